@@ -1,0 +1,43 @@
+package stats_test
+
+import (
+	"fmt"
+
+	"github.com/euroexec/euroexec/metrics/stats"
+)
+
+func ExamplePearson() {
+	x := []float64{1, 2, 3, 4, 5}
+	y := []float64{2, 4, 5, 4, 5}
+	// Centred: x − 3 = (−2, −1, 0, 1, 2), y − 4 = (−2, 0, 1, 0, 1), so
+	// r = 6/√(10·6) = 0.7746 and t = r·√(3/(1−r²)) = 2.121 on 3 df.
+	r, p := stats.Pearson(x, y)
+	fmt.Printf("r = %.4f, p = %.4f\n", r, p)
+	// Output: r = 0.7746, p = 0.1240
+}
+
+func ExampleKendallTauB() {
+	// Two rankings of five models (1 = best) that swap one adjacent pair.
+	a := []float64{1, 2, 3, 4, 5}
+	b := []float64{1, 3, 2, 4, 5}
+	// 9 concordant pairs, 1 discordant: tau = 8/10. No ties and n ≤ 33, so
+	// the p-value is exact: 2·P(at most 1 inversion) = 2·(1+4)/5! = 1/12.
+	tau, p := stats.KendallTauB(a, b)
+	fmt.Printf("tau = %.1f, p = %.4f\n", tau, p)
+	// Output: tau = 0.8, p = 0.0833
+}
+
+func ExampleClusterBootstrap() {
+	// Per-question scores of one model; questions are the clusters.
+	scores := []float64{0.2, 0.9, 0.4, 0.7, 0.5, 0.8, 0.3, 0.6}
+	reps := stats.ClusterBootstrap(len(scores), 2000, 1, 1, func(idx []int, out []float64) {
+		s := make([]float64, len(idx))
+		for i, q := range idx {
+			s[i] = scores[q]
+		}
+		out[0] = stats.Mean(s)
+	})
+	lo, hi := stats.PercentileInterval(reps, 0, 0.95)
+	fmt.Printf("mean %.3f, 95%% interval [%.3f, %.3f]\n", stats.Mean(scores), lo, hi)
+	// Output: mean 0.550, 95% interval [0.400, 0.713]
+}
