@@ -1,0 +1,40 @@
+package scores
+
+import (
+	"math"
+	"testing"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+)
+
+func TestCompute(t *testing.T) {
+	H, P, M, N := analysis.Hit, analysis.Partial, analysis.Miss, analysis.NA
+	s := &analysis.Study{
+		Attributes: []string{"A", "B"},
+		Gradings: []analysis.Grading{
+			// Human: rubric (3+3)/2 = 3 ≥ 3; checklist (1 + 0.5)/(3 items not na) = 0.5 < 0.6 → not solved.
+			{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "m1", Rubric: []float64{3, 3}, Verdicts: []analysis.Verdict{H, P, M, N}, Rank: 2},
+			// Human: rubric 3, checklist (1+1+0.5)/4 = 0.625 → solved.
+			{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "m2", Rubric: []float64{2, 4}, Verdicts: []analysis.Verdict{H, H, P, M}, Rank: 1},
+			// Judge, two runs: A = (4+5)/2 = 4.5, B = 3 (second run missing) → mean 3.75;
+			// rates 2/2 = 1 and 1/2 = 0.5 → 0.75; ranks 1 and 2 → 1.5.
+			{Evaluator: "j", Kind: analysis.Judge, Round: "main", Run: "1", QuestionID: "q1", Model: "m1", Rubric: []float64{4, 3}, Verdicts: []analysis.Verdict{H, H}, Rank: 1},
+			{Evaluator: "j", Kind: analysis.Judge, Round: "main", Run: "2", QuestionID: "q1", Model: "m1", Rubric: []float64{5, math.NaN()}, Verdicts: []analysis.Verdict{H, M}, Rank: 2},
+		},
+	}
+	got := Compute(s, DefaultOptions())
+	if len(got) != 3 {
+		t.Fatalf("got %d gradings, want 3", len(got))
+	}
+	check := func(i int, mean, rate, rank float64, solved bool, runs int) {
+		t.Helper()
+		g := got[i]
+		if g.RubricMean != mean || g.ChecklistRate != rate || g.Rank != rank || g.Solved != solved || g.Runs != runs {
+			t.Errorf("%s/%s: got mean %v rate %v rank %v solved %v runs %d; want %v %v %v %v %d",
+				g.Evaluator, g.Model, g.RubricMean, g.ChecklistRate, g.Rank, g.Solved, g.Runs, mean, rate, rank, solved, runs)
+		}
+	}
+	check(0, 3, 0.5, 2, false, 1)      // h, m1
+	check(1, 3.75, 0.75, 1.5, true, 2) // j, m1 (sorted by evaluator after model)
+	check(2, 3, 0.625, 1, true, 1)     // h, m2
+}
