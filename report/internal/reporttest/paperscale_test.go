@@ -1,0 +1,80 @@
+package reporttest_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/euroexec/euroexec/report/csvout"
+	"github.com/euroexec/euroexec/report/internal/reporttest"
+	"github.com/euroexec/euroexec/report/site"
+	"github.com/euroexec/euroexec/report/xlsx"
+)
+
+// writeAll writes the three outputs of a paper-scale report and returns the
+// time the site and the workbook took.
+func writeAll(tb testing.TB, out string) (siteTime, xlsxTime time.Duration) {
+	tb.Helper()
+	r := reporttest.PaperScale(44000)
+	t0 := time.Now()
+	if _, err := site.Write(filepath.Join(out, "site"), r, site.DefaultOptions); err != nil {
+		tb.Fatal(err)
+	}
+	siteTime = time.Since(t0)
+	t0 = time.Now()
+	if err := xlsx.Write(filepath.Join(out, "report.xlsx"), r, xlsx.DefaultOptions); err != nil {
+		tb.Fatal(err)
+	}
+	xlsxTime = time.Since(t0)
+	if err := csvout.Write(out, r, csvout.DefaultOptions); err != nil {
+		tb.Fatal(err)
+	}
+	return siteTime, xlsxTime
+}
+
+// TestPaperScale writes the EuroExec-sized report (413 questions, 6 models,
+// 44,000-character answers, 2 gradings each) and checks the budget: site and
+// workbook together under 5 s, no question page over 1 MB.
+func TestPaperScale(t *testing.T) {
+	if testing.Short() {
+		t.Skip("paper-scale report skipped in -short mode")
+	}
+	out := t.TempDir()
+	st, xt := writeAll(t, out)
+	t.Logf("site %v, workbook %v", st, xt)
+	if st+xt > 5*time.Second {
+		t.Errorf("site + workbook took %v, budget 5 s", st+xt)
+	}
+	ents, err := os.ReadDir(filepath.Join(out, "site", "questions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != 414 {
+		t.Errorf("%d question files, want 413 pages and the index", len(ents))
+	}
+	var largest int64
+	for _, e := range ents {
+		fi, err := e.Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		largest = max(largest, fi.Size())
+		if fi.Size() > 1<<20 {
+			t.Errorf("%s is %d bytes, over 1 MB", e.Name(), fi.Size())
+		}
+	}
+	t.Logf("largest question page %d bytes", largest)
+}
+
+func BenchmarkPaperScale(b *testing.B) {
+	out := b.TempDir()
+	var st, xt time.Duration
+	for b.Loop() {
+		s, x := writeAll(b, out)
+		st += s
+		xt += x
+	}
+	b.ReportMetric(float64(st.Milliseconds())/float64(b.N), "site-ms/op")
+	b.ReportMetric(float64(xt.Milliseconds())/float64(b.N), "xlsx-ms/op")
+}

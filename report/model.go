@@ -1,0 +1,242 @@
+// Package report holds the Report model: the named tables, figures and
+// per-question pages that the analysis produces and that the writers in
+// report/csvout, report/xlsx and report/site render. The model carries data
+// only; nothing in report or its sub-packages computes a statistic.
+package report
+
+import "time"
+
+// Report is everything one run of the analysis produced.
+type Report struct {
+	// Title is the study title (study.toml `title`, default "EuroExec").
+	Title string
+	// Version is the tool version that made the report.
+	Version string
+	// GeneratedAt is when the run started. It appears in the workbook's About
+	// sheet and the site's footer, never in tables/*.csv.
+	GeneratedAt time.Time
+	// Settings are the effective study settings, in display order.
+	Settings []KV
+	// Inputs lists every input file with its checksum.
+	Inputs []InputFile
+	// Overview is the study at a glance.
+	Overview Overview
+	// Attributes are the rubric attribute names in study order.
+	Attributes []string
+	// Tables are the analysis tables, each written to tables/<Name>.csv.
+	Tables []*Table
+	// Figures are the charts; each refers to the table that holds its data.
+	Figures []*Figure
+	// Questions are the per-question pages, in question id order.
+	Questions []*QuestionPage
+	// Notes say which tables were left out and why, and other remarks
+	// (written as tables/notes.csv).
+	Notes []Note
+	// Warnings are the non-fatal problems found while loading and analysing.
+	Warnings []string
+}
+
+// KV is one named setting or tag.
+type KV struct {
+	Key   string
+	Value string
+}
+
+// InputFile is one file of the study folder as it was read.
+type InputFile struct {
+	Path   string // relative to the study folder, with forward slashes
+	SHA256 string // hex
+	Rows   int64
+}
+
+// Overview counts what the study holds and which instruments it has.
+type Overview struct {
+	Questions    int
+	Models       int
+	Domains      int
+	HumanGraders int
+	Judges       int
+	Gradings     int // human and judge gradings after judge runs are averaged
+	// Instruments present, from "rubric", "checklist", "ranking",
+	// "references", "judges", "criteria", "gate", "cost".
+	Instruments []string
+	// Missing lists the instruments the study does not have.
+	Missing []string
+}
+
+// Section names used by tables and figures; the site has one page per section.
+const (
+	SectionOverview    = "overview"
+	SectionDataset     = "dataset"
+	SectionRubric      = "rubric"
+	SectionChecklist   = "checklist"
+	SectionConsistency = "consistency"
+	SectionAutomatic   = "automatic"
+	SectionJudges      = "judges"
+	SectionCost        = "cost"
+	SectionPRBench     = "prbench"
+	SectionBeyond      = "beyond"
+)
+
+// ColumnKind says how a column's values are typed and displayed.
+type ColumnKind int
+
+const (
+	// Text columns hold strings.
+	Text ColumnKind = iota
+	// Int columns hold int64 counts or ranks.
+	Int
+	// Float columns hold float64 values shown with a decimal format.
+	Float
+	// Fraction columns hold float64 proportions in [0,1], shown as percent.
+	Fraction
+)
+
+// Column describes one column of a Table.
+type Column struct {
+	Name string // snake_case, stable: scripts rely on it
+	Kind ColumnKind
+	Doc  string // one line for docs/OUTPUTS.md and header tooltips
+}
+
+// Table is one analysis table. Each row has one value per column; a value is
+// nil (undefined: an empty cell), a string, an int64, a float64 (NaN is
+// written as an empty cell) or a bool.
+type Table struct {
+	Name    string // file stem: tables/<Name>.csv; also the workbook sheet (cut to 31 characters)
+	Title   string // e.g. "Table 4: Summary of results"
+	Section string // one of the Section… constants
+	Doc     string // what the table shows, in a sentence or two
+	Columns []Column
+	Rows    [][]any
+}
+
+// FigureKind is the chart type.
+type FigureKind string
+
+// Figure kinds.
+const (
+	Bar       FigureKind = "bar"       // categories on x, one bar per series; optional error bars
+	Line      FigureKind = "line"      // categories or numbers on x
+	Scatter   FigureKind = "scatter"   // x/y points per series, optional reference lines
+	Heatmap   FigureKind = "heatmap"   // Categories × YCategories cells
+	Histogram FigureKind = "histogram" // like Bar, the categories are bins
+)
+
+// Figure is one chart; the data it draws is also in Table.
+type Figure struct {
+	ID      string // stable chart id, e.g. "fig1_solve_rate_by_difficulty"
+	Section string
+	Title   string
+	Kind    FigureKind
+	XName   string
+	YName   string
+	XUnit   string // e.g. "%", "USD", "characters"; empty when unitless
+	YUnit   string
+	// Percent says the y values are fractions to be shown as percent.
+	Percent bool
+	// LogX draws the x axis on a log scale (Fig. 3).
+	LogX bool
+	// Table names the table (Table.Name) that holds the figure's data.
+	Table string
+	// Categories are the x-axis categories for Bar, Line, Histogram and Heatmap.
+	Categories []string
+	// YCategories are the y-axis categories of a Heatmap.
+	YCategories []string
+	Series      []Series
+	// Lines are reference lines such as y = x or a least-squares fit.
+	Lines []RefLine
+}
+
+// Series is one named series of a Figure.
+type Series struct {
+	Name string
+	// Values are per category (Bar, Line, Histogram); NaN is a gap.
+	Values []float64
+	// Lo and Hi are optional error-bar ends per category.
+	Lo, Hi []float64
+	// Points are the x/y points of a Scatter or numeric Line.
+	Points []Point
+	// Cells are the cells of a Heatmap.
+	Cells []Cell
+}
+
+// Point is one scatter point; Label is shown in its tooltip.
+type Point struct {
+	X, Y  float64
+	Label string
+}
+
+// Cell is one heatmap cell at (Categories[X], YCategories[Y]).
+type Cell struct {
+	X, Y  int
+	Value float64
+}
+
+// RefLine is a straight line from (X1,Y1) to (X2,Y2), drawn over a scatter.
+type RefLine struct {
+	Name           string
+	X1, Y1, X2, Y2 float64
+}
+
+// Note is one line of tables/notes.csv.
+type Note struct {
+	Table  string // the table or figure concerned
+	Reason string
+}
+
+// QuestionPage is one question with everything graded on it.
+type QuestionPage struct {
+	ID         string
+	Domain     string
+	Difficulty string
+	Author     string
+	Prompt     string
+	Tags       []KV
+	Checklist  []string // item i+1's text
+	References []ReferenceText
+	Responses  []ResponseView
+}
+
+// ReferenceText is an expert-written answer.
+type ReferenceText struct {
+	ID     string
+	Author string
+	Text   string
+	Graded bool
+}
+
+// ResponseView is one model's response to a question and its gradings.
+type ResponseView struct {
+	Model    string
+	Text     string // whole; empty when the dumps lack it
+	HasText  bool
+	Chars    int
+	Words    int
+	Gradings []GradingView
+}
+
+// GradingView is one grader's grading of one response.
+type GradingView struct {
+	Evaluator string
+	Kind      string // "human" or "judge"
+	Round     string
+	// Rubric holds one score per Report.Attributes entry; NaN = missing.
+	Rubric        []float64
+	RubricMean    float64  // NaN when undefined
+	ChecklistRate float64  // NaN when undefined
+	Verdicts      []string // per checklist item: hit, partial, miss, na or ""
+	Rank          int      // 0 = not ranked
+	Solved        bool
+	Comment       string
+}
+
+// Table returns the table with the given name, or nil.
+func (r *Report) Table(name string) *Table {
+	for _, t := range r.Tables {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}

@@ -1,0 +1,187 @@
+package site
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/euroexec/euroexec/report"
+)
+
+// qRow is one line of the question index.
+type qRow struct {
+	ID, File, Domain, Difficulty, Author string
+	Responses, Gradings                  int
+	Snippet                              string
+}
+
+func (b *builder) qrow(i int, q *report.QuestionPage) qRow {
+	if q == nil {
+		return qRow{File: b.qfiles[i]}
+	}
+	row := qRow{ID: q.ID, File: b.qfiles[i], Domain: q.Domain, Difficulty: q.Difficulty, Author: q.Author,
+		Responses: len(q.Responses), Snippet: cutText(strings.Join(strings.Fields(q.Prompt), " "), 160)}
+	for _, r := range q.Responses {
+		row.Gradings += len(r.Gradings)
+	}
+	return row
+}
+
+// respView is one response with its gradings laid side by side: one column
+// per grader, one line per attribute, score and checklist item.
+type respView struct {
+	Model, Anchor, Text string
+	HasText             bool
+	Chars, Words        int
+	Graders             []report.GradingView
+	Lines               []gradeLine
+}
+
+type gradeLine struct {
+	Label, Doc, Class string
+	Cells             []gradeCell
+}
+
+type gradeCell struct{ Text, Class string }
+
+func (b *builder) questionPage(i int, q *report.QuestionPage) *pageData {
+	p := b.base("question", "Question "+q.ID, "questions", "../")
+	p.Q = q
+	if i > 0 {
+		p.Prev = b.qfiles[i-1]
+	}
+	if i+1 < len(b.qfiles) {
+		p.Next = b.qfiles[i+1]
+	}
+	ids := map[string]bool{}
+	for _, r := range q.Responses {
+		rv := respView{Model: r.Model, Anchor: domID("response-", r.Model, ids), Text: r.Text, HasText: r.HasText || r.Text != "",
+			Chars: r.Chars, Words: r.Words, Graders: r.Gradings}
+		if len(r.Gradings) > 0 {
+			rv.Lines = b.gradeLines(q, r.Gradings)
+		}
+		p.Responses = append(p.Responses, rv)
+	}
+	return p
+}
+
+func (b *builder) gradeLines(q *report.QuestionPage, gs []report.GradingView) []gradeLine {
+	var lines []gradeLine
+	line := func(label, doc, class string, f func(g report.GradingView) gradeCell) {
+		l := gradeLine{Label: label, Doc: doc, Class: class}
+		for _, g := range gs {
+			l.Cells = append(l.Cells, f(g))
+		}
+		lines = append(lines, l)
+	}
+	for a, attr := range b.r.Attributes {
+		line(attr, "rubric score", "rubric", func(g report.GradingView) gradeCell {
+			if a < len(g.Rubric) {
+				return gradeCell{Text: score(g.Rubric[a]), Class: "num"}
+			}
+			return gradeCell{Text: "—", Class: "num undef"}
+		})
+	}
+	line("Rubric mean", "mean of the attribute scores", "summary", func(g report.GradingView) gradeCell {
+		return gradeCell{Text: score(g.RubricMean), Class: "num"}
+	})
+	line("Checklist", "checklist rate", "summary", func(g report.GradingView) gradeCell {
+		return gradeCell{Text: FormatPercent(g.ChecklistRate), Class: "num"}
+	})
+	nItems := len(q.Checklist)
+	for _, g := range gs {
+		nItems = max(nItems, len(g.Verdicts))
+	}
+	for it := 0; it < nItems; it++ {
+		doc := ""
+		if it < len(q.Checklist) {
+			doc = q.Checklist[it]
+		}
+		line("C"+strconv.Itoa(it+1), doc, "verdict", func(g report.GradingView) gradeCell {
+			v := ""
+			if it < len(g.Verdicts) {
+				v = g.Verdicts[it]
+			}
+			return verdictCell(v)
+		})
+	}
+	line("Rank", "1 = best", "summary", func(g report.GradingView) gradeCell {
+		if g.Rank == 0 {
+			return gradeCell{Text: "—", Class: "num undef"}
+		}
+		return gradeCell{Text: strconv.Itoa(g.Rank), Class: "num"}
+	})
+	line("Solved", "", "summary", func(g report.GradingView) gradeCell {
+		if g.Solved {
+			return gradeCell{Text: "yes", Class: "solved"}
+		}
+		return gradeCell{Text: "no", Class: "unsolved"}
+	})
+	line("Comment", "", "comment", func(g report.GradingView) gradeCell {
+		return gradeCell{Text: g.Comment, Class: "comment"}
+	})
+	return lines
+}
+
+func verdictCell(v string) gradeCell {
+	switch v {
+	case "hit":
+		return gradeCell{Text: "✓ hit", Class: "v-hit"}
+	case "partial":
+		return gradeCell{Text: "½ partial", Class: "v-partial"}
+	case "miss":
+		return gradeCell{Text: "✗ miss", Class: "v-miss"}
+	case "na":
+		return gradeCell{Text: "n/a", Class: "v-na"}
+	case "":
+		return gradeCell{Text: "—", Class: "undef"}
+	default:
+		return gradeCell{Text: v}
+	}
+}
+
+// score shows a rubric score with at most two decimals; NaN is "—".
+func score(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "—"
+	}
+	return strconv.FormatFloat(math.Round(x*100)/100, 'f', -1, 64)
+}
+
+// writeQuestions writes one page per question with opt.Workers goroutines;
+// each page depends only on its question, so the bytes do not depend on the
+// number of workers.
+func (b *builder) writeQuestions(dir string) error {
+	n := len(b.r.Questions)
+	errs := make([]error, n)
+	var next int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for w := 0; w < min(b.opt.Workers, n); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= n {
+					return
+				}
+				q := b.r.Questions[i]
+				if q == nil {
+					errs[i] = fmt.Errorf("site: question %d is nil", i)
+					continue
+				}
+				errs[i] = b.render(filepath.Join(dir, b.qfiles[i]), b.questionPage(i, q))
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}

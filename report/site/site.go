@@ -1,0 +1,817 @@
+// Package site writes a report.Report as a static HTML site that works opened
+// from disk with no network: index.html (the study at a glance, the summary
+// table with its intervals, the Solve Rate figure, links to every section and
+// the instruments present and missing), one page per section that has tables
+// or figures (dataset.html, rubric.html, …), one page per question under
+// questions/ and a searchable, sortable question index
+// questions/index.html.
+//
+// Figures are drawn by ECharts 5.4.3, which the site carries as
+// assets/echarts.min.js; pages refer to it and to assets/site.js and
+// assets/site.css by relative paths ("assets/…" from the top pages,
+// "../assets/…" from questions/), and the output holds no network address of
+// its own. The package embeds the folder report/site/assets with go:embed;
+// `make assets` puts echarts.min.js there before the build. A binary built
+// without it still writes the whole site, with a banner on every page saying
+// how to get the charts and every figure's data shown as a table, and Write
+// returns a warning.
+//
+// Every text of the report is untrusted: pages are made with html/template;
+// a chart's option is JSON (encoding/json, which escapes <, > and &) inside a
+// <script type="application/json"> element, read with JSON.parse; chart
+// tooltips are built by an escaping formatter in assets/site.js. The chart
+// options are made with encoding/json rather than go-echarts, because
+// go-echarts writes its options into a script unescaped and passes functions as
+// strings (see charts.go).
+//
+// Each figure is shown with its title, axis names and units, legend and
+// tooltips, a link to the CSV of its table (../tables/<Table>.csv: the site
+// lives at OUT/site, the CSVs at OUT/tables) and its data as a table. Tables
+// are sortable by a click on a column head; long tables show their first
+// Options.MaxTableRows rows. Pages print cleanly (print CSS opens every
+// collapsed block). The same Report gives the same bytes.
+package site
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/euroexec/euroexec/report"
+)
+
+//go:embed assets
+var embedded embed.FS
+
+//go:embed templates/pages.html
+var pagesHTML string
+
+//go:embed static/site.js
+var siteJS []byte
+
+//go:embed static/site.css
+var siteCSS []byte
+
+// EChartsFile is the chart library's file name inside the assets folder.
+const EChartsFile = "echarts.min.js"
+
+// Options control Write. A zero field takes its default.
+type Options struct {
+	// Assets is the folder that holds echarts.min.js. Default (nil): the
+	// assets embedded in the binary (report/site/assets at build time).
+	Assets fs.FS
+	// MaxTableRows caps the rows a table shows on its page; the CSV has
+	// them all. Default 500.
+	MaxTableRows int
+	// MaxCellChars caps the characters of one table cell on a section page;
+	// longer text is cut with a marker (question pages show texts whole).
+	// Default 600.
+	MaxCellChars int
+	// TablesHref is the path from the site folder to the CSV folder.
+	// Default "../tables/" (the site at OUT/site, the CSVs at OUT/tables).
+	TablesHref string
+	// Workers is the number of goroutines writing question pages. Default
+	// runtime.GOMAXPROCS(0). The output does not depend on it.
+	Workers int
+}
+
+// DefaultOptions are the options `euroexec run` uses.
+var DefaultOptions = Options{MaxTableRows: 500, MaxCellChars: 600, TablesHref: "../tables/"}
+
+func (o Options) withDefaults() Options {
+	if o.Assets == nil {
+		sub, err := fs.Sub(embedded, "assets")
+		if err == nil {
+			o.Assets = sub
+		}
+	}
+	if o.MaxTableRows <= 0 {
+		o.MaxTableRows = DefaultOptions.MaxTableRows
+	}
+	if o.MaxCellChars <= 0 {
+		o.MaxCellChars = DefaultOptions.MaxCellChars
+	}
+	if o.TablesHref == "" {
+		o.TablesHref = DefaultOptions.TablesHref
+	}
+	if !strings.HasSuffix(o.TablesHref, "/") {
+		o.TablesHref += "/"
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	return o
+}
+
+// HasECharts says whether this binary embeds echarts.min.js.
+func HasECharts() bool {
+	_, err := fs.Stat(embedded, "assets/"+EChartsFile)
+	return err == nil
+}
+
+// MissingEChartsWarning is the warning Write returns when it has no
+// echarts.min.js.
+const MissingEChartsWarning = "site: charts not drawn: this binary was built without assets/echarts.min.js; run `make assets` and rebuild (make build) to get ECharts 5.4.3"
+
+// Section titles, in page order.
+var sectionTitles = []struct{ key, title string }{
+	{report.SectionOverview, "Overview"},
+	{report.SectionDataset, "Dataset"},
+	{report.SectionRubric, "Rubric and Solve Rate"},
+	{report.SectionChecklist, "Checklist"},
+	{report.SectionConsistency, "Consistency and significance"},
+	{report.SectionAutomatic, "Automatic metrics"},
+	{report.SectionJudges, "LLM judges"},
+	{report.SectionCost, "Cost and length"},
+	{report.SectionPRBench, "PRBench criteria"},
+	{report.SectionBeyond, "Beyond the paper"},
+}
+
+var tmpl = template.Must(template.New("site").Parse(pagesHTML))
+
+// Write writes the site for r into dir (created if needed; existing files of
+// the same names are replaced). It returns the warnings (the missing chart
+// library) and an error naming the page that could not be written.
+func Write(dir string, r *report.Report, opt Options) ([]string, error) {
+	if r == nil {
+		return nil, fmt.Errorf("site: nil report")
+	}
+	opt = opt.withDefaults()
+	var warnings []string
+	var echarts []byte
+	if opt.Assets != nil {
+		if b, err := fs.ReadFile(opt.Assets, EChartsFile); err == nil && len(b) > 0 {
+			echarts = b
+		}
+	}
+	if echarts == nil {
+		warnings = append(warnings, MissingEChartsWarning)
+	}
+	for _, d := range []string{dir, filepath.Join(dir, "assets"), filepath.Join(dir, "questions")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return warnings, fmt.Errorf("site: create %s: %w", d, err)
+		}
+	}
+	assets := map[string][]byte{"site.js": siteJS, "site.css": siteCSS}
+	if echarts != nil {
+		assets[EChartsFile] = echarts
+	}
+	for name, b := range assets {
+		p := filepath.Join(dir, "assets", name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			return warnings, fmt.Errorf("site: write %s: %w", p, err)
+		}
+	}
+	b := newBuilder(r, opt, echarts == nil)
+	if err := b.writeAll(dir); err != nil {
+		return warnings, err
+	}
+	return warnings, nil
+}
+
+// builder holds what every page shares.
+type builder struct {
+	r         *report.Report
+	opt       Options
+	noECharts bool
+	nav       []navItem
+	sections  map[string]*sectionContent
+	order     []string
+	qfiles    []string
+	tableSec  map[string]string // table name → section page file
+}
+
+type navItem struct {
+	Key, Title, File string
+	Tables, Figures  int
+}
+
+type sectionContent struct {
+	key, title, file string
+	tables           []*report.Table
+	figures          []*report.Figure
+}
+
+func newBuilder(r *report.Report, opt Options, noECharts bool) *builder {
+	b := &builder{r: r, opt: opt, noECharts: noECharts, sections: map[string]*sectionContent{}, tableSec: map[string]string{}}
+	known := map[string]string{}
+	for _, s := range sectionTitles {
+		known[s.key] = s.title
+	}
+	get := func(key string) *sectionContent {
+		if key == "" {
+			key = "other"
+		}
+		if sc, ok := b.sections[key]; ok {
+			return sc
+		}
+		title, ok := known[key]
+		if !ok {
+			title = key
+		}
+		sc := &sectionContent{key: key, title: title}
+		b.sections[key] = sc
+		return sc
+	}
+	for _, t := range r.Tables {
+		if t != nil {
+			sc := get(t.Section)
+			sc.tables = append(sc.tables, t)
+		}
+	}
+	for _, f := range r.Figures {
+		if f != nil {
+			sc := get(f.Section)
+			sc.figures = append(sc.figures, f)
+		}
+	}
+	// Page order: the known sections in order, then the others by first use.
+	for _, s := range sectionTitles {
+		if _, ok := b.sections[s.key]; ok {
+			b.order = append(b.order, s.key)
+		}
+	}
+	seen := map[string]bool{}
+	for _, k := range b.order {
+		seen[k] = true
+	}
+	addOther := func(key string) {
+		if key == "" {
+			key = "other"
+		}
+		if !seen[key] {
+			seen[key] = true
+			b.order = append(b.order, key)
+		}
+	}
+	for _, t := range r.Tables {
+		if t != nil {
+			addOther(t.Section)
+		}
+	}
+	for _, f := range r.Figures {
+		if f != nil {
+			addOther(f.Section)
+		}
+	}
+	usedFiles := map[string]bool{"index": true, "questions": true, "assets": true}
+	for _, k := range b.order {
+		sc := b.sections[k]
+		if k == report.SectionOverview {
+			sc.file = "index.html"
+		} else {
+			sc.file = uniqueName(safeName(k), usedFiles) + ".html"
+			b.nav = append(b.nav, navItem{Key: k, Title: sc.title, File: sc.file, Tables: len(sc.tables), Figures: len(sc.figures)})
+		}
+		for _, t := range sc.tables {
+			if _, dup := b.tableSec[t.Name]; !dup {
+				b.tableSec[t.Name] = sc.file
+			}
+		}
+	}
+	qused := map[string]bool{"index": true}
+	for _, q := range r.Questions {
+		id := ""
+		if q != nil {
+			id = q.ID
+		}
+		b.qfiles = append(b.qfiles, uniqueName(safeName(id), qused)+".html")
+	}
+	return b
+}
+
+// safeName makes a file stem from any text: ASCII letters, digits, '-' and
+// '_' are kept, every other character becomes '_'; when anything changed (or
+// the stem is over 80 characters) the first 8 hex digits of the text's SHA-256
+// are appended, so distinct ids keep distinct, stable names.
+func safeName(s string) string {
+	var b strings.Builder
+	changed := false
+	for _, c := range s {
+		if c == '-' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') {
+			b.WriteRune(c)
+		} else {
+			b.WriteByte('_')
+			changed = true
+		}
+	}
+	out := b.String()
+	if len(out) > 80 {
+		out = out[:80]
+		changed = true
+	}
+	if changed || out == "" {
+		h := sha256.Sum256([]byte(s))
+		out += "-" + hex.EncodeToString(h[:4])
+	}
+	return out
+}
+
+// uniqueName returns stem, or stem-2, stem-3, … when a name equal in lower
+// case is already used, and records it.
+func uniqueName(stem string, used map[string]bool) string {
+	cand := stem
+	for i := 2; used[strings.ToLower(cand)]; i++ {
+		cand = stem + "-" + strconv.Itoa(i)
+	}
+	used[strings.ToLower(cand)] = true
+	return cand
+}
+
+// pageData is what the "page" template renders.
+type pageData struct {
+	Kind, Title, Active string
+	Study, Version      string
+	RunTime             string
+	Root                string
+	Nav                 []navItem
+	HasQuestions        bool
+	HasCharts           bool
+	NoECharts           bool
+
+	// index
+	Overview   report.Overview
+	Notes      []report.Note
+	Warnings   []string
+	Settings   []report.KV
+	Inputs     []report.InputFile
+	TablesHref string
+	Questions  []qRow
+
+	// index and section
+	Figures []figView
+	Tables  []tableView
+
+	// question
+	Q          *report.QuestionPage
+	Responses  []respView
+	Prev, Next string
+}
+
+func (b *builder) base(kind, title, active, root string) *pageData {
+	study := b.r.Title
+	if study == "" {
+		study = "EuroExec"
+	}
+	rt := ""
+	if !b.r.GeneratedAt.IsZero() {
+		rt = b.r.GeneratedAt.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	return &pageData{
+		Kind: kind, Title: title, Active: active, Root: root,
+		Study: study, Version: b.r.Version, RunTime: rt,
+		Nav: b.nav, HasQuestions: len(b.r.Questions) > 0, NoECharts: b.noECharts,
+		TablesHref: root + b.opt.TablesHref,
+	}
+}
+
+func (b *builder) writeAll(dir string) error {
+	// index.html
+	idx := b.base("index", "Overview", "index", "")
+	idx.Overview = b.r.Overview
+	idx.Notes = b.r.Notes
+	idx.Warnings = b.r.Warnings
+	idx.Settings = b.r.Settings
+	idx.Inputs = b.r.Inputs
+	idx.Questions = make([]qRow, len(b.r.Questions))
+	ids := map[string]bool{}
+	var figs []*report.Figure
+	var tabs []*report.Table
+	// The headline figure and table first, then the rest of the overview
+	// section.
+	if f := b.headlineFigure(); f != nil {
+		figs = append(figs, f)
+	}
+	if t := b.r.Table("summary"); t != nil {
+		tabs = append(tabs, t)
+	}
+	if sc := b.sections[report.SectionOverview]; sc != nil {
+		for _, f := range sc.figures {
+			if len(figs) == 0 || f != figs[0] {
+				figs = append(figs, f)
+			}
+		}
+		for _, t := range sc.tables {
+			if len(tabs) == 0 || t != tabs[0] {
+				tabs = append(tabs, t)
+			}
+		}
+	}
+	if err := b.fill(idx, figs, tabs, ids, "index.html"); err != nil {
+		return err
+	}
+	if err := b.render(filepath.Join(dir, "index.html"), idx); err != nil {
+		return err
+	}
+	// Section pages.
+	for _, k := range b.order {
+		sc := b.sections[k]
+		if sc.file == "index.html" {
+			continue
+		}
+		p := b.base("section", sc.title, k, "")
+		if err := b.fill(p, sc.figures, sc.tables, map[string]bool{}, sc.file); err != nil {
+			return err
+		}
+		if err := b.render(filepath.Join(dir, sc.file), p); err != nil {
+			return err
+		}
+	}
+	// Questions.
+	if len(b.r.Questions) == 0 {
+		return nil
+	}
+	qi := b.base("qindex", "Questions", "questions", "../")
+	for i, q := range b.r.Questions {
+		qi.Questions = append(qi.Questions, b.qrow(i, q))
+	}
+	if err := b.render(filepath.Join(dir, "questions", "index.html"), qi); err != nil {
+		return err
+	}
+	return b.writeQuestions(filepath.Join(dir, "questions"))
+}
+
+// headlineFigure is the Solve Rate figure of the index page: the first bar
+// figure on the summary table, else the first bar figure whose id names the
+// Solve Rate.
+func (b *builder) headlineFigure() *report.Figure {
+	for _, f := range b.r.Figures {
+		if f != nil && f.Table == "summary" && (f.Kind == report.Bar || f.Kind == report.Histogram) {
+			return f
+		}
+	}
+	for _, f := range b.r.Figures {
+		if f != nil && f.Kind == report.Bar && strings.Contains(strings.ToLower(f.ID), "solve_rate") {
+			return f
+		}
+	}
+	return nil
+}
+
+func (b *builder) fill(p *pageData, figs []*report.Figure, tabs []*report.Table, ids map[string]bool, file string) error {
+	onPage := map[string]string{}
+	for _, t := range tabs {
+		tv := b.tableView(t, ids)
+		onPage[t.Name] = tv.DOMID
+		p.Tables = append(p.Tables, tv)
+	}
+	for _, f := range figs {
+		fv, err := b.figView(f, ids, onPage)
+		if err != nil {
+			return fmt.Errorf("site: %s: %w", file, err)
+		}
+		p.Figures = append(p.Figures, fv)
+	}
+	p.HasCharts = len(p.Figures) > 0
+	return nil
+}
+
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func (b *builder) render(path string, p *pageData) error {
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer bufPool.Put(buf)
+	if err := tmpl.ExecuteTemplate(buf, "page", p); err != nil {
+		return fmt.Errorf("site: render %s: %w", path, err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("site: write %s: %w", path, err)
+	}
+	return nil
+}
+
+// --- tables ---------------------------------------------------------------
+
+type headCell struct {
+	Name, Doc string
+	Num       bool
+}
+
+type dataCell struct {
+	Text, Sort, Class string
+	Undefined         bool
+}
+
+type grid struct {
+	Head []headCell
+	Rows [][]dataCell
+}
+
+type tableView struct {
+	DOMID, Title, Doc string
+	CSVHref, CSVFile  string
+	Total, Shown      int
+	Intervals         bool
+	Grid              grid
+}
+
+func domID(prefix, s string, used map[string]bool) string {
+	return uniqueName(prefix+safeName(s), used)
+}
+
+// tableView lays a table out for a page. A column X that has X_lo and X_hi
+// beside it is shown as "X [lo, hi]" in one cell.
+func (b *builder) tableView(t *report.Table, ids map[string]bool) tableView {
+	tv := tableView{
+		DOMID: domID("table-", t.Name, ids), Title: t.Title, Doc: t.Doc,
+		CSVHref: b.opt.TablesHref + t.Name + ".csv", CSVFile: "tables/" + t.Name + ".csv",
+		Total: len(t.Rows),
+	}
+	if tv.Title == "" {
+		tv.Title = t.Name
+	}
+	col := map[string]int{}
+	for i, c := range t.Columns {
+		col[c.Name] = i
+	}
+	type shown struct{ i, lo, hi int }
+	var cols []shown
+	hidden := map[int]bool{}
+	for i, c := range t.Columns {
+		lo, okLo := col[c.Name+"_lo"]
+		hi, okHi := col[c.Name+"_hi"]
+		if okLo && okHi {
+			hidden[lo], hidden[hi] = true, true
+			cols = append(cols, shown{i, lo, hi})
+			tv.Intervals = true
+		} else {
+			cols = append(cols, shown{i, -1, -1})
+		}
+	}
+	for _, s := range cols {
+		if hidden[s.i] {
+			continue
+		}
+		c := t.Columns[s.i]
+		name := c.Name
+		if s.lo >= 0 {
+			name += " [lo, hi]"
+		}
+		tv.Grid.Head = append(tv.Grid.Head, headCell{Name: name, Doc: c.Doc, Num: c.Kind != report.Text})
+	}
+	n := min(len(t.Rows), b.opt.MaxTableRows)
+	tv.Shown = n
+	for _, row := range t.Rows[:n] {
+		var cells []dataCell
+		for _, s := range cols {
+			if hidden[s.i] {
+				continue
+			}
+			kind := t.Columns[s.i].Kind
+			c := b.cell(at(row, s.i), kind)
+			if s.lo >= 0 && !c.Undefined {
+				lo, hi := b.cell(at(row, s.lo), kind), b.cell(at(row, s.hi), kind)
+				c.Text += " [" + lo.Text + ", " + hi.Text + "]"
+			}
+			cells = append(cells, c)
+		}
+		tv.Grid.Rows = append(tv.Grid.Rows, cells)
+	}
+	return tv
+}
+
+func at(row []any, i int) any {
+	if i < len(row) {
+		return row[i]
+	}
+	return nil
+}
+
+// cell formats one value for display; Sort holds the raw number for sorting.
+func (b *builder) cell(v any, kind report.ColumnKind) dataCell {
+	switch x := v.(type) {
+	case nil:
+		return dataCell{Text: "—", Undefined: true, Class: "undef"}
+	case string:
+		return dataCell{Text: cutText(x, b.opt.MaxCellChars)}
+	case bool:
+		return dataCell{Text: strconv.FormatBool(x)}
+	case float32:
+		return b.cell(float64(x), kind)
+	case int:
+		return b.cell(int64(x), kind)
+	case int32:
+		return b.cell(int64(x), kind)
+	case int64:
+		if kind == report.Fraction || kind == report.Float {
+			return b.cell(float64(x), kind)
+		}
+		s := strconv.FormatInt(x, 10)
+		return dataCell{Text: s, Sort: s, Class: "num"}
+	case float64:
+		if math.IsNaN(x) {
+			return dataCell{Text: "—", Undefined: true, Class: "num undef"}
+		}
+		sort := strconv.FormatFloat(x, 'g', -1, 64)
+		if kind == report.Fraction {
+			return dataCell{Text: FormatPercent(x), Sort: sort, Class: "num"}
+		}
+		return dataCell{Text: FormatNumber(x), Sort: sort, Class: "num"}
+	default:
+		return dataCell{Text: fmt.Sprint(x)}
+	}
+}
+
+// FormatPercent shows a fraction as a percent with one decimal: 0.569 →
+// "56.9 %". NaN is "—".
+func FormatPercent(x float64) string {
+	if math.IsNaN(x) {
+		return "—"
+	}
+	if math.IsInf(x, 0) {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(x*100, 'f', 1, 64) + " %"
+}
+
+// FormatNumber shows a float for people: three decimals below 1000, one
+// decimal from 1000, exponent form with two decimals below 0.001 or from 1e6
+// up (4.00e-05); 0 is "0"; NaN is "—".
+func FormatNumber(x float64) string {
+	switch a := math.Abs(x); {
+	case math.IsNaN(x):
+		return "—"
+	case x == 0:
+		return "0"
+	case math.IsInf(x, 0):
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case a < 1e-3 || a >= 1e6:
+		return strconv.FormatFloat(x, 'e', 2, 64)
+	case a >= 1000:
+		return strconv.FormatFloat(x, 'f', 1, 64)
+	default:
+		return strconv.FormatFloat(x, 'f', 3, 64)
+	}
+}
+
+// cutText shortens text for a table cell, saying how much was left out.
+func cutText(s string, n int) string {
+	if len(s) <= n || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + fmt.Sprintf(" … [%d more characters]", len(r)-n)
+}
+
+// --- figures --------------------------------------------------------------
+
+type figView struct {
+	DOMID, SpecID, Title string
+	Spec                 template.JS
+	Caption              string
+	TableHref, TableFile string
+	TableAnchor          string
+	Dropped              int
+	Data                 grid
+}
+
+func (b *builder) figView(f *report.Figure, ids map[string]bool, onPage map[string]string) (figView, error) {
+	id := f.ID
+	if id == "" {
+		id = f.Title
+	}
+	fv := figView{DOMID: domID("fig-", id, ids), Title: f.Title}
+	fv.SpecID = fv.DOMID + "-spec"
+	ids[strings.ToLower(fv.SpecID)] = true
+	spec, dropped, err := buildSpec(f)
+	if err != nil {
+		return fv, err
+	}
+	fv.Spec = template.JS(spec) // json.Marshal escaped <, >, & and U+2028/9
+	var parts []string
+	if f.XName != "" {
+		parts = append(parts, "x: "+axisName(f.XName, f.XUnit))
+	}
+	if f.YName != "" {
+		y := axisName(f.YName, f.YUnit)
+		if f.Percent && f.YUnit == "" && f.Kind != report.Heatmap {
+			y += " (%)"
+		}
+		parts = append(parts, "y: "+y)
+	}
+	if f.Kind == report.Heatmap && f.Percent {
+		parts = append(parts, "cells: %")
+	}
+	if f.LogX {
+		parts = append(parts, "log-scale x axis")
+	}
+	if len(parts) > 0 {
+		fv.Caption = strings.Join(parts, "; ") + "."
+	}
+	if f.Table != "" {
+		fv.TableHref = b.opt.TablesHref + f.Table + ".csv"
+		fv.TableFile = "tables/" + f.Table + ".csv"
+		if a, ok := onPage[f.Table]; ok {
+			fv.TableAnchor = "#" + a
+		}
+	}
+	fv.Data = figureGrid(f, b)
+	fv.Dropped = dropped
+	return fv, nil
+}
+
+// maxFigRows caps the rows of a figure's data table.
+const maxFigRows = 1000
+
+// figureGrid is the figure's own data as a table.
+func figureGrid(f *report.Figure, b *builder) grid {
+	var g grid
+	kind := report.Float
+	if f.Percent {
+		kind = report.Fraction
+	}
+	xkind := report.Float
+	if f.Percent && f.XUnit == "%" {
+		xkind = report.Fraction
+	}
+	switch f.Kind {
+	case report.Heatmap:
+		g.Head = []headCell{{Name: "series"}, {Name: orDefault(f.XName, "x")}, {Name: orDefault(f.YName, "y")}, {Name: "value", Num: true}}
+		for _, s := range f.Series {
+			for _, c := range s.Cells {
+				if len(g.Rows) >= maxFigRows {
+					break
+				}
+				g.Rows = append(g.Rows, []dataCell{{Text: s.Name}, {Text: pick(f.Categories, c.X)}, {Text: pick(f.YCategories, c.Y)}, b.cell(c.Value, kind)})
+			}
+		}
+		return g
+	}
+	hasPoints := false
+	for _, s := range f.Series {
+		if len(s.Points) > 0 {
+			hasPoints = true
+		}
+	}
+	if hasPoints {
+		g.Head = []headCell{{Name: "series"}, {Name: orDefault(axisName(f.XName, f.XUnit), "x"), Num: true}, {Name: orDefault(axisName(f.YName, f.YUnit), "y"), Num: true}, {Name: "label"}}
+		for _, s := range f.Series {
+			for _, p := range s.Points {
+				if len(g.Rows) >= maxFigRows {
+					break
+				}
+				g.Rows = append(g.Rows, []dataCell{{Text: s.Name}, b.cell(p.X, xkind), b.cell(p.Y, kind), {Text: p.Label}})
+			}
+		}
+		for _, l := range f.Lines {
+			g.Rows = append(g.Rows,
+				[]dataCell{{Text: l.Name}, b.cell(l.X1, xkind), b.cell(l.Y1, kind), {Text: "reference line"}},
+				[]dataCell{{Text: l.Name}, b.cell(l.X2, xkind), b.cell(l.Y2, kind), {Text: "reference line"}})
+		}
+		return g
+	}
+	g.Head = []headCell{{Name: orDefault(f.XName, "category")}}
+	for _, s := range f.Series {
+		name := s.Name
+		if len(s.Lo) == len(f.Categories) && len(s.Hi) == len(f.Categories) && len(s.Lo) > 0 {
+			name += " [lo, hi]"
+		}
+		g.Head = append(g.Head, headCell{Name: name, Num: true})
+	}
+	for i, c := range f.Categories {
+		if i >= maxFigRows {
+			break
+		}
+		row := []dataCell{{Text: c}}
+		for _, s := range f.Series {
+			v := math.NaN()
+			if i < len(s.Values) {
+				v = s.Values[i]
+			}
+			dc := b.cell(v, kind)
+			if len(s.Lo) == len(f.Categories) && len(s.Hi) == len(f.Categories) && !dc.Undefined {
+				dc.Text += " [" + b.cell(s.Lo[i], kind).Text + ", " + b.cell(s.Hi[i], kind).Text + "]"
+			}
+			row = append(row, dc)
+		}
+		g.Rows = append(g.Rows, row)
+	}
+	return g
+}
+
+func pick(s []string, i int) string {
+	if i >= 0 && i < len(s) {
+		return s[i]
+	}
+	return strconv.Itoa(i)
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}

@@ -1,0 +1,375 @@
+package site
+
+import (
+	"bytes"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/internal/reporttest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// fakeECharts stands in for the chart library so that the output does not
+// depend on whether `make assets` ran.
+var fakeECharts = fstest.MapFS{EChartsFile: {Data: []byte("/* echarts stand-in */")}}
+
+func writeSite(t *testing.T, r *report.Report, opt Options) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "site")
+	if opt.Assets == nil {
+		opt.Assets = fakeECharts
+	}
+	warn, err := Write(dir, r, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warn) != 0 {
+		t.Fatalf("warnings %q", warn)
+	}
+	return dir
+}
+
+func files(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestGoldenSectionPage(t *testing.T) {
+	dir := writeSite(t, reporttest.Small(), Options{})
+	got, err := os.ReadFile(filepath.Join(dir, "judges.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "judges.html.golden")
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update once to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("judges.html differs from %s (go test -update rewrites it after review):\n%s", golden, firstDiff(got, want))
+	}
+}
+
+func firstDiff(a, b []byte) string {
+	la, lb := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	for i := 0; i < max(len(la), len(lb)); i++ {
+		var x, y string
+		if i < len(la) {
+			x = la[i]
+		}
+		if i < len(lb) {
+			y = lb[i]
+		}
+		if x != y {
+			return "line " + strconv.Itoa(i+1) + ":\ngot:  " + x + "\nwant: " + y
+		}
+	}
+	return ""
+}
+
+func TestPagesAndLayout(t *testing.T) {
+	r := reporttest.Small()
+	dir := writeSite(t, r, Options{})
+	fs := files(t, dir)
+	var names []string
+	for n := range fs {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	want := []string{
+		"assets/echarts.min.js", "assets/site.css", "assets/site.js",
+		"consistency.html", "cost.html", "dataset.html", "index.html", "judges.html",
+		"questions/index.html", "questions/q1.html", "questions/q_2_weird_id-a92f4a4d.html", "rubric.html",
+	}
+	// No page for the sections without content (checklist, automatic, …)
+	// and none for the overview, which is the index.
+	if !slices.Equal(names, want) {
+		t.Errorf("files = %q\nwant    %q", names, want)
+	}
+	index := string(fs["index.html"])
+	for _, s := range []string{
+		`<script src="assets/echarts.min.js"></script>`,
+		`<script src="assets/site.js"></script>`,
+		`<link rel="stylesheet" href="assets/site.css">`,
+		`<a href="questions/index.html">Questions</a>`,
+		`<a href="rubric.html">Rubric and Solve Rate</a>`,
+		"Instruments present:", `<span class="missing">criteria</span>`,
+		"75.0 % [50.0 %, 100.0 %]", // solve_rate with its interval, 0.75 [0.5, 1]
+		`id="fig-fig_solve_rate"`,  // the Solve Rate figure
+		"v0.0.0-test · run 2026-01-02 03:04:05 UTC",
+		"d9b3a3cd7bd5b2e4e63ac7c8b1e6e8bb0d6b5cfad6ebbaa2d1b0bd3d0a1b2c3d",
+	} {
+		if !strings.Contains(index, s) {
+			t.Errorf("index.html lacks %q", s)
+		}
+	}
+	q1 := string(fs["questions/q1.html"])
+	for _, s := range []string{
+		`<script src="../assets/site.js"></script>`,
+		`<link rel="stylesheet" href="../assets/site.css">`,
+		`<a href="../index.html">Overview</a>`,
+		"LONG-START ", " LONG-END", // the 40,000-character response whole
+		"=HYPERLINK(&#34;http://x&#34;)",
+		"&lt;/script&gt;&lt;script&gt;alert(&#39;prompt&#39;)&lt;/script&gt;",
+		`<td class="v-partial">½ partial</td>`,
+		"comment 0 by human_a: &lt;script&gt;alert(0)&lt;/script&gt;",
+		`href="q_2_weird_id-a92f4a4d.html" rel="next"`,
+	} {
+		if !strings.Contains(q1, s) {
+			t.Errorf("q1.html lacks %q", s)
+		}
+	}
+	if strings.Contains(q1, "echarts.min.js") {
+		t.Error("a question page without figures loads echarts")
+	}
+	qi := string(fs["questions/index.html"])
+	for _, s := range []string{`<a href="q1.html">q1</a>`, `<a href="q_2_weird_id-a92f4a4d.html">q/2 weird id</a>`, `id="qsearch"`} {
+		if !strings.Contains(qi, s) {
+			t.Errorf("questions/index.html lacks %q", s)
+		}
+	}
+	if !bytes.Equal(fs["assets/echarts.min.js"], []byte("/* echarts stand-in */")) {
+		t.Error("assets/echarts.min.js is not the given asset")
+	}
+}
+
+var linkRE = regexp.MustCompile(`(?:src|href)="([^"]*)"`)
+
+// Every src/href is relative and resolves: to a file of the site, to an
+// anchor, or to a CSV the report writes beside the site (../tables/).
+func TestLinksRelativeAndResolve(t *testing.T) {
+	r := reporttest.Small()
+	dir := writeSite(t, r, Options{})
+	fs := files(t, dir)
+	csv := map[string]bool{"notes.csv": true}
+	for _, tb := range r.Tables {
+		csv[tb.Name+".csv"] = true
+	}
+	for name, b := range fs {
+		if !strings.HasSuffix(name, ".html") {
+			continue
+		}
+		for _, m := range linkRE.FindAllStringSubmatch(string(b), -1) {
+			link := m[1]
+			if link == "" || strings.HasPrefix(link, "#") {
+				continue
+			}
+			if strings.Contains(link, "://") || strings.HasPrefix(link, "//") || strings.HasPrefix(link, "/") {
+				t.Errorf("%s: absolute link %q", name, link)
+				continue
+			}
+			target := filepath.ToSlash(filepath.Clean(filepath.Join(filepath.Dir(name), strings.SplitN(link, "#", 2)[0])))
+			if strings.HasPrefix(target, "../tables/") {
+				if !csv[strings.TrimPrefix(target, "../tables/")] {
+					t.Errorf("%s: link %q to a CSV the report does not write", name, link)
+				}
+				continue
+			}
+			if _, ok := fs[target]; !ok {
+				t.Errorf("%s: link %q resolves to %s, which is not in the site", name, link, target)
+			}
+		}
+	}
+}
+
+var urlRE = regexp.MustCompile(`(?i)(https?:)?//[a-z0-9.-]+\.[a-z]{2,}`)
+
+// No network address in the output: the only http:// in any file written by
+// the site (the chart library aside, whose text holds XML namespace names and
+// which no page loads from elsewhere) is the user's answer
+// =HYPERLINK("http://x"), escaped.
+func TestNoNetworkAddresses(t *testing.T) {
+	r := reporttest.Small()
+	r.Questions[0].References[0].Text = "see https://example.org/ref and //cdn.example.com/x.js"
+	dir := writeSite(t, r, Options{})
+	for name, b := range files(t, dir) {
+		if name == "assets/echarts.min.js" {
+			continue
+		}
+		s := string(b)
+		// User text, escaped as the page shows it.
+		for _, user := range []string{"HYPERLINK(&#34;http://x&#34;)", "https://example.org/ref", "//cdn.example.com/x.js"} {
+			s = strings.ReplaceAll(s, user, "")
+		}
+		if loc := regexp.MustCompile(`https?://`).FindStringIndex(s); loc != nil {
+			t.Errorf("%s: network address near %q", name, s[max(0, loc[0]-40):min(len(s), loc[1]+40)])
+		}
+		if m := urlRE.FindString(s); m != "" {
+			t.Errorf("%s: address %q", name, m)
+		}
+		if strings.Contains(strings.ToLower(s), "cdn") && name != "questions/q1.html" {
+			t.Errorf("%s mentions a CDN", name)
+		}
+	}
+}
+
+// User text never reaches a page unescaped: not in HTML, not in the chart JSON.
+func TestEscaping(t *testing.T) {
+	dir := writeSite(t, reporttest.Small(), Options{})
+	for name, b := range files(t, dir) {
+		if !strings.HasSuffix(name, ".html") {
+			continue
+		}
+		s := string(b)
+		for _, raw := range []string{reporttest.XSSModel, "<script>alert", "<b>bold</b>", "<b>two</b>", "<i>markup</i>"} {
+			if strings.Contains(s, raw) {
+				t.Errorf("%s holds %q unescaped", name, raw)
+			}
+		}
+		// Each page has exactly its own </script> closers: one per chart JSON
+		// and per script element.
+		opens := strings.Count(s, "<script")
+		if closes := strings.Count(s, "</script>"); closes != opens {
+			t.Errorf("%s: %d <script and %d </script>", name, opens, closes)
+		}
+	}
+	judges := string(files(t, dir)["judges.html"])
+	if !strings.Contains(judges, `"\u003cimg src=x onerror=alert(1)\u003e"`) {
+		t.Error("the chart JSON does not hold the model name with < and > escaped")
+	}
+}
+
+func TestMissingECharts(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "site")
+	warn, err := Write(dir, reporttest.Small(), Options{Assets: fstest.MapFS{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(warn, []string{MissingEChartsWarning}) {
+		t.Errorf("warnings = %q", warn)
+	}
+	for name, b := range files(t, dir) {
+		if name == "assets/echarts.min.js" {
+			t.Error("an echarts.min.js was written")
+		}
+		if strings.HasSuffix(name, ".html") {
+			s := string(b)
+			if !strings.Contains(s, `<div class="banner" role="alert">`) || !strings.Contains(s, "make assets") {
+				t.Errorf("%s has no banner", name)
+			}
+			if strings.Contains(s, "echarts.min.js\"></script>") {
+				t.Errorf("%s loads the missing echarts.min.js", name)
+			}
+		}
+	}
+}
+
+// The same report gives the same bytes, whatever the number of workers.
+func TestDeterministic(t *testing.T) {
+	a := files(t, writeSite(t, reporttest.Small(), Options{Workers: 1}))
+	b := files(t, writeSite(t, reporttest.Small(), Options{Workers: 4}))
+	if len(a) != len(b) {
+		t.Fatalf("%d files vs %d", len(a), len(b))
+	}
+	for n, x := range a {
+		if !bytes.Equal(x, b[n]) {
+			t.Errorf("%s differs between runs", n)
+		}
+	}
+}
+
+func TestTableRowCap(t *testing.T) {
+	dir := writeSite(t, reporttest.Small(), Options{MaxTableRows: 2, MaxCellChars: 30})
+	cost := string(files(t, dir)["cost.html"])
+	if !strings.Contains(cost, "3 rows; the first 2 are shown, all are in the CSV") {
+		t.Error("cost.html does not say that rows were left out")
+	}
+	// Row 2 of responses is the 40,000-character answer, cut to 30
+	// characters: "LONG-START " and 19 x, then 39,970 more.
+	if !strings.Contains(cost, "LONG-START xxxxxxxxxxxxxxxxxxx … [39970 more characters]") {
+		t.Error("cost.html does not cut the long cell")
+	}
+	if strings.Contains(cost, "gamma &amp; co") && strings.Contains(cost, "Short answer by gamma") {
+		t.Error("cost.html shows the third row")
+	}
+}
+
+func TestSafeName(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"q1", "q1"},
+		{"Q-0001_a", "Q-0001_a"},
+		// sha256("q/2 weird id") starts a92f4a4d (python: hashlib.sha256(b"q/2 weird id").hexdigest()[:8]).
+		{"q/2 weird id", "q_2_weird_id-a92f4a4d"},
+		// sha256("") starts e3b0c442.
+		{"", "-e3b0c442"},
+	}
+	for _, tc := range tests {
+		if got := safeName(tc.in); got != tc.want {
+			t.Errorf("safeName(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	used := map[string]bool{"index": true}
+	if got := uniqueName("Index", used); got != "Index-2" {
+		t.Errorf("uniqueName(Index) = %q, want Index-2", got)
+	}
+}
+
+func TestFormat(t *testing.T) {
+	tests := []struct {
+		x       float64
+		pct, nb string
+	}{
+		{470.0 / 826.0, "56.9 %", "0.569"},
+		{0, "0.0 %", "0"},
+		{1, "100.0 %", "1.000"},
+		{0.00004, "0.0 %", "4.00e-05"},
+		{1234.5678, "123456.8 %", "1234.6"},
+		{-2.5, "-250.0 %", "-2.500"},
+		{math.NaN(), "—", "—"},
+	}
+	for _, tc := range tests {
+		if got := FormatPercent(tc.x); got != tc.pct {
+			t.Errorf("FormatPercent(%v) = %q, want %q", tc.x, got, tc.pct)
+		}
+		if got := FormatNumber(tc.x); got != tc.nb {
+			t.Errorf("FormatNumber(%v) = %q, want %q", tc.x, got, tc.nb)
+		}
+	}
+}
+
+// A figure with odd data (short slices, NaN, an empty heatmap, x ≤ 0 on a log
+// axis) is written, not a panic.
+func TestOddFigures(t *testing.T) {
+	r := &report.Report{Figures: []*report.Figure{
+		{ID: "a", Kind: report.Bar, Categories: []string{"x", "y"}, Series: []report.Series{{Name: "s", Values: []float64{math.NaN()}, Lo: []float64{0}, Hi: []float64{1, 2}}}},
+		{ID: "b", Kind: report.Heatmap},
+		{ID: "c", Kind: report.Line, LogX: true, Series: []report.Series{{Name: "s", Points: []report.Point{{X: 0, Y: 1}, {X: 10, Y: math.Inf(1)}}}}},
+		{ID: "a", Kind: report.Scatter},
+		{ID: "d", Kind: "pie"},
+	}}
+	dir := writeSite(t, r, Options{})
+	idx := string(files(t, dir)["other.html"])
+	for _, s := range []string{`id="fig-a"`, `id="fig-a-2"`, "1 points with x ≤ 0 cannot be drawn", `[[10,null,""]]`} {
+		if !strings.Contains(idx, s) {
+			t.Errorf("other.html lacks %q", s)
+		}
+	}
+}

@@ -1,0 +1,280 @@
+package xlsx
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/euroexec/euroexec/report"
+	"github.com/xuri/excelize/v2"
+)
+
+// chartable says whether a figure kind has a native Excel chart here.
+func chartable(f *report.Figure) bool {
+	if f == nil {
+		return false
+	}
+	switch f.Kind {
+	case report.Bar, report.Histogram, report.Line, report.Scatter:
+		return true
+	}
+	return false
+}
+
+// headline says whether a figure is one of the headline figures drawn first:
+// on the summary table, or a Solve Rate figure.
+func headline(f *report.Figure) bool {
+	return f.Table == "summary" || strings.Contains(strings.ToLower(f.ID), "solve_rate")
+}
+
+// chartFigures picks the figures to chart: headline figures first, then the
+// others in report order, at most max (none when max < 0).
+func chartFigures(figs []*report.Figure, max int) []*report.Figure {
+	if max < 0 {
+		return nil
+	}
+	var first, rest []*report.Figure
+	for _, f := range figs {
+		if !chartable(f) {
+			continue
+		}
+		if headline(f) {
+			first = append(first, f)
+		} else {
+			rest = append(rest, f)
+		}
+	}
+	out := append(first, rest...)
+	if len(out) > max {
+		out = out[:max]
+	}
+	return out
+}
+
+const (
+	chartWidth  = 820
+	chartHeight = 420
+	chartRows   = 23 // rows of 20 px a chart takes, with a gap
+)
+
+// dataSheet accumulates the Chart data sheet.
+type dataSheet struct {
+	w   *writer
+	row int
+	err error
+}
+
+func (d *dataSheet) put(col, row int, v any, style int) {
+	if d.err != nil {
+		return
+	}
+	if f, ok := v.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
+		v = nil
+	}
+	d.err = d.w.put(SheetChartData, col, row, v, style)
+}
+
+// ref is an absolute reference into the Chart data sheet.
+func ref(col1, row1, col2, row2 int) string {
+	a, _ := excelize.CoordinatesToCellName(col1, row1, true)
+	b, _ := excelize.CoordinatesToCellName(col2, row2, true)
+	return "'" + SheetChartData + "'!" + a + ":" + b
+}
+
+func cellRef(col, row int) string {
+	a, _ := excelize.CoordinatesToCellName(col, row, true)
+	return "'" + SheetChartData + "'!" + a
+}
+
+func axisTitle(name, unit string) string {
+	if unit != "" && unit != "%" {
+		return name + " (" + unit + ")"
+	}
+	return name
+}
+
+func richTitle(s string) excelize.ChartTitle {
+	if s == "" {
+		return excelize.ChartTitle{}
+	}
+	return excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: cutRunes(s, 255)}}}
+}
+
+// charts writes the data of figs to the Chart data sheet and a native chart of
+// each to the Charts sheet.
+func (w *writer) charts(figs []*report.Figure) error {
+	if _, err := w.f.NewSheet(SheetChartData); err != nil {
+		return fmt.Errorf("xlsx: chart data sheet: %w", err)
+	}
+	if err := w.put(SheetCharts, 1, 1, "Native charts of the headline figures; their values are on the sheet \"Chart data\". Every figure, with intervals and tooltips, is on the site.", w.st.bold); err != nil {
+		return fmt.Errorf("xlsx: charts sheet: %w", err)
+	}
+	d := &dataSheet{w: w, row: 1}
+	for k, fig := range figs {
+		ch, err := w.figureChart(d, fig)
+		if err != nil {
+			return fmt.Errorf("xlsx: figure %s: %w", fig.ID, err)
+		}
+		if ch == nil {
+			continue
+		}
+		anchor, _ := excelize.CoordinatesToCellName(1, 3+k*chartRows)
+		if err := w.f.AddChart(SheetCharts, anchor, ch); err != nil {
+			return fmt.Errorf("xlsx: figure %s: chart: %w", fig.ID, err)
+		}
+	}
+	if d.err != nil {
+		return fmt.Errorf("xlsx: chart data: %w", d.err)
+	}
+	if err := w.f.SetColWidth(SheetChartData, "A", "A", 30); err != nil {
+		return fmt.Errorf("xlsx: chart data: %w", err)
+	}
+	return nil
+}
+
+// figureChart writes fig's data at d.row and returns its chart (nil when the
+// figure has nothing to draw).
+func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart, error) {
+	top := d.row
+	d.put(1, top, fig.Title+" ["+fig.ID+"]", w.st.bold)
+	ch := &excelize.Chart{
+		Dimension: excelize.ChartDimension{Width: chartWidth, Height: chartHeight},
+		Legend:    excelize.ChartLegend{Position: "bottom"},
+		XAxis:     excelize.ChartAxis{Title: richTitle(axisTitle(fig.XName, fig.XUnit))},
+		YAxis:     excelize.ChartAxis{Title: richTitle(axisTitle(fig.YName, fig.YUnit)), MajorGridLines: true},
+	}
+	ch.Title = richTitle(fig.Title)
+	vary := false
+	ch.VaryColors = &vary
+	if fig.Percent {
+		ch.YAxis.NumFmt = excelize.ChartNumFmt{CustomNumFmt: "0%"}
+	}
+	numericX := fig.Kind == report.Scatter
+	if fig.Kind == report.Line {
+		for _, s := range fig.Series {
+			if len(s.Points) > 0 {
+				numericX = true
+			}
+		}
+	}
+	if !numericX {
+		// Category chart: column A the categories, then one column per
+		// series, then the error-bar ends (not drawn in Excel).
+		n := len(fig.Categories)
+		if n == 0 || len(fig.Series) == 0 {
+			d.row = top + 2
+			return nil, d.err
+		}
+		h := top + 1
+		d.put(1, h, fig.XName, w.st.header)
+		col := 2
+		for si, s := range fig.Series {
+			d.put(col+si, h, s.Name, w.st.header)
+		}
+		extra := col + len(fig.Series)
+		for _, s := range fig.Series {
+			if len(s.Lo) == n && len(s.Hi) == n {
+				d.put(extra, h, s.Name+" lo", w.st.header)
+				d.put(extra+1, h, s.Name+" hi", w.st.header)
+				for i := 0; i < n; i++ {
+					d.put(extra, h+1+i, s.Lo[i], w.st.text)
+					d.put(extra+1, h+1+i, s.Hi[i], w.st.text)
+				}
+				extra += 2
+			}
+		}
+		for i, c := range fig.Categories {
+			d.put(1, h+1+i, c, w.st.text)
+			for si, s := range fig.Series {
+				v := math.NaN()
+				if i < len(s.Values) {
+					v = s.Values[i]
+				}
+				d.put(col+si, h+1+i, v, w.st.text)
+			}
+		}
+		ch.Type = excelize.Col
+		if fig.Kind == report.Line {
+			ch.Type = excelize.Line
+		}
+		if fig.Kind == report.Histogram {
+			gap := uint(5)
+			ch.GapWidth = &gap
+		}
+		for si, s := range fig.Series {
+			cs := excelize.ChartSeries{
+				Name:       cellRef(col+si, h),
+				Categories: ref(1, h+1, 1, h+n),
+				Values:     ref(col+si, h+1, col+si, h+n),
+			}
+			if fig.Kind == report.Line {
+				cs.Marker = excelize.ChartMarker{Symbol: "circle", Size: 5}
+			}
+			ch.Series = append(ch.Series, cs)
+			_ = s
+		}
+		d.row = h + n + 2
+		return ch, d.err
+	}
+
+	// Numeric x: two columns (x, y) per series and per reference line.
+	h := top + 1
+	col := 1
+	longest := 0
+	ch.Type = excelize.Scatter
+	if fig.LogX {
+		// excelize v2.11 writes a log base on the value (y) axis only, so
+		// the x axis stays linear here and says so.
+		ch.XAxis.Title = richTitle(axisTitle(fig.XName, fig.XUnit) + " — linear here, log scale on the site")
+	}
+	if fig.Percent && fig.XUnit == "%" {
+		ch.XAxis.NumFmt = excelize.ChartNumFmt{CustomNumFmt: "0%"}
+	}
+	for _, s := range fig.Series {
+		if len(s.Points) == 0 {
+			continue
+		}
+		d.put(col, h, s.Name, w.st.header)
+		d.put(col+1, h, s.Name+" ("+fig.YName+")", w.st.header)
+		for i, p := range s.Points {
+			d.put(col, h+1+i, p.X, w.st.text)
+			d.put(col+1, h+1+i, p.Y, w.st.text)
+		}
+		cs := excelize.ChartSeries{
+			Name:       cellRef(col, h),
+			Categories: ref(col, h+1, col, h+len(s.Points)),
+			Values:     ref(col+1, h+1, col+1, h+len(s.Points)),
+			Marker:     excelize.ChartMarker{Symbol: "circle", Size: 6},
+		}
+		if fig.Kind == report.Scatter {
+			cs.Line = excelize.LineOptions{Type: excelize.LineNone}
+		} else {
+			cs.Line = excelize.LineOptions{Type: excelize.LineSolid, Width: 1.5}
+		}
+		ch.Series = append(ch.Series, cs)
+		longest = max(longest, len(s.Points))
+		col += 2
+	}
+	for _, l := range fig.Lines {
+		d.put(col, h, l.Name, w.st.header)
+		d.put(col+1, h, l.Name+" (y)", w.st.header)
+		d.put(col, h+1, l.X1, w.st.text)
+		d.put(col+1, h+1, l.Y1, w.st.text)
+		d.put(col, h+2, l.X2, w.st.text)
+		d.put(col+1, h+2, l.Y2, w.st.text)
+		ch.Series = append(ch.Series, excelize.ChartSeries{
+			Name:       cellRef(col, h),
+			Categories: ref(col, h+1, col, h+2),
+			Values:     ref(col+1, h+1, col+1, h+2),
+			Marker:     excelize.ChartMarker{Symbol: "none"},
+			Line:       excelize.LineOptions{Type: excelize.LineSolid, Dash: excelize.LineDashDash, Width: 1},
+		})
+		longest = max(longest, 2)
+		col += 2
+	}
+	d.row = h + longest + 2
+	if len(ch.Series) == 0 {
+		return nil, d.err
+	}
+	return ch, d.err
+}

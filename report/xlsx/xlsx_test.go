@@ -1,0 +1,340 @@
+package xlsx
+
+import (
+	"archive/zip"
+	"io"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/internal/reporttest"
+	"github.com/xuri/excelize/v2"
+)
+
+func writeSmall(t *testing.T) (string, *excelize.File) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "report.xlsx")
+	if err := Write(path, reporttest.Small(), DefaultOptions); err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return path, f
+}
+
+func checkCell(t *testing.T, f *excelize.File, sheet, cell, want string) {
+	t.Helper()
+	got, err := f.GetCellValue(sheet, cell, excelize.Options{RawCellValue: true})
+	if err != nil {
+		t.Fatalf("%s!%s: %v", sheet, cell, err)
+	}
+	if got != want {
+		t.Errorf("%s!%s = %q, want %q", sheet, cell, got, want)
+	}
+}
+
+func numFmt(t *testing.T, f *excelize.File, sheet, cell string) string {
+	t.Helper()
+	id, err := f.GetCellStyle(sheet, cell)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := f.GetStyle(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.CustomNumFmt != nil {
+		return *st.CustomNumFmt
+	}
+	return "builtin:" + string(rune('0'+st.NumFmt))
+}
+
+func TestSheetsAndHeaders(t *testing.T) {
+	_, f := writeSmall(t)
+	want := []string{"About", "Summary", "Charts", "tiny", "solve_rate_by_difficulty", "judge_vs_human",
+		"verdict_pairs", "pvalue_curve", "responses", "Notes", "Chart data"}
+	if got := f.GetSheetList(); !slices.Equal(got, want) {
+		t.Errorf("sheets = %q, want %q", got, want)
+	}
+	for i, h := range []string{"set", "graders", "model", "n_gradings", "solve_rate", "solve_rate_lo", "solve_rate_hi", "avg_rank", "rubric"} {
+		c, _ := excelize.CoordinatesToCellName(i+1, 1)
+		checkCell(t, f, "Summary", c, h)
+	}
+	checkCell(t, f, "Summary", "C3", reporttest.XSSModel)
+	checkCell(t, f, "Summary", "E2", "0.75")
+	checkCell(t, f, "Summary", "I4", "") // NaN → empty
+	checkCell(t, f, "tiny", "E2", "1")   // bool true
+	checkCell(t, f, "tiny", "C3", "0.0000001")
+
+	// Percent on Fraction, decimal on Float, integer on Int.
+	for _, tc := range []struct{ sheet, cell, want string }{
+		{"Summary", "E2", "0.0%"}, {"Summary", "F3", "0.0%"}, {"Summary", "H2", "0.000"},
+		{"Summary", "I2", "0.000"}, {"tiny", "D2", "0.0%"}, {"Summary", "D2", "builtin:1"},
+	} {
+		if got := numFmt(t, f, tc.sheet, tc.cell); got != tc.want {
+			t.Errorf("%s!%s number format = %q, want %q", tc.sheet, tc.cell, got, tc.want)
+		}
+	}
+
+	for _, s := range []string{"Summary", "tiny", "responses"} {
+		p, err := f.GetPanes(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.Freeze || p.YSplit != 1 || p.TopLeftCell != "A2" {
+			t.Errorf("%s panes = %+v, want the header row frozen", s, p)
+		}
+		tabs, err := f.GetTables(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tabs) != 1 {
+			t.Errorf("%s: %d tables (filters), want 1", s, len(tabs))
+		}
+	}
+	tabs, _ := f.GetTables("Summary")
+	if len(tabs) == 1 && tabs[0].Range != "A1:I4" {
+		t.Errorf("Summary filter range = %s, want A1:I4", tabs[0].Range)
+	}
+}
+
+func TestTextStaysText(t *testing.T) {
+	path, f := writeSmall(t)
+	// responses: row 2 is alpha's formula-looking answer.
+	checkCell(t, f, "responses", "D2", reporttest.FormulaAnswer)
+	if fm, _ := f.GetCellFormula("responses", "D2"); fm != "" {
+		t.Errorf("responses!D2 has formula %q, want none", fm)
+	}
+	typ, err := f.GetCellType("responses", "D2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if typ != excelize.CellTypeInlineString && typ != excelize.CellTypeSharedString {
+		t.Errorf("responses!D2 type = %v, want a string type", typ)
+	}
+	// No formula element anywhere in the worksheets.
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	for _, zf := range zr.File {
+		if !strings.HasPrefix(zf.Name, "xl/worksheets/sheet") {
+			continue
+		}
+		rc, _ := zf.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		if strings.Contains(string(b), "<f>") || strings.Contains(string(b), "<f ") {
+			t.Errorf("%s holds a formula", zf.Name)
+		}
+	}
+
+	// The 40,000-character answer (row 3): marker(40000) is
+	// "… [cut: 40,000 more characters; full text in the site]" = 54
+	// characters, so 32767 − 54 = 32713 characters are kept and
+	// 40000 − 32713 = 7287 are cut; the final marker has 53 characters,
+	// 32766 in all.
+	got, _ := f.GetCellValue("responses", "D3")
+	want := reporttest.LongText()[:32713] + "… [cut: 7,287 more characters; full text in the site]"
+	if got != want {
+		t.Errorf("long text: got %d characters ending %q, want %d ending %q",
+			utf8.RuneCountInString(got), tail(got), utf8.RuneCountInString(want), tail(want))
+	}
+}
+
+func tail(s string) string {
+	r := []rune(s)
+	if len(r) > 60 {
+		r = r[len(r)-60:]
+	}
+	return string(r)
+}
+
+func TestAbout(t *testing.T) {
+	_, f := writeSmall(t)
+	rows, err := f.GetRows("About")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for _, r := range rows {
+		all = append(all, strings.Join(r, "\t"))
+	}
+	text := strings.Join(all, "\n")
+	for _, want := range []string{
+		"Test study <b>bold</b>",
+		"Tool version\tv0.0.0-test",
+		"Run time (UTC)\t2026-01-02 03:04:05",
+		"questions.csv\td9b3a3cd7bd5b2e4e63ac7c8b1e6e8bb0d6b5cfad6ebbaa2d1b0bd3d0a1b2c3d\t2",
+		"grades/humans/main/a.xlsx\t0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0\t12",
+		"solve.checklist_threshold\t0.6",
+		"Instruments missing\tcriteria, gate, cost",
+		"Summary\ttables/summary.csv\tTable 4: Summary of results",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("About lacks %q", want)
+		}
+	}
+	notes, _ := f.GetRows("Notes")
+	if len(notes) < 2 || notes[1][0] != "cost_vs_solve" {
+		t.Errorf("Notes rows = %q", notes)
+	}
+}
+
+// The Small report has five figures: two bars, a scatter and a log-x line are
+// charted (the log-x line on a linear axis: excelize cannot write a log x
+// axis), the heatmap is not.
+func TestCharts(t *testing.T) {
+	path, f := writeSmall(t)
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	charts := map[string]string{}
+	drawings := 0
+	for _, zf := range zr.File {
+		if regexp.MustCompile(`^xl/charts/chart\d+\.xml$`).MatchString(zf.Name) {
+			rc, _ := zf.Open()
+			b, _ := io.ReadAll(rc)
+			rc.Close()
+			charts[zf.Name] = string(b)
+		}
+		if strings.HasPrefix(zf.Name, "xl/drawings/drawing") && strings.HasSuffix(zf.Name, ".xml") {
+			drawings++
+		}
+	}
+	if len(charts) != 4 || drawings != 1 {
+		t.Fatalf("got %d charts in %d drawings, want 4 in 1", len(charts), drawings)
+	}
+	var all string
+	for _, c := range charts {
+		all += c
+	}
+	for _, want := range []string{"<barChart>", "<scatterChart>", "linear here, log scale on the site", "Solve Rate by model", "&#39;Chart data&#39;!$B$3:$B$5", `<varyColors val="0">`} {
+		if !strings.Contains(all, want) {
+			t.Errorf("charts lack %q", want)
+		}
+	}
+	// The headline figure comes first, its data at the top of Chart data.
+	checkCell(t, f, "Chart data", "A1", "Solve Rate by model [fig_solve_rate]")
+	checkCell(t, f, "Chart data", "A3", "alpha")
+	checkCell(t, f, "Chart data", "A4", reporttest.XSSModel)
+	checkCell(t, f, "Chart data", "B3", "0.75")
+	checkCell(t, f, "Chart data", "C2", "humans lo")
+}
+
+func TestSheetName(t *testing.T) {
+	used := map[string]bool{"about": true, "history": true}
+	tests := []struct{ in, want string }{
+		{"a:b/c\\d?e*f[g]h", "a_b_c_d_e_f_g_h"},
+		{"a_very_long_table_name_over_thirty_one_chars", "a_very_long_table_name_over_thi"},
+		{"a_very_long_table_name_over_thirty_one_chars_2", "a_very_long_table_name_over_t~2"},
+		{"About", "About~2"},
+		{"HISTORY", "HISTORY~2"},
+		{"'quoted'", "quoted"},
+		{"", "Table"},
+		{"''", "Table~2"},
+	}
+	for _, tc := range tests {
+		if got := SheetName(tc.in, used); got != tc.want {
+			t.Errorf("SheetName(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestCut(t *testing.T) {
+	short := strings.Repeat("é", CellLimit)
+	if Cut(short) != short {
+		t.Error("a text of exactly CellLimit characters was cut")
+	}
+	// 20,000 emoji are 40,000 UTF-16 units: marker(20000) has 54 characters,
+	// so (32767 − 54) / 2 = 16356 emoji fit (32712 units) and 3644 are cut.
+	emoji := strings.Repeat("😀", 20000)
+	got := Cut(emoji)
+	want := strings.Repeat("😀", 16356) + "… [cut: 3,644 more characters; full text in the site]"
+	if got != want {
+		t.Errorf("Cut(emoji) ends %q, want %q", tail(got), tail(want))
+	}
+}
+
+func TestErrors(t *testing.T) {
+	r := &report.Report{Tables: []*report.Table{{Name: "x", Columns: []report.Column{{Name: "a"}}, Rows: [][]any{{1, 2}}}}}
+	err := Write(filepath.Join(t.TempDir(), "r.xlsx"), r, DefaultOptions)
+	if err == nil || !strings.Contains(err.Error(), "table x: row 1 has 2 values") {
+		t.Errorf("got %v, want a row-length error", err)
+	}
+}
+
+// A table of 120,000 rows goes through the StreamWriter; its last row is
+// where it should be.
+func TestLargeTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large table skipped in -short mode")
+	}
+	tb := &report.Table{Name: "big", Columns: []report.Column{
+		{Name: "i", Kind: report.Int}, {Name: "x", Kind: report.Float}, {Name: "p", Kind: report.Fraction}, {Name: "s", Kind: report.Text},
+	}}
+	const n = 120000
+	for i := 0; i < n; i++ {
+		tb.Rows = append(tb.Rows, []any{int64(i), float64(i) / 8, 0.5, "row text that is long enough to matter"})
+	}
+	path := filepath.Join(t.TempDir(), "big.xlsx")
+	if err := Write(path, &report.Report{Tables: []*report.Table{tb}}, DefaultOptions); err != nil {
+		t.Fatal(err)
+	}
+	// Row n+1 holds i = n−1 = 119999 and x = 119999/8 = 14999.875. The
+	// sheet XML is read directly: excelize would parse the whole sheet.
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var sheet, table string
+	for _, zf := range zr.File {
+		rc, _ := zf.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		switch {
+		case strings.HasPrefix(zf.Name, "xl/worksheets/sheet") && strings.Contains(string(b), `r="A120001"`):
+			sheet = string(b)
+		case strings.HasPrefix(zf.Name, "xl/tables/table"):
+			table = string(b)
+		}
+	}
+	for _, want := range []string{`<c r="A120001" s="`, `<v>119999</v>`, `<c r="B120001" s="`, `<v>14999.875</v>`} {
+		if !strings.Contains(sheet, want) {
+			t.Errorf("big sheet lacks %q", want)
+		}
+	}
+	if strings.Contains(sheet, `r="A120002"`) {
+		t.Error("big sheet has a row past the table")
+	}
+	if !strings.Contains(table, `ref="A1:D120001"`) || !strings.Contains(table, `<autoFilter ref="A1:D120001"`) {
+		t.Errorf("table part = %.300s, want a filter over A1:D120001", table)
+	}
+}
+
+func BenchmarkLargeTable(b *testing.B) {
+	tb := &report.Table{Name: "big", Columns: []report.Column{
+		{Name: "i", Kind: report.Int}, {Name: "x", Kind: report.Float}, {Name: "p", Kind: report.Fraction}, {Name: "s", Kind: report.Text},
+	}}
+	for i := 0; i < 100000; i++ {
+		tb.Rows = append(tb.Rows, []any{int64(i), float64(i) / 8, 0.5, "row text that is long enough to matter"})
+	}
+	r := &report.Report{Tables: []*report.Table{tb}}
+	path := filepath.Join(b.TempDir(), "big.xlsx")
+	for b.Loop() {
+		if err := Write(path, r, DefaultOptions); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
