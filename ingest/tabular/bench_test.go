@@ -1,0 +1,145 @@
+package tabular
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// benchSize is the size of the generated benchmark files.
+const benchSize = 50 << 20
+
+// writeBench writes a ~50 MB file of grading rows (CSV) or response records
+// (JSONL) and returns its path, size and data row count.
+func writeBench(b *testing.B, ext string) (string, int64, int) {
+	b.Helper()
+	p := filepath.Join(b.TempDir(), "bench"+ext)
+	f, err := os.Create(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	comment := strings.Repeat("Clear, well-argued answer; cites the directive correctly. ", 2)
+	text := strings.Repeat("The employer must consult the works council before the change — § 87 BetrVG. ", 12)
+	var n int64
+	rows := 0
+	if ext == ".csv" {
+		k, _ := fmt.Fprintln(w, "evaluator,question_id,model,Domain,Localization,Reasoning,Communication,Actionability,C1,C2,C3,rank,comment")
+		n += int64(k)
+	}
+	for n < benchSize {
+		var k int
+		if ext == ".csv" {
+			k, _ = fmt.Fprintf(w, "expert%02d,%d,model-%d,%d,%d,%d,%d,%d,hit,partial,miss,%d,\"%s\"\n",
+				rows%40, 1000+rows/7, rows%7, 1+rows%5, 1+rows%4, 3, 4, 5, 1+rows%7, comment)
+		} else {
+			k, _ = fmt.Fprintf(w, `{"question_id":%d,"model":"model-%d","text":"%s","cost_usd":0.0123,"input_tokens":%d,"output_tokens":512}`+"\n",
+				1000+rows/7, rows%7, text, 900+rows%100)
+		}
+		n += int64(k)
+		rows++
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	return p, n, rows
+}
+
+func benchRead(b *testing.B, ext string) {
+	p, size, want := writeBench(b, ext)
+	b.SetBytes(size)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r, err := Open(p, "bench"+ext, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		got := 0
+		for {
+			_, _, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			got++
+		}
+		if _, err := r.Digest(); err != nil {
+			b.Fatal(err)
+		}
+		r.Close()
+		if got != want {
+			b.Fatalf("read %d rows, want %d", got, want)
+		}
+	}
+	b.ReportMetric(float64(want)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// BenchmarkCSV reads a generated ~50 MB grading sheet (≈250 000 rows of 13
+// columns), hashing it on the way.
+func BenchmarkCSV(b *testing.B) { benchRead(b, ".csv") }
+
+// BenchmarkJSONL reads a generated ~50 MB response dump (≈50 000 lines of
+// ~1 KB), hashing it on the way.
+func BenchmarkJSONL(b *testing.B) { benchRead(b, ".jsonl") }
+
+// BenchmarkXLSX reads a generated workbook of 200 000 rows × 6 columns
+// (ids, names, scores and a comment) written with excelize's StreamWriter.
+func BenchmarkXLSX(b *testing.B) {
+	const n = 200000
+	f := excelize.NewFile()
+	sw, err := f.NewStreamWriter("Sheet1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := sw.SetRow("A1", []any{"evaluator", "question_id", "model", "Reasoning", "C1", "comment"}); err != nil {
+		b.Fatal(err)
+	}
+	for i := 2; i <= n+1; i++ {
+		c, _ := excelize.CoordinatesToCellName(1, i)
+		if err := sw.SetRow(c, []any{fmt.Sprintf("expert%02d", i%40), 1000 + i/7, fmt.Sprintf("model-%d", i%7), 1 + i%5, "hit", "Clear and correct."}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := sw.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	p := filepath.Join(b.TempDir(), "bench.xlsx")
+	if err := f.SaveAs(p); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	st, _ := os.Stat(p)
+	b.SetBytes(st.Size())
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r, err := Open(p, "bench.xlsx", Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		got := 0
+		for {
+			_, _, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			got++
+		}
+		r.Close()
+		if got != n {
+			b.Fatalf("read %d rows, want %d", got, n)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}

@@ -1,0 +1,153 @@
+package tabular
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// maxExactInt is 2^53: every integer up to this magnitude is exact in a
+// float64.
+const maxExactInt = 1 << 53
+
+// ParseInt parses an integer cell. It trims surrounding white space and
+// accepts integer text ("4", " 4 ", "-3", "+2") and integral decimal or
+// exponent forms ("4.0", "4.00", "1e3") up to 2^53 in magnitude; it rejects
+// fractions ("4.5"), empty or blank text, NaN/Inf and anything else ("x").
+func ParseInt(s string) (int64, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, false
+	}
+	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return v, true
+	}
+	f, ok := ParseFloat(s)
+	if !ok || f != math.Trunc(f) || math.Abs(f) > maxExactInt {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// ParseFloat parses a number cell. It trims surrounding white space and
+// accepts decimal and exponent forms ("0.5", " 3 ", "1e-3"); it rejects
+// empty text, the words NaN and Inf/Infinity (any case), values that
+// overflow a float64, hexadecimal floats and underscores.
+func ParseFloat(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9', c == '.', c == '-', c == '+', c == 'e', c == 'E':
+		default:
+			return 0, false // letters of NaN/Inf/hex, underscores, inner spaces
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, false
+	}
+	return f, true
+}
+
+// FormatNumber writes a float64 as text the way the readers present
+// numbers: integral values up to 2^53 in magnitude as integers ("4", "1000",
+// "-0" becomes "0"); other values with the fewest digits that read back to
+// the same float64, in plain notation when 1e-7 ≤ |v| < 1e21 ("0.5", "0.1",
+// "1234567.5") and in exponent notation outside that range ("1e-08",
+// "1e+21"), as JavaScript's Number.toString does. NaN and ±Inf give "NaN",
+// "+Inf" and "-Inf" (they cannot come from JSON input).
+func FormatNumber(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	if v == math.Trunc(v) && math.Abs(v) <= maxExactInt {
+		return strconv.FormatInt(int64(v), 10)
+	}
+	if a := math.Abs(v); a >= 1e-7 && a < 1e21 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// ValidUTF8Offset returns -1 if b is valid UTF-8, else the byte offset of the
+// first byte that does not start a valid encoding.
+func ValidUTF8Offset(b []byte) int {
+	// Fast path over ASCII, 8 bytes at a time.
+	i := 0
+	for i+8 <= len(b) {
+		if (uint64(b[i])|uint64(b[i+1])|uint64(b[i+2])|uint64(b[i+3])|
+			uint64(b[i+4])|uint64(b[i+5])|uint64(b[i+6])|uint64(b[i+7]))&0x80 != 0 {
+			break
+		}
+		i += 8
+	}
+	for i < len(b) {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// SHA256File returns the hex SHA-256 of a file's content. Readers give the
+// same value through Digest without a second read.
+func SHA256File(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("hash %s: %w", path, err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("hash %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashingReader passes reads through and hashes and counts what it passed.
+type hashingReader struct {
+	r   io.Reader
+	h   hash.Hash
+	n   int64
+	eof bool
+}
+
+func newHashingReader(r io.Reader) *hashingReader {
+	return &hashingReader{r: r, h: sha256.New()}
+}
+
+func (hr *hashingReader) Read(p []byte) (int, error) {
+	n, err := hr.r.Read(p)
+	hr.h.Write(p[:n])
+	hr.n += int64(n)
+	if err == io.EOF {
+		hr.eof = true
+	}
+	return n, err
+}
+
+// finish reads the rest of the input and returns the hex digest.
+func (hr *hashingReader) finish() (string, error) {
+	if !hr.eof {
+		if _, err := io.Copy(io.Discard, hr); err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(hr.h.Sum(nil)), nil
+}
