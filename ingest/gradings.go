@@ -1,0 +1,555 @@
+package ingest
+
+import (
+	"fmt"
+	"math"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/euroexec/euroexec/ingest/tabular"
+)
+
+// Verdict codes as stored while reading (0 = no verdict).
+const (
+	vNone int8 = iota
+	vHit
+	vPartial
+	vMiss
+	vNA
+)
+
+var verdictWords = [...]string{"", "hit", "partial", "miss", "na"}
+
+// parseVerdict reads a checklist verdict, case-insensitively.
+func parseVerdict(s string) (int8, bool) {
+	switch norm(s) {
+	case "hit", "yes", "y", "1", "true", "pass", "passed":
+		return vHit, true
+	case "partial", "part", "0.5", "partially":
+		return vPartial, true
+	case "miss", "no", "n", "0", "false", "fail", "failed":
+		return vMiss, true
+	case "na", "n/a", "n.a.", "not applicable":
+		return vNA, true
+	}
+	return 0, false
+}
+
+type gradingKey struct{ evaluator, round, run, q, model string }
+
+// grading is one grading as read, before it is checked and written.
+type grading struct {
+	gradingKey
+	kind     string
+	label    string
+	scores   []float64 // per rubric attribute; NaN = no score
+	verdicts []int8    // per checklist item; vNone = no verdict
+	rank     int64     // 0 = not ranked
+	comment  string
+	tags     []kv
+	loc      tabular.Loc       // the grading's (first) row
+	cols     map[string]string // canonical column → column as written, for locating problems
+	sheetEv  bool              // the evaluator still has to be chosen from the sheet or file name
+	sheet    string
+}
+
+var gradingFixed = map[string]bool{
+	"evaluator": true, "round": true, "question_id": true, "label": true, "model": true,
+	"rank": true, "run": true, "comment": true, "instrument": true, "key": true, "value": true,
+}
+
+func (st *state) gradingSpec() tableSpec {
+	return tableSpec{
+		required:   []string{"question_id"},
+		skipSheets: true,
+		known: func(c string) bool {
+			if gradingFixed[c] {
+				return true
+			}
+			if _, ok := st.attrIndex[c]; ok {
+				return true
+			}
+			_, ok := checklistColumn(c)
+			return ok
+		},
+	}
+}
+
+// checklistColumn recognises C1, C2, … (canonical lower-case c1, c2, …).
+func checklistColumn(c string) (int, bool) {
+	if len(c) < 2 || c[0] != 'c' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(c[1:])
+	if err != nil || n < 1 || n > 1000 || c[1] == '0' || c[1] == '+' {
+		return 0, false
+	}
+	return n, true
+}
+
+// readGradings reads every sheet under grades/humans and grades/judges.
+func (st *state) readGradings() error {
+	for _, kind := range []string{"humans", "judges"} {
+		k := "human"
+		if kind == "judges" {
+			k = "judge"
+		}
+		root := "grades/" + kind
+		for _, rel := range st.listFiles(root, "csv", "jsonl", "xlsx") {
+			round := st.cfg.MainRound
+			if parts := strings.Split(strings.TrimPrefix(rel, root+"/"), "/"); len(parts) > 1 {
+				round = parts[0]
+			}
+			st.readGradingFile(rel, k, round)
+		}
+	}
+	return nil
+}
+
+func (st *state) readGradingFile(rel, kind, round string) {
+	stem := strings.TrimSuffix(path.Base(rel), path.Ext(rel))
+	var local []*grading
+	byKey := map[gradingKey]*grading{}
+	sheetsNoEv := map[string]bool{}
+	long := false
+	st.readTable(rel, st.gradingSpec(), func(h *header, sheet string) bool {
+		if !h.has("model") && !h.has("label") {
+			st.ps.warn("%s%s: skipped: no model or label column (columns found: %s)", rel, sheetSuffix(sheet), h.written())
+			return false
+		}
+		long = h.has("instrument") && h.has("key") && h.has("value")
+		if !h.has("evaluator") {
+			sheetsNoEv[sheet] = true
+		}
+		return true
+	}, func(r row) {
+		ev := strings.TrimSpace(r.get("evaluator"))
+		sheetEv := false
+		if !r.h.has("evaluator") {
+			ev, sheetEv = "\x00"+r.loc.Sheet, true
+		} else if ev == "" {
+			st.ps.add(Problem{Loc: r.at("evaluator"), Expected: "an evaluator name (the cell is empty)"})
+			return
+		}
+		q, qi, ok := st.question(r, "question_id")
+		if !ok {
+			return
+		}
+		rd := round
+		if r.h.has("round") {
+			if v := strings.TrimSpace(r.get("round")); v != "" {
+				rd = st.intern(v)
+			}
+		}
+		run := st.intern(strings.TrimSpace(r.get("run")))
+		if run != "" && kind == "human" {
+			st.ps.add(Problem{Loc: r.at("run"), Value: run, Expected: "no run for a human grading (runs are for repeated judge runs)"})
+			return
+		}
+		evName := ev
+		if !sheetEv {
+			evName = st.intern(ev)
+		}
+		m, ok := st.resolveModel(r, q, ev)
+		if !ok {
+			return
+		}
+		key := gradingKey{evName, rd, run, q, m}
+		g := byKey[key]
+		if g != nil && !long {
+			st.ps.add(Problem{Loc: r.at("question_id"), Value: q + " / " + m,
+				Expected: fmt.Sprintf("one grading per evaluator, round, question and model (the same grading is at row %d)", g.loc.Row)})
+			return
+		}
+		if g == nil {
+			g = &grading{gradingKey: key, kind: kind, loc: r.loc, sheetEv: sheetEv, sheet: r.loc.Sheet, cols: map[string]string{}}
+			g.loc.Offset = -1
+			g.label = strings.TrimSpace(r.get("label"))
+			g.scores = make([]float64, len(st.attrs))
+			for i := range g.scores {
+				g.scores[i] = math.NaN()
+			}
+			byKey[key] = g
+			local = append(local, g)
+		}
+		if long {
+			st.longRow(r, g, qi)
+		} else {
+			st.wideRow(r, g, qi)
+		}
+	})
+	// Choose evaluator names for sheets without an evaluator column: the
+	// sheet name when several sheets of the workbook are read, else the file
+	// name without extension.
+	for _, g := range local {
+		if g.sheetEv {
+			if len(sheetsNoEv) > 1 {
+				g.evaluator = st.intern(g.sheet)
+			} else {
+				g.evaluator = st.intern(stem)
+			}
+		}
+		st.noteKind(g.evaluator, kind, g.loc)
+		if prev := st.gkeys[g.gradingKey]; prev != nil {
+			st.ps.add(Problem{Loc: g.loc, Value: g.q + " / " + g.model,
+				Expected: fmt.Sprintf("one grading per evaluator, round, question and model (evaluator %s graded it also at %s)", g.evaluator, prev.loc.String())})
+			continue
+		}
+		st.gkeys[g.gradingKey] = g
+		st.gradings = append(st.gradings, g)
+	}
+}
+
+func sheetSuffix(sheet string) string {
+	if sheet == "" {
+		return ""
+	}
+	return fmt.Sprintf(", sheet %q", sheet)
+}
+
+// resolveModel returns the model of a grading row: the model column, else
+// the blinded label resolved per evaluator, then per question.
+func (st *state) resolveModel(r row, q, evaluator string) (string, bool) {
+	if m := strings.TrimSpace(r.get("model")); m != "" {
+		m = st.intern(m)
+		return m, st.checkModel(r, "model", m)
+	}
+	l := strings.TrimSpace(r.get("label"))
+	if l == "" {
+		col := "model"
+		if r.h.has("label") {
+			col = "label"
+		}
+		st.ps.add(Problem{Loc: r.at(col), Expected: "a model name or a blinded label (the cell is empty)"})
+		return "", false
+	}
+	if m, ok := st.blinding[blindKey{q, l, evaluator}]; ok {
+		return m, true
+	}
+	if m, ok := st.blinding[blindKey{q, l, ""}]; ok {
+		return m, true
+	}
+	exp := fmt.Sprintf("a label of question %s in the blinding file", q)
+	if len(st.blinding) == 0 {
+		exp = "a label listed in a blinding file (blinding.csv), or a model column"
+	}
+	st.ps.add(Problem{Loc: r.at("label"), Value: l, Expected: exp})
+	return "", false
+}
+
+// wideRow reads one row of a wide sheet into g.
+func (st *state) wideRow(r row, g *grading, qi *question) {
+	for c, i := range r.h.idx {
+		if ai, ok := st.attrIndex[c]; ok {
+			g.cols[c] = r.h.names[i]
+			if v := r.get(c); strings.TrimSpace(v) != "" {
+				st.setScore(r, c, v, g, ai)
+			}
+			continue
+		}
+		if n, ok := checklistColumn(c); ok {
+			if v := r.get(c); strings.TrimSpace(v) != "" {
+				st.setVerdict(r, c, v, g, qi, n)
+			}
+		}
+	}
+	if v := strings.TrimSpace(r.get("rank")); v != "" {
+		st.setRank(r, "rank", v, g)
+	}
+	g.comment = r.get("comment")
+	g.tags = r.extras()
+}
+
+// longRow reads one row of a long sheet (instrument, key, value) into g.
+func (st *state) longRow(r row, g *grading, qi *question) {
+	inst, key, v := norm(r.get("instrument")), strings.TrimSpace(r.get("key")), r.get("value")
+	switch inst {
+	case "rubric":
+		ai, ok := st.attrIndex[norm(key)]
+		if !ok {
+			st.ps.add(Problem{Loc: r.at("key"), Value: key, Expected: "a rubric attribute (" + strings.Join(st.cfg.Rubric.Attributes, ", ") + ")"})
+			return
+		}
+		if !math.IsNaN(g.scores[ai]) {
+			st.ps.add(Problem{Loc: r.at("key"), Value: key, Expected: "one score per attribute and grading"})
+			return
+		}
+		g.cols[st.attrs[ai]] = "value"
+		if strings.TrimSpace(v) != "" {
+			st.setScore(r, "value", v, g, ai)
+		}
+	case "checklist":
+		k := strings.TrimPrefix(strings.TrimPrefix(key, "C"), "c")
+		n, ok := tabular.ParseInt(k)
+		if !ok || n < 1 {
+			st.ps.add(Problem{Loc: r.at("key"), Value: key, Expected: "a checklist item number"})
+			return
+		}
+		if int(n) <= len(g.verdicts) && g.verdicts[n-1] != vNone {
+			st.ps.add(Problem{Loc: r.at("key"), Value: key, Expected: "one verdict per item and grading"})
+			return
+		}
+		if strings.TrimSpace(v) != "" {
+			st.setVerdict(r, "value", v, g, qi, int(n))
+		}
+	case "rank":
+		if g.rank != 0 {
+			st.ps.add(Problem{Loc: r.at("instrument"), Value: "rank", Expected: "one rank per grading"})
+			return
+		}
+		if strings.TrimSpace(v) != "" {
+			st.setRank(r, "value", v, g)
+		}
+	case "comment":
+		g.comment = v
+	default:
+		st.ps.add(Problem{Loc: r.at("instrument"), Value: r.get("instrument"), Expected: "rubric, checklist, rank or comment"})
+	}
+}
+
+func (st *state) setScore(r row, col, v string, g *grading, ai int) {
+	lo, hi := float64(st.cfg.Rubric.Min), float64(st.cfg.Rubric.Max)
+	if g.kind == "human" {
+		n, ok := tabular.ParseInt(v)
+		if !ok || float64(n) < lo || float64(n) > hi {
+			st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: fmt.Sprintf("an integer score from %d to %d", st.cfg.Rubric.Min, st.cfg.Rubric.Max)})
+			return
+		}
+		g.scores[ai] = float64(n)
+		return
+	}
+	f, ok := tabular.ParseFloat(v)
+	if !ok || f < lo || f > hi {
+		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: fmt.Sprintf("a score from %d to %d", st.cfg.Rubric.Min, st.cfg.Rubric.Max)})
+		return
+	}
+	g.scores[ai] = f
+}
+
+func (st *state) setVerdict(r row, col, v string, g *grading, qi *question, n int) {
+	if !st.haveChecklst {
+		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: "no checklist verdicts, or a checklist file that lists the items"})
+		return
+	}
+	if n > qi.items {
+		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: fmt.Sprintf("a blank cell: question %s has %d checklist items, not %d", g.q, qi.items, n)})
+		return
+	}
+	vd, ok := parseVerdict(v)
+	if !ok {
+		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: "a verdict: hit, partial, miss or na (also yes/no/1/0)"})
+		return
+	}
+	for len(g.verdicts) < qi.items {
+		g.verdicts = append(g.verdicts, vNone)
+	}
+	g.verdicts[n-1] = vd
+}
+
+func (st *state) setRank(r row, col, v string, g *grading) {
+	n, ok := tabular.ParseInt(v)
+	if !ok || n < 1 {
+		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: "a rank 1, 2, … (1 = best)"})
+		return
+	}
+	g.rank = n
+}
+
+// finish checks what needs the whole study, then writes the gradings.
+func (st *state) finish() error {
+	haveRubric, haveRank := false, false
+	for _, g := range st.gradings {
+		if len(g.cols) > 0 {
+			haveRubric = true
+		}
+		if g.rank > 0 {
+			haveRank = true
+		}
+	}
+	st.checkRanks()
+	for _, g := range st.gradings {
+		qi := st.questions[g.q]
+		if g.kind == "human" {
+			if haveRubric {
+				for i, s := range g.scores {
+					if math.IsNaN(s) {
+						l := g.loc
+						l.Column = g.cols[st.attrs[i]]
+						if l.Column == "" {
+							l.Column = st.cfg.Rubric.Attributes[i]
+						}
+						st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a %s score for every human grading (it is missing)", st.cfg.Rubric.Attributes[i])})
+					}
+				}
+			}
+			if st.haveChecklst {
+				for i := 0; i < qi.items; i++ {
+					if i >= len(g.verdicts) || g.verdicts[i] == vNone {
+						l := g.loc
+						l.Column = fmt.Sprintf("C%d", i+1)
+						st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a verdict for item %d of question %s (hit, partial, miss or na; it is blank)", i+1, g.q)})
+					}
+				}
+			}
+		} else {
+			for _, s := range g.scores {
+				if haveRubric && math.IsNaN(s) {
+					st.ps.count("judge gradings: a rubric score is missing; it is left out of the judge's means")
+				}
+			}
+			if st.haveChecklst {
+				for i := 0; i < qi.items; i++ {
+					if i >= len(g.verdicts) || g.verdicts[i] == vNone {
+						st.ps.count("judge gradings: a checklist verdict is missing; it is left out of the judge's rate")
+					}
+				}
+			}
+		}
+		if st.haveDumps && g.model != st.cfg.HumanLabel {
+			if _, ok := st.responses[respKey{g.q, g.model}]; !ok {
+				if f, failed := st.failed[respKey{g.q, g.model}]; failed {
+					st.ps.add(Problem{Loc: g.loc, Value: g.q + " / " + g.model,
+						Expected: fmt.Sprintf("a response that exists: its batch request failed (%s, %s)", f.loc.String(), f.err)})
+				} else {
+					st.ps.count("gradings of responses missing from the response dumps")
+				}
+			}
+		}
+		if g.model == st.cfg.HumanLabel && st.refs[g.q] == 0 {
+			st.ps.count(fmt.Sprintf("%s is graded on a question without a reference answer", st.cfg.HumanLabel))
+		}
+	}
+	_ = haveRank
+	if st.ps.err() != nil {
+		return nil
+	}
+	return st.writeGradings(haveRubric)
+}
+
+// checkRanks requires the ranks of each (evaluator, round, run, question) to
+// be a permutation of 1..k over its ranked responses, with every response
+// ranked when any is.
+func (st *state) checkRanks() {
+	type gk struct{ evaluator, round, run, q string }
+	groups := map[gk][]*grading{}
+	var order []gk
+	for _, g := range st.gradings {
+		k := gk{g.evaluator, g.round, g.run, g.q}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], g)
+	}
+	for _, k := range order {
+		gs := groups[k]
+		ranked := 0
+		for _, g := range gs {
+			if g.rank > 0 {
+				ranked++
+			}
+		}
+		if ranked == 0 {
+			continue
+		}
+		first := gs[0].loc
+		first.Column = "rank"
+		if ranked < len(gs) {
+			st.ps.add(Problem{Loc: first, Expected: fmt.Sprintf("a rank for every response of question %s graded by %s (%d of %d are ranked)", k.q, k.evaluator, ranked, len(gs))})
+			continue
+		}
+		ranks := make([]int, 0, len(gs))
+		for _, g := range gs {
+			ranks = append(ranks, int(g.rank))
+		}
+		sort.Ints(ranks)
+		for i, r := range ranks {
+			if r != i+1 {
+				var txt []string
+				for _, r := range ranks {
+					txt = append(txt, strconv.Itoa(r))
+				}
+				st.ps.add(Problem{Loc: first, Value: strings.Join(txt, ","), Expected: fmt.Sprintf("ranks of question %s by %s forming a permutation of 1..%d without ties", k.q, k.evaluator, len(gs))})
+				break
+			}
+		}
+	}
+}
+
+func (st *state) writeGradings(haveRubric bool) error {
+	o := st.out
+	for i, g := range st.gradings {
+		id := int64(i + 1)
+		t := o.gradings
+		t.i64(0, id)
+		t.str(1, g.evaluator)
+		t.str(2, g.kind)
+		t.str(3, g.round)
+		t.str(4, g.run)
+		t.str(5, g.q)
+		t.str(6, g.model)
+		t.optStr(7, g.label)
+		if g.rank > 0 {
+			t.i64(8, g.rank)
+		} else {
+			t.null(8)
+		}
+		t.optStr(9, g.comment)
+		t.str(10, g.loc.File)
+		t.optStr(11, g.sheet)
+		t.i64(12, int64(g.loc.Row))
+		st.emit(t)
+		if haveRubric {
+			for ai, s := range g.scores {
+				o.rubric.i64(0, id)
+				o.rubric.str(1, st.cfg.Rubric.Attributes[ai])
+				o.rubric.f64(2, s)
+				st.emit(o.rubric)
+			}
+		}
+		if st.haveChecklst {
+			for n := 0; n < st.questions[g.q].items; n++ {
+				o.verdicts.i64(0, id)
+				o.verdicts.i64(1, int64(n+1))
+				if n < len(g.verdicts) && g.verdicts[n] != vNone {
+					o.verdicts.str(2, verdictWords[g.verdicts[n]])
+				} else {
+					o.verdicts.null(2)
+				}
+				st.emit(o.verdicts)
+			}
+		}
+		for _, tg := range g.tags {
+			o.gradingTags.i64(0, id)
+			o.gradingTags.str(1, strings.TrimSpace(tg.k))
+			o.gradingTags.str(2, tg.v)
+			st.emit(o.gradingTags)
+		}
+		if st.loadErr != nil {
+			return st.loadErr
+		}
+	}
+	// Evaluators: every grader seen, with its kind and domain.
+	names := make([]string, 0, len(st.evalKind))
+	for e := range st.evalKind {
+		names = append(names, e)
+	}
+	for e := range st.evaluators {
+		if _, ok := st.evalKind[e]; !ok {
+			names = append(names, e)
+		}
+	}
+	sort.Strings(names)
+	for _, e := range names {
+		kind := st.evalKind[e].kind
+		if kind == "" {
+			kind = "human"
+		}
+		o.evaluators.str(0, e)
+		o.evaluators.str(1, kind)
+		o.evaluators.optStr(2, st.evaluators[e])
+		st.emit(o.evaluators)
+	}
+	return st.loadErr
+}

@@ -1,0 +1,151 @@
+// Package ingest reads a study folder (the format is in DESIGN.md and the
+// README), checks every rule of the format, and bulk-loads the study into a
+// new DuckDB database through Arrow record batches.
+//
+// Nothing is written unless the whole study is valid: the database is built
+// in a new file beside the target and renamed over it only when the load
+// succeeded, so an existing database is left byte for byte as it was when
+// the study has problems. All problems are listed (up to MaxProblems) in a
+// *ProblemsError; warnings are returned as data in Result.
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/ingest/tabular"
+)
+
+// Options control a load.
+type Options struct {
+	// DB is the database file to write. Empty means validate only: read and
+	// check everything, write nothing.
+	DB string
+	// Now returns the load time recorded in ingest_files; default time.Now.
+	Now func() time.Time
+}
+
+// Result describes a successful read.
+type Result struct {
+	// Config is the effective study.toml.
+	Config config.Config
+	// Files lists every input file read, in reading order.
+	Files []File
+	// Warnings are the non-fatal findings, each once (repeated findings
+	// with a count).
+	Warnings []string
+	// Rows counts the rows loaded per table.
+	Rows map[string]int64
+}
+
+// File is one input file as read.
+type File struct {
+	Path   string // relative to the study folder, forward slashes
+	SHA256 string
+	Rows   int64
+}
+
+type fileRec struct {
+	path, sha string
+	rows      int64
+}
+
+// Validate reads and checks the study in dir without writing anything.
+func Validate(ctx context.Context, dir string) (*Result, error) {
+	return Ingest(ctx, dir, Options{})
+}
+
+// Ingest reads, checks and (when opt.DB is set) loads the study in dir. A
+// study with problems returns a *ProblemsError and writes nothing.
+func Ingest(ctx context.Context, dir string, opt Options) (*Result, error) {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("study folder: %w", err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("study folder %s: not a folder", dir)
+	}
+	cfg, err := config.Load(filepath.Join(dir, "study.toml"))
+	if err != nil {
+		return nil, err
+	}
+	st := newState(dir, cfg)
+	if opt.DB != "" {
+		st.sink, err = openSink(ctx, opt.DB)
+		if err != nil {
+			return nil, err
+		}
+	}
+	st.openTables()
+	if err := st.readAll(); err != nil {
+		st.sink.abort()
+		return nil, err
+	}
+	if err := st.ps.err(); err != nil {
+		st.sink.abort()
+		return nil, err
+	}
+	if err := st.writeFiles(opt.Now()); err != nil {
+		st.sink.abort()
+		return nil, err
+	}
+	if err := st.sink.commit(); err != nil {
+		return nil, err
+	}
+	res := &Result{Config: cfg, Warnings: st.ps.allWarnings(), Rows: map[string]int64{}}
+	for _, f := range st.files {
+		res.Files = append(res.Files, File{Path: f.path, SHA256: f.sha, Rows: f.rows})
+	}
+	for name, t := range st.out.all() {
+		res.Rows[name] = t.rows
+	}
+	return res, nil
+}
+
+// readAll reads the tables in dependency order. It returns an error only
+// for failures that are not problems of the input (I/O on the database).
+func (st *state) readAll() error {
+	steps := []func() error{
+		st.readQuestions, st.readChecklist, st.readModels, st.readEvaluators,
+		st.readBlinding, st.readReferences, st.readResponses, st.readGradings,
+		st.readGate, st.readCriteria, st.readCriterionGrades, st.finish,
+	}
+	for _, f := range steps {
+		if err := f(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeFiles records every input file and the effective settings.
+func (st *state) writeFiles(now time.Time) error {
+	t := st.out.files
+	for _, f := range st.files {
+		t.str(0, f.path)
+		t.str(1, f.sha)
+		t.i64(2, f.rows)
+		t.ts(3, now)
+		if err := t.end(); err != nil {
+			return err
+		}
+	}
+	for _, s := range st.cfg.Pairs() {
+		st.out.settings.str(0, s[0])
+		st.out.settings.str(1, s[1])
+		if err := st.out.settings.end(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loc0 is the location of a whole file.
+func loc0(rel string) tabular.Loc { return tabular.Loc{File: rel, Offset: -1, Format: formatOf(rel)} }

@@ -1,0 +1,277 @@
+package ingest
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	schema "github.com/euroexec/euroexec/sql"
+)
+
+// batchRows is how many rows an Arrow record batch holds before it is
+// handed to DuckDB.
+const batchRows = 1 << 16
+
+// sink bulk-loads Arrow record batches into a new DuckDB file. The file is
+// ATTACHed to an in-memory database so that the views RegisterView creates
+// never reach the file. A nil *sink discards everything (validate only).
+type sink struct {
+	ctx    context.Context
+	db     *sql.DB
+	conn   *sql.Conn
+	arrow  arrowLoader
+	tmp    string // the new database file
+	final  string
+	tables []*batcher
+	nview  int
+	// after are statements run on the study database once every batch is loaded.
+	after []string
+}
+
+func openSink(ctx context.Context, final string) (*sink, error) {
+	dir := filepath.Dir(final)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create database folder: %w", err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(final)+".*.tmp")
+	if err != nil {
+		return nil, fmt.Errorf("create database: %w", err)
+	}
+	tmp := f.Name()
+	f.Close()
+	os.Remove(tmp) // DuckDB creates the file itself
+	c, err := duckdb.NewConnector("", nil)
+	if err != nil {
+		return nil, fmt.Errorf("open duckdb: %w", err)
+	}
+	db := sql.OpenDB(c)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open duckdb: %w", err)
+	}
+	s := &sink{ctx: ctx, db: db, conn: conn, tmp: tmp, final: final}
+	if _, err := conn.ExecContext(ctx, "ATTACH "+quoteLit(tmp)+" AS study"); err != nil {
+		s.abort()
+		return nil, fmt.Errorf("create database %s: %w", tmp, err)
+	}
+	if _, err := conn.ExecContext(ctx, "USE study; "+schema.Schema+"; USE memory"); err != nil {
+		s.abort()
+		return nil, fmt.Errorf("create schema: %w", err)
+	}
+	if err := s.initArrow(); err != nil {
+		s.abort()
+		return nil, fmt.Errorf("duckdb arrow interface: %w", err)
+	}
+	return s, nil
+}
+
+func quoteLit(s string) string {
+	out := []byte{'\''}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\'' {
+			out = append(out, '\'')
+		}
+		out = append(out, s[i])
+	}
+	return string(append(out, '\''))
+}
+
+// abort removes the new file and leaves any existing database untouched.
+func (s *sink) abort() {
+	if s == nil {
+		return
+	}
+	if s.conn != nil {
+		s.conn.Close()
+	}
+	s.db.Close()
+	os.Remove(s.tmp)
+	os.Remove(s.tmp + ".wal")
+}
+
+// commit flushes every table, applies the sql/ views, and renames the new
+// file over the final path.
+func (s *sink) commit() error {
+	if s == nil {
+		return nil
+	}
+	for _, t := range s.tables {
+		if err := t.flush(); err != nil {
+			s.abort()
+			return err
+		}
+	}
+	for _, q := range s.after {
+		if _, err := s.conn.ExecContext(s.ctx, "USE study; "+q+"; USE memory"); err != nil {
+			s.abort()
+			return fmt.Errorf("finish load: %w", err)
+		}
+	}
+	entries, err := schema.Files.ReadDir(".")
+	if err != nil {
+		s.abort()
+		return err
+	}
+	for _, e := range entries {
+		if e.Name() == "schema.sql" {
+			continue
+		}
+		b, err := schema.Files.ReadFile(e.Name())
+		if err != nil {
+			s.abort()
+			return err
+		}
+		if _, err := s.conn.ExecContext(s.ctx, "USE study; "+string(b)+"; USE memory"); err != nil {
+			s.abort()
+			return fmt.Errorf("apply sql/%s: %w", e.Name(), err)
+		}
+	}
+	if _, err := s.conn.ExecContext(s.ctx, "CHECKPOINT study; DETACH study"); err != nil {
+		s.abort()
+		return fmt.Errorf("close database: %w", err)
+	}
+	s.conn.Close()
+	s.conn = nil
+	if err := s.db.Close(); err != nil {
+		os.Remove(s.tmp)
+		return fmt.Errorf("close database: %w", err)
+	}
+	if err := os.Rename(s.tmp, s.final); err != nil {
+		os.Remove(s.tmp)
+		return fmt.Errorf("move database into place: %w", err)
+	}
+	return nil
+}
+
+// colKind is the Arrow type of a batcher column.
+type colKind int
+
+const (
+	kStr colKind = iota
+	kInt
+	kF64
+	kBool
+	kTime
+)
+
+type col struct {
+	name string
+	kind colKind
+}
+
+// batcher accumulates rows of one table into Arrow builders and loads them
+// into DuckDB every batchRows rows. Rows are written one cell at a time with
+// the typed setters, then end().
+type batcher struct {
+	s      *sink
+	table  string
+	schema *arrow.Schema
+	b      *array.RecordBuilder
+	n      int
+	rows   int64
+}
+
+func (s *sink) table(name string, cols ...col) *batcher {
+	fields := make([]arrow.Field, len(cols))
+	for i, c := range cols {
+		var t arrow.DataType
+		switch c.kind {
+		case kStr:
+			t = arrow.BinaryTypes.String
+		case kInt:
+			t = arrow.PrimitiveTypes.Int64
+		case kF64:
+			t = arrow.PrimitiveTypes.Float64
+		case kBool:
+			t = arrow.FixedWidthTypes.Boolean
+		case kTime:
+			t = arrow.FixedWidthTypes.Timestamp_us
+		}
+		fields[i] = arrow.Field{Name: c.name, Type: t, Nullable: true}
+	}
+	sch := arrow.NewSchema(fields, nil)
+	t := &batcher{s: s, table: name, schema: sch, b: array.NewRecordBuilder(memory.DefaultAllocator, sch)}
+	if s != nil {
+		s.tables = append(s.tables, t)
+	}
+	return t
+}
+
+func (t *batcher) str(i int, v string) { t.b.Field(i).(*array.StringBuilder).Append(v) }
+func (t *batcher) i64(i int, v int64)  { t.b.Field(i).(*array.Int64Builder).Append(v) }
+func (t *batcher) boolean(i int, v bool) {
+	t.b.Field(i).(*array.BooleanBuilder).Append(v)
+}
+func (t *batcher) null(i int) { t.b.Field(i).AppendNull() }
+
+// f64 appends v, or NULL when v is NaN.
+func (t *batcher) f64(i int, v float64) {
+	if math.IsNaN(v) {
+		t.b.Field(i).AppendNull()
+		return
+	}
+	t.b.Field(i).(*array.Float64Builder).Append(v)
+}
+
+// optStr appends v, or NULL when v is empty.
+func (t *batcher) optStr(i int, v string) {
+	if v == "" {
+		t.b.Field(i).AppendNull()
+		return
+	}
+	t.str(i, v)
+}
+
+func (t *batcher) ts(i int, v time.Time) {
+	t.b.Field(i).(*array.TimestampBuilder).Append(arrow.Timestamp(v.UnixMicro()))
+}
+
+// end closes a row and loads the batch when it is full.
+func (t *batcher) end() error {
+	t.n++
+	t.rows++
+	if t.n >= batchRows {
+		return t.flush()
+	}
+	return nil
+}
+
+func (t *batcher) flush() error {
+	if t.n == 0 {
+		return nil
+	}
+	rec := t.b.NewRecordBatch()
+	defer rec.Release()
+	t.n = 0
+	if t.s == nil {
+		return nil
+	}
+	rr, err := array.NewRecordReader(t.schema, []arrow.RecordBatch{rec})
+	if err != nil {
+		return fmt.Errorf("load %s: %w", t.table, err)
+	}
+	defer rr.Release()
+	t.s.nview++
+	view := fmt.Sprintf("ingest_batch_%d", t.s.nview)
+	release, err := t.s.arrow.RegisterView(rr, view)
+	if err != nil {
+		return fmt.Errorf("load %s: %w", t.table, err)
+	}
+	// The view can be scanned once; drop it before releasing it.
+	_, err = t.s.conn.ExecContext(t.s.ctx, fmt.Sprintf("INSERT INTO study.main.%q SELECT * FROM %s; DROP VIEW %s", t.table, view, view))
+	release()
+	if err != nil {
+		return fmt.Errorf("load %s: %w", t.table, err)
+	}
+	return nil
+}

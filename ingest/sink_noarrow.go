@@ -1,0 +1,19 @@
+//go:build !duckdb_arrow
+
+package ingest
+
+import (
+	"errors"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// arrowLoader is DuckDB's Arrow interface (RegisterView).
+type arrowLoader interface {
+	RegisterView(reader array.RecordReader, name string) (func(), error)
+}
+
+// errNoArrow explains a binary built without DuckDB's Arrow interface.
+var errNoArrow = errors.New("this binary was built without DuckDB's Arrow interface: rebuild with `go build -tags duckdb_arrow` (the Makefile does); `validate` works without it")
+
+func (s *sink) initArrow() error { return errNoArrow }

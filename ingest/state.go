@@ -1,0 +1,198 @@
+package ingest
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/ingest/providers"
+	"github.com/euroexec/euroexec/ingest/tabular"
+)
+
+// state is everything known while a study is read.
+type state struct {
+	dir     string
+	cfg     config.Config
+	aliases map[string]string // canonical form of a header as written → canonical name
+	tabOpt  tabular.Options
+	ps      problems
+	sink    *sink
+	out     outTables
+	files   []fileRec
+
+	attrs     []string // canonical (lower-case) rubric attributes
+	attrIndex map[string]int
+
+	questions    map[string]*question
+	haveChecklst bool
+	models       map[string]bool // from models file; nil when there is none
+	evaluators   map[string]string
+	blinding     map[blindKey]string
+	refs         map[string]int // question → number of references
+	haveDumps    bool
+	responses    map[respKey]*respInfo
+
+	gradings []*grading
+	gkeys    map[gradingKey]*grading
+	evalKind map[string]evalSeen
+	criteria map[[2]string]int // (question, criterion) → weight
+	strs     map[string]string
+	loadErr  error // a database failure while loading (not an input problem)
+
+	prices     map[string][2]float64 // model → USD per 1k input, output tokens (both known)
+	idTemplate providers.IDTemplate
+	requestMap map[string][2]string // request id → question, model
+	failed     map[respKey]failure  // batch requests that produced no answer
+}
+
+type question struct {
+	items    int
+	itemSeen []bool
+	loc      tabular.Loc
+	domain   string
+}
+
+type blindKey struct{ q, label, evaluator string }
+
+type respKey struct{ q, m string }
+
+type respInfo struct {
+	attempts []int64
+	loc      tabular.Loc
+	multi    bool
+}
+
+type evalSeen struct {
+	kind string
+	loc  tabular.Loc
+}
+
+func newState(dir string, cfg config.Config) *state {
+	st := &state{
+		dir: dir, cfg: cfg,
+		aliases:    map[string]string{},
+		tabOpt:     tabular.Options{SheetInclude: cfg.Sheets.Include, SheetExclude: cfg.Sheets.Exclude},
+		attrIndex:  map[string]int{},
+		questions:  map[string]*question{},
+		evaluators: map[string]string{},
+		blinding:   map[blindKey]string{},
+		refs:       map[string]int{},
+		responses:  map[respKey]*respInfo{},
+		gkeys:      map[gradingKey]*grading{},
+		evalKind:   map[string]evalSeen{},
+		criteria:   map[[2]string]int{},
+		strs:       map[string]string{},
+	}
+	for k, v := range cfg.Columns {
+		st.aliases[norm(k)] = norm(v)
+	}
+	for i, a := range cfg.Rubric.Attributes {
+		st.attrs = append(st.attrs, norm(a))
+		st.attrIndex[norm(a)] = i
+	}
+	return st
+}
+
+// intern returns one shared copy of a repeated string (ids, names).
+func (st *state) intern(s string) string {
+	if v, ok := st.strs[s]; ok {
+		return v
+	}
+	st.strs[s] = s
+	return s
+}
+
+// id reads an identifier cell: surrounding spaces trimmed; empty is a problem.
+func (st *state) id(r row, col, what string) (string, bool) {
+	v := strings.TrimSpace(r.get(col))
+	if v == "" {
+		st.ps.add(Problem{Loc: r.at(col), Expected: what + " (the cell is empty)"})
+		return "", false
+	}
+	return st.intern(v), true
+}
+
+// question looks up a question id, adding a problem when it is unknown.
+func (st *state) question(r row, col string) (string, *question, bool) {
+	q, ok := st.id(r, col, "a question id")
+	if !ok {
+		return "", nil, false
+	}
+	qi := st.questions[q]
+	if qi == nil {
+		st.ps.add(Problem{Loc: r.at(col), Value: q, Expected: "a question id of the questions file"})
+		return q, nil, false
+	}
+	return q, qi, true
+}
+
+// words counts whitespace-separated words.
+func words(s string) int64 { return int64(len(strings.Fields(s))) }
+
+func chars(s string) int64 { return int64(utf8.RuneCountInString(s)) }
+
+// parseBool reads met/graded/passed cells.
+func parseBool(s string) (bool, bool) {
+	switch norm(s) {
+	case "true", "yes", "y", "1", "t":
+		return true, true
+	case "false", "no", "n", "0", "f":
+		return false, true
+	}
+	return false, false
+}
+
+// outTables are the batchers of the canonical tables.
+type outTables struct {
+	questions, questionTags, checklist, models, evaluators, responses, failed,
+	references, gradings, gradingTags, rubric, verdicts, gate, criteria,
+	criterionGrades, files, settings *batcher
+}
+
+func (o *outTables) all() map[string]*batcher {
+	return map[string]*batcher{
+		"questions": o.questions, "question_tags": o.questionTags, "checklist_items": o.checklist,
+		"models": o.models, "evaluators": o.evaluators, "responses": o.responses,
+		"failed_requests": o.failed, "references": o.references, "gradings": o.gradings,
+		"grading_tags": o.gradingTags, "rubric_scores": o.rubric, "checklist_verdicts": o.verdicts,
+		"gate_runs": o.gate, "criteria": o.criteria, "criterion_grades": o.criterionGrades,
+		"ingest_files": o.files,
+	}
+}
+
+func (st *state) openTables() {
+	s := st.sink
+	S := func(n string) col { return col{n, kStr} }
+	I := func(n string) col { return col{n, kInt} }
+	F := func(n string) col { return col{n, kF64} }
+	B := func(n string) col { return col{n, kBool} }
+	st.out = outTables{
+		questions:    s.table("questions", S("question_id"), S("domain"), S("prompt"), S("author"), S("difficulty"), F("gate_score"), S("source_file"), I("source_row")),
+		questionTags: s.table("question_tags", S("question_id"), S("key"), S("value"), I("ord")),
+		checklist:    s.table("checklist_items", S("question_id"), I("item"), S("text")),
+		models:       s.table("models", S("model"), S("provider"), S("display_name"), F("usd_per_1k_input"), F("usd_per_1k_output")),
+		evaluators:   s.table("evaluators", S("evaluator"), S("kind"), S("domain")),
+		responses: s.table("responses", S("question_id"), S("model"), I("attempt"), B("latest"), S("text"), I("chars"), I("words"),
+			F("cost_usd"), I("input_tokens"), I("output_tokens"), S("source_file"), I("source_row")),
+		failed:     s.table("failed_requests", S("question_id"), S("model"), S("request_id"), S("error"), S("source_file"), I("source_row")),
+		references: s.table("references", S("question_id"), S("reference_id"), S("author"), S("text"), B("graded"), I("chars"), I("words")),
+		gradings: s.table("gradings", I("grading_id"), S("evaluator"), S("kind"), S("round"), S("run"), S("question_id"), S("model"),
+			S("label"), I("rank"), S("comment"), S("source_file"), S("sheet"), I("source_row")),
+		gradingTags:     s.table("grading_tags", I("grading_id"), S("key"), S("value")),
+		rubric:          s.table("rubric_scores", I("grading_id"), S("attribute"), F("score")),
+		verdicts:        s.table("checklist_verdicts", I("grading_id"), I("item"), S("verdict")),
+		gate:            s.table("gate_runs", S("question_id"), S("run"), I("item"), B("passed")),
+		criteria:        s.table("criteria", S("question_id"), S("criterion_id"), S("text"), I("weight"), S("category")),
+		criterionGrades: s.table("criterion_grades", S("evaluator"), S("kind"), S("question_id"), S("model"), S("criterion_id"), B("met"), S("source_file"), I("source_row")),
+		files:           s.table("ingest_files", S("path"), S("sha256"), I("rows"), col{"loaded_at", kTime}),
+		settings:        s.table("study_settings", S("key"), S("value")),
+	}
+}
+
+// emit ends a row, turning a load failure into a fatal error kept for later.
+func (st *state) emit(t *batcher) {
+	if err := t.end(); err != nil && st.loadErr == nil {
+		st.loadErr = fmt.Errorf("load: %w", err)
+	}
+}

@@ -1,0 +1,392 @@
+// Package transform opens a study database, applies the sql/ views and reads
+// the study into the plain Go values of package metrics/analysis. It holds
+// the small typed query helpers; every statement binds user values as
+// parameters.
+package transform
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"sort"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/metrics/analysis"
+)
+
+// DB is an open study database.
+type DB struct {
+	db *sql.DB
+}
+
+// Open opens the study database at path, read-only.
+func Open(path string) (*DB, error) {
+	c, err := duckdb.NewConnector(path+"?access_mode=read_only", nil)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return &DB{db: sql.OpenDB(c)}, nil
+}
+
+// Close closes the database.
+func (d *DB) Close() error { return d.db.Close() }
+
+// SQL returns the underlying handle for ad-hoc queries.
+func (d *DB) SQL() *sql.DB { return d.db }
+
+// query runs q and calls fn for each row.
+func (d *DB) query(ctx context.Context, q string, fn func(*sql.Rows) error, args ...any) error {
+	rows, err := d.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("query %.40q: %w", q, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+func str(n sql.NullString) string { return n.String }
+
+func f64(n sql.NullFloat64) float64 {
+	if !n.Valid {
+		return math.NaN()
+	}
+	return n.Float64
+}
+
+// Load reads the whole study. Difficulty comes from questions.difficulty,
+// else the gate score (questions.gate_score, else passed/cells of gate_runs)
+// binned by cfg.Difficulty; a mismatch between the given difficulty and the
+// gate's bin is returned as a warning.
+func (d *DB) Load(ctx context.Context, cfg config.Config) (*analysis.Study, []string, error) {
+	s := &analysis.Study{
+		Title: cfg.Title, HumanLabel: cfg.HumanLabel, MainRound: cfg.MainRound,
+		ScaleMin: cfg.Rubric.Min, ScaleMax: cfg.Rubric.Max,
+	}
+	var warnings []string
+	qidx := map[string]int{}
+	err := d.query(ctx, `SELECT question_id, domain, prompt, author, difficulty, gate_score FROM questions ORDER BY question_id`, func(r *sql.Rows) error {
+		var q analysis.Question
+		var author, diff sql.NullString
+		var gate sql.NullFloat64
+		if err := r.Scan(&q.ID, &q.Domain, &q.Prompt, &author, &diff, &gate); err != nil {
+			return err
+		}
+		q.Author, q.Difficulty, q.GateScore = str(author), str(diff), f64(gate)
+		qidx[q.ID] = len(s.Questions)
+		s.Questions = append(s.Questions, q)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	err = d.query(ctx, `SELECT question_id, key, value FROM question_tags ORDER BY question_id, ord`, func(r *sql.Rows) error {
+		var q string
+		var t analysis.Tag
+		if err := r.Scan(&q, &t.Key, &t.Value); err != nil {
+			return err
+		}
+		s.Questions[qidx[q]].Tags = append(s.Questions[qidx[q]].Tags, t)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	err = d.query(ctx, `SELECT question_id, text FROM checklist_items ORDER BY question_id, item`, func(r *sql.Rows) error {
+		var q, t string
+		if err := r.Scan(&q, &t); err != nil {
+			return err
+		}
+		s.Questions[qidx[q]].Checklist = append(s.Questions[qidx[q]].Checklist, t)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	// Gate scores: passed / cells per question.
+	gate := map[string][2]int64{}
+	err = d.query(ctx, `SELECT question_id, count(*) FILTER (WHERE passed), count(*) FROM gate_runs GROUP BY question_id`, func(r *sql.Rows) error {
+		var q string
+		var p, n int64
+		if err := r.Scan(&q, &p, &n); err != nil {
+			return err
+		}
+		gate[q] = [2]int64{p, n}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range s.Questions {
+		q := &s.Questions[i]
+		if g, ok := gate[q.ID]; ok && g[1] > 0 {
+			fromRuns := float64(g[0]) / float64(g[1])
+			if !math.IsNaN(q.GateScore) && math.Abs(q.GateScore-fromRuns) > 1e-9 {
+				warnings = append(warnings, fmt.Sprintf("question %s: gate_score %v differs from the gate runs' %d/%d", q.ID, q.GateScore, g[0], g[1]))
+			}
+			if math.IsNaN(q.GateScore) {
+				q.GateScore = fromRuns
+			}
+		}
+		if !math.IsNaN(q.GateScore) {
+			bin := Bin(q.GateScore, cfg.Difficulty.Bins)
+			if q.Difficulty == "" {
+				q.Difficulty = bin
+			} else if q.Difficulty != bin {
+				warnings = append(warnings, fmt.Sprintf("question %s: difficulty %q differs from its gate score's bin %q", q.ID, q.Difficulty, bin))
+			}
+		}
+	}
+	if err := d.loadModels(ctx, s); err != nil {
+		return nil, nil, err
+	}
+	if err := d.loadResponses(ctx, s); err != nil {
+		return nil, nil, err
+	}
+	if err := d.loadGradings(ctx, s, cfg); err != nil {
+		return nil, nil, err
+	}
+	if err := d.loadRest(ctx, s); err != nil {
+		return nil, nil, err
+	}
+	return s, warnings, nil
+}
+
+// AboveGate is the bin of gate scores above the last bin's bound.
+const AboveGate = "Above gate"
+
+// Bin returns the name of the first bin whose (inclusive) upper bound holds
+// score, or AboveGate.
+func Bin(score float64, bins []config.Bin) string {
+	for _, b := range bins {
+		if score <= b.Max {
+			return b.Name
+		}
+	}
+	return AboveGate
+}
+
+func (d *DB) loadModels(ctx context.Context, s *analysis.Study) error {
+	seen := map[string]bool{}
+	err := d.query(ctx, `SELECT model, provider, display_name, usd_per_1k_input, usd_per_1k_output FROM models`, func(r *sql.Rows) error {
+		var m analysis.Model
+		var p, dn sql.NullString
+		var in, out sql.NullFloat64
+		if err := r.Scan(&m.Name, &p, &dn, &in, &out); err != nil {
+			return err
+		}
+		m.Provider, m.DisplayName, m.USDPer1kInput, m.USDPer1kOutput = str(p), str(dn), f64(in), f64(out)
+		seen[m.Name] = true
+		s.Models = append(s.Models, m)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// Models that appear only in responses or gradings.
+	err = d.query(ctx, `SELECT DISTINCT model FROM (SELECT model FROM responses UNION ALL SELECT model FROM gradings)`, func(r *sql.Rows) error {
+		var m string
+		if err := r.Scan(&m); err != nil {
+			return err
+		}
+		if !seen[m] {
+			seen[m] = true
+			s.Models = append(s.Models, analysis.Model{Name: m, USDPer1kInput: math.NaN(), USDPer1kOutput: math.NaN()})
+		}
+		return nil
+	})
+	sort.Slice(s.Models, func(i, j int) bool { return s.Models[i].Name < s.Models[j].Name })
+	return err
+}
+
+func (d *DB) loadResponses(ctx context.Context, s *analysis.Study) error {
+	return d.query(ctx, `SELECT question_id, model, text, chars, words, cost_usd, input_tokens, output_tokens
+		FROM responses WHERE latest ORDER BY question_id, model`, func(r *sql.Rows) error {
+		var x analysis.Response
+		var cost sql.NullFloat64
+		var in, out sql.NullInt64
+		if err := r.Scan(&x.QuestionID, &x.Model, &x.Text, &x.Chars, &x.Words, &cost, &in, &out); err != nil {
+			return err
+		}
+		x.CostUSD = f64(cost)
+		x.InputTokens, x.OutputTokens = -1, -1
+		if in.Valid {
+			x.InputTokens = in.Int64
+		}
+		if out.Valid {
+			x.OutputTokens = out.Int64
+		}
+		s.Responses = append(s.Responses, x)
+		return nil
+	})
+}
+
+func (d *DB) loadGradings(ctx context.Context, s *analysis.Study, cfg config.Config) error {
+	// Attributes present in the data, in study order.
+	have := map[string]bool{}
+	err := d.query(ctx, `SELECT DISTINCT attribute FROM rubric_scores`, func(r *sql.Rows) error {
+		var a string
+		if err := r.Scan(&a); err != nil {
+			return err
+		}
+		have[a] = true
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	aidx := map[string]int{}
+	for _, a := range cfg.Rubric.Attributes {
+		if have[a] {
+			aidx[a] = len(s.Attributes)
+			s.Attributes = append(s.Attributes, a)
+		}
+	}
+	byID := map[int64]int{}
+	err = d.query(ctx, `SELECT grading_id, evaluator, kind, round, run, question_id, model, rank, comment
+		FROM gradings ORDER BY round, question_id, model, evaluator, run`, func(r *sql.Rows) error {
+		var g analysis.Grading
+		var id int64
+		var rank sql.NullInt64
+		var comment sql.NullString
+		if err := r.Scan(&id, &g.Evaluator, &g.Kind, &g.Round, &g.Run, &g.QuestionID, &g.Model, &rank, &comment); err != nil {
+			return err
+		}
+		g.Rank = int(rank.Int64)
+		g.Comment = str(comment)
+		if len(s.Attributes) > 0 {
+			g.Rubric = make([]float64, len(s.Attributes))
+			for i := range g.Rubric {
+				g.Rubric[i] = math.NaN()
+			}
+		}
+		byID[id] = len(s.Gradings)
+		s.Gradings = append(s.Gradings, g)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	err = d.query(ctx, `SELECT grading_id, attribute, score FROM rubric_scores`, func(r *sql.Rows) error {
+		var id int64
+		var a string
+		var sc sql.NullFloat64
+		if err := r.Scan(&id, &a, &sc); err != nil {
+			return err
+		}
+		s.Gradings[byID[id]].Rubric[aidx[a]] = f64(sc)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	err = d.query(ctx, `SELECT grading_id, item, verdict FROM checklist_verdicts ORDER BY grading_id, item`, func(r *sql.Rows) error {
+		var id, item int64
+		var v sql.NullString
+		if err := r.Scan(&id, &item, &v); err != nil {
+			return err
+		}
+		g := &s.Gradings[byID[id]]
+		for int64(len(g.Verdicts)) < item {
+			g.Verdicts = append(g.Verdicts, analysis.VerdictNone)
+		}
+		g.Verdicts[item-1] = verdict(v.String)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return d.query(ctx, `SELECT grading_id, key, value FROM grading_tags ORDER BY grading_id`, func(r *sql.Rows) error {
+		var id int64
+		var t analysis.Tag
+		if err := r.Scan(&id, &t.Key, &t.Value); err != nil {
+			return err
+		}
+		g := &s.Gradings[byID[id]]
+		g.Tags = append(g.Tags, t)
+		return nil
+	})
+}
+
+func verdict(s string) analysis.Verdict {
+	switch s {
+	case "hit":
+		return analysis.Hit
+	case "partial":
+		return analysis.Partial
+	case "miss":
+		return analysis.Miss
+	case "na":
+		return analysis.NA
+	}
+	return analysis.VerdictNone
+}
+
+func (d *DB) loadRest(ctx context.Context, s *analysis.Study) error {
+	err := d.query(ctx, `SELECT evaluator, kind, domain FROM evaluators ORDER BY evaluator`, func(r *sql.Rows) error {
+		var e analysis.Evaluator
+		var dom sql.NullString
+		if err := r.Scan(&e.ID, &e.Kind, &dom); err != nil {
+			return err
+		}
+		e.Domain = str(dom)
+		s.Evaluators = append(s.Evaluators, e)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	err = d.query(ctx, `SELECT question_id, reference_id, author, text, graded FROM "references" ORDER BY question_id, reference_id`, func(r *sql.Rows) error {
+		var x analysis.Reference
+		var a sql.NullString
+		if err := r.Scan(&x.QuestionID, &x.ID, &a, &x.Text, &x.Graded); err != nil {
+			return err
+		}
+		x.Author = str(a)
+		s.References = append(s.References, x)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	err = d.query(ctx, `SELECT question_id, run, item, passed FROM gate_runs ORDER BY question_id, run, item`, func(r *sql.Rows) error {
+		var x analysis.GateRun
+		if err := r.Scan(&x.QuestionID, &x.Run, &x.Item, &x.Passed); err != nil {
+			return err
+		}
+		s.GateRuns = append(s.GateRuns, x)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	err = d.query(ctx, `SELECT question_id, criterion_id, text, weight, category FROM criteria ORDER BY question_id, criterion_id`, func(r *sql.Rows) error {
+		var x analysis.Criterion
+		var c sql.NullString
+		if err := r.Scan(&x.QuestionID, &x.ID, &x.Text, &x.Weight, &c); err != nil {
+			return err
+		}
+		x.Category = str(c)
+		s.Criteria = append(s.Criteria, x)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return d.query(ctx, `SELECT evaluator, kind, question_id, model, criterion_id, met FROM criterion_grades
+		ORDER BY question_id, model, evaluator, criterion_id`, func(r *sql.Rows) error {
+		var x analysis.CriterionGrade
+		if err := r.Scan(&x.Evaluator, &x.Kind, &x.QuestionID, &x.Model, &x.CriterionID, &x.Met); err != nil {
+			return err
+		}
+		s.CriterionGrades = append(s.CriterionGrades, x)
+		return nil
+	})
+}
