@@ -1,0 +1,45 @@
+package prbench_test
+
+import (
+	"fmt"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/prbench"
+)
+
+// One question with a +6, a +4 and a −5 criterion (max 10, min −5), two
+// models graded by one judge:
+//
+//	alpha meets the +6 and the −5 criteria: raw 1 → clipped 1/10, normalised 6/15
+//	beta  meets the +6 and the +4 criteria: raw 10 → clipped 1, normalised 1
+func ExampleAnalyze() {
+	s := &analysis.Study{
+		Questions: []analysis.Question{{ID: "q1", Domain: "Legal"}},
+		Criteria: []analysis.Criterion{
+			{QuestionID: "q1", ID: "a", Weight: 6, Category: "Legal Accuracy"},
+			{QuestionID: "q1", ID: "b", Weight: 4, Category: "Practical Utility"},
+			{QuestionID: "q1", ID: "c", Weight: -5, Category: "Legal Accuracy"},
+		},
+	}
+	for model, met := range map[string][3]bool{"alpha": {true, false, true}, "beta": {true, true, false}} {
+		for i, id := range []string{"a", "b", "c"} {
+			s.CriterionGrades = append(s.CriterionGrades, analysis.CriterionGrade{
+				Evaluator: "o4-mini", Kind: analysis.Judge, QuestionID: "q1", Model: model,
+				CriterionID: id, Met: met[i]})
+		}
+	}
+	res := prbench.Analyze(s, prbench.DefaultOptions())
+	for _, t := range res.Tables {
+		if t.Name != "prbench_scores" {
+			continue
+		}
+		for _, r := range t.Rows {
+			fmt.Printf("%s %s %s: clipped %.2f, normalized %.2f\n", r[0], r[1], r[2], r[5], r[9])
+		}
+	}
+	// Output:
+	// all judge:o4-mini alpha: clipped 0.10, normalized 0.40
+	// all judge:o4-mini beta: clipped 1.00, normalized 1.00
+	// hard judge:o4-mini alpha: clipped 0.10, normalized 0.40
+	// hard judge:o4-mini beta: clipped 1.00, normalized 1.00
+}
