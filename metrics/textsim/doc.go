@@ -1,0 +1,33 @@
+// Package textsim computes the text-similarity metrics of the EuroExec
+// analysis — ROUGE-1, ROUGE-2, ROUGE-L and ROUGE-Lsum as Google's
+// rouge-score 0.1.2 computes them, and BLEU as sacrebleu 2.6.0 computes it —
+// in plain Go, agreeing with those libraries to the last bit on the
+// project's reference vectors.
+//
+// ROUGE (ScoreRouge, ScoreRougeMulti, RougeScorer) uses rouge-score's
+// tokenizer (Tokenize): Python lower-casing, every character outside
+// [a-z0-9] a separator, and optionally NLTK 3.8's Porter stemmer (Stem).
+// Precision is over the hypothesis tokens and recall over the reference
+// tokens (rouge-score's score(target=reference, prediction=hypothesis)).
+// ROUGE-L and ROUGE-Lsum use a bit-parallel longest common subsequence
+// (LCS; Allison–Dix / Hyyrö, 64 DP cells per machine word); ROUGE-Lsum
+// reads each line pair's LCS back with rouge-score's exact tie-break from the
+// stored bit columns (a few bit operations per matched token), so the union
+// of index sets is the same as rouge-score's. With several references the best reference per
+// variant is taken, as rouge-score's score_multi does. A side without tokens
+// scores 0, as in rouge-score; no reference at all gives NaN.
+//
+// BLEU (SentenceBLEU, CorpusBLEU, BLEUScorer) uses sacrebleu's 13a
+// tokenizer (Tokenize13a), n-grams of order 1–4 with clipping, the brevity
+// penalty with the closest reference length, and exp (default), floor or no
+// smoothing; sentence BLEU uses the effective order by default
+// (DefaultBLEUOptions), corpus BLEU does not (DefaultCorpusBLEUOptions).
+// Scores are on sacrebleu's 0–100 scale. When built with cgo, exp and log
+// come from the C library, as in CPython, so scores match sacrebleu on
+// glibc bit for bit (LibmExactBLEU); without cgo Go's math package is used,
+// which differs from glibc in the last bit on some inputs.
+//
+// RougeScorer and BLEUScorer tokenise the references once for scoring many
+// hypotheses (many models against one expert answer); they are safe for
+// concurrent use. Nothing here does I/O.
+package textsim

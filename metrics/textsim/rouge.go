@@ -1,0 +1,361 @@
+package textsim
+
+import (
+	"math"
+	"math/bits"
+	"sync"
+)
+
+// Score is a precision / recall / F1 triple. Precision is over the
+// hypothesis tokens, recall over the reference tokens, and
+// F1 = 2·P·R/(P+R) (0 when P+R = 0), evaluated in that order as rouge-score
+// does.
+type Score struct {
+	Precision, Recall, F1 float64
+}
+
+// Rouge holds the four ROUGE variants of rouge-score 0.1.2.
+type Rouge struct {
+	Rouge1    Score // clipped unigram overlap
+	Rouge2    Score // clipped bigram overlap
+	RougeL    Score // one LCS over all tokens (line breaks ignored)
+	RougeLsum Score // summary-level LCS: union LCS per reference line
+}
+
+// RougeOptions configures ROUGE.
+type RougeOptions struct {
+	// Stemmer applies NLTK's Porter stemmer (see Stem) to tokens longer
+	// than three characters, as rouge-score's use_stemmer=True.
+	// Default: true (the EuroExec headline setting, study.toml [text] stemmer).
+	Stemmer bool
+}
+
+// DefaultRougeOptions is the EuroExec default: stemming on.
+var DefaultRougeOptions = RougeOptions{Stemmer: true}
+
+// ScoreRouge scores hypothesis hyp against reference ref (rouge-score's
+// score(target=ref, prediction=hyp)). A side without tokens gives all-zero
+// scores, as in rouge-score.
+func ScoreRouge(hyp, ref string, opt RougeOptions) Rouge {
+	return NewRougeScorer([]string{ref}, opt).Score(hyp)
+}
+
+// ScoreRougeMulti scores hyp against several references the way
+// rouge-score's score_multi does: for each of the four variants separately,
+// the (P, R, F1) of the reference with the highest F1, the first such
+// reference on ties. With no reference every value is NaN.
+func ScoreRougeMulti(hyp string, refs []string, opt RougeOptions) Rouge {
+	return NewRougeScorer(refs, opt).Score(hyp)
+}
+
+// RougeScorer scores many hypotheses against the same references: the
+// references are tokenised (and stemmed) once. It is safe for concurrent
+// use.
+type RougeScorer struct {
+	opt   RougeOptions
+	vocab map[string]int32 // final (stemmed) token -> id
+	raw   map[string]int32 // raw token -> id, for tokens seen in the references
+	refs  []rougeRef
+	pool  sync.Pool // *rougeScratch
+}
+
+type rougeRef struct {
+	ids   []int32          // token ids of the whole text
+	lines [][]int32        // token ids per non-empty "\n" line (sub-slices of ids)
+	uni   []int32          // unigram counts per id (len = vocabulary size)
+	bi    map[uint64]int32 // bigram counts, key id1<<32 | id2
+}
+
+type rougeScratch struct {
+	eng    lcsEngine
+	hypCnt []int32
+	cntC   []int32
+	cntR   []int32
+	used   map[uint64]int32
+	local  map[string]int32
+	ids    []int32
+}
+
+// NewRougeScorer prepares refs for scoring with opt.
+func NewRougeScorer(refs []string, opt RougeOptions) *RougeScorer {
+	s := &RougeScorer{
+		opt:   opt,
+		vocab: make(map[string]int32),
+		raw:   make(map[string]int32),
+	}
+	for _, text := range refs {
+		var r rougeRef
+		r.ids, r.lines = s.tokenizeRef(text)
+		s.refs = append(s.refs, r)
+	}
+	nv := len(s.vocab)
+	for k := range s.refs {
+		r := &s.refs[k]
+		r.uni = make([]int32, nv)
+		for _, id := range r.ids {
+			r.uni[id]++
+		}
+		r.bi = make(map[uint64]int32, len(r.ids))
+		for i := 1; i < len(r.ids); i++ {
+			r.bi[uint64(r.ids[i-1])<<32|uint64(r.ids[i])]++
+		}
+	}
+	s.pool.New = func() any { return &rougeScratch{} }
+	return s
+}
+
+func (s *RougeScorer) finalToken(raw string) string {
+	if s.opt.Stemmer && len(raw) > 3 {
+		return Stem(raw)
+	}
+	return raw
+}
+
+// tokenizeRef tokenises a reference, growing the vocabulary.
+func (s *RougeScorer) tokenizeRef(text string) ([]int32, [][]int32) {
+	var ids []int32
+	var ends []int
+	for _, line := range rougeLines(text) {
+		forEachRougeToken(line, func(tok []byte) {
+			id, ok := s.raw[string(tok)]
+			if !ok {
+				fin := s.finalToken(string(tok))
+				if fin == "" {
+					id = -2 // dropped token (cannot happen for Porter stems)
+				} else if id, ok = s.vocab[fin]; !ok {
+					id = int32(len(s.vocab))
+					s.vocab[fin] = id
+				}
+				s.raw[string(tok)] = id
+			}
+			if id != -2 {
+				ids = append(ids, id)
+			}
+		})
+		ends = append(ends, len(ids))
+	}
+	return ids, splitAt(ids, ends)
+}
+
+func splitAt(ids []int32, ends []int) [][]int32 {
+	lines := make([][]int32, len(ends))
+	start := 0
+	for k, e := range ends {
+		lines[k] = ids[start:e:e]
+		start = e
+	}
+	return lines
+}
+
+// tokenizeHyp tokenises a hypothesis against the fixed vocabulary; tokens
+// absent from every reference get id -1 (they never match).
+func (s *RougeScorer) tokenizeHyp(text string, sc *rougeScratch) ([]int32, [][]int32) {
+	ids := sc.ids[:0]
+	var ends []int
+	if sc.local == nil {
+		sc.local = make(map[string]int32)
+	} else {
+		clear(sc.local)
+	}
+	for _, line := range rougeLines(text) {
+		forEachRougeToken(line, func(tok []byte) {
+			id, ok := s.raw[string(tok)]
+			if !ok {
+				id, ok = sc.local[string(tok)]
+				if !ok {
+					fin := s.finalToken(string(tok))
+					if fin == "" {
+						id = -2
+					} else if id, ok = s.vocab[fin]; !ok {
+						id = -1
+					}
+					sc.local[string(tok)] = id
+				}
+			}
+			if id != -2 {
+				ids = append(ids, id)
+			}
+		})
+		ends = append(ends, len(ids))
+	}
+	sc.ids = ids
+	return ids, splitAt(ids, ends)
+}
+
+// Score scores hyp against the references (best reference per variant, as
+// ScoreRougeMulti).
+func (s *RougeScorer) Score(hyp string) Rouge {
+	return s.score(hyp, false)
+}
+
+func (s *RougeScorer) score(hyp string, plainDP bool) Rouge {
+	if len(s.refs) == 0 {
+		nan := Score{math.NaN(), math.NaN(), math.NaN()}
+		return Rouge{nan, nan, nan, nan}
+	}
+	sc := s.pool.Get().(*rougeScratch)
+	defer s.pool.Put(sc)
+	ids, lines := s.tokenizeHyp(hyp, sc)
+	nv := len(s.vocab)
+	if cap(sc.hypCnt) < nv {
+		sc.hypCnt = make([]int32, nv)
+	}
+	hc := sc.hypCnt[:nv]
+	clear(hc)
+	for _, id := range ids {
+		if id >= 0 {
+			hc[id]++
+		}
+	}
+	var best Rouge
+	for k := range s.refs {
+		r := s.scoreOne(&s.refs[k], ids, lines, hc, sc, plainDP)
+		if k == 0 {
+			best = r
+			continue
+		}
+		// np.argmax keeps the first maximum.
+		if r.Rouge1.F1 > best.Rouge1.F1 {
+			best.Rouge1 = r.Rouge1
+		}
+		if r.Rouge2.F1 > best.Rouge2.F1 {
+			best.Rouge2 = r.Rouge2
+		}
+		if r.RougeL.F1 > best.RougeL.F1 {
+			best.RougeL = r.RougeL
+		}
+		if r.RougeLsum.F1 > best.RougeLsum.F1 {
+			best.RougeLsum = r.RougeLsum
+		}
+	}
+	return best
+}
+
+func fmeasure(p, r float64) float64 {
+	if p+r > 0 {
+		return 2 * p * r / (p + r)
+	}
+	return 0
+}
+
+func ratioScore(hits, nHyp, nRef int) Score {
+	p := float64(hits) / float64(nHyp)
+	r := float64(hits) / float64(nRef)
+	return Score{p, r, fmeasure(p, r)}
+}
+
+func (s *RougeScorer) scoreOne(ref *rougeRef, ids []int32, lines [][]int32, hc []int32, sc *rougeScratch, plainDP bool) Rouge {
+	var out Rouge
+	// rouge-1: sum over reference unigrams of min(ref count, hyp count).
+	inter := 0
+	for id, c := range ref.uni {
+		if c > 0 && hc[id] > 0 {
+			inter += int(min(c, hc[id]))
+		}
+	}
+	out.Rouge1 = ratioScore(inter, max(len(ids), 1), max(len(ref.ids), 1))
+	// rouge-2.
+	inter = 0
+	if len(ids) > 1 && len(ref.ids) > 1 {
+		if sc.used == nil {
+			sc.used = make(map[uint64]int32)
+		} else {
+			clear(sc.used)
+		}
+		for i := 1; i < len(ids); i++ {
+			a, b := ids[i-1], ids[i]
+			if a < 0 || b < 0 {
+				continue
+			}
+			key := uint64(a)<<32 | uint64(b)
+			if c := ref.bi[key]; c > 0 && sc.used[key] < c {
+				sc.used[key]++
+				inter++
+			}
+		}
+	}
+	out.Rouge2 = ratioScore(inter, max(len(ids)-1, 1), max(len(ref.ids)-1, 1))
+	if len(ids) == 0 || len(ref.ids) == 0 {
+		return out // rougeL and rougeLsum are 0 when a side has no token
+	}
+	// rougeL.
+	var l int
+	if plainDP {
+		l = LCSDP(ref.ids, ids)
+	} else {
+		l = sc.eng.lcsLength(ref.ids, ids, len(s.vocab))
+	}
+	out.RougeL = ratioScore(l, len(ids), len(ref.ids))
+	// rougeLsum.
+	out.RougeLsum = ratioScore(s.lsumHits(ref, lines, hc, sc, plainDP), len(ids), len(ref.ids))
+	return out
+}
+
+// lsumHits is rouge-score's _summary_level_lcs hit count: for each
+// reference line, the union of the LCS index sets with every hypothesis
+// line, counted in reference order while both remaining token counts
+// (over the whole texts) are positive.
+func (s *RougeScorer) lsumHits(ref *rougeRef, lines [][]int32, hc []int32, sc *rougeScratch, plainDP bool) int {
+	nv := len(s.vocab)
+	if cap(sc.cntC) < nv {
+		sc.cntC = make([]int32, nv)
+		sc.cntR = make([]int32, nv)
+	}
+	cntC, cntR := sc.cntC[:nv], sc.cntR[:nv]
+	copy(cntC, hc)
+	copy(cntR, ref.uni)
+	hits := 0
+	e := &sc.eng
+	var markDP []bool
+	for _, r := range ref.lines {
+		if len(r) == 0 {
+			continue
+		}
+		if plainDP {
+			if cap(markDP) < len(r) {
+				markDP = make([]bool, len(r))
+			}
+			markDP = markDP[:len(r)]
+			clear(markDP)
+			for _, c := range lines {
+				unionLCSDP(r, c, markDP)
+			}
+			for i, ok := range markDP {
+				if ok {
+					t := r[i]
+					if cntC[t] > 0 && cntR[t] > 0 {
+						hits++
+						cntC[t]--
+						cntR[t]--
+					}
+				}
+			}
+			continue
+		}
+		e.setPattern(r, nv)
+		if cap(e.mark) < e.w {
+			e.mark = make([]uint64, e.w)
+		}
+		e.mark = e.mark[:e.w]
+		clear(e.mark)
+		for _, c := range lines {
+			if len(c) > 0 {
+				e.traceUnion(r, c)
+			}
+		}
+		e.clearPattern(r)
+		for wi, word := range e.mark {
+			for word != 0 {
+				b := bits.TrailingZeros64(word)
+				word &= word - 1
+				t := r[wi<<6+b]
+				if cntC[t] > 0 && cntR[t] > 0 {
+					hits++
+					cntC[t]--
+					cntR[t]--
+				}
+			}
+		}
+	}
+	return hits
+}
