@@ -1,0 +1,568 @@
+// Package reliability measures how far the graders of a study agree: the
+// inter-rater reliability of every rubric attribute, of the rubric mean and
+// of the checklist verdicts, for the human graders alone and for the humans
+// with each LLM judge added as one more grader. It fills the table
+// `reliability` of the section report.SectionBeyond.
+//
+// Statistics (all from package stats, which is checked against the reference
+// vectors):
+//
+//   - Krippendorff's α (stats.KrippendorffAlphaDetail). Units are responses
+//     (question × model) for the rubric, and (response, checklist item) for
+//     the checklist; coders are graders; any number of graders per unit,
+//     missing values allowed (a unit with fewer than two values drops out).
+//     Rubric attributes get nominal, ordinal and interval α, the rubric mean
+//     interval α, the checklist nominal α with hit, partial and miss as the
+//     categories (na and missing verdicts are missing values).
+//   - Cohen's κ (stats.CohenKappa), unweighted and quadratic-weighted, for
+//     every pair of graders over the units both graded, with the labels the
+//     full scale ScaleMin…ScaleMax (so a category nobody used still counts in
+//     the quadratic weights), then averaged over the pairs with each pair
+//     weighted by its number of shared units; pairs whose κ is undefined
+//     (both constant on one label) are left out of the average. Judge scores
+//     that are not whole points (averaged runs) are left out of κ. The
+//     checklist gets the unweighted κ over hit/partial/miss.
+//   - Intraclass correlations (stats.ICC, Shrout & Fleiss 1979). ICC(1,1) and
+//     ICC(1,k) treat the graders as drawn per unit: they use the units with
+//     exactly k values, k being the most common number of values per unit
+//     (ties: the larger k), the graders of a unit in evaluator-id order.
+//     ICC(2,1) and ICC(2,k) (two-way random, absolute agreement) are only
+//     reported when the same graders scored every unit; otherwise a Note says
+//     why they are left out.
+//
+// Gradings are those of one round (Options.Round, default the study's main
+// round), all models included (the graded expert answer is a response like
+// any other); judge runs are averaged first (package scores), and a judge's
+// checklist verdicts are those of its first run.
+//
+// Intervals: lo and hi are percentile intervals (Options.Level, default 95 %)
+// of a cluster bootstrap over questions (stats.ClusterBootstrap, seeded from
+// Options.Seed and the replicate index): a question drawn twice brings all
+// its units twice. Every population shares the same resamples. Replicates
+// are evaluated from per-question sufficient statistics (coincidence
+// matrices, confusion matrices, ANOVA sums) that give the same value as the
+// stats function on the duplicated data (checked in the tests), so that 2,000
+// replicates take well under a second. A replicate where a statistic is
+// undefined is ignored by the interval.
+//
+// Undefined values (too few units, no variation) are NaN, written as empty
+// cells; the note column says why where it is known.
+package reliability
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/report"
+)
+
+// Options control the analysis.
+type Options struct {
+	// Seed seeds the bootstrap; default 1.
+	Seed uint64
+	// Bootstrap is the number of cluster-bootstrap replicates over
+	// questions; default 2000. 0 (or less) leaves lo and hi empty.
+	Bootstrap int
+	// Level is the coverage of the percentile intervals, in (0, 1); default
+	// (and when 0) 0.95; another value outside (0, 1) is warned about and
+	// replaced by 0.95.
+	Level float64
+	// Round is the grading round analysed; "" (the default) means the
+	// study's MainRound, or "main" when that is empty too.
+	Round string
+	// Scores are the per-grading score rules (partial credit); default
+	// scores.DefaultOptions().
+	Scores scores.Options
+}
+
+// DefaultOptions returns Seed 1, 2,000 replicates, 95 % intervals, the main
+// round and the EuroExec score rules.
+func DefaultOptions() Options {
+	return Options{Seed: 1, Bootstrap: 2000, Level: 0.95, Scores: scores.DefaultOptions()}
+}
+
+// Result is what Analyze produces, ready to be appended to a report.Report.
+type Result struct {
+	// Tables are the tables made (none when the study gives nothing to compute).
+	Tables []*report.Table
+	// Figures are the charts; each names its table.
+	Figures []*report.Figure
+	// Notes say what was left out and why.
+	Notes []report.Note
+	// Warnings are non-fatal problems with the data.
+	Warnings []string
+}
+
+// Statistic names used in the statistic column.
+const (
+	AlphaNominal   = "alpha_nominal"
+	AlphaOrdinal   = "alpha_ordinal"
+	AlphaInterval  = "alpha_interval"
+	Kappa          = "kappa"
+	KappaQuadratic = "kappa_quadratic"
+	ICC11          = "icc1_1"
+	ICC1k          = "icc1_k"
+	ICC21          = "icc2_1"
+	ICC2k          = "icc2_k"
+)
+
+// TableName is the name of the table Analyze returns.
+const TableName = "reliability"
+
+// row is one output row before formatting.
+type row struct {
+	instrument, population, statistic string
+	value                             float64
+	nUnits, nGraders                  int
+	note                              string
+	grp                               *repGroup // replicate statistics; nil = no interval
+	gi                                int       // this row's output of grp
+	lo, hi                            float64
+}
+
+// repGroup computes the replicate values of several rows in one pass:
+// fn(cnt, out) fills out (length n) for the resample with cnt[q] copies of
+// question q.
+type repGroup struct {
+	n  int
+	fn func(cnt []int, out []float64)
+}
+
+// setGroup makes g the replicate group of rows, row i being output i.
+func setGroup(g *repGroup, rows ...*row) {
+	for i, r := range rows {
+		r.grp, r.gi = g, i
+	}
+}
+
+// replicate evaluates r's replicate statistic on one resample (for tests).
+func (r *row) replicate(cnt []int) float64 {
+	out := nanSlice(r.grp.n)
+	r.grp.fn(cnt, out)
+	return out[r.gi]
+}
+
+// Analyze computes the reliability table of s. It never panics on user
+// input; a study without rubric and checklist gives a Note and no table.
+func Analyze(s *analysis.Study, opt Options) Result {
+	var res Result
+	if s == nil {
+		res.Notes = append(res.Notes, report.Note{Table: TableName, Reason: "no study"})
+		return res
+	}
+	if opt.Level == 0 {
+		opt.Level = 0.95
+	}
+	if opt.Level <= 0 || opt.Level >= 1 || math.IsNaN(opt.Level) {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("reliability: level %v is not in (0, 1); using 0.95", opt.Level))
+		opt.Level = 0.95
+	}
+	round := opt.Round
+	if round == "" {
+		round = s.MainRound
+	}
+	if round == "" {
+		round = "main"
+	}
+	var gs []scores.Grading
+	for _, g := range scores.Compute(s, opt.Scores) {
+		if g.Round == round {
+			gs = append(gs, g)
+		}
+	}
+	b := newBuilder(s, gs)
+	if len(b.units) == 0 {
+		res.Notes = append(res.Notes, report.Note{Table: TableName, Reason: fmt.Sprintf("no gradings in round %q", round)})
+		return res
+	}
+	if len(s.Attributes) == 0 && !b.hasChecklist {
+		res.Notes = append(res.Notes, report.Note{Table: TableName, Reason: "the study has neither a rubric nor a checklist"})
+		return res
+	}
+	lo, hi := s.ScaleMin, s.ScaleMax
+	if hi <= lo {
+		lo, hi = b.observedScale()
+		if len(s.Attributes) > 0 {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("reliability: the rubric scale is not set; κ uses the observed %d…%d", lo, hi))
+		}
+	}
+	var judges []string
+	for _, e := range b.evaluators {
+		if b.kind[e] == analysis.Judge {
+			judges = append(judges, e)
+		}
+	}
+	pops := []population{{name: "humans", judge: ""}}
+	for _, j := range judges {
+		pops = append(pops, population{name: "humans+judge:" + j, judge: j})
+	}
+	var rows []*row
+	dropped := 0
+	for _, p := range pops {
+		pr, notes, nd := b.analyzePopulation(s, p, lo, hi)
+		rows = append(rows, pr...)
+		dropped += nd
+		res.Notes = append(res.Notes, notes...)
+	}
+	if dropped > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("reliability: %d judge rubric scores are not whole points (averaged runs) and were left out of κ", dropped))
+	}
+	bootstrapRows(rows, len(b.questions), opt)
+	t := &report.Table{
+		Name:    TableName,
+		Title:   "Inter-rater reliability",
+		Section: report.SectionBeyond,
+		Doc: "Agreement between graders per instrument: Krippendorff's α (units = responses, or (response, item) for the checklist), " +
+			"pairwise Cohen's κ averaged over grader pairs weighted by shared units, and intraclass correlations; for the humans alone and with each judge as one more grader. " +
+			"lo/hi: percentile interval of a cluster bootstrap over questions.",
+		Columns: []report.Column{
+			{Name: "instrument", Kind: report.Text, Doc: "rubric:<attribute>, rubric_mean or checklist"},
+			{Name: "population", Kind: report.Text, Doc: "humans, or humans+judge:<name> (the judge as one more grader)"},
+			{Name: "statistic", Kind: report.Text, Doc: "alpha_nominal, alpha_ordinal, alpha_interval, kappa, kappa_quadratic, icc1_1, icc1_k, icc2_1 or icc2_k"},
+			{Name: "value", Kind: report.Float, Doc: "the statistic; empty when undefined"},
+			{Name: "n_units", Kind: report.Int, Doc: "units used: pairable units (α), shared units summed over grader pairs (κ), units with k values (ICC)"},
+			{Name: "n_graders", Kind: report.Int, Doc: "graders with at least one value in the units used"},
+			{Name: "lo", Kind: report.Float, Doc: "lower end of the bootstrap percentile interval"},
+			{Name: "hi", Kind: report.Float, Doc: "upper end of the bootstrap percentile interval"},
+			{Name: "note", Kind: report.Text, Doc: "how the value was computed or why it is empty"},
+		},
+	}
+	for _, r := range rows {
+		t.Rows = append(t.Rows, []any{r.instrument, r.population, r.statistic, r.value, int64(r.nUnits), int64(r.nGraders), r.lo, r.hi, r.note})
+	}
+	res.Tables = append(res.Tables, t)
+	if f := alphaFigure(rows, pops, b.instruments(s)); f != nil {
+		res.Figures = append(res.Figures, f)
+	}
+	return res
+}
+
+// bootstrapRows fills lo and hi of every row with a replicate function from
+// one cluster bootstrap over the questions.
+func bootstrapRows(rows []*row, nQ int, opt Options) {
+	var groups []*repGroup
+	offset := map[*repGroup]int{}
+	width := 0
+	for _, r := range rows {
+		r.lo, r.hi = math.NaN(), math.NaN()
+		if r.grp == nil || math.IsNaN(r.value) {
+			continue
+		}
+		if _, ok := offset[r.grp]; !ok {
+			offset[r.grp] = width
+			width += r.grp.n
+			groups = append(groups, r.grp)
+		}
+	}
+	if width == 0 || nQ == 0 || opt.Bootstrap <= 0 {
+		return
+	}
+	reps := stats.ClusterBootstrap(nQ, opt.Bootstrap, opt.Seed, width, func(idx []int, out []float64) {
+		cnt := make([]int, nQ)
+		for _, q := range idx {
+			cnt[q]++
+		}
+		for _, g := range groups {
+			o := offset[g]
+			g.fn(cnt, out[o:o+g.n])
+		}
+	})
+	for _, r := range rows {
+		if o, ok := offset[r.grp]; ok && r.grp != nil && !math.IsNaN(r.value) {
+			r.lo, r.hi = stats.PercentileInterval(reps, o+r.gi, opt.Level)
+		}
+	}
+}
+
+// alphaFigure draws the headline α of every instrument (interval α for the
+// rubric, nominal α for the checklist) per population, with its interval.
+func alphaFigure(rows []*row, pops []population, instruments []string) *report.Figure {
+	if len(instruments) == 0 {
+		return nil
+	}
+	f := &report.Figure{
+		ID:         "reliability_alpha",
+		Section:    report.SectionBeyond,
+		Title:      "Krippendorff's α per instrument",
+		Kind:       report.Bar,
+		XName:      "instrument",
+		YName:      "α",
+		Table:      TableName,
+		Categories: instruments,
+	}
+	pos := map[string]int{}
+	for i, c := range instruments {
+		pos[c] = i
+	}
+	for _, p := range pops {
+		s := report.Series{Name: p.name, Values: nanSlice(len(instruments)), Lo: nanSlice(len(instruments)), Hi: nanSlice(len(instruments))}
+		for _, r := range rows {
+			if r.population != p.name {
+				continue
+			}
+			want := AlphaInterval
+			if r.instrument == "checklist" {
+				want = AlphaNominal
+			}
+			if r.statistic != want {
+				continue
+			}
+			i := pos[r.instrument]
+			s.Values[i], s.Lo[i], s.Hi[i] = r.value, r.lo, r.hi
+		}
+		f.Series = append(f.Series, s)
+	}
+	return f
+}
+
+func nanSlice(n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = math.NaN()
+	}
+	return s
+}
+
+// population is the humans, optionally with one judge.
+type population struct {
+	name  string
+	judge string // "" = humans only
+}
+
+// unit is one response of the analysed round with its gradings.
+type unit struct {
+	q  int // question index into builder.questions
+	gs []*scores.Grading
+}
+
+// builder holds the gradings of the round grouped by response.
+type builder struct {
+	questions    []string
+	units        []unit // sorted by (question, model)
+	evaluators   []string
+	kind         map[string]string
+	hasChecklist bool
+	maxItems     int
+}
+
+func newBuilder(s *analysis.Study, gs []scores.Grading) *builder {
+	b := &builder{kind: map[string]string{}}
+	qpos := map[string]int{}
+	type rk struct{ q, m string }
+	upos := map[rk]int{}
+	for i := range gs {
+		g := &gs[i]
+		if _, ok := b.kind[g.Evaluator]; !ok {
+			b.kind[g.Evaluator] = g.Kind
+			b.evaluators = append(b.evaluators, g.Evaluator)
+		}
+		if len(g.Verdicts) > 0 {
+			b.hasChecklist = true
+			b.maxItems = max(b.maxItems, len(g.Verdicts))
+		}
+		qi, ok := qpos[g.QuestionID]
+		if !ok {
+			qi = len(b.questions)
+			qpos[g.QuestionID] = qi
+			b.questions = append(b.questions, g.QuestionID)
+		}
+		k := rk{g.QuestionID, g.Model}
+		ui, ok := upos[k]
+		if !ok {
+			ui = len(b.units)
+			upos[k] = ui
+			b.units = append(b.units, unit{q: qi})
+		}
+		b.units[ui].gs = append(b.units[ui].gs, g)
+	}
+	sort.Strings(b.evaluators)
+	for i := range b.units {
+		u := &b.units[i]
+		sort.SliceStable(u.gs, func(x, y int) bool { return u.gs[x].Evaluator < u.gs[y].Evaluator })
+	}
+	return b
+}
+
+// observedScale returns the smallest and largest human rubric score.
+func (b *builder) observedScale() (int, int) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, u := range b.units {
+		for _, g := range u.gs {
+			for _, v := range g.Rubric {
+				if !math.IsNaN(v) && g.Kind == analysis.Human {
+					lo, hi = math.Min(lo, v), math.Max(hi, v)
+				}
+			}
+		}
+	}
+	if math.IsInf(lo, 0) {
+		return 0, 0
+	}
+	return int(math.Floor(lo)), int(math.Ceil(hi))
+}
+
+// instruments lists the instrument names in output order.
+func (b *builder) instruments(s *analysis.Study) []string {
+	var out []string
+	for _, a := range s.Attributes {
+		out = append(out, "rubric:"+a)
+	}
+	if len(s.Attributes) > 0 {
+		out = append(out, "rubric_mean")
+	}
+	if b.hasChecklist {
+		out = append(out, "checklist")
+	}
+	return out
+}
+
+// ratings is one instrument's data for one population: per unit the
+// (grader, value) pairs, graders in id order.
+type ratings struct {
+	graders []string
+	units   []rUnit
+}
+
+type rUnit struct {
+	q    int
+	vals []rVal
+}
+
+type rVal struct {
+	g int // index into graders
+	v float64
+}
+
+// collect builds the ratings of one instrument: value(g) returns the value of
+// grading g (NaN = missing); items > 0 splits each response into that many
+// units, value then called with the item index.
+func (b *builder) collect(p population, items int, value func(g *scores.Grading, item int) float64) ratings {
+	var r ratings
+	gpos := map[string]int{}
+	for _, e := range b.evaluators {
+		if b.kind[e] == analysis.Human || e == p.judge {
+			gpos[e] = len(r.graders)
+			r.graders = append(r.graders, e)
+		}
+	}
+	n := max(items, 1)
+	for _, u := range b.units {
+		for it := 0; it < n; it++ {
+			ru := rUnit{q: u.q}
+			for _, g := range u.gs {
+				gi, ok := gpos[g.Evaluator]
+				if !ok {
+					continue
+				}
+				if v := value(g, it); !math.IsNaN(v) {
+					ru.vals = append(ru.vals, rVal{gi, v})
+				}
+			}
+			if len(ru.vals) > 0 {
+				r.units = append(r.units, ru)
+			}
+		}
+	}
+	return r
+}
+
+// verdictCode maps hit, partial and miss to 1, 2, 3; anything else is NaN.
+func verdictCode(v analysis.Verdict) float64 {
+	switch v {
+	case analysis.Hit:
+		return 1
+	case analysis.Partial:
+		return 2
+	case analysis.Miss:
+		return 3
+	}
+	return math.NaN()
+}
+
+// analyzePopulation returns the rows of one population, the notes and the
+// number of judge scores dropped from κ as not whole.
+func (b *builder) analyzePopulation(s *analysis.Study, p population, lo, hi int) ([]*row, []report.Note, int) {
+	var rows []*row
+	var notes []report.Note
+	var icc2Missing []string
+	dropped := 0
+	labels := make([]int, 0, hi-lo+1)
+	for v := lo; v <= hi; v++ {
+		labels = append(labels, v)
+	}
+	add := func(inst string, rs []*row) {
+		for _, r := range rs {
+			r.instrument, r.population = inst, p.name
+		}
+		rows = append(rows, rs...)
+	}
+	for a, name := range s.Attributes {
+		d := b.collect(p, 0, func(g *scores.Grading, _ int) float64 {
+			if a < len(g.Rubric) {
+				return g.Rubric[a]
+			}
+			return math.NaN()
+		})
+		inst := "rubric:" + name
+		rs := alphaRows(d, []string{AlphaNominal, AlphaOrdinal, AlphaInterval}, "units = responses")
+		kr, nd := kappaRows(d, labels, lo, true)
+		dropped += nd
+		rs = append(rs, kr...)
+		ir, why := iccRows(d)
+		rs = append(rs, ir...)
+		if why != "" {
+			icc2Missing = append(icc2Missing, inst+": "+why)
+		}
+		add(inst, rs)
+	}
+	if len(s.Attributes) > 0 {
+		d := b.collect(p, 0, func(g *scores.Grading, _ int) float64 { return g.RubricMean })
+		rs := alphaRows(d, []string{AlphaInterval}, "units = responses")
+		ir, why := iccRows(d)
+		rs = append(rs, ir...)
+		if why != "" {
+			icc2Missing = append(icc2Missing, "rubric_mean: "+why)
+		}
+		add("rubric_mean", rs)
+	}
+	if b.hasChecklist {
+		d := b.collect(p, b.maxItems, func(g *scores.Grading, it int) float64 {
+			if it < len(g.Verdicts) {
+				return verdictCode(g.Verdicts[it])
+			}
+			return math.NaN()
+		})
+		rs := alphaRows(d, []string{AlphaNominal}, "units = (response, checklist item); categories hit, partial, miss")
+		kr, _ := kappaRows(d, []int{1, 2, 3}, 1, false)
+		rs = append(rs, kr...)
+		add("checklist", rs)
+	}
+	if len(icc2Missing) > 0 {
+		notes = append(notes, report.Note{Table: TableName, Reason: fmt.Sprintf("%s: icc2_1 and icc2_k left out (%s)", p.name, summarizeWhy(icc2Missing))})
+	}
+	return rows, notes, dropped
+}
+
+// summarizeWhy joins the reasons, collapsing identical ones.
+func summarizeWhy(items []string) string {
+	reasons := map[string][]string{}
+	var order []string
+	for _, it := range items {
+		i := strings.Index(it, ": ")
+		inst, why := it[:i], it[i+2:]
+		if _, ok := reasons[why]; !ok {
+			order = append(order, why)
+		}
+		reasons[why] = append(reasons[why], inst)
+	}
+	var parts []string
+	for _, why := range order {
+		parts = append(parts, why+" for "+strings.Join(reasons[why], ", "))
+	}
+	return strings.Join(parts, "; ")
+}

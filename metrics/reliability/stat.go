@@ -1,0 +1,559 @@
+package reliability
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/euroexec/euroexec/metrics/stats"
+)
+
+// alphaRows returns Krippendorff's α of d at the given levels, each with a
+// replicate function built from per-question coincidence matrices; unitNote
+// says what a unit is.
+func alphaRows(d ratings, levels []string, unitNote string) []*row {
+	data := make([][]float64, len(d.graders))
+	for g := range data {
+		data[g] = nanSlice(len(d.units))
+	}
+	var domain []float64
+	for u, ru := range d.units {
+		for _, v := range ru.vals {
+			data[v.g][u] = v.v
+			domain = append(domain, v.v)
+		}
+	}
+	slices.Sort(domain)
+	domain = slices.Compact(domain)
+	res, err := stats.KrippendorffAlphaDetail(data, nil)
+	// graders with a value in a pairable unit
+	seen := make([]bool, len(d.graders))
+	nG := 0
+	for _, ru := range d.units {
+		if len(ru.vals) < 2 {
+			continue
+		}
+		for _, v := range ru.vals {
+			if !seen[v.g] {
+				seen[v.g] = true
+				nG++
+			}
+		}
+	}
+	note := unitNote
+	if err != nil {
+		note = "undefined: " + trimStats(err.Error())
+	}
+	co := newCoincidences(d, domain)
+	var rows []*row
+	for _, lv := range levels {
+		r := &row{statistic: lv, nUnits: res.PairableUnits, nGraders: nG, note: note}
+		switch lv {
+		case AlphaNominal:
+			r.value = res.Nominal
+		case AlphaOrdinal:
+			r.value = res.Ordinal
+		case AlphaInterval:
+			r.value = res.Interval
+		}
+		rows = append(rows, r)
+	}
+	setGroup(&repGroup{n: len(levels), fn: func(cnt []int, out []float64) { co.alphas(cnt, levels, out) }}, rows...)
+	return rows
+}
+
+// trimStats drops the "stats: " prefix of an error from package stats.
+func trimStats(s string) string {
+	if len(s) > 7 && s[:7] == "stats: " {
+		return s[7:]
+	}
+	return s
+}
+
+// coincidences holds, per question, the sparse coincidence entries
+// o_q[c][k] = Σ_{u in q} n_uc·(n_uk − [c=k])/(m_u − 1) of its pairable units.
+type coincidences struct {
+	domain []float64
+	perQ   [][]coEntry // by question index
+}
+
+type coEntry struct {
+	c, k int
+	v    float64
+}
+
+func newCoincidences(d ratings, domain []float64) *coincidences {
+	co := &coincidences{domain: domain}
+	pos := make(map[float64]int, len(domain))
+	for i, v := range domain {
+		pos[v] = i
+	}
+	V := len(domain)
+	cnt := make([]int, V)
+	for _, ru := range d.units {
+		m := len(ru.vals)
+		if m < 2 {
+			continue
+		}
+		clear(cnt)
+		for _, v := range ru.vals {
+			cnt[pos[v.v]]++
+		}
+		den := float64(m - 1)
+		for c := 0; c < V; c++ {
+			if cnt[c] == 0 {
+				continue
+			}
+			for k := 0; k < V; k++ {
+				nk := cnt[k]
+				if c == k {
+					nk--
+				}
+				if nk > 0 {
+					for len(co.perQ) <= ru.q {
+						co.perQ = append(co.perQ, nil)
+					}
+					co.perQ[ru.q] = append(co.perQ[ru.q], coEntry{c, k, float64(cnt[c]*nk) / den})
+				}
+			}
+		}
+	}
+	return co
+}
+
+// alphas sets out[i] to α at levels[i] (AlphaNominal, AlphaOrdinal or
+// AlphaInterval) for the resample with cnt[q] copies of question q:
+// 1 − (n−1)·Σ o·δ² / Σ n_c·n_k·δ², as stats.KrippendorffAlpha; NaN when
+// undefined.
+func (co *coincidences) alphas(cnt []int, levels []string, out []float64) {
+	V := len(co.domain)
+	for i := range out {
+		out[i] = math.NaN()
+	}
+	if V < 2 {
+		return
+	}
+	o := make([]float64, V*V)
+	for q, es := range co.perQ {
+		c := cnt[q]
+		if c == 0 {
+			continue
+		}
+		for _, e := range es {
+			o[e.c*V+e.k] += float64(c) * e.v
+		}
+	}
+	nc := make([]float64, V)
+	n := 0.0
+	for c := 0; c < V; c++ {
+		for k := 0; k < V; k++ {
+			nc[c] += o[c*V+k]
+		}
+		n += nc[c]
+	}
+	if n == 0 {
+		return
+	}
+	cum := make([]float64, V+1)
+	for g := 0; g < V; g++ {
+		cum[g+1] = cum[g] + nc[g]
+	}
+	for li, level := range levels {
+		d2 := func(c, k int) float64 {
+			switch level {
+			case AlphaNominal:
+				return 1
+			case AlphaInterval:
+				d := co.domain[c] - co.domain[k]
+				return d * d
+			default: // ordinal
+				lo, hi := min(c, k), max(c, k)
+				d := (cum[hi+1] - cum[lo]) - (nc[c]+nc[k])/2
+				return d * d
+			}
+		}
+		var do, de float64
+		for c := 0; c < V; c++ {
+			for k := 0; k < V; k++ {
+				if c == k {
+					continue
+				}
+				d := d2(c, k)
+				do += float64(o[c*V+k] * d)
+				de += float64(float64(nc[c]*nc[k]) * d)
+			}
+		}
+		if a := 1 - float64((n-1)*do)/de; !math.IsInf(a, 0) {
+			out[li] = a
+		}
+	}
+}
+
+// kappaRows returns the pair-averaged Cohen's κ (and, when weighted, the
+// quadratic-weighted κ) of d over labels (consecutive integers starting at
+// lo), and the number of values dropped as not whole labels.
+func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
+	L := len(labels)
+	G := len(d.graders)
+	dropped := 0
+	type pairData struct {
+		g1, g2 int
+		a, b   []int
+		cells  []cell // (question, label a, label b) per shared unit
+	}
+	pid := map[int]int{}
+	var pairs []*pairData
+	lab := make([]int, 0, 8)
+	gs := make([]int, 0, 8)
+	for _, ru := range d.units {
+		lab, gs = lab[:0], gs[:0]
+		for _, v := range ru.vals {
+			i := int(v.v) - lo
+			if v.v != math.Trunc(v.v) || i < 0 || i >= L {
+				dropped++
+				continue
+			}
+			lab = append(lab, i)
+			gs = append(gs, v.g)
+		}
+		for x := 0; x < len(gs); x++ {
+			for y := x + 1; y < len(gs); y++ {
+				key := gs[x]*G + gs[y]
+				p, ok := pid[key]
+				if !ok {
+					p = len(pairs)
+					pid[key] = p
+					pairs = append(pairs, &pairData{g1: gs[x], g2: gs[y]})
+				}
+				pairs[p].a = append(pairs[p].a, labels[lab[x]])
+				pairs[p].b = append(pairs[p].b, labels[lab[y]])
+				pairs[p].cells = append(pairs[p].cells, cell{ru.q, lab[x], lab[y], 1})
+			}
+		}
+	}
+	for _, p := range pairs {
+		p.cells = compressCells(p.cells)
+	}
+	weightings := []string{stats.KappaUnweighted}
+	names := []string{Kappa}
+	if weighted {
+		weightings = append(weightings, stats.KappaQuadratic)
+		names = append(names, KappaQuadratic)
+	}
+	var rows []*row
+	for wi, w := range weightings {
+		var num, den float64
+		used, undefined, nUnits := 0, 0, 0
+		seen := make([]bool, G)
+		nG := 0
+		for _, p := range pairs {
+			k := stats.CohenKappa(p.a, p.b, labels, w)
+			if math.IsNaN(k) {
+				undefined++
+				continue
+			}
+			n := float64(len(p.a))
+			num += float64(n * k)
+			den += n
+			used++
+			nUnits += len(p.a)
+			for _, g := range []int{p.g1, p.g2} {
+				if !seen[g] {
+					seen[g] = true
+					nG++
+				}
+			}
+		}
+		r := &row{statistic: names[wi], value: math.NaN(), nUnits: nUnits, nGraders: nG}
+		if den > 0 {
+			r.value = num / den
+		}
+		r.note = fmt.Sprintf("mean over %d grader pairs weighted by shared units; labels %d…%d", used, labels[0], labels[L-1])
+		if undefined > 0 {
+			r.note += fmt.Sprintf("; %d pairs with κ undefined left out", undefined)
+		}
+		if len(pairs) == 0 {
+			r.note = "undefined: no unit graded by two graders"
+		}
+		rows = append(rows, r)
+	}
+	setGroup(&repGroup{n: len(rows), fn: func(cnt []int, out []float64) {
+		scratch := make([]float64, 2*L)
+		var num0, numQ, den0, denQ float64
+		for _, p := range pairs {
+			k0, kq, n := kappaFromCells(p.cells, cnt, L, scratch)
+			if !math.IsNaN(k0) {
+				num0 += float64(n * k0)
+				den0 += n
+			}
+			if !math.IsNaN(kq) {
+				numQ += float64(n * kq)
+				denQ += n
+			}
+		}
+		if den0 > 0 {
+			out[0] = num0 / den0
+		}
+		if len(out) > 1 && denQ > 0 {
+			out[1] = numQ / denQ
+		}
+	}}, rows...)
+	return rows, dropped
+}
+
+// cell is a grader pair's shared units of one question with the same two
+// label positions: w units.
+type cell struct{ q, i, j, w int }
+
+// compressCells merges the cells of equal (q, i, j), summing w, in
+// (q, i, j) order.
+func compressCells(cs []cell) []cell {
+	slices.SortFunc(cs, func(a, b cell) int {
+		if a.q != b.q {
+			return a.q - b.q
+		}
+		if a.i != b.i {
+			return a.i - b.i
+		}
+		return a.j - b.j
+	})
+	out := cs[:0]
+	for _, c := range cs {
+		if n := len(out); n > 0 && out[n-1].q == c.q && out[n-1].i == c.i && out[n-1].j == c.j {
+			out[n-1].w += c.w
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// kappaFromCells returns Cohen's κ of a grader pair's shared units, each
+// counted cnt[q] times, unweighted (k0) and quadratic-weighted (kq), as
+// sklearn computes them from the confusion matrix O (rows rater a):
+// κ = 1 − Σ w·O / Σ w·E with E = outer(row sums r, column sums c)/n.
+// Unweighted (w = [i≠j]): Σ w·O = n − trace(O) and Σ w·E = n − Σ_i r_i·c_i/n.
+// Quadratic (w = (i−j)²): Σ w·E = Σ r_i·i² + Σ c_j·j² − 2·(Σ r_i·i)(Σ c_j·j)/n.
+// Each is NaN when its Σ w·E = 0; n is the number of units counted.
+// scratch holds at least 2L floats.
+func kappaFromCells(cells []cell, cnt []int, L int, scratch []float64) (k0, kq, n float64) {
+	rs, cs := scratch[:L], scratch[L:2*L]
+	clear(rs)
+	clear(cs)
+	var diag, wq float64
+	for _, e := range cells {
+		if cnt[e.q] == 0 {
+			continue
+		}
+		c := float64(cnt[e.q] * e.w)
+		n += c
+		rs[e.i] += c
+		cs[e.j] += c
+		if e.i == e.j {
+			diag += c
+		} else {
+			wq += c * float64((e.i-e.j)*(e.i-e.j))
+		}
+	}
+	k0, kq = math.NaN(), math.NaN()
+	if n == 0 {
+		return k0, kq, 0
+	}
+	var r1, r2, c1, c2, rc float64
+	for i := 0; i < L; i++ {
+		fi := float64(i)
+		r1 += rs[i] * fi
+		r2 += rs[i] * fi * fi
+		c1 += cs[i] * fi
+		c2 += cs[i] * fi * fi
+		rc += rs[i] * cs[i]
+	}
+	if we := n - rc/n; we > 0 {
+		k0 = 1 - (n-diag)/we
+	}
+	if we := r2 + c2 - 2*r1*c1/n; we > 0 {
+		kq = 1 - wq/we
+	}
+	return k0, kq, n
+}
+
+// iccRows returns ICC(1,1) and ICC(1,k) of the units of d with exactly k
+// values (k the modal count), and ICC(2,1), ICC(2,k) when every unit was
+// scored by the same graders; otherwise why says why the latter are left out.
+func iccRows(d ratings) (rows []*row, why string) {
+	freq := map[int]int{}
+	for _, ru := range d.units {
+		if m := len(ru.vals); m >= 2 {
+			freq[m]++
+		}
+	}
+	k, best := 0, 0
+	for m, f := range freq {
+		if f > best || (f == best && m > k) {
+			k, best = m, f
+		}
+	}
+	r1 := &row{statistic: ICC11, value: math.NaN()}
+	r1k := &row{statistic: ICC1k, value: math.NaN()}
+	if k == 0 {
+		r1.note = "undefined: no unit has two values"
+		r1k.note = r1.note
+		return []*row{r1, r1k}, "no unit has two values"
+	}
+	var x [][]float64
+	var qs []int
+	seen := map[int]bool{}
+	pairable := 0
+	for _, ru := range d.units {
+		if len(ru.vals) >= 2 {
+			pairable++
+		}
+		if len(ru.vals) != k {
+			continue
+		}
+		rowv := make([]float64, k)
+		for i, v := range ru.vals {
+			rowv[i] = v.v
+			seen[v.g] = true
+		}
+		x = append(x, rowv)
+		qs = append(qs, ru.q)
+	}
+	res := stats.ICC(x)
+	note := fmt.Sprintf("k = %d (modal number of graders); %d of %d units with two or more values", k, len(x), pairable)
+	if len(x) < 2 {
+		note = "undefined: fewer than two units with k values; " + note
+	}
+	for _, r := range []*row{r1, r1k} {
+		r.nUnits, r.nGraders, r.note = len(x), len(seen), note
+	}
+	r1.value, r1k.value = res.ICC1, res.ICC1k
+	suff := newANOVASums(x, qs, k)
+	grp := &repGroup{n: 4, fn: func(cnt []int, out []float64) {
+		r := suff.icc(cnt)
+		out[0], out[1], out[2], out[3] = r.ICC1, r.ICC1k, r.ICC2, r.ICC2k
+	}}
+	setGroup(grp, r1, r1k)
+	rows = []*row{r1, r1k}
+	// ICC(2,·): the same graders on every unit that has a value.
+	same := true
+	var set []int
+	for i, ru := range d.units {
+		gs := make([]int, len(ru.vals))
+		for j, v := range ru.vals {
+			gs[j] = v.g
+		}
+		if i == 0 {
+			set = gs
+		} else if !slices.Equal(set, gs) {
+			same = false
+			break
+		}
+	}
+	switch {
+	case !same:
+		return rows, "the graders differ between units (ICC(2,·) needs the same graders on every unit)"
+	case len(set) < 2:
+		return rows, "fewer than two graders"
+	}
+	r2 := &row{statistic: ICC21, value: res.ICC2, nUnits: len(x), nGraders: len(set), note: fmt.Sprintf("the same %d graders scored all %d units", k, len(x))}
+	r2k := &row{statistic: ICC2k, value: res.ICC2k, nUnits: len(x), nGraders: len(set), note: r2.note}
+	r2.grp, r2.gi = grp, 2
+	r2k.grp, r2k.gi = grp, 3
+	return append(rows, r2, r2k), ""
+}
+
+// anovaSums holds per-question sums of a target × rater matrix, values
+// centred on their overall mean (the ICCs do not depend on a shift).
+type anovaSums struct {
+	k    int
+	perQ []*qSums // by question index; nil where none
+}
+
+type qSums struct {
+	n       float64   // targets
+	g, s, q float64   // Σx, Σ(row sum)², Σx²
+	c       []float64 // column sums
+}
+
+func newANOVASums(x [][]float64, qs []int, k int) *anovaSums {
+	a := &anovaSums{k: k}
+	var tot float64
+	n := 0
+	for _, r := range x {
+		for _, v := range r {
+			tot += v
+			n++
+		}
+	}
+	c0 := 0.0
+	if n > 0 {
+		c0 = tot / float64(n)
+	}
+	for i, r := range x {
+		for len(a.perQ) <= qs[i] {
+			a.perQ = append(a.perQ, nil)
+		}
+		s := a.perQ[qs[i]]
+		if s == nil {
+			s = &qSums{c: make([]float64, k)}
+			a.perQ[qs[i]] = s
+		}
+		var R float64
+		for j, v := range r {
+			v -= c0
+			R += v
+			s.q += v * v
+			s.c[j] += v
+		}
+		s.n++
+		s.g += R
+		s.s += R * R
+	}
+	return a
+}
+
+// icc returns the ICC(1,·) and ICC(2,·) of the resample with cnt[q] copies
+// of question q, from the Shrout & Fleiss mean squares.
+func (a *anovaSums) icc(cnt []int) stats.ICCResult {
+	nan := math.NaN()
+	out := stats.ICCResult{ICC1: nan, ICC1k: nan, ICC2: nan, ICC2k: nan, ICC3: nan, ICC3k: nan}
+	k := float64(a.k)
+	var N, G, S, Q float64
+	C := make([]float64, a.k)
+	for q, s := range a.perQ {
+		c := cnt[q]
+		if c == 0 || s == nil {
+			continue
+		}
+		w := float64(c)
+		N += w * s.n
+		G += w * s.g
+		S += w * s.s
+		Q += w * s.q
+		for j := range C {
+			C[j] += w * s.c[j]
+		}
+	}
+	if N < 2 || a.k < 2 {
+		return out
+	}
+	corr := G * G / (N * k)
+	ssr := S/k - corr
+	var sc float64
+	for _, c := range C {
+		sc += c * c
+	}
+	ssc := sc/N - corr
+	sst := Q - corr
+	sse := sst - ssr - ssc
+	msr := ssr / (N - 1)
+	msw := (Q - S/k) / (N * (k - 1))
+	msc := ssc / (k - 1)
+	mse := sse / ((N - 1) * (k - 1))
+	out.ICC1 = (msr - msw) / (msr + (k-1)*msw)
+	out.ICC1k = (msr - msw) / msr
+	out.ICC2 = (msr - mse) / (msr + (k-1)*mse + k*(msc-mse)/N)
+	out.ICC2k = (msr - mse) / (msr + (msc-mse)/N)
+	return out
+}
