@@ -1,0 +1,400 @@
+package calibration
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/report"
+)
+
+// Options control Analyze.
+type Options struct {
+	// Seed seeds the fold assignment (stream = judge index) and the
+	// length-controlled bootstrap; default 1.
+	Seed uint64
+	// Folds is the number of cross-fitting folds over questions; default 5.
+	// Accepted: ≥ 2; a judge with fewer labelled questions than Folds uses
+	// one fold per question (leave-one-question-out).
+	Folds int
+	// Level is the confidence level of the PPI, human-only and bootstrap
+	// intervals; default 0.95. Accepted: (0, 1).
+	Level float64
+	// Bootstrap is the number of cluster-bootstrap replicates (resampling
+	// questions) behind the length_controlled intervals; default 2000; 0
+	// leaves the intervals empty.
+	Bootstrap int
+	// Scores is the Solve Rate rule; default scores.DefaultOptions().
+	Scores scores.Options
+}
+
+// DefaultOptions returns Seed 1, Folds 5, Level 0.95, Bootstrap 2000 and
+// the EuroExec Solve Rate rule.
+func DefaultOptions() Options {
+	return Options{Seed: 1, Folds: 5, Level: 0.95, Bootstrap: 2000, Scores: scores.DefaultOptions()}
+}
+
+// Result is what Analyze produced. Notes say which tables were left out and
+// why; Warnings are non-fatal problems (such as a judge with too few
+// labelled questions to calibrate).
+type Result struct {
+	Tables   []*report.Table
+	Figures  []*report.Figure
+	Notes    []report.Note
+	Warnings []string
+}
+
+// Table names.
+const (
+	TableCalibration = "judge_calibration"
+	TableSummary     = "judge_calibration_summary"
+	TableLength      = "length_controlled"
+)
+
+// Metric names of judge_calibration.
+const (
+	MetricRubric    = "rubric"
+	MetricSolveRate = "solve_rate"
+)
+
+// Analyze builds judge_calibration, judge_calibration_summary (section
+// report.SectionJudges) and length_controlled (report.SectionBeyond) with
+// their figures. Invalid options are replaced by their defaults with a
+// warning.
+func Analyze(s *analysis.Study, opt Options) Result {
+	var r Result
+	def := DefaultOptions()
+	if opt.Folds < 2 {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("calibration: folds %d < 2; using %d", opt.Folds, def.Folds))
+		opt.Folds = def.Folds
+	}
+	if !(opt.Level > 0 && opt.Level < 1) {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("calibration: level %v not in (0, 1); using %v", opt.Level, def.Level))
+		opt.Level = def.Level
+	}
+	if opt.Bootstrap < 0 {
+		opt.Bootstrap = 0
+	}
+	if s == nil {
+		r.Notes = append(r.Notes, report.Note{Table: TableCalibration, Reason: "no study"})
+		return r
+	}
+	d := load(s, opt.Scores)
+	calibrate(d, opt, &r)
+	lengthControlled(s, d, opt, &r)
+	return r
+}
+
+// metric says how one judge_calibration metric reads the data.
+type metric struct {
+	name string
+	// feat is the judge score the maps take, raw the judge's own value of
+	// the metric (also PPI's prediction), y the human value.
+	feat, raw [][]float64
+	y         [][]float64
+	clip      bool // clip linear predictions to [0, 1]
+}
+
+// calRow is one judge_calibration row.
+type calRow struct {
+	judge, model, metric string
+	human, raw, lin, iso float64
+	ppi                  PPI
+	nQ, nJ               int
+}
+
+func calibrate(d *data, opt Options, r *Result) {
+	if len(d.judges) == 0 {
+		for _, n := range []string{TableCalibration, TableSummary} {
+			r.Notes = append(r.Notes, report.Note{Table: n, Reason: "the study has no judge gradings in the main round"})
+		}
+		return
+	}
+	t := calTable()
+	sum := summaryTable()
+	figs := map[string]*report.Figure{}
+	var order []string
+	for j, judge := range d.judges {
+		ms := []metric{}
+		if d.hasRubric {
+			ms = append(ms, metric{name: MetricRubric, feat: d.jRub[j], raw: d.jRub[j], y: d.hRub})
+		}
+		feat := d.jChk[j]
+		if d.hasRubric {
+			feat = d.jRub[j]
+		}
+		ms = append(ms, metric{name: MetricSolveRate, feat: feat, raw: d.jSolve[j], y: d.hSolve, clip: true})
+		for _, mt := range ms {
+			rows, warn := calibrateOne(d, j, mt, opt)
+			if warn != "" {
+				r.Warnings = append(r.Warnings, fmt.Sprintf("calibration: judge %s, %s: %s", judge, mt.name, warn))
+			}
+			for _, cr := range rows {
+				t.Rows = append(t.Rows, []any{cr.judge, cr.model, cr.metric, cr.human, cr.raw, cr.lin, cr.iso,
+					cr.ppi.Estimate, cr.ppi.Lo, cr.ppi.Hi, cr.ppi.Tuned, cr.ppi.TunedLo, cr.ppi.TunedHi, cr.ppi.Lambda,
+					cr.ppi.HumanLo, cr.ppi.HumanHi,
+					cr.raw - cr.human, cr.lin - cr.human, cr.iso - cr.human, int64(cr.nQ), int64(cr.nJ)})
+			}
+			sum.Rows = append(sum.Rows, summaryRow(judge, mt.name, rows))
+			f := figs[mt.name]
+			if f == nil {
+				f = &report.Figure{ID: "judge_calibration_" + mt.name, Section: report.SectionJudges,
+					Title: "Judge vs human " + mt.name + " per model, raw and isotonic-calibrated (held out)",
+					Kind:  report.Scatter, XName: "human " + mt.name, YName: "judge " + mt.name,
+					Percent: mt.name == MetricSolveRate, Table: TableCalibration}
+				figs[mt.name] = f
+				order = append(order, mt.name)
+			}
+			for k, name := range []string{"raw", "isotonic"} {
+				sr := report.Series{Name: judge + " " + name}
+				for _, cr := range rows {
+					y := cr.raw
+					if k == 1 {
+						y = cr.iso
+					}
+					if !math.IsNaN(cr.human) && !math.IsNaN(y) {
+						sr.Points = append(sr.Points, report.Point{X: cr.human, Y: y, Label: cr.model})
+					}
+				}
+				f.Series = append(f.Series, sr)
+			}
+		}
+	}
+	r.Tables = append(r.Tables, t, sum)
+	noPPI, noCal := 0, 0
+	for _, row := range t.Rows {
+		if v, _ := row[7].(float64); math.IsNaN(v) {
+			noPPI++
+		}
+		if v, _ := row[6].(float64); math.IsNaN(v) {
+			noCal++
+		}
+	}
+	if noPPI > 0 {
+		r.Notes = append(r.Notes, report.Note{Table: TableCalibration, Reason: fmt.Sprintf("%d row(s) have no PPI or human-only estimate: fewer than 2 questions graded by both the judge and humans", noPPI)})
+	}
+	if noCal > 0 {
+		r.Notes = append(r.Notes, report.Note{Table: TableCalibration, Reason: fmt.Sprintf("%d row(s) have no calibrated values: the judge has fewer than 2 labelled questions, or the model none", noCal)})
+	}
+	for _, name := range order {
+		f := figs[name]
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, sr := range f.Series {
+			for _, p := range sr.Points {
+				lo = math.Min(lo, math.Min(p.X, p.Y))
+				hi = math.Max(hi, math.Max(p.X, p.Y))
+			}
+		}
+		if lo <= hi {
+			f.Lines = []report.RefLine{{Name: "y = x", X1: lo, Y1: lo, X2: hi, Y2: hi}}
+		}
+		r.Figures = append(r.Figures, f)
+	}
+}
+
+// unit is one (model, question) response graded by the judge.
+type unit struct {
+	m, q      int
+	x, raw, y float64 // y NaN when no human label
+	lin, iso  float64 // held-out predictions (labelled units only)
+}
+
+// calibrateOne cross-fits the linear and isotonic maps of judge j for one
+// metric and computes the per-model rows.
+func calibrateOne(d *data, j int, mt metric, opt Options) ([]calRow, string) {
+	var us []unit
+	for m := range d.models {
+		for q := range d.questions {
+			x, raw := mt.feat[m][q], mt.raw[m][q]
+			if math.IsNaN(x) || math.IsNaN(raw) {
+				continue
+			}
+			us = append(us, unit{m: m, q: q, x: x, raw: raw, y: mt.y[m][q], lin: math.NaN(), iso: math.NaN()})
+		}
+	}
+	// Labelled questions and their folds.
+	fold := make([]int, len(d.questions))
+	for i := range fold {
+		fold[i] = -1
+	}
+	var lq []int
+	seen := make([]bool, len(d.questions))
+	for _, u := range us {
+		if !math.IsNaN(u.y) && !seen[u.q] {
+			seen[u.q] = true
+			lq = append(lq, u.q)
+		}
+	}
+	sort.Ints(lq)
+	warn := ""
+	if len(lq) >= 2 {
+		k := min(opt.Folds, len(lq))
+		perm := stats.NewRand(opt.Seed, j).Perm(len(lq))
+		for i, p := range perm {
+			fold[lq[p]] = i % k
+		}
+		for f := 0; f < k; f++ {
+			var xs, ys []float64
+			for _, u := range us {
+				if !math.IsNaN(u.y) && fold[u.q] != f {
+					xs = append(xs, u.x)
+					ys = append(ys, u.y)
+				}
+			}
+			lr := stats.LinRegress(xs, ys)
+			iso, err := FitIsotonic(xs, ys, nil)
+			ym := stats.Mean(ys)
+			for i := range us {
+				u := &us[i]
+				if math.IsNaN(u.y) || fold[u.q] != f {
+					continue
+				}
+				if math.IsNaN(lr.Slope) {
+					u.lin = ym // constant judge score: the least-squares map is the mean
+				} else {
+					u.lin = lr.Intercept + float64(lr.Slope*u.x)
+				}
+				if mt.clip {
+					u.lin = math.Min(1, math.Max(0, u.lin))
+				}
+				if err == nil {
+					u.iso = iso.Predict(u.x)
+				}
+			}
+		}
+	} else {
+		warn = fmt.Sprintf("%d labelled question(s); calibration needs 2", len(lq))
+	}
+	var rows []calRow
+	for m, model := range d.models {
+		var hy, raw, lin, iso []float64
+		f := make([]float64, len(d.questions))
+		y := make([]float64, len(d.questions))
+		for q := range f {
+			f[q], y[q] = math.NaN(), math.NaN()
+		}
+		nJ := 0
+		for _, u := range us {
+			if u.m != m {
+				continue
+			}
+			nJ++
+			f[u.q] = u.raw
+			if !math.IsNaN(u.y) {
+				y[u.q] = u.y
+				hy = append(hy, u.y)
+				raw = append(raw, u.raw)
+				lin = append(lin, u.lin)
+				iso = append(iso, u.iso)
+			}
+		}
+		if nJ == 0 {
+			continue
+		}
+		rows = append(rows, calRow{judge: d.judges[j], model: model, metric: mt.name,
+			human: stats.Mean(hy), raw: stats.Mean(raw), lin: stats.Mean(lin), iso: stats.Mean(iso),
+			ppi: PPIMean(f, y, opt.Level), nQ: len(hy), nJ: nJ})
+	}
+	return rows, warn
+}
+
+func calTable() *report.Table {
+	return &report.Table{
+		Name: TableCalibration, Title: "Judge calibration and prediction-powered estimates", Section: report.SectionJudges,
+		Doc: "Per judge, model and metric: the human mean and the judge's raw, linearly and isotonically calibrated means on the questions both graded (maps fitted on the other folds of questions, so every calibrated value is held out), and prediction-powered estimates of the human mean using the judge on all its questions.",
+		Columns: []report.Column{
+			{Name: "judge", Kind: report.Text, Doc: "judge evaluator id"},
+			{Name: "model", Kind: report.Text, Doc: "evaluated model"},
+			{Name: "metric", Kind: report.Text, Doc: "rubric (mean rubric score) or solve_rate"},
+			{Name: "human", Kind: report.Float, Doc: "mean over labelled questions of the per-question human value (graders averaged)"},
+			{Name: "judge_raw", Kind: report.Float, Doc: "judge's own value on the same questions (rubric mean, or share solved by the judge's rule)"},
+			{Name: "judge_linear", Kind: report.Float, Doc: "mean of held-out least-squares calibrated judge scores (solve_rate: clipped to [0,1])"},
+			{Name: "judge_isotonic", Kind: report.Float, Doc: "mean of held-out isotonic (PAV) calibrated judge scores"},
+			{Name: "ppi", Kind: report.Float, Doc: "prediction-powered estimate: mean judge value on all its questions + mean human − judge on labelled ones"},
+			{Name: "ppi_lo", Kind: report.Float, Doc: "lower end of the PPI CLT interval"},
+			{Name: "ppi_hi", Kind: report.Float, Doc: "upper end of the PPI CLT interval"},
+			{Name: "ppi_tuned", Kind: report.Float, Doc: "power-tuned PPI (PPI++): human mean + ppi_lambda × (judge mean on all − judge mean on labelled)"},
+			{Name: "ppi_tuned_lo", Kind: report.Float, Doc: "lower end of the power-tuned PPI interval"},
+			{Name: "ppi_tuned_hi", Kind: report.Float, Doc: "upper end of the power-tuned PPI interval"},
+			{Name: "ppi_lambda", Kind: report.Float, Doc: "power-tuning weight Cov(human, judge)/Var(judge) (1 = classic PPI, 0 = humans only)"},
+			{Name: "human_only_lo", Kind: report.Float, Doc: "lower end of the human-only CLT interval on the labelled questions"},
+			{Name: "human_only_hi", Kind: report.Float, Doc: "upper end of the human-only CLT interval"},
+			{Name: "err_raw", Kind: report.Float, Doc: "judge_raw − human"},
+			{Name: "err_linear", Kind: report.Float, Doc: "judge_linear − human (held out)"},
+			{Name: "err_isotonic", Kind: report.Float, Doc: "judge_isotonic − human (held out)"},
+			{Name: "n_questions", Kind: report.Int, Doc: "labelled questions: graded by the judge and by humans"},
+			{Name: "n_judge_questions", Kind: report.Int, Doc: "questions graded by the judge (the PPI's unlabelled pool includes the labelled ones)"},
+		},
+	}
+}
+
+func summaryTable() *report.Table {
+	return &report.Table{
+		Name: TableSummary, Title: "How much calibration closes the judge–human gap", Section: report.SectionJudges,
+		Doc: "Per judge and metric: mean absolute error over models of the judge's model means against the human means, raw and after held-out calibration, the share of the error calibration removes, and the PPI interval width relative to the human-only one.",
+		Columns: []report.Column{
+			{Name: "judge", Kind: report.Text, Doc: "judge evaluator id"},
+			{Name: "metric", Kind: report.Text, Doc: "rubric or solve_rate"},
+			{Name: "n_models", Kind: report.Int, Doc: "models with a raw and an isotonic error"},
+			{Name: "mae_raw", Kind: report.Float, Doc: "mean |err_raw| over those models"},
+			{Name: "mae_linear", Kind: report.Float, Doc: "mean |err_linear|"},
+			{Name: "mae_isotonic", Kind: report.Float, Doc: "mean |err_isotonic|"},
+			{Name: "gap_closed_linear", Kind: report.Float, Doc: "1 − mae_linear/mae_raw: share of the error linear calibration removes (negative: it adds error)"},
+			{Name: "gap_closed_isotonic", Kind: report.Float, Doc: "1 − mae_isotonic/mae_raw"},
+			{Name: "ppi_width", Kind: report.Float, Doc: "mean PPI interval width over models"},
+			{Name: "human_only_width", Kind: report.Float, Doc: "mean human-only interval width over models"},
+			{Name: "width_ratio", Kind: report.Float, Doc: "ppi_width / human_only_width (below 1: the judge narrows the interval)"},
+			{Name: "tuned_width_ratio", Kind: report.Float, Doc: "mean power-tuned PPI width / human_only_width"},
+			{Name: "summary", Kind: report.Text, Doc: "the result in one sentence"},
+		},
+	}
+}
+
+func summaryRow(judge, metric string, rows []calRow) []any {
+	var eR, eL, eI, wP, wH, wT []float64
+	for _, cr := range rows {
+		if r, i := cr.raw-cr.human, cr.iso-cr.human; !math.IsNaN(r) && !math.IsNaN(i) {
+			eR = append(eR, math.Abs(r))
+			eI = append(eI, math.Abs(i))
+			eL = append(eL, math.Abs(cr.lin-cr.human))
+		}
+		if w, h := cr.ppi.Hi-cr.ppi.Lo, cr.ppi.HumanHi-cr.ppi.HumanLo; !math.IsNaN(w) && !math.IsNaN(h) {
+			wP = append(wP, w)
+			wH = append(wH, h)
+			wT = append(wT, cr.ppi.TunedHi-cr.ppi.TunedLo)
+		}
+	}
+	mr, ml, mi := stats.Mean(eR), stats.Mean(eL), stats.Mean(eI)
+	gl, gi := closed(ml, mr), closed(mi, mr)
+	pw, hw := stats.Mean(wP), stats.Mean(wH)
+	return []any{judge, metric, int64(len(eR)), mr, ml, mi, gl, gi, pw, hw, pw / hw, stats.Mean(wT) / hw, sentence(judge, metric, len(eR), mr, mi, gi, gl)}
+}
+
+// closed is 1 − cal/raw; NaN when raw is 0 or NaN.
+func closed(cal, raw float64) float64 {
+	if !(raw > 0) {
+		return math.NaN()
+	}
+	return 1 - cal/raw
+}
+
+func sentence(judge, metric string, n int, mr, mi, gi, gl float64) string {
+	what := "human " + metric + " means"
+	switch {
+	case n == 0 || math.IsNaN(mr) || math.IsNaN(mi):
+		return fmt.Sprintf("Judge %s: too few labelled questions to calibrate its %s.", judge, metric)
+	case mr == 0:
+		return fmt.Sprintf("Judge %s already matches the %s exactly.", judge, what)
+	}
+	verb := func(g float64) string {
+		if g >= 0 {
+			return fmt.Sprintf("closes %.0f%% of", 100*g)
+		}
+		return fmt.Sprintf("widens by %.0f%%", -100*g)
+	}
+	return fmt.Sprintf("Isotonic calibration %s the gap between judge %s and the %s (mean absolute error over %d models %.3g → %.3g, held out); linear calibration %s it.",
+		verb(gi), judge, what, n, mr, mi, verb(gl))
+}

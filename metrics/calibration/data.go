@@ -1,0 +1,152 @@
+package calibration
+
+import (
+	"math"
+	"sort"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/scores"
+)
+
+// data holds the main-round per-response scores of a study: human scores
+// averaged over the response's human gradings, and each judge's scores
+// (runs already averaged by package scores). Index order: [model][question]
+// and [judge][model][question]; NaN where there is nothing.
+type data struct {
+	models    []string // graded models other than the human label, by name
+	questions []string // study question ids, study order
+	hasRubric bool
+
+	hRub   [][]float64 // mean human rubric_mean
+	hSolve [][]float64 // share of human gradings that solve
+	judges []string    // judge evaluator ids, sorted
+	jRub   [][][]float64
+	jChk   [][][]float64
+	jSolve [][][]float64 // 0/1
+}
+
+func nanGrid(a, b int) [][]float64 {
+	g := make([][]float64, a)
+	for i := range g {
+		g[i] = make([]float64, b)
+		for k := range g[i] {
+			g[i][k] = math.NaN()
+		}
+	}
+	return g
+}
+
+// load reads the main round (Study.MainRound, "main" when empty) of s.
+func load(s *analysis.Study, so scores.Options) *data {
+	round := s.MainRound
+	if round == "" {
+		round = "main"
+	}
+	d := &data{hasRubric: len(s.Attributes) > 0}
+	qPos := map[string]int{}
+	for i, q := range s.Questions {
+		qPos[q.ID] = i
+		d.questions = append(d.questions, q.ID)
+	}
+	gs := scores.Compute(s, so)
+	mSet, jSet := map[string]bool{}, map[string]bool{}
+	for _, g := range gs {
+		if g.Round != round || g.Model == s.HumanLabel {
+			continue
+		}
+		if _, ok := qPos[g.QuestionID]; !ok {
+			continue
+		}
+		mSet[g.Model] = true
+		if g.Kind == analysis.Judge {
+			jSet[g.Evaluator] = true
+		}
+	}
+	d.models = sortedSet(mSet)
+	d.judges = sortedSet(jSet)
+	mPos := map[string]int{}
+	for i, m := range d.models {
+		mPos[m] = i
+	}
+	jPos := map[string]int{}
+	for i, j := range d.judges {
+		jPos[j] = i
+	}
+	nM, nQ := len(d.models), len(d.questions)
+	d.hRub, d.hSolve = nanGrid(nM, nQ), nanGrid(nM, nQ)
+	for range d.judges {
+		d.jRub = append(d.jRub, nanGrid(nM, nQ))
+		d.jChk = append(d.jChk, nanGrid(nM, nQ))
+		d.jSolve = append(d.jSolve, nanGrid(nM, nQ))
+	}
+	rubSum, rubN := nanGrid(nM, nQ), make([][]int, nM)
+	solSum, solN := nanGrid(nM, nQ), make([][]int, nM)
+	for m := range rubN {
+		rubN[m], solN[m] = make([]int, nQ), make([]int, nQ)
+	}
+	// gs is sorted by (round, question, model, evaluator): sums are taken in
+	// that fixed order.
+	for _, g := range gs {
+		if g.Round != round || g.Model == s.HumanLabel {
+			continue
+		}
+		q, ok := qPos[g.QuestionID]
+		if !ok {
+			continue
+		}
+		m := mPos[g.Model]
+		switch g.Kind {
+		case analysis.Human:
+			if !math.IsNaN(g.RubricMean) {
+				if rubN[m][q] == 0 {
+					rubSum[m][q] = 0
+				}
+				rubSum[m][q] += g.RubricMean
+				rubN[m][q]++
+			}
+			if !math.IsNaN(g.RubricMean) || !math.IsNaN(g.ChecklistRate) {
+				if solN[m][q] == 0 {
+					solSum[m][q] = 0
+				}
+				if g.Solved {
+					solSum[m][q]++
+				}
+				solN[m][q]++
+			}
+		case analysis.Judge:
+			j := jPos[g.Evaluator]
+			d.jRub[j][m][q] = g.RubricMean
+			d.jChk[j][m][q] = g.ChecklistRate
+			if !math.IsNaN(g.RubricMean) || !math.IsNaN(g.ChecklistRate) {
+				d.jSolve[j][m][q] = b2f(g.Solved)
+			}
+		}
+	}
+	for m := range rubN {
+		for q := range rubN[m] {
+			if rubN[m][q] > 0 {
+				d.hRub[m][q] = rubSum[m][q] / float64(rubN[m][q])
+			}
+			if solN[m][q] > 0 {
+				d.hSolve[m][q] = solSum[m][q] / float64(solN[m][q])
+			}
+		}
+	}
+	return d
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func sortedSet(s map[string]bool) []string {
+	out := make([]string, 0, len(s))
+	for k := range s {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

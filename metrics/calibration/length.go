@@ -1,0 +1,267 @@
+package calibration
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/report"
+	"gonum.org/v1/gonum/mat"
+)
+
+// lengthSeedMix separates the bootstrap streams of length_controlled from
+// the fold streams: the bootstrap uses seed Options.Seed XOR this constant.
+const lengthSeedMix = 0x9e3779b97f4a7c15
+
+// lengthObs is one response in the length regression.
+type lengthObs struct {
+	m, q  int
+	y, z  float64
+	chars int
+}
+
+// lengthFit holds per-question demeaned rows: the within transformation
+// that absorbs the question fixed effects.
+type lengthFit struct {
+	nM       int
+	clusters [][]lengthRow // per question with data
+}
+
+type lengthRow struct {
+	y float64
+	x []float64 // demeaned dummies of models 1…M−1, then demeaned z
+}
+
+// lengthControlled builds length_controlled: the per-response mean human
+// rubric_mean regressed on standardised log length with question and model
+// fixed effects.
+//
+// Model: y_qm = α_q + β_m + γ·z_qm + ε, z = (ln chars − mean)/SD (SD with
+// n − 1, over the responses in the fit, fixed once so γ is in rubric points
+// per SD of log length). Fitted by least squares after the within-question
+// transformation (each variable minus its question mean: Frisch–Waugh–
+// Lovell), with model dummies for every model but the first (gonum mat QR).
+// adjusted_effect is β_m minus the mean β over models, comparable to
+// raw_effect = raw mean − mean of the raw means: in a balanced study the
+// two differ exactly by γ times the model's centred mean z. Intervals are
+// percentile intervals of a cluster bootstrap over questions (a replicate
+// where the fit is singular, e.g. a model drawn on no question, is left
+// out). Responses without text (chars = 0) or without human rubric
+// gradings are left out.
+func lengthControlled(s *analysis.Study, d *data, opt Options, r *Result) {
+	note := func(reason string) {
+		r.Notes = append(r.Notes, report.Note{Table: TableLength, Reason: reason})
+	}
+	if !d.hasRubric {
+		note("the study has no rubric")
+		return
+	}
+	mPos := map[string]int{}
+	for i, m := range d.models {
+		mPos[m] = i
+	}
+	qPos := map[string]int{}
+	for i, q := range d.questions {
+		qPos[q] = i
+	}
+	var obs []lengthObs
+	var logs []float64
+	for _, resp := range s.Responses {
+		m, okM := mPos[resp.Model]
+		q, okQ := qPos[resp.QuestionID]
+		if !okM || !okQ || resp.Chars <= 0 || math.IsNaN(d.hRub[m][q]) {
+			continue
+		}
+		l := math.Log(float64(resp.Chars))
+		obs = append(obs, lengthObs{m: m, q: q, y: d.hRub[m][q], z: l, chars: resp.Chars})
+		logs = append(logs, l)
+	}
+	if len(obs) == 0 {
+		note("no response with text and human rubric gradings")
+		return
+	}
+	mu, sd := stats.Mean(logs), stats.SD(logs)
+	if !(sd > 0) {
+		note("every response has the same length: the length effect is not identified")
+		return
+	}
+	for i := range obs {
+		obs[i].z = (obs[i].z - mu) / sd
+	}
+	// Compact model indices to the models present.
+	present := make([]int, len(d.models))
+	for i := range present {
+		present[i] = -1
+	}
+	var models []string
+	for _, o := range obs {
+		if present[o.m] < 0 {
+			present[o.m] = 0
+		}
+	}
+	for m, p := range present {
+		if p == 0 {
+			present[m] = len(models)
+			models = append(models, d.models[m])
+		}
+	}
+	nM := len(models)
+	if nM < 2 {
+		note("fewer than two models have responses with text and human gradings")
+		return
+	}
+	byQ := map[int][]lengthObs{}
+	var qs []int
+	for _, o := range obs {
+		o.m = present[o.m]
+		if _, ok := byQ[o.q]; !ok {
+			qs = append(qs, o.q)
+		}
+		byQ[o.q] = append(byQ[o.q], o)
+	}
+	sort.Ints(qs)
+	lf := &lengthFit{nM: nM}
+	for _, q := range qs {
+		lf.clusters = append(lf.clusters, demean(byQ[q], nM))
+	}
+	all := make([]int, len(qs))
+	for i := range all {
+		all[i] = i
+	}
+	est := make([]float64, nM+1)
+	lf.fit(all, est)
+
+	// Raw means and lengths per model.
+	sumY, sumC := make([]float64, nM), make([]float64, nM)
+	cnt := make([]int, nM)
+	ys := make([][]float64, nM)
+	for _, q := range qs {
+		for _, o := range byQ[q] {
+			ys[o.m] = append(ys[o.m], o.y)
+			sumC[o.m] += float64(o.chars)
+			cnt[o.m]++
+		}
+	}
+	for m := range ys {
+		sumY[m] = stats.Mean(ys[m])
+	}
+	grand := stats.Mean(sumY)
+
+	lo, hi := make([]float64, nM+1), make([]float64, nM+1)
+	for i := range lo {
+		lo[i], hi[i] = math.NaN(), math.NaN()
+	}
+	if opt.Bootstrap > 0 {
+		reps := stats.ClusterBootstrap(len(qs), opt.Bootstrap, opt.Seed^lengthSeedMix, nM+1, lf.fit)
+		for k := range lo {
+			lo[k], hi[k] = stats.PercentileInterval(reps, k, opt.Level)
+		}
+	}
+	t := &report.Table{
+		Name: TableLength, Title: "Length-controlled model comparison", Section: report.SectionBeyond,
+		Doc: "Per model, the mean human rubric and the model effect after controlling for response length: least squares of each response's mean human rubric_mean on standardised log length with question and model fixed effects; effects are centred on the mean model, intervals from a bootstrap over questions.",
+		Columns: []report.Column{
+			{Name: "model", Kind: report.Text, Doc: "evaluated model"},
+			{Name: "n_responses", Kind: report.Int, Doc: "responses in the fit (with text and human rubric gradings)"},
+			{Name: "mean_chars", Kind: report.Float, Doc: "mean response length in characters"},
+			{Name: "raw_mean", Kind: report.Float, Doc: "mean over the model's responses of the mean human rubric_mean"},
+			{Name: "raw_effect", Kind: report.Float, Doc: "raw_mean − mean of raw_mean over models"},
+			{Name: "adjusted_effect", Kind: report.Float, Doc: "length-adjusted model effect (fixed-effects coefficient, centred over models)"},
+			{Name: "adjusted_lo", Kind: report.Float, Doc: "lower end of its bootstrap interval"},
+			{Name: "adjusted_hi", Kind: report.Float, Doc: "upper end of its bootstrap interval"},
+			{Name: "length_coef", Kind: report.Float, Doc: "rubric points per standard deviation of log length (same on every row)"},
+			{Name: "length_coef_lo", Kind: report.Float, Doc: "lower end of its bootstrap interval"},
+			{Name: "length_coef_hi", Kind: report.Float, Doc: "upper end of its bootstrap interval"},
+		},
+	}
+	fig := &report.Figure{ID: "length_controlled_effects", Section: report.SectionBeyond,
+		Title: "Model effects on the human rubric, raw and length-adjusted", Kind: report.Bar,
+		XName: "model", YName: "effect (rubric points vs the mean model)", Table: TableLength, Categories: models}
+	raw := report.Series{Name: "raw"}
+	adj := report.Series{Name: "length-adjusted"}
+	for m, name := range models {
+		t.Rows = append(t.Rows, []any{name, int64(cnt[m]), sumC[m] / float64(cnt[m]), sumY[m], sumY[m] - grand,
+			est[m], lo[m], hi[m], est[nM], lo[nM], hi[nM]})
+		raw.Values = append(raw.Values, sumY[m]-grand)
+		adj.Values = append(adj.Values, est[m])
+		adj.Lo = append(adj.Lo, lo[m])
+		adj.Hi = append(adj.Hi, hi[m])
+	}
+	fig.Series = []report.Series{raw, adj}
+	r.Tables = append(r.Tables, t)
+	r.Figures = append(r.Figures, fig)
+	if math.IsNaN(est[nM]) {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("calibration: %s: the fixed-effects fit is singular (length is collinear with the models or questions)", TableLength))
+	}
+}
+
+// demean returns one question's rows minus the question means.
+func demean(os []lengthObs, nM int) []lengthRow {
+	k := len(os)
+	x := make([][]float64, k)
+	for i, o := range os {
+		x[i] = make([]float64, nM)
+		if o.m > 0 {
+			x[i][o.m-1] = 1
+		}
+		x[i][nM-1] = o.z
+	}
+	var my float64
+	mx := make([]float64, nM)
+	for i, o := range os {
+		my += o.y
+		for c := range mx {
+			mx[c] += x[i][c]
+		}
+	}
+	my /= float64(k)
+	for c := range mx {
+		mx[c] /= float64(k)
+	}
+	rows := make([]lengthRow, k)
+	for i, o := range os {
+		for c := range mx {
+			x[i][c] -= mx[c]
+		}
+		rows[i] = lengthRow{y: o.y - my, x: x[i]}
+	}
+	return rows
+}
+
+// fit solves the within-transformed least squares on the clusters idx (a
+// cluster drawn twice counts twice) and writes the centred model effects
+// (out[0:nM]) and the length coefficient (out[nM]); out is left NaN when
+// the design is singular. Safe for concurrent use.
+func (lf *lengthFit) fit(idx []int, out []float64) {
+	nM := lf.nM
+	n := 0
+	for _, c := range idx {
+		n += len(lf.clusters[c])
+	}
+	if n < nM {
+		return
+	}
+	xd := make([]float64, 0, n*nM)
+	yd := make([]float64, 0, n)
+	for _, c := range idx {
+		for _, r := range lf.clusters[c] {
+			xd = append(xd, r.x...)
+			yd = append(yd, r.y)
+		}
+	}
+	var b mat.VecDense
+	if err := b.SolveVec(mat.NewDense(n, nM, xd), mat.NewVecDense(n, yd)); err != nil {
+		return
+	}
+	beta := make([]float64, nM) // beta[0] = 0 (reference model)
+	for m := 1; m < nM; m++ {
+		beta[m] = b.AtVec(m - 1)
+	}
+	mean := stats.Mean(beta)
+	for m := range beta {
+		out[m] = beta[m] - mean
+	}
+	out[nM] = b.AtVec(nM - 1)
+}

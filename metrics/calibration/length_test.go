@@ -1,0 +1,146 @@
+package calibration
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/stats"
+)
+
+func lengthRows(t *testing.T, r Result) map[string][]any {
+	t.Helper()
+	tb := table(t, r, TableLength)
+	out := map[string][]any{}
+	for _, row := range tb.Rows {
+		out[row[0].(string)] = row
+	}
+	return out
+}
+
+// TestLengthHand: 2 questions × 2 models, one human grader.
+//
+//	q1: A 4 (100 chars), B 3 (100 chars)
+//	q2: A 5 (1000 chars), B 2 (100 chars)
+//
+// With question effects, the differences A − B are 1 = −β_B + γ_L·0 and
+// 3 = −β_B + γ_L·ln 10, so β_B = −1 and γ_L = 2/ln 10 per unit of ln chars.
+// ln chars are ln100 (×3) and ln1000: mean ln100 + ln10/4, SD (n − 1)
+// = (ln10/4)·√((3·1 + 9)/3) = ln10/2, so length_coef = γ_L·SD = 1.
+// Centred effects: A +0.5, B −0.5. Raw means 4.5 and 2.5 (effects ±1).
+func TestLengthHand(t *testing.T) {
+	s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality"}}
+	for _, q := range []string{"q1", "q2"} {
+		s.Questions = append(s.Questions, analysis.Question{ID: q, GateScore: math.NaN()})
+	}
+	add := func(q, m string, v float64, chars int) {
+		s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: q, Model: m, Rubric: []float64{v}})
+		s.Responses = append(s.Responses, analysis.Response{QuestionID: q, Model: m, Chars: chars})
+	}
+	add("q1", "A", 4, 100)
+	add("q1", "B", 3, 100)
+	add("q2", "A", 5, 1000)
+	add("q2", "B", 2, 100)
+	opt := DefaultOptions()
+	opt.Bootstrap = 0
+	res := Analyze(s, opt)
+	tb := table(t, res, TableLength)
+	rows := lengthRows(t, res)
+	for m, want := range map[string][4]float64{"A": {4.5, 1, 0.5, 550}, "B": {2.5, -1, -0.5, 100}} {
+		r := rows[m]
+		for i, name := range []string{"raw_mean", "raw_effect", "adjusted_effect", "mean_chars"} {
+			if got := cell(t, tb, r, name); math.Abs(got-want[i]) > 1e-12 {
+				t.Errorf("%s %s = %.15g, want %v", m, name, got, want[i])
+			}
+		}
+		if got := cell(t, tb, r, "length_coef"); math.Abs(got-1) > 1e-12 {
+			t.Errorf("length_coef = %.15g, want 1", got)
+		}
+		if !math.IsNaN(cell(t, tb, r, "adjusted_lo")) {
+			t.Errorf("Bootstrap 0 gave an interval")
+		}
+	}
+	// The judge tables are left out with a note (no judge).
+	if len(res.Notes) == 0 {
+		t.Error("no note for the missing judge tables")
+	}
+}
+
+// TestLengthRemovesInflation: 300 questions × 3 models of equal true
+// quality; humans reward length (y = α_q + 0.5·ln chars + noise) and model
+// C writes about e times longer answers (ln chars ~ N(7, 0.3²) vs
+// N(6, 0.3²)). The raw means put C ahead by about 0.5·(1 − 1/3) = 0.33
+// over the average model; the length-adjusted effects must be near 0 with
+// intervals covering 0, and length_coef must recover 0.5 × SD(ln chars).
+func TestLengthRemovesInflation(t *testing.T) {
+	rng := stats.NewRand(9, 0)
+	s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality"}}
+	var logs []float64
+	for q := 0; q < 300; q++ {
+		id := fmt.Sprintf("q%03d", q)
+		s.Questions = append(s.Questions, analysis.Question{ID: id, GateScore: math.NaN()})
+		alpha := 3 + 0.5*rng.NormFloat64()
+		for m, model := range []string{"A", "B", "C"} {
+			mean := 6.0
+			if m == 2 {
+				mean = 7
+			}
+			chars := int(math.Round(math.Exp(mean + 0.3*rng.NormFloat64())))
+			l := math.Log(float64(chars))
+			logs = append(logs, l)
+			y := alpha + 0.5*(l-6.3) + 0.3*rng.NormFloat64()
+			s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: id, Model: model, Rubric: []float64{y}})
+			s.Responses = append(s.Responses, analysis.Response{QuestionID: id, Model: model, Chars: chars})
+		}
+	}
+	opt := DefaultOptions()
+	opt.Bootstrap = 400
+	res := Analyze(s, opt)
+	tb := table(t, res, TableLength)
+	rows := lengthRows(t, res)
+	if raw := cell(t, tb, rows["C"], "raw_effect"); raw < 0.25 {
+		t.Fatalf("simulation: C's raw effect %v is not inflated", raw)
+	}
+	for m, r := range rows {
+		adj, lo, hi := cell(t, tb, r, "adjusted_effect"), cell(t, tb, r, "adjusted_lo"), cell(t, tb, r, "adjusted_hi")
+		t.Logf("%s raw %.4f adjusted %.4f [%.4f, %.4f]", m, cell(t, tb, r, "raw_effect"), adj, lo, hi)
+		if math.Abs(adj) > 0.08 || !(lo <= 0 && 0 <= hi) {
+			t.Errorf("%s: adjusted effect %v [%v, %v], want ≈ 0 with 0 inside", m, adj, lo, hi)
+		}
+	}
+	want := 0.5 * stats.SD(logs)
+	got := cell(t, tb, rows["A"], "length_coef")
+	t.Logf("length_coef %.4f, want %.4f", got, want)
+	if math.Abs(got-want) > 0.06 {
+		t.Errorf("length_coef %v, want %v ± 0.06", got, want)
+	}
+}
+
+// TestLengthDegenerate: equal lengths everywhere, and no response texts.
+func TestLengthDegenerate(t *testing.T) {
+	s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality"}}
+	s.Questions = []analysis.Question{{ID: "q1", GateScore: math.NaN()}}
+	for _, m := range []string{"A", "B"} {
+		s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: m, Rubric: []float64{3}})
+	}
+	res := Analyze(s, DefaultOptions())
+	for _, tb := range res.Tables {
+		if tb.Name == TableLength {
+			t.Fatal("length table without texts")
+		}
+	}
+	for _, m := range []string{"A", "B"} {
+		s.Responses = append(s.Responses, analysis.Response{QuestionID: "q1", Model: m, Chars: 50})
+	}
+	res = Analyze(s, DefaultOptions())
+	found := false
+	for _, n := range res.Notes {
+		if n.Table == TableLength {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("no note for equal lengths")
+	}
+}

@@ -1,0 +1,217 @@
+package calibration
+
+import (
+	"encoding/csv"
+	"errors"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+)
+
+// summevalDir is the SummEval data set beside the repository (see
+// ../shared/datasets/README.md); tests that need it skip when it is absent.
+const summevalDir = "../../../shared/datasets/summeval-llm-judge/derived"
+
+func readCSV(t *testing.T, name string) [][]string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(summevalDir, name))
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("SummEval data set not found at %s: skipped", summevalDir)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows[1:]
+}
+
+// loadSummEval builds a Study from SummEval: 100 articles (questions) × 12
+// systems, the 3 expert annotators and the 3 LLM judges on 4 attributes,
+// and the summaries' lengths. A judge score that could not be parsed is NaN.
+func loadSummEval(t *testing.T) *analysis.Study {
+	t.Helper()
+	attrs := []string{"coherence", "consistency", "fluency", "relevance"}
+	aPos := map[string]int{}
+	for i, a := range attrs {
+		aPos[a] = i
+	}
+	s := &analysis.Study{Title: "SummEval", HumanLabel: "Human Expert", MainRound: "main", Attributes: attrs, ScaleMin: 1, ScaleMax: 5}
+	type key struct{ e, kind, q, m string }
+	gs := map[key][]float64{}
+	get := func(k key) []float64 {
+		if gs[k] == nil {
+			v := make([]float64, len(attrs))
+			for i := range v {
+				v[i] = math.NaN()
+			}
+			gs[k] = v
+		}
+		return gs[k]
+	}
+	qs := map[string]bool{}
+	for _, r := range readCSV(t, "human_scores_long.csv") { // doc_id,system,annotator_type,annotator,attribute,score
+		if r[2] != "expert" {
+			continue
+		}
+		v, err := strconv.ParseFloat(r[5], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		get(key{r[3], analysis.Human, r[0], r[1]})[aPos[r[4]]] = v
+		qs[r[0]] = true
+	}
+	for _, r := range readCSV(t, "judge_scores_long.csv") { // doc_id,system,judge,prompt,attribute,score,parse_rule
+		v, err := strconv.ParseFloat(r[5], 64)
+		if err != nil {
+			v = math.NaN()
+		}
+		get(key{r[2], analysis.Judge, r[0], r[1]})[aPos[r[4]]] = v
+	}
+	for q := range qs {
+		s.Questions = append(s.Questions, analysis.Question{ID: q, GateScore: math.NaN()})
+	}
+	sort.Slice(s.Questions, func(i, j int) bool { return s.Questions[i].ID < s.Questions[j].ID })
+	for k, v := range gs {
+		s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: k.e, Kind: k.kind, Round: "main", QuestionID: k.q, Model: k.m, Rubric: v})
+	}
+	sort.Slice(s.Gradings, func(i, j int) bool {
+		a, b := s.Gradings[i], s.Gradings[j]
+		if a.QuestionID != b.QuestionID {
+			return a.QuestionID < b.QuestionID
+		}
+		if a.Model != b.Model {
+			return a.Model < b.Model
+		}
+		return a.Evaluator < b.Evaluator
+	})
+	for _, r := range readCSV(t, "summaries.csv") { // doc_id,system,summary
+		s.Responses = append(s.Responses, analysis.Response{QuestionID: r[0], Model: r[1], Text: r[2], Chars: utf8.RuneCountInString(r[2])})
+	}
+	return s
+}
+
+// TestSummEval runs the package on SummEval's expert ratings and the three
+// LLM judges. It checks what must hold on any data (every judge gets both
+// metrics for every system; intervals contain their estimates; held-out
+// isotonic calibration does not lose to the raw judge on the rubric scale
+// by much) and logs the measured numbers.
+func TestSummEval(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real data set")
+	}
+	s := loadSummEval(t)
+	opt := DefaultOptions()
+	opt.Bootstrap = 500
+	res := Analyze(s, opt)
+	for _, w := range res.Warnings {
+		t.Log("warning:", w)
+	}
+	sum := table(t, res, TableSummary)
+	for _, r := range sum.Rows {
+		t.Logf("%v %v: %v; PPI/human width ratio %.3f", r[0], r[1], r[len(r)-1], cell(t, sum, r, "width_ratio"))
+		if r[1] == MetricRubric && cell(t, sum, r, "mae_isotonic") > cell(t, sum, r, "mae_raw") {
+			t.Errorf("%v: isotonic calibration increased the rubric error", r[0])
+		}
+	}
+	cal := table(t, res, TableCalibration)
+	if len(cal.Rows) != 3*2*12 {
+		t.Errorf("judge_calibration has %d rows, want 3 judges × 2 metrics × 12 systems", len(cal.Rows))
+	}
+	for _, r := range cal.Rows {
+		p, lo, hi := cell(t, cal, r, "ppi"), cell(t, cal, r, "ppi_lo"), cell(t, cal, r, "ppi_hi")
+		if !(lo <= p && p <= hi) {
+			t.Errorf("%v: ppi %v outside [%v, %v]", r[:3], p, lo, hi)
+		}
+	}
+	lt := table(t, res, TableLength)
+	t.Logf("length_coef %.4f [%.4f, %.4f]", cell(t, lt, lt.Rows[0], "length_coef"), cell(t, lt, lt.Rows[0], "length_coef_lo"), cell(t, lt, lt.Rows[0], "length_coef_hi"))
+	for _, r := range lt.Rows {
+		t.Logf("  %v raw_effect %.3f adjusted %.3f [%.3f, %.3f] chars %.0f", r[0], cell(t, lt, r, "raw_effect"),
+			cell(t, lt, r, "adjusted_effect"), cell(t, lt, r, "adjusted_lo"), cell(t, lt, r, "adjusted_hi"), cell(t, lt, r, "mean_chars"))
+	}
+}
+
+// TestSummEvalSubsample keeps the expert gradings of 15 of the 100 articles
+// (every 7th article in id order, the first 15) and compares, per judge and
+// system, the PPI and human-only intervals with the all-expert mean of the
+// full data (the "truth" here). Logged: how often each interval contains
+// it, and the mean width ratio.
+func TestSummEvalSubsample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real data set")
+	}
+	full := loadSummEval(t)
+	keep := map[string]bool{}
+	for i := 0; i < len(full.Questions) && len(keep) < 15; i += 7 {
+		keep[full.Questions[i].ID] = true
+	}
+	truth := map[string]float64{}
+	{
+		res := Analyze(full, noLength())
+		cal := table(t, res, TableCalibration)
+		for _, r := range cal.Rows {
+			if r[2] == MetricRubric {
+				truth[r[1].(string)] = cell(t, cal, r, "human")
+			}
+		}
+	}
+	sub := *full
+	sub.Gradings = nil
+	for _, g := range full.Gradings {
+		if g.Kind == analysis.Judge || keep[g.QuestionID] {
+			sub.Gradings = append(sub.Gradings, g)
+		}
+	}
+	res := Analyze(&sub, noLength())
+	cal := table(t, res, TableCalibration)
+	type acc struct {
+		n, ppi, hum, tuned int
+		ratio, ratioT      float64
+	}
+	by := map[string]*acc{}
+	for _, r := range cal.Rows {
+		if r[2] != MetricRubric {
+			continue
+		}
+		a := by[r[0].(string)]
+		if a == nil {
+			a = &acc{}
+			by[r[0].(string)] = a
+		}
+		want := truth[r[1].(string)]
+		lo, hi := cell(t, cal, r, "ppi_lo"), cell(t, cal, r, "ppi_hi")
+		hlo, hhi := cell(t, cal, r, "human_only_lo"), cell(t, cal, r, "human_only_hi")
+		if n := cell(t, cal, r, "n_questions"); n != 15 {
+			t.Fatalf("n_questions = %v, want 15", n)
+		}
+		a.n++
+		if lo <= want && want <= hi {
+			a.ppi++
+		}
+		if hlo <= want && want <= hhi {
+			a.hum++
+		}
+		a.ratio += (hi - lo) / (hhi - hlo)
+		tlo, thi := cell(t, cal, r, "ppi_tuned_lo"), cell(t, cal, r, "ppi_tuned_hi")
+		if tlo <= want && want <= thi {
+			a.tuned++
+		}
+		a.ratioT += (thi - tlo) / (hhi - hlo)
+	}
+	for _, j := range []string{"gpt-4-0314", "gpt-3.5-turbo-0301", "llama-2-70b-chat-hf"} {
+		a := by[j]
+		t.Logf("%s: 15/100 articles labelled: the all-expert mean is inside PPI for %d/%d systems, tuned PPI %d, human-only %d; mean width ratio to human-only %.3f (tuned %.3f)",
+			j, a.ppi, a.n, a.tuned, a.hum, a.ratio/float64(a.n), a.ratioT/float64(a.n))
+	}
+}

@@ -1,0 +1,438 @@
+package planning
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/report"
+)
+
+// PlanOptions are the design targets of Plan.
+type PlanOptions struct {
+	// Alpha is the two-sided level of the paired t-test; default 0.01 (the
+	// threshold the paper's Figure 3 discusses). Accepted: (0, 1).
+	Alpha float64
+	// Power is the wanted probability of rejecting; default 0.8. Accepted:
+	// (Alpha, 1).
+	Power float64
+	// GradersPerQuestion are the designs to size: human graders per
+	// response; default {1, 2, 3}. Each must be ≥ 1; one column
+	// n_questions_g<g> per entry, in this order.
+	GradersPerQuestion []int
+	// Scores is the Solve Rate rule used to derive per-grading scores;
+	// default scores.DefaultOptions() (only rubric means are used here).
+	Scores scores.Options
+}
+
+// DefaultPlanOptions returns Alpha 0.01, Power 0.8, graders {1, 2, 3}.
+func DefaultPlanOptions() PlanOptions {
+	return PlanOptions{Alpha: 0.01, Power: 0.8, GradersPerQuestion: []int{1, 2, 3}, Scores: scores.DefaultOptions()}
+}
+
+// Options are the options of Analyze.
+type Options struct {
+	// Plan are the design targets; default DefaultPlanOptions().
+	Plan PlanOptions
+}
+
+// DefaultOptions returns Options{Plan: DefaultPlanOptions()}.
+func DefaultOptions() Options { return Options{Plan: DefaultPlanOptions()} }
+
+// Result is what Analyze produced: the study_plan table, its figure, notes
+// on what was left out and warnings.
+type Result struct {
+	Tables   []*report.Table
+	Figures  []*report.Figure
+	Notes    []report.Note
+	Warnings []string
+}
+
+// TableName is the name of Plan's table (tables/study_plan.csv).
+const TableName = "study_plan"
+
+// FigureID is the id of Analyze's figure of the needed questions.
+const FigureID = "study_plan_questions"
+
+// Analyze runs Plan and wraps its table with a bar chart of the questions
+// needed per adjacent pair and design. When Plan fails (no rubric, fewer
+// than two models with human gradings, invalid options) the result holds a
+// Note saying why and no table.
+func Analyze(s *analysis.Study, opt Options) Result {
+	var r Result
+	t, err := Plan(s, opt.Plan)
+	if err != nil {
+		r.Notes = append(r.Notes, report.Note{Table: TableName, Reason: err.Error()})
+		return r
+	}
+	r.Tables = append(r.Tables, t)
+	if f := planFigure(t, opt.Plan.GradersPerQuestion); f != nil {
+		r.Figures = append(r.Figures, f)
+	}
+	for _, row := range t.Rows {
+		if note, _ := row[len(row)-1].(string); note != "" {
+			r.Notes = append(r.Notes, report.Note{Table: TableName, Reason: fmt.Sprintf("%v vs %v: %s", row[0], row[1], note)})
+		}
+	}
+	return r
+}
+
+// pilot holds the main-round human rubric means of the study per model and
+// question.
+type pilot struct {
+	models []string
+	nQ     int
+	// per model: per question: grader → rubric mean (NaN skipped)
+	by [][]map[string]float64
+}
+
+// pairStats is one row of study_plan before formatting.
+type pairStats struct {
+	a, b           string
+	meanA, meanB   float64
+	n              int     // questions with a score for both
+	graders        float64 // mean graders per response over the pair's responses
+	d, varD        float64
+	varQ, varE     float64
+	nVarQuestions  int
+	effect, powerP float64
+	nPilot         any
+	nG             []any
+	note           string
+}
+
+// Plan sizes a follow-up study from a pilot. For each pair of models
+// adjacent in the order of mean human rubric (main round, every human
+// grading counts once, descending, ties by name; the human label left out
+// as in set all), it takes the per-question score (mean of the question's
+// human rubric means, as in pairwise_tests), their mean difference d over
+// the questions both models have, and decomposes the variance of the
+// per-question difference D_q under the model
+//
+//	y_qmj = μ_m + u_qm + l_qj + e_qmj
+//
+// (question-by-model effect u, grader j's leniency on question q, l_qj,
+// which cancels in a paired difference, and independent grader noise e with
+// variance σ²_e): Var(D_q) = σ²_q + σ²_e·(1/g_qa + 1/g_qb), where σ²_q =
+// Var(u_qa − u_qb) is the between-question variance of the difference and
+// g the graders per response. σ²_e is half the pooled within-question
+// variance of the per-grader differences y_qaj − y_qbj over the questions
+// where at least two graders graded both models (var_grader); when no
+// question has such graders, the pooled within-response variance of the
+// rubric means (responses with ≥ 2 graders) is used instead, which also
+// holds the leniency. σ²_q = max(0, Var(D_q) − mean_q σ²_e·(1/g_qa +
+// 1/g_qb)) (method of moments, truncated at 0).
+//
+// For a design with g graders on every response, Var(D) = σ²_q + 2σ²_e/g
+// and the number of questions is PairedSampleSize(|d|/√Var(D), Alpha,
+// Power) — the exact noncentral-t power of a paired two-sided t-test.
+// n_questions_pilot uses the pilot's own Var(D_q) directly (no
+// decomposition needed). d = 0 gives empty sample sizes and the note
+// "cannot be separated"; so does a pair without any difference variance.
+//
+// Plan returns an error for invalid options, a study without rubric or
+// without two models with main-round human rubric gradings.
+func Plan(s *analysis.Study, opt PlanOptions) (*report.Table, error) {
+	if s == nil {
+		return nil, errors.New("planning: plan: the study is nil")
+	}
+	if !(opt.Alpha > 0 && opt.Alpha < 1) {
+		return nil, fmt.Errorf("planning: plan: alpha %v is not in (0, 1)", opt.Alpha)
+	}
+	if !(opt.Power > opt.Alpha && opt.Power < 1) {
+		return nil, fmt.Errorf("planning: plan: power %v is not in (alpha, 1)", opt.Power)
+	}
+	for _, g := range opt.GradersPerQuestion {
+		if g < 1 {
+			return nil, fmt.Errorf("planning: plan: graders per question %d is below 1", g)
+		}
+	}
+	if len(s.Attributes) == 0 {
+		return nil, errors.New("planning: plan: the study has no rubric")
+	}
+	p := loadPilot(s, opt.Scores)
+	if len(p.models) < 2 {
+		return nil, fmt.Errorf("planning: plan: %d model(s) with main-round human rubric gradings; need 2", len(p.models))
+	}
+	t := newPlanTable(opt)
+	for i := 0; i+1 < len(p.models); i++ {
+		ps := p.pair(i, i+1, opt)
+		row := []any{ps.a, ps.b, int64(ps.n), ps.graders, ps.meanA, ps.meanB, ps.d, ps.varD, ps.varQ, ps.varE,
+			int64(ps.nVarQuestions), ps.effect, ps.powerP, ps.nPilot}
+		row = append(row, ps.nG...)
+		row = append(row, ps.note)
+		t.Rows = append(t.Rows, row)
+	}
+	return t, nil
+}
+
+func newPlanTable(opt PlanOptions) *report.Table {
+	a := strconv.FormatFloat(opt.Alpha, 'g', -1, 64)
+	pw := strconv.FormatFloat(opt.Power, 'g', -1, 64)
+	t := &report.Table{
+		Name:    TableName,
+		Title:   "Study plan: questions needed to separate adjacent models",
+		Section: report.SectionBeyond,
+		Doc: "For each pair of models adjacent in the human rubric order, the pilot's mean per-question difference, its variance split into between-question and grader parts, and the number of questions a paired two-sided t-test at alpha " +
+			a + " needs for power " + pw + " with g human graders per response (Var = var_question + 2·var_grader/g; exact noncentral-t power).",
+		Columns: []report.Column{
+			{Name: "model_a", Kind: report.Text, Doc: "higher model in the human rubric order"},
+			{Name: "model_b", Kind: report.Text, Doc: "the next model"},
+			{Name: "n_pilot", Kind: report.Int, Doc: "pilot questions with a human score for both"},
+			{Name: "graders_pilot", Kind: report.Float, Doc: "mean human graders per response in the pilot"},
+			{Name: "mean_a", Kind: report.Float, Doc: "mean per-question rubric of model_a on those questions"},
+			{Name: "mean_b", Kind: report.Float, Doc: "mean per-question rubric of model_b on those questions"},
+			{Name: "d", Kind: report.Float, Doc: "mean per-question difference a − b"},
+			{Name: "var_diff", Kind: report.Float, Doc: "variance (n − 1) of the per-question difference in the pilot"},
+			{Name: "var_question", Kind: report.Float, Doc: "between-question variance of the difference, σ²_q (method of moments, ≥ 0)"},
+			{Name: "var_grader", Kind: report.Float, Doc: "grader noise variance per response, σ²_e; empty when no question has two graders"},
+			{Name: "n_grader_questions", Kind: report.Int, Doc: "questions with ≥ 2 graders behind var_grader"},
+			{Name: "effect_size", Kind: report.Float, Doc: "pilot d / √var_diff (Cohen's d_z)"},
+			{Name: "power_pilot", Kind: report.Fraction, Doc: "power of the pilot itself (n_pilot questions) at alpha for the observed d"},
+			{Name: "n_questions_pilot", Kind: report.Int, Doc: "questions needed with the pilot's graders per response (from var_diff)"},
+		},
+	}
+	for _, g := range opt.GradersPerQuestion {
+		t.Columns = append(t.Columns, report.Column{Name: "n_questions_g" + strconv.Itoa(g), Kind: report.Int,
+			Doc: fmt.Sprintf("questions needed with %d grader(s) per response", g)})
+	}
+	t.Columns = append(t.Columns, report.Column{Name: "note", Kind: report.Text, Doc: "why a sample size is empty"})
+	return t
+}
+
+// loadPilot collects the main-round human rubric means per model and
+// question, with the models ordered by mean rubric over gradings.
+func loadPilot(s *analysis.Study, so scores.Options) *pilot {
+	round := s.MainRound
+	if round == "" {
+		round = "main"
+	}
+	qPos := map[string]int{}
+	for i, q := range s.Questions {
+		qPos[q.ID] = i
+	}
+	type acc struct {
+		sum float64
+		n   int
+	}
+	accs := map[string]*acc{}
+	by := map[string][]map[string]float64{}
+	for _, g := range scores.Compute(s, so) {
+		if g.Kind != analysis.Human || g.Round != round || g.Model == s.HumanLabel || math.IsNaN(g.RubricMean) {
+			continue
+		}
+		qi, ok := qPos[g.QuestionID]
+		if !ok {
+			continue
+		}
+		a := accs[g.Model]
+		if a == nil {
+			a = &acc{}
+			accs[g.Model] = a
+			by[g.Model] = make([]map[string]float64, len(s.Questions))
+		}
+		a.sum += g.RubricMean
+		a.n++
+		if by[g.Model][qi] == nil {
+			by[g.Model][qi] = map[string]float64{}
+		}
+		by[g.Model][qi][g.Evaluator] = g.RubricMean
+	}
+	p := &pilot{nQ: len(s.Questions)}
+	for m := range accs {
+		p.models = append(p.models, m)
+	}
+	mean := func(m string) float64 { return accs[m].sum / float64(accs[m].n) }
+	sort.Slice(p.models, func(i, j int) bool {
+		a, b := mean(p.models[i]), mean(p.models[j])
+		if a != b {
+			return a > b
+		}
+		return p.models[i] < p.models[j]
+	})
+	for _, m := range p.models {
+		p.by = append(p.by, by[m])
+	}
+	return p
+}
+
+// gradersMean returns the mean of a grader map (NaN when empty).
+func gradersMean(g map[string]float64) float64 {
+	if len(g) == 0 {
+		return math.NaN()
+	}
+	v := make([]float64, 0, len(g))
+	for _, k := range sortedKeys(g) {
+		v = append(v, g[k])
+	}
+	return stats.Mean(v)
+}
+
+func sortedKeys(g map[string]float64) []string {
+	k := make([]string, 0, len(g))
+	for e := range g {
+		k = append(k, e)
+	}
+	sort.Strings(k)
+	return k
+}
+
+// pair computes one row for models i (higher) and j.
+func (p *pilot) pair(i, j int, opt PlanOptions) pairStats {
+	ps := pairStats{a: p.models[i], b: p.models[j], nG: make([]any, len(opt.GradersPerQuestion))}
+	var xa, xb, diff, inv []float64
+	var gSum float64
+	// Paired per-grader differences (leniency cancels) and the unpaired
+	// fallback: within-response deviations.
+	var ssPaired, ssResp float64
+	var dfPaired, dfResp, qPaired, qResp int
+	for q := 0; q < p.nQ; q++ {
+		ga, gb := p.by[i][q], p.by[j][q]
+		if len(ga) == 0 || len(gb) == 0 {
+			continue
+		}
+		ma, mb := gradersMean(ga), gradersMean(gb)
+		xa = append(xa, ma)
+		xb = append(xb, mb)
+		diff = append(diff, ma-mb)
+		inv = append(inv, 1/float64(len(ga))+1/float64(len(gb)))
+		gSum += float64(len(ga) + len(gb))
+		var dj []float64
+		for _, e := range sortedKeys(ga) {
+			if vb, ok := gb[e]; ok {
+				dj = append(dj, ga[e]-vb)
+			}
+		}
+		if len(dj) >= 2 {
+			ssPaired += float64(stats.Variance(dj) * float64(len(dj)-1))
+			dfPaired += len(dj) - 1
+			qPaired++
+		}
+		resp := false
+		for _, g := range []map[string]float64{ga, gb} {
+			if len(g) >= 2 {
+				v := make([]float64, 0, len(g))
+				for _, e := range sortedKeys(g) {
+					v = append(v, g[e])
+				}
+				ssResp += float64(stats.Variance(v) * float64(len(v)-1))
+				dfResp += len(v) - 1
+				resp = true
+			}
+		}
+		if resp {
+			qResp++
+		}
+	}
+	ps.n = len(diff)
+	ps.graders = math.NaN()
+	if ps.n > 0 {
+		ps.graders = gSum / float64(2*ps.n)
+	}
+	ps.meanA, ps.meanB = stats.Mean(xa), stats.Mean(xb)
+	ps.d = stats.Mean(diff)
+	ps.varD = stats.Variance(diff)
+	ps.varE, ps.varQ = math.NaN(), math.NaN()
+	switch {
+	case dfPaired > 0:
+		ps.varE = ssPaired / float64(dfPaired) / 2
+		ps.nVarQuestions = qPaired
+	case dfResp > 0:
+		ps.varE = ssResp / float64(dfResp)
+		ps.nVarQuestions = qResp
+	}
+	if !math.IsNaN(ps.varE) && !math.IsNaN(ps.varD) {
+		ps.varQ = math.Max(0, ps.varD-float64(ps.varE*stats.Mean(inv)))
+	}
+	ps.effect = ps.d / math.Sqrt(ps.varD)
+	ps.powerP = math.NaN()
+	if ps.n >= 2 {
+		ps.powerP = PairedPower(float64(ps.n), ps.effect, opt.Alpha)
+	}
+	var notes []string
+	size := func(v float64) any {
+		if math.IsNaN(v) || ps.n < 2 {
+			return nil
+		}
+		if v == 0 {
+			if ps.d != 0 {
+				notes = append(notes, "no variance: every question shows the same difference")
+			}
+			return nil
+		}
+		n, _, err := PairedSampleSize(ps.d/math.Sqrt(v), opt.Alpha, opt.Power)
+		if err != nil {
+			if !errors.Is(err, ErrNoEffect) {
+				notes = append(notes, err.Error())
+			}
+			return nil
+		}
+		return int64(n)
+	}
+	switch {
+	case ps.n < 2:
+		notes = append(notes, fmt.Sprintf("%d question(s) with a score for both models; need 2", ps.n))
+	case ps.d == 0:
+		notes = append(notes, "cannot be separated: the pilot's mean difference is 0")
+	}
+	ps.nPilot = size(ps.varD)
+	if math.IsNaN(ps.varE) && ps.n >= 2 {
+		notes = append(notes, "no question has two graders: the grader variance cannot be estimated")
+	}
+	for k, g := range opt.GradersPerQuestion {
+		ps.nG[k] = size(ps.varQ + 2*ps.varE/float64(g))
+	}
+	ps.note = joinUnique(notes)
+	return ps
+}
+
+func joinUnique(s []string) string {
+	seen := map[string]bool{}
+	out := ""
+	for _, x := range s {
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		if out != "" {
+			out += "; "
+		}
+		out += x
+	}
+	return out
+}
+
+// planFigure draws the needed questions per pair (categories) and design
+// (series: the pilot's design and each g).
+func planFigure(t *report.Table, gs []int) *report.Figure {
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	f := &report.Figure{ID: FigureID, Section: report.SectionBeyond, Title: "Questions needed to separate adjacent models",
+		Kind: report.Bar, XName: "pair", YName: "questions needed", Table: t.Name}
+	first := 13 // column of n_questions_pilot
+	names := []string{"pilot design"}
+	for _, g := range gs {
+		names = append(names, fmt.Sprintf("%d grader(s)", g))
+	}
+	for k, name := range names {
+		s := report.Series{Name: name}
+		for _, row := range t.Rows {
+			v := math.NaN()
+			if n, ok := row[first+k].(int64); ok {
+				v = float64(n)
+			}
+			s.Values = append(s.Values, v)
+		}
+		f.Series = append(f.Series, s)
+	}
+	for _, row := range t.Rows {
+		f.Categories = append(f.Categories, fmt.Sprintf("%v vs %v", row[0], row[1]))
+	}
+	return f
+}

@@ -1,0 +1,106 @@
+package planning
+
+import (
+	"encoding/csv"
+	"errors"
+	"io/fs"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"testing"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+)
+
+// summevalHuman is SummEval's long table of human ratings, beside the
+// repository (../shared/datasets); the test skips when it is absent.
+const summevalHuman = "../../../shared/datasets/summeval-llm-judge/derived/human_scores_long.csv"
+
+// TestSummEvalPlan plans a follow-up of SummEval from its 3 expert
+// ratings (100 articles × 12 systems, 4 attributes). It checks what must
+// hold (11 adjacent pairs; var_question ≥ 0; more graders never need more
+// questions) and logs the plan.
+func TestSummEvalPlan(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real data set")
+	}
+	f, err := os.Open(summevalHuman)
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("SummEval not found at %s: skipped", summevalHuman)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	attrs := []string{"coherence", "consistency", "fluency", "relevance"}
+	aPos := map[string]int{}
+	for i, a := range attrs {
+		aPos[a] = i
+	}
+	type key struct{ e, q, m string }
+	gs := map[key][]float64{}
+	qs := map[string]bool{}
+	for _, r := range rows[1:] { // doc_id,system,annotator_type,annotator,attribute,score
+		if r[2] != "expert" {
+			continue
+		}
+		v, err := strconv.ParseFloat(r[5], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := key{r[3], r[0], r[1]}
+		if gs[k] == nil {
+			gs[k] = []float64{math.NaN(), math.NaN(), math.NaN(), math.NaN()}
+		}
+		gs[k][aPos[r[4]]] = v
+		qs[r[0]] = true
+	}
+	s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: attrs}
+	for q := range qs {
+		s.Questions = append(s.Questions, analysis.Question{ID: q})
+	}
+	sort.Slice(s.Questions, func(i, j int) bool { return s.Questions[i].ID < s.Questions[j].ID })
+	for k, v := range gs {
+		s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: k.e, Kind: analysis.Human, Round: "main", QuestionID: k.q, Model: k.m, Rubric: v})
+	}
+	tb, err := Plan(s, DefaultPlanOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tb.Rows) != 11 {
+		t.Fatalf("%d pairs, want 11", len(tb.Rows))
+	}
+	for _, r := range tb.Rows {
+		vq := r[col(t, tb, "var_question")].(float64)
+		t.Logf("%v>%v d=%.3f var_diff=%.3f var_q=%.3f var_e=%.3f power_pilot=%.2f n: pilot %v g1 %v g2 %v g3 %v %v",
+			r[0], r[1], r[col(t, tb, "d")], r[col(t, tb, "var_diff")], vq, r[col(t, tb, "var_grader")], r[col(t, tb, "power_pilot")],
+			r[col(t, tb, "n_questions_pilot")], r[col(t, tb, "n_questions_g1")], r[col(t, tb, "n_questions_g2")], r[col(t, tb, "n_questions_g3")], r[len(r)-1])
+		if vq < 0 {
+			t.Errorf("negative var_question %v", vq)
+		}
+		// Every response has the 3 experts, so the pilot's own design is
+		// g = 3 and the decomposition must reproduce it.
+		if g := r[col(t, tb, "graders_pilot")].(float64); g != 3 {
+			t.Errorf("graders_pilot = %v, want 3", g)
+		}
+		if vq > 0 && r[col(t, tb, "n_questions_pilot")] != r[col(t, tb, "n_questions_g3")] {
+			t.Errorf("%v: pilot n %v != g3 n %v", r[:2], r[col(t, tb, "n_questions_pilot")], r[col(t, tb, "n_questions_g3")])
+		}
+		prev := int64(math.MaxInt64)
+		for _, g := range []string{"n_questions_g1", "n_questions_g2", "n_questions_g3"} {
+			n, ok := r[col(t, tb, g)].(int64)
+			if !ok {
+				continue
+			}
+			if n > prev {
+				t.Errorf("%v: %s = %d needs more questions than with fewer graders (%d)", r[:2], g, n, prev)
+			}
+			prev = n
+		}
+	}
+}
