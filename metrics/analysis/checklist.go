@@ -1,0 +1,242 @@
+package analysis
+
+import (
+	"math"
+	"math/big"
+
+	"github.com/euroexec/euroexec/report"
+)
+
+// checklistTables builds Figure 4 and Figure 5.
+func (a *run) checklistTables() {
+	if !a.p.hasChecklist {
+		a.leaveOut("checklist_distribution", "the study has no checklist")
+		a.leaveOut("verdict_pairs", "the study has no checklist")
+		return
+	}
+	v := a.view(setAll, -1)
+	if len(v.g) == 0 {
+		a.leaveOut("checklist_distribution", "no human gradings in the main round")
+		a.leaveOut("verdict_pairs", "no human gradings in the main round")
+		return
+	}
+	a.checklistDistribution(v)
+	a.verdictPairs(v)
+}
+
+var checklistBins = []string{"[0, 0.2)", "[0.2, 0.4)", "[0.4, 0.6)", "[0.6, 0.8)", "[0.8, 1]"}
+
+// checklistBin returns the bin 0..4 of a grading's checklist rate,
+// compared exactly: bin = ⌊5·num/den⌋, capped at 4.
+func checklistBin(g *grade) int {
+	var b int
+	if g.chkExact {
+		b = int(5 * g.chkNum / g.chkDen)
+	} else {
+		b = int(math.Floor(5 * g.rate))
+	}
+	return min(max(b, 0), 4)
+}
+
+// checklistDistribution is Figure 4: per model, the share of human
+// gradings in each fifth of the checklist rate.
+func (a *run) checklistDistribution(v *view) {
+	p := a.p
+	mp := a.modelPos(v)
+	cnt := make([][5]int64, len(v.models))
+	tot := make([]int64, len(v.models))
+	for _, gi := range v.g {
+		g := &p.grades[gi]
+		if math.IsNaN(g.rate) {
+			continue
+		}
+		cnt[mp[g.m]][checklistBin(g)]++
+		tot[mp[g.m]]++
+	}
+	t := newTable("checklist_distribution", "Figure 4: Distribution of checklist fulfilment rates", report.SectionChecklist,
+		"Per model, the share of human gradings (main round) whose checklist rate falls in each range of width 0.2.",
+		col("model", report.Text, "model"),
+		col("bin", report.Text, "checklist-rate range"),
+		col("bin_index", report.Int, "0..4"),
+		col("gradings", report.Int, "gradings in the range"),
+		col("n", report.Int, "gradings of the model with a defined checklist rate"),
+		col("share", report.Fraction, "gradings / n"))
+	f := &report.Figure{ID: "fig4_checklist_distribution", Section: report.SectionChecklist,
+		Title: "Figure 4: Share of gradings per checklist fulfilment range", Kind: report.Line,
+		XName: "checklist fulfilment rate", YName: "share of gradings", YUnit: "%", Percent: true,
+		Table: t.Name, Categories: checklistBins}
+	for mi, m := range v.models {
+		s := report.Series{Name: p.s.Models[m].Name}
+		for b, name := range checklistBins {
+			sh := frac(cnt[mi][b], tot[mi])
+			addRow(t, p.s.Models[m].Name, name, int64(b), cnt[mi][b], tot[mi], sh)
+			s.Values = append(s.Values, sh)
+		}
+		f.Series = append(f.Series, s)
+	}
+	a.addTable(t)
+	a.addFigure(f)
+}
+
+// Verdict-pair categories of Figure 5.
+var pairNames = []string{"yes_yes", "yes_partial", "yes_no", "partial_partial", "partial_no", "no_no"}
+
+// pairCat maps two verdicts (Hit, Partial, Miss) to a pair category.
+func pairCat(x, y Verdict) int {
+	if x > y {
+		x, y = y, x
+	}
+	switch {
+	case x == Hit && y == Hit:
+		return 0
+	case x == Hit && y == Partial:
+		return 1
+	case x == Hit && y == Miss:
+		return 2
+	case x == Partial && y == Partial:
+		return 3
+	case x == Partial && y == Miss:
+		return 4
+	}
+	return 5
+}
+
+// pairAcc accumulates Figure 5 for one domain: per k (verdicts on an
+// item), the number of pairs in each category, summed exactly at the end.
+type pairAcc struct {
+	byK     map[int]*[6]int64
+	items   int64 // (response, item) cells with ≥ 2 verdicts
+	leftOut int64 // cells with fewer than 2 verdicts
+	naCount int64 // na verdicts left out
+}
+
+func (c *pairAcc) add(vs []Verdict) {
+	k := len(vs)
+	if k < 2 {
+		c.leftOut++
+		return
+	}
+	if c.byK == nil {
+		c.byK = map[int]*[6]int64{}
+	}
+	if c.byK[k] == nil {
+		c.byK[k] = new([6]int64)
+	}
+	for i := 0; i < k; i++ {
+		for j := i + 1; j < k; j++ {
+			c.byK[k][pairCat(vs[i], vs[j])]++
+		}
+	}
+	c.items++
+}
+
+// weights returns each category's weight (Σ over cells of the cell's pairs
+// in the category / its number of pairs) and its share of the cells.
+func (c *pairAcc) weights() (w, share [6]float64) {
+	for cat := 0; cat < 6; cat++ {
+		s := new(big.Rat)
+		for k, n := range c.byK {
+			s.Add(s, big.NewRat(n[cat], int64(k*(k-1)/2)))
+		}
+		w[cat], _ = s.Float64()
+		if c.items > 0 {
+			s.Quo(s, new(big.Rat).SetInt64(c.items))
+			share[cat], _ = s.Float64()
+		} else {
+			share[cat] = math.NaN()
+		}
+	}
+	return
+}
+
+// verdictPairs is Figure 5: for every (response, checklist item) with
+// verdicts from k ≥ 2 human evaluators (main round), the unordered verdict
+// pairs, each cell weighing 1 split evenly over its k(k−1)/2 pairs; na
+// verdicts and cells with fewer than 2 verdicts are left out and counted.
+func (a *run) verdictPairs(v *view) {
+	p := a.p
+	doms := p.domains()
+	dp := map[string]int{}
+	for i, d := range doms {
+		dp[d] = i
+	}
+	acc := make([]pairAcc, len(doms)+1) // last = overall
+	// Gradings are in (question, model, evaluator) order within the round.
+	gs := v.g
+	for i := 0; i < len(gs); {
+		j := i + 1
+		gi := &p.grades[gs[i]]
+		for j < len(gs) && p.grades[gs[j]].q == gi.q && p.grades[gs[j]].m == gi.m {
+			j++
+		}
+		a.responsePairs(gs[i:j], &acc[dp[p.s.Questions[gi.q].Domain]], &acc[len(doms)])
+		i = j
+	}
+	t := newTable("verdict_pairs", "Figure 5: Verdict pairs per checklist item", report.SectionChecklist,
+		"Share of annotator verdict pairs per (response, checklist item), by domain and overall; each cell with k ≥ 2 human verdicts weighs 1 split evenly over its k(k−1)/2 pairs.",
+		col("domain", report.Text, "question domain, or Overall"),
+		col("cells", report.Int, "(response, item) cells with at least 2 verdicts other than na"),
+		col("cells_left_out", report.Int, "cells with fewer than 2 verdicts other than na"),
+		col("na_verdicts", report.Int, "na verdicts left out"),
+		col("yes_yes", report.Fraction, "share of weight on hit–hit pairs"),
+		col("yes_partial", report.Fraction, "hit–partial"),
+		col("yes_no", report.Fraction, "hit–miss"),
+		col("partial_partial", report.Fraction, "partial–partial"),
+		col("partial_no", report.Fraction, "partial–miss"),
+		col("no_no", report.Fraction, "miss–miss"))
+	names := append(append([]string(nil), doms...), "Overall")
+	f := &report.Figure{ID: "fig5_verdict_pairs", Section: report.SectionChecklist,
+		Title: "Figure 5: Annotator verdict pairs per checklist item, by domain and overall", Kind: report.Bar,
+		XName: "domain", YName: "share of pairs", YUnit: "%", Percent: true, Table: t.Name, Categories: names}
+	series := make([]report.Series, 6)
+	for c := range series {
+		series[c].Name = pairNames[c]
+	}
+	for d, name := range names {
+		_, sh := acc[d].weights()
+		row := []any{name, acc[d].items, acc[d].leftOut, acc[d].naCount}
+		for c := 0; c < 6; c++ {
+			row = append(row, sh[c])
+			series[c].Values = append(series[c].Values, sh[c])
+		}
+		addRow(t, row...)
+	}
+	f.Series = series
+	a.addTable(t)
+	a.addFigure(f)
+	o := acc[len(doms)]
+	if o.leftOut > 0 || o.naCount > 0 {
+		p.note(t.Name, "%d (response, item) cells with fewer than 2 verdicts and %d na verdicts were left out", o.leftOut, o.naCount)
+	}
+}
+
+// responsePairs adds one response's human verdicts to its domain and to
+// the overall accumulator.
+func (a *run) responsePairs(gs []int, dom, all *pairAcc) {
+	p := a.p
+	nItems := 0
+	for _, gi := range gs {
+		if n := len(p.gradings[p.grades[gi].src].Verdicts); n > nItems {
+			nItems = n
+		}
+	}
+	vs := make([]Verdict, 0, len(gs))
+	for it := 0; it < nItems; it++ {
+		vs = vs[:0]
+		for _, gi := range gs {
+			row := p.gradings[p.grades[gi].src].Verdicts
+			if it >= len(row) {
+				continue
+			}
+			switch row[it] {
+			case Hit, Partial, Miss:
+				vs = append(vs, row[it])
+			case NA:
+				dom.naCount++
+				all.naCount++
+			}
+		}
+		dom.add(vs)
+		all.add(vs)
+	}
+}

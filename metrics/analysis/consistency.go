@@ -1,0 +1,304 @@
+package analysis
+
+import (
+	"math"
+	"sort"
+
+	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/report"
+)
+
+// Instruments of the consistency analyses.
+const (
+	insExplicit = iota
+	insRubric
+	insChecklist
+	nIns
+)
+
+var insNames = [nIns]string{"explicit", "rubric", "checklist"}
+
+// entry is one grading's three orderable values: −rank (so that a larger
+// value is better, as for the scores), rubric mean, checklist rate; NaN
+// when undefined.
+type entry struct {
+	e, m int
+	val  [nIns]float64
+}
+
+// byQuestion groups a view's gradings per question position, each group
+// sorted by (evaluator, model).
+func (a *run) byQuestion(v *view) [][]entry {
+	out := make([][]entry, len(v.questions))
+	for _, gi := range v.g {
+		g := &a.p.grades[gi]
+		e := entry{e: g.e, m: g.m, val: [nIns]float64{math.NaN(), g.rubMean, g.rate}}
+		if g.rank > 0 {
+			e.val[insExplicit] = -g.rank
+		}
+		qi := v.qPos[g.q]
+		out[qi] = append(out[qi], e)
+	}
+	for _, es := range out {
+		sort.Slice(es, func(i, j int) bool {
+			if es[i].e != es[j].e {
+				return es[i].e < es[j].e
+			}
+			return es[i].m < es[j].m
+		})
+	}
+	return out
+}
+
+// splitEvaluators splits a question's entries into per-evaluator runs.
+func splitEvaluators(es []entry) [][]entry {
+	var out [][]entry
+	for i := 0; i < len(es); {
+		j := i + 1
+		for j < len(es) && es[j].e == es[i].e {
+			j++
+		}
+		out = append(out, es[i:j])
+		i = j
+	}
+	return out
+}
+
+// tauOf is Kendall τ-b between two orderings over the models both define
+// (lists sorted by model); NaN when undefined.
+func tauOf(x []entry, ix int, y []entry, iy int) float64 {
+	var a, b []float64
+	i, j := 0, 0
+	for i < len(x) && j < len(y) {
+		switch {
+		case x[i].m < y[j].m:
+			i++
+		case x[i].m > y[j].m:
+			j++
+		default:
+			if !math.IsNaN(x[i].val[ix]) && !math.IsNaN(y[j].val[iy]) {
+				a = append(a, x[i].val[ix])
+				b = append(b, y[j].val[iy])
+			}
+			i++
+			j++
+		}
+	}
+	if len(a) < 2 {
+		return math.NaN()
+	}
+	t, _ := stats.KendallTauB(a, b)
+	return t
+}
+
+// meanAcc accumulates an average of per-unit values per question cluster,
+// counting undefined units, with a cluster-bootstrap interval.
+type meanAcc struct {
+	sum, n    []float64 // per question position
+	total     float64
+	count     int64
+	undefined int64
+}
+
+func newMeanAcc(nQ int) *meanAcc { return &meanAcc{sum: make([]float64, nQ), n: make([]float64, nQ)} }
+
+func (m *meanAcc) add(qi int, x float64) {
+	if math.IsNaN(x) {
+		m.undefined++
+		return
+	}
+	m.sum[qi] += x
+	m.n[qi]++
+	m.total += x
+	m.count++
+}
+
+func (m *meanAcc) mean() float64 { return meanOf(m.total, int(m.count)) }
+
+// intervals bootstraps the means of several accumulators over the same
+// questions with one shared resample per replicate.
+func (a *run) intervals(nQ int, accs []*meanAcc) [][2]float64 {
+	reps := a.bootstrap(nQ, len(accs), func(idx []int, o []float64) {
+		for k, m := range accs {
+			s, n := 0.0, 0.0
+			for _, c := range idx {
+				s += m.sum[c]
+				n += m.n[c]
+			}
+			o[k] = ratioF(s, n)
+		}
+	})
+	out := make([][2]float64, len(accs))
+	for k := range accs {
+		out[k][0], out[k][1] = a.interval(reps, k)
+	}
+	return out
+}
+
+// pearsonAcc accumulates double-entry Pearson r per question cluster.
+type pearsonAcc struct {
+	x, y  []float64
+	cl    [][6]float64 // per question: n, Σx, Σy, Σxx, Σyy, Σxy (centred)
+	shift float64
+}
+
+func (a *run) consistencyCols() []report.Column {
+	return []report.Column{
+		col("comparison", report.Text, "what is compared (see the table doc)"),
+		col("scope", report.Text, "within (one evaluator's instruments), across (pairs of evaluators), pearson (evaluator-pair Pearson r, double entry)"),
+		col("value", report.Float, "mean Kendall τ-b over units, or Pearson r"),
+		col("n", report.Int, "units averaged (τ) or points (Pearson, both orders)"),
+		col("n_undefined", report.Int, "units whose τ is undefined (a constant side or fewer than 2 models), left out"),
+		col("lo", report.Float, "95 % cluster-bootstrap interval over questions, lower end"),
+		col("hi", report.Float, "95 % cluster-bootstrap interval over questions, upper end"),
+	}
+}
+
+// consistencyTables is Table 6.
+func (a *run) consistencyTables() {
+	p := a.p
+	v := a.view(setAll, -1)
+	if len(v.g) == 0 {
+		a.leaveOut("consistency", "no human gradings in the main round")
+		return
+	}
+	have := [nIns]bool{p.hasRanks, p.hasRubric, p.hasChecklist}
+	bq := a.byQuestion(v)
+	nQ := len(bq)
+	type cmp struct {
+		name  string
+		scope string
+		x, y  int
+	}
+	var cmps []cmp
+	for _, c := range []cmp{{"explicit_vs_rubric", "within", insExplicit, insRubric},
+		{"explicit_vs_checklist", "within", insExplicit, insChecklist},
+		{"checklist_vs_rubric", "within", insChecklist, insRubric}} {
+		if have[c.x] && have[c.y] {
+			cmps = append(cmps, c)
+		}
+	}
+	for k := 0; k < nIns; k++ {
+		if have[k] {
+			cmps = append(cmps, cmp{"cross_" + insNames[k], "across", k, k})
+		}
+	}
+	accs := make([]*meanAcc, len(cmps))
+	for i := range accs {
+		accs[i] = newMeanAcc(nQ)
+	}
+	for qi, es := range bq {
+		evs := splitEvaluators(es)
+		for ci, c := range cmps {
+			if c.scope == "within" {
+				for _, ev := range evs {
+					accs[ci].add(qi, tauOf(ev, c.x, ev, c.y))
+				}
+				continue
+			}
+			for i := 0; i < len(evs); i++ {
+				for j := i + 1; j < len(evs); j++ {
+					accs[ci].add(qi, tauOf(evs[i], c.x, evs[j], c.y))
+				}
+			}
+		}
+	}
+	t := newTable("consistency", "Table 6: Consistency of instruments and evaluators", report.SectionConsistency,
+		"Kendall τ-b between explicit and derived rankings within each (evaluator, question) and across each (question, evaluator pair), averaged; Pearson r between evaluators on the rubric mean and checklist rate of the same response (every pair in both orders). Human gradings of the main round; 95 % cluster-bootstrap intervals.",
+		a.consistencyCols()...)
+	iv := a.intervals(nQ, accs)
+	a.crossTau = map[int]*meanAcc{}
+	for ci, c := range cmps {
+		m := accs[ci]
+		addRow(t, c.name, c.scope, m.mean(), m.count, m.undefined, iv[ci][0], iv[ci][1])
+		if c.scope == "across" {
+			a.crossTau[c.x] = m
+			a.crossIv[c.x] = iv[ci]
+		}
+	}
+	for _, k := range []int{insRubric, insChecklist} {
+		if !have[k] {
+			continue
+		}
+		r, n, lo, hi := a.pairPearson(v, bq, k)
+		addRow(t, "pearson_"+insNames[k], "pearson", r, int64(n), int64(0), lo, hi)
+	}
+	for k := 0; k < nIns; k++ {
+		if !have[k] {
+			p.note(t.Name, "no %s rows: the study has no %s", insNames[k], map[int]string{insExplicit: "preference ranks", insRubric: "rubric", insChecklist: "checklist"}[k])
+		}
+	}
+	a.addTable(t)
+}
+
+// pairPearson is the Pearson r between evaluators on instrument k of the
+// same response, every unordered pair of evaluators entering in both
+// orders, with a cluster-bootstrap interval.
+func (a *run) pairPearson(v *view, bq [][]entry, k int) (r float64, n int, lo, hi float64) {
+	var x, y []float64
+	type mom = [6]float64
+	cl := make([]mom, len(bq))
+	var pts [][3]float64 // qi, x, y
+	for qi, es := range bq {
+		byM := map[int][]float64{}
+		var ms []int
+		for _, e := range es {
+			if math.IsNaN(e.val[k]) {
+				continue
+			}
+			if _, ok := byM[e.m]; !ok {
+				ms = append(ms, e.m)
+			}
+			byM[e.m] = append(byM[e.m], e.val[k])
+		}
+		sort.Ints(ms)
+		for _, m := range ms {
+			vs := byM[m]
+			for i := 0; i < len(vs); i++ {
+				for j := i + 1; j < len(vs); j++ {
+					x = append(x, vs[i], vs[j])
+					y = append(y, vs[j], vs[i])
+					pts = append(pts, [3]float64{float64(qi), vs[i], vs[j]}, [3]float64{float64(qi), vs[j], vs[i]})
+				}
+			}
+		}
+	}
+	r, _ = stats.Pearson(x, y)
+	c := stats.Mean(x)
+	for _, pt := range pts {
+		qi, a, b := int(pt[0]), pt[1]-c, pt[2]-c
+		m := &cl[qi]
+		m[0]++
+		m[1] += a
+		m[2] += b
+		m[3] += a * a
+		m[4] += b * b
+		m[5] += a * b
+	}
+	reps := a.bootstrap(len(bq), 1, func(idx []int, o []float64) {
+		var s mom
+		for _, q := range idx {
+			for j := range s {
+				s[j] += cl[q][j]
+			}
+		}
+		o[0] = momentR(s)
+	})
+	lo, hi = a.interval(reps, 0)
+	return r, len(x), lo, hi
+}
+
+// momentR is Pearson r from centred moment sums (n, Σx, Σy, Σxx, Σyy, Σxy).
+func momentR(s [6]float64) float64 {
+	n := s[0]
+	if n < 2 {
+		return math.NaN()
+	}
+	sxy := s[5] - s[1]*s[2]/n
+	sxx := s[3] - s[1]*s[1]/n
+	syy := s[4] - s[2]*s[2]/n
+	if sxx <= 0 || syy <= 0 {
+		return math.NaN()
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}

@@ -1,0 +1,47 @@
+package analysis_test
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+)
+
+// Two questions, two models, one human evaluator with a two-attribute
+// rubric, a checklist and ranks.
+func ExampleAnalyze() {
+	s := &analysis.Study{
+		Title: "demo", HumanLabel: "Human Expert", MainRound: "main",
+		Attributes: []string{"Domain", "Reasoning"}, ScaleMin: 1, ScaleMax: 5,
+		Questions: []analysis.Question{
+			{ID: "q1", Domain: "Finance", GateScore: math.NaN(), Checklist: []string{"a", "b"}},
+			{ID: "q2", Domain: "Finance", GateScore: math.NaN(), Checklist: []string{"a", "b"}},
+		},
+		Models:     []analysis.Model{{Name: "A"}, {Name: "B"}},
+		Evaluators: []analysis.Evaluator{{ID: "ann", Kind: analysis.Human}},
+	}
+	grade := func(q, m string, r1, r2 float64, v1, v2 analysis.Verdict, rank int) analysis.Grading {
+		return analysis.Grading{Evaluator: "ann", Kind: analysis.Human, Round: "main", QuestionID: q, Model: m,
+			Rubric: []float64{r1, r2}, Verdicts: []analysis.Verdict{v1, v2}, Rank: rank}
+	}
+	s.Gradings = []analysis.Grading{
+		grade("q1", "A", 4, 3, analysis.Hit, analysis.Partial, 1),  // mean 3.5, checklist 0.75: solved
+		grade("q1", "B", 2, 3, analysis.Hit, analysis.Hit, 2),      // mean 2.5: not solved
+		grade("q2", "A", 3, 3, analysis.Miss, analysis.Partial, 2), // checklist 0.25: not solved
+		grade("q2", "B", 5, 4, analysis.Hit, analysis.Hit, 1),      // solved
+	}
+	opt := analysis.DefaultOptions()
+	opt.Bootstrap = 0 // no intervals in this example
+	rep, err := analysis.Analyze(s, opt)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, row := range rep.Table("summary").Rows {
+		fmt.Printf("%s %s %s: solve %.2f, rank %.1f, rubric %.2f, checklist %.3f\n",
+			row[0], row[1], row[2], row[5], row[8], row[14], row[17])
+	}
+	// Output:
+	// all humans A: solve 0.50, rank 1.5, rubric 3.25, checklist 0.500
+	// all humans B: solve 0.50, rank 1.5, rubric 3.50, checklist 1.000
+}

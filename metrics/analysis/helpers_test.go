@@ -1,0 +1,181 @@
+package analysis
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/euroexec/euroexec/report"
+)
+
+// g is one grading row of a hand-made study:
+// "evaluator run question model A,B verdicts rank", where verdicts are
+// letters h (hit), p (partial), m (miss), n (na), - (none), "." for no
+// checklist, and A,B is "." for no rubric. run "." = no run.
+type g = string
+
+// buildStudy builds a study from compact grading lines. Evaluators whose id
+// starts with "J" are judges. Every grading is in round "main".
+func buildStudy(t *testing.T, attrs []string, qs []Question, models []string, lines []string) *Study {
+	t.Helper()
+	s := &Study{Title: "mini", HumanLabel: "HE", MainRound: "main", Attributes: attrs, ScaleMin: 1, ScaleMax: 5}
+	s.Questions = qs
+	for _, m := range models {
+		s.Models = append(s.Models, Model{Name: m, USDPer1kInput: math.NaN(), USDPer1kOutput: math.NaN()})
+	}
+	evs := map[string]bool{}
+	for _, ln := range lines {
+		f := strings.Fields(ln)
+		if len(f) != 7 {
+			t.Fatalf("bad grading line %q", ln)
+		}
+		gr := Grading{Evaluator: f[0], Kind: Human, Round: "main", QuestionID: f[2], Model: f[3]}
+		if strings.HasPrefix(f[0], "J") {
+			gr.Kind = Judge
+		}
+		if f[1] != "." {
+			gr.Run = f[1]
+		}
+		if f[4] != "." {
+			for _, x := range strings.Split(f[4], ",") {
+				v, err := strconv.ParseFloat(x, 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				gr.Rubric = append(gr.Rubric, v)
+			}
+		}
+		if f[5] != "." {
+			for _, c := range f[5] {
+				gr.Verdicts = append(gr.Verdicts, map[rune]Verdict{'h': Hit, 'p': Partial, 'm': Miss, 'n': NA, '-': VerdictNone}[c])
+			}
+		}
+		r, err := strconv.Atoi(f[6])
+		if err != nil {
+			t.Fatal(err)
+		}
+		gr.Rank = r
+		s.Gradings = append(s.Gradings, gr)
+		if !evs[f[0]] {
+			evs[f[0]] = true
+			s.Evaluators = append(s.Evaluators, Evaluator{ID: f[0], Kind: gr.Kind})
+		}
+	}
+	sort.Slice(s.Evaluators, func(i, j int) bool { return s.Evaluators[i].ID < s.Evaluators[j].ID })
+	sort.SliceStable(s.Gradings, func(i, j int) bool {
+		a, b := s.Gradings[i], s.Gradings[j]
+		if a.Round != b.Round {
+			return a.Round < b.Round
+		}
+		if a.QuestionID != b.QuestionID {
+			return a.QuestionID < b.QuestionID
+		}
+		if a.Model != b.Model {
+			return a.Model < b.Model
+		}
+		if a.Evaluator != b.Evaluator {
+			return a.Evaluator < b.Evaluator
+		}
+		return a.Run < b.Run
+	})
+	return s
+}
+
+// analyze runs Analyze with a small bootstrap and fails the test on error.
+func analyze(t *testing.T, s *Study, mod func(*Options)) *report.Report {
+	t.Helper()
+	o := DefaultOptions()
+	o.Bootstrap = 50
+	o.Resamples = 20
+	if mod != nil {
+		mod(&o)
+	}
+	r, err := Analyze(s, o)
+	if err != nil {
+		t.Fatalf("Analyze: %v", err)
+	}
+	return r
+}
+
+// rowWhere returns the first row of table name whose text columns match
+// the key=value pairs.
+func rowWhere(t *testing.T, r *report.Report, name string, kv ...string) map[string]any {
+	t.Helper()
+	tb := r.Table(name)
+	if tb == nil {
+		t.Fatalf("no table %s", name)
+	}
+	for _, row := range tb.Rows {
+		ok := true
+		for i := 0; i+1 < len(kv); i += 2 {
+			found := false
+			for c, col := range tb.Columns {
+				if col.Name == kv[i] {
+					found = true
+					if row[c] != kv[i+1] {
+						ok = false
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("table %s has no column %s", name, kv[i])
+			}
+		}
+		if ok {
+			m := map[string]any{}
+			for c, col := range tb.Columns {
+				m[col.Name] = row[c]
+			}
+			return m
+		}
+	}
+	t.Fatalf("table %s: no row with %v", name, kv)
+	return nil
+}
+
+// checkFloat compares a float cell with a hand-computed value (NaN = empty).
+func checkFloat(t *testing.T, what string, got any, want float64) {
+	t.Helper()
+	f, ok := got.(float64)
+	if !ok {
+		t.Errorf("%s: got %T %v, want float %v", what, got, got, want)
+		return
+	}
+	if math.IsNaN(want) {
+		if !math.IsNaN(f) {
+			t.Errorf("%s: got %v, want NaN (empty)", what, f)
+		}
+		return
+	}
+	if math.Abs(f-want) > 1e-12*math.Max(1, math.Abs(want)) {
+		t.Errorf("%s: got %v, want %v", what, f, want)
+	}
+}
+
+// checkExact compares a float cell bit for bit.
+func checkExact(t *testing.T, what string, got any, want float64) {
+	t.Helper()
+	f, ok := got.(float64)
+	if !ok || f != want {
+		t.Errorf("%s: got %v, want exactly %v", what, got, want)
+	}
+}
+
+func checkInt(t *testing.T, what string, got any, want int64) {
+	t.Helper()
+	if v, ok := got.(int64); !ok || v != want {
+		t.Errorf("%s: got %v (%T), want %d", what, got, got, want)
+	}
+}
+
+// hasNote says whether some note of table mentions substr.
+func hasNote(r *report.Report, table, substr string) bool {
+	for _, n := range r.Notes {
+		if n.Table == table && strings.Contains(n.Reason, substr) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,389 @@
+package analysis
+
+import (
+	"math"
+
+	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/report"
+)
+
+// judgeTables builds Table 8 (judge_consistency) and Table 9
+// (judge_vs_human, judge_crispness).
+func (a *run) judgeTables() {
+	p := a.p
+	if len(p.judges) == 0 || !p.hasJudges {
+		for _, n := range []string{"judge_consistency", "judge_vs_human", "judge_crispness"} {
+			a.leaveOut(n, "the study has no LLM-judge gradings")
+		}
+		return
+	}
+	hv := a.view(setAll, -1)
+	if len(hv.g) == 0 {
+		for _, n := range []string{"judge_consistency", "judge_vs_human", "judge_crispness"} {
+			a.leaveOut(n, "no human gradings in the main round to compare the judges with")
+		}
+		return
+	}
+	a.judgeConsistency(hv)
+	a.judgeVsHuman(hv)
+}
+
+// meanEntries returns, per model, the mean over the given evaluators'
+// entries of each instrument (NaN when none defines it), sorted by model.
+func meanEntries(evs [][]entry) []entry {
+	type acc struct {
+		s [nIns]float64
+		n [nIns]int
+	}
+	byM := map[int]*acc{}
+	var ms []int
+	for _, ev := range evs {
+		for _, e := range ev {
+			x := byM[e.m]
+			if x == nil {
+				x = &acc{}
+				byM[e.m] = x
+				ms = append(ms, e.m)
+			}
+			for k := 0; k < nIns; k++ {
+				if !math.IsNaN(e.val[k]) {
+					x.s[k] += e.val[k]
+					x.n[k]++
+				}
+			}
+		}
+	}
+	sortInts(ms)
+	out := make([]entry, len(ms))
+	for i, m := range ms {
+		out[i] = entry{e: -1, m: m}
+		for k := 0; k < nIns; k++ {
+			out[i].val[k] = meanOf(byM[m].s[k], byM[m].n[k])
+		}
+	}
+	return out
+}
+
+func (a *run) judgeConsistency(hv *view) {
+	p := a.p
+	t := newTable("judge_consistency", "Table 8: Judge–human ranking agreement", report.SectionJudges,
+		"Kendall τ-b between each judge's ranking (explicit, rubric-derived, checklist-derived) and each human's ranking of the same question, averaged over (human, question) (llm_indiv), and the mean-human ranking, averaged over questions (llm_mean); beside the humans' cross-evaluator τ (Table 6) and, on questions with 3 or more humans, each human against the mean of the other humans. Main round; 95 % cluster-bootstrap intervals.",
+		col("graders", report.Text, "judge:<id>, or humans for the human baselines"),
+		col("instrument", report.Text, "explicit, rubric or checklist"),
+		col("comparison", report.Text, "llm_indiv, llm_mean, cross_evaluator, human_vs_mean_of_others"),
+		col("tau", report.Float, "mean Kendall τ-b"),
+		col("n", report.Int, "units averaged"),
+		col("n_undefined", report.Int, "units with an undefined τ, left out"),
+		col("lo", report.Float, "95 % cluster-bootstrap interval over questions, lower end"),
+		col("hi", report.Float, "95 % cluster-bootstrap interval over questions, upper end"))
+	have := [nIns]bool{p.hasRanks, p.hasRubric, p.hasChecklist}
+	hq := a.byQuestion(hv)
+	nQ := len(hq)
+	hEvs := make([][][]entry, nQ)
+	for qi := range hq {
+		hEvs[qi] = splitEvaluators(hq[qi])
+	}
+	for _, j := range p.judges {
+		jv := a.view(setAll, j)
+		if len(jv.g) == 0 {
+			continue
+		}
+		jq := a.byQuestion(jv)
+		var accs []*meanAcc
+		var labels [][2]string
+		for k := 0; k < nIns; k++ {
+			if !have[k] {
+				continue
+			}
+			ind, mean := newMeanAcc(nQ), newMeanAcc(nQ)
+			for qi, q := range hv.questions {
+				jp, ok := jv.qPos[q]
+				if !ok || len(hEvs[qi]) == 0 {
+					continue
+				}
+				je := jq[jp]
+				for _, h := range hEvs[qi] {
+					ind.add(qi, tauOf(je, k, h, k))
+				}
+				mean.add(qi, tauOf(je, k, meanEntries(hEvs[qi]), k))
+			}
+			accs = append(accs, ind, mean)
+			labels = append(labels, [2]string{insNames[k], "llm_indiv"}, [2]string{insNames[k], "llm_mean"})
+		}
+		iv := a.intervals(nQ, accs)
+		for i, m := range accs {
+			addRow(t, p.popName(j), labels[i][0], labels[i][1], m.mean(), m.count, m.undefined, iv[i][0], iv[i][1])
+		}
+	}
+	// Human baselines.
+	var accs []*meanAcc
+	var labels []string
+	for k := 0; k < nIns; k++ {
+		if !have[k] {
+			continue
+		}
+		if m := a.crossTau[k]; m != nil {
+			addRow(t, popHum, insNames[k], "cross_evaluator", m.mean(), m.count, m.undefined, a.crossIv[k][0], a.crossIv[k][1])
+		}
+		mo := newMeanAcc(nQ)
+		for qi := range hq {
+			evs := hEvs[qi]
+			if len(evs) < 3 {
+				continue
+			}
+			for i := range evs {
+				others := make([][]entry, 0, len(evs)-1)
+				others = append(others, evs[:i]...)
+				others = append(others, evs[i+1:]...)
+				mo.add(qi, tauOf(evs[i], k, meanEntries(others), k))
+			}
+		}
+		if mo.count+mo.undefined > 0 {
+			accs = append(accs, mo)
+			labels = append(labels, insNames[k])
+		}
+	}
+	iv := a.intervals(nQ, accs)
+	for i, m := range accs {
+		addRow(t, popHum, labels[i], "human_vs_mean_of_others", m.mean(), m.count, m.undefined, iv[i][0], iv[i][1])
+	}
+	if len(accs) == 0 {
+		p.note(t.Name, "no question has 3 or more human evaluators: no human_vs_mean_of_others rows")
+	}
+	a.addTable(t)
+}
+
+// Per-cluster sums of Table 9, per model: human and judge sums and counts
+// of rubric, checklist and solved.
+const (
+	jvHRub = iota
+	jvHRubN
+	jvJRub
+	jvJRubN
+	jvHChk
+	jvHChkN
+	jvJChk
+	jvJChkN
+	jvHSol
+	jvHSolN
+	jvJSol
+	jvJSolN
+	jvLen
+)
+
+// jvExact holds the exact Table 9 sums of one model.
+type jvExact struct {
+	hRub, jRub, hChk, jChk   fracSum
+	hSol, hSolN, jSol, jSolN int64
+	qs                       map[int]bool
+}
+
+var jvMeasures = []string{"rubric", "checklist_rate", "solve_rate"}
+
+func (a *run) judgeVsHuman(hv *view) {
+	p := a.p
+	t := newTable("judge_vs_human", "Table 9: Human and judge scores per model", report.SectionJudges,
+		"Per judge and model, on the responses graded by both humans and the judge (main round): mean rubric, checklist rate and Solve Rate from the humans and from the judge, and the bias judge − human with a 95 % cluster-bootstrap interval.",
+		col("judge", report.Text, "judge:<id>"),
+		col("model", report.Text, "model"),
+		col("n_questions", report.Int, "questions with the model's response graded by both"),
+		col("human_rubric", report.Float, "mean rubric over the human gradings"),
+		col("judge_rubric", report.Float, "mean rubric over the judge gradings"),
+		col("rubric_bias", report.Float, "judge − human"),
+		col("rubric_bias_lo", report.Float, "95 % interval, lower end"),
+		col("rubric_bias_hi", report.Float, "95 % interval, upper end"),
+		col("human_checklist_rate", report.Fraction, "mean checklist rate, humans"),
+		col("judge_checklist_rate", report.Fraction, "mean checklist rate, judge"),
+		col("checklist_bias", report.Float, "judge − human"),
+		col("checklist_bias_lo", report.Float, "95 % interval, lower end"),
+		col("checklist_bias_hi", report.Float, "95 % interval, upper end"),
+		col("human_solve_rate", report.Fraction, "Solve Rate, humans"),
+		col("judge_solve_rate", report.Fraction, "Solve Rate, judge"),
+		col("solve_bias", report.Float, "judge − human"),
+		col("solve_bias_lo", report.Float, "95 % interval, lower end"),
+		col("solve_bias_hi", report.Float, "95 % interval, upper end"))
+	c := newTable("judge_crispness", "Table 9: Judge over-crispness", report.SectionJudges,
+		"Least-squares slope of the judge's model means on the human model means (slope > 1: the judge spreads models further apart than humans) with a 95 % cluster-bootstrap interval, and the ratio of their SDs (n − 1) across models.",
+		col("judge", report.Text, "judge:<id>"),
+		col("measure", report.Text, "rubric, checklist_rate or solve_rate"),
+		col("n_models", report.Int, "models with both means"),
+		col("slope", report.Float, "slope of judge means on human means"),
+		col("slope_lo", report.Float, "95 % interval, lower end"),
+		col("slope_hi", report.Float, "95 % interval, upper end"),
+		col("intercept", report.Float, "intercept of the fit"),
+		col("r", report.Float, "Pearson r of the model means"),
+		col("sd_human", report.Float, "SD of the human model means"),
+		col("sd_judge", report.Float, "SD of the judge model means"),
+		col("sd_ratio", report.Float, "sd_judge / sd_human"),
+		col("sd_ratio_lo", report.Float, "95 % interval, lower end"),
+		col("sd_ratio_hi", report.Float, "95 % interval, upper end"))
+	f := &report.Figure{ID: "table9_judge_vs_human", Section: report.SectionJudges,
+		Title: "Table 9: Judge against human rubric per model", Kind: report.Scatter,
+		XName: "human rubric", YName: "judge rubric", Table: t.Name}
+	for _, j := range p.judges {
+		jv := a.view(setAll, j)
+		if len(jv.g) == 0 {
+			continue
+		}
+		a.judgeVsHumanOne(hv, jv, j, t, c)
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, row := range t.Rows {
+		h, jr := row[3].(float64), row[4].(float64)
+		if math.IsNaN(h) || math.IsNaN(jr) {
+			continue
+		}
+		name := row[0].(string)
+		if len(f.Series) == 0 || f.Series[len(f.Series)-1].Name != name {
+			f.Series = append(f.Series, report.Series{Name: name})
+		}
+		s := &f.Series[len(f.Series)-1]
+		s.Points = append(s.Points, report.Point{X: h, Y: jr, Label: row[1].(string)})
+		lo, hi = math.Min(lo, math.Min(h, jr)), math.Max(hi, math.Max(h, jr))
+	}
+	if len(f.Series) > 0 {
+		f.Lines = []report.RefLine{{Name: "y = x", X1: lo, Y1: lo, X2: hi, Y2: hi}}
+		a.addFigure(f)
+	}
+	a.addTable(t)
+	a.addTable(c)
+}
+
+func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) {
+	p := a.p
+	inJ := map[int]bool{}
+	for _, m := range jv.models {
+		inJ[m] = true
+	}
+	var models []int
+	mp := map[int]int{}
+	for _, m := range hv.models {
+		if inJ[m] {
+			mp[m] = len(models)
+			models = append(models, m)
+		}
+	}
+	nM, nQ := len(models), len(hv.questions)
+	if nM == 0 {
+		return
+	}
+	judged := map[[2]int]*grade{}
+	for _, gi := range jv.g {
+		g := &p.grades[gi]
+		judged[[2]int{g.q, g.m}] = g
+	}
+	humanGraded := map[[2]int]bool{}
+	for _, gi := range hv.g {
+		g := &p.grades[gi]
+		humanGraded[[2]int{g.q, g.m}] = true
+	}
+	acc := make([]float64, nQ*nM*jvLen)
+	ex := make([]jvExact, nM)
+	addSide := func(cl []float64, e *jvExact, g *grade, judge bool) {
+		o := 0
+		if judge {
+			o = 2
+		}
+		if !math.IsNaN(g.rubMean) {
+			cl[jvHRub+o] += g.rubMean
+			cl[jvHRubN+o]++
+			addRubric(pick(judge, &e.jRub, &e.hRub), g)
+		}
+		if !math.IsNaN(g.rate) {
+			cl[jvHChk+o] += g.rate
+			cl[jvHChkN+o]++
+			addChecklist(pick(judge, &e.jChk, &e.hChk), g)
+		}
+		if g.solved >= 0 {
+			cl[jvHSol+o] += float64(g.solved)
+			cl[jvHSolN+o]++
+			if judge {
+				e.jSol += int64(g.solved)
+				e.jSolN++
+			} else {
+				e.hSol += int64(g.solved)
+				e.hSolN++
+			}
+		}
+	}
+	for _, gi := range hv.g {
+		g := &p.grades[gi]
+		mi, ok := mp[g.m]
+		if !ok || judged[[2]int{g.q, g.m}] == nil {
+			continue
+		}
+		cl := acc[(hv.qPos[g.q]*nM+mi)*jvLen:][:jvLen]
+		addSide(cl, &ex[mi], g, false)
+	}
+	for _, gi := range jv.g {
+		g := &p.grades[gi]
+		mi, ok := mp[g.m]
+		qi, okq := hv.qPos[g.q]
+		if !ok || !okq || !humanGraded[[2]int{g.q, g.m}] {
+			continue
+		}
+		cl := acc[(qi*nM+mi)*jvLen:][:jvLen]
+		addSide(cl, &ex[mi], g, true)
+		if ex[mi].qs == nil {
+			ex[mi].qs = map[int]bool{}
+		}
+		ex[mi].qs[g.q] = true
+	}
+	// Bootstrap: per model 3 biases; per measure slope and SD ratio.
+	nOut := nM*3 + 6
+	stat := func(idx []int, o []float64) {
+		s := make([]float64, nM*jvLen)
+		sumRows(acc, nM*jvLen, idx, s)
+		hm := make([][]float64, 3)
+		jm := make([][]float64, 3)
+		for mi := 0; mi < nM; mi++ {
+			x := s[mi*jvLen:][:jvLen]
+			for k := 0; k < 3; k++ {
+				h := ratioF(x[jvHRub+4*k], x[jvHRubN+4*k])
+				jj := ratioF(x[jvJRub+4*k], x[jvJRubN+4*k])
+				o[mi*3+k] = jj - h
+				if !math.IsNaN(h) && !math.IsNaN(jj) {
+					hm[k] = append(hm[k], h)
+					jm[k] = append(jm[k], jj)
+				}
+			}
+		}
+		for k := 0; k < 3; k++ {
+			o[nM*3+2*k] = stats.LinRegress(hm[k], jm[k]).Slope
+			o[nM*3+2*k+1] = stats.SD(jm[k]) / stats.SD(hm[k])
+		}
+	}
+	reps := a.bootstrap(nQ, nOut, stat)
+	name := p.popName(j)
+	hm := make([][]float64, 3)
+	jm := make([][]float64, 3)
+	for mi, m := range models {
+		e := &ex[mi]
+		h := [3]float64{e.hRub.mean(), e.hChk.mean(), frac(e.hSol, e.hSolN)}
+		jj := [3]float64{e.jRub.mean(), e.jChk.mean(), frac(e.jSol, e.jSolN)}
+		row := []any{name, p.s.Models[m].Name, int64(len(e.qs))}
+		for k := 0; k < 3; k++ {
+			lo, hi := a.interval(reps, mi*3+k)
+			row = append(row, h[k], jj[k], jj[k]-h[k], lo, hi)
+			if !math.IsNaN(h[k]) && !math.IsNaN(jj[k]) {
+				hm[k] = append(hm[k], h[k])
+				jm[k] = append(jm[k], jj[k])
+			}
+		}
+		addRow(t, row...)
+	}
+	for k, meas := range jvMeasures {
+		lr := stats.LinRegress(hm[k], jm[k])
+		slo, shi := a.interval(reps, nM*3+2*k)
+		rlo, rhi := a.interval(reps, nM*3+2*k+1)
+		sh, sj := stats.SD(hm[k]), stats.SD(jm[k])
+		addRow(c, name, meas, int64(len(hm[k])), lr.Slope, slo, shi, lr.Intercept, lr.R, sh, sj, sj/sh, rlo, rhi)
+	}
+}
+
+func pick(judge bool, j, h *fracSum) *fracSum {
+	if judge {
+		return j
+	}
+	return h
+}

@@ -1,0 +1,77 @@
+package analysis
+
+import (
+	"math"
+
+	"github.com/euroexec/euroexec/report"
+)
+
+var verdictNames = map[Verdict]string{Hit: "hit", Partial: "partial", Miss: "miss", NA: "na"}
+
+// questionPages builds one report.QuestionPage per question, with every
+// response (the text from the dumps) and every grading (judge runs
+// averaged), in question, model, round, evaluator order.
+func (a *run) questionPages() {
+	p := a.p
+	byQ := make([][]int, p.nQ())
+	for i := range p.grades {
+		byQ[p.grades[i].q] = append(byQ[p.grades[i].q], i)
+	}
+	refs := make([][]report.ReferenceText, p.nQ())
+	for _, r := range p.s.References {
+		if q, ok := p.qIdx[r.QuestionID]; ok {
+			refs[q] = append(refs[q], report.ReferenceText{ID: r.ID, Author: r.Author, Text: r.Text, Graded: r.Graded})
+		}
+	}
+	for q := range p.s.Questions {
+		qq := &p.s.Questions[q]
+		pg := &report.QuestionPage{ID: qq.ID, Domain: qq.Domain, Difficulty: a.difficultyOf(q),
+			Author: qq.Author, Prompt: qq.Prompt, Checklist: append([]string(nil), qq.Checklist...), References: refs[q]}
+		if pg.Difficulty == binUnknown {
+			pg.Difficulty = ""
+		}
+		for _, t := range qq.Tags {
+			pg.Tags = append(pg.Tags, report.KV{Key: t.Key, Value: t.Value})
+		}
+		views := map[int]*report.ResponseView{}
+		var order []int
+		for m := range p.s.Models {
+			if r := p.respOf(q, m); r != nil {
+				views[m] = &report.ResponseView{Model: r.Model, Text: r.Text, HasText: r.Text != "", Chars: r.Chars, Words: r.Words}
+				order = append(order, m)
+			}
+		}
+		for _, gi := range byQ[q] {
+			g := &p.grades[gi]
+			rv := views[g.m]
+			if rv == nil {
+				rv = &report.ResponseView{Model: p.s.Models[g.m].Name}
+				views[g.m] = rv
+				order = append(order, g.m)
+			}
+			rv.Gradings = append(rv.Gradings, a.gradingView(g))
+		}
+		sortInts(order)
+		for _, m := range order {
+			pg.Responses = append(pg.Responses, *views[m])
+		}
+		a.rep.Questions = append(a.rep.Questions, pg)
+	}
+}
+
+// gradingView renders one grading. Verdicts are those of the first run for
+// an averaged judge grading; its rank is the mean rank rounded.
+func (a *run) gradingView(g *grade) report.GradingView {
+	p := a.p
+	row := &p.gradings[g.src]
+	gv := report.GradingView{Evaluator: row.Evaluator, Kind: row.Kind, Round: row.Round,
+		Rubric: append([]float64(nil), g.attr...), RubricMean: g.rubMean, ChecklistRate: g.rate,
+		Rank: int(math.Round(g.rank)), Solved: g.solved == 1, Comment: row.Comment}
+	if gv.Kind == "" {
+		gv.Kind = Human
+	}
+	for _, v := range row.Verdicts {
+		gv.Verdicts = append(gv.Verdicts, verdictNames[v])
+	}
+	return gv
+}

@@ -1,0 +1,239 @@
+package analysis
+
+import (
+	"math"
+
+	"github.com/euroexec/euroexec/report"
+)
+
+// modelStats are one model's Table 4 measures over one view's gradings.
+type modelStats struct {
+	model                                          int
+	nQuestions, nGradings                          int
+	solve, rank, win, rubric, checklist            float64
+	solveLo, solveHi, rankLo, rankHi               float64
+	winLo, winHi, rubricLo, rubricHi, chkLo, chkHi float64
+}
+
+// Per-cluster accumulator layout of the summary bootstrap.
+const (
+	acSolvedN = iota // gradings with a defined solved flag
+	acSolved
+	acRankedN
+	acRankSum
+	acWins
+	acRubN
+	acRubSum
+	acChkN
+	acChkSum
+	acLen
+)
+
+// summarize computes the Table 4 measures of every model of v with their
+// cluster-bootstrap intervals (one shared resample of questions per
+// replicate for all models).
+func (a *run) summarize(v *view) []modelStats {
+	p := a.p
+	nM := len(v.models)
+	mPos := map[int]int{}
+	for i, m := range v.models {
+		mPos[m] = i
+	}
+	nC := len(v.questions)
+	acc := make([]float64, nC*nM*acLen)
+	out := make([]modelStats, nM)
+	type exact struct {
+		solved, solvedN, rankSum, rankedN, wins int64
+		rub, chk                                fracSum
+		qs                                      map[int]bool
+	}
+	ex := make([]exact, nM)
+	for pos, gi := range v.g {
+		g := &p.grades[gi]
+		mi := mPos[g.m]
+		c := acc[(v.qPos[g.q]*nM+mi)*acLen:][:acLen]
+		e := &ex[mi]
+		if e.qs == nil {
+			e.qs = map[int]bool{}
+		}
+		e.qs[g.q] = true
+		out[mi].nGradings++
+		if g.solved >= 0 {
+			c[acSolvedN]++
+			c[acSolved] += float64(g.solved)
+			e.solvedN++
+			e.solved += int64(g.solved)
+		}
+		if r := v.rank[pos]; r > 0 {
+			c[acRankedN]++
+			c[acRankSum] += r
+			e.rankedN++
+			e.rankSum += int64(r)
+			if v.win[pos] {
+				c[acWins]++
+				e.wins++
+			}
+		}
+		if !math.IsNaN(g.rubMean) {
+			c[acRubN]++
+			c[acRubSum] += g.rubMean
+			addRubric(&e.rub, g)
+		}
+		if !math.IsNaN(g.rate) {
+			c[acChkN]++
+			c[acChkSum] += g.rate
+			addChecklist(&e.chk, g)
+		}
+	}
+	const k = 5
+	stat := func(idx []int, o []float64) {
+		all := make([]float64, nM*acLen)
+		sumRows(acc, nM*acLen, idx, all)
+		for mi := 0; mi < nM; mi++ {
+			s := all[mi*acLen : (mi+1)*acLen]
+			o[mi*k+0] = ratioF(s[acSolved], s[acSolvedN])
+			o[mi*k+1] = ratioF(s[acRankSum], s[acRankedN])
+			o[mi*k+2] = ratioF(s[acWins], s[acRankedN])
+			o[mi*k+3] = ratioF(s[acRubSum], s[acRubN])
+			o[mi*k+4] = ratioF(s[acChkSum], s[acChkN])
+		}
+	}
+	reps := a.bootstrap(nC, nM*k, stat)
+	for mi, m := range v.models {
+		e := &ex[mi]
+		o := &out[mi]
+		o.model = m
+		o.nQuestions = len(e.qs)
+		o.solve = frac(e.solved, e.solvedN)
+		o.rank = frac(e.rankSum, e.rankedN)
+		o.win = frac(e.wins, e.rankedN)
+		o.rubric = e.rub.mean()
+		o.checklist = e.chk.mean()
+		o.solveLo, o.solveHi = a.interval(reps, mi*k+0)
+		o.rankLo, o.rankHi = a.interval(reps, mi*k+1)
+		o.winLo, o.winHi = a.interval(reps, mi*k+2)
+		o.rubricLo, o.rubricHi = a.interval(reps, mi*k+3)
+		o.chkLo, o.chkHi = a.interval(reps, mi*k+4)
+	}
+	return out
+}
+
+// addRubric adds g's rubric mean to an exact sum: the attribute sum over
+// the attribute count when the sum is an integer (human gradings), else
+// the float mean.
+func addRubric(f *fracSum, g *grade) {
+	if g.rubSum == math.Trunc(g.rubSum) && math.Abs(g.rubSum) < 1<<40 {
+		f.add(int64(g.rubSum), int64(g.rubN))
+		return
+	}
+	f.addFloat(g.rubMean)
+}
+
+// addChecklist adds g's checklist rate to an exact sum.
+func addChecklist(f *fracSum, g *grade) {
+	if g.chkExact {
+		f.add(g.chkNum, g.chkDen)
+		return
+	}
+	f.addFloat(g.rate)
+}
+
+func ratioF(num, den float64) float64 {
+	if den == 0 {
+		return math.NaN()
+	}
+	return num / den
+}
+
+var summaryCols = []report.Column{
+	col("set", report.Text, "all = the main round without the human label; reference_subset = the questions where the human label was graded, all models"),
+	col("graders", report.Text, "humans (all human gradings pooled) or judge:<id> (one judge, runs averaged per response)"),
+	col("model", report.Text, "model name"),
+	col("n_questions", report.Int, "questions on which the model has gradings"),
+	col("n_gradings", report.Int, "gradings of the model (one evaluator's grading of one response)"),
+	col("solve_rate", report.Fraction, "share of gradings with mean rubric ≥ threshold and checklist rate ≥ threshold"),
+	col("solve_rate_lo", report.Fraction, "95 % cluster-bootstrap interval over questions, lower end"),
+	col("solve_rate_hi", report.Fraction, "95 % cluster-bootstrap interval over questions, upper end"),
+	col("avg_rank", report.Float, "mean rank among the compared models (1 = best), ranks re-derived per grading"),
+	col("avg_rank_lo", report.Float, "95 % interval, lower end"),
+	col("avg_rank_hi", report.Float, "95 % interval, upper end"),
+	col("win_rate", report.Fraction, "share of ranked gradings where the model was ranked first among the compared models"),
+	col("win_rate_lo", report.Fraction, "95 % interval, lower end"),
+	col("win_rate_hi", report.Fraction, "95 % interval, upper end"),
+	col("rubric", report.Float, "mean over gradings of the mean attribute score"),
+	col("rubric_lo", report.Float, "95 % interval, lower end"),
+	col("rubric_hi", report.Float, "95 % interval, upper end"),
+	col("checklist_rate", report.Fraction, "mean over gradings of (hits + partial credit × partials) / items not na"),
+	col("checklist_rate_lo", report.Fraction, "95 % interval, lower end"),
+	col("checklist_rate_hi", report.Fraction, "95 % interval, upper end"),
+}
+
+// summaryTable builds Tables 4 and 10 for every set and grader population.
+func (a *run) summaryTable() {
+	p := a.p
+	t := newTable("summary", "Tables 4 and 10: Summary of results", report.SectionOverview,
+		"Solve Rate, average rank, win rate, rubric and checklist rate per model, per set of questions and grader population, with 95 % cluster-bootstrap intervals.",
+		summaryCols...)
+	for _, set := range []string{setAll, setRef} {
+		pops := append([]int{-1}, p.judges...)
+		for _, j := range pops {
+			v := a.view(set, j)
+			if len(v.g) == 0 {
+				if j < 0 {
+					a.noteEmptySet(set)
+				}
+				continue
+			}
+			p.noteCoverage("summary", v)
+			for _, o := range a.stats(set, j) {
+				addRow(t, set, v.pop, p.s.Models[o.model].Name, int64(o.nQuestions), int64(o.nGradings),
+					o.solve, o.solveLo, o.solveHi, o.rank, o.rankLo, o.rankHi, o.win, o.winLo, o.winHi,
+					o.rubric, o.rubricLo, o.rubricHi, o.checklist, o.chkLo, o.chkHi)
+			}
+		}
+	}
+	if !p.hasRanks {
+		p.note("summary", "the study has no preference ranks: avg_rank and win_rate are empty")
+	}
+	if !p.hasChecklist {
+		p.note("summary", "the study has no checklist: checklist_rate is empty")
+	}
+	if !p.hasRubric {
+		p.note("summary", "the study has no rubric: rubric is empty")
+	}
+	a.addTable(t)
+	a.headlineFigure()
+}
+
+func (a *run) noteEmptySet(set string) {
+	p := a.p
+	switch {
+	case set == setAll && p.mainRnd < 0:
+		p.note("summary", "set all is empty: no grading is in the main round %q", p.s.MainRound)
+	case set == setRef && p.label < 0:
+		p.note("summary", "set reference_subset is empty: the human label %q was not graded", p.s.HumanLabel)
+	default:
+		p.note("summary", "set %s has no human gradings", set)
+	}
+}
+
+// headlineFigure draws Solve Rate per model (humans, set all) with error bars.
+func (a *run) headlineFigure() {
+	p := a.p
+	st := a.stats(setAll, -1)
+	if len(st) == 0 {
+		return
+	}
+	f := &report.Figure{ID: "solve_rate_by_model", Section: report.SectionOverview,
+		Title: "Solve Rate by model (human graders, 95 % interval)", Kind: report.Bar,
+		XName: "model", YName: "Solve Rate", YUnit: "%", Percent: true, Table: "summary"}
+	s := report.Series{Name: "Solve Rate"}
+	for _, o := range sortByValue(st, func(o modelStats) float64 { return o.solve }) {
+		f.Categories = append(f.Categories, p.s.Models[o.model].Name)
+		s.Values = append(s.Values, o.solve)
+		s.Lo = append(s.Lo, o.solveLo)
+		s.Hi = append(s.Hi, o.solveHi)
+	}
+	f.Series = []report.Series{s}
+	a.addFigure(f)
+}

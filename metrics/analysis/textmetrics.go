@@ -1,0 +1,245 @@
+package analysis
+
+import (
+	"math"
+
+	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/metrics/textsim"
+	"github.com/euroexec/euroexec/report"
+)
+
+// textScore is one response's automatic metrics.
+type textScore struct {
+	q, m      int
+	bleu      float64
+	stem, raw textsim.Rouge
+	humanRub  float64 // mean over its human gradings (main round) of the rubric mean
+}
+
+// textTables builds text_metrics (one row per response on questions with
+// references) and Table 7 (table7, table7_correlations).
+func (a *run) textTables() {
+	p := a.p
+	if !p.hasRefs {
+		for _, n := range []string{"text_metrics", "table7", "table7_correlations"} {
+			a.leaveOut(n, "the study has no expert-written references")
+		}
+		return
+	}
+	refs := make([][]string, p.nQ())
+	for _, r := range p.s.References {
+		if q, ok := p.qIdx[r.QuestionID]; ok {
+			refs[q] = append(refs[q], r.Text)
+		}
+	}
+	type job struct {
+		q  int
+		ms []int
+	}
+	var jobs []job
+	noText := 0
+	for q := range refs {
+		if len(refs[q]) == 0 {
+			continue
+		}
+		j := job{q: q}
+		for m := 0; m < p.nM(); m++ {
+			if m == p.label {
+				continue
+			}
+			if r := p.respOf(q, m); r != nil {
+				if r.Text == "" {
+					noText++
+					continue
+				}
+				j.ms = append(j.ms, m)
+			}
+		}
+		if len(j.ms) > 0 {
+			jobs = append(jobs, j)
+		}
+	}
+	if noText > 0 {
+		p.note("text_metrics", "%d responses on questions with references have no text and were left out", noText)
+	}
+	if len(jobs) == 0 {
+		for _, n := range []string{"text_metrics", "table7", "table7_correlations"} {
+			a.leaveOut(n, "no response with text on a question with a reference")
+		}
+		return
+	}
+	scores := make([][]textScore, len(jobs))
+	parallelFor(len(jobs), func(i int) {
+		j := jobs[i]
+		rs := textsim.NewRougeScorer(refs[j.q], textsim.RougeOptions{Stemmer: true})
+		rr := textsim.NewRougeScorer(refs[j.q], textsim.RougeOptions{Stemmer: false})
+		bs := textsim.NewBLEUScorer(refs[j.q], textsim.DefaultBLEUOptions)
+		for _, m := range j.ms {
+			txt := p.respOf(j.q, m).Text
+			scores[i] = append(scores[i], textScore{q: j.q, m: m, bleu: bs.Score(txt).Score,
+				stem: rs.Score(txt), raw: rr.Score(txt)})
+		}
+	})
+	a.humanRubricPerResponse(scores)
+	a.textMetricsTable(scores)
+	a.table7(scores)
+}
+
+// humanRubricPerResponse fills each score's mean human rubric (main round).
+func (a *run) humanRubricPerResponse(scores [][]textScore) {
+	p := a.p
+	v := a.view(setAll, -1)
+	sum := map[[2]int][2]float64{}
+	for _, gi := range v.g {
+		g := &p.grades[gi]
+		if !math.IsNaN(g.rubMean) {
+			s := sum[[2]int{g.q, g.m}]
+			sum[[2]int{g.q, g.m}] = [2]float64{s[0] + g.rubMean, s[1] + 1}
+		}
+	}
+	for i := range scores {
+		for k := range scores[i] {
+			s := sum[[2]int{scores[i][k].q, scores[i][k].m}]
+			scores[i][k].humanRub = meanOf(s[0], int(s[1]))
+		}
+	}
+}
+
+func (a *run) textMetricsTable(scores [][]textScore) {
+	p := a.p
+	t := newTable("text_metrics", "Automatic text metrics per response", report.SectionAutomatic,
+		"Sentence BLEU (sacrebleu defaults, 0–100, all references) and ROUGE F1 (rouge-score, best reference), with and without the Porter stemmer, of every model response on a question with an expert-written reference; the human label is left out.",
+		col("question_id", report.Text, "question"),
+		col("model", report.Text, "model"),
+		col("bleu", report.Float, "sentence BLEU, 0–100"),
+		col("rouge1_f1", report.Float, "ROUGE-1 F1, stemmed"),
+		col("rouge2_f1", report.Float, "ROUGE-2 F1, stemmed"),
+		col("rougeL_f1", report.Float, "ROUGE-L F1, stemmed"),
+		col("rougeLsum_f1", report.Float, "ROUGE-Lsum F1, stemmed"),
+		col("rouge1_f1_nostem", report.Float, "ROUGE-1 F1, no stemmer"),
+		col("rouge2_f1_nostem", report.Float, "ROUGE-2 F1, no stemmer"),
+		col("rougeL_f1_nostem", report.Float, "ROUGE-L F1, no stemmer"),
+		col("rougeLsum_f1_nostem", report.Float, "ROUGE-Lsum F1, no stemmer"),
+		col("human_rubric", report.Float, "mean over the response's human gradings (main round) of the rubric mean"))
+	for _, qs := range scores {
+		for _, s := range qs {
+			addRow(t, p.s.Questions[s.q].ID, p.s.Models[s.m].Name, s.bleu,
+				s.stem.Rouge1.F1, s.stem.Rouge2.F1, s.stem.RougeL.F1, s.stem.RougeLsum.F1,
+				s.raw.Rouge1.F1, s.raw.Rouge2.F1, s.raw.RougeL.F1, s.raw.RougeLsum.F1, s.humanRub)
+		}
+	}
+	a.addTable(t)
+}
+
+// headline returns the Table 7 ROUGE-Lsum F1 (stemmed per Options.Stemmer).
+func (a *run) headline(s *textScore) float64 {
+	if a.opt.Stemmer {
+		return s.stem.RougeLsum.F1
+	}
+	return s.raw.RougeLsum.F1
+}
+
+func (a *run) table7(scores [][]textScore) {
+	p := a.p
+	stem := "stemmed"
+	if !a.opt.Stemmer {
+		stem = "not stemmed"
+	}
+	t := newTable("table7", "Table 7: Human rubric, ROUGE-Lsum and BLEU per model", report.SectionAutomatic,
+		"Per model, on the questions with an expert-written reference: mean human rubric (main-round gradings of the same responses), mean ROUGE-Lsum F1 ("+stem+") and mean sentence BLEU.",
+		col("model", report.Text, "model"),
+		col("questions", report.Int, "questions with a scored response"),
+		col("rubric", report.Float, "mean over the human gradings of these responses of the rubric mean"),
+		col("rougeLsum_f1", report.Float, "mean ROUGE-Lsum F1"),
+		col("bleu", report.Float, "mean sentence BLEU (0–100)"))
+	nM := p.nM()
+	rs := make([][]float64, nM)
+	bs := make([][]float64, nM)
+	inText := map[[2]int]bool{}
+	for _, qs := range scores {
+		for i := range qs {
+			s := &qs[i]
+			rs[s.m] = append(rs[s.m], a.headline(s))
+			bs[s.m] = append(bs[s.m], s.bleu)
+			inText[[2]int{s.q, s.m}] = true
+		}
+	}
+	rub := make([]fracSum, nM)
+	if v := a.view(setAll, -1); p.hasRubric {
+		for _, gi := range v.g {
+			g := &p.grades[gi]
+			if inText[[2]int{g.q, g.m}] && !math.IsNaN(g.rubMean) {
+				addRubric(&rub[g.m], g)
+			}
+		}
+	}
+	var mr, mrouge, mbleu []float64
+	for m := 0; m < nM; m++ {
+		if len(rs[m]) == 0 {
+			continue
+		}
+		r, ro, bl := rub[m].mean(), stats.Mean(rs[m]), stats.Mean(bs[m])
+		addRow(t, p.s.Models[m].Name, int64(len(rs[m])), r, ro, bl)
+		mr, mrouge, mbleu = append(mr, r), append(mrouge, ro), append(mbleu, bl)
+	}
+	a.addTable(t)
+	a.table7Correlations(scores, mr, mrouge, mbleu)
+}
+
+func (a *run) table7Correlations(scores [][]textScore, mr, mrouge, mbleu []float64) {
+	t := newTable("table7_correlations", "Table 7: Correlation of automatic metrics with the human rubric", report.SectionAutomatic,
+		"Pearson r and Kendall τ-b between each metric and the mean human rubric: item level (per question across its responses, averaged over the questions where defined), pooled over all responses, and across model means.",
+		col("metric", report.Text, "rougeLsum_f1 (headline stemming) or bleu"),
+		col("level", report.Text, "item (per question, averaged), pooled (all responses) or model (model means)"),
+		col("pearson_r", report.Float, "Pearson r (mean over questions at item level)"),
+		col("pearson_n", report.Int, "questions (item) or points (pooled, model) behind r"),
+		col("kendall_tau", report.Float, "Kendall τ-b (mean over questions at item level)"),
+		col("kendall_n", report.Int, "questions (item) or points behind τ"),
+		col("n_undefined", report.Int, "questions whose r or τ is undefined (a constant side or fewer than 2 responses), left out"))
+	for _, metric := range []string{"rougeLsum_f1", "bleu"} {
+		val := func(s *textScore) float64 {
+			if metric == "bleu" {
+				return s.bleu
+			}
+			return a.headline(s)
+		}
+		var sr, st float64
+		var nr, nt, und int64
+		var px, py []float64
+		for _, qs := range scores {
+			var x, y []float64
+			for i := range qs {
+				if !math.IsNaN(qs[i].humanRub) && !math.IsNaN(val(&qs[i])) {
+					x = append(x, val(&qs[i]))
+					y = append(y, qs[i].humanRub)
+				}
+			}
+			px, py = append(px, x...), append(py, y...)
+			r, _ := stats.Pearson(x, y)
+			tau, _ := stats.KendallTauB(x, y)
+			if math.IsNaN(r) || math.IsNaN(tau) {
+				und++
+			}
+			if !math.IsNaN(r) {
+				sr += r
+				nr++
+			}
+			if !math.IsNaN(tau) {
+				st += tau
+				nt++
+			}
+		}
+		addRow(t, metric, "item", meanOf(sr, int(nr)), nr, meanOf(st, int(nt)), nt, und)
+		r, _ := stats.Pearson(px, py)
+		tau, _ := stats.KendallTauB(px, py)
+		addRow(t, metric, "pooled", r, int64(len(px)), tau, int64(len(px)), int64(0))
+		mm := mrouge
+		if metric == "bleu" {
+			mm = mbleu
+		}
+		r, _ = stats.Pearson(mm, mr)
+		tau, _ = stats.KendallTauB(mm, mr)
+		addRow(t, metric, "model", r, int64(len(mm)), tau, int64(len(mm)), int64(0))
+	}
+	a.addTable(t)
+}

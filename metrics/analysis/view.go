@@ -1,0 +1,127 @@
+package analysis
+
+import (
+	"fmt"
+	"sort"
+)
+
+// view is the gradings one table compares: one set, one grader population,
+// the models that pass the coverage rule, and ranks re-derived among them.
+type view struct {
+	set   string
+	judge int // evaluator index of the judge; -1 = all humans
+	pop   string
+
+	questions []int       // the set's questions graded by the population, ascending
+	qPos      map[int]int // question index → position in questions (cluster id)
+	models    []int       // models compared, ascending (= by name)
+	dropped   []int       // models left out by the coverage rule
+	coverage  map[int]float64
+
+	g    []int     // grade indexes of the compared models, in Study order
+	rank []float64 // re-derived rank per entry of g; 0 = not ranked
+	win  []bool    // whether entry wins its (evaluator, question, round)
+}
+
+// coverageMin is the share of a set's questions a model must have gradings
+// on to be in a table (DESIGN "Ranks per table").
+const coverageNum, coverageDen = 9, 10
+
+// makeView selects the gradings of a set and a population. models, when
+// not nil, restricts the candidates further.
+func (p *prep) makeView(set string, judge int) *view {
+	v := &view{set: set, judge: judge, pop: p.popName(judge), qPos: map[int]int{}, coverage: map[int]float64{}}
+	nM := p.nM()
+	seen := make([]bool, p.nQ())
+	perModel := make([]map[int]bool, nM)
+	var cand []int
+	for i := range p.grades {
+		g := &p.grades[i]
+		if !inPop(judge, g) || !p.inSet(set, g) {
+			continue
+		}
+		cand = append(cand, i)
+		seen[g.q] = true
+		if perModel[g.m] == nil {
+			perModel[g.m] = map[int]bool{}
+		}
+		perModel[g.m][g.q] = true
+	}
+	for q, ok := range seen {
+		if ok {
+			v.qPos[q] = len(v.questions)
+			v.questions = append(v.questions, q)
+		}
+	}
+	nq := int64(len(v.questions))
+	for m := 0; m < nM; m++ {
+		if perModel[m] == nil {
+			continue
+		}
+		c := int64(len(perModel[m]))
+		v.coverage[m] = frac(c, nq)
+		if c*coverageDen >= coverageNum*nq {
+			v.models = append(v.models, m)
+		} else {
+			v.dropped = append(v.dropped, m)
+		}
+	}
+	in := make([]bool, nM)
+	for _, m := range v.models {
+		in[m] = true
+	}
+	for _, i := range cand {
+		if in[p.grades[i].m] {
+			v.g = append(v.g, i)
+		}
+	}
+	p.deriveRanks(v)
+	return v
+}
+
+// deriveRanks re-derives each (evaluator, question, round)'s ranks among
+// the view's models, keeping the evaluator's order (ties of averaged judge
+// ranks broken by model name), so every group has ranks 1..k and exactly
+// one winner.
+func (p *prep) deriveRanks(v *view) {
+	v.rank = make([]float64, len(v.g))
+	v.win = make([]bool, len(v.g))
+	type key struct{ e, q, r int }
+	groups := map[key][]int{} // positions in v.g
+	var order []key
+	for pos, i := range v.g {
+		g := &p.grades[i]
+		if g.rank <= 0 {
+			continue
+		}
+		k := key{g.e, g.q, g.round}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], pos)
+	}
+	for _, k := range order {
+		ps := groups[k]
+		sort.SliceStable(ps, func(a, b int) bool {
+			ga, gb := &p.grades[v.g[ps[a]]], &p.grades[v.g[ps[b]]]
+			if ga.rank != gb.rank {
+				return ga.rank < gb.rank
+			}
+			return ga.m < gb.m
+		})
+		for r, pos := range ps {
+			v.rank[pos] = float64(r + 1)
+		}
+		v.win[ps[0]] = true
+	}
+}
+
+// noteCoverage lists the models a view left out.
+func (p *prep) noteCoverage(table string, v *view) {
+	for _, m := range v.dropped {
+		p.note(table, "model %s left out of set %s, graders %s: gradings on %s of the set's %d questions (needs at least 90 %%)",
+			p.s.Models[m].Name, v.set, v.pop, pct(v.coverage[m]), len(v.questions))
+	}
+}
+
+func pct(x float64) string { return fmt.Sprintf("%.1f %%", 100*x) }
