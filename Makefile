@@ -12,7 +12,7 @@ GO      ?= go
 TAGS    ?= duckdb_arrow
 ECHARTS := report/site/assets/echarts.min.js
 
-.PHONY: all assets build test clean-assets
+.PHONY: all assets build test clean-assets run
 
 all: build
 
@@ -31,3 +31,8 @@ test: assets
 
 clean-assets:
 	rm -rf node_modules $(ECHARTS)
+
+# run: the main job on the bundled sample study (report in ./euroexec-report/).
+.PHONY: run
+run: build
+	./bin/euroexec run

@@ -49,10 +49,24 @@ type grading struct {
 	rank     int64     // 0 = not ranked
 	comment  string
 	tags     []kv
-	loc      tabular.Loc       // the grading's (first) row
-	cols     map[string]string // canonical column → column as written, for locating problems
-	sheetEv  bool              // the evaluator still has to be chosen from the sheet or file name
+	loc      tabular.Loc // the grading's (first) row
+	hdr      *header     // the sheet's header (shared), for locating problems
+	long     bool        // read from a long-form sheet
+	rubric   bool        // the grading's sheet has rubric columns (or long rubric rows)
+	sheetEv  bool        // the evaluator still has to be chosen from the sheet or file name
 	sheet    string
+}
+
+// column returns the name, as written, of the column that holds the
+// canonical column c of this grading (def when the sheet has none).
+func (g *grading) column(c, def string) string {
+	if g.long {
+		return "value"
+	}
+	if i, ok := g.hdr.idx[c]; ok {
+		return g.hdr.names[i]
+	}
+	return def
 }
 
 var gradingFixed = map[string]bool{
@@ -157,6 +171,17 @@ func (st *state) readGradingFile(rel, kind, round string) {
 			return
 		}
 		key := gradingKey{evName, rd, run, q, m}
+		if !sheetEv && !long {
+			// Wide rows that name their evaluator are complete: check and
+			// write them at once, so a large sheet is never held in memory.
+			g := &grading{gradingKey: key, kind: kind, loc: r.loc, sheet: r.loc.Sheet, hdr: r.h}
+			g.loc.Offset = -1
+			g.label = strings.TrimSpace(r.get("label"))
+			g.scores = st.nanScores()
+			st.wideRow(r, g, qi)
+			st.accept(g)
+			return
+		}
 		g := byKey[key]
 		if g != nil && !long {
 			st.ps.add(Problem{Loc: r.at("question_id"), Value: q + " / " + m,
@@ -164,13 +189,10 @@ func (st *state) readGradingFile(rel, kind, round string) {
 			return
 		}
 		if g == nil {
-			g = &grading{gradingKey: key, kind: kind, loc: r.loc, sheetEv: sheetEv, sheet: r.loc.Sheet, cols: map[string]string{}}
+			g = &grading{gradingKey: key, kind: kind, loc: r.loc, sheetEv: sheetEv, sheet: r.loc.Sheet, hdr: r.h, long: long}
 			g.loc.Offset = -1
 			g.label = strings.TrimSpace(r.get("label"))
-			g.scores = make([]float64, len(st.attrs))
-			for i := range g.scores {
-				g.scores[i] = math.NaN()
-			}
+			g.scores = st.nanScores()
 			byKey[key] = g
 			local = append(local, g)
 		}
@@ -191,14 +213,7 @@ func (st *state) readGradingFile(rel, kind, round string) {
 				g.evaluator = st.intern(stem)
 			}
 		}
-		st.noteKind(g.evaluator, kind, g.loc)
-		if prev := st.gkeys[g.gradingKey]; prev != nil {
-			st.ps.add(Problem{Loc: g.loc, Value: g.q + " / " + g.model,
-				Expected: fmt.Sprintf("one grading per evaluator, round, question and model (evaluator %s graded it also at %s)", g.evaluator, prev.loc.String())})
-			continue
-		}
-		st.gkeys[g.gradingKey] = g
-		st.gradings = append(st.gradings, g)
+		st.accept(g)
 	}
 }
 
@@ -239,19 +254,48 @@ func (st *state) resolveModel(r row, q, evaluator string) (string, bool) {
 	return "", false
 }
 
+// wideCols are a wide sheet's rubric and checklist columns in header order.
+type wideCols struct {
+	attr  [][2]int // (attribute index, column position)
+	items [][2]int // (item number, column position)
+	names []string // canonical names by column position
+}
+
+// wide returns (and caches on the header) the sheet's rubric and checklist columns.
+func (st *state) wide(h *header) *wideCols {
+	if h.wide != nil {
+		return h.wide
+	}
+	w := &wideCols{names: make([]string, len(h.names))}
+	for c, i := range h.idx {
+		w.names[i] = c
+	}
+	for i, c := range w.names {
+		if ai, ok := st.attrIndex[c]; ok {
+			w.attr = append(w.attr, [2]int{ai, i})
+		} else if n, ok := checklistColumn(c); ok && c != "" {
+			w.items = append(w.items, [2]int{n, i})
+		}
+	}
+	h.wide = w
+	return w
+}
+
 // wideRow reads one row of a wide sheet into g.
 func (st *state) wideRow(r row, g *grading, qi *question) {
-	for c, i := range r.h.idx {
-		if ai, ok := st.attrIndex[c]; ok {
-			g.cols[c] = r.h.names[i]
-			if v := r.get(c); strings.TrimSpace(v) != "" {
-				st.setScore(r, c, v, g, ai)
+	w := st.wide(r.h)
+	for _, a := range w.attr {
+		g.rubric = true
+		if a[1] < len(r.cells) {
+			if v := r.cells[a[1]].Text; strings.TrimSpace(v) != "" {
+				st.setScore(r, w.names[a[1]], v, g, a[0])
 			}
-			continue
 		}
-		if n, ok := checklistColumn(c); ok {
-			if v := r.get(c); strings.TrimSpace(v) != "" {
-				st.setVerdict(r, c, v, g, qi, n)
+	}
+	for _, it := range w.items {
+		if it[1] < len(r.cells) {
+			if v := r.cells[it[1]].Text; strings.TrimSpace(v) != "" {
+				st.setVerdict(r, w.names[it[1]], v, g, qi, it[0])
 			}
 		}
 	}
@@ -276,7 +320,7 @@ func (st *state) longRow(r row, g *grading, qi *question) {
 			st.ps.add(Problem{Loc: r.at("key"), Value: key, Expected: "one score per attribute and grading"})
 			return
 		}
-		g.cols[st.attrs[ai]] = "value"
+		g.rubric = true
 		if strings.TrimSpace(v) != "" {
 			st.setScore(r, "value", v, g, ai)
 		}
@@ -357,180 +401,227 @@ func (st *state) setRank(r row, col, v string, g *grading) {
 	g.rank = n
 }
 
-// finish checks what needs the whole study, then writes the gradings.
-func (st *state) finish() error {
-	haveRubric, haveRank := false, false
-	for _, g := range st.gradings {
-		if len(g.cols) > 0 {
-			haveRubric = true
-		}
-		if g.rank > 0 {
-			haveRank = true
+// nanScores returns a fresh score slice with every attribute missing.
+func (st *state) nanScores() []float64 {
+	sc := make([]float64, len(st.attrs))
+	for i := range sc {
+		sc[i] = math.NaN()
+	}
+	return sc
+}
+
+// sid numbers a string (ids and names) for compact keys.
+func (st *state) sid(s string) int32 {
+	if n, ok := st.sids[s]; ok {
+		return n
+	}
+	n := int32(len(st.sids))
+	st.sids[s] = n
+	return n
+}
+
+// where is a compact location of a grading: file, sheet and row.
+type where struct{ file, sheet, row int32 }
+
+func (st *state) where(l tabular.Loc) where {
+	return where{st.sid(l.File), st.sid(l.Sheet), int32(l.Row)}
+}
+
+func (st *state) loc(w where) tabular.Loc {
+	if st.names == nil || len(st.names) != len(st.sids) {
+		st.names = make([]string, len(st.sids))
+		for s, n := range st.sids {
+			st.names[n] = s
 		}
 	}
-	st.checkRanks()
-	for _, g := range st.gradings {
-		qi := st.questions[g.q]
-		if g.kind == "human" {
-			if haveRubric {
-				for i, s := range g.scores {
-					if math.IsNaN(s) {
-						l := g.loc
-						l.Column = g.cols[st.attrs[i]]
-						if l.Column == "" {
-							l.Column = st.cfg.Rubric.Attributes[i]
-						}
-						st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a %s score for every human grading (it is missing)", st.cfg.Rubric.Attributes[i])})
-					}
-				}
-			}
-			if st.haveChecklst {
-				for i := 0; i < qi.items; i++ {
-					if i >= len(g.verdicts) || g.verdicts[i] == vNone {
-						l := g.loc
-						l.Column = fmt.Sprintf("C%d", i+1)
-						st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a verdict for item %d of question %s (hit, partial, miss or na; it is blank)", i+1, g.q)})
-					}
+	f := st.names[w.file]
+	return tabular.Loc{File: f, Sheet: st.names[w.sheet], Row: int(w.row), Offset: -1, Format: formatOf(f)}
+}
+
+// rankGroup collects the ranks of one (evaluator, round, run, question).
+type rankGroup struct {
+	first  where
+	n      int32
+	ranks  []int32
+	ev, qv string
+}
+
+// accept checks one complete grading against the rest of the study and
+// writes it. Only compact keys stay in memory.
+func (st *state) accept(g *grading) {
+	st.noteKind(g.evaluator, g.kind, g.loc)
+	k := [5]int32{st.sid(g.evaluator), st.sid(g.round), st.sid(g.run), st.sid(g.q), st.sid(g.model)}
+	if prev, dup := st.gseen[k]; dup {
+		st.ps.add(Problem{Loc: g.loc, Value: g.q + " / " + g.model,
+			Expected: fmt.Sprintf("one grading per evaluator, round, question and model (evaluator %s graded it also at %s)", g.evaluator, st.loc(prev).String())})
+		return
+	}
+	w := st.where(g.loc)
+	st.gseen[k] = w
+	gk := [4]int32{k[0], k[1], k[2], k[3]}
+	rg := st.rankGroups[gk]
+	if rg == nil {
+		rg = &rankGroup{first: w, ev: g.evaluator, qv: g.q}
+		st.rankGroups[gk] = rg
+		st.rankOrder = append(st.rankOrder, gk)
+	}
+	rg.n++
+	if g.rank > 0 {
+		rg.ranks = append(rg.ranks, int32(g.rank))
+	}
+	qi := st.questions[g.q]
+	if g.rubric {
+		st.haveRubric = true
+	}
+	if g.kind == "human" {
+		if g.rubric {
+			for i, sc := range g.scores {
+				if math.IsNaN(sc) {
+					l := g.loc
+					l.Column = g.column(st.attrs[i], st.cfg.Rubric.Attributes[i])
+					st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a %s score for every human grading (it is missing)", st.cfg.Rubric.Attributes[i])})
 				}
 			}
 		} else {
-			for _, s := range g.scores {
-				if haveRubric && math.IsNaN(s) {
-					st.ps.count("judge gradings: a rubric score is missing; it is left out of the judge's means")
-				}
-			}
-			if st.haveChecklst {
-				for i := 0; i < qi.items; i++ {
-					if i >= len(g.verdicts) || g.verdicts[i] == vNone {
-						st.ps.count("judge gradings: a checklist verdict is missing; it is left out of the judge's rate")
-					}
+			st.noRubric = append(st.noRubric, w)
+		}
+		if st.haveChecklst {
+			for i := 0; i < qi.items; i++ {
+				if i >= len(g.verdicts) || g.verdicts[i] == vNone {
+					l := g.loc
+					l.Column = g.column(fmt.Sprintf("c%d", i+1), fmt.Sprintf("C%d", i+1))
+					st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a verdict for item %d of question %s (hit, partial, miss or na; it is blank)", i+1, g.q)})
 				}
 			}
 		}
-		if st.haveDumps && g.model != st.cfg.HumanLabel {
-			if _, ok := st.responses[respKey{g.q, g.model}]; !ok {
-				if f, failed := st.failed[respKey{g.q, g.model}]; failed {
-					st.ps.add(Problem{Loc: g.loc, Value: g.q + " / " + g.model,
-						Expected: fmt.Sprintf("a response that exists: its batch request failed (%s, %s)", f.loc.String(), f.err)})
-				} else {
-					st.ps.count("gradings of responses missing from the response dumps")
-				}
+	} else {
+		for _, sc := range g.scores {
+			if g.rubric && math.IsNaN(sc) {
+				st.ps.count("judge gradings: a rubric score is missing; it is left out of the judge's means")
 			}
 		}
-		if g.model == st.cfg.HumanLabel && st.refs[g.q] == 0 {
-			st.ps.count(fmt.Sprintf("%s is graded on a question without a reference answer", st.cfg.HumanLabel))
+		if st.haveChecklst {
+			for i := 0; i < qi.items; i++ {
+				if i >= len(g.verdicts) || g.verdicts[i] == vNone {
+					st.ps.count("judge gradings: a checklist verdict is missing; it is left out of the judge's rate")
+				}
+			}
 		}
 	}
-	_ = haveRank
-	if st.ps.err() != nil {
-		return nil
+	if st.haveDumps && g.model != st.cfg.HumanLabel {
+		if _, ok := st.responses[respKey{g.q, g.model}]; !ok {
+			if f, failed := st.failed[respKey{g.q, g.model}]; failed {
+				st.ps.add(Problem{Loc: g.loc, Value: g.q + " / " + g.model,
+					Expected: fmt.Sprintf("a response that exists: its batch request failed (%s, %s)", f.loc.String(), f.err)})
+			} else {
+				st.ps.count("gradings of responses missing from the response dumps")
+			}
+		}
 	}
-	return st.writeGradings(haveRubric)
+	if g.model == st.cfg.HumanLabel && st.refs[g.q] == 0 {
+		st.ps.count(fmt.Sprintf("%s is graded on a question without a reference answer", st.cfg.HumanLabel))
+	}
+	st.writeGrading(g)
+}
+
+// finish checks what needs the whole study: ranks, rubric presence, and
+// writes the evaluators.
+func (st *state) finish() error {
+	if st.haveRubric {
+		for _, w := range st.noRubric {
+			l := st.loc(w)
+			st.ps.add(Problem{Loc: l, Expected: "rubric scores (" + strings.Join(st.cfg.Rubric.Attributes, ", ") + ") for every human grading: this sheet has none, other sheets do"})
+		}
+	}
+	st.checkRanks()
+	return st.writeEvaluators()
 }
 
 // checkRanks requires the ranks of each (evaluator, round, run, question) to
-// be a permutation of 1..k over its ranked responses, with every response
-// ranked when any is.
+// be a permutation of 1..k over its responses, with every response ranked
+// when any is.
 func (st *state) checkRanks() {
-	type gk struct{ evaluator, round, run, q string }
-	groups := map[gk][]*grading{}
-	var order []gk
-	for _, g := range st.gradings {
-		k := gk{g.evaluator, g.round, g.run, g.q}
-		if _, ok := groups[k]; !ok {
-			order = append(order, k)
-		}
-		groups[k] = append(groups[k], g)
-	}
-	for _, k := range order {
-		gs := groups[k]
-		ranked := 0
-		for _, g := range gs {
-			if g.rank > 0 {
-				ranked++
-			}
-		}
-		if ranked == 0 {
+	for _, k := range st.rankOrder {
+		rg := st.rankGroups[k]
+		if len(rg.ranks) == 0 {
 			continue
 		}
-		first := gs[0].loc
+		first := st.loc(rg.first)
 		first.Column = "rank"
-		if ranked < len(gs) {
-			st.ps.add(Problem{Loc: first, Expected: fmt.Sprintf("a rank for every response of question %s graded by %s (%d of %d are ranked)", k.q, k.evaluator, ranked, len(gs))})
+		if int32(len(rg.ranks)) < rg.n {
+			st.ps.add(Problem{Loc: first, Expected: fmt.Sprintf("a rank for every response of question %s graded by %s (%d of %d are ranked)", rg.qv, rg.ev, len(rg.ranks), rg.n)})
 			continue
 		}
-		ranks := make([]int, 0, len(gs))
-		for _, g := range gs {
-			ranks = append(ranks, int(g.rank))
-		}
-		sort.Ints(ranks)
+		ranks := append([]int32(nil), rg.ranks...)
+		sort.Slice(ranks, func(i, j int) bool { return ranks[i] < ranks[j] })
 		for i, r := range ranks {
-			if r != i+1 {
+			if int(r) != i+1 {
 				var txt []string
 				for _, r := range ranks {
-					txt = append(txt, strconv.Itoa(r))
+					txt = append(txt, strconv.Itoa(int(r)))
 				}
-				st.ps.add(Problem{Loc: first, Value: strings.Join(txt, ","), Expected: fmt.Sprintf("ranks of question %s by %s forming a permutation of 1..%d without ties", k.q, k.evaluator, len(gs))})
+				st.ps.add(Problem{Loc: first, Value: strings.Join(txt, ","), Expected: fmt.Sprintf("ranks of question %s by %s forming a permutation of 1..%d without ties", rg.qv, rg.ev, len(ranks))})
 				break
 			}
 		}
 	}
 }
 
-func (st *state) writeGradings(haveRubric bool) error {
+// writeGrading writes one grading and its scores, verdicts and tags.
+func (st *state) writeGrading(g *grading) {
 	o := st.out
-	for i, g := range st.gradings {
-		id := int64(i + 1)
-		t := o.gradings
-		t.i64(0, id)
-		t.str(1, g.evaluator)
-		t.str(2, g.kind)
-		t.str(3, g.round)
-		t.str(4, g.run)
-		t.str(5, g.q)
-		t.str(6, g.model)
-		t.optStr(7, g.label)
-		if g.rank > 0 {
-			t.i64(8, g.rank)
-		} else {
-			t.null(8)
-		}
-		t.optStr(9, g.comment)
-		t.str(10, g.loc.File)
-		t.optStr(11, g.sheet)
-		t.i64(12, int64(g.loc.Row))
-		st.emit(t)
-		if haveRubric {
-			for ai, s := range g.scores {
-				o.rubric.i64(0, id)
-				o.rubric.str(1, st.cfg.Rubric.Attributes[ai])
-				o.rubric.f64(2, s)
-				st.emit(o.rubric)
-			}
-		}
-		if st.haveChecklst {
-			for n := 0; n < st.questions[g.q].items; n++ {
-				o.verdicts.i64(0, id)
-				o.verdicts.i64(1, int64(n+1))
-				if n < len(g.verdicts) && g.verdicts[n] != vNone {
-					o.verdicts.str(2, verdictWords[g.verdicts[n]])
-				} else {
-					o.verdicts.null(2)
-				}
-				st.emit(o.verdicts)
-			}
-		}
-		for _, tg := range g.tags {
-			o.gradingTags.i64(0, id)
-			o.gradingTags.str(1, strings.TrimSpace(tg.k))
-			o.gradingTags.str(2, tg.v)
-			st.emit(o.gradingTags)
-		}
-		if st.loadErr != nil {
-			return st.loadErr
+	st.nGradings++
+	id := st.nGradings
+	t := o.gradings
+	t.i64(0, id)
+	t.str(1, g.evaluator)
+	t.str(2, g.kind)
+	t.str(3, g.round)
+	t.str(4, g.run)
+	t.str(5, g.q)
+	t.str(6, g.model)
+	t.optStr(7, g.label)
+	if g.rank > 0 {
+		t.i64(8, g.rank)
+	} else {
+		t.null(8)
+	}
+	t.optStr(9, g.comment)
+	t.str(10, g.loc.File)
+	t.optStr(11, g.sheet)
+	t.i64(12, int64(g.loc.Row))
+	st.emit(t)
+	if g.rubric {
+		for ai, s := range g.scores {
+			o.rubric.i64(0, id)
+			o.rubric.str(1, st.cfg.Rubric.Attributes[ai])
+			o.rubric.f64(2, s)
+			st.emit(o.rubric)
 		}
 	}
-	// Evaluators: every grader seen, with its kind and domain.
+	if st.haveChecklst {
+		for n := 0; n < st.questions[g.q].items; n++ {
+			o.verdicts.i64(0, id)
+			o.verdicts.i64(1, int64(n+1))
+			if n < len(g.verdicts) && g.verdicts[n] != vNone {
+				o.verdicts.str(2, verdictWords[g.verdicts[n]])
+			} else {
+				o.verdicts.null(2)
+			}
+			st.emit(o.verdicts)
+		}
+	}
+	for _, tg := range g.tags {
+		o.gradingTags.i64(0, id)
+		o.gradingTags.str(1, strings.TrimSpace(tg.k))
+		o.gradingTags.str(2, tg.v)
+		st.emit(o.gradingTags)
+	}
+}
+
+// writeEvaluators writes every grader seen, with its kind and domain.
+func (st *state) writeEvaluators() error {
+	o := st.out
 	names := make([]string, 0, len(st.evalKind))
 	for e := range st.evalKind {
 		names = append(names, e)

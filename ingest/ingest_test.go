@@ -108,7 +108,7 @@ func TestValidationRules(t *testing.T) {
 		{"unknown label", map[string]string{"grades/humans/main/bob.csv": "evaluator,question_id,label,Domain,Localization,Reasoning,Communication,Actionability,C1,C2,rank\nbob,q1,Z,3,3,3,3,3,hit,hit,1\n"},
 			[]string{`bob.csv, row 2, column "label": found "Z"; a label of question q1 in the blinding file`}},
 		{"duplicate grading", map[string]string{"grades/humans/main/alice.csv": alice("alice,q1,m2,4,4,3,5,4,hit,hit,1,")},
-			[]string{`alice.csv, row 3, column "question_id": found "q1 / m2"; one grading per evaluator, round, question and model (the same grading is at row 2)`}},
+			[]string{`grades/humans/main/alice.csv, row 3: found "q1 / m2"; one grading per evaluator, round, question and model (evaluator alice graded it also at grades/humans/main/alice.csv, row 2)`}},
 		{"evaluator both human and judge", map[string]string{"grades/judges/alice.jsonl": `{"evaluator":"alice","question_id":"q2","model":"m1","Domain":4,"Localization":4,"Reasoning":3,"Communication":5,"Actionability":4,"C1":"hit"}` + "\n"},
 			[]string{`grades/judges/alice.jsonl, line 1: found "alice"; an evaluator that is either a human or a judge (alice is a human at grades/humans/main/alice.csv, row 2)`}},
 		{"criterion weight zero", map[string]string{"criteria.csv": "question_id,criterion_id,text,weight\nq1,c1,a,5\nq1,c2,b,0\n"},

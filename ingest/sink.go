@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -20,6 +21,14 @@ import (
 // batchRows is how many rows an Arrow record batch holds before it is
 // handed to DuckDB.
 const batchRows = 1 << 16
+
+// batchBytes caps the text held in one batch (long responses), so that
+// memory stays bounded whatever the answers' length.
+const batchBytes = 16 << 20
+
+// memoryLimit is DuckDB's memory limit while loading; beyond it DuckDB
+// spills to its temporary directory.
+const memoryLimit = "600MB"
 
 // sink bulk-loads Arrow record batches into a new DuckDB file. The file is
 // ATTACHed to an in-memory database so that the views RegisterView creates
@@ -35,6 +44,11 @@ type sink struct {
 	nview  int
 	// after are statements run on the study database once every batch is loaded.
 	after []string
+
+	jobs    chan loadJob
+	loaded  chan error
+	mu      sync.Mutex
+	loadErr error // the loader's first error, under mu
 }
 
 func openSink(ctx context.Context, final string) (*sink, error) {
@@ -60,7 +74,7 @@ func openSink(ctx context.Context, final string) (*sink, error) {
 		return nil, fmt.Errorf("open duckdb: %w", err)
 	}
 	s := &sink{ctx: ctx, db: db, conn: conn, tmp: tmp, final: final}
-	if _, err := conn.ExecContext(ctx, "ATTACH "+quoteLit(tmp)+" AS study"); err != nil {
+	if _, err := conn.ExecContext(ctx, "SET memory_limit = "+quoteLit(memoryLimit)+"; SET preserve_insertion_order = true; ATTACH "+quoteLit(tmp)+" AS study"); err != nil {
 		s.abort()
 		return nil, fmt.Errorf("create database %s: %w", tmp, err)
 	}
@@ -91,6 +105,7 @@ func (s *sink) abort() {
 	if s == nil {
 		return
 	}
+	s.wait()
 	if s.conn != nil {
 		s.conn.Close()
 	}
@@ -107,9 +122,14 @@ func (s *sink) commit() error {
 	}
 	for _, t := range s.tables {
 		if err := t.flush(); err != nil {
+			s.wait()
 			s.abort()
 			return err
 		}
+	}
+	if err := s.wait(); err != nil {
+		s.abort()
+		return err
 	}
 	for _, q := range s.after {
 		if _, err := s.conn.ExecContext(s.ctx, "USE study; "+q+"; USE memory"); err != nil {
@@ -179,6 +199,7 @@ type batcher struct {
 	b      *array.RecordBuilder
 	n      int
 	rows   int64
+	bytes  int // text bytes in the open batch
 }
 
 func (s *sink) table(name string, cols ...col) *batcher {
@@ -207,8 +228,11 @@ func (s *sink) table(name string, cols ...col) *batcher {
 	return t
 }
 
-func (t *batcher) str(i int, v string) { t.b.Field(i).(*array.StringBuilder).Append(v) }
-func (t *batcher) i64(i int, v int64)  { t.b.Field(i).(*array.Int64Builder).Append(v) }
+func (t *batcher) str(i int, v string) {
+	t.bytes += len(v)
+	t.b.Field(i).(*array.StringBuilder).Append(v)
+}
+func (t *batcher) i64(i int, v int64) { t.b.Field(i).(*array.Int64Builder).Append(v) }
 func (t *batcher) boolean(i int, v bool) {
 	t.b.Field(i).(*array.BooleanBuilder).Append(v)
 }
@@ -240,7 +264,7 @@ func (t *batcher) ts(i int, v time.Time) {
 func (t *batcher) end() error {
 	t.n++
 	t.rows++
-	if t.n >= batchRows {
+	if t.n >= batchRows || t.bytes >= batchBytes {
 		return t.flush()
 	}
 	return nil
@@ -251,27 +275,87 @@ func (t *batcher) flush() error {
 		return nil
 	}
 	rec := t.b.NewRecordBatch()
-	defer rec.Release()
-	t.n = 0
+	t.n, t.bytes = 0, 0
 	if t.s == nil {
+		rec.Release()
 		return nil
 	}
-	rr, err := array.NewRecordReader(t.schema, []arrow.RecordBatch{rec})
+	return t.s.send(loadJob{table: t.table, schema: t.schema, rec: rec})
+}
+
+// loadJob is one record batch on its way into DuckDB.
+type loadJob struct {
+	table  string
+	schema *arrow.Schema
+	rec    arrow.RecordBatch
+}
+
+// send hands a batch to the loader goroutine, which inserts batches while
+// the reader goes on parsing (the two stages use both cores). The first
+// load error is returned by a later send or by wait.
+func (s *sink) send(j loadJob) error {
+	if s.jobs == nil {
+		s.jobs = make(chan loadJob, 2)
+		s.loaded = make(chan error, 1)
+		go s.loader()
+	}
+	s.mu.Lock()
+	err := s.loadErr
+	s.mu.Unlock()
 	if err != nil {
-		return fmt.Errorf("load %s: %w", t.table, err)
+		j.rec.Release()
+		return err
+	}
+	s.jobs <- j
+	return nil
+}
+
+// loader inserts batches in the order they were sent; it is the only user
+// of the connection while jobs are open.
+func (s *sink) loader() {
+	var first error
+	for j := range s.jobs {
+		if first == nil {
+			first = s.insert(j)
+			if first != nil {
+				s.mu.Lock()
+				s.loadErr = first
+				s.mu.Unlock()
+			}
+		}
+		j.rec.Release()
+	}
+	s.loaded <- first
+}
+
+// wait stops the loader and returns its first error.
+func (s *sink) wait() error {
+	if s.jobs == nil {
+		return nil
+	}
+	close(s.jobs)
+	err := <-s.loaded
+	s.jobs = nil
+	return err
+}
+
+func (s *sink) insert(j loadJob) error {
+	rr, err := array.NewRecordReader(j.schema, []arrow.RecordBatch{j.rec})
+	if err != nil {
+		return fmt.Errorf("load %s: %w", j.table, err)
 	}
 	defer rr.Release()
-	t.s.nview++
-	view := fmt.Sprintf("ingest_batch_%d", t.s.nview)
-	release, err := t.s.arrow.RegisterView(rr, view)
+	s.nview++
+	view := fmt.Sprintf("ingest_batch_%d", s.nview)
+	release, err := s.arrow.RegisterView(rr, view)
 	if err != nil {
-		return fmt.Errorf("load %s: %w", t.table, err)
+		return fmt.Errorf("load %s: %w", j.table, err)
 	}
 	// The view can be scanned once; drop it before releasing it.
-	_, err = t.s.conn.ExecContext(t.s.ctx, fmt.Sprintf("INSERT INTO study.main.%q SELECT * FROM %s; DROP VIEW %s", t.table, view, view))
+	_, err = s.conn.ExecContext(s.ctx, fmt.Sprintf("INSERT INTO study.main.%q SELECT * FROM %s; DROP VIEW %s", j.table, view, view))
 	release()
 	if err != nil {
-		return fmt.Errorf("load %s: %w", t.table, err)
+		return fmt.Errorf("load %s: %w", j.table, err)
 	}
 	return nil
 }

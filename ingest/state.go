@@ -3,6 +3,7 @@ package ingest
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/euroexec/euroexec/ingest/config"
@@ -33,12 +34,19 @@ type state struct {
 	haveDumps    bool
 	responses    map[respKey]*respInfo
 
-	gradings []*grading
-	gkeys    map[gradingKey]*grading
-	evalKind map[string]evalSeen
-	criteria map[[2]string]int // (question, criterion) → weight
-	strs     map[string]string
-	loadErr  error // a database failure while loading (not an input problem)
+	// Gradings are checked and written as they are read; only compact keys stay.
+	sids       map[string]int32
+	names      []string
+	gseen      map[[5]int32]where
+	rankGroups map[[4]int32]*rankGroup
+	rankOrder  [][4]int32
+	noRubric   []where // human gradings from sheets without rubric columns
+	haveRubric bool
+	nGradings  int64
+	evalKind   map[string]evalSeen
+	criteria   map[[2]string]int // (question, criterion) → weight
+	strs       map[string]string
+	loadErr    error // a database failure while loading (not an input problem)
 
 	prices     map[string][2]float64 // model → USD per 1k input, output tokens (both known)
 	idTemplate providers.IDTemplate
@@ -79,10 +87,12 @@ func newState(dir string, cfg config.Config) *state {
 		blinding:   map[blindKey]string{},
 		refs:       map[string]int{},
 		responses:  map[respKey]*respInfo{},
-		gkeys:      map[gradingKey]*grading{},
 		evalKind:   map[string]evalSeen{},
 		criteria:   map[[2]string]int{},
 		strs:       map[string]string{},
+		sids:       map[string]int32{},
+		gseen:      map[[5]int32]where{},
+		rankGroups: map[[4]int32]*rankGroup{},
 	}
 	for k, v := range cfg.Columns {
 		st.aliases[norm(k)] = norm(v)
@@ -127,8 +137,21 @@ func (st *state) question(r row, col string) (string, *question, bool) {
 	return q, qi, true
 }
 
-// words counts whitespace-separated words.
-func words(s string) int64 { return int64(len(strings.Fields(s))) }
+// words counts whitespace-separated words (as strings.Fields splits them,
+// without building the slice).
+func words(s string) int64 {
+	var n int64
+	in := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			in = false
+		} else if !in {
+			in = true
+			n++
+		}
+	}
+	return n
+}
 
 func chars(s string) int64 { return int64(utf8.RuneCountInString(s)) }
 

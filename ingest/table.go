@@ -20,6 +20,7 @@ type header struct {
 	names  []string       // as written
 	idx    map[string]int // canonical name → position (first occurrence)
 	extras []int          // positions of columns the table does not define
+	wide   *wideCols      // grading sheets: rubric and checklist columns, cached
 }
 
 // mapHeader resolves a header through the [columns] aliases. known lists the

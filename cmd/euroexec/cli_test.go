@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/euroexec/euroexec/report/csvout"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/ and docs/OUTPUTS.md")
+
+// TestRunGolden runs the main job on the bundled sample and compares every
+// table with testdata/golden. The tables are byte for byte the same for the
+// same inputs and seed; -update rewrites them after a reviewed change.
+func TestRunGolden(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "report")
+	var stdout, stderr bytes.Buffer
+	rep, err := runStudy(context.Background(), &stdout, &stderr, "", runOptions{out: out, quiet: true, now: fixedNow})
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	golden := filepath.Join("testdata", "golden", "tables")
+	got, _ := filepath.Glob(filepath.Join(out, "tables", "*.csv"))
+	if len(got) < 20 {
+		t.Fatalf("only %d tables written", len(got))
+	}
+	if *update {
+		os.RemoveAll(golden)
+		os.MkdirAll(golden, 0o755)
+	}
+	var names []string
+	for _, p := range got {
+		name := filepath.Base(p)
+		names = append(names, name)
+		b, _ := os.ReadFile(p)
+		gp := filepath.Join(golden, name)
+		if *update {
+			os.WriteFile(gp, b, 0o644)
+			continue
+		}
+		want, err := os.ReadFile(gp)
+		if err != nil {
+			t.Errorf("%s: no golden file (run go test -update after checking it)", name)
+			continue
+		}
+		if !bytes.Equal(b, want) {
+			t.Errorf("%s differs from %s", name, gp)
+		}
+	}
+	wantNames, _ := filepath.Glob(filepath.Join(golden, "*.csv"))
+	if !*update && len(wantNames) != len(names) {
+		t.Errorf("wrote %d tables, golden has %d", len(names), len(wantNames))
+	}
+	for _, f := range []string{"report.xlsx", "study.duckdb", "site/index.html"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("output %s missing: %v", f, err)
+		}
+	}
+	// Every table is documented in docs/OUTPUTS.md, generated from the tables.
+	var doc bytes.Buffer
+	doc.WriteString("# Output tables\n\n`euroexec run` writes these tables to `OUT/tables/` (CSV: proportions as fractions, floats in full,\nundefined values empty and explained in `notes.csv`). The workbook has one sheet per table and the\nsite shows each beside its figure. This file is generated from the sample study's report\n(`go test ./cmd/euroexec -update`); tables that need instruments the sample lacks are listed by the\npackages that write them.\n\n")
+	tables := rep.Tables
+	sort.SliceStable(tables, func(i, j int) bool { return tables[i].Name < tables[j].Name })
+	if err := csvout.WriteDocs(&doc, tables); err != nil {
+		t.Fatal(err)
+	}
+	docPath := filepath.Join("..", "..", "docs", "OUTPUTS.md")
+	if *update {
+		os.WriteFile(docPath, doc.Bytes(), 0o644)
+	} else if b, err := os.ReadFile(docPath); err != nil || !bytes.Equal(b, doc.Bytes()) {
+		t.Errorf("docs/OUTPUTS.md is out of date: run go test ./cmd/euroexec -update")
+	}
+}
+
+// TestRunKeepsPreviousReport checks that a failed run leaves the previous
+// report exactly as it was and no temporary folder behind.
+func TestRunKeepsPreviousReport(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report")
+	var stdout, stderr bytes.Buffer
+	if err := run(&stdout, &stderr, []string{"run", "-q", "-o", out}); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	before, _ := os.ReadFile(filepath.Join(out, "tables", "summary.csv"))
+	bad := filepath.Join(dir, "bad")
+	os.MkdirAll(bad, 0o755)
+	os.WriteFile(filepath.Join(bad, "questions.csv"), []byte("question_id,domain\nq1,F\n"), 0o644)
+	stderr.Reset()
+	if err := run(&stdout, &stderr, []string{"run", "-q", bad, "-o", out}); err == nil {
+		t.Fatal("a broken study ran")
+	}
+	if !strings.Contains(stderr.String(), `questions.csv, row 1: a header with the column(s) prompt`) {
+		t.Errorf("stderr = %q", stderr.String())
+	}
+	after, _ := os.ReadFile(filepath.Join(out, "tables", "summary.csv"))
+	if len(before) == 0 || !bytes.Equal(before, after) {
+		t.Error("the previous report changed after a failed run")
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, ".report*"))
+	if len(left) > 0 {
+		t.Errorf("temporary folders left: %v", left)
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"run", "--help"}, {"validate", "--help"}, {"ingest", "--help"}, {"sample", "--help"}, {"version"}} {
+		var out, errb bytes.Buffer
+		if err := run(&out, &errb, args); err != nil {
+			t.Errorf("%v: %v", args, err)
+		}
+		if out.Len() == 0 {
+			t.Errorf("%v printed nothing", args)
+		}
+	}
+	var out, errb bytes.Buffer
+	if err := run(&out, &errb, []string{"validate"}); err == nil {
+		t.Error("validate without a study succeeded")
+	}
+}
+
+// fixedNow pins the run time so that outputs do not depend on the clock.
+func fixedNow() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }

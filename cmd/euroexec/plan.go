@@ -1,0 +1,96 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/euroexec/euroexec/ingest"
+	"github.com/euroexec/euroexec/metrics/planning"
+	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/report/csvout"
+	"github.com/euroexec/euroexec/transform"
+)
+
+func planCmd(stdout, stderr io.Writer) *cobra.Command {
+	opt := planning.DefaultPlanOptions()
+	var out string
+	c := &cobra.Command{
+		Use:   "plan STUDY",
+		Short: "Say how many questions (and graders per question) a study needs to separate adjacent models",
+		Long: "plan uses a pilot study's variances (between questions, and between graders of the same response)\n" +
+			"to compute, for each adjacent pair of models ordered by mean human rubric, the number of questions a\n" +
+			"paired two-sided t-test at --alpha needs to reach --power, for each number of graders per question.\n" +
+			"It generalises the paper's Figure 3 (p-value against sample size) to a new study.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			tmp, err := os.MkdirTemp("", "euroexec-plan-*")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(tmp)
+			db := filepath.Join(tmp, "study.duckdb")
+			res, err := ingest.Ingest(cmd.Context(), args[0], ingest.Options{DB: db})
+			if err != nil {
+				return reportProblems(stderr, err)
+			}
+			d, err := transform.Open(db)
+			if err != nil {
+				return err
+			}
+			s, _, err := d.Load(cmd.Context(), res.Config)
+			d.Close()
+			if err != nil {
+				return err
+			}
+			c := res.Config.Solve
+			opt.Scores = scores.Options{RubricThreshold: c.RubricThreshold, ChecklistThreshold: c.ChecklistThreshold, PartialCredit: c.PartialCredit}
+			t, err := planning.Plan(s, opt)
+			if err != nil {
+				return fmt.Errorf("plan: %w", err)
+			}
+			if out != "" {
+				f, err := os.Create(out)
+				if err != nil {
+					return err
+				}
+				if err := csvout.WriteTable(f, t); err != nil {
+					f.Close()
+					return err
+				}
+				if err := f.Close(); err != nil {
+					return err
+				}
+			}
+			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+			var names []string
+			for _, col := range t.Columns {
+				names = append(names, col.Name)
+			}
+			fmt.Fprintln(tw, strings.Join(names, "\t"))
+			for _, row := range t.Rows {
+				cells := make([]string, len(row))
+				for i, v := range row {
+					txt, _ := csvout.FormatValue(v)
+					if f, ok := v.(float64); ok {
+						txt = fmt.Sprintf("%.4g", f)
+					}
+					cells[i] = txt
+				}
+				fmt.Fprintln(tw, strings.Join(cells, "\t"))
+			}
+			return tw.Flush()
+		},
+	}
+	f := c.Flags()
+	f.Float64Var(&opt.Alpha, "alpha", opt.Alpha, "significance level of the paired two-sided t-test")
+	f.Float64Var(&opt.Power, "power", opt.Power, "power to reach")
+	f.IntSliceVar(&opt.GradersPerQuestion, "graders", opt.GradersPerQuestion, "graders per question to plan for")
+	f.StringVarP(&out, "out", "o", "", "also write the plan as CSV to this file")
+	return c
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// readCSV reads an output table as header-keyed rows.
+func readCSV(t *testing.T, path string) []map[string]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]string
+	for _, r := range recs[1:] {
+		m := map[string]string{}
+		for i, h := range recs[0] {
+			m[h] = r[i]
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// near checks got against want to a relative tolerance (pandas/scipy sum in
+// another order, so the last bits may differ).
+func near(t *testing.T, what string, got string, want float64) {
+	t.Helper()
+	g, err := strconv.ParseFloat(got, 64)
+	if err != nil {
+		t.Errorf("%s: %q is not a number", what, got)
+		return
+	}
+	if math.Abs(g-want) > 1e-12*math.Max(1, math.Abs(want)) {
+		t.Errorf("%s = %v, want %v (pandas/scipy)", what, g, want)
+	}
+}
+
+// TestSummEvalStudy runs the SummEval expert annotations (3 experts, 4
+// attributes, 12 systems, no checklist or ranks) end to end and checks the
+// per-model rubric means, per-attribute means and SDs, Table 5 and the
+// evaluator-pair statistics against pandas/scipy (data/testdata/summeval/expected.py).
+func TestSummEvalStudy(t *testing.T) {
+	study := filepath.Join("..", "..", "data", "testdata", "summeval")
+	var exp struct {
+		Models map[string]struct {
+			Rubric     float64 `json:"rubric"`
+			NGradings  int     `json:"n_gradings"`
+			Attributes map[string]struct{ Mean, SD float64 }
+		} `json:"models"`
+		Table5 map[string]struct {
+			R, Lo, Hi float64
+			N         int
+		} `json:"table5"`
+		Pair struct {
+			R      float64 `json:"r"`
+			NPairs int     `json:"n_pairs"`
+		} `json:"evaluator_pair_pearson_rubric"`
+		Kendall struct {
+			Mean      float64 `json:"mean_tau_b"`
+			NDefined  int     `json:"n_defined"`
+			Undefined int     `json:"n_undefined"`
+		} `json:"kendall_cross_evaluator_rubric"`
+	}
+	b, err := os.ReadFile(filepath.Join(study, "expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &exp); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "r")
+	var so, se bytes.Buffer
+	if _, err := runStudy(context.Background(), &so, &se, study, runOptions{out: out, quiet: true, now: fixedNow}); err != nil {
+		t.Fatalf("run: %v\n%s", err, se.String())
+	}
+	tables := filepath.Join(out, "tables")
+	seen := 0
+	for _, r := range readCSV(t, filepath.Join(tables, "summary.csv")) {
+		if r["set"] != "all" || r["graders"] != "humans" {
+			continue
+		}
+		m, ok := exp.Models[r["model"]]
+		if !ok {
+			t.Errorf("unexpected model %q", r["model"])
+			continue
+		}
+		seen++
+		near(t, r["model"]+" rubric", r["rubric"], m.Rubric)
+		if r["n_gradings"] != strconv.Itoa(m.NGradings) {
+			t.Errorf("%s n_gradings = %s, want %d", r["model"], r["n_gradings"], m.NGradings)
+		}
+	}
+	if seen != len(exp.Models) {
+		t.Errorf("summary has %d models, want %d", seen, len(exp.Models))
+	}
+	for _, r := range readCSV(t, filepath.Join(tables, "rubric_by_attribute.csv")) {
+		a := exp.Models[r["model"]].Attributes[r["attribute"]]
+		near(t, r["model"]+"/"+r["attribute"]+" mean", r["mean"], a.Mean)
+		near(t, r["model"]+"/"+r["attribute"]+" sd", r["sd"], a.SD)
+	}
+	for _, r := range readCSV(t, filepath.Join(tables, "attribute_correlations.csv")) {
+		w, ok := exp.Table5[r["attribute"]]
+		if !ok {
+			continue
+		}
+		near(t, "table 5 "+r["attribute"]+" r", r["r"], w.R)
+		near(t, "table 5 "+r["attribute"]+" lo", r["r_lo"], w.Lo)
+		near(t, "table 5 "+r["attribute"]+" hi", r["r_hi"], w.Hi)
+	}
+	var gotPair, gotTau bool
+	for _, r := range readCSV(t, filepath.Join(tables, "consistency.csv")) {
+		switch r["comparison"] {
+		case "pearson_rubric":
+			gotPair = true
+			near(t, "evaluator-pair r", r["value"], exp.Pair.R)
+			if r["n"] != strconv.Itoa(exp.Pair.NPairs) {
+				t.Errorf("evaluator-pair n = %s, want %d", r["n"], exp.Pair.NPairs)
+			}
+		case "cross_rubric":
+			gotTau = true
+			near(t, "cross-evaluator tau-b", r["value"], exp.Kendall.Mean)
+			if r["n"] != strconv.Itoa(exp.Kendall.NDefined) || r["n_undefined"] != strconv.Itoa(exp.Kendall.Undefined) {
+				t.Errorf("tau-b n = %s/%s, want %d/%d", r["n"], r["n_undefined"], exp.Kendall.NDefined, exp.Kendall.Undefined)
+			}
+		}
+	}
+	if !gotPair || !gotTau {
+		t.Errorf("consistency table lacks pearson_rubric (%v) or cross_rubric (%v)", gotPair, gotTau)
+	}
+	// A rubric-only study: the tables that need a checklist or ranks are
+	// left out with a note.
+	notes := readCSV(t, filepath.Join(tables, "notes.csv"))
+	if len(notes) == 0 {
+		t.Error("no notes for the missing instruments")
+	}
+	if _, err := os.Stat(filepath.Join(tables, "checklist_distribution.csv")); err == nil {
+		t.Error("checklist_distribution written for a study without a checklist")
+	}
+}
