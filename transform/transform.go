@@ -15,6 +15,7 @@ import (
 
 	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/report"
 )
 
 // DB is an open study database.
@@ -389,4 +390,76 @@ func (d *DB) loadRest(ctx context.Context, s *analysis.Study) error {
 		s.CriterionGrades = append(s.CriterionGrades, x)
 		return nil
 	})
+}
+
+// ResponseTables returns the listings of every response (all sources and
+// attempts) and of every failed batch request, as report tables
+// (tables/responses.csv and tables/failed_requests.csv).
+func (d *DB) ResponseTables(ctx context.Context) ([]*report.Table, error) {
+	resp := &report.Table{
+		Name: "responses", Title: "Responses", Section: report.SectionCost,
+		Doc: "One row per response as loaded: every source file and attempt; latest marks the one analysed.",
+		Columns: []report.Column{
+			{Name: "question_id", Kind: report.Text, Doc: "question id"},
+			{Name: "model", Kind: report.Text, Doc: "model name"},
+			{Name: "source_file", Kind: report.Text, Doc: "response dump the text came from (relative to the study folder)"},
+			{Name: "source_row", Kind: report.Int, Doc: "line of the dump"},
+			{Name: "attempt", Kind: report.Int, Doc: "attempt number (0 when the dump has none)"},
+			{Name: "latest", Kind: report.Text, Doc: "true for the highest attempt, the one analysed"},
+			{Name: "chars", Kind: report.Int, Doc: "length in Unicode code points"},
+			{Name: "words", Kind: report.Int, Doc: "whitespace-separated words"},
+			{Name: "input_tokens", Kind: report.Int, Doc: "prompt tokens, empty when unknown"},
+			{Name: "output_tokens", Kind: report.Int, Doc: "generated tokens, empty when unknown"},
+			{Name: "cost_usd", Kind: report.Float, Doc: "cost in USD from the dump, or from provider usage × models prices; empty when unknown"},
+		},
+	}
+	err := d.query(ctx, `SELECT question_id, model, source_file, source_row, attempt, latest, chars, words, input_tokens, output_tokens, cost_usd
+		FROM responses ORDER BY question_id, model, attempt, source_file, source_row`, func(r *sql.Rows) error {
+		var q, m, f string
+		var row, att, ch, w int64
+		var latest bool
+		var in, out sql.NullInt64
+		var cost sql.NullFloat64
+		if err := r.Scan(&q, &m, &f, &row, &att, &latest, &ch, &w, &in, &out, &cost); err != nil {
+			return err
+		}
+		resp.Rows = append(resp.Rows, []any{q, m, f, row, att, fmt.Sprint(latest), ch, w, nullInt(in), nullInt(out), f64(cost)})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	failed := &report.Table{
+		Name: "failed_requests", Title: "Failed batch requests", Section: report.SectionCost,
+		Doc: "Batch requests that produced no answer (non-200, errored, canceled, expired), with the provider's error text.",
+		Columns: []report.Column{
+			{Name: "question_id", Kind: report.Text, Doc: "question id from the request id"},
+			{Name: "model", Kind: report.Text, Doc: "model from the request id or the line"},
+			{Name: "source_file", Kind: report.Text, Doc: "batch output file"},
+			{Name: "source_row", Kind: report.Int, Doc: "line of the file"},
+			{Name: "request_id", Kind: report.Text, Doc: "the request's custom id or key"},
+			{Name: "error", Kind: report.Text, Doc: "the provider's error text (or code)"},
+		},
+	}
+	err = d.query(ctx, `SELECT coalesce(question_id, ''), coalesce(model, ''), source_file, source_row, request_id, error
+		FROM failed_requests ORDER BY model, question_id, source_file, source_row`, func(r *sql.Rows) error {
+		var q, m, f, id, e string
+		var row int64
+		if err := r.Scan(&q, &m, &f, &row, &id, &e); err != nil {
+			return err
+		}
+		failed.Rows = append(failed.Rows, []any{q, m, f, row, id, e})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return []*report.Table{resp, failed}, nil
+}
+
+func nullInt(n sql.NullInt64) any {
+	if !n.Valid {
+		return nil
+	}
+	return n.Int64
 }

@@ -118,6 +118,10 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 		return nil, err
 	}
 	s, twarn, err := db.Load(ctx, res.Config)
+	var listings []*report.Table
+	if err == nil {
+		listings, err = db.ResponseTables(ctx)
+	}
 	db.Close()
 	if err != nil {
 		return nil, err
@@ -147,6 +151,10 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	pr := prbench.Analyze(s, popt)
 	extend(rep, pr.Tables, pr.Figures, pr.Notes, pr.Warnings)
 	beyond(rep, s, res.Config)
+	rep.Tables = append(rep.Tables, listings...)
+	if n := len(listings[1].Rows); n > 0 {
+		rep.Warnings = append(rep.Warnings, failedSummary(listings[1])...)
+	}
 	rep.Version = version
 	rep.GeneratedAt = start
 	for _, p := range res.Config.Pairs() {
@@ -224,6 +232,30 @@ func beyond(rep *report.Report, s *analysis.Study, c config.Config) {
 	po.Plan.Scores = sc
 	pr := planning.Analyze(s, po)
 	extend(rep, pr.Tables, pr.Figures, pr.Notes, pr.Warnings)
+}
+
+// failedSummary says, per model, how many batch requests failed and the
+// first error text.
+func failedSummary(t *report.Table) []string {
+	type agg struct {
+		n     int
+		first string
+	}
+	by := map[string]*agg{}
+	var order []string
+	for _, r := range t.Rows {
+		m := r[1].(string)
+		if by[m] == nil {
+			by[m] = &agg{first: r[5].(string)}
+			order = append(order, m)
+		}
+		by[m].n++
+	}
+	var out []string
+	for _, m := range order {
+		out = append(out, fmt.Sprintf("model %s: %d failed batch requests (first: %s); see tables/failed_requests.csv", m, by[m].n, by[m].first))
+	}
+	return out
 }
 
 // isTerminal reports whether w is a terminal (progress bars only go there).
