@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -70,13 +71,31 @@ func BenchmarkIngest(b *testing.B) {
 				b.Fatal(err)
 			}
 			db := sql.OpenDB(c)
-			q := `
-CREATE TABLE questions AS SELECT * FROM read_csv('` + dir + `/questions.csv');
-CREATE TABLE checklist AS SELECT * FROM read_csv('` + dir + `/checklist.csv');
-CREATE TABLE responses AS SELECT * FROM read_json('` + dir + `/responses/*.jsonl', format='newline_delimited', union_by_name=true);
-CREATE TABLE human_raw AS SELECT * FROM read_csv('` + dir + `/grades/humans/**/*.csv', union_by_name=true, all_varchar=true);
-CREATE TABLE judge_raw AS SELECT * FROM read_json('` + dir + `/grades/judges/*.jsonl', format='newline_delimited', union_by_name=true);
-CREATE TABLE gate AS SELECT * FROM read_csv('` + dir + `/gate.csv');`
+			// The same canonical tables, built by DuckDB's own readers and
+			// SQL (no validation, no located errors): wide sheets are
+			// unpivoted into rubric_scores and checklist_verdicts.
+			q := strings.ReplaceAll(`
+CREATE TABLE questions AS SELECT * FROM read_csv('DIR/questions.csv', all_varchar = true);
+CREATE TABLE checklist_items AS SELECT question_id, item::INTEGER AS item, text FROM read_csv('DIR/checklist.csv', all_varchar = true);
+CREATE TABLE responses AS SELECT question_id, model, coalesce(attempt, 0) AS attempt, text,
+  length(text) AS chars, len(string_split_regex(trim(text), '\s+')) AS words, cost_usd, input_tokens, output_tokens, filename AS source_file
+  FROM read_json('DIR/responses/*.jsonl', format = 'newline_delimited', union_by_name = true, filename = true);
+CREATE TABLE hraw AS SELECT row_number() OVER () AS grading_id, * FROM read_csv('DIR/grades/humans/**/*.csv', union_by_name = true, all_varchar = true, filename = true);
+CREATE TABLE jraw AS SELECT 10000000 + row_number() OVER () AS grading_id, * FROM read_json('DIR/grades/judges/*.jsonl', format = 'newline_delimited', union_by_name = true, filename = true);
+CREATE TABLE gradings AS
+  SELECT grading_id, evaluator, 'human' AS kind, question_id, coalesce(model, label) AS model, rank::INTEGER AS rank, comment, filename AS source_file FROM hraw
+  UNION ALL
+  SELECT grading_id, evaluator, 'judge', question_id, model, rank::INTEGER, comment, filename FROM jraw;
+CREATE TABLE rubric_scores AS
+  SELECT grading_id, attribute, score::DOUBLE AS score FROM (UNPIVOT hraw ON Domain, Localization, Reasoning, Communication, Actionability INTO NAME attribute VALUE score)
+  UNION ALL
+  SELECT grading_id, attribute, score::DOUBLE FROM (UNPIVOT jraw ON Domain, Localization, Reasoning, Communication, Actionability INTO NAME attribute VALUE score);
+CREATE TABLE checklist_verdicts AS
+  SELECT grading_id, replace(item, 'C', '')::INTEGER AS item, lower(verdict) AS verdict FROM (UNPIVOT hraw ON COLUMNS('^C[0-9]+$') INTO NAME item VALUE verdict)
+  UNION ALL
+  SELECT grading_id, replace(item, 'C', '')::INTEGER, lower(verdict) FROM (UNPIVOT jraw ON COLUMNS('^C[0-9]+$') INTO NAME item VALUE verdict);
+CREATE TABLE gate_runs AS SELECT * FROM read_csv('DIR/gate.csv');
+DROP TABLE hraw; DROP TABLE jraw;`, "DIR", dir)
 			if _, err := db.Exec(q); err != nil {
 				b.Fatal(err)
 			}

@@ -416,7 +416,7 @@ func (st *state) sid(s string) int32 {
 		return n
 	}
 	n := int32(len(st.sids))
-	st.sids[s] = n
+	st.sids[strings.Clone(s)] = n
 	return n
 }
 

@@ -172,10 +172,10 @@ func (st *state) providerRecord(rel string, loc tabular.Loc, rec providers.Recor
 	}
 	k := respKey{q, m}
 	if ri := st.responses[k]; ri != nil {
-		st.ps.add(Problem{Loc: loc, Value: q + " / " + m, Expected: fmt.Sprintf("one answer per question and model (another is at %s)", ri.loc.String())})
+		st.ps.add(Problem{Loc: loc, Value: q + " / " + m, Expected: fmt.Sprintf("one answer per question and model (another is at %s)", st.loc(ri.at).String())})
 		return
 	}
-	st.responses[k] = &respInfo{attempts: []int64{0}, loc: loc}
+	st.responses[k] = &respInfo{attempts: []int64{0}, at: st.where(loc)}
 	cost := math.NaN()
 	if p, ok := st.prices[m]; ok {
 		cost = providers.Cost(rec.InputTokens, rec.OutputTokens, p[0], p[1], st.cfg.Responses.BatchDiscount)

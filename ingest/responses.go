@@ -59,7 +59,9 @@ WHERE attempt < (SELECT max(r2.attempt) FROM responses r2
 		sort.Slice(at, func(i, j int) bool { return at[i] < at[j] })
 		for i := 1; i < len(at); i++ {
 			if at[i] == at[i-1] {
-				st.ps.add(Problem{Loc: ri.loc, Value: k.q + " / " + k.m,
+				l := st.loc(ri.at)
+				l.Column = "model"
+				st.ps.add(Problem{Loc: l, Value: k.q + " / " + k.m,
 					Expected: fmt.Sprintf("one response per question and model, or distinct attempt numbers (attempt %d appears twice)", at[i])})
 				break
 			}
@@ -114,7 +116,7 @@ func (st *state) readResponseFile(rel string) {
 			ri.attempts = append(ri.attempts, attempt)
 			ri.multi = true
 		} else {
-			st.responses[k] = &respInfo{attempts: []int64{attempt}, loc: r.at("model")}
+			st.responses[k] = &respInfo{attempts: []int64{attempt}, at: st.where(r.loc)}
 		}
 		text := r.get("text")
 		t.str(0, q)

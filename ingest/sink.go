@@ -19,16 +19,17 @@ import (
 )
 
 // batchRows is how many rows an Arrow record batch holds before it is
-// handed to DuckDB.
-const batchRows = 1 << 16
+// handed to DuckDB. Each INSERT has a fixed cost (at 2^16 rows the 1.5 M
+// gradings of a 40,000-question study took 8 s to insert, at 2^18 2 s).
+const batchRows = 1 << 18
 
 // batchBytes caps the text held in one batch (long responses), so that
 // memory stays bounded whatever the answers' length.
-const batchBytes = 16 << 20
+const batchBytes = 32 << 20
 
 // memoryLimit is DuckDB's memory limit while loading; beyond it DuckDB
 // spills to its temporary directory.
-const memoryLimit = "600MB"
+const memoryLimit = "200MB"
 
 // sink bulk-loads Arrow record batches into a new DuckDB file. The file is
 // ATTACHed to an in-memory database so that the views RegisterView creates
@@ -178,6 +179,9 @@ type colKind int
 
 const (
 	kStr colKind = iota
+	// kDict is text with few distinct values (ids, names, verdict words),
+	// sent as an Arrow dictionary column, which DuckDB reads far faster.
+	kDict
 	kInt
 	kF64
 	kBool
@@ -209,6 +213,8 @@ func (s *sink) table(name string, cols ...col) *batcher {
 		switch c.kind {
 		case kStr:
 			t = arrow.BinaryTypes.String
+		case kDict:
+			t = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
 		case kInt:
 			t = arrow.PrimitiveTypes.Int64
 		case kF64:
@@ -230,7 +236,12 @@ func (s *sink) table(name string, cols ...col) *batcher {
 
 func (t *batcher) str(i int, v string) {
 	t.bytes += len(v)
-	t.b.Field(i).(*array.StringBuilder).Append(v)
+	switch b := t.b.Field(i).(type) {
+	case *array.StringBuilder:
+		b.Append(v)
+	case *array.BinaryDictionaryBuilder:
+		b.AppendString(v)
+	}
 }
 func (t *batcher) i64(i int, v int64) { t.b.Field(i).(*array.Int64Builder).Append(v) }
 func (t *batcher) boolean(i int, v bool) {
@@ -295,7 +306,7 @@ type loadJob struct {
 // load error is returned by a later send or by wait.
 func (s *sink) send(j loadJob) error {
 	if s.jobs == nil {
-		s.jobs = make(chan loadJob, 2)
+		s.jobs = make(chan loadJob, 1)
 		s.loaded = make(chan error, 1)
 		go s.loader()
 	}

@@ -67,7 +67,7 @@ type respKey struct{ q, m string }
 
 type respInfo struct {
 	attempts []int64
-	loc      tabular.Loc
+	at       where
 	multi    bool
 }
 
@@ -109,6 +109,7 @@ func (st *state) intern(s string) string {
 	if v, ok := st.strs[s]; ok {
 		return v
 	}
+	s = strings.Clone(s) // do not keep the reader's row buffer alive
 	st.strs[s] = s
 	return s
 }
@@ -142,6 +143,27 @@ func (st *state) question(r row, col string) (string, *question, bool) {
 func words(s string) int64 {
 	var n int64
 	in := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return n + wordsSlow(s[i:], in)
+		}
+		if asciiSpace[c] {
+			in = false
+		} else if !in {
+			in = true
+			n++
+		}
+	}
+	return n
+}
+
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// wordsSlow counts the words of s, which may hold any Unicode white space;
+// in says whether the text before s ended inside a word.
+func wordsSlow(s string, in bool) int64 {
+	var n int64
 	for _, r := range s {
 		if unicode.IsSpace(r) {
 			in = false
@@ -190,24 +212,25 @@ func (st *state) openTables() {
 	I := func(n string) col { return col{n, kInt} }
 	F := func(n string) col { return col{n, kF64} }
 	B := func(n string) col { return col{n, kBool} }
+	D := func(n string) col { return col{n, kDict} }
 	st.out = outTables{
 		questions:    s.table("questions", S("question_id"), S("domain"), S("prompt"), S("author"), S("difficulty"), F("gate_score"), S("source_file"), I("source_row")),
 		questionTags: s.table("question_tags", S("question_id"), S("key"), S("value"), I("ord")),
 		checklist:    s.table("checklist_items", S("question_id"), I("item"), S("text")),
 		models:       s.table("models", S("model"), S("provider"), S("display_name"), F("usd_per_1k_input"), F("usd_per_1k_output")),
 		evaluators:   s.table("evaluators", S("evaluator"), S("kind"), S("domain")),
-		responses: s.table("responses", S("question_id"), S("model"), I("attempt"), B("latest"), S("text"), I("chars"), I("words"),
-			F("cost_usd"), I("input_tokens"), I("output_tokens"), S("source_file"), I("source_row")),
+		responses: s.table("responses", D("question_id"), D("model"), I("attempt"), B("latest"), S("text"), I("chars"), I("words"),
+			F("cost_usd"), I("input_tokens"), I("output_tokens"), D("source_file"), I("source_row")),
 		failed:     s.table("failed_requests", S("question_id"), S("model"), S("request_id"), S("error"), S("source_file"), I("source_row")),
 		references: s.table("references", S("question_id"), S("reference_id"), S("author"), S("text"), B("graded"), I("chars"), I("words")),
-		gradings: s.table("gradings", I("grading_id"), S("evaluator"), S("kind"), S("round"), S("run"), S("question_id"), S("model"),
-			S("label"), I("rank"), S("comment"), S("source_file"), S("sheet"), I("source_row")),
+		gradings: s.table("gradings", I("grading_id"), D("evaluator"), D("kind"), D("round"), D("run"), D("question_id"), D("model"),
+			D("label"), I("rank"), S("comment"), D("source_file"), D("sheet"), I("source_row")),
 		gradingTags:     s.table("grading_tags", I("grading_id"), S("key"), S("value")),
-		rubric:          s.table("rubric_scores", I("grading_id"), S("attribute"), F("score")),
-		verdicts:        s.table("checklist_verdicts", I("grading_id"), I("item"), S("verdict")),
-		gate:            s.table("gate_runs", S("question_id"), S("run"), I("item"), B("passed")),
+		rubric:          s.table("rubric_scores", I("grading_id"), D("attribute"), F("score")),
+		verdicts:        s.table("checklist_verdicts", I("grading_id"), I("item"), D("verdict")),
+		gate:            s.table("gate_runs", D("question_id"), D("run"), I("item"), B("passed")),
 		criteria:        s.table("criteria", S("question_id"), S("criterion_id"), S("text"), I("weight"), S("category")),
-		criterionGrades: s.table("criterion_grades", S("evaluator"), S("kind"), S("question_id"), S("model"), S("criterion_id"), B("met"), S("source_file"), I("source_row")),
+		criterionGrades: s.table("criterion_grades", D("evaluator"), D("kind"), D("question_id"), D("model"), D("criterion_id"), B("met"), D("source_file"), I("source_row")),
 		files:           s.table("ingest_files", S("path"), S("sha256"), I("rows"), col{"loaded_at", kTime}),
 		settings:        s.table("study_settings", S("key"), S("value")),
 	}

@@ -149,6 +149,9 @@ func (sp tableSpec) isKnown(c string) bool {
 // recoverable problem so that all of them are listed. It records the file
 // in ingest_files. onSheet, when not nil, is called with each sheet's
 // header before its rows and may veto the sheet by returning false.
+//
+// The file is parsed on its own goroutine (see scan), so parsing, checking
+// and loading into DuckDB overlap.
 func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, sheet string) bool, fn func(r row)) {
 	path := filepath.Join(st.dir, filepath.FromSlash(rel))
 	r, err := tabular.Open(path, rel, st.tabOpt)
@@ -156,81 +159,155 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 		st.fileProblem(rel, err)
 		return
 	}
-	defer r.Close()
+	events := make(chan scanEvent, 4)
+	go scan(r, events)
 	var rows int64
 	sheets := 0
-	for {
-		sh := r.Sheet()
-		loc := tabular.Loc{File: rel, Sheet: sh.Name, Offset: -1, Format: formatOf(rel)}
-		if sh.Header == nil {
-			if !r.NextSheet() {
-				break
-			}
-			continue
-		}
-		h, probs := st.mapHeader(sh.Header, spec.isKnown, loc)
-		if miss := h.missing(spec.required); len(miss) > 0 {
-			if spec.skipSheets && sh.Name != "" {
-				st.ps.warn("%s, sheet %q: skipped: no column %s (columns found: %s)", rel, sh.Name, strings.Join(miss, ", "), h.written())
-				if !r.NextSheet() {
-					break
-				}
+	var h *header
+	var loc tabular.Loc
+	skip, failed := true, false
+	digest := ""
+	for ev := range events {
+		switch {
+		case ev.sheet != nil:
+			sh := ev.sheet
+			loc = tabular.Loc{File: rel, Sheet: sh.Name, Offset: -1, Format: formatOf(rel)}
+			skip = true
+			if sh.Header == nil {
 				continue
 			}
-			l := loc
-			l.Row = 1
-			st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a header with the column(s) %s; columns found: %s", strings.Join(miss, ", "), h.written())})
-			if !r.NextSheet() {
-				break
-			}
-			continue
-		}
-		for _, p := range probs {
-			st.ps.add(p)
-		}
-		if onSheet != nil && !onSheet(h, sh.Name) {
-			if !r.NextSheet() {
-				break
-			}
-			continue
-		}
-		sheets++
-		for {
-			cells, l, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				st.fileProblem(rel, err)
-				var te *tabular.Error
-				if errors.As(err, &te) && te.Recoverable {
+			var probs []Problem
+			h, probs = st.mapHeader(sh.Header, spec.isKnown, loc)
+			if miss := h.missing(spec.required); len(miss) > 0 {
+				if spec.skipSheets && sh.Name != "" {
+					st.ps.warn("%s, sheet %q: skipped: no column %s (columns found: %s)", rel, sh.Name, strings.Join(miss, ", "), h.written())
 					continue
 				}
-				return
-			}
-			if len(r.Sheet().Header) != len(h.names) { // JSONL: a new key appeared
-				h, _ = st.mapHeader(r.Sheet().Header, spec.isKnown, loc)
-			}
-			if blank(cells) {
+				l := loc
+				l.Row = 1
+				st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a header with the column(s) %s; columns found: %s", strings.Join(miss, ", "), h.written())})
 				continue
 			}
-			l.Format = loc.Format
-			rows++
-			fn(row{h: h, cells: cells, loc: l})
-		}
-		if !r.NextSheet() {
-			break
+			for _, p := range probs {
+				st.ps.add(p)
+			}
+			if onSheet != nil && !onSheet(h, sh.Name) {
+				continue
+			}
+			skip = false
+			sheets++
+		case ev.err != nil:
+			st.fileProblem(rel, ev.err)
+			if !ev.recoverable {
+				failed = true
+			}
+		case ev.done:
+			digest = ev.digest
+			if ev.digestErr != nil && !failed {
+				st.fileProblem(rel, ev.digestErr)
+				failed = true
+			}
+		default:
+			for _, sr := range ev.rows {
+				if skip {
+					continue
+				}
+				if sr.header != nil { // JSONL: a new key appeared
+					h, _ = st.mapHeader(sr.header, spec.isKnown, loc)
+				}
+				if blank(sr.cells) {
+					continue
+				}
+				sr.loc.Format = loc.Format
+				rows++
+				fn(row{h: h, cells: sr.cells, loc: sr.loc})
+			}
 		}
 	}
-	sum, err := r.Digest()
-	if err != nil {
-		st.fileProblem(rel, err)
+	if failed {
 		return
 	}
 	if rows == 0 && sheets > 0 {
 		st.ps.warn("%s: no data rows", rel)
 	}
-	st.files = append(st.files, fileRec{path: rel, sha: sum, rows: rows})
+	st.files = append(st.files, fileRec{path: rel, sha: digest, rows: rows})
+}
+
+// scanEvent is what the parsing goroutine reports: a new sheet, a run of
+// rows, a reader error, or the end with the file's digest.
+type scanEvent struct {
+	sheet       *tabular.Sheet
+	rows        []scanRow
+	err         error
+	recoverable bool
+	done        bool
+	digest      string
+	digestErr   error
+}
+
+type scanRow struct {
+	cells  []tabular.Cell
+	loc    tabular.Loc
+	header []string // set when the header grew before this row (JSONL)
+}
+
+// scanChunk is how many rows travel in one event.
+const scanChunk = 256
+
+// scan reads every table of r and sends it as events, then closes r and
+// the channel. After a final (not recoverable) error it stops without a
+// digest.
+func scan(r tabular.Reader, events chan<- scanEvent) {
+	defer close(events)
+	defer r.Close()
+	for {
+		sh := r.Sheet()
+		hdr := append([]string(nil), sh.Header...)
+		if sh.Header == nil {
+			hdr = nil
+		}
+		events <- scanEvent{sheet: &tabular.Sheet{Name: sh.Name, Header: hdr}}
+		width := len(sh.Header)
+		var buf []scanRow
+		for sh.Header != nil {
+			cells, loc, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				if len(buf) > 0 {
+					events <- scanEvent{rows: buf}
+					buf = nil
+				}
+				var te *tabular.Error
+				rec := errors.As(err, &te) && te.Recoverable
+				events <- scanEvent{err: err, recoverable: rec}
+				if !rec {
+					events <- scanEvent{done: true}
+					return
+				}
+				continue
+			}
+			sr := scanRow{cells: cells, loc: loc}
+			if hh := r.Sheet().Header; len(hh) != width {
+				width = len(hh)
+				sr.header = append([]string(nil), hh...)
+			}
+			buf = append(buf, sr)
+			if len(buf) == scanChunk {
+				events <- scanEvent{rows: buf}
+				buf = nil
+			}
+		}
+		if len(buf) > 0 {
+			events <- scanEvent{rows: buf}
+		}
+		if !r.NextSheet() {
+			break
+		}
+	}
+	d, err := r.Digest()
+	events <- scanEvent{done: true, digest: d, digestErr: err}
 }
 
 func formatOf(rel string) string {

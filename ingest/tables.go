@@ -37,7 +37,7 @@ func (st *state) readQuestions() error {
 			st.ps.add(Problem{Loc: r.at("question_id"), Value: q, Expected: fmt.Sprintf("a question id used once (first at row %d)", prev.loc.Row)})
 			return
 		}
-		dom := strings.TrimSpace(r.get("domain"))
+		dom := st.intern(strings.TrimSpace(r.get("domain")))
 		if dom == "" {
 			st.ps.add(Problem{Loc: r.at("domain"), Expected: "a domain (the cell is empty)"})
 		}
@@ -201,7 +201,7 @@ func (st *state) readBlinding() error {
 		if !ok || !ok2 || !ok3 {
 			return
 		}
-		k := blindKey{q, l, strings.TrimSpace(r.get("evaluator"))}
+		k := blindKey{q, l, st.intern(strings.TrimSpace(r.get("evaluator")))}
 		if prev, dup := st.blinding[k]; dup && prev != m {
 			st.ps.add(Problem{Loc: r.at("label"), Value: l, Expected: fmt.Sprintf("one model per label (label %s of question %s is already %s)", l, q, prev)})
 			return

@@ -16,9 +16,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 )
 
 func main() {
+	// Keep the Go heap small beside DuckDB's own memory (limited in
+	// ingest), unless the user set GOMEMLIMIT.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(512 << 20)
+	}
 	if err := run(os.Stdout, os.Stderr, os.Args[1:]); err != nil {
 		if err != errReported {
 			fmt.Fprintln(os.Stderr, "euroexec:", err)

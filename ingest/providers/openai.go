@@ -3,6 +3,7 @@ package providers
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/euroexec/euroexec/ingest/internal/jsontext"
 	"reflect"
 	"strings"
 )
@@ -68,7 +69,7 @@ func (c *openaiContent) UnmarshalJSON(b []byte) error {
 		// b is a valid JSON string (encoding/json checked the whole line
 		// before calling UnmarshalJSON); unquoting it here saves the two
 		// passes over a long answer that json.Unmarshal would make.
-		if t, ok := unquote(b); ok {
+		if t, ok := jsontext.Unquote(b); ok {
 			c.text = t
 			return nil
 		}

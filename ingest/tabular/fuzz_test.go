@@ -163,3 +163,20 @@ func FuzzJSONLWalk(f *testing.F) {
 		}
 	})
 }
+
+// FuzzValidObject checks that validObject accepts exactly the lines that
+// are one JSON object for encoding/json.
+func FuzzValidObject(f *testing.F) {
+	for _, s := range []string{`{}`, ` {"a":1} `, `{"a":"x\ny","b":[1,{"c":"]"}],"d":null}`, `{"a":tru}`, `{"a":1,}`, `{"a" 1}`, `{"a":"\u00"}`, `{"a":1}x`, `{"a":[1,2]]}`, `{"a":{"b":"}"}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !utf8.Valid(b) {
+			return
+		}
+		want := json.Valid(b) && bytes.HasPrefix(bytes.TrimLeft(b, " \t\r\n"), []byte("{"))
+		if got := validObject(b, 0); got != want {
+			t.Fatalf("validObject(%q) = %v, json.Valid says %v", b, got, want)
+		}
+	})
+}

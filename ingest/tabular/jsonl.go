@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/euroexec/euroexec/ingest/internal/jsontext"
 	"io"
 	"os"
 	"strconv"
@@ -178,7 +179,7 @@ func (j *jsonlReader) parse(line []byte, loc Loc) ([]Cell, error) {
 	}
 	n0 := len(j.header)
 	var err error
-	if json.Valid(line) {
+	if validObject(line, k) {
 		err = walkObject(line, k, add)
 	} else {
 		err = decodeObject(line, loc, add)
@@ -332,6 +333,99 @@ func decodeObject(line []byte, loc Loc, add func(key string, raw []byte) error) 
 	return bad(errors.New("invalid JSON"), "a JSON object")
 }
 
+// validObject reports whether line[k:] is one valid JSON object and
+// nothing but white space after it. It accepts exactly what json.Valid
+// accepts for an object (FuzzValidObject), but checks string values, the
+// bulk of a response line, with jsontext.ValidString's tight loop; other
+// values are checked with json.Valid.
+func validObject(line []byte, k int) bool {
+	ws := func(i int) int {
+		for i < len(line) && isJSONSpace(line[i]) {
+			i++
+		}
+		return i
+	}
+	i := ws(k)
+	if i >= len(line) || line[i] != '{' {
+		return false
+	}
+	i = ws(i + 1)
+	if i < len(line) && line[i] == '}' {
+		return ws(i+1) == len(line)
+	}
+	for {
+		e, ok := jsontext.ValidString(line, i) // the key
+		if !ok {
+			return false
+		}
+		i = ws(e)
+		if i >= len(line) || line[i] != ':' {
+			return false
+		}
+		i = ws(i + 1)
+		if i >= len(line) {
+			return false
+		}
+		if line[i] == '"' {
+			if e, ok = jsontext.ValidString(line, i); !ok {
+				return false
+			}
+		} else {
+			e = plainValueEnd(line, i)
+			if e <= i || !json.Valid(line[i:e]) {
+				return false
+			}
+		}
+		i = ws(e)
+		if i >= len(line) {
+			return false
+		}
+		if line[i] == '}' {
+			return ws(i+1) == len(line)
+		}
+		if line[i] != ',' {
+			return false
+		}
+		i = ws(i + 1)
+	}
+}
+
+// plainValueEnd returns the end of the non-string value at line[i]: a
+// bracketed value up to its matching bracket (strings inside skipped), or a
+// literal up to the next delimiter. The caller validates the slice.
+func plainValueEnd(line []byte, i int) int {
+	switch line[i] {
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(line); j++ {
+			switch line[j] {
+			case '"':
+				for j++; j < len(line) && line[j] != '"'; j++ {
+					if line[j] == '\\' {
+						j++
+					}
+				}
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(line)
+	default:
+		for j := i; j < len(line); j++ {
+			switch line[j] {
+			case ',', '}', ']', ' ', '\t', '\r', '\n':
+				return j
+			}
+		}
+		return len(line)
+	}
+}
+
 // jsonCell converts one JSON value (already validated by the decoder) to a
 // Cell.
 func jsonCell(raw []byte) (Cell, error) {
@@ -348,6 +442,9 @@ func jsonCell(raw []byte) (Cell, error) {
 	case '"':
 		if bytes.IndexByte(raw, '\\') < 0 {
 			return Cell{Text: string(raw[1 : len(raw)-1])}, nil
+		}
+		if s, ok := jsontext.Unquote(raw); ok {
+			return Cell{Text: s}, nil
 		}
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {

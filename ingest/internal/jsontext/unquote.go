@@ -1,4 +1,4 @@
-package providers
+package jsontext
 
 import (
 	"unicode"
@@ -6,12 +6,12 @@ import (
 	"unicode/utf8"
 )
 
-// unquote decodes a JSON string literal exactly as encoding/json does
+// Unquote decodes a JSON string literal exactly as encoding/json does
 // (invalid UTF-8 bytes and unpaired surrogate escapes become U+FFFD). It
 // expects a literal already validated as JSON and reports ok = false for
 // anything it does not recognise, so that the caller can fall back to
 // encoding/json.
-func unquote(b []byte) (string, bool) {
+func Unquote(b []byte) (string, bool) {
 	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
 		return "", false
 	}
