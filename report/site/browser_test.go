@@ -39,7 +39,7 @@ func (b *browser) take() (errs, reqs, dialogs []string) {
 	return
 }
 
-func startBrowser(t *testing.T) *browser {
+func startBrowser(t testing.TB) *browser {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Skipf("browser test skipped: %s not found (apt-get install chromium)", chromiumPath)
