@@ -15,18 +15,20 @@ import (
 const (
 	openaiOK     = `{"id":"batch_req_1","custom_id":"q2::m2","response":{"status_code":200,"request_id":"r1","body":{"id":"chatcmpl-1","object":"chat.completion","model":"m2-2025","choices":[{"index":0,"message":{"role":"assistant","content":"GDPR  protects\npersonal data. ü"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1000,"completion_tokens":2000,"total_tokens":3000}}},"error":null}`
 	anthropicErr = `{"custom_id":"q1::m1","result":{"type":"errored","error":{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long"}}}}`
+	anthropicOK  = `{"custom_id":"q2::m1","result":{"type":"succeeded","message":{"id":"msg_1","type":"message","role":"assistant","model":"m1","content":[{"type":"thinking","thinking":"hmm","signature":"x"},{"type":"text","text":"GDPR is "},{"type":"text","text":"EU law."}],"stop_reason":"end_turn","usage":{"input_tokens":100,"output_tokens":50}}}}`
 	geminiOK     = `{"key":"q1::m1","response":{"candidates":[{"content":{"parts":[{"text":"thinking…","thought":true},{"text":"EBITDA is "},{"text":"earnings."}],"role":"model"},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":10,"candidatesTokenCount":4,"totalTokenCount":14},"modelVersion":"m1"}}`
 )
 
 func TestMixedProviderStudy(t *testing.T) {
-	// Plain JSONL for q1/m2 and q2/m1, OpenAI for q2/m2, Gemini for q1/m1;
-	// an Anthropic failure for q1/m1 in a second file is listed, not an answer.
+	// Plain JSONL for q1/m2, OpenAI for q2/m2, Gemini for q1/m1, Anthropic
+	// for q2/m1; an Anthropic failure for q1/m2 (answered in the plain dump)
+	// is listed, not an answer.
 	dir := copyStudy(t, map[string]string{
-		"responses/all.jsonl": `{"question_id":"q1","model":"m2","text":"Don't know","input_tokens":10,"output_tokens":20}` + "\n" +
-			`{"question_id":"q2","model":"m1","text":"GDPR is the EU privacy law."}` + "\n",
+		"responses/all.jsonl":             `{"question_id":"q1","model":"m2","text":"Don't know","input_tokens":10,"output_tokens":20}` + "\n",
 		"responses/openai_batch.jsonl":    openaiOK + "\n",
+		"responses/claude_batch.jsonl":    anthropicOK + "\n",
 		"responses/gemini_batch.jsonl":    geminiOK + "\n",
-		"responses/anthropic_batch.jsonl": strings.Replace(anthropicErr, "q1::m1", "q2::m1", 1) + "\n",
+		"responses/anthropic_batch.jsonl": strings.Replace(anthropicErr, "q1::m1", "q1::m2", 1) + "\n",
 		"study.toml":                      "[responses]\nbatch_discount = 0.5\n",
 	})
 	db := filepath.Join(t.TempDir(), "s.duckdb")
@@ -56,6 +58,11 @@ func TestMixedProviderStudy(t *testing.T) {
 		}
 		return r
 	}
+	// Anthropic: text blocks joined, the thinking block left out; m1 costs
+	// (100·0.001 + 50·0.002)/1000 · 0.5 = 0.2/1000 · 0.5 = 0.0001.
+	if r := get("q2", "m1"); r.text != "GDPR is EU law." || r.in.Int64 != 100 || r.out.Int64 != 50 || math.Abs(r.cost.Float64-0.0001) > 1e-18 {
+		t.Errorf("anthropic row = %+v", r)
+	}
 	// OpenAI: m2 costs nothing known (models.csv has no prices for m2).
 	if r := get("q2", "m2"); r.text != "GDPR  protects\npersonal data. ü" || r.in.Int64 != 1000 || r.out.Int64 != 2000 || r.cost.Valid {
 		t.Errorf("openai row = %+v", r)
@@ -73,7 +80,7 @@ func TestMixedProviderStudy(t *testing.T) {
 	if err := h.QueryRow(`SELECT question_id, model, error FROM failed_requests`).Scan(&q, &m, &e); err != nil {
 		t.Fatal(err)
 	}
-	if q != "q2" || m != "m1" || e != "prompt is too long" {
+	if q != "q1" || m != "m2" || e != "prompt is too long" {
 		t.Errorf("failed request = %s %s %q", q, m, e)
 	}
 }

@@ -20,8 +20,8 @@ func TestMixedResponseSources(t *testing.T) {
 	files := map[string]string{
 		"responses/all.jsonl": `{"question_id":"q1","model":"m2","text":"Don't know","input_tokens":10,"output_tokens":20}` + "\n" +
 			`{"question_id":"q2","model":"m1","text":"GDPR is the EU privacy law."}` + "\n",
-		"responses/openai.jsonl": `{"id":"batch_req_1","custom_id":"q2::m2","response":{"status_code":200,"request_id":"r1","body":{"object":"chat.completion","model":"m2","choices":[{"index":0,"message":{"role":"assistant","content":"Über GDPR."},"finish_reason":"stop"}],"usage":{"prompt_tokens":7,"completion_tokens":3}}},"error":null}` + "\n",
-		"responses/gemini.jsonl": `{"key":"q1::m1","response":{"candidates":[{"content":{"parts":[{"text":"EBITDA is earnings."}],"role":"model"}}],"usageMetadata":{"promptTokenCount":1000,"candidatesTokenCount":500},"modelVersion":"m1"}}` + "\n",
+		"responses/openai.jsonl":    `{"id":"batch_req_1","custom_id":"q2::m2","response":{"status_code":200,"request_id":"r1","body":{"object":"chat.completion","model":"m2","choices":[{"index":0,"message":{"role":"assistant","content":"Über GDPR."},"finish_reason":"stop"}],"usage":{"prompt_tokens":7,"completion_tokens":3}}},"error":null}` + "\n",
+		"responses/gemini.jsonl":    `{"key":"q1::m1","response":{"candidates":[{"content":{"parts":[{"text":"EBITDA is earnings."}],"role":"model"}}],"usageMetadata":{"promptTokenCount":1000,"candidatesTokenCount":500},"modelVersion":"m1"}}` + "\n",
 		"responses/anthropic.jsonl": `{"custom_id":"q9x::m1","result":{"type":"expired"}}` + "\n",
 	}
 	// q9x is not a question: make the failed line name a real one.

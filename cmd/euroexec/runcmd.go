@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -138,6 +139,20 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 			bar.Set(i)
 		}
 	}
+	if !o.quiet && isTerminal(stderr) {
+		var once sync.Once
+		var tbar *progressbar.ProgressBar
+		aopt.TextProgress = func(done, total int) {
+			if total < 300 {
+				return // a few hundred pairs take well under a second
+			}
+			once.Do(func() {
+				tbar = progressbar.NewOptions(total, progressbar.OptionSetWriter(stderr),
+					progressbar.OptionSetDescription("ROUGE and BLEU"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+			})
+			tbar.Add(1)
+		}
+	}
 	rep, err := analysis.Analyze(s, aopt)
 	if bar != nil {
 		bar.Finish()
@@ -224,6 +239,7 @@ func beyond(rep *report.Report, s *analysis.Study, c config.Config) {
 	ko.Seed, ko.Bootstrap, ko.Round, ko.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound, sc
 	k := ranking.Analyze(s, ko)
 	extend(rep, k.Tables, k.Figures, k.Notes, k.Warnings)
+	ranking.AnnotateSummary(rep.Table("summary"), rep.Table(ranking.RankingsTable))
 	co := calibration.DefaultOptions()
 	co.Seed, co.Bootstrap, co.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, sc
 	cr := calibration.Analyze(s, co)

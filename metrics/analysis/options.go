@@ -41,6 +41,10 @@ type Options struct {
 	// Progress, when not nil, is called as each stage of the analysis
 	// starts (done < total) and when the last one ends (done == total).
 	Progress func(stage string, done, total int)
+	// TextProgress, when not nil, is called after each response is scored
+	// by ROUGE and BLEU, with the number done and the total; it is called
+	// from several goroutines and must be safe for that.
+	TextProgress func(done, total int)
 }
 
 // DefaultOptions returns the EuroExec defaults, the same as an empty

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"sync/atomic"
 
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/metrics/textsim"
@@ -69,6 +70,11 @@ func (a *run) textTables() {
 		return
 	}
 	scores := make([][]textScore, len(jobs))
+	total := 0
+	for _, j := range jobs {
+		total += len(j.ms)
+	}
+	var done atomic.Int64
 	parallelFor(len(jobs), func(i int) {
 		j := jobs[i]
 		rs := textsim.NewRougeScorer(refs[j.q], textsim.RougeOptions{Stemmer: true})
@@ -78,6 +84,9 @@ func (a *run) textTables() {
 			txt := p.respOf(j.q, m).Text
 			scores[i] = append(scores[i], textScore{q: j.q, m: m, bleu: bs.Score(txt).Score,
 				stem: rs.Score(txt), raw: rr.Score(txt)})
+			if n := done.Add(1); a.opt.TextProgress != nil {
+				a.opt.TextProgress(int(n), total)
+			}
 		}
 	})
 	a.humanRubricPerResponse(scores)
