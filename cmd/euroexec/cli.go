@@ -81,7 +81,12 @@ func ingestCmd(stdout, stderr io.Writer) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if db == "" {
-				db = filepath.Join(args[0], "study.duckdb")
+				// Never write into the study folder: inputs are read-only.
+				abs, err := filepath.Abs(args[0])
+				if err != nil {
+					return err
+				}
+				db = filepath.Base(abs) + ".duckdb"
 			}
 			res, err := ingest.Ingest(cmd.Context(), args[0], ingest.Options{DB: db})
 			if err != nil {
@@ -93,7 +98,7 @@ func ingestCmd(stdout, stderr io.Writer) *cobra.Command {
 			return nil
 		},
 	}
-	c.Flags().StringVar(&db, "db", "", "database file to write (default STUDY/study.duckdb)")
+	c.Flags().StringVar(&db, "db", "", "database file to write (default ./NAME.duckdb, NAME being the study folder's name)")
 	return c
 }
 

@@ -1,0 +1,118 @@
+package transform
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/euroexec/euroexec/ingest"
+	"github.com/euroexec/euroexec/metrics/analysis"
+)
+
+// load ingests ingest/testdata/base (a hand-made study) and reads it back.
+func load(t *testing.T) (*DB, *analysis.Study, []string) {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "s.duckdb")
+	res, err := ingest.Ingest(context.Background(), filepath.Join("..", "ingest", "testdata", "base"), ingest.Options{DB: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	s, warn, err := d.Load(context.Background(), res.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, s, warn
+}
+
+func TestLoad(t *testing.T) {
+	_, s, _ := load(t)
+	if len(s.Questions) != 2 || s.Questions[0].ID != "q1" || s.Questions[0].Prompt != `What is "EBITDA"?` {
+		t.Fatalf("questions = %+v", s.Questions)
+	}
+	q1 := s.Questions[0]
+	if len(q1.Tags) != 1 || q1.Tags[0] != (analysis.Tag{Key: "decision_type", Value: "strategic"}) {
+		t.Errorf("q1 tags = %+v", q1.Tags)
+	}
+	if len(q1.Checklist) != 2 || q1.Checklist[1] != "example" {
+		t.Errorf("q1 checklist = %q", q1.Checklist)
+	}
+	// gate.csv: q1 passed 1 of 2 cells → 0.5 → "Medium" (0.30 < 0.5 ≤ 0.50);
+	// q2 passed 0 of 1 → 0 → "Hard".
+	if q1.GateScore != 0.5 || q1.Difficulty != "Medium" || s.Questions[1].Difficulty != "Hard" {
+		t.Errorf("difficulty: q1 %v %q, q2 %q", q1.GateScore, q1.Difficulty, s.Questions[1].Difficulty)
+	}
+	// q2/m1 has attempts 1 and 2: the second is analysed.
+	var got string
+	for _, r := range s.Responses {
+		if r.QuestionID == "q2" && r.Model == "m1" {
+			got = r.Text
+		}
+	}
+	if got != "GDPR is the EU privacy law." {
+		t.Errorf("q2/m1 text = %q, want attempt 2", got)
+	}
+	// alice's grading of q1/m1: 4,4,3,5,4; Hit, partial; rank 1.
+	for _, g := range s.Gradings {
+		if g.Evaluator == "alice" && g.QuestionID == "q1" && g.Model == "m1" {
+			want := []float64{4, 4, 3, 5, 4}
+			for i := range want {
+				if g.Rubric[i] != want[i] {
+					t.Errorf("alice q1/m1 rubric = %v, want %v", g.Rubric, want)
+					break
+				}
+			}
+			if len(g.Verdicts) != 2 || g.Verdicts[0] != analysis.Hit || g.Verdicts[1] != analysis.Partial || g.Rank != 1 || g.Comment != "good" {
+				t.Errorf("alice q1/m1 = %+v", g)
+			}
+		}
+		if g.Evaluator == "gpt" && g.Model == "m2" && !math.IsNaN(g.Rubric[4]) {
+			t.Errorf("gpt q1/m2 Actionability = %v, want NaN (null in the judge file)", g.Rubric[4])
+		}
+		if g.Evaluator == "bob" && g.QuestionID == "q1" && g.Model != "m1" && g.Model != "m2" {
+			t.Errorf("bob's label not resolved: %q", g.Model)
+		}
+	}
+	if len(s.References) != 1 || !s.References[0].Graded {
+		t.Errorf("references = %+v", s.References)
+	}
+	if len(s.Models) != 2 || s.Models[0].Provider != "Acme" || !math.IsNaN(s.Models[1].USDPer1kInput) {
+		t.Errorf("models = %+v", s.Models)
+	}
+}
+
+// TestGradingScoresView checks the sql/ view's exact numerators on alice's
+// q1 gradings: m1 scores 4+4+3+5+4 = 20 over 5 attributes, Hit + partial
+// (2 counted); m2 scores 2+3+2+3+2 = 12, miss + na (1 counted, 1 na).
+func TestGradingScoresView(t *testing.T) {
+	d, _, _ := load(t)
+	rows, err := d.SQL().Query(`SELECT model, rubric_sum, n_attributes, n_counted, hits, partials, misses, nas
+		FROM grading_scores WHERE evaluator = 'alice' AND question_id = 'q1' ORDER BY model`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	want := [][8]any{{"m1", 20.0, 5, 2, 1, 1, 0, 0}, {"m2", 12.0, 5, 1, 0, 0, 1, 1}}
+	i := 0
+	for rows.Next() {
+		var m string
+		var sum float64
+		var na, nc, h, p, mi, nas int
+		if err := rows.Scan(&m, &sum, &na, &nc, &h, &p, &mi, &nas); err != nil {
+			t.Fatal(err)
+		}
+		got := [8]any{m, sum, na, nc, h, p, mi, nas}
+		if i >= len(want) || got != want[i] {
+			t.Errorf("row %d = %v, want %v", i, got, want[min(i, len(want)-1)])
+		}
+		i++
+	}
+	if i != len(want) {
+		t.Errorf("%d rows, want %d", i, len(want))
+	}
+}
