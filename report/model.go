@@ -231,6 +231,27 @@ type GradingView struct {
 	Comment       string
 }
 
+// Part is what one analysis adds to a Report: its tables, figures, notes
+// and warnings.
+type Part struct {
+	// Tables are the tables made (none when the study gives nothing to compute).
+	Tables []*Table
+	// Figures are the charts; each names its table.
+	Figures []*Figure
+	// Notes say what was left out and why.
+	Notes []Note
+	// Warnings are non-fatal findings.
+	Warnings []string
+}
+
+// Add appends a part's tables, figures, notes and warnings to the report.
+func (r *Report) Add(p Part) {
+	r.Tables = append(r.Tables, p.Tables...)
+	r.Figures = append(r.Figures, p.Figures...)
+	r.Notes = append(r.Notes, p.Notes...)
+	r.Warnings = append(r.Warnings, p.Warnings...)
+}
+
 // Table returns the table with the given name, or nil.
 func (r *Report) Table(name string) *Table {
 	for _, t := range r.Tables {

@@ -10,7 +10,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -164,7 +163,7 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	popt.HardShare, popt.HardCount, popt.ParityMargin = res.Config.Criteria.HardShare, res.Config.Criteria.HardCount, res.Config.Criteria.ParityMargin
 	popt.Seed, popt.Bootstrap = res.Config.Analysis.Seed, res.Config.Analysis.Bootstrap
 	pr := prbench.Analyze(s, popt)
-	extend(rep, pr.Tables, pr.Figures, pr.Notes, pr.Warnings)
+	rep.Add(pr)
 	beyond(rep, s, res.Config)
 	rep.Tables = append(rep.Tables, listings...)
 	if n := len(listings[1].Rows); n > 0 {
@@ -213,19 +212,6 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	return rep, nil
 }
 
-// extend adds the tables, figures, notes and warnings of a further analysis
-// to the report.
-func extend(rep *report.Report, tables []*report.Table, figs []*report.Figure, notes []report.Note, warnings []string) {
-	rep.Tables = append(rep.Tables, tables...)
-	rep.Figures = append(rep.Figures, figs...)
-	rep.Notes = append(rep.Notes, notes...)
-	rep.Warnings = append(rep.Warnings, warnings...)
-	if len(tables) > 0 && !slices.Contains(rep.Overview.Instruments, "criteria") && slices.Contains(rep.Overview.Missing, "criteria") {
-		rep.Overview.Missing = slices.DeleteFunc(rep.Overview.Missing, func(s string) bool { return s == "criteria" })
-		rep.Overview.Instruments = append(rep.Overview.Instruments, "criteria")
-	}
-}
-
 // beyond adds the analyses beyond the paper: reliability, rankings with
 // uncertainty, judge calibration and prediction-powered estimates, length
 // control and study planning.
@@ -234,20 +220,20 @@ func beyond(rep *report.Report, s *analysis.Study, c config.Config) {
 	ro := reliability.DefaultOptions()
 	ro.Seed, ro.Bootstrap, ro.Round, ro.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound, sc
 	r := reliability.Analyze(s, ro)
-	extend(rep, r.Tables, r.Figures, r.Notes, r.Warnings)
+	rep.Add(r)
 	ko := ranking.DefaultOptions()
 	ko.Seed, ko.Bootstrap, ko.Round, ko.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound, sc
 	k := ranking.Analyze(s, ko)
-	extend(rep, k.Tables, k.Figures, k.Notes, k.Warnings)
+	rep.Add(k)
 	ranking.AnnotateSummary(rep.Table("summary"), rep.Table(ranking.RankingsTable))
 	co := calibration.DefaultOptions()
 	co.Seed, co.Bootstrap, co.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, sc
 	cr := calibration.Analyze(s, co)
-	extend(rep, cr.Tables, cr.Figures, cr.Notes, cr.Warnings)
+	rep.Add(cr)
 	po := planning.DefaultOptions()
 	po.Plan.Scores = sc
 	pr := planning.Analyze(s, po)
-	extend(rep, pr.Tables, pr.Figures, pr.Notes, pr.Warnings)
+	rep.Add(pr)
 }
 
 // failedSummary says, per model, how many batch requests failed and the

@@ -40,12 +40,7 @@ func DefaultOptions() Options {
 // Result is what Analyze produced. Notes say which tables were left out and
 // why; Warnings are non-fatal problems (such as a judge with too few
 // labelled questions to calibrate).
-type Result struct {
-	Tables   []*report.Table
-	Figures  []*report.Figure
-	Notes    []report.Note
-	Warnings []string
-}
+type Result = report.Part
 
 // Table names.
 const (

@@ -46,12 +46,7 @@ func DefaultOptions() Options { return Options{Plan: DefaultPlanOptions()} }
 
 // Result is what Analyze produced: the study_plan table, its figure, notes
 // on what was left out and warnings.
-type Result struct {
-	Tables   []*report.Table
-	Figures  []*report.Figure
-	Notes    []report.Note
-	Warnings []string
-}
+type Result = report.Part
 
 // TableName is the name of Plan's table (tables/study_plan.csv).
 const TableName = "study_plan"

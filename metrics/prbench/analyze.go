@@ -11,12 +11,7 @@ import (
 // Result is what Analyze produced: the tables and figures of the PRBench
 // section, the notes for tables/notes.csv (tables left out and why) and the
 // non-fatal problems found.
-type Result struct {
-	Tables   []*report.Table
-	Figures  []*report.Figure
-	Notes    []report.Note
-	Warnings []string
-}
+type Result = report.Part
 
 // Analyze computes the PRBench tables and figures of a study:
 // prbench_scores, prbench_by_domain, prbench_by_tag, prbench_hard_questions,

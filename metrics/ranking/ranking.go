@@ -97,16 +97,7 @@ func DefaultOptions() Options {
 }
 
 // Result is what Analyze produces, ready to be appended to a report.Report.
-type Result struct {
-	// Tables are the tables made (none when the study gives nothing to compute).
-	Tables []*report.Table
-	// Figures are the charts; each names its table.
-	Figures []*report.Figure
-	// Notes say what was left out and why.
-	Notes []report.Note
-	// Warnings are non-fatal problems with the data.
-	Warnings []string
-}
+type Result = report.Part
 
 // Table names, and the test names of the pairwise_significance table.
 const (
