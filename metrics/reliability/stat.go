@@ -75,6 +75,16 @@ func trimStats(s string) string {
 type coincidences struct {
 	domain []float64
 	perQ   [][]coEntry // by question index
+	// Per question, for the nominal and interval levels, which need no
+	// V×V table: the observed disagreement Σ_{c≠k} o_ck·δ²_ck and the
+	// value margins n_c as a sparse list.
+	doNom, doInt []float64
+	margins      [][]margin
+}
+
+type margin struct {
+	c int
+	n float64
 }
 
 type coEntry struct {
@@ -118,6 +128,26 @@ func newCoincidences(d ratings, domain []float64) *coincidences {
 			}
 		}
 	}
+	nQ := len(co.perQ)
+	co.doNom, co.doInt, co.margins = make([]float64, nQ), make([]float64, nQ), make([][]margin, nQ)
+	for q, es := range co.perQ {
+		m := map[int]float64{}
+		var keys []int
+		for _, e := range es {
+			if _, ok := m[e.c]; !ok {
+				keys = append(keys, e.c)
+			}
+			m[e.c] += e.v
+			if e.c != e.k {
+				co.doNom[q] += e.v
+				d := domain[e.c] - domain[e.k]
+				co.doInt[q] += e.v * d * d
+			}
+		}
+		for _, c := range keys {
+			co.margins[q] = append(co.margins[q], margin{c, m[c]})
+		}
+	}
 	return co
 }
 
@@ -133,55 +163,75 @@ func (co *coincidences) alphas(cnt []int, levels []string, out []float64) {
 	if V < 2 {
 		return
 	}
-	o := make([]float64, V*V)
-	for q, es := range co.perQ {
+	ordinal := false
+	for _, l := range levels {
+		ordinal = ordinal || l != AlphaNominal && l != AlphaInterval
+	}
+	// Closed forms, linear in the number of values (a rubric mean with
+	// judges has hundreds): nominal and interval need only the per-question
+	// disagreement sums and the margins; the ordinal δ_ck is M_k − M_c with
+	// M_g = Σ_{h<g} n_h + n_g/2, an interval metric on the resample's
+	// mid-ranks, so its observed disagreement is one pass over the entries.
+	nc := make([]float64, V)
+	var doNom, doInt float64
+	for q, ms := range co.margins {
 		c := cnt[q]
 		if c == 0 {
 			continue
 		}
-		for _, e := range es {
-			o[e.c*V+e.k] += float64(c) * e.v
+		fc := float64(c)
+		for _, m := range ms {
+			nc[m.c] += fc * m.n
 		}
+		doNom += fc * co.doNom[q]
+		doInt += fc * co.doInt[q]
 	}
-	nc := make([]float64, V)
-	n := 0.0
+	var n, s1, s2, sq float64
 	for c := 0; c < V; c++ {
-		for k := 0; k < V; k++ {
-			nc[c] += o[c*V+k]
-		}
 		n += nc[c]
+		x := co.domain[c]
+		s1 += nc[c] * x
+		s2 += nc[c] * x * x
+		sq += nc[c] * nc[c]
 	}
 	if n == 0 {
 		return
 	}
-	cum := make([]float64, V+1)
-	for g := 0; g < V; g++ {
-		cum[g+1] = cum[g] + nc[g]
+	var doOrd, deOrd float64
+	if ordinal {
+		mid := make([]float64, V)
+		var cum, m1, m2 float64
+		for g := 0; g < V; g++ {
+			mid[g] = cum + nc[g]/2
+			cum += nc[g]
+			m1 += nc[g] * mid[g]
+			m2 += nc[g] * mid[g] * mid[g]
+		}
+		deOrd = 2 * (n*m2 - m1*m1)
+		for q, es := range co.perQ {
+			c := cnt[q]
+			if c == 0 {
+				continue
+			}
+			var sq float64
+			for _, e := range es {
+				if e.c != e.k {
+					d := mid[e.c] - mid[e.k]
+					sq += e.v * d * d
+				}
+			}
+			doOrd += float64(c) * sq
+		}
 	}
 	for li, level := range levels {
-		d2 := func(c, k int) float64 {
-			switch level {
-			case AlphaNominal:
-				return 1
-			case AlphaInterval:
-				d := co.domain[c] - co.domain[k]
-				return d * d
-			default: // ordinal
-				lo, hi := min(c, k), max(c, k)
-				d := (cum[hi+1] - cum[lo]) - (nc[c]+nc[k])/2
-				return d * d
-			}
-		}
 		var do, de float64
-		for c := 0; c < V; c++ {
-			for k := 0; k < V; k++ {
-				if c == k {
-					continue
-				}
-				d := d2(c, k)
-				do += float64(o[c*V+k] * d)
-				de += float64(float64(nc[c]*nc[k]) * d)
-			}
+		switch level {
+		case AlphaNominal:
+			do, de = doNom, n*n-sq
+		case AlphaInterval:
+			do, de = doInt, 2*(n*s2-s1*s1)
+		default: // ordinal
+			do, de = doOrd, deOrd
 		}
 		if a := 1 - float64((n-1)*do)/de; !math.IsInf(a, 0) {
 			out[li] = a
