@@ -364,9 +364,16 @@ func (st *state) setScore(r row, col, v string, g *grading, ai int) {
 		g.scores[ai] = float64(n)
 		return
 	}
+	// A judge's score that is not a number on the scale (a failure code
+	// averaged in, unparsable free text) is not a score: it is left out like
+	// a missing one, and counted in the warnings with its first location.
 	f, ok := tabular.ParseFloat(v)
 	if !ok || f < lo || f > hi {
-		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: fmt.Sprintf("a score from %d to %d", st.cfg.Rubric.Min, st.cfg.Rubric.Max)})
+		msg := fmt.Sprintf("judge gradings: a score that is not a number from %d to %d was left out", st.cfg.Rubric.Min, st.cfg.Rubric.Max)
+		if st.ps.counts[msg] == 0 {
+			st.ps.warn("%s: found %q; judge scores must be numbers from %d to %d (this and any like it are left out)", r.at(col).String(), v, st.cfg.Rubric.Min, st.cfg.Rubric.Max)
+		}
+		st.ps.count(msg)
 		return
 	}
 	g.scores[ai] = f

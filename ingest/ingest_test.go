@@ -210,3 +210,23 @@ func TestFailedLoadLeavesDatabaseUntouched(t *testing.T) {
 		t.Errorf("temporary files left behind: %v", left)
 	}
 }
+
+// TestJudgeScoresOffScaleAreLeftOut: a judge's average that fell below the
+// scale (failure codes averaged in) or free text is not a score; the study
+// loads, the score is missing, and the warnings say where.
+func TestJudgeScoresOffScaleAreLeftOut(t *testing.T) {
+	dir := copyStudy(t, map[string]string{"grades/judges/gpt.jsonl": `{"evaluator":"gpt","question_id":"q1","model":"m1","Domain":0.67,"Localization":4,"Reasoning":"n/a","Communication":5,"Actionability":4,"C1":"hit","C2":"hit","rank":1}` + "\n"})
+	res, err := Validate(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(res.Warnings, "\n")
+	for _, w := range []string{
+		`grades/judges/gpt.jsonl, line 1, column "Domain": found "0.67"; judge scores must be numbers from 1 to 5`,
+		"judge gradings: a score that is not a number from 1 to 5 was left out (2 times)",
+	} {
+		if !strings.Contains(all, w) {
+			t.Errorf("warnings lack %q:\n%s", w, all)
+		}
+	}
+}
