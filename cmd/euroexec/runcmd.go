@@ -291,6 +291,7 @@ func analysisOptions(c config.Config) analysis.Options {
 	o.Resamples = c.Analysis.Resamples
 	o.ExtremeEvaluators = c.Analysis.ExtremeEvaluators
 	o.Stemmer = c.Stemmer()
+	o.TextFilter.Key, o.TextFilter.Value = c.TextFilter()
 	return o
 }
 
@@ -404,16 +405,18 @@ func printSummary(w io.Writer, rep *report.Report) {
 	}
 	fmt.Fprintf(w, "\n%s — human graders, all questions\n", rep.Title)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "model\tgradings\tsolve rate\t95% CI\tavg rank\twin rate\trubric\tchecklist")
+	fmt.Fprintln(tw, "model\tgradings\tsolve rate\t95% CI\tavg rank\twin rate\trubric\tchecklist\tgroup")
 	for _, row := range t.Rows {
 		if get(row, "set") != "all" || get(row, "graders") != "humans" {
 			continue
 		}
-		fmt.Fprintf(tw, "%v\t%v\t%s\t[%s, %s]\t%s\t%s\t%s\t%s\n", get(row, "model"), get(row, "n_gradings"),
+		group, _ := get(row, "group_rubric").(string)
+		fmt.Fprintf(tw, "%v\t%v\t%s\t[%s, %s]\t%s\t%s\t%s\t%s\t%s\n", get(row, "model"), get(row, "n_gradings"),
 			pct(get(row, "solve_rate")), pct(get(row, "solve_rate_lo")), pct(get(row, "solve_rate_hi")),
-			num(get(row, "avg_rank")), pct(get(row, "win_rate")), num(get(row, "rubric")), pct(get(row, "checklist_rate")))
+			num(get(row, "avg_rank")), pct(get(row, "win_rate")), num(get(row, "rubric")), pct(get(row, "checklist_rate")), group)
 	}
 	tw.Flush()
+	fmt.Fprintln(w, "group: models sharing a letter do not differ significantly in rubric (paired t, Holm-adjusted)")
 }
 
 var _ fs.FS = nil

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/euroexec/euroexec/data"
 )
 
 // readCSV reads an output table as header-keyed rows.
@@ -149,5 +151,55 @@ func TestSummEvalStudy(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(tables, "checklist_distribution.csv")); err == nil {
 		t.Error("checklist_distribution written for a study without a checklist")
+	}
+}
+
+// TestTable7TagFilter restricts Table 7 to one question tag (text.filter)
+// and checks that text_metrics holds exactly the tagged questions that have
+// references.
+func TestTable7TagFilter(t *testing.T) {
+	study := filepath.Join(t.TempDir(), "s")
+	if err := os.CopyFS(study, data.Sample()); err != nil {
+		t.Fatal(err)
+	}
+	toml, _ := os.ReadFile(filepath.Join(study, "study.toml"))
+	toml = append(toml, []byte("\n[text]\nfilter = \"decision_type=pricing\"\n")...)
+	os.WriteFile(filepath.Join(study, "study.toml"), toml, 0o644)
+	// The questions tagged partnership that have a reference, from the files.
+	tagged := map[string]bool{}
+	for _, r := range readCSV(t, filepath.Join(study, "questions.csv")) {
+		if r["decision_type"] == "pricing" {
+			tagged[r["question_id"]] = true
+		}
+	}
+	want := map[string]bool{}
+	b, _ := os.ReadFile(filepath.Join(study, "references.jsonl"))
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		var ref struct {
+			Q string `json:"question_id"`
+		}
+		if json.Unmarshal(line, &ref) == nil && tagged[ref.Q] {
+			want[ref.Q] = true
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("the sample has no tagged question with a reference; pick another tag")
+	}
+	out := filepath.Join(t.TempDir(), "r")
+	var so, se bytes.Buffer
+	if _, err := runStudy(context.Background(), &so, &se, study, runOptions{out: out, quiet: true, now: fixedNow}); err != nil {
+		t.Fatalf("run: %v\n%s", err, se.String())
+	}
+	got := map[string]bool{}
+	for _, r := range readCSV(t, filepath.Join(out, "tables", "text_metrics.csv")) {
+		got[r["question_id"]] = true
+	}
+	if len(got) != len(want) {
+		t.Errorf("text_metrics questions = %v, want %v", got, want)
+	}
+	for q := range got {
+		if !want[q] {
+			t.Errorf("question %s is not tagged pricing", q)
+		}
 	}
 }

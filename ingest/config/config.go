@@ -93,6 +93,16 @@ type Text struct {
 	// Stemmer selects ROUGE with rouge-score's use_stemmer for the headline
 	// Table 7; default true.
 	Stemmer *bool `toml:"stemmer"`
+	// Filter restricts Table 7 and the text metrics to questions with one
+	// tag value, written "key=value" (e.g. "set=balanced"); default "" (all
+	// questions with references).
+	Filter string `toml:"filter"`
+}
+
+// TextFilter splits text.filter into tag key and value ("" when unset).
+func (c Config) TextFilter() (key, value string) {
+	k, v, _ := strings.Cut(c.Text.Filter, "=")
+	return strings.TrimSpace(k), strings.TrimSpace(v)
 }
 
 // Criteria holds weighted-criteria settings.
@@ -221,6 +231,9 @@ func (c Config) validate() error {
 			break
 		}
 	}
+	if c.Text.Filter != "" && !strings.Contains(c.Text.Filter, "=") {
+		probs = append(probs, fmt.Sprintf("text.filter = %q: expected \"key=value\" (a question tag and its value)", c.Text.Filter))
+	}
 	if c.Criteria.HardShare <= 0 || c.Criteria.HardShare > 1 {
 		probs = append(probs, fmt.Sprintf("criteria.hard_share = %v: expected a share in (0,1]", c.Criteria.HardShare))
 	}
@@ -268,6 +281,7 @@ func (c Config) Pairs() [][2]string {
 		{"solve.partial_credit", f(c.Solve.PartialCredit)},
 		{"difficulty.bins", strings.Join(bins, ", ")},
 		{"text.stemmer", strconv.FormatBool(c.Stemmer())},
+		{"text.filter", c.Text.Filter},
 		{"criteria.hard_share", f(c.Criteria.HardShare)},
 		{"criteria.hard_count", strconv.Itoa(c.Criteria.HardCount)},
 		{"criteria.parity_margin", f(c.Criteria.ParityMargin)},

@@ -41,10 +41,20 @@ type Options struct {
 	// Progress, when not nil, is called as each stage of the analysis
 	// starts (done < total) and when the last one ends (done == total).
 	Progress func(stage string, done, total int)
+	// TextFilter restricts the text metrics and Table 7 to the questions
+	// with one tag value (the paper's Table 7 uses 32 "balanced" questions);
+	// default: no filter.
+	TextFilter TagFilter
 	// TextProgress, when not nil, is called after each response is scored
 	// by ROUGE and BLEU, with the number done and the total; it is called
 	// from several goroutines and must be safe for that.
 	TextProgress func(done, total int)
+}
+
+// TagFilter selects the questions whose tag Key has the value Value; the
+// zero TagFilter selects every question.
+type TagFilter struct {
+	Key, Value string
 }
 
 // DefaultOptions returns the EuroExec defaults, the same as an empty

@@ -17,6 +17,20 @@ type textScore struct {
 	humanRub  float64 // mean over its human gradings (main round) of the rubric mean
 }
 
+// matches reports whether a question's tags pass the filter (always, when
+// the filter is empty).
+func (f TagFilter) matches(tags []Tag) bool {
+	if f.Key == "" {
+		return true
+	}
+	for _, t := range tags {
+		if t.Key == f.Key && t.Value == f.Value {
+			return true
+		}
+	}
+	return false
+}
+
 // textTables builds text_metrics (one row per response on questions with
 // references) and Table 7 (table7, table7_correlations).
 func (a *run) textTables() {
@@ -28,10 +42,20 @@ func (a *run) textTables() {
 		return
 	}
 	refs := make([][]string, p.nQ())
+	filtered := 0
 	for _, r := range p.s.References {
 		if q, ok := p.qIdx[r.QuestionID]; ok {
+			if !a.opt.TextFilter.matches(p.s.Questions[q].Tags) {
+				if len(refs[q]) == 0 {
+					filtered++
+				}
+				continue
+			}
 			refs[q] = append(refs[q], r.Text)
 		}
+	}
+	if a.opt.TextFilter.Key != "" {
+		p.note("table7", "only questions tagged %s = %s (%d questions with references left out)", a.opt.TextFilter.Key, a.opt.TextFilter.Value, filtered)
 	}
 	type job struct {
 		q  int
