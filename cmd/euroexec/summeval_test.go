@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/euroexec/euroexec/data"
@@ -200,6 +202,50 @@ func TestTable7TagFilter(t *testing.T) {
 	for q := range got {
 		if !want[q] {
 			t.Errorf("question %s is not tagged pricing", q)
+		}
+	}
+}
+
+// TestSummaryCrossCheck compares summary.csv on the bundled sample with an
+// independent Python implementation (testdata/xcheck/summary.py: its own
+// reading of the sheets, exact fractions) for both sets. It skips, saying
+// so, when python3 with openpyxl is not installed (.ci/run installs it).
+func TestSummaryCrossCheck(t *testing.T) {
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import openpyxl").Run(); err != nil {
+		t.Skipf("SKIPPED: %s with openpyxl is needed for the cross-check (apt-get install python3-openpyxl)", py)
+	}
+	out := filepath.Join(t.TempDir(), "r")
+	var so, se bytes.Buffer
+	if _, err := runStudy(context.Background(), &so, &se, "", runOptions{out: out, quiet: true, now: fixedNow}); err != nil {
+		t.Fatalf("run: %v\n%s", err, se.String())
+	}
+	rows := readCSV(t, filepath.Join(out, "tables", "summary.csv"))
+	for _, c := range []struct{ round, set string }{{"main", "all"}, {"reference", "reference_subset"}} {
+		res, err := exec.Command(py, filepath.Join("testdata", "xcheck", "summary.py"), filepath.Join("..", "..", "data", "sample"), c.round).Output()
+		if err != nil {
+			t.Fatalf("summary.py: %v", err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(res)), "\n")
+		seen := 0
+		for _, l := range lines {
+			f := strings.Split(l, ",")
+			for _, r := range rows {
+				if r["set"] != c.set || r["graders"] != "humans" || r["model"] != f[0] {
+					continue
+				}
+				seen++
+				if r["n_gradings"] != f[1] {
+					t.Errorf("%s %s n_gradings = %s, python %s", c.set, f[0], r["n_gradings"], f[1])
+				}
+				for i, col := range []string{"solve_rate", "avg_rank", "win_rate", "rubric", "checklist_rate"} {
+					w, _ := strconv.ParseFloat(f[2+i], 64)
+					near(t, c.set+" "+f[0]+" "+col, r[col], w)
+				}
+			}
+		}
+		if seen != len(lines) || seen == 0 {
+			t.Errorf("%s: matched %d of %d models", c.set, seen, len(lines))
 		}
 	}
 }
