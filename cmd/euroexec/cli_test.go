@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -148,3 +149,23 @@ func TestHelpAndVersion(t *testing.T) {
 
 // fixedNow pins the run time so that outputs do not depend on the clock.
 func fixedNow() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+
+// TestRunSameOnOneCore runs the sample with one core and checks every table
+// against the golden files written with all cores: resampling is seeded per
+// replicate, so the numbers do not depend on the core count.
+func TestRunSameOnOneCore(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	out := filepath.Join(t.TempDir(), "report")
+	var stdout, stderr bytes.Buffer
+	if _, err := runStudy(context.Background(), &stdout, &stderr, "", runOptions{out: out, quiet: true, now: fixedNow}); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	got, _ := filepath.Glob(filepath.Join(out, "tables", "*.csv"))
+	for _, p := range got {
+		b, _ := os.ReadFile(p)
+		want, err := os.ReadFile(filepath.Join("testdata", "golden", "tables", filepath.Base(p)))
+		if err != nil || !bytes.Equal(b, want) {
+			t.Errorf("%s differs on one core", filepath.Base(p))
+		}
+	}
+}
