@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
@@ -250,57 +251,71 @@ func (d *DB) loadGradings(ctx context.Context, s *analysis.Study, cfg config.Con
 			s.Attributes = append(s.Attributes, a)
 		}
 	}
+	// One row per grading: its attribute scores pivoted into columns and its
+	// verdicts as one ordered list, so a large study is not read one score
+	// at a time. Attribute names are bound as parameters.
+	var cols []string
+	var args []any
+	for i, a := range s.Attributes {
+		cols = append(cols, fmt.Sprintf("max(score) FILTER (WHERE attribute = ?) AS s%d", i))
+		args = append(args, a)
+	}
+	rubric := "SELECT NULL::BIGINT AS grading_id WHERE false"
+	if len(cols) > 0 {
+		rubric = "SELECT grading_id, " + strings.Join(cols, ", ") + " FROM rubric_scores GROUP BY grading_id"
+	}
+	var scoreCols []string
+	for i := range s.Attributes {
+		scoreCols = append(scoreCols, fmt.Sprintf("r.s%d", i))
+	}
+	sel := ""
+	if len(scoreCols) > 0 {
+		sel = ", " + strings.Join(scoreCols, ", ")
+	}
 	byID := map[int64]int{}
-	err = d.query(ctx, `SELECT grading_id, evaluator, kind, round, run, question_id, model, rank, comment
-		FROM gradings ORDER BY round, question_id, model, evaluator, run`, func(r *sql.Rows) error {
+	q := `SELECT g.grading_id, g.evaluator, g.kind, g.round, g.run, g.question_id, g.model, g.rank, g.comment, v.verdicts` + sel + `
+		FROM gradings g
+		LEFT JOIN (` + rubric + `) r USING (grading_id)
+		LEFT JOIN (SELECT grading_id, string_agg(coalesce(verdict, '-'), ',' ORDER BY item) AS verdicts
+		           FROM checklist_verdicts GROUP BY grading_id) v USING (grading_id)
+		ORDER BY g.round, g.question_id, g.model, g.evaluator, g.run`
+	var n int
+	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM gradings`).Scan(&n); err != nil {
+		return fmt.Errorf("count gradings: %w", err)
+	}
+	s.Gradings = make([]analysis.Grading, 0, n)
+	byID = make(map[int64]int, n)
+	nA := len(s.Attributes)
+	scores := make([]sql.NullFloat64, nA)
+	err = d.query(ctx, q, func(r *sql.Rows) error {
 		var g analysis.Grading
 		var id int64
 		var rank sql.NullInt64
-		var comment sql.NullString
-		if err := r.Scan(&id, &g.Evaluator, &g.Kind, &g.Round, &g.Run, &g.QuestionID, &g.Model, &rank, &comment); err != nil {
+		var comment, verdicts sql.NullString
+		dest := []any{&id, &g.Evaluator, &g.Kind, &g.Round, &g.Run, &g.QuestionID, &g.Model, &rank, &comment, &verdicts}
+		for i := range scores {
+			dest = append(dest, &scores[i])
+		}
+		if err := r.Scan(dest...); err != nil {
 			return err
 		}
 		g.Rank = int(rank.Int64)
 		g.Comment = str(comment)
-		if len(s.Attributes) > 0 {
-			g.Rubric = make([]float64, len(s.Attributes))
+		if nA > 0 {
+			g.Rubric = make([]float64, nA)
 			for i := range g.Rubric {
-				g.Rubric[i] = math.NaN()
+				g.Rubric[i] = f64(scores[i])
+			}
+		}
+		if verdicts.Valid {
+			for _, w := range strings.Split(verdicts.String, ",") {
+				g.Verdicts = append(g.Verdicts, verdict(w))
 			}
 		}
 		byID[id] = len(s.Gradings)
 		s.Gradings = append(s.Gradings, g)
 		return nil
-	})
-	if err != nil {
-		return err
-	}
-	err = d.query(ctx, `SELECT grading_id, attribute, score FROM rubric_scores`, func(r *sql.Rows) error {
-		var id int64
-		var a string
-		var sc sql.NullFloat64
-		if err := r.Scan(&id, &a, &sc); err != nil {
-			return err
-		}
-		s.Gradings[byID[id]].Rubric[aidx[a]] = f64(sc)
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	err = d.query(ctx, `SELECT grading_id, item, verdict FROM checklist_verdicts ORDER BY grading_id, item`, func(r *sql.Rows) error {
-		var id, item int64
-		var v sql.NullString
-		if err := r.Scan(&id, &item, &v); err != nil {
-			return err
-		}
-		g := &s.Gradings[byID[id]]
-		for int64(len(g.Verdicts)) < item {
-			g.Verdicts = append(g.Verdicts, analysis.VerdictNone)
-		}
-		g.Verdicts[item-1] = verdict(v.String)
-		return nil
-	})
+	}, args...)
 	if err != nil {
 		return err
 	}
