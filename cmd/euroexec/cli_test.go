@@ -169,3 +169,28 @@ func TestRunSameOnOneCore(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanCommand runs `euroexec plan` on the sample: one row per adjacent
+// pair of the 6 models, printed and written as CSV (the numbers themselves
+// are checked in metrics/planning against R's pwr).
+func TestPlanCommand(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "plan.csv")
+	var so, se bytes.Buffer
+	if err := run(&so, &se, []string{"plan", filepath.Join("..", "..", "data", "sample"), "--alpha", "0.05", "--graders", "1,2", "-o", out}); err != nil {
+		t.Fatalf("plan: %v\n%s", err, se.String())
+	}
+	lines := strings.Split(strings.TrimSpace(so.String()), "\n")
+	if len(lines) != 6 || !strings.HasPrefix(lines[0], "model_a") {
+		t.Errorf("plan printed %d lines:\n%s", len(lines), so.String())
+	}
+	rows := readCSV(t, out)
+	if len(rows) != 5 {
+		t.Fatalf("plan.csv has %d rows, want 5", len(rows))
+	}
+	if _, ok := rows[0]["n_questions_g2"]; !ok {
+		t.Errorf("plan.csv lacks n_questions_g2: %v", rows[0])
+	}
+	if _, ok := rows[0]["n_questions_g3"]; ok {
+		t.Errorf("plan.csv has n_questions_g3 though --graders 1,2")
+	}
+}
