@@ -44,8 +44,11 @@
 //     usd_per_1k_output); evaluators.csv (evaluator, domain), judges listed
 //     with an empty domain.
 //   - responses/<model>.jsonl (question_id, model, text, cost_usd,
-//     input_tokens, output_tokens). The second model has tokens only (its
-//     cost comes from models.csv prices). The first model's response to the
+//     input_tokens, output_tokens). The second model's answers come as an
+//     OpenAI Batch API output file, responses/<model>.batch.jsonl (custom_id
+//     "<question>::<model>", usage tokens only, so its cost comes from
+//     models.csv prices); its first request expired and was retried, so the
+//     file starts with a failed line. The first model's response to the
 //     second question is dumped twice with attempt 1 (a time-out message) and
 //     attempt 2 (the answer used). The last model's response to the sixth
 //     question is graded but missing from the dumps.

@@ -358,6 +358,12 @@ func checkWalkMatchesFiles(t *testing.T, opt Options, defaults bool) {
 				if m["question_id"] == r.QuestionID {
 					got = m["text"].(string) // the last attempt wins
 				}
+				// OpenAI Batch API output: custom_id "<question>::<model>";
+				// the answer is the first choice's content, failures have none.
+				if m["custom_id"] == r.QuestionID+"::"+r.Model && m["response"] != nil {
+					body := m["response"].(map[string]any)["body"].(map[string]any)
+					got = body["choices"].([]any)[0].(map[string]any)["message"].(map[string]any)["content"].(string)
+				}
 			}
 			if got != r.Text {
 				t.Errorf("%s q%s: text differs from the dump", r.Model, r.QuestionID)

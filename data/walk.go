@@ -103,7 +103,7 @@ func (s *study) records(q *question) []Record {
 			continue
 		}
 		out = append(out, Record{Kind: KindResponse, QuestionID: q.id, Model: s.models[resp.model].name,
-			Text: resp.text, File: "responses/" + s.models[resp.model].name + ".jsonl"})
+			Text: resp.text, File: responseFile(s.models[resp.model])})
 	}
 	for _, g := range q.gradings {
 		rec := Record{Kind: KindGrading, QuestionID: q.id, Model: s.modelName(g.model), Label: g.label,

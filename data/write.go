@@ -306,7 +306,21 @@ func (w *writer) writeQuestion(q *question, sum *Summary) error {
 			continue
 		}
 		mi := s.models[resp.model]
-		rel := "responses/" + mi.name + ".jsonl"
+		rel := responseFile(mi)
+		if mi.tokensOnly {
+			// This model's answers come as an OpenAI Batch API output file;
+			// on the first question its first request expired and was retried.
+			if q.idx == 0 {
+				if err := w.batchLine(rel, q.id, mi.name, "", resp, true); err != nil {
+					return err
+				}
+			}
+			if err := w.batchLine(rel, q.id, mi.name, resp.text, resp, false); err != nil {
+				return err
+			}
+			sum.Responses++
+			continue
+		}
 		line := func(text string, attempt int) error {
 			j, err := w.jsonFile(rel)
 			if err != nil {
@@ -318,10 +332,8 @@ func (w *writer) writeQuestion(q *question, sum *Summary) error {
 			b = appendJSONString(b, mi.name)
 			b = jkv(b, "text")
 			b = appendJSONString(b, text)
-			if !mi.tokensOnly {
-				b = jkv(b, "cost_usd")
-				b = strconv.AppendFloat(b, resp.cost, 'g', -1, 64)
-			}
+			b = jkv(b, "cost_usd")
+			b = strconv.AppendFloat(b, resp.cost, 'g', -1, 64)
 			b = jkv(b, "input_tokens")
 			b = strconv.AppendInt(b, int64(resp.inTok), 10)
 			b = jkv(b, "output_tokens")
@@ -482,6 +494,52 @@ func verdictWord(h humanInfo, v int) string { return h.spelling[v] }
 
 // canonicalVerdicts are the verdict words Walk reports.
 var canonicalVerdicts = [4]string{"hit", "partial", "miss", "na"}
+
+// responseFile is where a model's answers are dumped: a plain dump, or for
+// the tokens-only model an OpenAI Batch API output file.
+func responseFile(m modelInfo) string {
+	if m.tokensOnly {
+		return "responses/" + m.name + ".batch.jsonl"
+	}
+	return "responses/" + m.name + ".jsonl"
+}
+
+// batchLine writes one line of an OpenAI Batch API output file: a chat
+// completion with usage, or (failed) an expired request with no response.
+func (w *writer) batchLine(rel, qid, model, text string, resp response, failed bool) error {
+	j, err := w.jsonFile(rel)
+	if err != nil {
+		return err
+	}
+	b := j.buf[:0]
+	b = append(b, `{"id":"batch_req_`...)
+	b = append(b, qid...)
+	if failed {
+		b = append(b, `_1","custom_id":`...)
+		b = appendJSONString(b, qid+"::"+model)
+		b = append(b, `,"response":null,"error":{"code":"batch_expired","message":"This request could not be executed before the completion window expired."}}`...)
+	} else {
+		b = append(b, `","custom_id":`...)
+		b = appendJSONString(b, qid+"::"+model)
+		b = append(b, `,"response":{"status_code":200,"request_id":"req_`...)
+		b = append(b, qid...)
+		b = append(b, `","body":{"object":"chat.completion","model":`...)
+		b = appendJSONString(b, model)
+		b = append(b, `,"choices":[{"index":0,"message":{"role":"assistant","content":`...)
+		b = appendJSONString(b, text)
+		b = append(b, `},"finish_reason":"stop"}],"usage":{"prompt_tokens":`...)
+		b = strconv.AppendInt(b, int64(resp.inTok), 10)
+		b = append(b, `,"completion_tokens":`...)
+		b = strconv.AppendInt(b, int64(len(text)/4), 10)
+		b = append(b, `}}},"error":null}`...)
+	}
+	j.buf = append(b, '\n')
+	if _, err := j.bw.Write(j.buf); err != nil {
+		return fmt.Errorf("data: write %s: %w", rel, err)
+	}
+	j.buf = j.buf[:0]
+	return nil
+}
 
 func (w *writer) writeHuman(q *question, g *grading) error {
 	s := w.s
