@@ -248,4 +248,44 @@ func TestSummaryCrossCheck(t *testing.T) {
 			t.Errorf("%s: matched %d of %d models", c.set, seen, len(lines))
 		}
 	}
+	// Table 6 (within and across evaluators), Fig. 5 overall and Table 5,
+	// computed by the same script with scipy.
+	res, err := exec.Command(py, filepath.Join("testdata", "xcheck", "summary.py"), filepath.Join("..", "..", "data", "sample"), "main", "consistency").Output()
+	if err != nil {
+		t.Fatalf("summary.py consistency: %v", err)
+	}
+	want := map[string][2]string{} // name → value, n
+	for _, l := range strings.Split(strings.TrimSpace(string(res)), "\n") {
+		if f := strings.Split(l, ","); len(f) == 3 {
+			want[f[0]] = [2]string{f[1], f[2]}
+		}
+	}
+	check := func(name, got, n string) {
+		t.Helper()
+		w, ok := want[name]
+		if !ok {
+			t.Errorf("python gave no %s", name)
+			return
+		}
+		v, _ := strconv.ParseFloat(w[0], 64)
+		near(t, name, got, v)
+		if n != w[1] {
+			t.Errorf("%s n = %s, python %s", name, n, w[1])
+		}
+	}
+	for _, r := range readCSV(t, filepath.Join(out, "tables", "consistency.csv")) {
+		if r["scope"] != "pearson" {
+			check(r["comparison"], r["value"], r["n"])
+		}
+	}
+	for _, r := range readCSV(t, filepath.Join(out, "tables", "verdict_pairs.csv")) {
+		if r["domain"] == "Overall" {
+			for _, k := range []string{"yes_yes", "yes_partial", "yes_no", "partial_partial", "partial_no", "no_no"} {
+				check("fig5_"+k, r[k], r["cells"])
+			}
+		}
+	}
+	for _, r := range readCSV(t, filepath.Join(out, "tables", "attribute_correlations.csv")) {
+		check("table5_"+r["attribute"], r["r"], r["n"])
+	}
 }

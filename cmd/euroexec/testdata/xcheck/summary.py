@@ -6,7 +6,10 @@ fractions, and prints per model: n_gradings, solve_rate, avg_rank, win_rate,
 rubric, checklist_rate for the human gradings of one round. Used by
 cmd/euroexec's TestSummaryCrossCheck; shares no code with euroexec.
 
-usage: python3 summary.py STUDY ROUND   (ROUND "main" leaves the human label out)
+usage: python3 summary.py STUDY ROUND [consistency]
+  (ROUND "main" leaves the human label out; "consistency" also prints Table 6's
+  within- and across-evaluator Kendall tau-b means, Fig. 5's overall verdict-pair
+  shares and Table 5's Pearson r, with scipy)
 """
 import csv, json, glob, os, sys, collections
 import openpyxl
@@ -83,3 +86,78 @@ for (ev,rnd,run,q,m),g in grad.items():
 for m in sorted(out):
     o=out[m]; n=len(o["rub"])
     print(",".join([m, str(n)] + [repr(float(x)) for x in (F(sum(o["solved"]),n), F(sum(o["rank"]),n), F(sum(o["win"]),n), sum(o["rub"])/n, sum(o["rate"])/n)]))
+
+if len(sys.argv) > 3 and sys.argv[3] == "consistency":
+    # Table 6, Fig. 5 and Table 5 on the same gradings (main round, models
+    # other than the human label), with scipy.
+    from scipy.stats import kendalltau, pearsonr
+    per = collections.defaultdict(dict)  # (ev, q) -> m -> (rank, rubric, rate, verdicts, scores)
+    for (ev, rnd, run, q, m), g in grad.items():
+        if g["kind"] != "humans" or rnd != ROUND or m == "Human Expert":
+            continue
+        s = sum(F(int(g["scores"][a])) for a in attrs) / 5
+        vs = [V[g["verdicts"][i]] for i in range(1, items[q] + 1)]
+        cnt = [v for v in vs if v != "na"]
+        rate = (sum(1 for v in cnt if v == "hit") + F(1, 2) * sum(1 for v in cnt if v == "partial")) / len(cnt)
+        per[(ev, q)][m] = (g["rank"], float(s), float(rate), vs, [g["scores"][a] for a in attrs])
+    def tau(x, y):
+        if len(set(x)) < 2 or len(set(y)) < 2:
+            return None
+        return kendalltau(x, y, variant="b")[0]
+    def mean(xs):
+        xs = [x for x in xs if x is not None]
+        return sum(xs) / len(xs), len(xs)
+    out = {}
+    w = {"explicit_vs_rubric": [], "explicit_vs_checklist": [], "checklist_vs_rubric": []}
+    for (ev, q), ms in per.items():
+        ks = sorted(ms)
+        # rank 1 = best: compare the ordering, so the rank enters negated
+        r = [-ms[k][0] for k in ks]; ru = [ms[k][1] for k in ks]; ch = [ms[k][2] for k in ks]
+        w["explicit_vs_rubric"].append(tau(r, ru)); w["explicit_vs_checklist"].append(tau(r, ch)); w["checklist_vs_rubric"].append(tau(ch, ru))
+    for k, v in w.items():
+        out[k] = mean(v)
+    byq = collections.defaultdict(list)
+    for (ev, q) in per:
+        byq[q].append(ev)
+    a = {"cross_explicit": [], "cross_rubric": [], "cross_checklist": []}
+    for q, evs in byq.items():
+        evs = sorted(evs)
+        for i in range(len(evs)):
+            for j in range(i + 1, len(evs)):
+                A, B = per[(evs[i], q)], per[(evs[j], q)]
+                ks = sorted(set(A) & set(B))
+                a["cross_explicit"].append(tau([-A[k][0] for k in ks], [-B[k][0] for k in ks]))
+                a["cross_rubric"].append(tau([A[k][1] for k in ks], [B[k][1] for k in ks]))
+                a["cross_checklist"].append(tau([A[k][2] for k in ks], [B[k][2] for k in ks]))
+    for k, v in a.items():
+        out[k] = mean(v)
+    # Fig. 5 overall: per (response, item), pairs of non-na verdicts, each
+    # cell weighing 1 split over its pairs.
+    cells = collections.defaultdict(list)
+    for (ev, q), ms in per.items():
+        for m, t in ms.items():
+            for i, v in enumerate(t[3]):
+                if v != "na":
+                    cells[(q, m, i)].append(v)
+    name = {"hit": "yes", "partial": "partial", "miss": "no"}
+    order = ["yes", "partial", "no"]
+    tot = collections.Counter(); ncell = 0
+    for c, vs in cells.items():
+        if len(vs) < 2:
+            continue
+        ncell += 1
+        k = len(vs); npairs = k * (k - 1) // 2
+        for i in range(k):
+            for j in range(i + 1, k):
+                x, y = sorted([name[vs[i]], name[vs[j]]], key=order.index)
+                tot[x + "_" + y] += F(1, npairs)
+    for k in ["yes_yes", "yes_partial", "yes_no", "partial_partial", "partial_no", "no_no"]:
+        out["fig5_" + k] = (float(tot[k] / ncell), ncell)
+    # Table 5: each attribute vs the mean of the others; checklist vs rubric.
+    rows = [t for ms in per.values() for t in ms.values()]
+    for ai, an in enumerate(attrs):
+        x = [t[4][ai] for t in rows]; y = [(sum(t[4]) - t[4][ai]) / 4 for t in rows]
+        out["table5_" + an] = (pearsonr(x, y)[0], len(rows))
+    out["table5_Checklist"] = (pearsonr([t[2] for t in rows], [t[1] for t in rows])[0], len(rows))
+    for k, (v, n) in out.items():
+        print("%s,%r,%d" % (k, v, n))
