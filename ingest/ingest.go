@@ -27,6 +27,9 @@ type Options struct {
 	DB string
 	// Now returns the load time recorded in ingest_files; default time.Now.
 	Now func() time.Time
+	// Progress, when not nil, is called after each input file is read with
+	// the bytes read so far and the total size of the study's files.
+	Progress func(done, total int64)
 }
 
 // Result describes a successful read.
@@ -77,6 +80,17 @@ func Ingest(ctx context.Context, dir string, opt Options) (*Result, error) {
 		return nil, err
 	}
 	st := newState(dir, cfg)
+	st.progress = opt.Progress
+	if st.progress != nil {
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				if fi, err := d.Info(); err == nil {
+					st.total += fi.Size()
+				}
+			}
+			return nil
+		})
+	}
 	if opt.DB != "" {
 		st.sink, err = openSink(ctx, opt.DB)
 		if err != nil {
@@ -84,7 +98,11 @@ func Ingest(ctx context.Context, dir string, opt Options) (*Result, error) {
 		}
 	}
 	st.openTables()
-	if err := st.readAll(); err != nil {
+	err = st.readAll()
+	if st.progress != nil {
+		st.progress(st.total, st.total) // files not read as tables (study.toml) count as done
+	}
+	if err != nil {
 		st.sink.abort()
 		return nil, err
 	}

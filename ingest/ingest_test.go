@@ -195,3 +195,22 @@ func TestJudgeScoresOffScaleAreLeftOut(t *testing.T) {
 		}
 	}
 }
+
+func TestProgressReportsEveryFile(t *testing.T) {
+	var calls int
+	var last, total int64
+	_, err := Ingest(context.Background(), filepath.Join("testdata", "base"), Options{Progress: func(d, tot int64) {
+		if d < last || d > tot {
+			t.Errorf("progress %d of %d after %d", d, tot, last)
+		}
+		calls++
+		last, total = d, tot
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 10 input files, then the final call.
+	if calls != 11 || last != total || total == 0 {
+		t.Errorf("%d calls, last %d of %d", calls, last, total)
+	}
+}

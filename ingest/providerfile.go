@@ -115,7 +115,7 @@ func (st *state) readProviderFile(rel string, format providers.Format) {
 			break
 		}
 	}
-	st.files = append(st.files, fileRec{path: rel, sha: hex.EncodeToString(h.Sum(nil)), rows: rows})
+	st.fileRead(fileRec{path: rel, sha: hex.EncodeToString(h.Sum(nil)), rows: rows})
 }
 
 // providerRecord maps one parsed line to its question and model and writes it.

@@ -2,6 +2,8 @@ package ingest
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -52,6 +54,20 @@ type state struct {
 	idTemplate providers.IDTemplate
 	requestMap map[string][2]string // request id → question, model
 	failed     map[respKey]failure  // batch requests that produced no answer
+
+	progress    func(done, total int64)
+	done, total int64 // bytes of input files read, and in the study folder
+}
+
+// fileRead records one input file as read and reports progress.
+func (st *state) fileRead(f fileRec) {
+	st.files = append(st.files, f)
+	if st.progress != nil {
+		if fi, err := os.Stat(filepath.Join(st.dir, filepath.FromSlash(f.path))); err == nil {
+			st.done += fi.Size()
+		}
+		st.progress(min(st.done, st.total), st.total)
+	}
 }
 
 type question struct {

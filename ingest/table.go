@@ -230,7 +230,7 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 	if rows == 0 && sheets > 0 {
 		st.ps.warn("%s: no data rows", rel)
 	}
-	st.files = append(st.files, fileRec{path: rel, sha: digest, rows: rows})
+	st.fileRead(fileRec{path: rel, sha: digest, rows: rows})
 }
 
 // scanEvent is what the parsing goroutine reports: a new sheet, a run of

@@ -88,7 +88,7 @@ func ingestCmd(stdout, stderr io.Writer) *cobra.Command {
 				}
 				db = filepath.Base(abs) + ".duckdb"
 			}
-			res, err := ingest.Ingest(cmd.Context(), args[0], ingest.Options{DB: db})
+			res, err := ingest.Ingest(cmd.Context(), args[0], ingest.Options{DB: db, Progress: bytesBar(stderr, "load")})
 			if err != nil {
 				return reportProblems(stderr, err)
 			}

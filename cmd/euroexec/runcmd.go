@@ -109,7 +109,11 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	stage := newStages(stderr, o.quiet)
 	stage("load", 0)
 	dbPath := filepath.Join(tmp, "study.duckdb")
-	res, err := ingest.Ingest(ctx, study, ingest.Options{DB: dbPath, Now: func() time.Time { return start }})
+	iopt := ingest.Options{DB: dbPath, Now: func() time.Time { return start }}
+	if !o.quiet {
+		iopt.Progress = bytesBar(stderr, "load")
+	}
+	res, err := ingest.Ingest(ctx, study, iopt)
 	if err != nil {
 		return nil, reportProblems(stderr, err)
 	}
@@ -258,6 +262,25 @@ func failedSummary(t *report.Table) []string {
 		out = append(out, fmt.Sprintf("model %s: %d failed batch requests (first: %s); see tables/failed_requests.csv", m, by[m].n, by[m].first))
 	}
 	return out
+}
+
+// bytesBar returns an ingest progress callback that draws a byte-count bar
+// on a terminal (nil elsewhere, so logs stay clean).
+func bytesBar(w io.Writer, what string) func(done, total int64) {
+	if !isTerminal(w) {
+		return nil
+	}
+	var bar *progressbar.ProgressBar
+	return func(done, total int64) {
+		if bar == nil {
+			bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(what),
+				progressbar.OptionShowBytes(true), progressbar.OptionClearOnFinish())
+		}
+		bar.Set64(done)
+		if done >= total {
+			bar.Finish()
+		}
+	}
 }
 
 // isTerminal reports whether w is a terminal (progress bars only go there).
