@@ -288,4 +288,15 @@ func TestSummaryCrossCheck(t *testing.T) {
 	for _, r := range readCSV(t, filepath.Join(out, "tables", "attribute_correlations.csv")) {
 		check("table5_"+r["attribute"], r["r"], r["n"])
 	}
+	pairs := 0
+	for _, r := range readCSV(t, filepath.Join(out, "tables", "pairwise_tests.csv")) {
+		if r["comparison"] == "adjacent" && r["set"] == "all" {
+			pairs++
+			check("ttest_t_"+r["model_a"]+"_"+r["model_b"], r["t"], r["n"])
+			check("ttest_p_"+r["model_a"]+"_"+r["model_b"], r["p"], r["n"])
+		}
+	}
+	if pairs != 5 {
+		t.Errorf("%d adjacent pairs, want 5", pairs)
+	}
 }

@@ -159,5 +159,21 @@ if len(sys.argv) > 3 and sys.argv[3] == "consistency":
         x = [t[4][ai] for t in rows]; y = [(sum(t[4]) - t[4][ai]) / 4 for t in rows]
         out["table5_" + an] = (pearsonr(x, y)[0], len(rows))
     out["table5_Checklist"] = (pearsonr([t[2] for t in rows], [t[1] for t in rows])[0], len(rows))
+    # Sec. 5.1: per question, each model's mean human rubric; adjacent pairs
+    # by overall rubric; paired two-sided t-test.
+    from scipy.stats import ttest_rel
+    qm = collections.defaultdict(lambda: collections.defaultdict(list))
+    for (ev, q), ms in per.items():
+        for m, t in ms.items():
+            qm[m][q].append(t[1])
+    means = {m: sum(x for v in d.values() for x in v) / sum(len(v) for v in d.values()) for m, d in qm.items()}
+    ordered = sorted(means, key=lambda m: -means[m])
+    for a_, b_ in zip(ordered, ordered[1:]):
+        qs = sorted(set(qm[a_]) & set(qm[b_]))
+        x = [sum(qm[a_][q]) / len(qm[a_][q]) for q in qs]
+        y = [sum(qm[b_][q]) / len(qm[b_][q]) for q in qs]
+        r = ttest_rel(x, y)
+        out["ttest_t_%s_%s" % (a_, b_)] = (r.statistic, len(qs))
+        out["ttest_p_%s_%s" % (a_, b_)] = (r.pvalue, len(qs))
     for k, (v, n) in out.items():
         print("%s,%r,%d" % (k, v, n))
