@@ -7,10 +7,15 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"os"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/euroexec/euroexec/ingest/tabular"
 
 	toml "github.com/pelletier/go-toml/v2"
 )
@@ -44,6 +49,62 @@ type Config struct {
 	Responses Responses `toml:"responses"`
 	// Analysis holds resampling settings.
 	Analysis Analysis `toml:"analysis"`
+	// Limits bounds what a study's files may hold, so that a hostile or
+	// broken file fails fast with a located error instead of exhausting
+	// time or memory.
+	Limits Limits `toml:"limits"`
+}
+
+// Limits are the bounds checked while a study is read. Every limit is
+// checked before or while the data it bounds is read, and exceeding one is
+// a located error that names the setting raising it ("[limits] NAME in
+// study.toml"). Sizes are in bytes.
+type Limits struct {
+	// Files is the most files (of any kind, in any sub-folder) the study
+	// folder may hold; default 10,000; accepted 1 … 10,000,000.
+	Files int `toml:"files"`
+	// XLSXBytes is the most bytes one workbook may hold unzipped (the sum
+	// of its parts, as declared in the zip directory and as actually
+	// inflated); default 2 GiB (2147483648); accepted 1 MiB … 1 TiB.
+	XLSXBytes int64 `toml:"xlsx_bytes"`
+	// XLSXRatio is the most a workbook may grow when unzipped, as
+	// unzipped size / file size; default 100; accepted 2 … 100,000. A
+	// workbook under 1 MiB unzipped passes whatever its ratio (empty
+	// sheets compress very well).
+	XLSXRatio float64 `toml:"xlsx_ratio"`
+	// TotalXLSXBytes is the most bytes all workbooks of the study together
+	// may hold unzipped; default 8 GiB (8589934592); accepted 1 MiB … 1 TiB.
+	TotalXLSXBytes int64 `toml:"total_xlsx_bytes"`
+	// LineBytes is the longest line of a JSONL file or record of a CSV/TSV
+	// file, outside responses/ (see ResponseBytes); default 64 MiB
+	// (67108864); accepted 1 KiB … 4 GiB.
+	LineBytes int64 `toml:"line_bytes"`
+	// CellBytes is the longest cell (a CSV/TSV field, an XLSX cell, a JSONL
+	// value) outside the text of responses and references; default 16 MiB
+	// (16777216); accepted 1 KiB … 4 GiB.
+	CellBytes int64 `toml:"cell_bytes"`
+	// Columns is the most columns a table may have: header cells of a
+	// CSV/TSV file or worksheet, distinct keys of a JSONL file and so keys
+	// per JSON object; default 5,000; accepted 10 … 10,000,000.
+	Columns int `toml:"columns"`
+	// ResponseBytes is the longest response or reference text, and (plus 1
+	// MiB for the other fields) the longest line of a file in responses/;
+	// default 16 MiB (16777216); accepted 1 KiB … 4 GiB.
+	ResponseBytes int64 `toml:"response_bytes"`
+}
+
+// DefaultLimits returns the default Limits.
+func DefaultLimits() Limits {
+	return Limits{
+		Files:          10_000,
+		XLSXBytes:      2 << 30,
+		XLSXRatio:      100,
+		TotalXLSXBytes: 8 << 30,
+		LineBytes:      64 << 20,
+		CellBytes:      16 << 20,
+		Columns:        5_000,
+		ResponseBytes:  16 << 20,
+	}
 }
 
 // Sheets selects the sheets of every workbook that are read.
@@ -160,25 +221,109 @@ func Default() Config {
 		Criteria:   Criteria{HardShare: 0.25, ParityMargin: 0.05},
 		Responses:  Responses{IDTemplate: "{question_id}::{model}"},
 		Analysis:   Analysis{Seed: 1, Bootstrap: 2000, Resamples: 500, ExtremeEvaluators: 10},
+		Limits:     DefaultLimits(),
 	}
 }
 
 // Stemmer reports the effective text.stemmer setting.
 func (c Config) Stemmer() bool { return c.Text.Stemmer == nil || *c.Text.Stemmer }
 
+// MaxFileBytes is the largest study.toml accepted.
+const MaxFileBytes = 1 << 20
+
 // Load reads path over the defaults. A missing file gives the defaults.
+// Anything but a regular file of at most MaxFileBytes is an error, found
+// before the file is opened (a named pipe would block the read forever).
 func Load(path string) (Config, error) {
-	b, err := os.ReadFile(path)
+	fi, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) {
+		if _, lerr := os.Lstat(path); lerr == nil {
+			return Config{}, fmt.Errorf("%s: a symbolic link to a missing file; expected a regular file", path)
+		}
 		return Default(), nil
 	}
+	if err != nil {
+		return Config{}, fmt.Errorf("read study settings: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return Config{}, fmt.Errorf("%s: not a regular file (%s); expected a TOML text file", path, KindOf(fi.Mode()))
+	}
+	if fi.Size() > MaxFileBytes {
+		return Config{}, fmt.Errorf("%s: %d bytes; expected a settings file of at most %d bytes", path, fi.Size(), MaxFileBytes)
+	}
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return Config{}, fmt.Errorf("read study settings: %w", err)
 	}
 	return Parse(path, b)
 }
 
+// KindOf names a file mode's type for messages ("named pipe", "socket",
+// "device", "folder", "symbolic link", "regular file", "special file").
+func KindOf(m os.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "regular file"
+	case m&os.ModeNamedPipe != 0:
+		return "named pipe (FIFO)"
+	case m&os.ModeSocket != 0:
+		return "socket"
+	case m&os.ModeDevice != 0, m&os.ModeCharDevice != 0:
+		return "device"
+	case m.IsDir():
+		return "folder"
+	case m&os.ModeSymlink != 0:
+		return "symbolic link"
+	}
+	return "special file"
+}
+
+// SettingError is one invalid setting: its key, the value found and what
+// is accepted.
+type SettingError struct {
+	// Key is the setting's dotted name, e.g. "rubric.max".
+	Key string
+	// Value is the value as set, formatted for people.
+	Value string
+	// Expected says what is accepted, e.g. "an integer from -1000 to 1000".
+	Expected string
+}
+
+// Error formats the problem as `KEY = VALUE: expected EXPECTED`.
+func (e SettingError) Error() string {
+	return fmt.Sprintf("%s = %s: expected %s", e.Key, e.Value, e.Expected)
+}
+
+// SettingsError lists every invalid setting of one study.toml, one
+// SettingError per setting.
+type SettingsError struct {
+	// File is the settings file's name as given to Parse.
+	File string
+	// Settings are the invalid settings, in study.toml order.
+	Settings []SettingError
+}
+
+// Error lists the invalid settings, one per line, each prefixed by the
+// file name.
+func (e *SettingsError) Error() string {
+	var b strings.Builder
+	n := len(e.Settings)
+	fmt.Fprintf(&b, "%s: %d invalid setting", e.File, n)
+	if n != 1 {
+		b.WriteString("s")
+	}
+	for _, s := range e.Settings {
+		b.WriteString("\n  ")
+		b.WriteString(e.File)
+		b.WriteString(": ")
+		b.WriteString(s.Error())
+	}
+	return b.String()
+}
+
 // Parse decodes study.toml content over the defaults; name is used in errors.
+// Every setting is checked; invalid ones are returned together as a
+// *SettingsError.
 func Parse(name string, b []byte) (Config, error) {
 	c := Default()
 	dec := toml.NewDecoder(bytes.NewReader(b))
@@ -189,9 +334,9 @@ func Parse(name string, b []byte) (Config, error) {
 			var keys []string
 			for _, e := range sm.Errors {
 				row, col := e.Position()
-				keys = append(keys, fmt.Sprintf("%s:%d:%d: unknown key %q", name, row, col, strings.Join(e.Key(), ".")))
+				keys = append(keys, fmt.Sprintf("%s:%d:%d: unknown key %s", name, row, col, strconv.QuoteToASCII(strings.Join(e.Key(), "."))))
 			}
-			return Config{}, fmt.Errorf("%s (the accepted keys are listed in the README)", strings.Join(keys, "; "))
+			return Config{}, fmt.Errorf("%s (the accepted keys are listed in docs/FORMAT.md)", strings.Join(keys, "; "))
 		}
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
@@ -200,56 +345,170 @@ func Parse(name string, b []byte) (Config, error) {
 		}
 		return Config{}, fmt.Errorf("%s: %w", name, err)
 	}
-	if err := c.validate(); err != nil {
-		return Config{}, fmt.Errorf("%s: %w", name, err)
+	if probs := c.validate(); len(probs) > 0 {
+		return Config{}, &SettingsError{File: name, Settings: probs}
 	}
 	return c, nil
 }
 
-func (c Config) validate() error {
-	var probs []string
-	if c.Rubric.Min >= c.Rubric.Max {
-		probs = append(probs, fmt.Sprintf("rubric.min (%d) must be below rubric.max (%d)", c.Rubric.Min, c.Rubric.Max))
+// Bounds of the settings (see validate and docs/FORMAT.md).
+const (
+	scaleBound    = 1000    // rubric.min and rubric.max within ±scaleBound
+	scaleWidth    = 100     // rubric.max − rubric.min at most this
+	maxReplicates = 1000000 // analysis.bootstrap and analysis.resamples
+	maxExtreme    = 100000  // analysis.extreme_evaluators
+	maxTextLen    = 1000    // title, human_label, main_round, names and patterns
+)
+
+func (c Config) validate() []SettingError {
+	var probs []SettingError
+	bad := func(key string, value any, expected string) {
+		var v string
+		switch x := value.(type) {
+		case string:
+			v = strconv.QuoteToASCII(x)
+		case []string:
+			q := make([]string, len(x))
+			for i, s := range x {
+				q[i] = strconv.QuoteToASCII(s)
+			}
+			v = "[" + strings.Join(q, ", ") + "]"
+		case float64:
+			v = strconv.FormatFloat(x, 'g', -1, 64)
+		default:
+			v = fmt.Sprint(x)
+		}
+		probs = append(probs, SettingError{Key: key, Value: v, Expected: expected})
+	}
+	finiteIn := func(key string, v, lo, hi float64, what string) {
+		if math.IsNaN(v) || v < lo || v > hi {
+			bad(key, v, what)
+		}
+	}
+	text := func(key, v string, empty bool) {
+		switch {
+		case !empty && strings.TrimSpace(v) == "":
+			bad(key, v, "a non-empty name")
+		case len(v) > maxTextLen:
+			bad(key, v[:40]+"…", fmt.Sprintf("at most %d bytes", maxTextLen))
+		case !utf8.ValidString(v) || strings.IndexFunc(v, tabular.Invisible) >= 0:
+			bad(key, v, "text without control or invisible characters")
+		}
+	}
+	text("title", c.Title, true)
+	text("human_label", c.HumanLabel, false)
+	text("main_round", c.MainRound, false)
+	if strings.ContainsAny(c.MainRound, "/\\") {
+		bad("main_round", c.MainRound, "a round name (a folder name under grades/humans/, without slashes)")
+	}
+	for k, v := range c.Columns {
+		text("columns."+k, v, false)
+	}
+	for _, key := range []string{"sheets.include", "sheets.exclude"} {
+		pats := c.Sheets.Include
+		if key == "sheets.exclude" {
+			pats = c.Sheets.Exclude
+		}
+		for _, p := range pats {
+			if _, err := path.Match(p, ""); err != nil {
+				bad(key, pats, fmt.Sprintf("sheet-name patterns (%q: %v; * ? and [a-z] are the wildcards)", p, err))
+				break
+			}
+		}
+	}
+	rangeInt := fmt.Sprintf("an integer from %d to %d", -scaleBound, scaleBound)
+	okScale := true
+	if c.Rubric.Min < -scaleBound || c.Rubric.Min > scaleBound {
+		bad("rubric.min", c.Rubric.Min, rangeInt)
+		okScale = false
+	}
+	if c.Rubric.Max < -scaleBound || c.Rubric.Max > scaleBound {
+		bad("rubric.max", c.Rubric.Max, rangeInt)
+		okScale = false
+	}
+	if okScale && (c.Rubric.Max <= c.Rubric.Min || c.Rubric.Max-c.Rubric.Min > scaleWidth) {
+		bad("rubric.max", c.Rubric.Max, fmt.Sprintf("above rubric.min (%d) by 1 to %d points", c.Rubric.Min, scaleWidth))
+		okScale = false
+	}
+	if len(c.Rubric.Attributes) == 0 || len(c.Rubric.Attributes) > 1000 {
+		bad("rubric.attributes", c.Rubric.Attributes, "1 to 1000 attribute names")
 	}
 	seen := map[string]bool{}
 	for _, a := range c.Rubric.Attributes {
 		k := strings.ToLower(strings.TrimSpace(a))
-		if k == "" || seen[k] {
-			probs = append(probs, fmt.Sprintf("rubric.attributes: %q is empty or repeated", a))
+		if k == "" || seen[k] || strings.IndexFunc(a, tabular.Invisible) >= 0 {
+			bad("rubric.attributes", c.Rubric.Attributes, fmt.Sprintf("distinct, non-empty names without control characters (%s is empty, invisible or repeated)", strconv.QuoteToASCII(a)))
+			break
 		}
 		seen[k] = true
 	}
-	if pc := c.Solve.PartialCredit * 2; pc != float64(int(pc)) || pc < 0 || pc > 2 {
-		probs = append(probs, fmt.Sprintf("solve.partial_credit = %v: expected 0, 0.5 or 1", c.Solve.PartialCredit))
+	if okScale {
+		finiteIn("solve.rubric_threshold", c.Solve.RubricThreshold, float64(c.Rubric.Min), float64(c.Rubric.Max),
+			fmt.Sprintf("a number from rubric.min (%d) to rubric.max (%d)", c.Rubric.Min, c.Rubric.Max))
 	}
-	if c.Solve.ChecklistThreshold < 0 || c.Solve.ChecklistThreshold > 1 {
-		probs = append(probs, fmt.Sprintf("solve.checklist_threshold = %v: expected a fraction in [0,1]", c.Solve.ChecklistThreshold))
+	finiteIn("solve.checklist_threshold", c.Solve.ChecklistThreshold, 0, 1, "a fraction from 0 to 1")
+	if pc := c.Solve.PartialCredit; pc != 0 && pc != 0.5 && pc != 1 {
+		bad("solve.partial_credit", pc, "0, 0.5 or 1")
 	}
-	for i := 1; i < len(c.Difficulty.Bins); i++ {
-		if c.Difficulty.Bins[i].Max <= c.Difficulty.Bins[i-1].Max {
-			probs = append(probs, "difficulty.bins: max values must increase")
-			break
+	if len(c.Difficulty.Bins) > 100 {
+		bad("difficulty.bins", fmt.Sprintf("%d bins", len(c.Difficulty.Bins)), "at most 100 bins")
+	} else {
+		names := map[string]bool{}
+		for i, b := range c.Difficulty.Bins {
+			key := fmt.Sprintf("difficulty.bins[%d]", i)
+			if math.IsNaN(b.Max) || b.Max < 0 || b.Max > 1 {
+				bad(key+".max", b.Max, "a gate score from 0 to 1")
+			} else if p := c.Difficulty.Bins[max(i-1, 0)].Max; i > 0 && p >= 0 && p <= 1 && !(b.Max > p) {
+				bad(key+".max", b.Max, fmt.Sprintf("above the previous bin's max (%v): max values must increase", c.Difficulty.Bins[i-1].Max))
+			}
+			n := strings.ToLower(strings.TrimSpace(b.Name))
+			if n == "" || names[n] || strings.IndexFunc(b.Name, tabular.Invisible) >= 0 {
+				bad(key+".name", b.Name, "a distinct, non-empty bin name")
+			}
+			names[n] = true
 		}
 	}
-	if c.Text.Filter != "" && !strings.Contains(c.Text.Filter, "=") {
-		probs = append(probs, fmt.Sprintf("text.filter = %q: expected \"key=value\" (a question tag and its value)", c.Text.Filter))
+	if c.Text.Filter != "" {
+		if k, v, ok := strings.Cut(c.Text.Filter, "="); !ok || strings.TrimSpace(k) == "" || strings.TrimSpace(v) == "" {
+			bad("text.filter", c.Text.Filter, `"key=value" (a question tag and its value)`)
+		}
 	}
-	if c.Criteria.HardShare <= 0 || c.Criteria.HardShare > 1 {
-		probs = append(probs, fmt.Sprintf("criteria.hard_share = %v: expected a share in (0,1]", c.Criteria.HardShare))
+	finiteIn("criteria.hard_share", c.Criteria.HardShare, math.SmallestNonzeroFloat64, 1, "a share above 0 and at most 1")
+	if c.Criteria.HardCount < 0 || c.Criteria.HardCount > 10_000_000 {
+		bad("criteria.hard_count", c.Criteria.HardCount, "a count from 0 to 10000000 (0: use hard_share)")
 	}
-	if c.Criteria.HardCount < 0 {
-		probs = append(probs, "criteria.hard_count must not be negative")
+	finiteIn("criteria.parity_margin", c.Criteria.ParityMargin, 0, 1, "a margin from 0 to 1")
+	if len(c.Responses.IDTemplate) > maxTextLen {
+		bad("responses.id_template", c.Responses.IDTemplate[:40]+"…", fmt.Sprintf("at most %d bytes", maxTextLen))
 	}
-	if c.Analysis.Bootstrap < 0 || c.Analysis.Resamples < 0 || c.Analysis.ExtremeEvaluators < 0 {
-		probs = append(probs, "analysis: bootstrap, resamples and extreme_evaluators must not be negative")
+	if d := c.Responses.BatchDiscount; math.IsNaN(d) || d < 0 || d >= 1 {
+		bad("responses.batch_discount", d, "a fraction from 0 up to (not including) 1")
 	}
-	if c.Responses.BatchDiscount < 0 || c.Responses.BatchDiscount >= 1 {
-		probs = append(probs, fmt.Sprintf("responses.batch_discount = %v: expected a fraction in [0,1)", c.Responses.BatchDiscount))
+	if c.Analysis.Bootstrap < 0 || c.Analysis.Bootstrap > maxReplicates {
+		bad("analysis.bootstrap", c.Analysis.Bootstrap, fmt.Sprintf("a count from 0 to %d", maxReplicates))
 	}
-	if len(probs) > 0 {
-		return errors.New(strings.Join(probs, "; "))
+	if c.Analysis.Resamples < 0 || c.Analysis.Resamples > maxReplicates {
+		bad("analysis.resamples", c.Analysis.Resamples, fmt.Sprintf("a count from 0 to %d", maxReplicates))
 	}
-	return nil
+	if c.Analysis.ExtremeEvaluators < 0 || c.Analysis.ExtremeEvaluators > maxExtreme {
+		bad("analysis.extreme_evaluators", c.Analysis.ExtremeEvaluators, fmt.Sprintf("a count from 0 to %d", maxExtreme))
+	}
+	l := c.Limits
+	const kib, mib, gib, tib = int64(1) << 10, int64(1) << 20, int64(1) << 30, int64(1) << 40
+	intIn := func(key string, v, lo, hi int64) {
+		if v < lo || v > hi {
+			bad("limits."+key, v, fmt.Sprintf("an integer from %d to %d", lo, hi))
+		}
+	}
+	intIn("files", int64(l.Files), 1, 10_000_000)
+	intIn("xlsx_bytes", l.XLSXBytes, mib, tib)
+	finiteIn("limits.xlsx_ratio", l.XLSXRatio, 2, 100_000, "a ratio from 2 to 100000")
+	intIn("total_xlsx_bytes", l.TotalXLSXBytes, mib, tib)
+	intIn("line_bytes", l.LineBytes, kib, 4*gib)
+	intIn("cell_bytes", l.CellBytes, kib, 4*gib)
+	intIn("columns", int64(l.Columns), 10, 10_000_000)
+	intIn("response_bytes", l.ResponseBytes, kib, 4*gib)
+	return probs
 }
 
 // Pairs lists the effective settings as key/value text, in study.toml

@@ -54,6 +54,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Format names used in Loc.Format.
@@ -391,4 +392,13 @@ var errClosed = errors.New("reader is closed")
 // ioErr makes a final *Error from an I/O failure.
 func ioErr(loc Loc, what string, err error) *Error {
 	return &Error{Loc: loc, Msg: what + ": " + err.Error(), Err: err}
+}
+
+// Invisible reports whether r is a control character (C0, DEL, C1) or an
+// invisible format character (Unicode category Cf: zero-width spaces and
+// joiners, bidirectional controls, the byte order mark). Such characters
+// are not accepted in ids and names: two ids that print alike would be
+// different ids.
+func Invisible(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
 }
