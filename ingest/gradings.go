@@ -111,7 +111,7 @@ func (st *state) readGradings() error {
 			k = "judge"
 		}
 		root := "grades/" + kind
-		for _, rel := range st.listFiles(root, "csv", "jsonl", "xlsx") {
+		for _, rel := range st.listFiles(root, "csv", "tsv", "jsonl", "xlsx") {
 			round := st.cfg.MainRound
 			if parts := strings.Split(strings.TrimPrefix(rel, root+"/"), "/"); len(parts) > 1 {
 				round = parts[0]
@@ -271,14 +271,20 @@ func (st *state) wide(h *header) *wideCols {
 		w.names[i] = c
 	}
 	for i, c := range w.names {
-		if ai, ok := st.attrIndex[c]; ok {
-			w.attr = append(w.attr, [2]int{ai, i})
-		} else if n, ok := checklistColumn(c); ok && c != "" {
-			w.items = append(w.items, [2]int{n, i})
-		}
+		st.wideAdd(w, c, i)
 	}
 	h.wide = w
 	return w
+}
+
+// wideAdd classifies the column at position i with canonical name c.
+func (st *state) wideAdd(w *wideCols, c string, i int) {
+	w.names[i] = c
+	if ai, ok := st.attrIndex[c]; ok {
+		w.attr = append(w.attr, [2]int{ai, i})
+	} else if n, ok := checklistColumn(c); ok && c != "" {
+		w.items = append(w.items, [2]int{n, i})
+	}
 }
 
 // wideRow reads one row of a wide sheet into g.

@@ -75,21 +75,21 @@ func Ingest(ctx context.Context, dir string, opt Options) (*Result, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("study folder %s: not a folder", dir)
 	}
+	if err := checkSettingsLink(dir); err != nil {
+		return nil, err
+	}
 	cfg, err := config.Load(filepath.Join(dir, "study.toml"))
 	if err != nil {
 		return nil, err
 	}
 	st := newState(dir, cfg)
 	st.progress = opt.Progress
-	if st.progress != nil {
-		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				if fi, err := d.Info(); err == nil {
-					st.total += fi.Size()
-				}
-			}
-			return nil
-		})
+	st.walk()
+	st.total = st.inv.total
+	if err := st.ps.err(); err != nil {
+		// Special files, links leaving the folder, too many files: nothing
+		// is read.
+		return nil, err
 	}
 	if opt.DB != "" {
 		st.sink, err = openSink(ctx, opt.DB)
@@ -134,6 +134,7 @@ func (st *state) readAll() error {
 		st.readQuestions, st.readChecklist, st.readModels, st.readEvaluators,
 		st.readBlinding, st.readReferences, st.readResponses, st.readGradings,
 		st.readGate, st.readCriteria, st.readCriterionGrades, st.finish,
+		func() error { st.warnUnread(); return nil },
 	}
 	for _, f := range steps {
 		if err := f(); err != nil {
@@ -167,3 +168,25 @@ func (st *state) writeFiles(now time.Time) error {
 
 // loc0 is the location of a whole file.
 func loc0(rel string) tabular.Loc { return tabular.Loc{File: rel, Offset: -1, Format: formatOf(rel)} }
+
+// checkSettingsLink refuses a study.toml that is a symbolic link leading
+// outside the study folder, before it is read (its content could otherwise
+// be echoed in a parse error).
+func checkSettingsLink(dir string) error {
+	p := filepath.Join(dir, "study.toml")
+	fi, err := os.Lstat(p)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return nil
+	}
+	root, err1 := filepath.EvalSymlinks(dir)
+	t, err2 := filepath.EvalSymlinks(p)
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("study.toml: a symbolic link that leads nowhere; expected a regular file")
+	}
+	root, _ = filepath.Abs(root)
+	t, _ = filepath.Abs(t)
+	if !inside(root, t) {
+		return fmt.Errorf("study.toml: a symbolic link leading outside the study folder, not followed; expected a regular file inside the study folder")
+	}
+	return nil
+}

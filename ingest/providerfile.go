@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -28,15 +27,21 @@ type failure struct {
 
 // detectFormat reads the first non-blank line of a responses file and tells
 // its format. Lines are read whole, of any length.
-func detectFormat(path string) (providers.Format, error) {
-	f, err := os.Open(path)
+// A first line over maxLine bytes is taken as a plain dump, whose reader
+// reports it.
+func detectFormat(path string, maxLine int64) (providers.Format, error) {
+	f, err := tabular.OpenRegular(path)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 1<<16)
+	skipBOM(br)
 	for {
-		line, err := br.ReadBytes('\n')
+		line, n, err := readLineMax(br, maxLine)
+		if n > maxLine {
+			return providers.FormatPlain, nil
+		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			return providers.Detect(line), nil
 		}
@@ -51,7 +56,7 @@ func detectFormat(path string) (providers.Format, error) {
 
 // readRequestMap reads request_map.{csv,jsonl,xlsx} when present.
 func (st *state) readRequestMap() {
-	rel := st.findTable("request_map", "csv", "jsonl", "xlsx")
+	rel := st.findTable("request_map", "csv", "tsv", "jsonl", "xlsx")
 	if rel == "" {
 		return
 	}
@@ -75,7 +80,7 @@ func (st *state) readRequestMap() {
 // or Gemini) into responses and failed_requests.
 func (st *state) readProviderFile(rel string, format providers.Format) {
 	path := filepath.Join(st.dir, filepath.FromSlash(rel))
-	f, err := os.Open(path)
+	f, err := tabular.OpenRegular(path)
 	if err != nil {
 		st.ps.add(Problem{Loc: loc0(rel), Expected: err.Error()})
 		return
@@ -83,11 +88,12 @@ func (st *state) readProviderFile(rel string, format providers.Format) {
 	defer f.Close()
 	h := sha256.New()
 	br := bufio.NewReaderSize(io.TeeReader(f, h), 1<<16)
-	var off int64
+	maxLine := st.optFor(rel).Limits.LineBytes
+	off := skipBOM(br)
 	var rows int64
 	base := loc0(rel)
 	for lineNo := 1; ; lineNo++ {
-		line, rerr := br.ReadBytes('\n')
+		line, n, rerr := readLineMax(br, maxLine)
 		if rerr != nil && rerr != io.EOF {
 			st.ps.add(Problem{Loc: base, Expected: rerr.Error()})
 			return
@@ -95,8 +101,13 @@ func (st *state) readProviderFile(rel string, format providers.Format) {
 		loc := base
 		loc.Row = lineNo
 		start := off
-		off += int64(len(line))
-		if len(bytes.TrimSpace(line)) > 0 {
+		off += n
+		if n > maxLine {
+			loc.Offset = start
+			rows++
+			st.ps.add(Problem{Loc: loc, Value: fmt.Sprintf("a line of %d bytes", n),
+				Expected: fmt.Sprintf("a line of at most %d bytes: one response of at most %d bytes and %d bytes for the rest ([limits] response_bytes in study.toml raises the limit)", maxLine, st.cfg.Limits.ResponseBytes, respSlack)})
+		} else if len(bytes.TrimSpace(line)) > 0 {
 			rows++
 			if i := tabular.ValidUTF8Offset(line); i >= 0 {
 				loc.Offset = start + int64(i)
@@ -107,7 +118,7 @@ func (st *state) readProviderFile(rel string, format providers.Format) {
 					exp = "a complete JSON line (the last line is cut off): " + exp
 				}
 				st.ps.add(Problem{Loc: loc, Expected: fmt.Sprintf("a %s batch output line: %s", format, exp)})
-			} else {
+			} else if st.textFits(loc, rec.Text, "response") {
 				st.providerRecord(rel, loc, rec)
 			}
 		}
@@ -194,4 +205,32 @@ func (st *state) providerRecord(rel string, loc tabular.Loc, rec providers.Recor
 	t.str(10, rel)
 	t.i64(11, int64(loc.Row))
 	st.emit(t)
+}
+
+// skipBOM skips a UTF-8 byte order mark and returns its length.
+func skipBOM(br *bufio.Reader) int64 {
+	if b, _ := br.Peek(3); bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
+		br.Discard(3)
+		return 3
+	}
+	return 0
+}
+
+// readLineMax reads one line (its line end included) and its length n. A
+// line over max bytes is read to its end without being kept: line is nil
+// and n > max.
+func readLineMax(br *bufio.Reader, max int64) (line []byte, n int64, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		n += int64(len(chunk))
+		if n <= max {
+			line = append(line, chunk...)
+		} else {
+			line = nil
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return line, n, err
+	}
 }

@@ -25,7 +25,7 @@ func (st *state) readResponses() error {
 	st.idTemplate = tpl
 	st.readRequestMap()
 	for _, rel := range files {
-		format, err := detectFormat(filepath.Join(st.dir, filepath.FromSlash(rel)))
+		format, err := detectFormat(filepath.Join(st.dir, filepath.FromSlash(rel)), st.optFor(rel).Limits.LineBytes)
 		if err != nil {
 			st.ps.add(Problem{Loc: loc0(rel), Expected: err.Error()})
 			continue
@@ -119,6 +119,9 @@ func (st *state) readResponseFile(rel string) {
 			st.responses[k] = &respInfo{attempts: []int64{attempt}, at: st.where(r.loc)}
 		}
 		text := r.get("text")
+		if !st.textFits(r.at("text"), text, "response") {
+			return
+		}
 		t.str(0, q)
 		t.str(1, m)
 		t.i64(2, attempt)

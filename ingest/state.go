@@ -2,8 +2,6 @@ package ingest
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -23,6 +21,7 @@ type state struct {
 	sink    *sink
 	out     outTables
 	files   []fileRec
+	inv     inventory
 
 	attrs     []string // canonical (lower-case) rubric attributes
 	attrIndex map[string]int
@@ -63,9 +62,7 @@ type state struct {
 func (st *state) fileRead(f fileRec) {
 	st.files = append(st.files, f)
 	if st.progress != nil {
-		if fi, err := os.Stat(filepath.Join(st.dir, filepath.FromSlash(f.path))); err == nil {
-			st.done += fi.Size()
-		}
+		st.done += st.sizeOf(f.path)
 		st.progress(min(st.done, st.total), st.total)
 	}
 }
@@ -96,7 +93,9 @@ func newState(dir string, cfg config.Config) *state {
 	st := &state{
 		dir: dir, cfg: cfg,
 		aliases:    map[string]string{},
-		tabOpt:     tabular.Options{SheetInclude: cfg.Sheets.Include, SheetExclude: cfg.Sheets.Exclude},
+		tabOpt: tabular.Options{SheetInclude: cfg.Sheets.Include, SheetExclude: cfg.Sheets.Exclude,
+			Limits: tabular.Limits{LineBytes: cfg.Limits.LineBytes, CellBytes: cfg.Limits.CellBytes,
+				Columns: cfg.Limits.Columns, XLSXBytes: cfg.Limits.XLSXBytes, XLSXRatio: cfg.Limits.XLSXRatio}},
 		attrIndex:  map[string]int{},
 		questions:  map[string]*question{},
 		evaluators: map[string]string{},

@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/euroexec/euroexec/ingest/tabular"
@@ -27,9 +25,20 @@ type header struct {
 // canonical names the table defines; isKnown may accept more (rubric
 // attributes, C1…Cn). Duplicate canonical names are problems.
 func (st *state) mapHeader(names []string, known func(string) bool, loc tabular.Loc) (*header, []Problem) {
-	h := &header{names: names, idx: map[string]int{}}
+	h := &header{idx: map[string]int{}}
+	return h, st.extendHeader(h, names, known, loc)
+}
+
+// extendHeader appends columns to a header (a JSONL file's keys first seen
+// on a later line), at a cost proportional to the new columns only.
+func (st *state) extendHeader(h *header, names []string, known func(string) bool, loc tabular.Loc) []Problem {
 	var probs []Problem
-	for i, n := range names {
+	for _, n := range names {
+		i := len(h.names)
+		h.names = append(h.names, n)
+		if h.wide != nil {
+			h.wide.names = append(h.wide.names, "")
+		}
 		c := norm(n)
 		if a, ok := st.aliases[c]; ok {
 			c = a
@@ -40,15 +49,18 @@ func (st *state) mapHeader(names []string, known func(string) bool, loc tabular.
 		if j, dup := h.idx[c]; dup {
 			l := loc
 			l.Column = n
-			probs = append(probs, Problem{Loc: l, Value: n, Expected: fmt.Sprintf("a column name used once (it repeats column %q)", names[j])})
+			probs = append(probs, Problem{Loc: l, Value: n, Expected: fmt.Sprintf("a column name used once (it repeats column %q)", h.names[j])})
 			continue
 		}
 		h.idx[c] = i
 		if !known(c) {
 			h.extras = append(h.extras, i)
 		}
+		if h.wide != nil {
+			st.wideAdd(h.wide, c, i)
+		}
 	}
-	return h, probs
+	return probs
 }
 
 func (h *header) has(name string) bool { _, ok := h.idx[name]; return ok }
@@ -154,7 +166,7 @@ func (sp tableSpec) isKnown(c string) bool {
 // and loading into DuckDB overlap.
 func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, sheet string) bool, fn func(r row)) {
 	path := filepath.Join(st.dir, filepath.FromSlash(rel))
-	r, err := tabular.Open(path, rel, st.tabOpt)
+	r, err := tabular.Open(path, rel, st.optFor(rel))
 	if err != nil {
 		st.fileProblem(rel, err)
 		return
@@ -212,8 +224,8 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 				if skip {
 					continue
 				}
-				if sr.header != nil { // JSONL: a new key appeared
-					h, _ = st.mapHeader(sr.header, spec.isKnown, loc)
+				if sr.newCols != nil { // JSONL: new keys appeared
+					st.extendHeader(h, sr.newCols, spec.isKnown, loc)
 				}
 				if blank(sr.cells) {
 					continue
@@ -246,9 +258,9 @@ type scanEvent struct {
 }
 
 type scanRow struct {
-	cells  []tabular.Cell
-	loc    tabular.Loc
-	header []string // set when the header grew before this row (JSONL)
+	cells   []tabular.Cell
+	loc     tabular.Loc
+	newCols []string // columns added to the header before this row (JSONL)
 }
 
 // scanChunk is how many rows travel in one event.
@@ -290,8 +302,8 @@ func scan(r tabular.Reader, events chan<- scanEvent) {
 			}
 			sr := scanRow{cells: cells, loc: loc}
 			if hh := r.Sheet().Header; len(hh) != width {
+				sr.newCols = append([]string(nil), hh[width:]...)
 				width = len(hh)
-				sr.header = append([]string(nil), hh...)
 			}
 			buf = append(buf, sr)
 			if len(buf) == scanChunk {
@@ -316,6 +328,8 @@ func formatOf(rel string) string {
 		return tabular.FormatCSV
 	case ".xlsx":
 		return tabular.FormatXLSX
+	case ".tsv":
+		return tabular.FormatTSV
 	}
 	return tabular.FormatJSONL
 }
@@ -329,6 +343,42 @@ func blank(cells []tabular.Cell) bool {
 	return true
 }
 
+// holdsTexts reports whether a file holds response or reference texts,
+// which [limits] response_bytes bounds instead of line_bytes and
+// cell_bytes.
+func holdsTexts(rel string) bool {
+	return strings.HasPrefix(rel, "responses/") || strings.HasPrefix(rel, "references.")
+}
+
+// respSlack is what a line of a responses file may hold besides the text.
+const respSlack = 1 << 20
+
+// optFor returns the reader options for one file: in responses/ a line may
+// hold one response (response_bytes) plus respSlack; a references file's
+// lines and cells may hold a reference text as long as a response.
+func (st *state) optFor(rel string) tabular.Options {
+	o := st.tabOpt
+	if holdsTexts(rel) {
+		rb := st.cfg.Limits.ResponseBytes
+		if strings.HasPrefix(rel, "responses/") {
+			o.Limits.LineBytes = rb + respSlack
+		} else {
+			o.Limits.LineBytes = max(o.Limits.LineBytes, rb+respSlack)
+		}
+		o.Limits.CellBytes = max(o.Limits.CellBytes, rb)
+	}
+	return o
+}
+
+// limitSetting names the study.toml setting behind a reader limit for a
+// file.
+func limitSetting(rel, limit string) string {
+	if holdsTexts(rel) && (limit == tabular.LimitLine || limit == tabular.LimitCell) {
+		return "response_bytes"
+	}
+	return limit
+}
+
 // fileProblem turns a reader error into a Problem.
 func (st *state) fileProblem(rel string, err error) {
 	var te *tabular.Error
@@ -336,6 +386,9 @@ func (st *state) fileProblem(rel string, err error) {
 		exp := te.Msg
 		if te.Expected != "" {
 			exp += "; expected " + te.Expected
+		}
+		if te.Limit != "" {
+			exp += fmt.Sprintf(" ([limits] %s in study.toml raises the limit)", limitSetting(rel, te.Limit))
 		}
 		st.ps.add(Problem{Loc: te.Loc, Value: te.Value, Expected: exp})
 		return
@@ -349,8 +402,9 @@ func (st *state) findTable(name string, exts ...string) string {
 	var found []string
 	for _, e := range exts {
 		rel := name + "." + e
-		if _, err := os.Stat(filepath.Join(st.dir, rel)); err == nil {
+		if st.inv.has(rel) {
 			found = append(found, rel)
+			st.inv.taken[rel] = true
 		}
 	}
 	if len(found) > 1 {
@@ -365,26 +419,5 @@ func (st *state) findTable(name string, exts ...string) string {
 // listFiles returns the study-relative paths of the data files under dir
 // (recursively), sorted, with the given extensions.
 func (st *state) listFiles(dir string, exts ...string) []string {
-	root := filepath.Join(st.dir, filepath.FromSlash(dir))
-	var out []string
-	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
-		name := d.Name()
-		if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "~$") {
-			return nil // hidden files and Excel lock files
-		}
-		ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(name)), ".")
-		for _, e := range exts {
-			if ext == e {
-				rel, _ := filepath.Rel(st.dir, p)
-				out = append(out, filepath.ToSlash(rel))
-				break
-			}
-		}
-		return nil
-	})
-	sort.Strings(out)
-	return out
+	return st.inv.under(dir, exts...)
 }

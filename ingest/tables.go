@@ -22,7 +22,7 @@ var (
 )
 
 func (st *state) readQuestions() error {
-	rel := st.findTable("questions", "csv", "jsonl", "xlsx")
+	rel := st.findTable("questions", "csv", "tsv", "jsonl", "xlsx")
 	if rel == "" {
 		st.ps.add(Problem{Loc: loc0("questions.csv"), Expected: "a questions file (questions.csv, questions.jsonl or questions.xlsx)"})
 		return nil
@@ -72,7 +72,7 @@ func (st *state) readQuestions() error {
 }
 
 func (st *state) readChecklist() error {
-	rel := st.findTable("checklist", "csv", "jsonl", "xlsx")
+	rel := st.findTable("checklist", "csv", "tsv", "jsonl", "xlsx")
 	if rel == "" {
 		return nil
 	}
@@ -125,7 +125,7 @@ func (st *state) readChecklist() error {
 }
 
 func (st *state) readModels() error {
-	rel := st.findTable("models", "csv", "xlsx")
+	rel := st.findTable("models", "csv", "tsv", "xlsx")
 	if rel == "" {
 		return nil
 	}
@@ -171,7 +171,7 @@ func (st *state) readModels() error {
 }
 
 func (st *state) readEvaluators() error {
-	rel := st.findTable("evaluators", "csv", "xlsx")
+	rel := st.findTable("evaluators", "csv", "tsv", "xlsx")
 	if rel == "" {
 		return nil
 	}
@@ -190,7 +190,7 @@ func (st *state) readEvaluators() error {
 }
 
 func (st *state) readBlinding() error {
-	rel := st.findTable("blinding", "csv", "xlsx")
+	rel := st.findTable("blinding", "csv", "tsv", "xlsx")
 	if rel == "" {
 		return nil
 	}
@@ -222,7 +222,7 @@ func (st *state) checkModel(r row, col, m string) bool {
 }
 
 func (st *state) readReferences() error {
-	rel := st.findTable("references", "jsonl", "csv")
+	rel := st.findTable("references", "jsonl", "csv", "tsv")
 	if rel == "" {
 		return nil
 	}
@@ -252,6 +252,9 @@ func (st *state) readReferences() error {
 			graded = b
 		}
 		text := r.get("text")
+		if !st.textFits(r.at("text"), text, "reference") {
+			return
+		}
 		t.str(0, q)
 		t.str(1, id)
 		t.optStr(2, strings.TrimSpace(r.get("author")))
@@ -265,7 +268,7 @@ func (st *state) readReferences() error {
 }
 
 func (st *state) readGate() error {
-	rel := st.findTable("gate", "csv", "jsonl")
+	rel := st.findTable("gate", "csv", "tsv", "jsonl")
 	if rel == "" {
 		return nil
 	}
@@ -312,7 +315,7 @@ func (st *state) readGate() error {
 }
 
 func (st *state) readCriteria() error {
-	rel := st.findTable("criteria", "jsonl", "csv")
+	rel := st.findTable("criteria", "jsonl", "csv", "tsv")
 	if rel == "" {
 		return nil
 	}
@@ -374,7 +377,7 @@ func (st *state) readCriterionGrades() error {
 		if kind == "judges" {
 			k = "judge"
 		}
-		for _, rel := range st.listFiles("criterion_grades/"+kind, "csv", "jsonl", "xlsx") {
+		for _, rel := range st.listFiles("criterion_grades/"+kind, "csv", "tsv", "jsonl", "xlsx") {
 			st.readTable(rel, criterionGradeSpec, func(h *header, sheet string) bool {
 				if !h.has("model") && !h.has("label") {
 					st.ps.add(Problem{Loc: loc0(rel), Expected: "a model or label column; columns found: " + h.written()})

@@ -2,12 +2,14 @@ package tabular
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -142,4 +144,67 @@ func BenchmarkXLSX(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// wideLine returns one JSONL line of about size bytes holding keys
+// distinct keys (their values padding the line to the size).
+func wideLine(keys, size int) []byte {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	per := size/keys - 12
+	val := strings.Repeat("v", max(per, 1))
+	for i := 0; i < keys; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"k%07d":"%s"`, i, val)
+	}
+	b.WriteString("}\n")
+	return b.Bytes()
+}
+
+// BenchmarkJSONLWideLine reads a 10 MB line with 200,000 distinct keys and
+// a line of the same size with 10 keys, in the same run, and reports the
+// ratio of their times (issue 18: at most 3, i.e. linear in the input
+// whatever the number of keys).
+func BenchmarkJSONLWideLine(b *testing.B) {
+	dir := b.TempDir()
+	wide, narrow := filepath.Join(dir, "wide.jsonl"), filepath.Join(dir, "narrow.jsonl")
+	w, n := wideLine(200_000, 10<<20), wideLine(10, 10<<20)
+	if err := os.WriteFile(wide, w, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(narrow, n, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	opt := Options{Limits: Limits{Columns: 1 << 20, CellBytes: 32 << 20, LineBytes: 32 << 20}}
+	read := func(p string, keys int) time.Duration {
+		start := time.Now()
+		r, err := Open(p, filepath.Base(p), opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer r.Close()
+		row, _, err := r.Next()
+		if err != nil || len(row) != keys || len(r.Sheet().Header) != keys {
+			b.Fatalf("%s: %d cells, %v", p, len(row), err)
+		}
+		return time.Since(start)
+	}
+	read(narrow, 10) // warm the page cache and the heap
+	read(wide, 200_000)
+	b.ResetTimer()
+	var tw, tn time.Duration
+	for i := 0; i < b.N; i++ {
+		tn += read(narrow, 10)
+		tw += read(wide, 200_000)
+	}
+	b.ReportMetric(float64(len(w))/1e6, "MB_wide")
+	b.ReportMetric(tw.Seconds()/float64(b.N), "s_wide/op")
+	b.ReportMetric(tn.Seconds()/float64(b.N), "s_narrow/op")
+	ratio := tw.Seconds() / tn.Seconds()
+	b.ReportMetric(ratio, "ratio")
+	if ratio > 3 {
+		b.Errorf("200,000 keys took %.1f× the time of 10 keys on the same 10 MB, want ≤ 3", ratio)
+	}
 }

@@ -23,6 +23,7 @@ type csvReader struct {
 	bom    int64 // bytes of byte order mark before what cr reads
 	loc    Loc   // template: File, Format
 	header []string
+	lim    Limits
 
 	rec    int // records read so far (the header record is 1)
 	blanks blankRun
@@ -39,16 +40,22 @@ type pending struct {
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
-func newCSVReader(f *os.File, name string) (*csvReader, error) {
-	c := &csvReader{f: f, loc: Loc{File: name, Format: FormatCSV, Offset: -1}}
+func newCSVReader(f *os.File, name string, tsv bool, lim Limits) (*csvReader, error) {
+	c := &csvReader{f: f, loc: Loc{File: name, Format: FormatCSV, Offset: -1}, lim: lim}
+	if tsv {
+		c.loc.Format = FormatTSV
+	}
 	c.hr = newHashingReader(f)
-	c.win = &window{r: c.hr}
+	c.win = &window{r: c.hr, max: lim.LineBytes}
 	br := bufio.NewReaderSize(c.win, 64<<10)
 	if b, _ := br.Peek(3); len(b) == 3 && b[0] == utf8BOM[0] && b[1] == utf8BOM[1] && b[2] == utf8BOM[2] {
 		br.Discard(3)
 		c.bom = 3
 	}
 	c.cr = csv.NewReader(br)
+	if tsv {
+		c.cr.Comma = '\t'
+	}
 	c.cr.FieldsPerRecord = -1
 	c.cr.LazyQuotes = false
 	for {
@@ -71,8 +78,11 @@ func newCSVReader(f *os.File, name string) (*csvReader, error) {
 			}
 		}
 		if !blank {
+			if len(rec) > lim.Columns {
+				return nil, &Error{Loc: loc, Msg: fmt.Sprintf("header of %d columns, more than the limit of %d", len(rec), lim.Columns),
+					Expected: "fewer columns", Limit: LimitColumns}
+			}
 			c.header = rec
-			_ = loc
 			return c, nil
 		}
 	}
@@ -98,6 +108,7 @@ func (c *csvReader) colName(i int) string {
 // (recoverable for problems of that record) or io.EOF.
 func (c *csvReader) readRecord() ([]string, Loc, error) {
 	start := c.bom + c.cr.InputOffset()
+	c.win.start = start
 	rec, err := c.cr.Read()
 	if err == io.EOF {
 		return nil, Loc{}, io.EOF
@@ -106,6 +117,11 @@ func (c *csvReader) readRecord() ([]string, Loc, error) {
 	loc := c.at(c.rec, "", start)
 	if err != nil {
 		var pe *csv.ParseError
+		if errors.Is(err, errRecordTooLong) {
+			return nil, loc, &Error{Loc: loc, Err: err, Limit: LimitLine,
+				Msg:      fmt.Sprintf("record longer than the limit of %d bytes", c.lim.LineBytes),
+				Expected: "shorter records (a quote left open makes the rest of the file one field)"}
+		}
 		if errors.As(err, &pe) {
 			return nil, loc, &Error{Loc: loc, Recoverable: true, Err: err,
 				Msg:      fmt.Sprintf("malformed CSV at line %d, column %d: %v", pe.Line, pe.Column, pe.Err),
@@ -114,7 +130,18 @@ func (c *csvReader) readRecord() ([]string, Loc, error) {
 		return nil, loc, ioErr(loc, "read", err)
 	}
 	end := c.bom + c.cr.InputOffset()
+	if end-start > c.lim.LineBytes {
+		return nil, loc, &Error{Loc: loc, Limit: LimitLine,
+			Msg:      fmt.Sprintf("record of %d bytes, longer than the limit of %d", end-start, c.lim.LineBytes),
+			Expected: "shorter records (a quote left open makes the rest of the file one field)"}
+	}
 	for i, s := range rec {
+		if int64(len(s)) > c.lim.CellBytes {
+			c.win.release(end)
+			return nil, loc, &Error{Loc: c.at(c.rec, c.colName(i), -1), Recoverable: true, Limit: LimitCell,
+				Msg: fmt.Sprintf("cell of %d bytes, longer than the limit of %d", len(s), c.lim.CellBytes), Value: s[:min(len(s), 40)],
+				Expected: "a shorter value"}
+		}
 		if !utf8.ValidString(s) {
 			off := int64(-1)
 			if raw := c.win.bytes(start, end); raw != nil {
@@ -212,15 +239,24 @@ func (c *csvReader) Close() error {
 	return err
 }
 
-// window passes reads through and keeps the bytes from the start of the
+// window passes reads through (failing once the record being read is far
+// over the limit, so that one endless record cannot exhaust memory) and keeps the bytes from the start of the
 // record being parsed, so that the exact offset of a bad byte can be found.
 type window struct {
-	r    io.Reader
-	buf  []byte
-	base int64 // file offset of buf[0]
+	r     io.Reader
+	buf   []byte
+	base  int64 // file offset of buf[0]
+	start int64 // file offset where the record being read starts
+	max   int64 // longest record; reading far past it is errRecordTooLong
 }
 
+// errRecordTooLong stops encoding/csv once a record is over the limit.
+var errRecordTooLong = errors.New("record too long")
+
 func (w *window) Read(p []byte) (int, error) {
+	if w.max > 0 && w.base+int64(len(w.buf))-w.start > w.max+256<<10 {
+		return 0, errRecordTooLong
+	}
 	n, err := w.r.Read(p)
 	w.buf = append(w.buf, p[:n]...)
 	return n, err

@@ -27,20 +27,28 @@ type jsonlReader struct {
 	loc    Loc
 	header []string
 	index  map[string]int
+	lim    Limits
+	seen   []uint32 // seen[i] == gen: column i was set on the current line
+	gen    uint32
 
 	line    int   // line number of the last line read
 	off     int64 // file offset of the next line
 	lineBuf []byte
+	lineLen int64    // length of the last over-long line
 	first   *pending // the first object, read at Open for the header
 	blanks  blankRun
 	pend    *pending
 	final   error
 }
 
-func newJSONLReader(f *os.File, name string) (*jsonlReader, error) {
-	j := &jsonlReader{f: f, loc: Loc{File: name, Format: FormatJSONL, Offset: -1}, index: map[string]int{}}
+func newJSONLReader(f *os.File, name string, lim Limits) (*jsonlReader, error) {
+	j := &jsonlReader{f: f, loc: Loc{File: name, Format: FormatJSONL, Offset: -1}, index: map[string]int{}, lim: lim}
 	j.hr = newHashingReader(f)
 	j.br = bufio.NewReaderSize(j.hr, 256<<10)
+	if b, _ := j.br.Peek(3); bytes.Equal(b, utf8BOM) {
+		j.br.Discard(3) // a byte order mark, as Windows tools write it
+		j.off = 3
+	}
 	row, loc, err := j.readObject()
 	if err == io.EOF {
 		return nil, &Error{Loc: j.at(0, "", -1), Msg: "empty file", Expected: "JSON objects, one per line", Err: ErrEmptyFile}
@@ -65,8 +73,15 @@ func (j *jsonlReader) at(row int, col string, off int64) Loc {
 	return l
 }
 
+// errLineTooLong is returned by readLine for a line over Limits.LineBytes,
+// after the rest of the line was skipped.
+var errLineTooLong = errors.New("line too long")
+
 // readLine returns the next line without its line end, its number and file
-// offset, or io.EOF. Lines can be of any length.
+// offset, or io.EOF. A line longer than Limits.LineBytes is skipped without
+// being held in memory and returned as errLineTooLong (with its number,
+// offset and length in bytes as the line's len is not available: the
+// returned slice is nil).
 func (j *jsonlReader) readLine() ([]byte, int, int64, error) {
 	start := j.off
 	j.lineBuf = j.lineBuf[:0]
@@ -74,6 +89,9 @@ func (j *jsonlReader) readLine() ([]byte, int, int64, error) {
 	for {
 		chunk, err := j.br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
+			if int64(len(j.lineBuf)+len(chunk)) > j.lim.LineBytes {
+				return j.skipLine(start, int64(len(j.lineBuf)+len(chunk)))
+			}
 			j.lineBuf = append(j.lineBuf, chunk...)
 			continue
 		}
@@ -96,7 +114,32 @@ func (j *jsonlReader) readLine() ([]byte, int, int64, error) {
 	j.line++
 	line = bytes.TrimSuffix(line, []byte{'\n'})
 	line = bytes.TrimSuffix(line, []byte{'\r'})
+	if int64(len(line)) > j.lim.LineBytes {
+		j.lineLen = int64(len(line))
+		return nil, j.line, start, errLineTooLong
+	}
 	return line, j.line, start, nil
+}
+
+// skipLine discards the rest of an over-long line whose first n bytes were
+// read, and returns errLineTooLong.
+func (j *jsonlReader) skipLine(start, n int64) ([]byte, int, int64, error) {
+	j.lineBuf = j.lineBuf[:0]
+	for {
+		chunk, err := j.br.ReadSlice('\n')
+		n += int64(len(chunk))
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil && err != io.EOF {
+			return nil, 0, 0, err
+		}
+		break
+	}
+	j.off = start + n
+	j.line++
+	j.lineLen = n
+	return nil, j.line, start, errLineTooLong
 }
 
 // isJSONSpace reports whether b is JSON white space.
@@ -109,6 +152,11 @@ func (j *jsonlReader) readObject() ([]Cell, Loc, error) {
 		line, n, start, err := j.readLine()
 		if err == io.EOF {
 			return nil, Loc{}, io.EOF
+		}
+		if err == errLineTooLong {
+			return nil, j.at(n, "", start), &Error{Loc: j.at(n, "", start), Recoverable: true, Limit: LimitLine, Err: err,
+				Msg:      fmt.Sprintf("line of %d bytes, longer than the limit of %d", j.lineLen, j.lim.LineBytes),
+				Expected: "a shorter line"}
 		}
 		if err != nil {
 			return nil, Loc{}, ioErr(j.at(j.line+1, "", j.off), "read", err)
@@ -140,8 +188,25 @@ func (j *jsonlReader) readObject() ([]Cell, Loc, error) {
 // pass); an invalid one goes through json.Decoder for a precise message.
 func (j *jsonlReader) parse(line []byte, loc Loc) ([]Cell, error) {
 	row := make([]Cell, len(j.header))
-	seen := make([]bool, len(j.header))
+	j.gen++
+	if j.gen == 0 { // wrapped: forget every mark
+		clear(j.seen)
+		j.gen = 1
+	}
+	keys := 0
 	add := func(key string, raw []byte) error {
+		keys++
+		if keys > j.lim.Columns {
+			return &Error{Loc: loc, Recoverable: true, Limit: LimitColumns,
+				Msg: fmt.Sprintf("JSON object with more keys than the limit of %d", j.lim.Columns), Expected: "fewer keys"}
+		}
+		if int64(len(raw)) > j.lim.CellBytes {
+			l := loc
+			l.Column = key
+			return &Error{Loc: l, Recoverable: true, Limit: LimitCell,
+				Msg: fmt.Sprintf("value of %d bytes, longer than the limit of %d", len(raw), j.lim.CellBytes), Value: string(raw[:min(len(raw), 40)]),
+				Expected: "a shorter value"}
+		}
 		cell, err := jsonCell(raw)
 		if err != nil {
 			l := loc
@@ -151,21 +216,29 @@ func (j *jsonlReader) parse(line []byte, loc Loc) ([]Cell, error) {
 		}
 		i, ok := j.index[key]
 		if !ok {
+			if len(j.header) >= j.lim.Columns {
+				l := loc
+				l.Column = key
+				return &Error{Loc: l, Recoverable: true, Limit: LimitColumns,
+					Msg: fmt.Sprintf("key %s makes more distinct keys in the file than the limit of %d", strconv.Quote(key[:min(len(key), 40)]), j.lim.Columns), Expected: "fewer distinct keys"}
+			}
 			i = len(j.header)
 			j.header = append(j.header, key)
 			j.index[key] = i
 		}
 		for len(row) <= i {
 			row = append(row, Cell{})
-			seen = append(seen, false)
 		}
-		if seen[i] {
+		for len(j.seen) <= i {
+			j.seen = append(j.seen, 0)
+		}
+		if j.seen[i] == j.gen {
 			l := loc
 			l.Column = key
 			return &Error{Loc: l, Recoverable: true, Msg: "key appears twice in one object",
 				Value: key, Expected: "each key once per line"}
 		}
-		seen[i] = true
+		j.seen[i] = j.gen
 		row[i] = cell
 		return nil
 	}

@@ -151,7 +151,7 @@ func TestJSONLLongLine(t *testing.T) {
 	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rows := readAll(t, openT(t, p, Options{}))
+	rows := readAll(t, openT(t, p, Options{Limits: Limits{CellBytes: 32 << 20}}))
 	if len(rows) != 2 || rows[0].Cells[1].Text != text || rows[1].Cells[1].Text != "short" {
 		t.Fatalf("long line not read back exactly (%d rows)", len(rows))
 	}

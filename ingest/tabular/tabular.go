@@ -62,6 +62,7 @@ const (
 	FormatCSV   = "csv"
 	FormatJSONL = "jsonl"
 	FormatXLSX  = "xlsx"
+	FormatTSV   = "tsv"
 )
 
 // Loc is a position in an input file, for error messages.
@@ -197,12 +198,74 @@ type Options struct {
 	// SheetExclude lists glob patterns of worksheets to leave out even when
 	// included. Default: none. Used by XLSX only.
 	SheetExclude []string
+	// Limits bound what one file may hold; a zero field means its default
+	// (DefaultLimits).
+	Limits Limits
+}
+
+// Limits bound what one file may hold, so that a hostile or broken file
+// fails fast with a located *Error (its Limit field names the limit)
+// instead of exhausting time or memory. Sizes are in bytes; a zero field
+// means the default.
+type Limits struct {
+	// LineBytes is the longest JSONL line or CSV/TSV record; default 64
+	// MiB. A longer JSONL line is a recoverable error (the line is skipped
+	// without being held in memory); a longer CSV record is a final error.
+	LineBytes int64
+	// CellBytes is the longest cell; default 16 MiB. A longer cell is a
+	// recoverable error.
+	CellBytes int64
+	// Columns is the most columns of a table (header cells of a CSV/TSV
+	// file or sheet; distinct keys of a JSONL file, so also keys of one
+	// object); default 5,000.
+	Columns int
+	// XLSXBytes is the most bytes a workbook may hold unzipped; default 2
+	// GiB. The file itself may not be larger either.
+	XLSXBytes int64
+	// XLSXRatio is the most a workbook may grow when unzipped (unzipped /
+	// file size) once it is above 1 MiB unzipped; default 100.
+	XLSXRatio float64
+}
+
+// Names of the limits in Error.Limit.
+const (
+	LimitLine      = "line_bytes"
+	LimitCell      = "cell_bytes"
+	LimitColumns   = "columns"
+	LimitXLSXBytes = "xlsx_bytes"
+	LimitXLSXRatio = "xlsx_ratio"
+)
+
+// DefaultLimits returns the default Limits.
+func DefaultLimits() Limits {
+	return Limits{LineBytes: 64 << 20, CellBytes: 16 << 20, Columns: 5000, XLSXBytes: 2 << 30, XLSXRatio: 100}
+}
+
+// orDefault fills the zero fields of l with the defaults.
+func (l Limits) orDefault() Limits {
+	d := DefaultLimits()
+	if l.LineBytes <= 0 {
+		l.LineBytes = d.LineBytes
+	}
+	if l.CellBytes <= 0 {
+		l.CellBytes = d.CellBytes
+	}
+	if l.Columns <= 0 {
+		l.Columns = d.Columns
+	}
+	if l.XLSXBytes <= 0 {
+		l.XLSXBytes = d.XLSXBytes
+	}
+	if !(l.XLSXRatio > 0) {
+		l.XLSXRatio = d.XLSXRatio
+	}
+	return l
 }
 
 // DefaultOptions returns the default Options: every sheet included, none
-// excluded.
+// excluded, the default limits.
 func DefaultOptions() Options {
-	return Options{SheetInclude: []string{"*"}}
+	return Options{SheetInclude: []string{"*"}, Limits: DefaultLimits()}
 }
 
 // Error is a located problem in an input file. Its message names the file,
@@ -221,6 +284,9 @@ type Error struct {
 	Recoverable bool
 	// Err is the underlying error, if any (for errors.Is / errors.As).
 	Err error
+	// Limit names the limit exceeded (LimitLine, LimitCell, …), "" when
+	// the problem is not a limit.
+	Limit string
 }
 
 // Error formats the problem as `LOC: MSG: found "VALUE", expected EXPECTED`.
@@ -272,7 +338,9 @@ func quoteShort(s string, n int) string {
 var ErrEmptyFile = errors.New("empty file")
 
 // Open opens path for reading as a table, choosing the format by extension
-// (.csv, .jsonl, .xlsx; case-insensitive). displayName is what error
+// (.csv, .tsv, .jsonl, .xlsx; case-insensitive; .tsv is CSV with tabs
+// between fields). Only a regular file is read: anything else (a named
+// pipe, a device, a socket) is an error found without blocking. displayName is what error
 // locations show as the file (typically the path relative to the study
 // folder). Open reads the header: for CSV the first non-blank record, for
 // JSONL the first object (a bad first line is an error from Open), for XLSX
@@ -283,23 +351,25 @@ var ErrEmptyFile = errors.New("empty file")
 func Open(path, displayName string, opt Options) (Reader, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	switch ext {
-	case ".csv", ".jsonl", ".xlsx":
+	case ".csv", ".tsv", ".jsonl", ".xlsx":
 	default:
-		return nil, fmt.Errorf("open %s: unsupported file type %q (want .csv, .jsonl or .xlsx)", displayName, ext)
+		return nil, fmt.Errorf("open %s: unsupported file type %q (want .csv, .tsv, .jsonl or .xlsx)", displayName, ext)
 	}
 	if err := checkPatterns(opt); err != nil {
 		return nil, fmt.Errorf("open %s: %w", displayName, err)
 	}
-	f, err := os.Open(path)
+	opt.Limits = opt.Limits.orDefault()
+	f, err := OpenRegular(path)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", displayName, err)
+		return nil, &Error{Loc: Loc{File: displayName, Format: strings.TrimPrefix(ext, "."), Offset: -1}, Msg: err.Error(), Err: err,
+			Expected: "a regular, readable file"}
 	}
 	var r Reader
 	switch ext {
-	case ".csv":
-		r, err = newCSVReader(f, displayName)
+	case ".csv", ".tsv":
+		r, err = newCSVReader(f, displayName, ext == ".tsv", opt.Limits)
 	case ".jsonl":
-		r, err = newJSONLReader(f, displayName)
+		r, err = newJSONLReader(f, displayName, opt.Limits)
 	default:
 		r, err = newXLSXReader(f, displayName, opt)
 	}
@@ -392,6 +462,31 @@ var errClosed = errors.New("reader is closed")
 // ioErr makes a final *Error from an I/O failure.
 func ioErr(loc Loc, what string, err error) *Error {
 	return &Error{Loc: loc, Msg: what + ": " + err.Error(), Err: err}
+}
+
+// ErrNotRegular is wrapped by the error of OpenRegular for anything but a
+// regular file.
+var ErrNotRegular = errors.New("not a regular file")
+
+// OpenRegular opens path for reading if it is a regular file. It never
+// blocks: the file is opened without waiting (O_NONBLOCK, so a named pipe
+// with no writer does not hang) and its type is checked on the open file
+// before anything is read.
+func OpenRegular(path string) (*os.File, error) {
+	f, err := openNoBlock(path)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%w (%s)", ErrNotRegular, fi.Mode().Type())
+	}
+	return f, nil
 }
 
 // Invisible reports whether r is a control character (C0, DEL, C1) or an

@@ -1,6 +1,7 @@
 package tabular
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -38,27 +39,46 @@ type xlsxReader struct {
 	rows   *excelize.Rows
 	rowNum int // sheet row number of the last row read
 	header []string
+	lim    Limits
 	blanks blankRun
 	pend   *pending
 	final  error // per sheet: io.EOF or a final error
 }
 
 func newXLSXReader(f *os.File, name string, opt Options) (*xlsxReader, error) {
-	x := &xlsxReader{loc: Loc{File: name, Format: FormatXLSX, Offset: -1}}
+	x := &xlsxReader{loc: Loc{File: name, Format: FormatXLSX, Offset: -1}, lim: opt.Limits}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, ioErr(x.loc, "stat", err)
+	}
+	if fi.Size() > opt.Limits.XLSXBytes {
+		return nil, &Error{Loc: x.loc, Limit: LimitXLSXBytes,
+			Msg:      fmt.Sprintf("workbook of %d bytes, larger than the limit of %d", fi.Size(), opt.Limits.XLSXBytes),
+			Expected: "a smaller workbook"}
+	}
+	// The whole (compressed) file is read into memory once, hashed on the
+	// way, and checked as a zip archive before excelize sees it.
 	hr := newHashingReader(f)
-	// OpenReader reads the whole (compressed) file into memory; the file is
-	// read exactly once and hashed on the way.
-	file, err := excelize.OpenReader(hr, excelize.Options{})
-	f.Close()
+	data, err := io.ReadAll(hr)
+	if err != nil {
+		return nil, ioErr(x.loc, "read", err)
+	}
+	if x.digest, err = hr.finish(); err != nil {
+		return nil, fmt.Errorf("hash %s: %w", name, err)
+	}
+	unzipped, err := checkZip(data, x.loc, opt.Limits)
+	if err != nil {
+		return nil, err
+	}
+	file, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{
+		UnzipSizeLimit: unzipped + 1, // checkZip enforced the limits on the same bytes
+	})
 	if err != nil {
 		return nil, &Error{Loc: x.loc, Msg: "cannot read workbook: " + err.Error(), Err: err,
 			Expected: "an .xlsx workbook (Excel 2007 or later, not password-protected)"}
 	}
 	x.file = file
-	if x.digest, err = hr.finish(); err != nil {
-		file.Close()
-		return nil, fmt.Errorf("hash %s: %w", name, err)
-	}
 	if file.Styles != nil {
 		file.Styles.CellXfs = nil // see the type comment: no number formats
 	}
@@ -113,6 +133,11 @@ func (x *xlsxReader) openSheet(i int) {
 		}
 		for _, s := range cols {
 			if s != "" {
+				if len(cols) > x.lim.Columns {
+					x.final = &Error{Loc: x.at(x.rowNum, ""), Limit: LimitColumns,
+						Msg: fmt.Sprintf("header of %d columns, more than the limit of %d", len(cols), x.lim.Columns), Expected: "fewer columns"}
+					return
+				}
 				x.header = cols
 				return
 			}
@@ -176,6 +201,16 @@ func (x *xlsxReader) Next() ([]Cell, Loc, error) {
 func (x *xlsxReader) cells(cols []string, loc Loc) ([]Cell, error) {
 	row := make([]Cell, len(x.header))
 	for i, s := range cols {
+		if int64(len(s)) > x.lim.CellBytes {
+			col, _ := excelize.ColumnNumberToName(i + 1)
+			l := loc
+			l.Column = col
+			if i < len(x.header) && x.header[i] != "" {
+				l.Column = x.header[i]
+			}
+			return nil, &Error{Loc: l, Recoverable: true, Limit: LimitCell, Value: s[:min(len(s), 40)],
+				Msg: fmt.Sprintf("cell of %d bytes, longer than the limit of %d", len(s), x.lim.CellBytes), Expected: "a shorter value"}
+		}
 		if i < len(row) {
 			row[i].Text = s
 		} else if s != "" {

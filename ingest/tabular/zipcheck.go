@@ -1,0 +1,164 @@
+package tabular
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// ratioFloor is the unzipped size below which a workbook's ratio is not
+// checked (a nearly empty workbook compresses very well).
+const ratioFloor = 1 << 20
+
+// checkZip checks a workbook's bytes before excelize opens them, and
+// returns the unzipped size:
+//
+//   - the zip directory's declared sizes, summed, within Limits.XLSXBytes
+//     and Limits.XLSXRatio × the file size (found before inflating
+//     anything, so a zip bomb costs nothing);
+//   - every part inflates to its declared size with a matching checksum
+//     (archive/zip refuses more bytes than declared);
+//   - every XML part is complete: it ends with the closing tag of its root
+//     element. excelize stops reading a sheet silently at the end of its
+//     data, so a sheet cut off at a row boundary would otherwise be a
+//     partial read.
+func checkZip(data []byte, loc Loc, lim Limits) (int64, error) {
+	bad := func(msg string, err error) error {
+		return &Error{Loc: loc, Msg: msg, Err: err,
+			Expected: "an .xlsx workbook (Excel 2007 or later, not password-protected); open and save it again in Excel"}
+	}
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return 0, bad("cannot read workbook: "+err.Error(), err)
+	}
+	var total uint64
+	for _, zf := range zr.File {
+		total += zf.UncompressedSize64
+		if total > uint64(lim.XLSXBytes) {
+			return 0, &Error{Loc: loc, Limit: LimitXLSXBytes,
+				Msg:      fmt.Sprintf("workbook that unzips to more than the limit of %d bytes (its parts declare %d bytes or more)", lim.XLSXBytes, total),
+				Expected: "a smaller workbook"}
+		}
+	}
+	if total > ratioFloor && float64(total) > lim.XLSXRatio*float64(len(data)) {
+		return 0, &Error{Loc: loc, Limit: LimitXLSXRatio,
+			Msg: fmt.Sprintf("workbook of %d bytes that unzips to %d bytes (%.0f×, more than the limit of %g×)",
+				len(data), total, float64(total)/float64(len(data)), lim.XLSXRatio),
+			Expected: "a workbook that is not a zip bomb"}
+	}
+	var tail tailBuf
+	for _, zf := range zr.File {
+		rc, err := zf.Open()
+		if err != nil {
+			return 0, bad(fmt.Sprintf("cannot read workbook part %s: %v", zf.Name, err), err)
+		}
+		isXML := strings.HasSuffix(zf.Name, ".xml") || strings.HasSuffix(zf.Name, ".rels")
+		tail.reset(isXML)
+		_, err = io.Copy(&tail, rc)
+		rc.Close()
+		if err != nil {
+			return 0, bad(fmt.Sprintf("workbook part %s is corrupt: %v", zf.Name, err), err)
+		}
+		if isXML {
+			if msg := tail.complete(); msg != "" {
+				return 0, bad(fmt.Sprintf("workbook part %s is cut off or corrupt: %s", zf.Name, msg), errCutOff)
+			}
+		}
+	}
+	return int64(total), nil
+}
+
+// errCutOff is wrapped by the *Error for an XML part that is not complete.
+var errCutOff = errors.New("workbook part cut off")
+
+// tailBuf keeps the first and the last bytes of a stream.
+type tailBuf struct {
+	keep bool
+	head []byte
+	tail []byte
+	n    int64
+}
+
+const headMax, tailMax = 64 << 10, 512
+
+func (t *tailBuf) reset(keep bool) {
+	t.keep, t.head, t.tail, t.n = keep, t.head[:0], t.tail[:0], 0
+}
+
+func (t *tailBuf) Write(p []byte) (int, error) {
+	t.n += int64(len(p))
+	if !t.keep {
+		return len(p), nil
+	}
+	if len(t.head) < headMax {
+		t.head = append(t.head, p[:min(len(p), headMax-len(t.head))]...)
+	}
+	if len(p) >= tailMax {
+		t.tail = append(t.tail[:0], p[len(p)-tailMax:]...)
+	} else {
+		t.tail = append(t.tail, p...)
+		if len(t.tail) > tailMax {
+			t.tail = append(t.tail[:0], t.tail[len(t.tail)-tailMax:]...)
+		}
+	}
+	return len(p), nil
+}
+
+// complete returns "" when the XML stream seen is complete: wholly
+// well-formed when it fits the head buffer, else ending with the closing
+// tag of its root element.
+func (t *tailBuf) complete() string {
+	if t.n == 0 {
+		return "the part is empty"
+	}
+	dec := xml.NewDecoder(bytes.NewReader(t.head))
+	dec.Strict = true
+	if t.n <= int64(len(t.head)) {
+		depth, roots := 0, 0
+		for {
+			tok, err := dec.RawToken()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return err.Error()
+			}
+			switch tok.(type) {
+			case xml.StartElement:
+				if depth == 0 {
+					roots++
+				}
+				depth++
+			case xml.EndElement:
+				depth--
+			}
+		}
+		if depth != 0 || roots != 1 {
+			return "elements are not closed"
+		}
+		return ""
+	}
+	var root xml.Name
+	for {
+		tok, err := dec.RawToken()
+		if err != nil {
+			return "no root element: " + err.Error()
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			root = se.Name
+			break
+		}
+	}
+	end := "</" + root.Local + ">"
+	if root.Space != "" {
+		end = "</" + root.Space + ":" + root.Local + ">"
+	}
+	if !bytes.HasSuffix(bytes.TrimRight(t.tail, " \t\r\n"), []byte(end)) {
+		return "it does not end with " + end
+	}
+	return ""
+}
