@@ -92,7 +92,7 @@ type evalSeen struct {
 func newState(dir string, cfg config.Config) *state {
 	st := &state{
 		dir: dir, cfg: cfg,
-		aliases:    map[string]string{},
+		aliases: map[string]string{},
 		tabOpt: tabular.Options{SheetInclude: cfg.Sheets.Include, SheetExclude: cfg.Sheets.Exclude,
 			Limits: tabular.Limits{LineBytes: cfg.Limits.LineBytes, CellBytes: cfg.Limits.CellBytes,
 				Columns: cfg.Limits.Columns, XLSXBytes: cfg.Limits.XLSXBytes, XLSXRatio: cfg.Limits.XLSXRatio}},

@@ -209,7 +209,6 @@ func unreadReason(rel string) string {
 // sizeOf returns a study file's size as found by walk (0 when unknown).
 func (st *state) sizeOf(rel string) int64 { return st.inv.files[rel] }
 
-
 // textFits reports whether a response or reference text is within [limits]
 // response_bytes, adding a located problem when it is not.
 func (st *state) textFits(loc tabular.Loc, text, what string) bool {
