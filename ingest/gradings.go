@@ -139,7 +139,10 @@ func (st *state) readGradingFile(rel, kind, round string) {
 		}
 		return true
 	}, func(r row) {
-		ev := strings.TrimSpace(r.get("evaluator"))
+		ev, ok := st.cleanID(r, "evaluator", "an evaluator name")
+		if !ok {
+			return
+		}
 		sheetEv := false
 		if !r.h.has("evaluator") {
 			ev, sheetEv = "\x00"+r.loc.Sheet, true
@@ -153,9 +156,16 @@ func (st *state) readGradingFile(rel, kind, round string) {
 		}
 		rd := round
 		if r.h.has("round") {
-			if v := strings.TrimSpace(r.get("round")); v != "" {
+			v, ok := st.cleanID(r, "round", "a round name")
+			if !ok {
+				return
+			}
+			if v != "" {
 				rd = st.intern(v)
 			}
+		}
+		if kind == "human" {
+			st.rounds[rd] = true
 		}
 		run := st.intern(strings.TrimSpace(r.get("run")))
 		if run != "" && kind == "human" {
@@ -227,11 +237,18 @@ func sheetSuffix(sheet string) string {
 // resolveModel returns the model of a grading row: the model column, else
 // the blinded label resolved per evaluator, then per question.
 func (st *state) resolveModel(r row, q, evaluator string) (string, bool) {
-	if m := strings.TrimSpace(r.get("model")); m != "" {
+	m, ok := st.cleanID(r, "model", "a model name")
+	if !ok {
+		return "", false
+	}
+	if m != "" {
 		m = st.intern(m)
 		return m, st.checkModel(r, "model", m)
 	}
-	l := strings.TrimSpace(r.get("label"))
+	l, ok := st.cleanID(r, "label", "a label")
+	if !ok {
+		return "", false
+	}
 	if l == "" {
 		col := "model"
 		if r.h.has("label") {

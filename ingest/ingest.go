@@ -134,7 +134,7 @@ func (st *state) readAll() error {
 		st.readQuestions, st.readChecklist, st.readModels, st.readEvaluators,
 		st.readBlinding, st.readReferences, st.readResponses, st.readGradings,
 		st.readGate, st.readCriteria, st.readCriterionGrades, st.finish,
-		func() error { st.warnUnread(); return nil },
+		func() error { st.checkNamedSettings(); st.warnUnread(); return nil },
 	}
 	for _, f := range steps {
 		if err := f(); err != nil {

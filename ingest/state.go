@@ -6,6 +6,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	unorm "golang.org/x/text/unicode/norm"
+
 	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/ingest/providers"
 	"github.com/euroexec/euroexec/ingest/tabular"
@@ -31,7 +33,13 @@ type state struct {
 	models       map[string]bool // from models file; nil when there is none
 	evaluators   map[string]string
 	blinding     map[blindKey]string
-	refs         map[string]int // question → number of references
+	refs         map[string]int      // question → number of references
+	qFold, mFold caseFold            // listed question ids and models by lower case
+	eFold        caseFold            // evaluators (listed or seen) by lower case
+	labelOf      map[blindKey]string // (question, model, evaluator) → label (blinding)
+	rounds       map[string]bool     // rounds of human gradings
+	tagKeys      map[string]bool     // question tag keys (lower case)
+	tagValues    map[string]bool     // lower-case key + "\x00" + value
 	haveDumps    bool
 	responses    map[respKey]*respInfo
 
@@ -101,6 +109,11 @@ func newState(dir string, cfg config.Config) *state {
 		evaluators: map[string]string{},
 		blinding:   map[blindKey]string{},
 		refs:       map[string]int{},
+		qFold:      caseFold{}, mFold: caseFold{}, eFold: caseFold{},
+		labelOf:    map[blindKey]string{},
+		rounds:     map[string]bool{},
+		tagKeys:    map[string]bool{},
+		tagValues:  map[string]bool{},
 		responses:  map[respKey]*respInfo{},
 		evalKind:   map[string]evalSeen{},
 		criteria:   map[[2]string]int{},
@@ -129,14 +142,64 @@ func (st *state) intern(s string) string {
 	return s
 }
 
-// id reads an identifier cell: surrounding spaces trimmed; empty is a problem.
+// id reads an identifier cell: surrounding spaces trimmed, Unicode NFC;
+// empty, or holding control or invisible characters, is a problem.
 func (st *state) id(r row, col, what string) (string, bool) {
-	v := strings.TrimSpace(r.get(col))
+	v, ok := st.cleanID(r, col, what)
+	if !ok {
+		return "", false
+	}
 	if v == "" {
 		st.ps.add(Problem{Loc: r.at(col), Expected: what + " (the cell is empty)"})
 		return "", false
 	}
 	return st.intern(v), true
+}
+
+// cleanID returns an id cell trimmed and in Unicode NFC ("" when empty),
+// adding a problem for control and invisible characters (two ids that
+// print alike would otherwise be two ids).
+func (st *state) cleanID(r row, col, what string) (string, bool) {
+	v := strings.TrimSpace(r.get(col))
+	if !unorm.NFC.IsNormalString(v) {
+		v = unorm.NFC.String(v)
+	}
+	if i := strings.IndexFunc(v, tabular.Invisible); i >= 0 {
+		c, _ := utf8.DecodeRuneInString(v[i:])
+		st.ps.add(Problem{Loc: r.at(col), Value: v,
+			Expected: fmt.Sprintf("%s without control or invisible characters (found %U at byte %d)", what, c, i)})
+		return "", false
+	}
+	return v, true
+}
+
+// caseFold maps the lower-case form of listed ids to the id as listed, to
+// tell ids that differ only in letter case.
+type caseFold map[string]string
+
+// similar returns the listed id that equals id but for letter case.
+func (f caseFold) similar(id string) (string, bool) {
+	other, ok := f[strings.ToLower(id)]
+	return other, ok && other != id
+}
+
+// list records a listed id; it returns the id listed earlier that differs
+// only in letter case, if any.
+func (f caseFold) list(id string) (string, bool) {
+	k := strings.ToLower(id)
+	if other, ok := f[k]; ok && other != id {
+		return other, true
+	}
+	f[k] = id
+	return "", false
+}
+
+// didYouMean is the hint for an id that a listed id matches but for case.
+func didYouMean(f caseFold, id string) string {
+	if other, ok := f.similar(id); ok {
+		return fmt.Sprintf(" (did you mean %q? ids are compared with their letter case)", other)
+	}
+	return ""
 }
 
 // question looks up a question id, adding a problem when it is unknown.
@@ -147,7 +210,7 @@ func (st *state) question(r row, col string) (string, *question, bool) {
 	}
 	qi := st.questions[q]
 	if qi == nil {
-		st.ps.add(Problem{Loc: r.at(col), Value: q, Expected: "a question id of the questions file"})
+		st.ps.add(Problem{Loc: r.at(col), Value: q, Expected: "a question id of the questions file" + didYouMean(st.qFold, q)})
 		return q, nil, false
 	}
 	return q, qi, true

@@ -37,6 +37,10 @@ func (st *state) readQuestions() error {
 			st.ps.add(Problem{Loc: r.at("question_id"), Value: q, Expected: fmt.Sprintf("a question id used once (first at row %d)", prev.loc.Row)})
 			return
 		}
+		if other, ok := st.qFold.list(q); ok {
+			st.ps.add(Problem{Loc: r.at("question_id"), Value: q, Expected: fmt.Sprintf("question ids that differ in more than letter case (%q is at row %d)", other, st.questions[other].loc.Row)})
+			return
+		}
 		dom := st.intern(strings.TrimSpace(r.get("domain")))
 		if dom == "" {
 			st.ps.add(Problem{Loc: r.at("domain"), Expected: "a domain (the cell is empty)"})
@@ -62,6 +66,10 @@ func (st *state) readQuestions() error {
 		for i, e := range r.extras() {
 			tt := st.out.questionTags
 			tt.str(0, q)
+			st.tagKeys[strings.ToLower(strings.TrimSpace(e.k))] = true
+			if k, _ := st.cfg.TextFilter(); k != "" {
+				st.tagValues[strings.ToLower(strings.TrimSpace(e.k))+"\x00"+strings.TrimSpace(e.v)] = true
+			}
 			tt.str(1, strings.TrimSpace(e.k))
 			tt.str(2, e.v)
 			tt.i64(3, int64(i))
@@ -140,6 +148,10 @@ func (st *state) readModels() error {
 			st.ps.add(Problem{Loc: r.at("model"), Value: m, Expected: "each model once"})
 			return
 		}
+		if other, ok := st.mFold.list(m); ok {
+			st.ps.add(Problem{Loc: r.at("model"), Value: m, Expected: fmt.Sprintf("model names that differ in more than letter case (%q is listed too)", other)})
+			return
+		}
 		st.models[m] = true
 		price := func(c string) float64 {
 			v := r.get(c)
@@ -184,6 +196,10 @@ func (st *state) readEvaluators() error {
 			st.ps.add(Problem{Loc: r.at("evaluator"), Value: e, Expected: "each evaluator once"})
 			return
 		}
+		if other, ok := st.eFold.list(e); ok {
+			st.ps.add(Problem{Loc: r.at("evaluator"), Value: e, Expected: fmt.Sprintf("evaluator names that differ in more than letter case (%q is listed too)", other)})
+			return
+		}
 		st.evaluators[e] = strings.TrimSpace(r.get("domain"))
 	})
 	return nil
@@ -201,11 +217,21 @@ func (st *state) readBlinding() error {
 		if !ok || !ok2 || !ok3 {
 			return
 		}
-		k := blindKey{q, l, st.intern(strings.TrimSpace(r.get("evaluator")))}
+		ev, _ := st.cleanID(r, "evaluator", "an evaluator name")
+		k := blindKey{q, l, st.intern(ev)}
 		if prev, dup := st.blinding[k]; dup && prev != m {
 			st.ps.add(Problem{Loc: r.at("label"), Value: l, Expected: fmt.Sprintf("one model per label (label %s of question %s is already %s)", l, q, prev)})
 			return
 		}
+		if other, dup := st.labelOf[blindKey{q, m, k.evaluator}]; dup && other != l {
+			who := ""
+			if k.evaluator != "" {
+				who = " for evaluator " + k.evaluator
+			}
+			st.ps.add(Problem{Loc: r.at("label"), Value: l, Expected: fmt.Sprintf("one label per model (model %s of question %s already has label %s%s: two labels would hide one response)", m, q, other, who)})
+			return
+		}
+		st.labelOf[blindKey{q, m, k.evaluator}] = l
 		st.checkModel(r, "model", m)
 		st.blinding[k] = m
 	})
@@ -217,7 +243,7 @@ func (st *state) checkModel(r row, col, m string) bool {
 	if st.models == nil || st.models[m] || m == st.cfg.HumanLabel {
 		return true
 	}
-	st.ps.add(Problem{Loc: r.at(col), Value: m, Expected: "a model listed in the models file"})
+	st.ps.add(Problem{Loc: r.at(col), Value: m, Expected: "a model listed in the models file" + didYouMean(st.mFold, m)})
 	return false
 }
 
@@ -458,6 +484,17 @@ func (st *state) readCriterionGrades() error {
 func (st *state) noteKind(e, kind string, l tabular.Loc) {
 	prev, ok := st.evalKind[e]
 	if !ok {
+		if _, listed := st.evaluators[e]; !listed {
+			if other, ok := st.eFold.similar(e); ok {
+				at := "in the evaluators file"
+				if p, seen := st.evalKind[other]; seen {
+					at = "at " + p.loc.String()
+				}
+				st.ps.add(Problem{Loc: l, Value: e, Expected: fmt.Sprintf("an evaluator name that differs from %q (%s) in more than letter case (did you mean %q?)", other, at, other)})
+			} else {
+				st.eFold.list(e)
+			}
+		}
 		st.evalKind[e] = evalSeen{kind, l}
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/euroexec/euroexec/ingest/config"
@@ -218,4 +219,29 @@ func (st *state) textFits(loc tabular.Loc, text, what string) bool {
 		return false
 	}
 	return true
+}
+
+// checkNamedSettings checks that the settings naming something of the
+// study name something that exists: main_round a round of the human
+// gradings, text.filter a question tag and a value some question has.
+func (st *state) checkNamedSettings() {
+	at := loc0("study.toml")
+	if len(st.rounds) > 0 && !st.rounds[st.cfg.MainRound] {
+		var found []string
+		for r := range st.rounds {
+			found = append(found, strconv.Quote(r))
+		}
+		sort.Strings(found)
+		st.ps.add(Problem{Loc: at, Value: "main_round = " + strconv.Quote(st.cfg.MainRound),
+			Expected: fmt.Sprintf("main_round naming a round of the human gradings (rounds found: %s; default \"main\")", strings.Join(found, ", "))})
+	}
+	if key, val := st.cfg.TextFilter(); key != "" {
+		if !st.tagKeys[strings.ToLower(key)] {
+			st.ps.add(Problem{Loc: at, Value: "text.filter = " + strconv.Quote(st.cfg.Text.Filter),
+				Expected: fmt.Sprintf("text.filter naming a column of the questions file (a question tag); there is no column %q", key)})
+		} else if !st.tagValues[strings.ToLower(key)+"\x00"+val] {
+			st.ps.add(Problem{Loc: at, Value: "text.filter = " + strconv.Quote(st.cfg.Text.Filter),
+				Expected: fmt.Sprintf("text.filter naming a value some question has in column %q (none has %q)", key, val)})
+		}
+	}
 }

@@ -1,15 +1,18 @@
 package tabular
 
 import (
+	"archive/zip"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -18,11 +21,26 @@ import (
 // errors, increasing row numbers, offsets inside the file, valid UTF-8
 // cells, and a digest equal to the data's SHA-256.
 func fuzzRead(t *testing.T, name string, data []byte) {
+	fuzzReadOpt(t, name, data, Options{})
+}
+
+// fuzzBudget is the time any fuzz input may take to read: inputs are at
+// most a few kilobytes, so a reader that is not linear (or a zip bomb let
+// through) shows as an input far over it, even on a loaded machine.
+const fuzzBudget = 2 * time.Second
+
+func fuzzReadOpt(t *testing.T, name string, data []byte, opt Options) {
+	start := time.Now()
+	defer func() {
+		if d := time.Since(start); d > fuzzBudget+time.Duration(len(data))*time.Microsecond {
+			t.Fatalf("reading %d bytes took %v", len(data), d)
+		}
+	}()
 	p := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(p, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := Open(p, name, Options{})
+	r, err := Open(p, name, opt)
 	if err != nil {
 		var te *Error
 		if !errors.As(err, &te) || te.Loc.File != name || te.Recoverable {
@@ -105,7 +123,45 @@ func FuzzJSONL(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, "f.jsonl", data) })
+	// Lines adding keys, as in the quadratic case of issue 18.
+	var b bytes.Buffer
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&b, "{\"id\":%d,\"k%d\":1}\n", i, i)
+	}
+	f.Add(b.Bytes())
+	f.Add([]byte("\xef\xbb\xbf{\"a\":1}\n"))
+	opt := Options{Limits: Limits{LineBytes: 1024, CellBytes: 256, Columns: 50}}
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzReadOpt(t, "f.jsonl", data, opt) })
+}
+
+// FuzzXLSX reads mutated workbooks, starting from a sound one, zip bombs
+// (a sheet that inflates 1000-fold, a directory declaring 3 GB) and a
+// sheet cut off at a row boundary, with small limits: every input must
+// end quickly with rows or a located error.
+func FuzzXLSX(f *testing.F) {
+
+	sound := workbookF(f, 20, "t")
+	f.Add(sound)
+	f.Add(rezipF(f, sound, func(name string, b []byte) []byte {
+		return bytes.Replace(b, []byte(">t0<"), append(append([]byte(">"), bytes.Repeat([]byte("x"), 2<<20)...), '<'), 1)
+	}))
+	f.Add(rezipF(f, sound, func(name string, b []byte) []byte {
+		if name == "xl/worksheets/sheet1.xml" {
+			if i := bytes.Index(b, []byte(`<row r="9"`)); i > 0 {
+				return b[:i]
+			}
+		}
+		return b
+	}))
+	var out bytes.Buffer
+	zw := zip.NewWriter(&out)
+	w, _ := zw.CreateRaw(&zip.FileHeader{Name: "xl/worksheets/sheet1.xml", Method: zip.Deflate, CompressedSize64: 3, UncompressedSize64: 3 << 30})
+	w.Write([]byte{3, 0, 0})
+	zw.Close()
+	f.Add(out.Bytes())
+
+	opt := Options{Limits: Limits{XLSXBytes: 4 << 20, XLSXRatio: 100, CellBytes: 64 << 10}}
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzReadOpt(t, "f.xlsx", data, opt) })
 }
 
 // FuzzJSONLWalk checks the fast object scanner against encoding/json's

@@ -190,7 +190,9 @@ func TestLineAndCellLimits(t *testing.T) {
 }
 
 // workbook returns an .xlsx with sheet "S" holding a header and n rows.
-func workbook(t *testing.T, n int, cell string) []byte {
+func workbook(t *testing.T, n int, cell string) []byte { return workbookF(t, n, cell) }
+
+func workbookF(t testing.TB, n int, cell string) []byte {
 	t.Helper()
 	f := excelize.NewFile()
 	defer f.Close()
@@ -209,6 +211,10 @@ func workbook(t *testing.T, n int, cell string) []byte {
 
 // rezip copies a zip archive, passing every part through edit.
 func rezip(t *testing.T, data []byte, edit func(name string, b []byte) []byte) []byte {
+	return rezipF(t, data, edit)
+}
+
+func rezipF(t testing.TB, data []byte, edit func(name string, b []byte) []byte) []byte {
 	t.Helper()
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
