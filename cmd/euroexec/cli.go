@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/euroexec/euroexec/ingest"
+	"github.com/euroexec/euroexec/internal/termtext"
 )
 
 // version is the tool version; set with -ldflags "-X main.version=…".
@@ -64,7 +65,7 @@ func validateCmd(stdout, stderr io.Writer) *cobra.Command {
 				return reportProblems(stderr, err)
 			}
 			printWarnings(stderr, res.Warnings)
-			fmt.Fprintf(stdout, "%s: no problems (%d files, %d warnings)\n", args[0], len(res.Files), len(res.Warnings))
+			fmt.Fprintf(stdout, "%s: no problems (%d files, %d warnings)\n", termtext.Escape(args[0]), len(res.Files), len(res.Warnings))
 			return nil
 		},
 	}
@@ -107,7 +108,7 @@ func ingestCmd(stdout, stderr io.Writer) *cobra.Command {
 func reportProblems(stderr io.Writer, err error) error {
 	var pe *ingest.ProblemsError
 	if errors.As(err, &pe) {
-		fmt.Fprintln(stderr, pe.Error())
+		fmt.Fprintln(stderr, termtext.Escape(pe.Error()))
 		return errReported
 	}
 	return err
@@ -115,7 +116,7 @@ func reportProblems(stderr io.Writer, err error) error {
 
 func printWarnings(w io.Writer, warnings []string) {
 	for _, s := range warnings {
-		fmt.Fprintln(w, "warning:", s)
+		fmt.Fprintln(w, "warning:", termtext.Escape(s))
 	}
 }
 

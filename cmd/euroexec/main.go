@@ -17,6 +17,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+
+	"github.com/euroexec/euroexec/internal/termtext"
 )
 
 func main() {
@@ -27,7 +29,7 @@ func main() {
 	}
 	if err := run(os.Stdout, os.Stderr, os.Args[1:]); err != nil {
 		if err != errReported {
-			fmt.Fprintln(os.Stderr, "euroexec:", err)
+			fmt.Fprintln(os.Stderr, "euroexec:", termtext.Escape(err.Error()))
 		}
 		os.Exit(1)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/euroexec/euroexec/ingest"
+	"github.com/euroexec/euroexec/internal/termtext"
 	"github.com/euroexec/euroexec/metrics/planning"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/report/csvout"
@@ -70,7 +71,7 @@ func planCmd(stdout, stderr io.Writer) *cobra.Command {
 			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 			var names []string
 			for _, col := range t.Columns {
-				names = append(names, col.Name)
+				names = append(names, termtext.Line(col.Name))
 			}
 			fmt.Fprintln(tw, strings.Join(names, "\t"))
 			for _, row := range t.Rows {
@@ -80,7 +81,7 @@ func planCmd(stdout, stderr io.Writer) *cobra.Command {
 					if f, ok := v.(float64); ok {
 						txt = fmt.Sprintf("%.4g", f)
 					}
-					cells[i] = txt
+					cells[i] = termtext.Line(txt)
 				}
 				fmt.Fprintln(tw, strings.Join(cells, "\t"))
 			}

@@ -23,6 +23,7 @@ import (
 	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/internal/termtext"
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/calibration"
 	"github.com/euroexec/euroexec/metrics/planning"
@@ -426,7 +427,7 @@ func printSummary(w io.Writer, rep *report.Report) {
 		}
 		return "–"
 	}
-	fmt.Fprintf(w, "\n%s — human graders, all questions\n", rep.Title)
+	fmt.Fprintf(w, "\n%s — human graders, all questions\n", termtext.Line(rep.Title))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "model\tgradings\tsolve rate\t95% CI\tavg rank\twin rate\trubric\tchecklist\tgroup")
 	for _, row := range t.Rows {
@@ -434,7 +435,7 @@ func printSummary(w io.Writer, rep *report.Report) {
 			continue
 		}
 		group, _ := get(row, "group_rubric").(string)
-		fmt.Fprintf(tw, "%v\t%v\t%s\t[%s, %s]\t%s\t%s\t%s\t%s\t%s\n", get(row, "model"), get(row, "n_gradings"),
+		fmt.Fprintf(tw, "%s\t%v\t%s\t[%s, %s]\t%s\t%s\t%s\t%s\t%s\n", termtext.Line(fmt.Sprint(get(row, "model"))), get(row, "n_gradings"),
 			pct(get(row, "solve_rate")), pct(get(row, "solve_rate_lo")), pct(get(row, "solve_rate_hi")),
 			num(get(row, "avg_rank")), pct(get(row, "win_rate")), num(get(row, "rubric")), pct(get(row, "checklist_rate")), group)
 	}
