@@ -388,7 +388,12 @@ func (st *state) fileProblem(rel string, err error) {
 			exp += "; expected " + te.Expected
 		}
 		if te.Limit != "" {
-			exp += fmt.Sprintf(" ([limits] %s in study.toml raises the limit)", limitSetting(rel, te.Limit))
+			set := limitSetting(rel, te.Limit)
+			if set == "response_bytes" {
+				exp += fmt.Sprintf(" (a line may hold a response of up to %d bytes and %d bytes of other fields; [limits] response_bytes in study.toml raises the limit)", st.cfg.Limits.ResponseBytes, respSlack)
+			} else {
+				exp += fmt.Sprintf(" ([limits] %s in study.toml raises the limit)", set)
+			}
 		}
 		st.ps.add(Problem{Loc: te.Loc, Value: te.Value, Expected: exp})
 		return

@@ -110,6 +110,35 @@ func (st *state) walk() {
 		return true
 	}
 	rec(root, ".")
+	st.checkXLSXTotal()
+}
+
+// checkXLSXTotal adds up the unzipped sizes the workbooks of the study
+// declare, in path order, and reports the first workbook that takes the
+// sum over [limits] total_xlsx_bytes, before any workbook is inflated.
+// A workbook whose directory cannot be read is left to its reader.
+func (st *state) checkXLSXTotal() {
+	var rels []string
+	for rel := range st.inv.files {
+		if strings.EqualFold(path.Ext(rel), ".xlsx") && !strings.HasPrefix(path.Base(rel), ".") && !strings.HasPrefix(path.Base(rel), "~$") {
+			rels = append(rels, rel)
+		}
+	}
+	sort.Strings(rels)
+	lim := st.cfg.Limits.TotalXLSXBytes
+	var total int64
+	for _, rel := range rels {
+		n, err := tabular.XLSXDeclaredSize(filepath.Join(st.dir, filepath.FromSlash(rel)))
+		if err != nil {
+			continue
+		}
+		total += n
+		if total > lim {
+			st.ps.add(Problem{Loc: loc0(rel), Value: fmt.Sprintf("%d bytes unzipped, %d with the workbooks before it", n, total),
+				Expected: fmt.Sprintf("workbooks that unzip to at most %d bytes together ([limits] total_xlsx_bytes in study.toml raises the limit)", lim)})
+			return
+		}
+	}
 }
 
 // inside reports whether the absolute path p is root or under it.

@@ -85,7 +85,7 @@ type Limits struct {
 	CellBytes int64 `toml:"cell_bytes"`
 	// Columns is the most columns a table may have: header cells of a
 	// CSV/TSV file or worksheet, distinct keys of a JSONL file and so keys
-	// per JSON object; default 5,000; accepted 10 … 10,000,000.
+	// per JSON object; default 2,000; accepted 10 … 10,000,000.
 	Columns int `toml:"columns"`
 	// ResponseBytes is the longest response or reference text, and (plus 1
 	// MiB for the other fields) the longest line of a file in responses/;
@@ -102,7 +102,7 @@ func DefaultLimits() Limits {
 		TotalXLSXBytes: 8 << 30,
 		LineBytes:      64 << 20,
 		CellBytes:      16 << 20,
-		Columns:        5_000,
+		Columns:        2_000,
 		ResponseBytes:  16 << 20,
 	}
 }

@@ -30,6 +30,7 @@ type jsonlReader struct {
 	lim    Limits
 	seen   []uint32 // seen[i] == gen: column i was set on the current line
 	gen    uint32
+	width  int // length of the last row, the capacity guessed for the next
 
 	line    int   // line number of the last line read
 	off     int64 // file offset of the next line
@@ -187,7 +188,9 @@ func (j *jsonlReader) readObject() ([]Cell, Loc, error) {
 // by a small scanner after json.Valid (one validating pass plus one cheap
 // pass); an invalid one goes through json.Decoder for a precise message.
 func (j *jsonlReader) parse(line []byte, loc Loc) ([]Cell, error) {
-	row := make([]Cell, len(j.header))
+	// The row grows with the columns the line sets, so that a line
+	// rejected early (too many keys) costs what it holds.
+	row := make([]Cell, 0, min(j.width, 64))
 	j.gen++
 	if j.gen == 0 { // wrapped: forget every mark
 		clear(j.seen)
@@ -265,6 +268,11 @@ func (j *jsonlReader) parse(line []byte, loc Loc) ([]Cell, error) {
 		j.header = j.header[:n0:n0]
 		return nil, err
 	}
+	// Aligned with the header as it is now (bounded by Limits.Columns).
+	for len(row) < len(j.header) {
+		row = append(row, Cell{})
+	}
+	j.width = len(row)
 	return row, nil
 }
 

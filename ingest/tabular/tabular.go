@@ -217,7 +217,7 @@ type Limits struct {
 	CellBytes int64
 	// Columns is the most columns of a table (header cells of a CSV/TSV
 	// file or sheet; distinct keys of a JSONL file, so also keys of one
-	// object); default 5,000.
+	// object); default 2,000.
 	Columns int
 	// XLSXBytes is the most bytes a workbook may hold unzipped; default 2
 	// GiB. The file itself may not be larger either.
@@ -238,7 +238,7 @@ const (
 
 // DefaultLimits returns the default Limits.
 func DefaultLimits() Limits {
-	return Limits{LineBytes: 64 << 20, CellBytes: 16 << 20, Columns: 5000, XLSXBytes: 2 << 30, XLSXRatio: 100}
+	return Limits{LineBytes: 64 << 20, CellBytes: 16 << 20, Columns: 2000, XLSXBytes: 2 << 30, XLSXRatio: 100}
 }
 
 // orDefault fills the zero fields of l with the defaults.

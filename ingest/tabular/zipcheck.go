@@ -162,3 +162,30 @@ func (t *tailBuf) complete() string {
 	}
 	return ""
 }
+
+// XLSXDeclaredSize returns the unzipped size a workbook's zip directory
+// declares (the sum over its parts), reading only the directory. Reading
+// the workbook with Open checks that the parts inflate to no more.
+func XLSXDeclaredSize(path string) (int64, error) {
+	f, err := OpenRegular(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	zr, err := zip.NewReader(f, fi.Size())
+	if err != nil {
+		return 0, err
+	}
+	var total uint64
+	for _, zf := range zr.File {
+		total += zf.UncompressedSize64
+		if total > 1<<62 {
+			break
+		}
+	}
+	return int64(min(total, 1<<62)), nil
+}
