@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// copySample copies the bundled sample study to a temporary folder.
+func copySample(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join("..", "..", "data", "sample")
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// TestTerminalEscapes checks that user text reaching the terminal (a file
+// name in a warning, in a problem) has its escape sequences escaped: the
+// raw ESC and BEL bytes, which could retitle the window or write the
+// clipboard, never reach stdout or stderr.
+func TestTerminalEscapes(t *testing.T) {
+	const evil = "notes\x1b]0;pwned\x07\x1b]52;c;ZXZpbA==\x07"
+	check := func(t *testing.T, out, errb *bytes.Buffer) {
+		t.Helper()
+		all := out.String() + errb.String()
+		if strings.ContainsAny(all, "\x1b\x07") {
+			t.Fatalf("raw escape sequence printed:\n%q", all)
+		}
+		if !strings.Contains(all, `notes\x1b]0;pwned\x07`) {
+			t.Fatalf("the file is not named (escaped) in the output:\n%s", all)
+		}
+	}
+	t.Run("warning", func(t *testing.T) {
+		dir := copySample(t)
+		if err := os.WriteFile(filepath.Join(dir, evil+".xls"), []byte("x"), 0o644); err != nil {
+			t.Skip("file system refuses the name:", err)
+		}
+		var out, errb bytes.Buffer
+		if err := run(&out, &errb, []string{"validate", dir}); err != nil {
+			t.Fatalf("validate: %v\n%s", err, errb.String())
+		}
+		check(t, &out, &errb)
+	})
+	t.Run("problem", func(t *testing.T) {
+		dir := copySample(t)
+		if err := syscall.Mkfifo(filepath.Join(dir, evil+".csv"), 0o600); err != nil {
+			t.Skip("no named pipes:", err)
+		}
+		var out, errb bytes.Buffer
+		if err := run(&out, &errb, []string{"validate", dir}); err == nil {
+			t.Fatal("validate accepted a named pipe")
+		}
+		check(t, &out, &errb)
+	})
+}
