@@ -73,3 +73,42 @@ func TestTerminalEscapes(t *testing.T) {
 		check(t, &out, &errb)
 	})
 }
+
+// TestValidateAndRunAgree checks that hostile studies that validate
+// rejects are rejected by run with the same problems, before any output is
+// written.
+func TestValidateAndRunAgree(t *testing.T) {
+	cases := map[string]func(t *testing.T, dir string){
+		"named pipe": func(t *testing.T, dir string) {
+			if err := syscall.Mkfifo(filepath.Join(dir, "grades", "humans", "main", "pipe.csv"), 0o600); err != nil {
+				t.Skip("no named pipes:", err)
+			}
+		},
+		"bad setting": func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "study.toml"), []byte("[analysis]\nextreme_evaluators = 9223372036854775807\n"), 0o644)
+		},
+		"main_round typo": func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "study.toml"), []byte("main_round = \"mian\"\n"), 0o644)
+		},
+	}
+	for name, setup := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := copySample(t)
+			setup(t, dir)
+			var vo, ve bytes.Buffer
+			verr := run(&vo, &ve, []string{"validate", dir})
+			out := filepath.Join(t.TempDir(), "report")
+			var ro, re bytes.Buffer
+			rerr := run(&ro, &re, []string{"run", "-q", dir, "-o", out})
+			if verr == nil || rerr == nil {
+				t.Fatalf("validate: %v, run: %v; want both to fail", verr, rerr)
+			}
+			if v, r := ve.String()+verr.Error(), re.String()+rerr.Error(); v != r {
+				t.Errorf("validate said\n%s\nrun said\n%s", v, r)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("run wrote %s", out)
+			}
+		})
+	}
+}
