@@ -503,10 +503,27 @@ func (st *state) accept(g *grading) {
 	if g.rubric {
 		st.haveRubric = true
 	}
+	if g.rubric {
+		for i := range st.attrs {
+			if g.long || g.hdr.has(st.attrs[i]) {
+				st.attrSeen[i] = true
+			}
+		}
+	}
 	if g.kind == "human" {
 		if g.rubric {
 			for i, sc := range g.scores {
-				if math.IsNaN(sc) {
+				if math.IsNaN(sc) && !g.long && !g.hdr.has(st.attrs[i]) {
+					// The sheet has no column for the attribute: one
+					// problem for the sheet, not one per grading.
+					k := g.loc.File + "\x00" + g.sheet + "\x00" + st.attrs[i]
+					if !st.missingCol[k] {
+						st.missingCol[k] = true
+						l := g.loc
+						l.Row = 1
+						st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a column for the rubric attribute %q (rubric.attributes in study.toml) in a sheet with rubric scores; columns found: %s", st.cfg.Rubric.Attributes[i], g.hdr.written())})
+					}
+				} else if math.IsNaN(sc) {
 					l := g.loc
 					l.Column = g.column(st.attrs[i], st.cfg.Rubric.Attributes[i])
 					st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a %s score for every human grading (it is missing)", st.cfg.Rubric.Attributes[i])})

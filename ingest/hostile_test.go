@@ -401,3 +401,15 @@ func TestLimitsInStudy(t *testing.T) {
 		}
 	})
 }
+
+// TestMisnamedAttributeOnce checks that a typo in rubric.attributes is one
+// problem per sheet and one for the setting, not one per grading.
+func TestMisnamedAttributeOnce(t *testing.T) {
+	dir := copyStudy(t, map[string]string{"study.toml": "[rubric]\nattributes = [\"Domain\", \"Localization\", \"Reasonning\", \"Communication\", \"Actionability\"]\n"})
+	_, err := validateHostile(t, dir)
+	wantProblem(t, err, "study.toml", `rubric.attributes: \"Reasonning\"`, "no sheet with rubric scores has this one")
+	wantProblem(t, err, "grades/humans/main/alice.csv", "row 1", `a column for the rubric attribute "Reasonning"`)
+	if n := strings.Count(err.Error(), "Reasonning"); n != 3 { // alice.csv, bob.csv, study.toml
+		t.Errorf("the attribute is named %d times, want 3 (one per sheet and the setting):\n%v", n, err)
+	}
+}

@@ -39,6 +39,8 @@ type state struct {
 	labelOf      map[blindKey]string // (question, model, evaluator) → label (blinding)
 	rounds       map[string]bool     // rounds of human gradings
 	tagKeys      map[string]bool     // question tag keys (lower case)
+	attrSeen     []bool              // per rubric attribute: some grading sheet has it
+	missingCol   map[string]bool     // file, sheet, attribute reported as a missing column
 	tagValues    map[string]bool     // lower-case key + "\x00" + value
 	haveDumps    bool
 	responses    map[respKey]*respInfo
@@ -113,6 +115,8 @@ func newState(dir string, cfg config.Config) *state {
 		labelOf:    map[blindKey]string{},
 		rounds:     map[string]bool{},
 		tagKeys:    map[string]bool{},
+		attrSeen:   make([]bool, len(cfg.Rubric.Attributes)),
+		missingCol: map[string]bool{},
 		tagValues:  map[string]bool{},
 		responses:  map[respKey]*respInfo{},
 		evalKind:   map[string]evalSeen{},

@@ -264,6 +264,14 @@ func (st *state) checkNamedSettings() {
 		st.ps.add(Problem{Loc: at, Value: "main_round = " + strconv.Quote(st.cfg.MainRound),
 			Expected: fmt.Sprintf("main_round naming a round of the human gradings (rounds found: %s; default \"main\")", strings.Join(found, ", "))})
 	}
+	if st.haveRubric {
+		for i, seen := range st.attrSeen {
+			if !seen {
+				st.ps.add(Problem{Loc: at, Value: "rubric.attributes: " + strconv.Quote(st.cfg.Rubric.Attributes[i]),
+					Expected: "rubric attributes that the grading sheets have as columns (or long-form keys); no sheet with rubric scores has this one"})
+			}
+		}
+	}
 	if key, val := st.cfg.TextFilter(); key != "" {
 		if !st.tagKeys[strings.ToLower(key)] {
 			st.ps.add(Problem{Loc: at, Value: "text.filter = " + strconv.Quote(st.cfg.Text.Filter),
