@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path"
@@ -200,4 +201,19 @@ func FuzzParse(f *testing.F) {
 		}
 		_ = c.Pairs()
 	})
+}
+
+// Every invalid setting is one SettingError with the key, the value and
+// what is accepted.
+func ExampleSettingsError() {
+	_, err := Parse("study.toml", []byte("[rubric]\nmax = 1000\n[solve]\nchecklist_threshold = nan\n"))
+	var se *SettingsError
+	if errors.As(err, &se) {
+		for _, s := range se.Settings {
+			fmt.Println(s)
+		}
+	}
+	// Output:
+	// rubric.max = 1000: expected above rubric.min (1) by 1 to 100 points
+	// solve.checklist_threshold = NaN: expected a fraction from 0 to 1
 }

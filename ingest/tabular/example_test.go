@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/euroexec/euroexec/ingest/tabular"
 )
@@ -60,4 +63,19 @@ func ExampleParseInt() {
 	// "4.0" → 4 true
 	// "4.5" → 0 false
 	// "" → 0 false
+}
+
+// A file over a limit is a located *Error whose Limit field names the
+// limit, so that the caller can say which setting raises it.
+func ExampleLimits() {
+	dir, _ := os.MkdirTemp("", "limits")
+	defer os.RemoveAll(dir)
+	p := filepath.Join(dir, "responses.jsonl")
+	os.WriteFile(p, []byte(`{"id":"1","text":"`+strings.Repeat("a", 2000)+`"}`+"\n"), 0o644)
+	_, err := tabular.Open(p, "responses.jsonl", tabular.Options{Limits: tabular.Limits{CellBytes: 1024}})
+	var te *tabular.Error
+	if errors.As(err, &te) {
+		fmt.Println(te.Limit, te.Loc)
+	}
+	// Output: cell_bytes responses.jsonl, line 1, column "text", byte 0
 }

@@ -41,6 +41,16 @@
 //   - Row numbers are the ones a user sees: the record number counting the
 //     header record as row 1 (CSV), the sheet's row number (XLSX), the line
 //     number (JSONL).
+//   - Only regular files are read, opened without blocking (a named pipe
+//     is an error, not a hang). A UTF-8 byte order mark is skipped in CSV,
+//     TSV and JSONL.
+//   - Time and memory are bounded by Options.Limits: line and cell length,
+//     columns (JSONL keys), and a workbook's unzipped size and ratio, which
+//     are checked on the zip directory before anything is inflated. Every
+//     part of a workbook is inflated and checked (checksum, XML complete)
+//     before excelize reads it, so a sheet cut off at a row boundary is an
+//     error rather than a silently short table. Reading a JSONL file is
+//     linear in its size whatever the order in which keys appear.
 //
 // Column names are returned as written; matching them (case-insensitively,
 // after trimming spaces, through aliases) is the caller's job.
