@@ -779,8 +779,16 @@ func (b *book) close() error {
 		}
 	}
 	if len(errs) == 0 {
-		if err := b.f.SaveAs(b.path); err != nil {
+		// Not SaveAs: it creates the file with mode 0777 (executable).
+		if f, err := os.OpenFile(b.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644); err != nil {
 			errs = append(errs, err)
+		} else {
+			if _, err := b.f.WriteTo(f); err != nil {
+				errs = append(errs, err)
+			}
+			if err := f.Close(); err != nil {
+				errs = append(errs, err)
+			}
 		}
 	}
 	if err := b.f.Close(); err != nil {
