@@ -96,6 +96,14 @@ func within(p, q string) bool {
 // checkProtected refuses out when it is, lies inside or contains one of the
 // protected folders (whatever --force says).
 func checkProtected(given, out string, protected []string) error {
+	if out == string(filepath.Separator) {
+		return &RefusedError{Path: given, Reason: "it is the root folder", Hint: "choose another output folder"}
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		if rh, err := resolve(home); err == nil && rh != string(filepath.Separator) && (rh == out || within(rh, out)) {
+			return &RefusedError{Path: given, Reason: "it is or contains your home folder", Hint: "choose another output folder"}
+		}
+	}
 	for _, p := range protected {
 		if p == "" {
 			continue
@@ -112,14 +120,6 @@ func checkProtected(given, out string, protected []string) error {
 			return &RefusedError{Path: given, Reason: "it lies inside the study folder " + p, Hint: hint}
 		case within(rp, out):
 			return &RefusedError{Path: given, Reason: "it contains the study folder " + p, Hint: hint}
-		}
-	}
-	if out == string(filepath.Separator) {
-		return &RefusedError{Path: given, Reason: "it is the root folder", Hint: "choose another output folder"}
-	}
-	if home, err := os.UserHomeDir(); err == nil && home != "" {
-		if rh, err := resolve(home); err == nil && (rh == out || within(rh, out)) {
-			return &RefusedError{Path: given, Reason: "it is or contains your home folder", Hint: "choose another output folder"}
 		}
 	}
 	return nil
