@@ -47,6 +47,9 @@ type runOptions struct {
 	allowEmpty bool
 	now        func() time.Time
 	progress   bool
+	// hook, when set (tests), is called with the name of each stage and of
+	// each analysis stage as it starts.
+	hook func(stage string)
 }
 
 func runCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -141,6 +144,10 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	}
 
 	stage := newStages(stderr, o.quiet)
+	if o.hook != nil {
+		show := stage
+		stage = func(name string, n int) { o.hook(name); show(name, n) }
+	}
 	stage("load", 0)
 	dbPath := filepath.Join(tmp, "study.duckdb")
 	iopt := ingest.Options{DB: dbPath, Now: func() time.Time { return start }, AllowEmpty: o.allowEmpty}
@@ -190,6 +197,16 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 			tbar.Add(1)
 		}
 	}
+	if o.hook != nil {
+		progress := aopt.Progress
+		aopt.Progress = func(name string, i, n int) {
+			o.hook("analyse: " + name)
+			if progress != nil {
+				progress(name, i, n)
+			}
+		}
+	}
+	stage("analyse", 0)
 	rep, err = analysis.Analyze(ctx, s, aopt)
 	if bar != nil {
 		bar.Finish()
@@ -205,6 +222,7 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 		return nil, fmt.Errorf("analyse: %w", err)
 	}
 	rep.Add(pr)
+	stage("analyse beyond the paper", 0)
 	if err := beyond(ctx, rep, s, res.Config); err != nil {
 		return nil, fmt.Errorf("analyse: %w", err)
 	}
