@@ -101,7 +101,7 @@ func checkExit(t *testing.T, err error, code, want int, stderr string, texts ...
 }
 
 // leftovers lists the temporary folders and lock files euroexec made in dir.
-func leftovers(t *testing.T, dir string) []string {
+func leftovers(t testing.TB, dir string) []string {
 	t.Helper()
 	var out []string
 	ents, _ := os.ReadDir(dir)
