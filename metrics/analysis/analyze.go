@@ -128,8 +128,8 @@ func (a *run) stats(set string, judge int) []modelStats {
 // bootstrap runs the cluster bootstrap over nClusters questions with
 // Options.Bootstrap replicates; nil when there is nothing to resample.
 func (a *run) bootstrap(nClusters, nOut int, stat func(idx []int, out []float64)) [][]float64 {
-	if a.opt.Bootstrap <= 0 || nClusters == 0 || nOut == 0 {
-		return nil
+	if a.opt.Bootstrap <= 0 || nClusters == 0 || nOut == 0 || a.ctx.Err() != nil {
+		return nil // nothing to resample, or cancelled (Analyze returns the error)
 	}
 	return stats.ClusterBootstrap(nClusters, a.opt.Bootstrap, a.opt.Seed, nOut, func(idx []int, out []float64) {
 		if a.ctx.Err() != nil {
