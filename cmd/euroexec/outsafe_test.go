@@ -510,3 +510,14 @@ func TestRunAllJudgeScoresDropped(t *testing.T) {
 		t.Errorf("--no-warnings printed %q", se)
 	}
 }
+
+func TestSampleCancelled(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(&interrupted{sig: syscall.SIGINT})
+	err, code, _, se := cli(ctx, "sample", "-o", filepath.Join(dir, "s"), "--questions", "50")
+	checkExit(t, err, code, exitInterrupted, se)
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("a cancelled sample left %d entries (%s, …)", len(ents), ents[0].Name())
+	}
+}

@@ -54,7 +54,7 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			defer os.RemoveAll(tmp) // a no-op once moved into place
-			sum, err := data.Write(tmp, opt)
+			sum, err := data.WriteContext(cmd.Context(), tmp, opt)
 			if err != nil {
 				return err
 			}
