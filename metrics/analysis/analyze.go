@@ -131,12 +131,9 @@ func (a *run) bootstrap(nClusters, nOut int, stat func(idx []int, out []float64)
 	if a.opt.Bootstrap <= 0 || nClusters == 0 || nOut == 0 || a.ctx.Err() != nil {
 		return nil // nothing to resample, or cancelled (Analyze returns the error)
 	}
-	return stats.ClusterBootstrap(nClusters, a.opt.Bootstrap, a.opt.Seed, nOut, func(idx []int, out []float64) {
-		if a.ctx.Err() != nil {
-			return // cancelled: the replicates left are skipped; Analyze returns the error
-		}
-		stat(idx, out)
-	})
+	// Once cancelled, the replicates left are skipped; Analyze returns the error.
+	reps, _ := stats.ClusterBootstrapContext(a.ctx, nClusters, a.opt.Bootstrap, a.opt.Seed, nOut, stat)
+	return reps
 }
 
 // interval is the 95 % percentile interval of output j; NaN without replicates.
