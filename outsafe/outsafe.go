@@ -412,6 +412,12 @@ func SyncFile(p string) error {
 	return syncPath(filepath.Dir(p))
 }
 
+// exchange swaps two paths atomically (Linux renameat2 RENAME_EXCHANGE);
+// a variable so that tests can take the fallback path.
+var exchange = func(a, b string) error {
+	return unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
+}
+
 // Replace moves the finished temporary folder tmp to out: it syncs tmp's
 // tree, swaps it with out in one atomic rename (out's previous content, if
 // any, ends in tmp and is then removed), and syncs the parent folder. If
@@ -427,7 +433,7 @@ func Replace(tmp, out string) error {
 		}
 		return syncPath(parent)
 	}
-	err := unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, out, unix.RENAME_EXCHANGE)
+	err := exchange(tmp, out)
 	if err == nil {
 		if err := syncPath(parent); err != nil {
 			return err

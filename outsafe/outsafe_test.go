@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -228,4 +229,28 @@ func TestCheckFolderHome(t *testing.T) {
 	checkRefused(t, CheckFolder(home, ReportMarker, true), "your home folder")
 	checkRefused(t, CheckFolder(filepath.Join(root, "home"), ReportMarker, true), "your home folder")
 	checkRefused(t, CheckFolder(filepath.Join(home, "report"), ReportMarker, false))
+}
+
+// TestReplaceWithoutExchange takes the path for file systems without an
+// atomic exchange: the old output is moved aside, then removed.
+func TestReplaceWithoutExchange(t *testing.T) {
+	saved := exchange
+	exchange = func(a, b string) error { return syscall.EINVAL }
+	defer func() { exchange = saved }()
+	parent := t.TempDir()
+	out := filepath.Join(parent, "report")
+	write(t, filepath.Join(out, ReportMarker), "old")
+	tmp, err := TempDir(out, ReportMarker, []byte("new"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Replace(tmp, out); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, ReportMarker)); string(b) != "new" {
+		t.Errorf("marker = %q, want %q", b, "new")
+	}
+	if ents, _ := os.ReadDir(parent); len(ents) != 1 {
+		t.Errorf("parent holds %d entries, want 1", len(ents))
+	}
 }

@@ -44,7 +44,15 @@ func (e *usageError) Unwrap() error { return e.err }
 // interrupted is the cause of a context cancelled by a signal.
 type interrupted struct{ sig syscall.Signal }
 
-func (e *interrupted) Error() string { return "interrupted by " + e.sig.String() }
+func (e *interrupted) Error() string {
+	switch e.sig {
+	case syscall.SIGINT:
+		return "interrupted (SIGINT, Ctrl-C)"
+	case syscall.SIGTERM:
+		return "interrupted (SIGTERM)"
+	}
+	return "interrupted by " + e.sig.String()
+}
 
 // exitCode maps the error of run (and the context it ran under) to the
 // process's exit status.

@@ -167,7 +167,7 @@ func TestRealSIGINT(t *testing.T) {
 	if code != 130 {
 		t.Errorf("exit status %d, want 130\n%s", code, stderr)
 	}
-	if !strings.Contains(stderr, "interrupted by interrupt") || !strings.Contains(stderr, "previous report") {
+	if !strings.Contains(stderr, "euroexec: interrupted (SIGINT, Ctrl-C)") || !strings.Contains(stderr, "previous report") {
 		t.Errorf("stderr does not say the run was interrupted:\n%s", stderr)
 	}
 	checkSame(t, "previous report", before, hashes(t, out))
