@@ -205,4 +205,3 @@ func BenchmarkInterrupt(b *testing.B) {
 		})
 	}
 }
-
