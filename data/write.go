@@ -2,6 +2,7 @@ package data
 
 import (
 	"bufio"
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -36,10 +37,17 @@ type Summary struct {
 // what it wrote. It streams question by question: memory does not grow with
 // opt.Questions.
 func Write(dir string, opt Options) (Summary, error) {
+	return WriteContext(context.Background(), dir, opt)
+}
+
+// WriteContext is Write that stops between questions once ctx is cancelled
+// and returns ctx's error (the files written so far stay; write into a
+// temporary folder to keep them out of sight).
+func WriteContext(ctx context.Context, dir string, opt Options) (Summary, error) {
 	if err := opt.validate(); err != nil {
 		return Summary{}, err
 	}
-	w := &writer{dir: dir, s: newStudy(opt), csvs: map[string]*csvFile{}, books: map[string]*book{},
+	w := &writer{ctx: ctx, dir: dir, s: newStudy(opt), csvs: map[string]*csvFile{}, books: map[string]*book{},
 		jsonl: map[string]*jsonlFile{}}
 	sum, err := w.run()
 	if cerr := w.closeAll(); err == nil {
@@ -63,6 +71,7 @@ func Write(dir string, opt Options) (Summary, error) {
 }
 
 type writer struct {
+	ctx   context.Context
 	dir   string
 	s     *study
 	csvs  map[string]*csvFile
@@ -223,6 +232,9 @@ func (w *writer) run() (Summary, error) {
 	}
 	lay := &layout{next: map[string]int{}}
 	for qi := range s.opt.Questions {
+		if err := w.ctx.Err(); err != nil {
+			return sum, fmt.Errorf("data: %w", err)
+		}
 		q := s.gen(qi, lay)
 		if err := w.writeQuestion(q, &sum); err != nil {
 			return sum, err
@@ -779,8 +791,16 @@ func (b *book) close() error {
 		}
 	}
 	if len(errs) == 0 {
-		if err := b.f.SaveAs(b.path); err != nil {
+		// Not SaveAs: it creates the file with mode 0777 (executable).
+		if f, err := os.OpenFile(b.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644); err != nil {
 			errs = append(errs, err)
+		} else {
+			if _, err := b.f.WriteTo(f); err != nil {
+				errs = append(errs, err)
+			}
+			if err := f.Close(); err != nil {
+				errs = append(errs, err)
+			}
 		}
 	}
 	if err := b.f.Close(); err != nil {

@@ -541,20 +541,8 @@ func (st *state) accept(g *grading) {
 				}
 			}
 		}
-	} else {
-		for _, sc := range g.scores {
-			if g.rubric && math.IsNaN(sc) {
-				st.ps.count("judge gradings: a rubric score is missing; it is left out of the judge's means")
-			}
-		}
-		if st.haveChecklst {
-			for i := 0; i < qi.items; i++ {
-				if i >= len(g.verdicts) || g.verdicts[i] == vNone {
-					st.ps.count("judge gradings: a checklist verdict is missing; it is left out of the judge's rate")
-				}
-			}
-		}
 	}
+	st.countDrops(g, qi.items)
 	if st.haveDumps && g.model != st.cfg.HumanLabel {
 		if _, ok := st.responses[respKey{g.q, g.model}]; !ok {
 			if f, failed := st.failed[respKey{g.q, g.model}]; failed {
@@ -581,6 +569,8 @@ func (st *state) finish() error {
 		}
 	}
 	st.checkRanks()
+	st.dropWarnings()
+	st.checkSomeGradings()
 	return st.writeEvaluators()
 }
 

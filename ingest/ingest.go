@@ -30,6 +30,11 @@ type Options struct {
 	// Progress, when not nil, is called after each input file is read with
 	// the bytes read so far and the total size of the study's files.
 	Progress func(done, total int64)
+	// AllowEmpty accepts a study in which every rubric score (or every
+	// checklist verdict) of the human graders or of the judges was dropped;
+	// default false: that is a problem (flag --allow-empty). A study with no
+	// gradings at all is a problem either way.
+	AllowEmpty bool
 }
 
 // Result describes a successful read.
@@ -84,6 +89,8 @@ func Ingest(ctx context.Context, dir string, opt Options) (*Result, error) {
 	}
 	st := newState(dir, cfg)
 	st.progress = opt.Progress
+	st.allowEmpty = opt.AllowEmpty
+	st.ctx = ctx
 	st.walk()
 	st.total = st.inv.total
 	if err := st.ps.err(); err != nil {
@@ -99,6 +106,9 @@ func Ingest(ctx context.Context, dir string, opt Options) (*Result, error) {
 	}
 	st.openTables()
 	err = st.readAll()
+	if err == nil {
+		err = st.ctxErr()
+	}
 	if st.progress != nil {
 		st.progress(st.total, st.total) // files not read as tables (study.toml) count as done
 	}
@@ -127,6 +137,14 @@ func Ingest(ctx context.Context, dir string, opt Options) (*Result, error) {
 	return res, nil
 }
 
+// ctxErr is the error of the load's context once it is cancelled.
+func (st *state) ctxErr() error {
+	if st.ctx == nil || st.ctx.Err() == nil {
+		return nil
+	}
+	return fmt.Errorf("load %s: %w", st.dir, st.ctx.Err())
+}
+
 // readAll reads the tables in dependency order. It returns an error only
 // for failures that are not problems of the input (I/O on the database).
 func (st *state) readAll() error {
@@ -137,6 +155,9 @@ func (st *state) readAll() error {
 		func() error { st.checkNamedSettings(); st.warnUnread(); return nil },
 	}
 	for _, f := range steps {
+		if err := st.ctxErr(); err != nil {
+			return err
+		}
 		if err := f(); err != nil {
 			return err
 		}

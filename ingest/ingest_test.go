@@ -66,7 +66,7 @@ func TestValidateBase(t *testing.T) {
 	}
 	want := []string{
 		"gradings of responses missing from the response dumps", // m2 on q2 has no dump
-		"judge gradings: a rubric score is missing",
+		"judge gpt: 1 of 10 rubric scores dropped: empty",       // Actionability is null in one of 2 gradings × 5 attributes
 	}
 	for _, w := range want {
 		if !strings.Contains(strings.Join(res.Warnings, "\n"), w) {

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/euroexec/euroexec/outsafe"
 	schema "github.com/euroexec/euroexec/sql"
 )
 
@@ -167,9 +168,18 @@ func (s *sink) commit() error {
 		os.Remove(s.tmp)
 		return fmt.Errorf("close database: %w", err)
 	}
+	// The file is complete on disk before it takes the final name, and the
+	// new name is on disk after: a crash leaves the old database or the new.
+	if err := outsafe.SyncFile(s.tmp); err != nil {
+		os.Remove(s.tmp)
+		return fmt.Errorf("flush database to disk: %w", err)
+	}
 	if err := os.Rename(s.tmp, s.final); err != nil {
 		os.Remove(s.tmp)
 		return fmt.Errorf("move database into place: %w", err)
+	}
+	if err := outsafe.SyncFile(s.final); err != nil {
+		return fmt.Errorf("flush database to disk: %w", err)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"unicode"
@@ -54,6 +55,10 @@ type state struct {
 	noRubric   []where // human gradings from sheets without rubric columns
 	haveRubric bool
 	nGradings  int64
+	drops      map[string]*dropCount // per grader: scores expected and usable
+	dropOrder  []string
+	allowEmpty bool // Options.AllowEmpty
+	ctx        context.Context
 	evalKind   map[string]evalSeen
 	criteria   map[[2]string]int // (question, criterion) → weight
 	strs       map[string]string

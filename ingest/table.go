@@ -165,6 +165,9 @@ func (sp tableSpec) isKnown(c string) bool {
 // The file is parsed on its own goroutine (see scan), so parsing, checking
 // and loading into DuckDB overlap.
 func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, sheet string) bool, fn func(r row)) {
+	if st.ctxErr() != nil {
+		return // cancelled: readAll returns the error after this step
+	}
 	path := filepath.Join(st.dir, filepath.FromSlash(rel))
 	r, err := tabular.Open(path, rel, st.optFor(rel))
 	if err != nil {

@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/internal/termtext"
+	"github.com/euroexec/euroexec/outsafe"
 )
 
 // version is the tool version; set with -ldflags "-X main.version=…".
@@ -21,14 +23,72 @@ var version = "0.1.0-dev"
 // errReported is returned when the problem was already printed.
 var errReported = errors.New("reported")
 
-// run is the whole command line: tests call it directly.
-func run(stdout, stderr io.Writer, args []string) error {
+// Exit statuses, documented in the root command's --help and the README.
+const (
+	exitOK          = 0   // success
+	exitProblems    = 1   // problems in the study, or another failure
+	exitUsage       = 2   // bad flags, arguments or command
+	exitRefused     = 3   // output refused: it would replace what euroexec did not write
+	exitInterrupted = 130 // SIGINT (128 + signal number; SIGTERM gives 143)
+)
+
+const exitHelp = "Exit status: 0 success; 1 problems in the study (or another failure); 2 usage error (bad flag,\n" +
+	"argument or command); 3 output refused (it would replace files euroexec did not write, or another\n" +
+	"run is writing it); 130 interrupted by Ctrl-C (SIGINT; 143 for SIGTERM)."
+
+// usageError is a mistake in the command line (exit status 2).
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// interrupted is the cause of a context cancelled by a signal.
+type interrupted struct{ sig syscall.Signal }
+
+func (e *interrupted) Error() string {
+	switch e.sig {
+	case syscall.SIGINT:
+		return "interrupted (SIGINT, Ctrl-C)"
+	case syscall.SIGTERM:
+		return "interrupted (SIGTERM)"
+	}
+	return "interrupted by " + e.sig.String()
+}
+
+// exitCode maps the error of run (and the context it ran under) to the
+// process's exit status.
+func exitCode(ctx context.Context, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var in *interrupted
+	if errors.As(context.Cause(ctx), &in) || errors.As(err, &in) {
+		return 128 + int(in.sig)
+	}
+	var ue *usageError
+	var re *outsafe.RefusedError
+	var le *outsafe.LockedError
+	switch {
+	case errors.As(err, &ue):
+		return exitUsage
+	case errors.As(err, &re), errors.As(err, &le):
+		return exitRefused
+	}
+	return exitProblems
+}
+
+// run is the whole command line: tests call it directly. ctx cancels the
+// command (main cancels it on SIGINT and SIGTERM).
+func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	started := false
 	root := &cobra.Command{
-		Use:           "euroexec",
-		Short:         "Analyse a human evaluation study of LLM answers",
-		Long:          "euroexec turns expert grading spreadsheets, model response dumps and LLM-judge outputs into\nthe full analysis of a human evaluation study: tables (CSV), an Excel workbook, an HTML site and\na DuckDB database.",
-		SilenceUsage:  true,
-		SilenceErrors: true,
+		Use:          "euroexec",
+		Short:        "Analyse a human evaluation study of LLM answers",
+		Long:         "euroexec turns expert grading spreadsheets, model response dumps and LLM-judge outputs into\nthe full analysis of a human evaluation study: tables (CSV), an Excel workbook, an HTML site and\na DuckDB database.\n\n" + exitHelp,
+		SilenceUsage: true,
+		// Errors before this point are usage errors (flags, arguments, command).
+		PersistentPreRun: func(*cobra.Command, []string) { started = true },
+		SilenceErrors:    true,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -36,7 +96,17 @@ func run(stdout, stderr io.Writer, args []string) error {
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(validateCmd(stdout, stderr), ingestCmd(stdout, stderr), runCmd(stdout, stderr),
 		sampleCmd(stdout, stderr), planCmd(stdout, stderr), versionCmd(stdout))
-	return root.ExecuteContext(context.Background())
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &usageError{fmt.Errorf("%w (see euroexec %s --help)", err, c.Name())}
+	})
+	err := root.ExecuteContext(ctx)
+	if err != nil && !started {
+		var ue *usageError
+		if !errors.As(err, &ue) {
+			err = &usageError{err}
+		}
+	}
+	return err
 }
 
 func versionCmd(stdout io.Writer) *cobra.Command {
@@ -52,7 +122,8 @@ func versionCmd(stdout io.Writer) *cobra.Command {
 }
 
 func validateCmd(stdout, stderr io.Writer) *cobra.Command {
-	return &cobra.Command{
+	var allowEmpty bool
+	c := &cobra.Command{
 		Use:   "validate STUDY",
 		Short: "Check every file of a study folder and print every problem; load nothing",
 		Long: "validate reads every file of the study folder, checks every rule of the study format and prints\n" +
@@ -60,7 +131,7 @@ func validateCmd(stdout, stderr io.Writer) *cobra.Command {
 			"It exits with status 1 when there is a problem. Nothing is written.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			res, err := ingest.Validate(cmd.Context(), args[0])
+			res, err := ingest.Ingest(cmd.Context(), args[0], ingest.Options{AllowEmpty: allowEmpty})
 			if err != nil {
 				return reportProblems(stderr, err)
 			}
@@ -69,16 +140,23 @@ func validateCmd(stdout, stderr io.Writer) *cobra.Command {
 			return nil
 		},
 	}
+	c.Flags().BoolVar(&allowEmpty, "allow-empty", false, allowEmptyHelp)
+	return c
 }
+
+// allowEmptyHelp is the help of --allow-empty (validate, ingest, run).
+const allowEmptyHelp = "accept a study in which every score of the human graders or of the judges was dropped"
 
 func ingestCmd(stdout, stderr io.Writer) *cobra.Command {
 	var db string
+	var force, allowEmpty bool
 	c := &cobra.Command{
 		Use:   "ingest STUDY",
 		Short: "Validate a study, then load it into a DuckDB database",
 		Long: "ingest validates the study folder and loads it into the canonical DuckDB schema (see the README).\n" +
 			"The database is built in a new file and moved over --db only when the whole load succeeded:\n" +
-			"a study with problems leaves an existing database exactly as it was.",
+			"a study with problems leaves an existing database exactly as it was. An existing --db file is\n" +
+			"replaced only when it is a DuckDB database (or empty), unless --force; never inside the study folder.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if db == "" {
@@ -89,7 +167,10 @@ func ingestCmd(stdout, stderr io.Writer) *cobra.Command {
 				}
 				db = filepath.Base(abs) + ".duckdb"
 			}
-			res, err := ingest.Ingest(cmd.Context(), args[0], ingest.Options{DB: db, Progress: bytesBar(stderr, "load")})
+			if err := outsafe.CheckDB(db, force, args[0]); err != nil {
+				return err
+			}
+			res, err := ingest.Ingest(cmd.Context(), args[0], ingest.Options{DB: db, Progress: bytesBar(stderr, "load"), AllowEmpty: allowEmpty})
 			if err != nil {
 				return reportProblems(stderr, err)
 			}
@@ -100,6 +181,8 @@ func ingestCmd(stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&db, "db", "", "database file to write (default ./NAME.duckdb, NAME being the study folder's name)")
+	c.Flags().BoolVar(&force, "force", false, "replace --db even when it is not a DuckDB database")
+	c.Flags().BoolVar(&allowEmpty, "allow-empty", false, allowEmptyHelp)
 	return c
 }
 

@@ -107,7 +107,7 @@ func TestRunKeepsPreviousReport(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "report")
 	var stdout, stderr bytes.Buffer
-	if err := run(&stdout, &stderr, []string{"run", "-q", "-o", out}); err != nil {
+	if err := run(context.Background(), &stdout, &stderr, []string{"run", "-q", "-o", out}); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
 	before, _ := os.ReadFile(filepath.Join(out, "tables", "summary.csv"))
@@ -115,7 +115,7 @@ func TestRunKeepsPreviousReport(t *testing.T) {
 	os.MkdirAll(bad, 0o755)
 	os.WriteFile(filepath.Join(bad, "questions.csv"), []byte("question_id,domain\nq1,F\n"), 0o644)
 	stderr.Reset()
-	if err := run(&stdout, &stderr, []string{"run", "-q", bad, "-o", out}); err == nil {
+	if err := run(context.Background(), &stdout, &stderr, []string{"run", "-q", bad, "-o", out}); err == nil {
 		t.Fatal("a broken study ran")
 	}
 	if !strings.Contains(stderr.String(), `questions.csv, row 1: a header with the column(s) prompt`) {
@@ -134,7 +134,7 @@ func TestRunKeepsPreviousReport(t *testing.T) {
 func TestHelpAndVersion(t *testing.T) {
 	for _, args := range [][]string{{"--help"}, {"run", "--help"}, {"validate", "--help"}, {"ingest", "--help"}, {"sample", "--help"}, {"version"}} {
 		var out, errb bytes.Buffer
-		if err := run(&out, &errb, args); err != nil {
+		if err := run(context.Background(), &out, &errb, args); err != nil {
 			t.Errorf("%v: %v", args, err)
 		}
 		if out.Len() == 0 {
@@ -142,7 +142,7 @@ func TestHelpAndVersion(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if err := run(&out, &errb, []string{"validate"}); err == nil {
+	if err := run(context.Background(), &out, &errb, []string{"validate"}); err == nil {
 		t.Error("validate without a study succeeded")
 	}
 }
@@ -176,7 +176,7 @@ func TestRunSameOnOneCore(t *testing.T) {
 func TestPlanCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "plan.csv")
 	var so, se bytes.Buffer
-	if err := run(&so, &se, []string{"plan", filepath.Join("..", "..", "data", "sample"), "--alpha", "0.05", "--graders", "1,2", "-o", out}); err != nil {
+	if err := run(context.Background(), &so, &se, []string{"plan", filepath.Join("..", "..", "data", "sample"), "--alpha", "0.05", "--graders", "1,2", "-o", out}); err != nil {
 		t.Fatalf("plan: %v\n%s", err, se.String())
 	}
 	lines := strings.Split(strings.TrimSpace(so.String()), "\n")

@@ -10,13 +10,18 @@
 //	euroexec version
 //
 // Run `euroexec help COMMAND` for the flags of each command.
+//
+// Exit status: 0 success, 1 problems in the study (or another failure),
+// 2 usage errors, 3 output refused, 130 interrupted (SIGINT; 143 for SIGTERM).
 package main
 
 import (
+	"context"
 	"fmt"
-	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
+	"syscall"
 
 	"github.com/euroexec/euroexec/internal/termtext"
 )
@@ -27,12 +32,34 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(512 << 20)
 	}
-	if err := run(os.Stdout, os.Stderr, os.Args[1:]); err != nil {
-		if err != errReported {
-			fmt.Fprintln(os.Stderr, "euroexec:", termtext.Escape(err.Error()))
-		}
-		os.Exit(1)
+	ctx, stop := interruptible(context.Background())
+	err := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
+	stop()
+	code := exitCode(ctx, err)
+	if err != nil && err != errReported {
+		fmt.Fprintln(os.Stderr, "euroexec:", termtext.Escape(err.Error()))
 	}
+	os.Exit(code)
 }
 
-var _ io.Writer = os.Stdout
+// interruptible returns a context cancelled, with an *interrupted cause,
+// by the first SIGINT or SIGTERM. After that first signal the default
+// behaviour is restored, so a second Ctrl-C ends the process at once (the
+// next run then removes what it left; see outsafe.CleanStale).
+func interruptible(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case s := <-ch:
+			signal.Stop(ch)
+			cancel(&interrupted{sig: s.(syscall.Signal)})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		cancel(nil)
+	}
+}

@@ -27,11 +27,11 @@ func TestSampleRoundTrip(t *testing.T) {
 	opt.Criteria = true
 	var out, errb bytes.Buffer
 	args := []string{"sample", "-o", study, "--questions", "24", "--criteria"}
-	if err := run(&out, &errb, args); err != nil {
+	if err := run(context.Background(), &out, &errb, args); err != nil {
 		t.Fatalf("sample: %v\n%s", err, errb.String())
 	}
 	db := filepath.Join(dir, "study.duckdb")
-	if err := run(&out, &errb, []string{"ingest", study, "--db", db}); err != nil {
+	if err := run(context.Background(), &out, &errb, []string{"ingest", study, "--db", db}); err != nil {
 		t.Fatalf("ingest: %v\n%s", err, errb.String())
 	}
 	c, err := duckdb.NewConnector(db+"?access_mode=read_only", nil)
@@ -152,7 +152,7 @@ func TestSampleRoundTrip(t *testing.T) {
 
 func TestValidateBundledSample(t *testing.T) {
 	var out, errb bytes.Buffer
-	if err := run(&out, &errb, []string{"validate", filepath.Join("..", "..", "data", "sample")}); err != nil {
+	if err := run(context.Background(), &out, &errb, []string{"validate", filepath.Join("..", "..", "data", "sample")}); err != nil {
 		t.Fatalf("validate: %v\n%s", err, errb.String())
 	}
 	if !strings.Contains(out.String(), "no problems") {

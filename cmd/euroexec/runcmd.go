@@ -31,6 +31,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/ranking"
 	"github.com/euroexec/euroexec/metrics/reliability"
 	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/outsafe"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/csvout"
 	"github.com/euroexec/euroexec/report/site"
@@ -40,10 +41,16 @@ import (
 
 // runOptions are the flags of `euroexec run`.
 type runOptions struct {
-	out      string
-	quiet    bool
-	now      func() time.Time
-	progress bool
+	out        string
+	quiet      bool
+	noWarnings bool
+	force      bool
+	allowEmpty bool
+	now        func() time.Time
+	progress   bool
+	// hook, when set (tests), is called with the name of each stage and of
+	// each analysis stage as it starts.
+	hook func(stage string)
 }
 
 func runCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -55,7 +62,10 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 			"and figure of the analysis, and writes OUT/tables/*.csv, OUT/report.xlsx, OUT/site/ and\n" +
 			"OUT/study.duckdb. Without STUDY it runs on the sample study bundled in the binary.\n" +
 			"The report is written to a temporary folder beside OUT and moved into place only when\n" +
-			"complete, so a failed or interrupted run leaves the previous report as it was.",
+			"complete, so a failed or interrupted run (Ctrl-C) leaves the previous report as it was.\n" +
+			"OUT is replaced only when it does not exist, is empty or holds a report of euroexec (marked by\n" +
+			"its " + outsafe.ReportMarker + " file), unless --force; never when it is, holds or lies inside\n" +
+			"the study folder. A second run into the same OUT fails at once while one is running.\n\n" + exitHelp,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			study := ""
@@ -67,13 +77,29 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	c.Flags().StringVarP(&o.out, "out", "o", "euroexec-report", "output folder")
-	c.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print no progress bars or summary, only problems")
+	c.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print no progress or summary (warnings and problems still)")
+	c.Flags().BoolVar(&o.noWarnings, "no-warnings", false, "do not print warnings (they stay in the report's Notes)")
+	c.Flags().BoolVar(&o.force, "force", false, "replace OUT even when it holds files euroexec did not write")
+	c.Flags().BoolVar(&o.allowEmpty, "allow-empty", false, allowEmptyHelp)
 	return c
 }
 
 // runStudy is `euroexec run`; it returns the report it wrote.
-func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o runOptions) (*report.Report, error) {
+func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o runOptions) (rep *report.Report, err error) {
 	start := o.now()
+	defer func() {
+		if err != nil && ctx.Err() != nil {
+			err = fmt.Errorf("%w; the previous report, if any, is unchanged", context.Cause(ctx))
+		}
+	}()
+	out, err := filepath.Abs(o.out)
+	if err != nil {
+		return nil, err
+	}
+	if err := outsafe.CheckFolder(o.out, outsafe.ReportMarker, o.force, study); err != nil {
+		return nil, err
+	}
+	studyPath := "(the bundled sample)"
 	if study == "" {
 		tmp, err := os.MkdirTemp("", "euroexec-sample-*")
 		if err != nil {
@@ -87,18 +113,24 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 		if !o.quiet {
 			fmt.Fprintln(stderr, "no study given: running on the bundled sample study")
 		}
-	}
-	out, err := filepath.Abs(o.out)
-	if err != nil {
+	} else if studyPath, err = filepath.Abs(study); err != nil {
 		return nil, err
 	}
 	parent := filepath.Dir(out)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("create output folder: %w", err)
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(out)+".*.tmp")
+	unlock, err := outsafe.Lock(out)
 	if err != nil {
-		return nil, fmt.Errorf("create output folder: %w", err)
+		return nil, err
+	}
+	defer unlock()
+	for _, n := range outsafe.CleanStale(parent, outsafe.ReportMarker) {
+		fmt.Fprintln(stderr, "note:", n)
+	}
+	tmp, err := outsafe.TempDir(out, outsafe.ReportMarker, outsafe.Marker(version, studyPath, start))
+	if err != nil {
+		return nil, err
 	}
 	done := false
 	defer func() {
@@ -106,11 +138,20 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 			os.RemoveAll(tmp)
 		}
 	}()
+	warn := func(ws []string) {
+		if !o.noWarnings {
+			printWarnings(stderr, ws)
+		}
+	}
 
 	stage := newStages(stderr, o.quiet)
+	if o.hook != nil {
+		show := stage
+		stage = func(name string, n int) { o.hook(name); show(name, n) }
+	}
 	stage("load", 0)
 	dbPath := filepath.Join(tmp, "study.duckdb")
-	iopt := ingest.Options{DB: dbPath, Now: func() time.Time { return start }}
+	iopt := ingest.Options{DB: dbPath, Now: func() time.Time { return start }, AllowEmpty: o.allowEmpty}
 	if !o.quiet {
 		iopt.Progress = bytesBar(stderr, "load")
 	}
@@ -157,7 +198,17 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 			tbar.Add(1)
 		}
 	}
-	rep, err := analysis.Analyze(s, aopt)
+	if o.hook != nil {
+		progress := aopt.Progress
+		aopt.Progress = func(name string, i, n int) {
+			o.hook("analyse: " + name)
+			if progress != nil {
+				progress(name, i, n)
+			}
+		}
+	}
+	stage("analyse", 0)
+	rep, err = analysis.Analyze(ctx, s, aopt)
 	if bar != nil {
 		bar.Finish()
 	}
@@ -167,9 +218,15 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	popt := prbench.DefaultOptions()
 	popt.HardShare, popt.HardCount, popt.ParityMargin = res.Config.Criteria.HardShare, res.Config.Criteria.HardCount, res.Config.Criteria.ParityMargin
 	popt.Seed, popt.Bootstrap = res.Config.Analysis.Seed, res.Config.Analysis.Bootstrap
-	pr := prbench.Analyze(s, popt)
+	pr, err := prbench.Analyze(ctx, s, popt)
+	if err != nil {
+		return nil, fmt.Errorf("analyse: %w", err)
+	}
 	rep.Add(pr)
-	beyond(rep, s, res.Config)
+	stage("analyse beyond the paper", 0)
+	if err := beyond(ctx, rep, s, res.Config); err != nil {
+		return nil, fmt.Errorf("analyse: %w", err)
+	}
 	rep.Tables = append(rep.Tables, listings...)
 	if n := len(listings[1].Rows); n > 0 {
 		rep.Warnings = append(rep.Warnings, failedSummary(listings[1])...)
@@ -190,27 +247,30 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	}
 
 	stage("write tables", 0)
-	if err := csvout.Write(tmp, rep, csvout.DefaultOptions); err != nil {
+	if err := csvout.Write(ctx, tmp, rep, csvout.DefaultOptions); err != nil {
 		return nil, fmt.Errorf("write tables: %w", err)
 	}
 	stage("write workbook", 0)
-	if err := xlsx.Write(filepath.Join(tmp, "report.xlsx"), rep, xlsx.DefaultOptions); err != nil {
+	if err := xlsx.Write(ctx, filepath.Join(tmp, "report.xlsx"), rep, xlsx.DefaultOptions); err != nil {
 		return nil, fmt.Errorf("write workbook: %w", err)
 	}
 	stage("write site", 0)
-	swarn, err := site.Write(filepath.Join(tmp, "site"), rep, site.DefaultOptions)
+	swarn, err := site.Write(ctx, filepath.Join(tmp, "site"), rep, site.DefaultOptions)
 	if err != nil {
 		return nil, fmt.Errorf("write site: %w", err)
 	}
-	if err := swap(tmp, out); err != nil {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := outsafe.Replace(tmp, out); err != nil {
 		return nil, err
 	}
 	done = true
 	stage("", 0)
+	warn(append(rep.Warnings, swarn...))
 	if o.quiet {
 		return rep, nil
 	}
-	printWarnings(stderr, append(rep.Warnings, swarn...))
 	printSummary(stdout, rep)
 	fmt.Fprintf(stdout, "\nreport written to %s (site: %s, workbook: %s) in %.1fs\n", o.out,
 		filepath.Join(o.out, "site", "index.html"), filepath.Join(o.out, "report.xlsx"), time.Since(start).Seconds())
@@ -220,25 +280,38 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 // beyond adds the analyses beyond the paper: reliability, rankings with
 // uncertainty, judge calibration and prediction-powered estimates, length
 // control and study planning.
-func beyond(rep *report.Report, s *analysis.Study, c config.Config) {
+func beyond(ctx context.Context, rep *report.Report, s *analysis.Study, c config.Config) error {
 	sc := scores.Options{RubricThreshold: c.Solve.RubricThreshold, ChecklistThreshold: c.Solve.ChecklistThreshold, PartialCredit: c.Solve.PartialCredit}
 	ro := reliability.DefaultOptions()
 	ro.Seed, ro.Bootstrap, ro.Round, ro.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound, sc
-	r := reliability.Analyze(s, ro)
+	r, err := reliability.Analyze(ctx, s, ro)
+	if err != nil {
+		return err
+	}
 	rep.Add(r)
 	ko := ranking.DefaultOptions()
 	ko.Seed, ko.Bootstrap, ko.Round, ko.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound, sc
-	k := ranking.Analyze(s, ko)
+	k, err := ranking.Analyze(ctx, s, ko)
+	if err != nil {
+		return err
+	}
 	rep.Add(k)
 	ranking.AnnotateSummary(rep.Table("summary"), rep.Table(ranking.RankingsTable))
 	co := calibration.DefaultOptions()
 	co.Seed, co.Bootstrap, co.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, sc
-	cr := calibration.Analyze(s, co)
+	cr, err := calibration.Analyze(ctx, s, co)
+	if err != nil {
+		return err
+	}
 	rep.Add(cr)
 	po := planning.DefaultOptions()
 	po.Plan.Scores = sc
-	pr := planning.Analyze(s, po)
+	pr, err := planning.Analyze(ctx, s, po)
+	if err != nil {
+		return err
+	}
 	rep.Add(pr)
+	return nil
 }
 
 // failedSummary says, per model, how many batch requests failed and the
@@ -317,28 +390,6 @@ func analysisOptions(c config.Config) analysis.Options {
 	o.Stemmer = c.Stemmer()
 	o.TextFilter.Key, o.TextFilter.Value = c.TextFilter()
 	return o
-}
-
-// swap moves the finished report folder tmp over out, keeping the previous
-// report until the new one is in place.
-func swap(tmp, out string) error {
-	old := ""
-	if _, err := os.Stat(out); err == nil {
-		old = tmp + ".old"
-		if err := os.Rename(out, old); err != nil {
-			return fmt.Errorf("move the previous report aside: %w", err)
-		}
-	}
-	if err := os.Rename(tmp, out); err != nil {
-		if old != "" {
-			os.Rename(old, out)
-		}
-		return fmt.Errorf("move the report into place: %w", err)
-	}
-	if old != "" {
-		os.RemoveAll(old)
-	}
-	return nil
 }
 
 // storeTable writes a report table into the study database as a table of the

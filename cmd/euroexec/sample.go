@@ -3,29 +3,66 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/outsafe"
 )
 
 func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 	opt := data.DefaultOptions()
 	var dir string
+	var force bool
 	c := &cobra.Command{
 		Use:   "sample -o DIR",
 		Short: "Write a synthetic study in the study format",
 		Long: "sample writes a synthetic study drawn from a latent model (model quality, evaluator leniency and\n" +
 			"noise, question difficulty, over-crisp judges). It is deterministic by --seed and streams, so\n" +
-			"large studies (--questions 40000) are written in bounded memory.",
+			"large studies (--questions 40000) are written in bounded memory.\n" +
+			"The study is written to a temporary folder beside DIR and moved into place when complete. DIR\n" +
+			"is replaced only when it does not exist, is empty or holds a study written by sample (marked by\n" +
+			"its " + outsafe.SampleMarker + " file), unless --force; nothing of a previous study is left behind.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dir == "" {
-				return fmt.Errorf("sample: -o DIR is required")
+				return &usageError{fmt.Errorf("sample: -o DIR is required")}
 			}
-			sum, err := data.Write(dir, opt)
+			out, err := filepath.Abs(dir)
 			if err != nil {
 				return err
+			}
+			if err := outsafe.CheckFolder(dir, outsafe.SampleMarker, force); err != nil {
+				return err
+			}
+			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+				return fmt.Errorf("sample: create %s: %w", filepath.Dir(out), err)
+			}
+			unlock, err := outsafe.Lock(out)
+			if err != nil {
+				return err
+			}
+			defer unlock()
+			for _, n := range outsafe.CleanStale(filepath.Dir(out), outsafe.SampleMarker) {
+				fmt.Fprintln(stderr, "note:", n)
+			}
+			tmp, err := outsafe.TempDir(out, outsafe.SampleMarker, outsafe.Marker(version, "(synthetic)", time.Now()))
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(tmp) // a no-op once moved into place
+			sum, err := data.WriteContext(cmd.Context(), tmp, opt)
+			if err != nil {
+				return err
+			}
+			if err := cmd.Context().Err(); err != nil {
+				return fmt.Errorf("sample: %w", err)
+			}
+			if err := outsafe.Replace(tmp, out); err != nil {
+				return fmt.Errorf("sample: %w", err)
 			}
 			fmt.Fprintf(stdout, "wrote a synthetic study to %s: %+v\n", dir, sum)
 			return nil
@@ -33,6 +70,7 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	f := c.Flags()
 	f.StringVarP(&dir, "out", "o", "", "folder to write the study into (required)")
+	f.BoolVar(&force, "force", false, "replace DIR even when it holds files sample did not write")
 	f.IntVar(&opt.Questions, "questions", opt.Questions, "number of questions")
 	f.IntVar(&opt.Models, "models", opt.Models, "number of models")
 	f.IntVar(&opt.Evaluators, "evaluators", opt.Evaluators, "size of the human grader pool")

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -11,6 +12,7 @@ import (
 
 // run is one call of Analyze.
 type run struct {
+	ctx    context.Context
 	p      *prep
 	opt    Options
 	rep    *report.Report
@@ -29,8 +31,10 @@ type run struct {
 // the study when not empty), Version, GeneratedAt, Settings and Inputs.
 // An error means the study is inconsistent (a duplicate id) or an option
 // is out of range; degenerate data never gives an error, only NaN cells
-// and notes.
-func Analyze(s *Study, opt Options) (*report.Report, error) {
+// and notes. A cancelled ctx stops the analysis between stages (and between
+// bootstrap replicates, resamples and text pairs within one) and returns
+// ctx's error.
+func Analyze(ctx context.Context, s *Study, opt Options) (*report.Report, error) {
 	if err := checkOptions(opt); err != nil {
 		return nil, err
 	}
@@ -38,7 +42,7 @@ func Analyze(s *Study, opt Options) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &run{p: p, opt: opt, rep: &report.Report{Title: s.Title, Attributes: append([]string(nil), s.Attributes...)},
+	a := &run{ctx: ctx, p: p, opt: opt, rep: &report.Report{Title: s.Title, Attributes: append([]string(nil), s.Attributes...)},
 		views: map[string]*view{}, stats_: map[string][]modelStats{}}
 	stages := []struct {
 		name string
@@ -61,7 +65,13 @@ func Analyze(s *Study, opt Options) (*report.Report, error) {
 		if opt.Progress != nil {
 			opt.Progress(st.name, i, len(stages))
 		}
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("analysis: %s: %w", st.name, err)
+		}
 		st.fn()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("analysis: %w", err)
 	}
 	if opt.Progress != nil {
 		opt.Progress("done", len(stages), len(stages))
@@ -118,10 +128,12 @@ func (a *run) stats(set string, judge int) []modelStats {
 // bootstrap runs the cluster bootstrap over nClusters questions with
 // Options.Bootstrap replicates; nil when there is nothing to resample.
 func (a *run) bootstrap(nClusters, nOut int, stat func(idx []int, out []float64)) [][]float64 {
-	if a.opt.Bootstrap <= 0 || nClusters == 0 || nOut == 0 {
-		return nil
+	if a.opt.Bootstrap <= 0 || nClusters == 0 || nOut == 0 || a.ctx.Err() != nil {
+		return nil // nothing to resample, or cancelled (Analyze returns the error)
 	}
-	return stats.ClusterBootstrap(nClusters, a.opt.Bootstrap, a.opt.Seed, nOut, stat)
+	// Once cancelled, the replicates left are skipped; Analyze returns the error.
+	reps, _ := stats.ClusterBootstrapContext(a.ctx, nClusters, a.opt.Bootstrap, a.opt.Seed, nOut, stat)
+	return reps
 }
 
 // interval is the 95 % percentile interval of output j; NaN without replicates.

@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -32,7 +33,7 @@ func ExampleAnalyze() {
 	}
 	opt := analysis.DefaultOptions()
 	opt.Bootstrap = 0 // no intervals in this example
-	rep, err := analysis.Analyze(s, opt)
+	rep, err := analysis.Analyze(context.Background(), s, opt)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"math"
 	"sort"
 	"strconv"
@@ -92,7 +93,7 @@ func analyze(t *testing.T, s *Study, mod func(*Options)) *report.Report {
 	if mod != nil {
 		mod(&o)
 	}
-	r, err := Analyze(s, o)
+	r, err := Analyze(context.Background(), s, o)
 	if err != nil {
 		t.Fatalf("Analyze: %v", err)
 	}

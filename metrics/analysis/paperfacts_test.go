@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"testing"
@@ -57,7 +58,7 @@ func TestPaperTable4Counts(t *testing.T) {
 	sortGradings(s.Gradings)
 	o := DefaultOptions()
 	o.Bootstrap, o.Resamples = 20, 0
-	r, err := Analyze(s, o)
+	r, err := Analyze(context.Background(), s, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"math"
 	"testing"
 )
@@ -42,10 +43,10 @@ func TestReferenceSubsetRound(t *testing.T) {
 }
 
 func TestDegenerateStudies(t *testing.T) {
-	if _, err := Analyze(nil, DefaultOptions()); err == nil {
+	if _, err := Analyze(context.Background(), nil, DefaultOptions()); err == nil {
 		t.Error("nil study: no error")
 	}
-	r, err := Analyze(&Study{}, DefaultOptions())
+	r, err := Analyze(context.Background(), &Study{}, DefaultOptions())
 	if err != nil {
 		t.Fatalf("empty study: %v", err)
 	}
@@ -54,25 +55,25 @@ func TestDegenerateStudies(t *testing.T) {
 	}
 	s := &Study{MainRound: "main", Attributes: []string{"A"}, Questions: []Question{{ID: "q", GateScore: math.NaN()}},
 		Models: []Model{{Name: "M"}}}
-	if _, err := Analyze(s, DefaultOptions()); err != nil {
+	if _, err := Analyze(context.Background(), s, DefaultOptions()); err != nil {
 		t.Fatalf("study without gradings: %v", err)
 	}
 	// One grading of one model: nothing to compare, no panic.
 	s.Evaluators = []Evaluator{{ID: "e", Kind: Human}}
 	s.Gradings = []Grading{{Evaluator: "e", Kind: Human, Round: "main", QuestionID: "q", Model: "M", Rubric: []float64{4}}}
-	r, err = Analyze(s, DefaultOptions())
+	r, err = Analyze(context.Background(), s, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkExact(t, "solve", rowWhere(t, r, "summary", "model", "M")["solve_rate"], 1)
 	bad := DefaultOptions()
 	bad.ChecklistThreshold = 1.5
-	if _, err := Analyze(s, bad); err == nil {
+	if _, err := Analyze(context.Background(), s, bad); err == nil {
 		t.Error("checklist threshold 1.5: no error")
 	}
 	dup := *s
 	dup.Models = []Model{{Name: "M"}, {Name: "M"}}
-	if _, err := Analyze(&dup, DefaultOptions()); err == nil {
+	if _, err := Analyze(context.Background(), &dup, DefaultOptions()); err == nil {
 		t.Error("duplicate model: no error")
 	}
 }

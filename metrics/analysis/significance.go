@@ -215,6 +215,9 @@ func (a *run) medianP(diffs [][]float64, nQ, n int) ([]float64, []int) {
 	d := make([]float64, 0, n)
 	sq := make([]float64, n)
 	for r := 0; r < R; r++ {
+		if a.ctx.Err() != nil {
+			break // cancelled: Analyze returns the error after this stage
+		}
 		idx := ss.draw(n, stats.NewRand(seed, n*R+r))
 		for k, dk := range diffs {
 			d = d[:0]

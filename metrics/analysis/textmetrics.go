@@ -105,6 +105,9 @@ func (a *run) textTables() {
 		rr := textsim.NewRougeScorer(refs[j.q], textsim.RougeOptions{Stemmer: false})
 		bs := textsim.NewBLEUScorer(refs[j.q], textsim.DefaultBLEUOptions)
 		for _, m := range j.ms {
+			if a.ctx.Err() != nil {
+				return // cancelled: Analyze returns the error after this stage
+			}
 			txt := p.respOf(j.q, m).Text
 			scores[i] = append(scores[i], textScore{q: j.q, m: m, bleu: bs.Score(txt).Score,
 				stem: rs.Score(txt), raw: rr.Score(txt)})

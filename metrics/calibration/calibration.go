@@ -1,6 +1,7 @@
 package calibration
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -13,6 +14,8 @@ import (
 
 // Options control Analyze.
 type Options struct {
+	ctx context.Context // set by Analyze; the bootstraps stop when it is done
+
 	// Seed seeds the fold assignment (stream = judge index) and the
 	// length-controlled bootstrap; default 1.
 	Seed uint64
@@ -59,7 +62,22 @@ const (
 // report.SectionJudges) and length_controlled (report.SectionBeyond) with
 // their figures. Invalid options are replaced by their defaults with a
 // warning.
-func Analyze(s *analysis.Study, opt Options) Result {
+// A cancelled ctx stops it between bootstrap replicates and returns ctx's
+// error (and no result).
+func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	opt.ctx = ctx
+	r := analyze(s, opt)
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	return r, nil
+}
+
+// analyze is Analyze without the context.
+func analyze(s *analysis.Study, opt Options) Result {
 	var r Result
 	def := DefaultOptions()
 	if opt.Folds < 2 {
@@ -393,3 +411,6 @@ func sentence(judge, metric string, n int, mr, mi, gi, gl float64) string {
 	return fmt.Sprintf("Isotonic calibration %s the gap between judge %s and the %s (mean absolute error over %d models %.3g → %.3g, held out); linear calibration %s it.",
 		verb(gi), judge, what, n, mr, mi, verb(gl))
 }
+
+// cancelled reports whether Analyze's context is done (false outside Analyze).
+func (o Options) cancelled() bool { return o.ctx != nil && o.ctx.Err() != nil }

@@ -154,7 +154,12 @@ func lengthControlled(s *analysis.Study, d *data, opt Options, r *Result) {
 		lo[i], hi[i] = math.NaN(), math.NaN()
 	}
 	if opt.Bootstrap > 0 {
-		reps := stats.ClusterBootstrap(len(qs), opt.Bootstrap, opt.Seed^lengthSeedMix, nM+1, lf.fit)
+		reps := stats.ClusterBootstrap(len(qs), opt.Bootstrap, opt.Seed^lengthSeedMix, nM+1, func(idx []int, out []float64) {
+			if opt.cancelled() {
+				return
+			}
+			lf.fit(idx, out)
+		})
 		for k := range lo {
 			lo[k], hi[k] = stats.PercentileInterval(reps, k, opt.Level)
 		}

@@ -1,6 +1,7 @@
 package planning
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -57,8 +58,19 @@ const FigureID = "study_plan_questions"
 // Analyze runs Plan and wraps its table with a bar chart of the questions
 // needed per adjacent pair and design. When Plan fails (no rubric, fewer
 // than two models with human gradings, invalid options) the result holds a
-// Note saying why and no table.
-func Analyze(s *analysis.Study, opt Options) Result {
+// Note saying why and no table. A cancelled ctx returns ctx's error.
+func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	r := analyze(s, opt)
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	return r, nil
+}
+
+func analyze(s *analysis.Study, opt Options) Result {
 	var r Result
 	t, err := Plan(s, opt.Plan)
 	if err != nil {

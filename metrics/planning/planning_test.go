@@ -249,7 +249,7 @@ func TestPlanErrors(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	r := Analyze(one, DefaultOptions())
+	r := analyze(one, DefaultOptions())
 	if len(r.Tables) != 0 || len(r.Notes) != 1 {
 		t.Errorf("Analyze on one model: %d tables, %d notes; want 0, 1", len(r.Tables), len(r.Notes))
 	}

@@ -252,6 +252,9 @@ func (p *prep) agreeStats(clusters []conf2) agreeRow {
 	r.agrLo, r.agrHi, r.kapLo, r.kapHi, r.f1Lo, r.f1Hi = nan, nan, nan, nan, nan, nan
 	if len(clusters) > 0 && p.opt.Bootstrap > 0 {
 		reps := stats.ClusterBootstrap(len(clusters), p.opt.Bootstrap, p.opt.Seed, 3, func(idx []int, o []float64) {
+			if p.opt.cancelled() {
+				return
+			}
 			var s conf2
 			for _, c := range idx {
 				s.addAll(clusters[c])
@@ -404,6 +407,9 @@ func (p *prep) parityTable(parity map[int]*parityAcc) *report.Table {
 		lo, hi := math.NaN(), math.NaN()
 		if p.opt.Bootstrap > 0 {
 			reps := stats.ClusterBootstrap(len(cl), p.opt.Bootstrap, p.opt.Seed, 1, func(idx []int, o []float64) {
+				if p.opt.cancelled() {
+					return
+				}
 				var s [3]int64
 				for _, c := range idx {
 					for k := range s {

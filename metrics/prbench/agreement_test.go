@@ -36,7 +36,7 @@ func agreeStudy() *analysis.Study {
 }
 
 func TestCriterionAgreementHand(t *testing.T) {
-	res := Analyze(agreeStudy(), DefaultOptions())
+	res := analyze(agreeStudy(), DefaultOptions())
 	tb := table(t, res, "criterion_agreement")
 	tests := []struct {
 		a, b, kind, breakdown          string
@@ -105,7 +105,7 @@ func TestJudgeParityHand(t *testing.T) {
 	}{{0.05, false}, {0.06, true}, {0.049, false}} {
 		opt := DefaultOptions()
 		opt.ParityMargin = tc.margin
-		tb := table(t, Analyze(agreeStudy(), opt), "judge_parity")
+		tb := table(t, analyze(agreeStudy(), opt), "judge_parity")
 		r := row(t, tb, map[string]string{"judge": "J"})
 		checkV(t, tb, r, "n", 10)
 		checkV(t, tb, r, "n_expert_pairs", 1)
@@ -134,7 +134,7 @@ func TestJudgeParityTwoQuestions(t *testing.T) {
 	for _, ev := range []struct{ id, kind string }{{"J", analysis.Judge}, {"H1", analysis.Human}, {"H2", analysis.Human}} {
 		grade(s, ev.id, ev.kind, "R", "A", ids, "11100")
 	}
-	tb := table(t, Analyze(s, DefaultOptions()), "judge_parity")
+	tb := table(t, analyze(s, DefaultOptions()), "judge_parity")
 	r := row(t, tb, map[string]string{"judge": "J"})
 	checkV(t, tb, r, "n", 15)
 	checkV(t, tb, r, "n_questions", 2)
@@ -173,7 +173,7 @@ func TestConfusionMatchesStats(t *testing.T) {
 func TestHumansPooledAndNoBootstrap(t *testing.T) {
 	opt := DefaultOptions()
 	opt.Bootstrap = 0
-	res := Analyze(agreeStudy(), opt)
+	res := analyze(agreeStudy(), opt)
 	// All weights +1, so clipped = met/5. Model A: H1 11011 → 4/5, H2 10011 →
 	// 3/5; pooled humans: two gradings, mean (4/5 + 3/5)/2 = 0.7.
 	tb := table(t, res, "prbench_scores")

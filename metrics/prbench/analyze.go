@@ -1,6 +1,7 @@
 package prbench
 
 import (
+	"context"
 	"math"
 	"strconv"
 
@@ -19,17 +20,22 @@ type Result = report.Part
 // prbench_ungraded_criteria (each only when it has rows), all in
 // report.SectionPRBench. A study with no criteria (or a nil study) gives an
 // empty Result. Analyze never panics on user input; invalid option values
-// are replaced by their defaults with a warning.
-func Analyze(s *analysis.Study, opt Options) Result {
-	if s == nil || len(s.Criteria) == 0 {
-		return Result{}
+// are replaced by their defaults with a warning. A cancelled ctx stops it
+// between bootstrap replicates and returns ctx's error.
+func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
 	}
+	if s == nil || len(s.Criteria) == 0 {
+		return Result{}, nil
+	}
+	opt.ctx = ctx
 	var res Result
 	p := &prep{s: s, opt: opt, res: &res, figIDs: map[string]bool{}}
 	p.checkOptions()
 	if !p.index() {
 		p.note("prbench_scores", "no criterion belongs to a question of the study; the PRBench tables are left out")
-		return res
+		return res, nil
 	}
 	add := func(t *report.Table) {
 		if t != nil && len(t.Rows) > 0 {
@@ -43,7 +49,10 @@ func Analyze(s *analysis.Study, opt Options) Result {
 	}
 	add(p.ungradedTable())
 	p.noteNaN()
-	return res
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	return res, nil
 }
 
 // analyzeUnits builds every table that needs criterion grades.

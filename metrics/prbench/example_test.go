@@ -1,6 +1,7 @@
 package prbench_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/euroexec/euroexec/metrics/analysis"
@@ -28,7 +29,11 @@ func ExampleAnalyze() {
 				CriterionID: id, Met: met[i]})
 		}
 	}
-	res := prbench.Analyze(s, prbench.DefaultOptions())
+	res, err := prbench.Analyze(context.Background(), s, prbench.DefaultOptions())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	for _, t := range res.Tables {
 		if t.Name != "prbench_scores" {
 			continue

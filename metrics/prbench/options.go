@@ -1,7 +1,11 @@
 package prbench
 
+import "context"
+
 // Options tunes Analyze. Start from DefaultOptions and change what differs.
 type Options struct {
+	ctx context.Context // set by Analyze; the bootstraps stop when it is done
+
 	// HardShare is the share of each domain's questions in the Hard subset,
 	// in (0, 1] (default 0.25, study.toml criteria.hard_share). The count is
 	// ⌈HardShare·n⌉, at least 1. A value outside (0, 1] is replaced by the
@@ -35,3 +39,6 @@ func DefaultOptions() Options {
 
 // level is the confidence level of every interval.
 const level = 0.95
+
+// cancelled reports whether Analyze's context is done (false outside Analyze).
+func (o Options) cancelled() bool { return o.ctx != nil && o.ctx.Err() != nil }

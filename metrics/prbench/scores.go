@@ -77,6 +77,9 @@ func (p *prep) scoreBlock(pop int, inQ func(q int) bool, nv int, val func(ui int
 	var reps [][]float64
 	if nC > 0 && p.opt.Bootstrap > 0 {
 		reps = stats.ClusterBootstrap(nC, p.opt.Bootstrap, p.opt.Seed, nM*nv, func(idx []int, o []float64) {
+			if p.opt.cancelled() {
+				return
+			}
 			s := make([]float64, w)
 			mult := make([]int32, nC)
 			for _, c := range idx {

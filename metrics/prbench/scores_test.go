@@ -58,7 +58,7 @@ func scoreStudy() *analysis.Study {
 }
 
 func TestScores(t *testing.T) {
-	res := Analyze(scoreStudy(), DefaultOptions())
+	res := analyze(scoreStudy(), DefaultOptions())
 	if len(res.Warnings) != 0 {
 		t.Errorf("warnings: %v", res.Warnings)
 	}
@@ -117,7 +117,7 @@ func TestScores(t *testing.T) {
 }
 
 func TestCategories(t *testing.T) {
-	res := Analyze(scoreStudy(), DefaultOptions())
+	res := analyze(scoreStudy(), DefaultOptions())
 	tb := table(t, res, "prbench_categories")
 	// Category A has only positive criteria (min = 0): normalised = raw/max.
 	//   Q1 (c1 +5, c2 +3): M3 5/8, M4 3/8; Q2 (d1 +10): M3 0, M4 0.
@@ -157,7 +157,7 @@ func TestHardSubset(t *testing.T) {
 	// scoreStudy: Q1's mean clipped over models = (1 + 0 + 0 + 1/8)/4 = 9/32,
 	// Q2's = (1 + 0 + 0 + 0)/4 = 8/32. Hard share 0.25 of 2 questions →
 	// ⌈0.5⌉ = 1 → Q2.
-	res := Analyze(scoreStudy(), DefaultOptions())
+	res := analyze(scoreStudy(), DefaultOptions())
 	tb := table(t, res, "prbench_hard_questions")
 	if len(tb.Rows) != 1 {
 		t.Fatalf("hard questions: %v, want only Q2", tb.Rows)
@@ -199,7 +199,7 @@ func TestHardSubset(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			opt := DefaultOptions()
 			opt.HardShare, opt.HardCount, opt.Bootstrap = tc.share, tc.count, 0
-			tb := table(t, Analyze(tie, opt), "prbench_hard_questions")
+			tb := table(t, analyze(tie, opt), "prbench_hard_questions")
 			var got []string
 			for _, r := range tb.Rows {
 				got = append(got, r[colIndex(t, tb, "question_id")].(string))
@@ -233,7 +233,7 @@ func TestCeilShare(t *testing.T) {
 }
 
 func TestLength(t *testing.T) {
-	res := Analyze(scoreStudy(), DefaultOptions())
+	res := analyze(scoreStudy(), DefaultOptions())
 	tb := table(t, res, "prbench_length")
 	// M4: lengths 300 and 100, clipped 1/8 and 0: r = 1, slope = (1/8)/200 =
 	// 0.000625, intercept = 1/8 − 0.000625·300 = −1/16.
@@ -274,7 +274,7 @@ func TestUngradedAndDegenerate(t *testing.T) {
 	}
 	grade(s, "J", analysis.Judge, "Q1", "M1", []string{"c1", "c2", "c3", "c4", "c5"}, "1-0--")
 	grade(s, "J", analysis.Judge, "Qn", "M1", []string{"n1"}, "1")
-	res := Analyze(s, DefaultOptions())
+	res := analyze(s, DefaultOptions())
 	joined := strings.Join(res.Warnings, "\n")
 	for _, want := range []string{"1 gradings lack grades", "3 missing grades", "3 criteria were graded by nobody", "question Qn has no positive-weight criterion"} {
 		if !strings.Contains(joined, want) {
@@ -294,17 +294,17 @@ func TestUngradedAndDegenerate(t *testing.T) {
 }
 
 func TestNoCriteria(t *testing.T) {
-	res := Analyze(&analysis.Study{Questions: []analysis.Question{{ID: "q"}}}, DefaultOptions())
+	res := analyze(&analysis.Study{Questions: []analysis.Question{{ID: "q"}}}, DefaultOptions())
 	if len(res.Tables)+len(res.Figures)+len(res.Notes)+len(res.Warnings) != 0 {
 		t.Errorf("study without criteria gave %+v, want an empty Result", res)
 	}
-	if res := Analyze(nil, DefaultOptions()); len(res.Tables) != 0 {
+	if res := analyze(nil, DefaultOptions()); len(res.Tables) != 0 {
 		t.Error("nil study gave tables")
 	}
 	// Criteria but no grades: only the ungraded list and a note.
 	s := &analysis.Study{Questions: []analysis.Question{{ID: "q"}},
 		Criteria: []analysis.Criterion{{QuestionID: "q", ID: "k", Weight: 1}}}
-	res = Analyze(s, DefaultOptions())
+	res = analyze(s, DefaultOptions())
 	if got := tableNames(res); len(got) != 1 || got[0] != "prbench_ungraded_criteria" {
 		t.Errorf("tables %v, want only prbench_ungraded_criteria", got)
 	}
@@ -315,7 +315,7 @@ func TestNoCriteria(t *testing.T) {
 
 func TestInvalidOptions(t *testing.T) {
 	opt := Options{HardShare: 2, HardCount: -1, ParityMargin: math.NaN(), Bootstrap: -5, Seed: 1}
-	res := Analyze(scoreStudy(), opt)
+	res := analyze(scoreStudy(), opt)
 	if len(res.Warnings) != 3 {
 		t.Errorf("warnings %v, want 3 (hard_share, hard_count, parity_margin)", res.Warnings)
 	}

@@ -84,9 +84,9 @@ func TestDeterministicAcrossCores(t *testing.T) {
 	opt := DefaultOptions()
 	opt.Bootstrap = 200
 	prev := runtime.GOMAXPROCS(1)
-	one := Analyze(s, opt)
+	one := analyze(s, opt)
 	runtime.GOMAXPROCS(max(prev, 4))
-	many := Analyze(s, opt)
+	many := analyze(s, opt)
 	runtime.GOMAXPROCS(prev)
 	if len(one.Tables) < 8 {
 		t.Fatalf("synthetic study gave tables %v, want every PRBench table", tableNames(one))
@@ -113,7 +113,7 @@ func BenchmarkAnalyzePRBenchScale(b *testing.B) {
 	opt := DefaultOptions()
 	b.ResetTimer()
 	for b.Loop() {
-		res := Analyze(s, opt)
+		res := analyze(s, opt)
 		if len(res.Tables) == 0 {
 			b.Fatal("no tables")
 		}

@@ -50,6 +50,7 @@
 package ranking
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -62,6 +63,8 @@ import (
 
 // Options control the analysis.
 type Options struct {
+	ctx context.Context // set by Analyze; the bootstraps stop when it is done
+
 	// Seed seeds the bootstrap; default 1.
 	Seed uint64
 	// Bootstrap is the number of cluster-bootstrap replicates over
@@ -126,7 +129,22 @@ type data struct {
 
 // Analyze computes the rankings and pairwise_significance tables of s. It
 // never panics on user input.
-func Analyze(s *analysis.Study, opt Options) Result {
+// A cancelled ctx stops it between bootstrap replicates and returns ctx's
+// error (and no result).
+func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	opt.ctx = ctx
+	r := analyze(s, opt)
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	return r, nil
+}
+
+// analyze is Analyze without the context.
+func analyze(s *analysis.Study, opt Options) Result {
 	var res Result
 	if s == nil {
 		res.Notes = append(res.Notes, report.Note{Table: RankingsTable, Reason: "no study"})
@@ -224,6 +242,9 @@ func Analyze(s *analysis.Study, opt Options) Result {
 		orders := d.orderList()
 		start := pl.Strength
 		reps = stats.ClusterBootstrap(d.nQ, opt.Bootstrap, opt.Seed, nOut, func(idx []int, out []float64) {
+			if opt.cancelled() {
+				return
+			}
 			cnt := make([]int, d.nQ)
 			for _, q := range idx {
 				cnt[q]++
@@ -663,3 +684,6 @@ func build(s *analysis.Study, opt Options) (*data, []report.Note, []string) {
 	}
 	return d, notes, warns
 }
+
+// cancelled reports whether Analyze's context is done (false outside Analyze).
+func (o Options) cancelled() bool { return o.ctx != nil && o.ctx.Err() != nil }

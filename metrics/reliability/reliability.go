@@ -50,6 +50,7 @@
 package reliability
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -63,6 +64,8 @@ import (
 
 // Options control the analysis.
 type Options struct {
+	ctx context.Context // set by Analyze; the bootstraps stop when it is done
+
 	// Seed seeds the bootstrap; default 1.
 	Seed uint64
 	// Bootstrap is the number of cluster-bootstrap replicates over
@@ -140,7 +143,22 @@ func (r *row) replicate(cnt []int) float64 {
 
 // Analyze computes the reliability table of s. It never panics on user
 // input; a study without rubric and checklist gives a Note and no table.
-func Analyze(s *analysis.Study, opt Options) Result {
+// A cancelled ctx stops it between bootstrap replicates and returns ctx's
+// error (and no result).
+func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	opt.ctx = ctx
+	r := analyze(s, opt)
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	return r, nil
+}
+
+// analyze is Analyze without the context.
+func analyze(s *analysis.Study, opt Options) Result {
 	var res Result
 	if s == nil {
 		res.Notes = append(res.Notes, report.Note{Table: TableName, Reason: "no study"})
@@ -254,6 +272,9 @@ func bootstrapRows(rows []*row, nQ int, opt Options) {
 		return
 	}
 	reps := stats.ClusterBootstrap(nQ, opt.Bootstrap, opt.Seed, width, func(idx []int, out []float64) {
+		if opt.cancelled() {
+			return
+		}
 		cnt := make([]int, nQ)
 		for _, q := range idx {
 			cnt[q]++
@@ -557,3 +578,6 @@ func summarizeWhy(items []string) string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// cancelled reports whether Analyze's context is done (false outside Analyze).
+func (o Options) cancelled() bool { return o.ctx != nil && o.ctx.Err() != nil }

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -58,6 +59,29 @@ func ClusterBootstrap(nClusters, replicates int, seed uint64, nOut int, stat fun
 		stat(idx, rows[r])
 	})
 	return rows
+}
+
+// ClusterBootstrapContext is ClusterBootstrap that stops drawing once ctx
+// is cancelled: the replicates not yet begun are left as rows of NaN and
+// ctx's error is returned with the matrix. With a live ctx the matrix is
+// ClusterBootstrap's, bit for bit.
+func ClusterBootstrapContext(ctx context.Context, nClusters, replicates int, seed uint64, nOut int, stat func(idx []int, out []float64)) ([][]float64, error) {
+	if replicates < 1 {
+		return [][]float64{}, ctx.Err()
+	}
+	nOut = max(nOut, 0)
+	rows := nanRows(replicates, nOut)
+	if nClusters < 1 {
+		return rows, ctx.Err()
+	}
+	parallelRows(replicates, func(r int) {
+		if ctx.Err() != nil {
+			return
+		}
+		idx := ResampleIndices(nClusters, NewRand(seed, r))
+		stat(idx, rows[r])
+	})
+	return rows, ctx.Err()
 }
 
 // BootstrapFromIndices evaluates stat on explicit resamples: row r of the

@@ -17,6 +17,7 @@ package csvout
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -49,8 +50,9 @@ var DefaultOptions = Options{Subdir: "tables"}
 // plain file stem (letters, digits, '_', '-', '.', not starting with '.'),
 // a name used twice or named "notes", a row whose length differs from the
 // columns, or a value of an unsupported type is an error naming the table, row
-// and column; nothing is written then.
-func Write(dir string, r *report.Report, opt Options) error {
+// and column; nothing is written then. A cancelled ctx stops it between
+// tables and returns ctx's error.
+func Write(ctx context.Context, dir string, r *report.Report, opt Options) error {
 	if r == nil {
 		return fmt.Errorf("csvout: nil report")
 	}
@@ -59,6 +61,9 @@ func Write(dir string, r *report.Report, opt Options) error {
 	files := make(map[string][]byte, len(r.Tables)+1)
 	order := make([]string, 0, len(r.Tables)+1)
 	for i, t := range r.Tables {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("csvout: %w", err)
+		}
 		if t == nil {
 			return fmt.Errorf("csvout: table %d is nil", i)
 		}
@@ -89,6 +94,9 @@ func Write(dir string, r *report.Report, opt Options) error {
 		return fmt.Errorf("csvout: create %s: %w", out, err)
 	}
 	for _, name := range order {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("csvout: %w", err)
+		}
 		p := filepath.Join(out, name+".csv")
 		if err := os.WriteFile(p, files[name], 0o644); err != nil {
 			return fmt.Errorf("csvout: write %s: %w", p, err)

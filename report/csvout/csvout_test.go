@@ -2,6 +2,7 @@ package csvout
 
 import (
 	"bytes"
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -26,7 +27,7 @@ func checkBytes(t *testing.T, what string, got, want []byte) {
 func TestWriteTableExactBytes(t *testing.T) {
 	r := reporttest.Small()
 	dir := t.TempDir()
-	if err := Write(dir, r, DefaultOptions); err != nil {
+	if err := Write(context.Background(), dir, r, DefaultOptions); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(filepath.Join(dir, "tables", "tiny.csv"))
@@ -57,10 +58,10 @@ func TestDeterministic(t *testing.T) {
 	r1 := reporttest.Small()
 	r2 := reporttest.Small()
 	r2.GeneratedAt = r2.GeneratedAt.AddDate(1, 0, 0) // the run time never reaches tables/
-	if err := Write(d1, r1, DefaultOptions); err != nil {
+	if err := Write(context.Background(), d1, r1, DefaultOptions); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(d2, r2, DefaultOptions); err != nil {
+	if err := Write(context.Background(), d2, r2, DefaultOptions); err != nil {
 		t.Fatal(err)
 	}
 	ents, err := os.ReadDir(filepath.Join(d1, "tables"))
@@ -132,7 +133,7 @@ func TestWriteErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			err := Write(dir, &report.Report{Tables: tc.tables}, DefaultOptions)
+			err := Write(context.Background(), dir, &report.Report{Tables: tc.tables}, DefaultOptions)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got error %v, want one containing %q", err, tc.want)
 			}

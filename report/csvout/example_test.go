@@ -1,6 +1,7 @@
 package csvout_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,7 +18,7 @@ func ExampleWrite() {
 	}}}
 	dir, _ := os.MkdirTemp("", "csvout")
 	defer os.RemoveAll(dir)
-	if err := csvout.Write(dir, r, csvout.DefaultOptions); err != nil {
+	if err := csvout.Write(context.Background(), dir, r, csvout.DefaultOptions); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -194,7 +194,7 @@ func TestBrowser(t *testing.T) {
 	b := startBrowser(t)
 	dir := filepath.Join(t.TempDir(), "site")
 	r := reporttest.Small()
-	if _, err := Write(dir, r, DefaultOptions); err != nil {
+	if _, err := Write(context.Background(), dir, r, DefaultOptions); err != nil {
 		t.Fatal(err)
 	}
 	var pages []string
@@ -272,7 +272,7 @@ func TestBrowser(t *testing.T) {
 
 	t.Run("without echarts", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "site")
-		warn, err := Write(dir, r, Options{Assets: fstest.MapFS{}})
+		warn, err := Write(context.Background(), dir, r, Options{Assets: fstest.MapFS{}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package site_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,7 +29,7 @@ func ExampleWrite() {
 	dir, _ := os.MkdirTemp("", "site")
 	defer os.RemoveAll(dir)
 	// An empty Assets folder stands for a binary built without `make assets`.
-	warnings, err := site.Write(dir, r, site.Options{Assets: fstest.MapFS{}})
+	warnings, err := site.Write(context.Background(), dir, r, site.Options{Assets: fstest.MapFS{}})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"io/fs"
 	"path/filepath"
 	"testing"
@@ -20,7 +21,7 @@ import (
 func BenchmarkLargestPageLoad(b *testing.B) {
 	br := startBrowser(b)
 	dir := b.TempDir()
-	if _, err := Write(dir, reporttest.PaperScale(44000), DefaultOptions); err != nil {
+	if _, err := Write(context.Background(), dir, reporttest.PaperScale(44000), DefaultOptions); err != nil {
 		b.Fatal(err)
 	}
 	largest, size := "", int64(0)

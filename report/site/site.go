@@ -34,6 +34,7 @@ package site
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -143,8 +144,13 @@ var tmpl = template.Must(template.New("site").Parse(pagesHTML))
 
 // Write writes the site for r into dir (created if needed; existing files of
 // the same names are replaced). It returns the warnings (the missing chart
-// library) and an error naming the page that could not be written.
-func Write(dir string, r *report.Report, opt Options) ([]string, error) {
+// library) and an error naming the page that could not be written. A
+// cancelled ctx stops it between pages and returns ctx's error (the pages
+// written so far stay; the caller writes into a temporary folder).
+func Write(ctx context.Context, dir string, r *report.Report, opt Options) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if r == nil {
 		return nil, fmt.Errorf("site: nil report")
 	}
@@ -175,6 +181,7 @@ func Write(dir string, r *report.Report, opt Options) ([]string, error) {
 		}
 	}
 	b := newBuilder(r, opt, echarts == nil)
+	b.ctx = ctx
 	if err := b.writeAll(dir); err != nil {
 		return warnings, err
 	}
@@ -183,6 +190,7 @@ func Write(dir string, r *report.Report, opt Options) ([]string, error) {
 
 // builder holds what every page shares.
 type builder struct {
+	ctx       context.Context
 	r         *report.Report
 	opt       Options
 	noECharts bool
@@ -481,6 +489,9 @@ func (b *builder) fill(p *pageData, figs []*report.Figure, tabs []*report.Table,
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 func (b *builder) render(path string, p *pageData) error {
+	if b.ctx != nil && b.ctx.Err() != nil {
+		return fmt.Errorf("site: %w", b.ctx.Err())
+	}
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer bufPool.Put(buf)

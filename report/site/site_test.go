@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"math"
 	"os"
@@ -29,7 +30,7 @@ func writeSite(t *testing.T, r *report.Report, opt Options) string {
 	if opt.Assets == nil {
 		opt.Assets = fakeECharts
 	}
-	warn, err := Write(dir, r, opt)
+	warn, err := Write(context.Background(), dir, r, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +260,7 @@ func TestEscaping(t *testing.T) {
 
 func TestMissingECharts(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "site")
-	warn, err := Write(dir, reporttest.Small(), Options{Assets: fstest.MapFS{}})
+	warn, err := Write(context.Background(), dir, reporttest.Small(), Options{Assets: fstest.MapFS{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package xlsx_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,7 +24,7 @@ func ExampleWrite() {
 	dir, _ := os.MkdirTemp("", "xlsx")
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "report.xlsx")
-	if err := xlsx.Write(path, r, xlsx.DefaultOptions); err != nil {
+	if err := xlsx.Write(context.Background(), path, r, xlsx.DefaultOptions); err != nil {
 		fmt.Println(err)
 		return
 	}

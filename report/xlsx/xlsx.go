@@ -33,8 +33,10 @@
 package xlsx
 
 import (
+	"context"
 	"fmt"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -125,8 +127,13 @@ type sheetInfo struct{ sheet, table, title, doc string }
 
 // Write writes r as an Excel workbook to path (overwriting it). It returns an
 // error naming the sheet or table on failure; an unsupported value type in a
-// table is an error.
-func Write(path string, r *report.Report, opt Options) (err error) {
+// table is an error. A cancelled ctx stops it between sheets and returns
+// ctx's error; nothing is saved then. The file is written with mode 0644
+// (less the umask), never executable.
+func Write(ctx context.Context, path string, r *report.Report, opt Options) (err error) {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if r == nil {
 		return fmt.Errorf("xlsx: nil report")
 	}
@@ -167,6 +174,9 @@ func Write(path string, r *report.Report, opt Options) (err error) {
 		if t == summary {
 			continue
 		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("xlsx: %w", err)
+		}
 		if err := w.tableSheet(SheetName(t.Name, w.used), t); err != nil {
 			return err
 		}
@@ -192,7 +202,19 @@ func Write(path string, r *report.Report, opt Options) (err error) {
 	}); err != nil {
 		return fmt.Errorf("xlsx: document properties: %w", err)
 	}
-	if err := w.f.SaveAs(path); err != nil {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("xlsx: %w", err)
+	}
+	// Not SaveAs: it creates the file with mode 0777 (executable).
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("xlsx: save %s: %w", path, err)
+	}
+	if _, err := w.f.WriteTo(f); err != nil {
+		f.Close()
+		return fmt.Errorf("xlsx: save %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
 		return fmt.Errorf("xlsx: save %s: %w", path, err)
 	}
 	return nil

@@ -2,6 +2,7 @@ package xlsx
 
 import (
 	"archive/zip"
+	"context"
 	"io"
 	"path/filepath"
 	"regexp"
@@ -18,7 +19,7 @@ import (
 func writeSmall(t *testing.T) (string, *excelize.File) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "report.xlsx")
-	if err := Write(path, reporttest.Small(), DefaultOptions); err != nil {
+	if err := Write(context.Background(), path, reporttest.Small(), DefaultOptions); err != nil {
 		t.Fatal(err)
 	}
 	f, err := excelize.OpenFile(path)
@@ -268,7 +269,7 @@ func TestCut(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	r := &report.Report{Tables: []*report.Table{{Name: "x", Columns: []report.Column{{Name: "a"}}, Rows: [][]any{{1, 2}}}}}
-	err := Write(filepath.Join(t.TempDir(), "r.xlsx"), r, DefaultOptions)
+	err := Write(context.Background(), filepath.Join(t.TempDir(), "r.xlsx"), r, DefaultOptions)
 	if err == nil || !strings.Contains(err.Error(), "table x: row 1 has 2 values") {
 		t.Errorf("got %v, want a row-length error", err)
 	}
@@ -288,7 +289,7 @@ func TestLargeTable(t *testing.T) {
 		tb.Rows = append(tb.Rows, []any{int64(i), float64(i) / 8, 0.5, "row text that is long enough to matter"})
 	}
 	path := filepath.Join(t.TempDir(), "big.xlsx")
-	if err := Write(path, &report.Report{Tables: []*report.Table{tb}}, DefaultOptions); err != nil {
+	if err := Write(context.Background(), path, &report.Report{Tables: []*report.Table{tb}}, DefaultOptions); err != nil {
 		t.Fatal(err)
 	}
 	// Row n+1 holds i = n−1 = 119999 and x = 119999/8 = 14999.875. The
@@ -333,7 +334,7 @@ func BenchmarkLargeTable(b *testing.B) {
 	r := &report.Report{Tables: []*report.Table{tb}}
 	path := filepath.Join(b.TempDir(), "big.xlsx")
 	for b.Loop() {
-		if err := Write(path, r, DefaultOptions); err != nil {
+		if err := Write(context.Background(), path, r, DefaultOptions); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package reporttest_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,16 +19,16 @@ func writeAll(tb testing.TB, out string) (siteTime, xlsxTime time.Duration) {
 	tb.Helper()
 	r := reporttest.PaperScale(44000)
 	t0 := time.Now()
-	if _, err := site.Write(filepath.Join(out, "site"), r, site.DefaultOptions); err != nil {
+	if _, err := site.Write(context.Background(), filepath.Join(out, "site"), r, site.DefaultOptions); err != nil {
 		tb.Fatal(err)
 	}
 	siteTime = time.Since(t0)
 	t0 = time.Now()
-	if err := xlsx.Write(filepath.Join(out, "report.xlsx"), r, xlsx.DefaultOptions); err != nil {
+	if err := xlsx.Write(context.Background(), filepath.Join(out, "report.xlsx"), r, xlsx.DefaultOptions); err != nil {
 		tb.Fatal(err)
 	}
 	xlsxTime = time.Since(t0)
-	if err := csvout.Write(out, r, csvout.DefaultOptions); err != nil {
+	if err := csvout.Write(context.Background(), out, r, csvout.DefaultOptions); err != nil {
 		tb.Fatal(err)
 	}
 	return siteTime, xlsxTime

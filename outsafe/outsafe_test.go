@@ -1,0 +1,256 @@
+package outsafe
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// write creates the file p (and its folders) holding s.
+func write(t *testing.T, p, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkRefused fails unless err is a *RefusedError whose text holds every want
+// (or, with no want, unless err is nil).
+func checkRefused(t *testing.T, err error, want ...string) {
+	t.Helper()
+	if len(want) == 0 {
+		if err != nil {
+			t.Fatalf("got %v, want no error", err)
+		}
+		return
+	}
+	var re *RefusedError
+	if !errors.As(err, &re) {
+		t.Fatalf("got %v, want a *RefusedError containing %q", err, want)
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("got %q, want it to contain %q", err.Error(), w)
+		}
+	}
+}
+
+func TestCheckFolder(t *testing.T) {
+	root := t.TempDir()
+	study := filepath.Join(root, "study")
+	write(t, filepath.Join(study, "questions.csv"), "id\n")
+	write(t, filepath.Join(root, "user", "thesis.docx"), "my thesis")
+	write(t, filepath.Join(root, "marked", ReportMarker), "euroexec")
+	write(t, filepath.Join(root, "marked", "report.xlsx"), "x")
+	write(t, filepath.Join(root, "afile"), "12345")
+	os.Mkdir(filepath.Join(root, "empty"), 0o755)
+	os.Symlink(study, filepath.Join(root, "link-to-study"))
+	for _, c := range []struct {
+		name  string
+		out   string
+		force bool
+		want  []string // nil: allowed
+	}{
+		{"absent", "new", false, nil},
+		{"empty", "empty", false, nil},
+		{"marked", "marked", false, nil},
+		{"user folder", "user", false, []string{"did not write", "thesis.docx", "1 entries", "--force"}},
+		{"user folder forced", "user", true, nil},
+		{"a file", "afile", false, []string{"a file (5 bytes)", "--force"}},
+		{"a file forced", "afile", true, nil},
+		{"the study", "study", true, []string{"it is the study folder", "--force does not change this"}},
+		{"inside the study", "study/out", true, []string{"inside the study folder"}},
+		{"contains the study", ".", true, []string{"contains the study folder"}},
+		{"the study through a link", "link-to-study", true, []string{"it is the study folder"}},
+		{"root", "/", true, []string{"root folder"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := c.out
+			if !filepath.IsAbs(out) {
+				out = filepath.Join(root, out)
+			}
+			checkRefused(t, CheckFolder(out, ReportMarker, c.force, study), c.want...)
+		})
+	}
+}
+
+func TestCheckDB(t *testing.T) {
+	root := t.TempDir()
+	study := filepath.Join(root, "study")
+	write(t, filepath.Join(study, "questions.xlsx"), "PK\x03\x04 a workbook")
+	// A DuckDB file starts with an 8-byte checksum, then "DUCK".
+	write(t, filepath.Join(root, "old.duckdb"), "\x00\x00\x00\x00\x00\x00\x00\x00DUCK\x40\x00")
+	write(t, filepath.Join(root, "notes.txt"), "not a database")
+	write(t, filepath.Join(root, "zero"), "")
+	for _, c := range []struct {
+		name  string
+		path  string
+		force bool
+		want  []string
+	}{
+		{"absent", "new.duckdb", false, nil},
+		{"a duckdb file", "old.duckdb", false, nil},
+		{"an empty file", "zero", false, nil},
+		{"another file", "notes.txt", false, []string{"not a DuckDB database", "--force"}},
+		{"another file forced", "notes.txt", true, nil},
+		{"an input of the study", "study/questions.xlsx", true, []string{"inside the study folder"}},
+		{"a new file in the study", "study/x.duckdb", true, []string{"inside the study folder"}},
+		{"a folder", "study", true, []string{"inside the study folder"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			checkRefused(t, CheckDB(filepath.Join(root, c.path), c.force, study), c.want...)
+		})
+	}
+}
+
+// deadPID returns the pid of a process that has exited.
+func deadPID(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skipf("cannot start a process: %v", err)
+	}
+	return cmd.Process.Pid
+}
+
+func TestCleanStale(t *testing.T) {
+	parent := t.TempDir()
+	dead := deadPID(t)
+	stale := filepath.Join(parent, fmt.Sprintf(".report.euroexec-%d-%d.tmp", dead, time.Now().UnixNano()))
+	write(t, filepath.Join(stale, ReportMarker), "x")
+	write(t, filepath.Join(stale, "study.duckdb.wal"), "partial")
+	unmarked := filepath.Join(parent, fmt.Sprintf(".other.euroexec-%d-1.tmp", dead))
+	write(t, filepath.Join(unmarked, "thesis.docx"), "mine")
+	live := filepath.Join(parent, fmt.Sprintf(".report.euroexec-%d-2.tmp", os.Getppid()))
+	write(t, filepath.Join(live, ReportMarker), "x")
+	aside := filepath.Join(parent, fmt.Sprintf(".gone.euroexec-%d-3.tmp.old", dead))
+	write(t, filepath.Join(aside, ReportMarker), "previous report")
+
+	notes := CleanStale(parent, ReportMarker)
+	if len(notes) != 2 {
+		t.Errorf("notes = %q, want 2 (one removed, one restored)", notes)
+	}
+	for _, c := range []struct {
+		path  string
+		exist bool
+	}{
+		{stale, false}, {unmarked, true}, {live, true}, {aside, false},
+		{filepath.Join(parent, "gone", ReportMarker), true},
+	} {
+		_, err := os.Stat(c.path)
+		if got := err == nil; got != c.exist {
+			t.Errorf("%s exists = %v, want %v", filepath.Base(c.path), got, c.exist)
+		}
+	}
+}
+
+func TestLock(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "report")
+	unlock, err := Lock(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Lock(out)
+	var le *LockedError
+	if !errors.As(err, &le) || !strings.Contains(err.Error(), "being written by another euroexec run") {
+		t.Fatalf("second lock: got %v, want a *LockedError", err)
+	}
+	unlock()
+	unlock2, err := Lock(out)
+	if err != nil {
+		t.Fatalf("lock after unlock: %v", err)
+	}
+	unlock2()
+}
+
+func TestTempDirAndReplace(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "report")
+	write(t, filepath.Join(out, ReportMarker), "old")
+	write(t, filepath.Join(out, "stale.csv"), "old table")
+	tmp, err := TempDir(out, ReportMarker, []byte("new"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tempRe.MatchString(filepath.Base(tmp)) || !strings.Contains(filepath.Base(tmp), fmt.Sprint(os.Getpid())) {
+		t.Errorf("temporary folder %s: want .report.euroexec-PID-NANOS.tmp", filepath.Base(tmp))
+	}
+	fi, err := os.Stat(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := os.FileMode(0o755) &^ umask(); fi.Mode().Perm() != want {
+		t.Errorf("temporary folder mode %v, want %v", fi.Mode().Perm(), want)
+	}
+	write(t, filepath.Join(tmp, "new.csv"), "new table")
+	if err := Replace(tmp, out); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(out, ReportMarker))
+	if string(b) != "new" {
+		t.Errorf("marker after Replace = %q, want %q", b, "new")
+	}
+	if _, err := os.Stat(filepath.Join(out, "stale.csv")); err == nil {
+		t.Error("a file of the previous output survived Replace")
+	}
+	ents, _ := os.ReadDir(parent)
+	if len(ents) != 1 {
+		t.Errorf("parent holds %d entries after Replace, want 1 (the output)", len(ents))
+	}
+	// Into a place where nothing is yet.
+	tmp2, _ := TempDir(filepath.Join(parent, "fresh"), ReportMarker, nil)
+	if err := Replace(tmp2, filepath.Join(parent, "fresh")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestIsDuckDBShortFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "short")
+	write(t, p, "DUCK")
+	if ok, err := IsDuckDB(p); ok || err != nil {
+		t.Errorf("IsDuckDB(4-byte file) = %v, %v; want false, nil", ok, err)
+	}
+}
+
+func TestCheckFolderHome(t *testing.T) {
+	root := t.TempDir()
+	home := filepath.Join(root, "home", "ana")
+	write(t, filepath.Join(home, "cv.pdf"), "x")
+	t.Setenv("HOME", home)
+	checkRefused(t, CheckFolder(home, ReportMarker, true), "your home folder")
+	checkRefused(t, CheckFolder(filepath.Join(root, "home"), ReportMarker, true), "your home folder")
+	checkRefused(t, CheckFolder(filepath.Join(home, "report"), ReportMarker, false))
+}
+
+// TestReplaceWithoutExchange takes the path for file systems without an
+// atomic exchange: the old output is moved aside, then removed.
+func TestReplaceWithoutExchange(t *testing.T) {
+	saved := exchange
+	exchange = func(a, b string) error { return syscall.EINVAL }
+	defer func() { exchange = saved }()
+	parent := t.TempDir()
+	out := filepath.Join(parent, "report")
+	write(t, filepath.Join(out, ReportMarker), "old")
+	tmp, err := TempDir(out, ReportMarker, []byte("new"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Replace(tmp, out); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, ReportMarker)); string(b) != "new" {
+		t.Errorf("marker = %q, want %q", b, "new")
+	}
+	if ents, _ := os.ReadDir(parent); len(ents) != 1 {
+		t.Errorf("parent holds %d entries, want 1", len(ents))
+	}
+}
