@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"bytes"
 	"os"
 	"path/filepath"
@@ -56,7 +57,7 @@ func TestTerminalEscapes(t *testing.T) {
 			t.Skip("file system refuses the name:", err)
 		}
 		var out, errb bytes.Buffer
-		if err := run(&out, &errb, []string{"validate", dir}); err != nil {
+		if err := run(context.Background(), &out, &errb, []string{"validate", dir}); err != nil {
 			t.Fatalf("validate: %v\n%s", err, errb.String())
 		}
 		check(t, &out, &errb)
@@ -67,7 +68,7 @@ func TestTerminalEscapes(t *testing.T) {
 			t.Skip("no named pipes:", err)
 		}
 		var out, errb bytes.Buffer
-		if err := run(&out, &errb, []string{"validate", dir}); err == nil {
+		if err := run(context.Background(), &out, &errb, []string{"validate", dir}); err == nil {
 			t.Fatal("validate accepted a named pipe")
 		}
 		check(t, &out, &errb)
@@ -96,10 +97,10 @@ func TestValidateAndRunAgree(t *testing.T) {
 			dir := copySample(t)
 			setup(t, dir)
 			var vo, ve bytes.Buffer
-			verr := run(&vo, &ve, []string{"validate", dir})
+			verr := run(context.Background(), &vo, &ve, []string{"validate", dir})
 			out := filepath.Join(t.TempDir(), "report")
 			var ro, re bytes.Buffer
-			rerr := run(&ro, &re, []string{"run", "-q", dir, "-o", out})
+			rerr := run(context.Background(), &ro, &re, []string{"run", "-q", dir, "-o", out})
 			if verr == nil || rerr == nil {
 				t.Fatalf("validate: %v, run: %v; want both to fail", verr, rerr)
 			}
