@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	analysis "github.com/euroexec/euroexec/study"
 )
 
 func TestCompute(t *testing.T) {
