@@ -267,15 +267,19 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) {
 	if nM == 0 {
 		return
 	}
+	// The pairing rule (scores.Grading.Usable): a grading with no usable
+	// score is not a grading, on either side.
 	judged := map[[2]int]*grade{}
 	for _, gi := range jv.g {
-		g := &p.grades[gi]
-		judged[[2]int{g.q, g.m}] = g
+		if g := &p.grades[gi]; g.usable {
+			judged[[2]int{g.q, g.m}] = g
+		}
 	}
 	humanGraded := map[[2]int]bool{}
 	for _, gi := range hv.g {
-		g := &p.grades[gi]
-		humanGraded[[2]int{g.q, g.m}] = true
+		if g := &p.grades[gi]; g.usable {
+			humanGraded[[2]int{g.q, g.m}] = true
+		}
 	}
 	acc := make([]float64, nQ*nM*jvLen)
 	ex := make([]jvExact, nM)
@@ -309,7 +313,7 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) {
 	for _, gi := range hv.g {
 		g := &p.grades[gi]
 		mi, ok := mp[g.m]
-		if !ok || judged[[2]int{g.q, g.m}] == nil {
+		if !ok || !g.usable || judged[[2]int{g.q, g.m}] == nil {
 			continue
 		}
 		cl := acc[(hv.qPos[g.q]*nM+mi)*jvLen:][:jvLen]
@@ -319,7 +323,7 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) {
 		g := &p.grades[gi]
 		mi, ok := mp[g.m]
 		qi, okq := hv.qPos[g.q]
-		if !ok || !okq || !humanGraded[[2]int{g.q, g.m}] {
+		if !ok || !okq || !g.usable || !humanGraded[[2]int{g.q, g.m}] {
 			continue
 		}
 		cl := acc[(qi*nM+mi)*jvLen:][:jvLen]

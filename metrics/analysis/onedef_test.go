@@ -235,3 +235,41 @@ func TestSolveRateOneDefinition(t *testing.T) {
 			num(t, cell(t, sum, "rubric", "set", "all", "graders", "humans", "model", m)))
 	}
 }
+
+// TestJudgeHumanPairing: a judge grading whose every score was dropped is
+// not a grading, so judge_vs_human.csv and judge_calibration.csv pair the
+// judge and the humans on the same questions. j1's gradings of atlas-5 on
+// 5 of the 40 questions have no usable score: 35 remain.
+func TestJudgeHumanPairing(t *testing.T) {
+	s := edgeStudy()
+	rep := analyzeAll(t, s)
+	// independent count: questions where j1 has a usable score for the model
+	// and a human graded it
+	want := map[string]int64{}
+	for _, m := range []string{"atlas-5", "borealis", "cirrus"} {
+		usable := map[string]bool{}
+		for _, g := range s.Gradings {
+			if g.Evaluator != "j1" || g.Model != m {
+				continue
+			}
+			for _, v := range g.Rubric {
+				if !math.IsNaN(v) {
+					usable[g.QuestionID] = true
+				}
+			}
+		}
+		want[m] = int64(len(usable))
+	}
+	if want["atlas-5"] != 35 {
+		t.Fatalf("edge study: j1 has usable gradings of atlas-5 on %d questions, want 35", want["atlas-5"])
+	}
+	jh, cal := rep.Table("judge_vs_human"), rep.Table(calibration.TableCalibration)
+	for m, n := range want {
+		if got := num(t, cell(t, jh, "n_questions", "judge", "judge:j1", "model", m)); got != float64(n) {
+			t.Errorf("judge_vs_human j1/%s: n_questions %v, want %d", m, got, n)
+		}
+		if got := num(t, cell(t, cal, "n_questions", "judge", "j1", "model", m, "metric", "rubric")); got != float64(n) {
+			t.Errorf("judge_calibration j1/%s: n_questions %v, want %d", m, got, n)
+		}
+	}
+}

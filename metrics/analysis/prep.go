@@ -35,6 +35,7 @@ type grade struct {
 
 	rank   float64 // evaluator's rank (mean over runs); 0 = not ranked
 	solved int8    // 1 solved, 0 not, -1 undefined
+	usable bool    // scores.Grading.Usable: pairs judge with human
 }
 
 // prep is the indexed study that every analysis reads.
@@ -189,7 +190,7 @@ func (p *prep) collapse() {
 			human: p.s.Evaluators[e].Kind != Judge, runs: sg.Runs,
 			attr: sg.Rubric, rubN: sg.RubricN, rubMean: sg.RubricMean, rub: sg.RubricRat,
 			rate: sg.ChecklistRate, hits: sg.Hits, partials: sg.Partials, misses: sg.Misses, nas: sg.NAs,
-			rank: sg.Rank, solved: sg.Solve}
+			rank: sg.Rank, solved: sg.Solve, usable: sg.Usable()}
 		for _, v := range sg.Rubric {
 			if !math.IsNaN(v) {
 				g.rubSum += v

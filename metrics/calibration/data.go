@@ -114,6 +114,9 @@ func load(s *analysis.Study, so scores.Options) *data {
 				solN[m][q]++
 			}
 		case analysis.Judge:
+			if !g.Usable() { // the pairing rule: no usable score, not a grading
+				continue
+			}
 			j := jPos[g.Evaluator]
 			d.jRub[j][m][q] = g.RubricMean
 			d.jChk[j][m][q] = g.ChecklistRate

@@ -87,6 +87,12 @@ type Grading struct {
 	Src int
 }
 
+// Usable reports whether g has a usable score: a rubric attribute with a
+// score or a defined checklist rate. A grading without one (every judge
+// score dropped as off the scale, every verdict missing) is not a grading:
+// it pairs with nothing in the judge–human tables and counts nowhere.
+func (g *Grading) Usable() bool { return g.RubricN > 0 || !math.IsNaN(g.ChecklistRate) }
+
 // Scorer scores gradings with one rule. Build it with NewScorer.
 type Scorer struct {
 	opt                  Options
