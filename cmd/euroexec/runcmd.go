@@ -39,10 +39,9 @@ import (
 
 // runOptions are the flags of `euroexec run`.
 type runOptions struct {
-	out      string
-	quiet    bool
-	now      func() time.Time
-	progress bool
+	out   string
+	quiet bool
+	now   func() time.Time
 }
 
 func runCmd(stdout, stderr io.Writer) *cobra.Command {

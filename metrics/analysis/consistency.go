@@ -142,13 +142,6 @@ func (a *run) intervals(nQ int, accs []*meanAcc) [][2]float64 {
 	return out
 }
 
-// pearsonAcc accumulates double-entry Pearson r per question cluster.
-type pearsonAcc struct {
-	x, y  []float64
-	cl    [][6]float64 // per question: n, Σx, Σy, Σxx, Σyy, Σxy (centred)
-	shift float64
-}
-
 func (a *run) consistencyCols() []report.Column {
 	return []report.Column{
 		col("comparison", report.Text, "what is compared (see the table doc)"),

@@ -266,13 +266,6 @@ func (p *prep) deriveFlags() {
 	}
 }
 
-func b2i(b bool) int8 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // findRounds settles the main round and the reference subset: the
 // questions where the human label has a grading (by a human when there is
 // one, else by any grader) and, per question, the round it was graded in
