@@ -178,7 +178,9 @@ func (p *prep) collapse() {
 	p.scorer = scores.NewScorer(p.nAttr, scores.HasChecklist(gs), p.sopt)
 	p.hasChecklist = p.scorer.HasChecks
 	unknown := 0
-	for _, sg := range p.scorer.Collapse(gs) {
+	sgs := p.scorer.Collapse(gs)
+	p.grades = make([]grade, 0, len(sgs))
+	for _, sg := range sgs {
 		q, okq := p.qIdx[sg.QuestionID]
 		m, okm := p.mIdx[sg.Model]
 		e, oke := p.eIdx[sg.Evaluator]

@@ -266,11 +266,19 @@ func Sorted(gs []study.Grading) (out []study.Grading, sorted bool) {
 // Collapse scores gs, which must be sorted (see Sorted): one Grading per
 // (round, question, model, evaluator), runs averaged, in that order.
 func (sc *Scorer) Collapse(gs []study.Grading) []Grading {
-	var out []Grading
+	same := func(a, b *study.Grading) bool {
+		return a.Round == b.Round && a.QuestionID == b.QuestionID && a.Model == b.Model && a.Evaluator == b.Evaluator
+	}
+	n := 0
+	for i := range gs {
+		if i == 0 || !same(&gs[i], &gs[i-1]) {
+			n++
+		}
+	}
+	out := make([]Grading, 0, n)
 	for i := 0; i < len(gs); {
 		j := i + 1
-		for j < len(gs) && gs[j].Round == gs[i].Round && gs[j].QuestionID == gs[i].QuestionID &&
-			gs[j].Model == gs[i].Model && gs[j].Evaluator == gs[i].Evaluator {
+		for j < len(gs) && same(&gs[j], &gs[i]) {
 			j++
 		}
 		g := sc.Score(gs[i:j])
