@@ -273,3 +273,41 @@ func TestJudgeHumanPairing(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossTableConsistency: on the edge study (all-na checklists, judge
+// gradings with every score dropped, a judge with two runs, missing ranks,
+// two rounds), every table that reports the same quantity for the same
+// population reports the same value, bit for bit.
+func TestCrossTableConsistency(t *testing.T) {
+	s := edgeStudy()
+	rep := analyzeAll(t, s)
+	sum, rk, ro := rep.Table("summary"), rep.Table(ranking.RankingsTable), rep.Table("rubric_overall")
+	jh, cal := rep.Table("judge_vs_human"), rep.Table(calibration.TableCalibration)
+	hum := func(col, m string) float64 {
+		return num(t, cell(t, sum, col, "set", "all", "graders", "humans", "model", m))
+	}
+	jud := func(col, m string) float64 {
+		return num(t, cell(t, sum, col, "set", "all", "graders", "judge:j1", "model", m))
+	}
+	for _, m := range []string{"atlas-5", "borealis", "cirrus"} {
+		// humans, main round, all questions: summary = rankings = rubric_overall
+		sameBits(t, m+": rankings n_gradings", num(t, cell(t, rk, "n_gradings", "model", m)), hum("n_gradings", m))
+		sameBits(t, m+": rankings solve_rate", num(t, cell(t, rk, "solve_rate", "model", m)), hum("solve_rate", m))
+		sameBits(t, m+": rankings rubric", num(t, cell(t, rk, "rubric", "model", m)), hum("rubric", m))
+		sameBits(t, m+": rubric_overall mean", num(t, cell(t, ro, "mean", "scope", "overall", "model", m)), hum("rubric", m))
+		// judge j1, all its usable gradings (every question was graded by
+		// humans): summary's judge row = judge_vs_human's judge side =
+		// judge_calibration's raw judge Solve Rate
+		sameBits(t, m+": judge_vs_human judge_rubric", num(t, cell(t, jh, "judge_rubric", "judge", "judge:j1", "model", m)), jud("rubric", m))
+		sameBits(t, m+": judge_vs_human judge_checklist_rate", num(t, cell(t, jh, "judge_checklist_rate", "judge", "judge:j1", "model", m)), jud("checklist_rate", m))
+		sameBits(t, m+": judge_vs_human judge_solve_rate", num(t, cell(t, jh, "judge_solve_rate", "judge", "judge:j1", "model", m)), jud("solve_rate", m))
+		sameBits(t, m+": judge_calibration judge_raw solve_rate", num(t, cell(t, cal, "judge_raw", "judge", "j1", "model", m, "metric", "solve_rate")), jud("solve_rate", m))
+	}
+	// j1 graded borealis and cirrus usably on every question, so the human
+	// side of judge_vs_human is the whole human population there.
+	for _, m := range []string{"borealis", "cirrus"} {
+		sameBits(t, m+": judge_vs_human human_rubric", num(t, cell(t, jh, "human_rubric", "judge", "judge:j1", "model", m)), hum("rubric", m))
+		sameBits(t, m+": judge_vs_human human_checklist_rate", num(t, cell(t, jh, "human_checklist_rate", "judge", "judge:j1", "model", m)), hum("checklist_rate", m))
+		sameBits(t, m+": judge_vs_human human_solve_rate", num(t, cell(t, jh, "human_solve_rate", "judge", "judge:j1", "model", m)), hum("solve_rate", m))
+	}
+}
