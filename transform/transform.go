@@ -1,5 +1,5 @@
 // Package transform opens a study database, applies the sql/ views and reads
-// the study into the plain Go values of package metrics/analysis. It holds
+// the study into the plain Go values of package metrics/study. It holds
 // the small typed query helpers; every statement binds user values as
 // parameters.
 package transform
@@ -15,8 +15,7 @@ import (
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/euroexec/euroexec/ingest/config"
-	"github.com/euroexec/euroexec/metrics/analysis"
-	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // DB is an open study database.
@@ -67,15 +66,15 @@ func f64(n sql.NullFloat64) float64 {
 // else the gate score (questions.gate_score, else passed/cells of gate_runs)
 // binned by cfg.Difficulty; a mismatch between the given difficulty and the
 // gate's bin is returned as a warning.
-func (d *DB) Load(ctx context.Context, cfg config.Config) (*analysis.Study, []string, error) {
-	s := &analysis.Study{
+func (d *DB) Load(ctx context.Context, cfg config.Config) (*study.Study, []string, error) {
+	s := &study.Study{
 		Title: cfg.Title, HumanLabel: cfg.HumanLabel, MainRound: cfg.MainRound,
 		ScaleMin: cfg.Rubric.Min, ScaleMax: cfg.Rubric.Max,
 	}
 	var warnings []string
 	qidx := map[string]int{}
 	err := d.query(ctx, `SELECT question_id, domain, prompt, author, difficulty, gate_score FROM questions ORDER BY question_id`, func(r *sql.Rows) error {
-		var q analysis.Question
+		var q study.Question
 		var author, diff sql.NullString
 		var gate sql.NullFloat64
 		if err := r.Scan(&q.ID, &q.Domain, &q.Prompt, &author, &diff, &gate); err != nil {
@@ -91,7 +90,7 @@ func (d *DB) Load(ctx context.Context, cfg config.Config) (*analysis.Study, []st
 	}
 	err = d.query(ctx, `SELECT question_id, key, value FROM question_tags ORDER BY question_id, ord`, func(r *sql.Rows) error {
 		var q string
-		var t analysis.Tag
+		var t study.Tag
 		if err := r.Scan(&q, &t.Key, &t.Value); err != nil {
 			return err
 		}
@@ -175,10 +174,10 @@ func Bin(score float64, bins []config.Bin) string {
 	return AboveGate
 }
 
-func (d *DB) loadModels(ctx context.Context, s *analysis.Study) error {
+func (d *DB) loadModels(ctx context.Context, s *study.Study) error {
 	seen := map[string]bool{}
 	err := d.query(ctx, `SELECT model, provider, display_name, usd_per_1k_input, usd_per_1k_output FROM models`, func(r *sql.Rows) error {
-		var m analysis.Model
+		var m study.Model
 		var p, dn sql.NullString
 		var in, out sql.NullFloat64
 		if err := r.Scan(&m.Name, &p, &dn, &in, &out); err != nil {
@@ -200,7 +199,7 @@ func (d *DB) loadModels(ctx context.Context, s *analysis.Study) error {
 		}
 		if !seen[m] {
 			seen[m] = true
-			s.Models = append(s.Models, analysis.Model{Name: m, USDPer1kInput: math.NaN(), USDPer1kOutput: math.NaN()})
+			s.Models = append(s.Models, study.Model{Name: m, USDPer1kInput: math.NaN(), USDPer1kOutput: math.NaN()})
 		}
 		return nil
 	})
@@ -208,10 +207,10 @@ func (d *DB) loadModels(ctx context.Context, s *analysis.Study) error {
 	return err
 }
 
-func (d *DB) loadResponses(ctx context.Context, s *analysis.Study) error {
+func (d *DB) loadResponses(ctx context.Context, s *study.Study) error {
 	return d.query(ctx, `SELECT question_id, model, text, chars, words, cost_usd, input_tokens, output_tokens
 		FROM responses WHERE latest ORDER BY question_id, model`, func(r *sql.Rows) error {
-		var x analysis.Response
+		var x study.Response
 		var cost sql.NullFloat64
 		var in, out sql.NullInt64
 		if err := r.Scan(&x.QuestionID, &x.Model, &x.Text, &x.Chars, &x.Words, &cost, &in, &out); err != nil {
@@ -230,7 +229,7 @@ func (d *DB) loadResponses(ctx context.Context, s *analysis.Study) error {
 	})
 }
 
-func (d *DB) loadGradings(ctx context.Context, s *analysis.Study, cfg config.Config) error {
+func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config) error {
 	// Attributes present in the data, in study order.
 	have := map[string]bool{}
 	err := d.query(ctx, `SELECT DISTINCT attribute FROM rubric_scores`, func(r *sql.Rows) error {
@@ -283,12 +282,12 @@ func (d *DB) loadGradings(ctx context.Context, s *analysis.Study, cfg config.Con
 	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM gradings`).Scan(&n); err != nil {
 		return fmt.Errorf("count gradings: %w", err)
 	}
-	s.Gradings = make([]analysis.Grading, 0, n)
+	s.Gradings = make([]study.Grading, 0, n)
 	byID = make(map[int64]int, n)
 	nA := len(s.Attributes)
 	scores := make([]sql.NullFloat64, nA)
 	err = d.query(ctx, q, func(r *sql.Rows) error {
-		var g analysis.Grading
+		var g study.Grading
 		var id int64
 		var rank sql.NullInt64
 		var comment, verdicts sql.NullString
@@ -321,7 +320,7 @@ func (d *DB) loadGradings(ctx context.Context, s *analysis.Study, cfg config.Con
 	}
 	return d.query(ctx, `SELECT grading_id, key, value FROM grading_tags ORDER BY grading_id`, func(r *sql.Rows) error {
 		var id int64
-		var t analysis.Tag
+		var t study.Tag
 		if err := r.Scan(&id, &t.Key, &t.Value); err != nil {
 			return err
 		}
@@ -331,23 +330,23 @@ func (d *DB) loadGradings(ctx context.Context, s *analysis.Study, cfg config.Con
 	})
 }
 
-func verdict(s string) analysis.Verdict {
+func verdict(s string) study.Verdict {
 	switch s {
 	case "hit":
-		return analysis.Hit
+		return study.Hit
 	case "partial":
-		return analysis.Partial
+		return study.Partial
 	case "miss":
-		return analysis.Miss
+		return study.Miss
 	case "na":
-		return analysis.NA
+		return study.NA
 	}
-	return analysis.VerdictNone
+	return study.VerdictNone
 }
 
-func (d *DB) loadRest(ctx context.Context, s *analysis.Study) error {
+func (d *DB) loadRest(ctx context.Context, s *study.Study) error {
 	err := d.query(ctx, `SELECT evaluator, kind, domain FROM evaluators ORDER BY evaluator`, func(r *sql.Rows) error {
-		var e analysis.Evaluator
+		var e study.Evaluator
 		var dom sql.NullString
 		if err := r.Scan(&e.ID, &e.Kind, &dom); err != nil {
 			return err
@@ -360,7 +359,7 @@ func (d *DB) loadRest(ctx context.Context, s *analysis.Study) error {
 		return err
 	}
 	err = d.query(ctx, `SELECT question_id, reference_id, author, text, graded FROM "references" ORDER BY question_id, reference_id`, func(r *sql.Rows) error {
-		var x analysis.Reference
+		var x study.Reference
 		var a sql.NullString
 		if err := r.Scan(&x.QuestionID, &x.ID, &a, &x.Text, &x.Graded); err != nil {
 			return err
@@ -373,7 +372,7 @@ func (d *DB) loadRest(ctx context.Context, s *analysis.Study) error {
 		return err
 	}
 	err = d.query(ctx, `SELECT question_id, run, item, passed FROM gate_runs ORDER BY question_id, run, item`, func(r *sql.Rows) error {
-		var x analysis.GateRun
+		var x study.GateRun
 		if err := r.Scan(&x.QuestionID, &x.Run, &x.Item, &x.Passed); err != nil {
 			return err
 		}
@@ -384,7 +383,7 @@ func (d *DB) loadRest(ctx context.Context, s *analysis.Study) error {
 		return err
 	}
 	err = d.query(ctx, `SELECT question_id, criterion_id, text, weight, category FROM criteria ORDER BY question_id, criterion_id`, func(r *sql.Rows) error {
-		var x analysis.Criterion
+		var x study.Criterion
 		var c sql.NullString
 		if err := r.Scan(&x.QuestionID, &x.ID, &x.Text, &x.Weight, &c); err != nil {
 			return err
@@ -398,7 +397,7 @@ func (d *DB) loadRest(ctx context.Context, s *analysis.Study) error {
 	}
 	return d.query(ctx, `SELECT evaluator, kind, question_id, model, criterion_id, met FROM criterion_grades
 		ORDER BY question_id, model, evaluator, criterion_id`, func(r *sql.Rows) error {
-		var x analysis.CriterionGrade
+		var x study.CriterionGrade
 		if err := r.Scan(&x.Evaluator, &x.Kind, &x.QuestionID, &x.Model, &x.CriterionID, &x.Met); err != nil {
 			return err
 		}
@@ -407,74 +406,75 @@ func (d *DB) loadRest(ctx context.Context, s *analysis.Study) error {
 	})
 }
 
-// ResponseTables returns the listings of every response (all sources and
-// attempts) and of every failed batch request, as report tables
-// (tables/responses.csv and tables/failed_requests.csv).
-func (d *DB) ResponseTables(ctx context.Context) ([]*report.Table, error) {
-	resp := &report.Table{
-		Name: "responses", Title: "Responses", Section: report.SectionCost,
-		Doc: "One row per response as loaded: every source file and attempt; latest marks the one analysed.",
-		Columns: []report.Column{
-			{Name: "question_id", Kind: report.Text, Doc: "question id"},
-			{Name: "model", Kind: report.Text, Doc: "model name"},
-			{Name: "source_file", Kind: report.Text, Doc: "response dump the text came from (relative to the study folder)"},
-			{Name: "source_row", Kind: report.Int, Doc: "line of the dump"},
-			{Name: "attempt", Kind: report.Int, Doc: "attempt number (0 when the dump has none)"},
-			{Name: "latest", Kind: report.Text, Doc: "true for the highest attempt, the one analysed"},
-			{Name: "chars", Kind: report.Int, Doc: "length in Unicode code points"},
-			{Name: "words", Kind: report.Int, Doc: "whitespace-separated words"},
-			{Name: "input_tokens", Kind: report.Int, Doc: "prompt tokens, empty when unknown"},
-			{Name: "output_tokens", Kind: report.Int, Doc: "generated tokens, empty when unknown"},
-			{Name: "cost_usd", Kind: report.Float, Doc: "cost in USD from the dump, or from provider usage × models prices; empty when unknown"},
-		},
-	}
+// ResponseRow is one response as loaded (every source file and attempt).
+type ResponseRow struct {
+	QuestionID, Model string
+	SourceFile        string // relative to the study folder
+	SourceRow         int64  // line of the dump
+	Attempt           int64  // 0 when the dump has none
+	Latest            bool   // the highest attempt, the one analysed
+	Chars, Words      int64
+	InputTokens       int64   // -1 when unknown
+	OutputTokens      int64   // -1 when unknown
+	CostUSD           float64 // NaN when unknown
+}
+
+// FailedRequest is one batch request that produced no answer.
+type FailedRequest struct {
+	QuestionID, Model string // "" when the request id does not say
+	SourceFile        string
+	SourceRow         int64
+	RequestID         string
+	Error             string // the provider's error text (or code)
+}
+
+// Listings are the responses and failed batch requests as loaded.
+type Listings struct {
+	// Responses are sorted by (question, model, attempt, source file, row).
+	Responses []ResponseRow
+	// Failed are sorted by (model, question, source file, row).
+	Failed []FailedRequest
+}
+
+// Listings returns every response (all sources and attempts) and every
+// failed batch request; the command line turns them into
+// tables/responses.csv and tables/failed_requests.csv.
+func (d *DB) Listings(ctx context.Context) (Listings, error) {
+	var l Listings
 	err := d.query(ctx, `SELECT question_id, model, source_file, source_row, attempt, latest, chars, words, input_tokens, output_tokens, cost_usd
 		FROM responses ORDER BY question_id, model, attempt, source_file, source_row`, func(r *sql.Rows) error {
-		var q, m, f string
-		var row, att, ch, w int64
-		var latest bool
+		var x ResponseRow
 		var in, out sql.NullInt64
 		var cost sql.NullFloat64
-		if err := r.Scan(&q, &m, &f, &row, &att, &latest, &ch, &w, &in, &out, &cost); err != nil {
+		if err := r.Scan(&x.QuestionID, &x.Model, &x.SourceFile, &x.SourceRow, &x.Attempt, &x.Latest, &x.Chars, &x.Words, &in, &out, &cost); err != nil {
 			return err
 		}
-		resp.Rows = append(resp.Rows, []any{q, m, f, row, att, fmt.Sprint(latest), ch, w, nullInt(in), nullInt(out), f64(cost)})
+		x.InputTokens, x.OutputTokens, x.CostUSD = nullInt(in), nullInt(out), f64(cost)
+		l.Responses = append(l.Responses, x)
 		return nil
 	})
 	if err != nil {
-		return nil, err
-	}
-	failed := &report.Table{
-		Name: "failed_requests", Title: "Failed batch requests", Section: report.SectionCost,
-		Doc: "Batch requests that produced no answer (non-200, errored, canceled, expired), with the provider's error text.",
-		Columns: []report.Column{
-			{Name: "question_id", Kind: report.Text, Doc: "question id from the request id"},
-			{Name: "model", Kind: report.Text, Doc: "model from the request id or the line"},
-			{Name: "source_file", Kind: report.Text, Doc: "batch output file"},
-			{Name: "source_row", Kind: report.Int, Doc: "line of the file"},
-			{Name: "request_id", Kind: report.Text, Doc: "the request's custom id or key"},
-			{Name: "error", Kind: report.Text, Doc: "the provider's error text (or code)"},
-		},
+		return Listings{}, err
 	}
 	err = d.query(ctx, `SELECT coalesce(question_id, ''), coalesce(model, ''), source_file, source_row, request_id, error
 		FROM failed_requests ORDER BY model, question_id, source_file, source_row`, func(r *sql.Rows) error {
-		var q, m, f, id, e string
-		var row int64
-		if err := r.Scan(&q, &m, &f, &row, &id, &e); err != nil {
+		var x FailedRequest
+		if err := r.Scan(&x.QuestionID, &x.Model, &x.SourceFile, &x.SourceRow, &x.RequestID, &x.Error); err != nil {
 			return err
 		}
-		failed.Rows = append(failed.Rows, []any{q, m, f, row, id, e})
+		l.Failed = append(l.Failed, x)
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return Listings{}, err
 	}
-	return []*report.Table{resp, failed}, nil
+	return l, nil
 }
 
-func nullInt(n sql.NullInt64) any {
+// nullInt is n, or -1 when NULL.
+func nullInt(n sql.NullInt64) int64 {
 	if !n.Valid {
-		return nil
+		return -1
 	}
 	return n.Int64
 }

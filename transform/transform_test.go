@@ -86,13 +86,13 @@ func TestLoad(t *testing.T) {
 	}
 }
 
-// TestGradingScoresView checks the sql/ view's exact numerators on alice's
+// TestGradingScoresView checks the sql/ view grading_run_scores's exact numerators on alice's
 // q1 gradings: m1 scores 4+4+3+5+4 = 20 over 5 attributes, Hit + partial
 // (2 counted); m2 scores 2+3+2+3+2 = 12, miss + na (1 counted, 1 na).
 func TestGradingScoresView(t *testing.T) {
 	d, _, _ := load(t)
 	rows, err := d.SQL().Query(`SELECT model, rubric_sum, n_attributes, n_counted, hits, partials, misses, nas
-		FROM grading_scores WHERE evaluator = 'alice' AND question_id = 'q1' ORDER BY model`)
+		FROM grading_run_scores WHERE evaluator = 'alice' AND question_id = 'q1' ORDER BY model`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -161,6 +161,10 @@ func TestRunSameOnOneCore(t *testing.T) {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
 	got, _ := filepath.Glob(filepath.Join(out, "tables", "*.csv"))
+	golden, _ := filepath.Glob(filepath.Join("testdata", "golden", "tables", "*.csv"))
+	if len(golden) == 0 || len(got) != len(golden) {
+		t.Fatalf("one core wrote %d tables, want the %d golden tables", len(got), len(golden))
+	}
 	for _, p := range got {
 		b, _ := os.ReadFile(p)
 		want, err := os.ReadFile(filepath.Join("testdata", "golden", "tables", filepath.Base(p)))

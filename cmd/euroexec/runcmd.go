@@ -47,7 +47,6 @@ type runOptions struct {
 	force      bool
 	allowEmpty bool
 	now        func() time.Time
-	progress   bool
 	// hook, when set (tests), is called with the name of each stage and of
 	// each analysis stage as it starts.
 	hook func(stage string)
@@ -164,9 +163,9 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 		return nil, err
 	}
 	s, twarn, err := db.Load(ctx, res.Config)
-	var listings []*report.Table
+	var listings transform.Listings
 	if err == nil {
-		listings, err = db.ResponseTables(ctx)
+		listings, err = db.Listings(ctx)
 	}
 	db.Close()
 	if err != nil {
@@ -227,10 +226,8 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	if err := beyond(ctx, rep, s, res.Config); err != nil {
 		return nil, fmt.Errorf("analyse: %w", err)
 	}
-	rep.Tables = append(rep.Tables, listings...)
-	if n := len(listings[1].Rows); n > 0 {
-		rep.Warnings = append(rep.Warnings, failedSummary(listings[1])...)
-	}
+	rep.Tables = append(rep.Tables, listingTables(listings)...)
+	rep.Warnings = append(rep.Warnings, failedSummary(listings.Failed)...)
 	rep.Version = version
 	rep.GeneratedAt = start
 	for _, p := range res.Config.Pairs() {
@@ -312,30 +309,6 @@ func beyond(ctx context.Context, rep *report.Report, s *analysis.Study, c config
 	}
 	rep.Add(pr)
 	return nil
-}
-
-// failedSummary says, per model, how many batch requests failed and the
-// first error text.
-func failedSummary(t *report.Table) []string {
-	type agg struct {
-		n     int
-		first string
-	}
-	by := map[string]*agg{}
-	var order []string
-	for _, r := range t.Rows {
-		m := r[1].(string)
-		if by[m] == nil {
-			by[m] = &agg{first: r[5].(string)}
-			order = append(order, m)
-		}
-		by[m].n++
-	}
-	var out []string
-	for _, m := range order {
-		out = append(out, fmt.Sprintf("model %s: %d failed batch requests (first: %s); see tables/failed_requests.csv", m, by[m].n, by[m].first))
-	}
-	return out
 }
 
 // bytesBar returns an ingest progress callback that draws a byte-count bar

@@ -80,7 +80,8 @@ func TestFormatNumber(t *testing.T) {
 	}{
 		{101, "101"},
 		{4.0, "4"},
-		{-0.0, "0"},
+		{math.Copysign(0, -1), "0"}, // negative zero (the constant -0.0 is +0 in Go)
+		{0, "0"},
 		{0.5, "0.5"},
 		{0.1, "0.1"},
 		{0.30000000000000004, "0.30000000000000004"}, // the float64 nearest 0.1+0.2

@@ -6,6 +6,7 @@ import (
 
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // Instruments of the consistency analyses.
@@ -24,6 +25,7 @@ var insNames = [nIns]string{"explicit", "rubric", "checklist"}
 type entry struct {
 	e, m int
 	val  [nIns]float64
+	rat  [nIns]study.Rat // val as exact fractions where known (means over graders are exact)
 }
 
 // byQuestion groups a view's gradings per question position, each group
@@ -33,8 +35,13 @@ func (a *run) byQuestion(v *view) [][]entry {
 	for _, gi := range v.g {
 		g := &a.p.grades[gi]
 		e := entry{e: g.e, m: g.m, val: [nIns]float64{math.NaN(), g.rubMean, g.rate}}
+		e.rat[insRubric] = g.rub
+		if g.chkExact {
+			e.rat[insChecklist] = study.NewRat(g.chkNum, g.chkDen)
+		}
 		if g.rank > 0 {
 			e.val[insExplicit] = -g.rank
+			e.rat[insExplicit], _ = study.RatOf(-g.rank)
 		}
 		qi := v.qPos[g.q]
 		out[qi] = append(out[qi], e)
@@ -133,13 +140,6 @@ func (a *run) intervals(nQ int, accs []*meanAcc) [][2]float64 {
 		out[k][0], out[k][1] = a.interval(reps, k)
 	}
 	return out
-}
-
-// pearsonAcc accumulates double-entry Pearson r per question cluster.
-type pearsonAcc struct {
-	x, y  []float64
-	cl    [][6]float64 // per question: n, Σx, Σy, Σxx, Σyy, Σxy (centred)
-	shift float64
 }
 
 func (a *run) consistencyCols() []report.Column {

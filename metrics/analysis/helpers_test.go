@@ -11,13 +11,10 @@ import (
 	"github.com/euroexec/euroexec/report"
 )
 
-// g is one grading row of a hand-made study:
+// buildStudy builds a study from compact grading lines, each
 // "evaluator run question model A,B verdicts rank", where verdicts are
 // letters h (hit), p (partial), m (miss), n (na), - (none), "." for no
-// checklist, and A,B is "." for no rubric. run "." = no run.
-type g = string
-
-// buildStudy builds a study from compact grading lines. Evaluators whose id
+// checklist, and A,B is "." for no rubric. run "." = no run. Evaluators whose id
 // starts with "J" are judges. Every grading is in round "main".
 func buildStudy(t *testing.T, attrs []string, qs []Question, models []string, lines []string) *Study {
 	t.Helper()

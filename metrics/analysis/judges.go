@@ -5,6 +5,7 @@ import (
 
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // judgeTables builds Table 8 (judge_consistency) and Table 9
@@ -30,25 +31,22 @@ func (a *run) judgeTables() {
 
 // meanEntries returns, per model, the mean over the given evaluators'
 // entries of each instrument (NaN when none defines it), sorted by model.
+// The means are exact fractions (study.RatSum) divided once, so that equal
+// means tie whatever the order of the evaluators.
 func meanEntries(evs [][]entry) []entry {
-	type acc struct {
-		s [nIns]float64
-		n [nIns]int
-	}
-	byM := map[int]*acc{}
+	byM := map[int]*[nIns]study.RatSum{}
 	var ms []int
 	for _, ev := range evs {
 		for _, e := range ev {
 			x := byM[e.m]
 			if x == nil {
-				x = &acc{}
+				x = &[nIns]study.RatSum{}
 				byM[e.m] = x
 				ms = append(ms, e.m)
 			}
 			for k := 0; k < nIns; k++ {
 				if !math.IsNaN(e.val[k]) {
-					x.s[k] += e.val[k]
-					x.n[k]++
+					x[k].Add(e.rat[k], e.val[k])
 				}
 			}
 		}
@@ -58,7 +56,8 @@ func meanEntries(evs [][]entry) []entry {
 	for i, m := range ms {
 		out[i] = entry{e: -1, m: m}
 		for k := 0; k < nIns; k++ {
-			out[i].val[k] = meanOf(byM[m].s[k], byM[m].n[k])
+			out[i].val[k] = byM[m][k].Mean()
+			out[i].rat[k] = byM[m][k].Rat()
 		}
 	}
 	return out
@@ -267,15 +266,19 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) {
 	if nM == 0 {
 		return
 	}
+	// The pairing rule (scores.Grading.Usable): a grading with no usable
+	// score is not a grading, on either side.
 	judged := map[[2]int]*grade{}
 	for _, gi := range jv.g {
-		g := &p.grades[gi]
-		judged[[2]int{g.q, g.m}] = g
+		if g := &p.grades[gi]; g.usable {
+			judged[[2]int{g.q, g.m}] = g
+		}
 	}
 	humanGraded := map[[2]int]bool{}
 	for _, gi := range hv.g {
-		g := &p.grades[gi]
-		humanGraded[[2]int{g.q, g.m}] = true
+		if g := &p.grades[gi]; g.usable {
+			humanGraded[[2]int{g.q, g.m}] = true
+		}
 	}
 	acc := make([]float64, nQ*nM*jvLen)
 	ex := make([]jvExact, nM)
@@ -309,7 +312,7 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) {
 	for _, gi := range hv.g {
 		g := &p.grades[gi]
 		mi, ok := mp[g.m]
-		if !ok || judged[[2]int{g.q, g.m}] == nil {
+		if !ok || !g.usable || judged[[2]int{g.q, g.m}] == nil {
 			continue
 		}
 		cl := acc[(hv.qPos[g.q]*nM+mi)*jvLen:][:jvLen]
@@ -319,7 +322,7 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) {
 		g := &p.grades[gi]
 		mi, ok := mp[g.m]
 		qi, okq := hv.qPos[g.q]
-		if !ok || !okq || !humanGraded[[2]int{g.q, g.m}] {
+		if !ok || !okq || !g.usable || !humanGraded[[2]int{g.q, g.m}] {
 			continue
 		}
 		cl := acc[(qi*nM+mi)*jvLen:][:jvLen]

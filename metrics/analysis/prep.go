@@ -5,7 +5,9 @@ import (
 	"math"
 	"sort"
 
+	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // grade is one grading after judge runs are averaged: one evaluator's
@@ -19,9 +21,10 @@ type grade struct {
 	src   int // index of the first Study.Gradings row
 
 	attr    []float64 // per attribute; NaN = missing
-	rubSum  float64   // sum of the present attributes
+	rubSum  float64   // sum of the present attributes (float)
 	rubN    int       // number of present attributes
 	rubMean float64   // NaN when rubN == 0
+	rub     study.Rat // exact rubric mean; zero when not exact
 
 	// Checklist credit as the exact fraction chkNum/chkDen (units of the
 	// partial credit's denominator) when chkExact; rate is the divided value.
@@ -32,6 +35,7 @@ type grade struct {
 
 	rank   float64 // evaluator's rank (mean over runs); 0 = not ranked
 	solved int8    // 1 solved, 0 not, -1 undefined
+	usable bool    // scores.Grading.Usable: pairs judge with human
 }
 
 // prep is the indexed study that every analysis reads.
@@ -55,10 +59,8 @@ type prep struct {
 	humans   []int     // evaluator indexes of humans (sorted by id)
 	judges   []int     // evaluator indexes of judges (sorted by id)
 
-	pc              ratio // partial credit
-	pcOK            bool
-	rubThr, chkThr  ratio
-	rubThrOK, chkOK bool
+	sopt   scores.Options // the Solve rule of Options
+	scorer *scores.Scorer
 
 	notes    []report.Note
 	warnings []string
@@ -120,9 +122,7 @@ func newPrep(s *Study, opt Options) (*prep, error) {
 	}
 	p.nAttr = len(s.Attributes)
 	p.hasRubric = p.nAttr > 0
-	p.pc, p.pcOK = decimalRatio(opt.PartialCredit)
-	p.rubThr, p.rubThrOK = decimalRatio(opt.RubricThreshold)
-	p.chkThr, p.chkOK = decimalRatio(opt.ChecklistThreshold)
+	p.sopt = scores.Options{RubricThreshold: opt.RubricThreshold, ChecklistThreshold: opt.ChecklistThreshold, PartialCredit: opt.PartialCredit}
 	if !(opt.PartialCredit >= 0 && opt.PartialCredit <= 1) {
 		return nil, fmt.Errorf("analysis: partial credit %v is not in [0,1]", opt.PartialCredit)
 	}
@@ -154,42 +154,13 @@ func (p *prep) indexResponses() {
 	}
 }
 
-// gradingLess is the documented order of Study.Gradings.
-func gradingLess(a, b *Grading) bool {
-	if a.Round != b.Round {
-		return a.Round < b.Round
-	}
-	if a.QuestionID != b.QuestionID {
-		return a.QuestionID < b.QuestionID
-	}
-	if a.Model != b.Model {
-		return a.Model < b.Model
-	}
-	if a.Evaluator != b.Evaluator {
-		return a.Evaluator < b.Evaluator
-	}
-	return a.Run < b.Run
-}
-
-// sortedGradings returns Study.Gradings in the documented order: the slice
-// itself when it is sorted (as package transform delivers it), else a
-// sorted copy (a Grading's src index then refers to the copy).
-func (p *prep) sortedGradings() []Grading {
-	gs := p.s.Gradings
-	for i := 1; i < len(gs); i++ {
-		if gradingLess(&gs[i], &gs[i-1]) {
-			c := append([]Grading(nil), gs...)
-			sort.SliceStable(c, func(i, j int) bool { return gradingLess(&c[i], &c[j]) })
-			p.warn("analysis: gradings were not sorted by (round, question, model, evaluator, run); sorted them")
-			return c
-		}
-	}
-	return gs
-}
-
-// collapse turns Study.Gradings into grades, averaging judge runs.
+// collapse turns Study.Gradings into grades with the one definition of the
+// per-grading scores (package scores), judge runs averaged.
 func (p *prep) collapse() {
-	gs := p.sortedGradings()
+	gs, sorted := scores.Sorted(p.s.Gradings)
+	if !sorted {
+		p.warn("analysis: gradings were not sorted by (round, question, model, evaluator, run); sorted them")
+	}
 	p.gradings = gs
 	roundIdx := map[string]int{}
 	var rounds []string
@@ -204,33 +175,37 @@ func (p *prep) collapse() {
 		roundIdx[r] = i
 	}
 	p.rounds = rounds
+	p.scorer = scores.NewScorer(p.nAttr, scores.HasChecklist(gs), p.sopt)
+	p.hasChecklist = p.scorer.HasChecks
 	unknown := 0
-	for i := 0; i < len(gs); {
-		j := i + 1
-		for j < len(gs) && sameResponseGrading(&gs[i], &gs[j]) {
-			j++
-		}
-		q, okq := p.qIdx[gs[i].QuestionID]
-		m, okm := p.mIdx[gs[i].Model]
-		e, oke := p.eIdx[gs[i].Evaluator]
+	sgs := p.scorer.Collapse(gs)
+	p.grades = make([]grade, 0, len(sgs))
+	for _, sg := range sgs {
+		q, okq := p.qIdx[sg.QuestionID]
+		m, okm := p.mIdx[sg.Model]
+		e, oke := p.eIdx[sg.Evaluator]
 		if !okq || !okm || !oke {
-			unknown += j - i
-			i = j
+			unknown += sg.Runs
 			continue
 		}
-		g := grade{round: roundIdx[gs[i].Round], q: q, m: m, e: e, src: i,
-			human: p.s.Evaluators[e].Kind != Judge, runs: j - i}
-		if j-i == 1 {
-			p.fillOne(&g, &gs[i])
-		} else {
-			p.fillRuns(&g, gs[i:j])
-			if g.human {
-				p.warn("analysis: human %s graded %s/%s %d times in round %q; the gradings were averaged",
-					gs[i].Evaluator, gs[i].QuestionID, gs[i].Model, j-i, gs[i].Round)
+		g := grade{round: roundIdx[sg.Round], q: q, m: m, e: e, src: sg.Src,
+			human: p.s.Evaluators[e].Kind != Judge, runs: sg.Runs,
+			attr: sg.Rubric, rubN: sg.RubricN, rubMean: sg.RubricMean, rub: sg.RubricRat,
+			rate: sg.ChecklistRate, hits: sg.Hits, partials: sg.Partials, misses: sg.Misses, nas: sg.NAs,
+			rank: sg.Rank, solved: sg.Solve, usable: sg.Usable()}
+		for _, v := range sg.Rubric {
+			if !math.IsNaN(v) {
+				g.rubSum += v
 			}
 		}
+		if sg.ChecklistRat.OK() {
+			g.chkNum, g.chkDen, g.chkExact = sg.ChecklistRat.Num, sg.ChecklistRat.Den, true
+		}
+		if sg.Runs > 1 && g.human {
+			p.warn("analysis: human %s graded %s/%s %d times in round %q; the gradings were averaged",
+				sg.Evaluator, sg.QuestionID, sg.Model, sg.Runs, sg.Round)
+		}
 		p.grades = append(p.grades, g)
-		i = j
 	}
 	if unknown > 0 {
 		p.warn("analysis: %d gradings name an unknown question, model or evaluator and were left out", unknown)
@@ -265,142 +240,11 @@ func (p *prep) warnJudgeGaps(gs []Grading) {
 	}
 }
 
-func sameResponseGrading(a, b *Grading) bool {
-	return a.Round == b.Round && a.QuestionID == b.QuestionID && a.Model == b.Model && a.Evaluator == b.Evaluator
-}
-
-// rubricOf fills the rubric fields from one row.
-func (p *prep) rubricOf(g *grade, r []float64) {
-	g.attr = make([]float64, p.nAttr)
-	for k := range g.attr {
-		v := math.NaN()
-		if k < len(r) {
-			v = r[k]
-		}
-		g.attr[k] = v
-		if !math.IsNaN(v) {
-			g.rubSum += v
-			g.rubN++
-		}
-	}
-	g.rubMean = math.NaN()
-	if g.rubN > 0 {
-		g.rubMean = g.rubSum / float64(g.rubN)
-	}
-}
-
-// verdictCounts counts one row's verdicts.
-func verdictCounts(v []Verdict) (h, pa, mi, na int) {
-	for _, x := range v {
-		switch x {
-		case Hit:
-			h++
-		case Partial:
-			pa++
-		case Miss:
-			mi++
-		case NA:
-			na++
-		}
-	}
-	return
-}
-
-// fillOne fills g from a single grading row, exactly.
-func (p *prep) fillOne(g *grade, row *Grading) {
-	p.rubricOf(g, row.Rubric)
-	g.hits, g.partials, g.misses, g.nas = verdictCounts(row.Verdicts)
-	items := int64(g.hits + g.partials + g.misses)
-	g.rate = math.NaN()
-	if items > 0 {
-		if p.pcOK {
-			g.chkNum = int64(g.hits)*p.pc.den + int64(g.partials)*p.pc.num
-			g.chkDen = items * p.pc.den
-			g.chkExact = true
-			g.rate = float64(g.chkNum) / float64(g.chkDen)
-		} else {
-			g.rate = (float64(g.hits) + float64(p.opt.PartialCredit*float64(g.partials))) / float64(items)
-		}
-	}
-	g.rank = float64(row.Rank)
-}
-
-// fillRuns averages several runs of one judge on one response: each
-// attribute over the runs that scored it, the checklist rate over the runs
-// with a defined rate, the rank over the runs that ranked.
-func (p *prep) fillRuns(g *grade, rows []Grading) {
-	g.attr = make([]float64, p.nAttr)
-	for k := range g.attr {
-		s, n := 0.0, 0
-		for _, r := range rows {
-			if k < len(r.Rubric) && !math.IsNaN(r.Rubric[k]) {
-				s += r.Rubric[k]
-				n++
-			}
-		}
-		g.attr[k] = math.NaN()
-		if n > 0 {
-			g.attr[k] = s / float64(n)
-			g.rubSum += g.attr[k]
-			g.rubN++
-		}
-	}
-	g.rubMean = math.NaN()
-	if g.rubN > 0 {
-		g.rubMean = g.rubSum / float64(g.rubN)
-	}
-	rs, rn, ks, kn := 0.0, 0, 0.0, 0
-	for i := range rows {
-		var one grade
-		p.fillOne(&one, &rows[i])
-		g.hits += one.hits
-		g.partials += one.partials
-		g.misses += one.misses
-		g.nas += one.nas
-		if !math.IsNaN(one.rate) {
-			rs += one.rate
-			rn++
-		}
-		if rows[i].Rank > 0 {
-			ks += float64(rows[i].Rank)
-			kn++
-		}
-	}
-	g.rate = math.NaN()
-	if rn > 0 {
-		g.rate = rs / float64(rn)
-	}
-	if kn > 0 {
-		g.rank = ks / float64(kn)
-	}
-}
-
-// rubricPass says whether the grading meets the rubric threshold, exactly
-// when the attribute sum is an integer.
-func (p *prep) rubricPass(g *grade) bool {
-	if p.rubThrOK && g.rubSum == math.Trunc(g.rubSum) && math.Abs(g.rubSum) < 1<<30 {
-		return int64(g.rubSum)*p.rubThr.den >= p.rubThr.num*int64(g.rubN)
-	}
-	return g.rubMean >= p.opt.RubricThreshold
-}
-
-// checklistPass says whether the grading meets the checklist threshold,
-// exactly when the credit is an exact fraction.
-func (p *prep) checklistPass(g *grade) bool {
-	if g.chkExact && p.chkOK {
-		return g.chkNum*p.chkThr.den >= p.chkThr.num*g.chkDen
-	}
-	return g.rate >= p.opt.ChecklistThreshold
-}
-
-// deriveFlags finds which instruments the study has and settles each
-// grading's solved flag with them.
+// deriveFlags finds which instruments the study has; each grading's solved
+// flag comes from scores.Scorer.Rule (collapse).
 func (p *prep) deriveFlags() {
 	for i := range p.grades {
 		g := &p.grades[i]
-		if g.hits+g.partials+g.misses+g.nas > 0 {
-			p.hasChecklist = true
-		}
 		if g.rank > 0 {
 			p.hasRanks = true
 		}
@@ -416,41 +260,12 @@ func (p *prep) deriveFlags() {
 			break
 		}
 	}
-	for i := range p.grades {
-		g := &p.grades[i]
-		switch {
-		case p.hasRubric && p.hasChecklist:
-			g.solved = -1
-			if g.rubN > 0 && !math.IsNaN(g.rate) {
-				g.solved = b2i(p.rubricPass(g) && p.checklistPass(g))
-			}
-		case p.hasRubric:
-			g.solved = -1
-			if g.rubN > 0 {
-				g.solved = b2i(p.rubricPass(g))
-			}
-		case p.hasChecklist:
-			g.solved = -1
-			if !math.IsNaN(g.rate) {
-				g.solved = b2i(p.checklistPass(g))
-			}
-		default:
-			g.solved = -1
-		}
-	}
 	if p.hasRubric && !p.hasChecklist {
 		p.note("summary", "the study has no checklist: Solve Rate uses the rubric rule alone (mean rubric ≥ %v)", p.opt.RubricThreshold)
 	}
 	if !p.hasRubric && p.hasChecklist {
 		p.note("summary", "the study has no rubric: Solve Rate uses the checklist rule alone (checklist rate ≥ %v)", p.opt.ChecklistThreshold)
 	}
-}
-
-func b2i(b bool) int8 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // findRounds settles the main round and the reference subset: the

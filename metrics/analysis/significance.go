@@ -9,6 +9,7 @@ import (
 
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // pair is one compared pair of models (indexes into view.models order).
@@ -21,27 +22,26 @@ func (a *run) questionScores(v *view) [][]float64 {
 	p := a.p
 	mp := a.modelPos(v)
 	nQ := len(v.questions)
-	sum := make([][]float64, len(v.models))
-	cnt := make([][]int, len(v.models))
-	for i := range sum {
-		sum[i] = make([]float64, nQ)
-		cnt[i] = make([]int, nQ)
+	// exact means over the graders (study.RatSum), divided once
+	acc := make([][]study.RatSum, len(v.models))
+	for i := range acc {
+		acc[i] = make([]study.RatSum, nQ)
 	}
 	for _, gi := range v.g {
 		g := &p.grades[gi]
 		if math.IsNaN(g.rubMean) {
 			continue
 		}
-		mi, qi := mp[g.m], v.qPos[g.q]
-		sum[mi][qi] += g.rubMean
-		cnt[mi][qi]++
+		acc[mp[g.m]][v.qPos[g.q]].Add(g.rub, g.rubMean)
 	}
-	for mi := range sum {
-		for qi := range sum[mi] {
-			sum[mi][qi] = meanOf(sum[mi][qi], cnt[mi][qi])
+	out := make([][]float64, len(v.models))
+	for mi := range acc {
+		out[mi] = make([]float64, nQ)
+		for qi := range acc[mi] {
+			out[mi][qi] = acc[mi][qi].Mean()
 		}
 	}
-	return sum
+	return out
 }
 
 // rubricOrder returns the view's model positions ordered by overall rubric

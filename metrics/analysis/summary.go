@@ -122,8 +122,8 @@ func (a *run) summarize(v *view) []modelStats {
 // the attribute count when the sum is an integer (human gradings), else
 // the float mean.
 func addRubric(f *fracSum, g *grade) {
-	if g.rubSum == math.Trunc(g.rubSum) && math.Abs(g.rubSum) < 1<<40 {
-		f.add(int64(g.rubSum), int64(g.rubN))
+	if g.rub.OK() {
+		f.add(g.rub.Num, g.rub.Den)
 		return
 	}
 	f.addFloat(g.rubMean)

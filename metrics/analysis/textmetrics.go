@@ -7,6 +7,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/metrics/textsim"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // textScore is one response's automatic metrics.
@@ -125,18 +126,24 @@ func (a *run) textTables() {
 func (a *run) humanRubricPerResponse(scores [][]textScore) {
 	p := a.p
 	v := a.view(setAll, -1)
-	sum := map[[2]int][2]float64{}
+	// exact means over the graders, so that equal means tie in τ-b
+	sum := map[[2]int]*study.RatSum{}
 	for _, gi := range v.g {
 		g := &p.grades[gi]
 		if !math.IsNaN(g.rubMean) {
-			s := sum[[2]int{g.q, g.m}]
-			sum[[2]int{g.q, g.m}] = [2]float64{s[0] + g.rubMean, s[1] + 1}
+			k := [2]int{g.q, g.m}
+			if sum[k] == nil {
+				sum[k] = &study.RatSum{}
+			}
+			sum[k].Add(g.rub, g.rubMean)
 		}
 	}
 	for i := range scores {
 		for k := range scores[i] {
-			s := sum[[2]int{scores[i][k].q, scores[i][k].m}]
-			scores[i][k].humanRub = meanOf(s[0], int(s[1]))
+			scores[i][k].humanRub = math.NaN()
+			if s := sum[[2]int{scores[i][k].q, scores[i][k].m}]; s != nil {
+				scores[i][k].humanRub = s.Mean()
+			}
 		}
 	}
 }

@@ -104,7 +104,7 @@ func load(s *analysis.Study, so scores.Options) *data {
 				rubSum[m][q] += g.RubricMean
 				rubN[m][q]++
 			}
-			if !math.IsNaN(g.RubricMean) || !math.IsNaN(g.ChecklistRate) {
+			if g.Solve != scores.Undefined { // undefined: out of the Solve Rate (scores.Scorer.Rule)
 				if solN[m][q] == 0 {
 					solSum[m][q] = 0
 				}
@@ -114,10 +114,13 @@ func load(s *analysis.Study, so scores.Options) *data {
 				solN[m][q]++
 			}
 		case analysis.Judge:
+			if !g.Usable() { // the pairing rule: no usable score, not a grading
+				continue
+			}
 			j := jPos[g.Evaluator]
 			d.jRub[j][m][q] = g.RubricMean
 			d.jChk[j][m][q] = g.ChecklistRate
-			if !math.IsNaN(g.RubricMean) || !math.IsNaN(g.ChecklistRate) {
+			if g.Solve != scores.Undefined {
 				d.jSolve[j][m][q] = b2f(g.Solved)
 			}
 		}

@@ -59,6 +59,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // Options control the analysis.
@@ -122,9 +123,10 @@ type data struct {
 	solved    [][]int     // [m][q]
 	solveN    [][]int     // [m][q]
 	nGradings []int
-	orders    [][]Ordering // [q] rankings
-	nRanked   []int        // rankings each model appears in
-	hasSolve  bool         // the study has a rubric or a checklist, so Solve Rate is defined
+	orders    [][]Ordering   // [q] rankings
+	nRanked   []int          // rankings each model appears in
+	hasSolve  bool           // the study has a rubric or a checklist, so Solve Rate is defined
+	rubExact  []study.RatSum // per model: exact sum of the gradings' rubric means
 }
 
 // Analyze computes the rankings and pairwise_significance tables of s. It
@@ -191,6 +193,13 @@ func analyze(s *analysis.Study, opt Options) Result {
 		all[i] = 1
 	}
 	rub, sr := d.rates(all)
+	for m := range rub {
+		// the point estimate: the exact mean of the gradings' rubric means,
+		// as in summary.csv, so that equal means tie (replicates use rates)
+		if d.rubExact[m].N() > 0 {
+			rub[m] = d.rubExact[m].Mean()
+		}
+	}
 	rank := ranksDesc(rub)
 	// rank order of the models: by rank, then name (models without rubric last)
 	order := make([]int, K)
@@ -610,6 +619,7 @@ func build(s *analysis.Study, opt Options) (*data, []report.Note, []string) {
 	}
 	d := &data{models: models, nQ: Q, hasSolve: hasSolve, rubN: grid(), solved: grid(), solveN: grid(), nGradings: make([]int, K),
 		orders: make([][]Ordering, Q), nRanked: make([]int, K)}
+	d.rubExact = make([]study.RatSum, K)
 	d.rubSum = make([][]float64, K)
 	for i := range d.rubSum {
 		d.rubSum[i] = make([]float64, Q)
@@ -629,12 +639,15 @@ func build(s *analysis.Study, opt Options) (*data, []report.Note, []string) {
 		q := qpos[g.QuestionID]
 		d.nGradings[m]++
 		if !math.IsNaN(g.RubricMean) {
+			d.rubExact[m].Add(g.RubricRat, g.RubricMean)
 			d.rubSum[m][q] += g.RubricMean
 			d.rubN[m][q]++
 		}
-		d.solveN[m][q]++
-		if g.Solved {
-			d.solved[m][q]++
+		if g.Solve != scores.Undefined { // undefined: out of the Solve Rate (scores.Scorer.Rule)
+			d.solveN[m][q]++
+			if g.Solved {
+				d.solved[m][q]++
+			}
 		}
 		if g.Rank > 0 {
 			k := ek{g.Evaluator, g.QuestionID}

@@ -1,15 +1,28 @@
-// Package scores derives the per-grading scores of DESIGN.md from a study:
-// rubric mean, checklist rate and solved, with judge runs averaged per
-// response so that a judge has one grading per response. It is the small
-// shared base of the analyses beyond the paper (reliability, rankings,
-// calibration, planning); no I/O.
+// Package scores is the one definition of the per-grading scores of
+// DESIGN.md — attribute means, rubric mean, checklist rate, solved — that
+// every analysis uses: the paper's tables (package analysis), reliability,
+// rankings, calibration and planning. Judge runs are averaged per response so
+// that a judge has one grading per response. The same quantities are the
+// columns of the SQL view grading_scores (package sql); a test checks that
+// both agree. No I/O.
+//
+// Exactness: rubric means and checklist rates are kept as exact fractions
+// (study.Rat) and compared with the thresholds exactly; the float64 fields
+// are those fractions divided once.
+//
+// Undefined: a grading whose rubric has no score, or whose checklist has no
+// item with a verdict other than na (an all-na checklist), has an undefined
+// rubric mean or checklist rate (NaN). When the Solve rule needs an
+// undefined score the grading's solved flag is undefined (Solve == -1) and
+// the grading is left out of every Solve Rate — its numerator and its
+// denominator.
 package scores
 
 import (
 	"math"
 	"sort"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // Options are the Solve Rate rule.
@@ -18,7 +31,7 @@ type Options struct {
 	RubricThreshold float64
 	// ChecklistThreshold: solved needs checklist rate ≥ this; default 0.60.
 	ChecklistThreshold float64
-	// PartialCredit is what a partial verdict counts; default 0.5.
+	// PartialCredit is what a partial verdict counts, in [0,1]; default 0.5.
 	PartialCredit float64
 }
 
@@ -27,147 +40,258 @@ func DefaultOptions() Options {
 	return Options{RubricThreshold: 3.0, ChecklistThreshold: 0.60, PartialCredit: 0.5}
 }
 
+// Solve states of a grading.
+const (
+	Undefined int8 = -1 // a score the rule needs is undefined: left out of Solve Rates
+	Unsolved  int8 = 0
+	Solved    int8 = 1
+)
+
 // Grading is one grader's grading of one response in one round, judge runs
 // averaged.
 type Grading struct {
 	Evaluator  string
-	Kind       string // analysis.Human or analysis.Judge
+	Kind       string // study.Human or study.Judge
 	Round      string
 	QuestionID string
 	Model      string
 	Runs       int // judge runs averaged (1 for humans)
 	// Rubric is the mean over runs of each attribute (NaN where no run scored it).
 	Rubric []float64
-	// RubricMean is the mean of the present attributes; NaN when none.
+	// RubricN is the number of attributes with a score.
+	RubricN int
+	// RubricRat is the exact rubric mean (mean of the present attributes);
+	// the zero Rat when none is present or a judge score is not a short decimal.
+	RubricRat study.Rat
+	// RubricMean is the rubric mean as a float64; NaN when no attribute has a score.
 	RubricMean float64
-	// ChecklistRate is (hits + credit·partials) / (items not na), averaged
-	// over runs; NaN when no item counts.
+	// Hits, Partials, Misses and NAs count the verdicts over all runs.
+	Hits, Partials, Misses, NAs int
+	// ChecklistRat is the exact checklist rate: per run
+	// (hits + credit·partials) / (items not na), averaged over the runs
+	// where it is defined; the zero Rat when undefined.
+	ChecklistRat study.Rat
+	// ChecklistRate is the checklist rate as a float64; NaN when no run has
+	// an item with a verdict other than na.
 	ChecklistRate float64
 	// Verdicts are the first run's verdicts (humans have one run).
-	Verdicts []analysis.Verdict
+	Verdicts []study.Verdict
 	// Rank is the mean rank over runs; 0 when not ranked.
 	Rank float64
-	// Solved applies the Solve Rate rule; false when a needed score is NaN.
-	// Without a checklist it uses the rubric rule alone, without a rubric
-	// the checklist rule alone.
+	// Solve is Solved, Unsolved or Undefined (see Rule).
+	Solve int8
+	// Solved is Solve == Solved.
 	Solved bool
+	// Src is the index into Study.Gradings of the grading's first run (in
+	// the slice passed to Collapse).
+	Src int
 }
 
-// Compute returns the gradings of s, sorted by (Round, QuestionID, Model,
-// Evaluator). Human rubric means and rates are computed from exact integer
-// numerators (attribute sums; half points), divided once.
-func Compute(s *analysis.Study, opt Options) []Grading {
-	type key struct{ e, r, q, m string }
-	idx := map[key]int{}
-	var out []Grading
-	var sums [][]float64 // per grading, per attribute: sum over runs
-	var cnts [][]int
-	var rates [][2]float64 // sum of run rates, runs with a rate
-	var ranks [][2]float64
-	hasChecklist := false
-	for _, g := range s.Gradings {
-		if len(g.Verdicts) > 0 {
-			hasChecklist = true
+// Usable reports whether g has a usable score: a rubric attribute with a
+// score or a defined checklist rate. A grading without one (every judge
+// score dropped as off the scale, every verdict missing) is not a grading:
+// it pairs with nothing in the judge–human tables and counts nowhere.
+func (g *Grading) Usable() bool { return g.RubricN > 0 || !math.IsNaN(g.ChecklistRate) }
+
+// Scorer scores gradings with one rule. Build it with NewScorer.
+type Scorer struct {
+	opt                  Options
+	nAttr                int
+	pc, rubThr, chkThr   study.Rat
+	pcOK, rubOK, chkOK   bool
+	HasRubric, HasChecks bool
+}
+
+// NewScorer returns a scorer for a study with nAttr rubric attributes;
+// hasChecklist says whether the study has a checklist (some grading has
+// verdicts). Both settle which parts the Solve rule uses.
+func NewScorer(nAttr int, hasChecklist bool, opt Options) *Scorer {
+	sc := &Scorer{opt: opt, nAttr: nAttr, HasRubric: nAttr > 0, HasChecks: hasChecklist}
+	sc.pc, sc.pcOK = study.RatOf(opt.PartialCredit)
+	sc.rubThr, sc.rubOK = study.RatOf(opt.RubricThreshold)
+	sc.chkThr, sc.chkOK = study.RatOf(opt.ChecklistThreshold)
+	return sc
+}
+
+// HasChecklist reports whether any grading has verdicts: the study has a
+// checklist.
+func HasChecklist(gs []study.Grading) bool {
+	for i := range gs {
+		if len(gs[i].Verdicts) > 0 {
+			return true
 		}
 	}
-	hasRubric := len(s.Attributes) > 0
-	for _, g := range s.Gradings {
-		k := key{g.Evaluator, g.Round, g.QuestionID, g.Model}
-		i, ok := idx[k]
-		if !ok {
-			i = len(out)
-			idx[k] = i
-			out = append(out, Grading{Evaluator: g.Evaluator, Kind: g.Kind, Round: g.Round, QuestionID: g.QuestionID,
-				Model: g.Model, Verdicts: g.Verdicts})
-			sums = append(sums, make([]float64, len(s.Attributes)))
-			cnts = append(cnts, make([]int, len(s.Attributes)))
-			rates = append(rates, [2]float64{})
-			ranks = append(ranks, [2]float64{})
-		}
-		out[i].Runs++
-		for a, v := range g.Rubric {
-			if !math.IsNaN(v) {
-				sums[i][a] += v
-				cnts[i][a]++
+	return false
+}
+
+// Score scores the runs of one grader on one response (one row for humans
+// and single-run judges) and applies Rule.
+func (sc *Scorer) Score(runs []study.Grading) Grading {
+	first := &runs[0]
+	g := Grading{Evaluator: first.Evaluator, Kind: first.Kind, Round: first.Round, QuestionID: first.QuestionID,
+		Model: first.Model, Runs: len(runs), Verdicts: first.Verdicts}
+	g.Rubric = make([]float64, sc.nAttr)
+	var sum study.RatSum // of the attribute means
+	for k := range g.Rubric {
+		var a study.RatSum
+		for i := range runs {
+			if k < len(runs[i].Rubric) && !math.IsNaN(runs[i].Rubric[k]) {
+				v := runs[i].Rubric[k]
+				r, _ := study.RatOf(v)
+				a.Add(r, v)
 			}
 		}
-		if r := rate(g.Verdicts, opt.PartialCredit); !math.IsNaN(r) {
-			rates[i][0] += r
-			rates[i][1]++
-		}
-		if g.Rank > 0 {
-			ranks[i][0] += float64(g.Rank)
-			ranks[i][1]++
+		g.Rubric[k] = math.NaN()
+		if a.N() > 0 {
+			g.Rubric[k] = a.Mean()
+			sum.Add(a.Rat(), g.Rubric[k])
+			g.RubricN++
 		}
 	}
-	for i := range out {
-		g := &out[i]
-		g.Rubric = make([]float64, len(s.Attributes))
-		var sum float64
-		n := 0
-		for a := range g.Rubric {
-			if cnts[i][a] == 0 {
-				g.Rubric[a] = math.NaN()
-				continue
+	g.RubricRat = sum.Rat()
+	g.RubricMean = sum.Mean()
+	var chk study.RatSum
+	var ranks, ranked float64
+	for i := range runs {
+		h, p, m, na := countVerdicts(runs[i].Verdicts)
+		g.Hits += h
+		g.Partials += p
+		g.Misses += m
+		g.NAs += na
+		if items := int64(h + p + m); items > 0 {
+			r := study.Rat{}
+			if sc.pcOK {
+				r = study.NewRat(int64(h)*sc.pc.Den+int64(p)*sc.pc.Num, items*sc.pc.Den)
 			}
-			g.Rubric[a] = sums[i][a] / float64(cnts[i][a])
-			sum += g.Rubric[a]
+			chk.Add(r, (float64(h)+float64(sc.opt.PartialCredit*float64(p)))/float64(items))
+		}
+		if runs[i].Rank > 0 {
+			ranks += float64(runs[i].Rank)
+			ranked++
+		}
+	}
+	g.ChecklistRat = chk.Rat()
+	g.ChecklistRate = chk.Mean()
+	if ranked > 0 {
+		g.Rank = ranks / ranked
+	}
+	g.Solve = sc.Rule(&g)
+	g.Solved = g.Solve == Solved
+	return g
+}
+
+// Rule is the Solve rule: with a rubric and a checklist, solved needs
+// rubric mean ≥ RubricThreshold and checklist rate ≥ ChecklistThreshold;
+// with only one instrument, that instrument's condition. Undefined when a
+// score the rule needs is undefined (or the study has neither instrument).
+// Comparisons are exact when the scores and thresholds are exact fractions.
+func (sc *Scorer) Rule(g *Grading) int8 {
+	if !sc.HasRubric && !sc.HasChecks {
+		return Undefined
+	}
+	ok := true
+	if sc.HasRubric {
+		if g.RubricN == 0 {
+			return Undefined
+		}
+		if g.RubricRat.OK() && sc.rubOK {
+			ok = g.RubricRat.Cmp(sc.rubThr) >= 0
+		} else {
+			ok = g.RubricMean >= sc.opt.RubricThreshold
+		}
+	}
+	if sc.HasChecks {
+		if math.IsNaN(g.ChecklistRate) {
+			return Undefined
+		}
+		if g.ChecklistRat.OK() && sc.chkOK {
+			ok = ok && g.ChecklistRat.Cmp(sc.chkThr) >= 0
+		} else {
+			ok = ok && g.ChecklistRate >= sc.opt.ChecklistThreshold
+		}
+	}
+	if ok {
+		return Solved
+	}
+	return Unsolved
+}
+
+func countVerdicts(v []study.Verdict) (h, p, m, na int) {
+	for _, x := range v {
+		switch x {
+		case study.Hit:
+			h++
+		case study.Partial:
+			p++
+		case study.Miss:
+			m++
+		case study.NA:
+			na++
+		}
+	}
+	return
+}
+
+// less is the documented order of Study.Gradings.
+func less(a, b *study.Grading) bool {
+	if a.Round != b.Round {
+		return a.Round < b.Round
+	}
+	if a.QuestionID != b.QuestionID {
+		return a.QuestionID < b.QuestionID
+	}
+	if a.Model != b.Model {
+		return a.Model < b.Model
+	}
+	if a.Evaluator != b.Evaluator {
+		return a.Evaluator < b.Evaluator
+	}
+	return a.Run < b.Run
+}
+
+// Sorted returns gs in the documented order of Study.Gradings: gs itself
+// when it is sorted (as package transform delivers it), else a sorted copy;
+// sorted reports whether gs was.
+func Sorted(gs []study.Grading) (out []study.Grading, sorted bool) {
+	for i := 1; i < len(gs); i++ {
+		if less(&gs[i], &gs[i-1]) {
+			c := append([]study.Grading(nil), gs...)
+			sort.SliceStable(c, func(i, j int) bool { return less(&c[i], &c[j]) })
+			return c, false
+		}
+	}
+	return gs, true
+}
+
+// Collapse scores gs, which must be sorted (see Sorted): one Grading per
+// (round, question, model, evaluator), runs averaged, in that order.
+func (sc *Scorer) Collapse(gs []study.Grading) []Grading {
+	same := func(a, b *study.Grading) bool {
+		return a.Round == b.Round && a.QuestionID == b.QuestionID && a.Model == b.Model && a.Evaluator == b.Evaluator
+	}
+	n := 0
+	for i := range gs {
+		if i == 0 || !same(&gs[i], &gs[i-1]) {
 			n++
 		}
-		g.RubricMean = math.NaN()
-		if n > 0 {
-			g.RubricMean = sum / float64(n)
-		}
-		g.ChecklistRate = math.NaN()
-		if rates[i][1] > 0 {
-			g.ChecklistRate = rates[i][0] / rates[i][1]
-		}
-		if ranks[i][1] > 0 {
-			g.Rank = ranks[i][0] / ranks[i][1]
-		}
-		okR := !hasRubric || (!math.IsNaN(g.RubricMean) && g.RubricMean >= opt.RubricThreshold)
-		okC := !hasChecklist || (!math.IsNaN(g.ChecklistRate) && g.ChecklistRate >= opt.ChecklistThreshold)
-		g.Solved = (hasRubric || hasChecklist) && okR && okC
-		if g.Kind == analysis.Human && hasRubric && n == len(s.Attributes) {
-			// Exact: compare the integer sum with threshold × attributes.
-			g.Solved = sum >= opt.RubricThreshold*float64(n) && okC
-		}
 	}
-	sort.SliceStable(out, func(a, b int) bool {
-		x, y := out[a], out[b]
-		if x.Round != y.Round {
-			return x.Round < y.Round
+	out := make([]Grading, 0, n)
+	for i := 0; i < len(gs); {
+		j := i + 1
+		for j < len(gs) && same(&gs[j], &gs[i]) {
+			j++
 		}
-		if x.QuestionID != y.QuestionID {
-			return x.QuestionID < y.QuestionID
-		}
-		if x.Model != y.Model {
-			return x.Model < y.Model
-		}
-		return x.Evaluator < y.Evaluator
-	})
+		g := sc.Score(gs[i:j])
+		g.Src = i
+		out = append(out, g)
+		i = j
+	}
 	return out
 }
 
-// rate is the checklist rate of one run's verdicts; NaN when no item counts.
-func rate(vs []analysis.Verdict, credit float64) float64 {
-	var hits, partials, n int
-	for _, v := range vs {
-		switch v {
-		case analysis.Hit:
-			hits++
-			n++
-		case analysis.Partial:
-			partials++
-			n++
-		case analysis.Miss:
-			n++
-		}
-	}
-	if n == 0 {
-		return math.NaN()
-	}
-	// Half points keep the numerator an integer for credit 0, 0.5 or 1.
-	half := 2*float64(hits) + 2*credit*float64(partials)
-	return half / float64(2*n)
+// Compute returns the gradings of s scored with opt, sorted by (Round,
+// QuestionID, Model, Evaluator).
+func Compute(s *study.Study, opt Options) []Grading {
+	gs, _ := Sorted(s.Gradings)
+	return NewScorer(len(s.Attributes), HasChecklist(gs), opt).Collapse(gs)
 }

@@ -1,10 +1,11 @@
 package scores
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	analysis "github.com/euroexec/euroexec/study"
 )
 
 func TestCompute(t *testing.T) {
@@ -37,4 +38,50 @@ func TestCompute(t *testing.T) {
 	check(0, 3, 0.5, 2, false, 1)      // h, m1
 	check(1, 3.75, 0.75, 1.5, true, 2) // j, m1 (sorted by evaluator after model)
 	check(2, 3, 0.625, 1, true, 1)     // h, m2
+}
+
+// TestRuleUndefined: the one treatment of undefined scores, worked by hand.
+func TestRuleUndefined(t *testing.T) {
+	H, M, N, X := analysis.Hit, analysis.Miss, analysis.NA, analysis.VerdictNone
+	nan := math.NaN()
+	tests := []struct {
+		name      string
+		attrs     int
+		checklist bool
+		rubric    []float64
+		verdicts  []analysis.Verdict
+		solve     int8
+		usable    bool
+	}{
+		{"all na checklist, rubric passes", 2, true, []float64{4, 4}, []analysis.Verdict{N, N, N}, Undefined, true},
+		{"every judge score dropped", 2, true, []float64{nan, nan}, []analysis.Verdict{X, X}, Undefined, false},
+		{"no rubric score, checklist passes", 2, true, []float64{nan, nan}, []analysis.Verdict{H, H}, Undefined, true},
+		{"3 of 5 = 0.60 exactly", 2, true, []float64{3, 3}, []analysis.Verdict{H, H, H, M, M}, Solved, true},
+		{"rubric 5/2 < 3", 2, true, []float64{2, 3}, []analysis.Verdict{H, H}, Unsolved, true},
+		{"rubric-only study ignores verdicts", 2, false, []float64{3, 3}, nil, Solved, true},
+		{"checklist-only study, all na", 0, true, nil, []analysis.Verdict{N}, Undefined, false},
+		{"neither instrument", 0, false, nil, nil, Undefined, false},
+	}
+	for _, tt := range tests {
+		sc := NewScorer(tt.attrs, tt.checklist, DefaultOptions())
+		g := sc.Score([]analysis.Grading{{Evaluator: "e", Kind: analysis.Judge, Round: "main", QuestionID: "q", Model: "m",
+			Rubric: tt.rubric, Verdicts: tt.verdicts}})
+		if g.Solve != tt.solve || g.Solved != (tt.solve == Solved) || g.Usable() != tt.usable {
+			t.Errorf("%s: got solve %d (solved %v) usable %v; want %d usable %v", tt.name, g.Solve, g.Solved, g.Usable(), tt.solve, tt.usable)
+		}
+	}
+}
+
+// Two runs of a judge averaged: attribute A (4+5)/2, B 3 → rubric mean
+// (9/2 + 3)/2 = 15/4; checklist rates 1 and 1/2 → 3/4.
+func ExampleCompute() {
+	s := &analysis.Study{Attributes: []string{"A", "B"}, Gradings: []analysis.Grading{
+		{Evaluator: "j", Kind: analysis.Judge, Round: "main", Run: "1", QuestionID: "q1", Model: "m1",
+			Rubric: []float64{4, 3}, Verdicts: []analysis.Verdict{analysis.Hit, analysis.Hit}},
+		{Evaluator: "j", Kind: analysis.Judge, Round: "main", Run: "2", QuestionID: "q1", Model: "m1",
+			Rubric: []float64{5, 3}, Verdicts: []analysis.Verdict{analysis.Hit, analysis.Miss}},
+	}}
+	g := Compute(s, DefaultOptions())[0]
+	fmt.Println(g.Runs, g.RubricRat, g.RubricMean, g.ChecklistRat, g.ChecklistRate, g.Solved)
+	// Output: 2 {15 4} 3.75 {3 4} 0.75 true
 }

@@ -1,0 +1,26 @@
+package study_test
+
+import (
+	"fmt"
+
+	"github.com/euroexec/euroexec/study"
+)
+
+// Three graders' rubric means over six attributes, summed as exact
+// fractions: the mean is 22/9 whatever the order of the graders.
+func ExampleRatSum() {
+	var s study.RatSum
+	for _, sum := range []int64{14, 15, 15} {
+		s.Add(study.NewRat(sum, 6), float64(sum)/6)
+	}
+	fmt.Println(s.Rat(), s.Mean())
+	// Output: {22 9} 2.4444444444444446
+}
+
+// A threshold written as 0.60 compares exactly: 3 of 5 checklist items
+// meet it.
+func ExampleRatOf() {
+	thr, _ := study.RatOf(0.60)
+	fmt.Println(thr, study.NewRat(3, 5).Cmp(thr) >= 0)
+	// Output: {3 5} true
+}

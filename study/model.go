@@ -1,0 +1,150 @@
+package study
+
+// Study is the whole study as plain Go values, read from the canonical
+// database by package transform. Slices are sorted as documented so that
+// every computation is deterministic. Strings are kept byte for byte.
+type Study struct {
+	Title      string
+	HumanLabel string // the model name of the graded expert answer, default "Human Expert"
+	MainRound  string // default "main"
+	// Attributes are the rubric attributes in study order; empty when the study has no rubric.
+	Attributes []string
+	ScaleMin   int
+	ScaleMax   int
+
+	Questions  []Question  // sorted by ID (byte order)
+	Models     []Model     // sorted by Name
+	Evaluators []Evaluator // sorted by ID
+	Responses  []Response  // sorted by (QuestionID, Model)
+	References []Reference // sorted by (QuestionID, ID)
+	// Gradings are sorted by (Round, QuestionID, Model, Evaluator, Run).
+	// Judge runs are separate rows here (Run != ""); Analyze averages them.
+	Gradings        []Grading
+	GateRuns        []GateRun        // sorted by (QuestionID, Run, Item)
+	Criteria        []Criterion      // sorted by (QuestionID, ID)
+	CriterionGrades []CriterionGrade // sorted by (QuestionID, Model, Evaluator, CriterionID)
+}
+
+// Question is one question of the study.
+type Question struct {
+	ID     string
+	Domain string
+	Prompt string
+	Author string
+	// Difficulty is the bin name (questions.difficulty, else the gate score's
+	// bin); "" when unknown.
+	Difficulty string
+	// GateScore is the difficulty-gate score in [0,1]; NaN when unknown.
+	GateScore float64
+	// Tags are the extra columns of the questions file, in file order.
+	Tags []Tag
+	// Checklist holds the text of items 1..n (Checklist[0] is item 1).
+	Checklist []string
+}
+
+// Tag is one extra column value.
+type Tag struct{ Key, Value string }
+
+// Model is one evaluated model (the human label included when it was graded).
+type Model struct {
+	Name        string
+	Provider    string
+	DisplayName string
+	// USD per 1,000 tokens; NaN when not given.
+	USDPer1kInput  float64
+	USDPer1kOutput float64
+}
+
+// Evaluator kinds.
+const (
+	Human = "human"
+	Judge = "judge"
+)
+
+// Evaluator is a human expert or an LLM judge.
+type Evaluator struct {
+	ID     string
+	Kind   string // Human or Judge
+	Domain string // "" when not given
+}
+
+// Response is one model's answer to one question (the highest attempt).
+type Response struct {
+	QuestionID   string
+	Model        string
+	Text         string
+	Chars        int     // Unicode code points
+	Words        int     // whitespace-separated words
+	CostUSD      float64 // NaN when not known
+	InputTokens  int64   // -1 when not known
+	OutputTokens int64   // -1 when not known
+}
+
+// Reference is an expert-written answer to a question.
+type Reference struct {
+	QuestionID string
+	ID         string
+	Author     string
+	Text       string
+	Graded     bool
+}
+
+// Verdict is one checklist verdict.
+type Verdict int8
+
+// Verdicts. VerdictNone marks an item with no verdict (only possible for judges).
+const (
+	VerdictNone Verdict = iota
+	Hit
+	Partial
+	Miss
+	NA
+)
+
+// Grading is one evaluator's grading of one response in one round (and, for
+// judges, one run).
+type Grading struct {
+	Evaluator  string
+	Kind       string // Human or Judge
+	Round      string
+	Run        string // "" for humans and single-run judges
+	QuestionID string
+	Model      string
+	// Rubric holds one score per Study.Attributes entry; NaN = missing
+	// (judges only; human gradings are complete after validation).
+	Rubric []float64
+	// Verdicts holds one verdict per checklist item of the question
+	// (Verdicts[0] is item 1); nil when the study has no checklist.
+	Verdicts []Verdict
+	// Rank is the evaluator's preference rank (1 = best); 0 when not ranked.
+	Rank    int
+	Comment string
+	Tags    []Tag
+}
+
+// GateRun is one cell of the difficulty gate: one automatic run on one item.
+type GateRun struct {
+	QuestionID string
+	Run        string
+	Item       int
+	Passed     bool
+}
+
+// Criterion is one weighted rubric criterion (PRBench).
+type Criterion struct {
+	QuestionID string
+	ID         string
+	Text       string
+	Weight     int // non-zero, −10..10
+	Category   string
+}
+
+// CriterionGrade is one grader's met/not-met grade of one criterion on one response.
+type CriterionGrade struct {
+	Evaluator   string
+	Kind        string
+	QuestionID  string
+	Model       string
+	CriterionID string
+	Met         bool
+}

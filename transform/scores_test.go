@@ -1,0 +1,151 @@
+package transform
+
+import (
+	"context"
+	"database/sql"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/ingest"
+	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/study"
+)
+
+// checkViewMatchesGo ingests the study folder dir and checks, for every
+// grading, that the SQL view grading_scores holds the values the analyses
+// use (scores.Compute with the study's Solve rule): runs, rubric_n, the
+// verdict counts, the exact fractions where the view has them (else the
+// DOUBLE means to 1e-12), rank, solve and usable. It returns the number of
+// gradings compared.
+func checkViewMatchesGo(t *testing.T, dir string) int {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "s.duckdb")
+	res, err := ingest.Ingest(context.Background(), dir, ingest.Options{DB: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	s, _, err := d.Load(context.Background(), res.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := scores.Options{RubricThreshold: res.Config.Solve.RubricThreshold, ChecklistThreshold: res.Config.Solve.ChecklistThreshold,
+		PartialCredit: res.Config.Solve.PartialCredit}
+	gs := scores.Compute(s, opt)
+	type key struct{ r, q, m, e string }
+	byKey := make(map[key]*scores.Grading, len(gs))
+	for i := range gs {
+		g := &gs[i]
+		byKey[key{g.Round, g.QuestionID, g.Model, g.Evaluator}] = g
+	}
+	rows, err := d.SQL().Query(`SELECT round, question_id, model, evaluator, runs, rubric_n, rubric_num, rubric_den, rubric_mean,
+		hits, partials, misses, nas, checklist_num, checklist_den, checklist_rate, rank, solve, usable FROM grading_scores`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var k key
+		var runs, rubN, h, p, m, na int
+		var rn, rd, cn, cd sql.NullInt64
+		var rmean, crate, rank sql.NullFloat64
+		var solve string
+		var usable bool
+		if err := rows.Scan(&k.r, &k.q, &k.m, &k.e, &runs, &rubN, &rn, &rd, &rmean, &h, &p, &m, &na, &cn, &cd, &crate, &rank, &solve, &usable); err != nil {
+			t.Fatal(err)
+		}
+		g := byKey[k]
+		if g == nil {
+			t.Errorf("%v: in grading_scores, not in scores.Compute", k)
+			continue
+		}
+		delete(byKey, k)
+		n++
+		fail := func(what string, got, want any) {
+			t.Helper()
+			t.Errorf("%v %s: SQL %v, Go %v", k, what, got, want)
+		}
+		if runs != g.Runs || rubN != g.RubricN || h != g.Hits || p != g.Partials || m != g.Misses || na != g.NAs {
+			fail("counts (runs rubric_n hits partials misses nas)", []int{runs, rubN, h, p, m, na},
+				[]int{g.Runs, g.RubricN, g.Hits, g.Partials, g.Misses, g.NAs})
+		}
+		checkFrac(t, fail, "rubric", rn, rd, rmean, g.RubricRat, g.RubricMean)
+		checkFrac(t, fail, "checklist", cn, cd, crate, g.ChecklistRat, g.ChecklistRate)
+		if want := g.Rank; (rank.Valid && rank.Float64 != want) || (!rank.Valid && want != 0) {
+			fail("rank", rank, want)
+		}
+		want := map[int8]string{scores.Solved: "solved", scores.Unsolved: "unsolved", scores.Undefined: "undefined"}[g.Solve]
+		if solve != want {
+			fail("solve", solve, want)
+		}
+		if usable != g.Usable() {
+			fail("usable", usable, g.Usable())
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for k := range byKey {
+		t.Errorf("%v: in scores.Compute, not in grading_scores", k)
+	}
+	return n
+}
+
+// checkFrac compares the view's fraction (or DOUBLE when it has none) with
+// Go's exact Rat and float.
+func checkFrac(t *testing.T, fail func(string, any, any), what string, num, den sql.NullInt64, f sql.NullFloat64, r study.Rat, x float64) {
+	t.Helper()
+	if !f.Valid {
+		if !math.IsNaN(x) {
+			fail(what+" mean", "NULL", x)
+		}
+		return
+	}
+	if num.Valid {
+		if !r.OK() || r.Num != num.Int64 || r.Den != den.Int64 {
+			fail(what+" fraction", [2]int64{num.Int64, den.Int64}, r)
+		}
+		if f.Float64 != x {
+			fail(what+" mean (bits)", f.Float64, x)
+		}
+		return
+	}
+	if math.Abs(f.Float64-x) > 1e-12 {
+		fail(what+" mean", f.Float64, x)
+	}
+}
+
+// TestGradingScoresMatchGoSample: every grading of the bundled sample.
+func TestGradingScoresMatchGoSample(t *testing.T) {
+	n := checkViewMatchesGo(t, filepath.Join("..", "data", "sample"))
+	t.Logf("%d gradings compared", n)
+	if n < 1000 {
+		t.Errorf("only %d gradings compared", n)
+	}
+}
+
+// TestGradingScoresMatchGo5000: every grading of a 5,000-question
+// synthetic study (package data; judge runs, missing judge scores).
+func TestGradingScoresMatchGo5000(t *testing.T) {
+	if testing.Short() {
+		t.Skip("5,000-question study skipped in -short mode")
+	}
+	dir := t.TempDir()
+	opt := data.DefaultOptions()
+	opt.Questions, opt.ResponseChars = 5000, 100
+	if _, err := data.Write(dir, opt); err != nil {
+		t.Fatal(err)
+	}
+	n := checkViewMatchesGo(t, dir)
+	t.Logf("%d gradings compared", n)
+	if n < 5000*6 {
+		t.Errorf("only %d gradings compared", n)
+	}
+}
