@@ -66,6 +66,9 @@ type Evaluator struct {
 	ID     string
 	Kind   string // Human or Judge
 	Domain string // "" when not given
+	// Provider is the company behind a judge's model (evaluators.provider),
+	// compared with Model.Provider by the judge audit; "" when not given.
+	Provider string
 }
 
 // Response is one model's answer to one question (the highest attempt).
@@ -117,8 +120,12 @@ type Grading struct {
 	// (Verdicts[0] is item 1); nil when the study has no checklist.
 	Verdicts []Verdict
 	// Rank is the evaluator's preference rank (1 = best); 0 when not ranked.
-	Rank    int
-	Comment string
+	Rank int
+	// Position is where the response was shown to the grader among the
+	// question's responses (1 = shown first), from the grading row's
+	// position column or the blinding file; 0 when not known.
+	Position int
+	Comment  string
 	Tags    []Tag
 }
 
