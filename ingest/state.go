@@ -31,6 +31,8 @@ type state struct {
 	haveChecklst bool
 	models       map[string]bool // from models file; nil when there is none
 	evaluators   map[string]string
+	evalProvider map[string]string  // evaluator → provider (evaluators file)
+	blindPos     map[blindKey]int64 // (question, model, evaluator|"") → position shown
 	blinding     map[blindKey]string
 	refs         map[string]int // question → number of references
 	haveDumps    bool
@@ -95,20 +97,22 @@ type evalSeen struct {
 func newState(dir string, cfg config.Config) *state {
 	st := &state{
 		dir: dir, cfg: cfg,
-		aliases:    map[string]string{},
-		tabOpt:     tabular.Options{SheetInclude: cfg.Sheets.Include, SheetExclude: cfg.Sheets.Exclude},
-		attrIndex:  map[string]int{},
-		questions:  map[string]*question{},
-		evaluators: map[string]string{},
-		blinding:   map[blindKey]string{},
-		refs:       map[string]int{},
-		responses:  map[respKey]*respInfo{},
-		evalKind:   map[string]evalSeen{},
-		criteria:   map[[2]string]int{},
-		strs:       map[string]string{},
-		sids:       map[string]int32{},
-		gseen:      map[[5]int32]where{},
-		rankGroups: map[[4]int32]*rankGroup{},
+		aliases:      map[string]string{},
+		tabOpt:       tabular.Options{SheetInclude: cfg.Sheets.Include, SheetExclude: cfg.Sheets.Exclude},
+		attrIndex:    map[string]int{},
+		questions:    map[string]*question{},
+		evaluators:   map[string]string{},
+		evalProvider: map[string]string{},
+		blindPos:     map[blindKey]int64{},
+		blinding:     map[blindKey]string{},
+		refs:         map[string]int{},
+		responses:    map[respKey]*respInfo{},
+		evalKind:     map[string]evalSeen{},
+		criteria:     map[[2]string]int{},
+		strs:         map[string]string{},
+		sids:         map[string]int32{},
+		gseen:        map[[5]int32]where{},
+		rankGroups:   map[[4]int32]*rankGroup{},
 	}
 	for k, v := range cfg.Columns {
 		st.aliases[norm(k)] = norm(v)
@@ -234,13 +238,13 @@ func (st *state) openTables() {
 		questionTags: s.table("question_tags", S("question_id"), S("key"), S("value"), I("ord")),
 		checklist:    s.table("checklist_items", S("question_id"), I("item"), S("text")),
 		models:       s.table("models", S("model"), S("provider"), S("display_name"), F("usd_per_1k_input"), F("usd_per_1k_output")),
-		evaluators:   s.table("evaluators", S("evaluator"), S("kind"), S("domain")),
+		evaluators:   s.table("evaluators", S("evaluator"), S("kind"), S("domain"), S("provider")),
 		responses: s.table("responses", D("question_id"), D("model"), I("attempt"), B("latest"), S("text"), I("chars"), I("words"),
 			F("cost_usd"), I("input_tokens"), I("output_tokens"), D("source_file"), I("source_row")),
 		failed:     s.table("failed_requests", S("question_id"), S("model"), S("request_id"), S("error"), S("source_file"), I("source_row")),
 		references: s.table("references", S("question_id"), S("reference_id"), S("author"), S("text"), B("graded"), I("chars"), I("words")),
 		gradings: s.table("gradings", I("grading_id"), D("evaluator"), D("kind"), D("round"), D("run"), D("question_id"), D("model"),
-			D("label"), I("rank"), S("comment"), D("source_file"), D("sheet"), I("source_row")),
+			D("label"), I("rank"), S("comment"), D("source_file"), D("sheet"), I("source_row"), I("position")),
 		gradingTags:     s.table("grading_tags", I("grading_id"), S("key"), S("value")),
 		rubric:          s.table("rubric_scores", I("grading_id"), D("attribute"), F("score")),
 		verdicts:        s.table("checklist_verdicts", I("grading_id"), I("item"), D("verdict")),
