@@ -169,6 +169,9 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	pr := prbench.Analyze(s, popt)
 	rep.Add(pr)
 	beyond(rep, s, res.Config)
+	if err := auditJudges(ctx, rep, s, res.Config); err != nil {
+		return nil, err
+	}
 	rep.Tables = append(rep.Tables, listings...)
 	if n := len(listings[1].Rows); n > 0 {
 		rep.Warnings = append(rep.Warnings, failedSummary(listings[1])...)

@@ -126,7 +126,7 @@ type Grading struct {
 	// position column or the blinding file; 0 when not known.
 	Position int
 	Comment  string
-	Tags    []Tag
+	Tags     []Tag
 }
 
 // GateRun is one cell of the difficulty gate: one automatic run on one item.

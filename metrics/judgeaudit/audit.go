@@ -82,7 +82,7 @@ const (
 	TableByAttribute = "judge_bias_by_attribute"
 	TableAudit       = "judge_audit"
 	// Section is the site page and the Section of every table and figure.
-	Section = "judge_audit"
+	Section = report.SectionJudgeAudit
 )
 
 // Bias names, in table order.
@@ -199,7 +199,11 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 			if b.name == Rerun || b.name == RerunMAD {
 				continue // α is not a signed bias; it is in the table, not on the forest plot
 			}
-			fig.Categories = append(fig.Categories, b.name+" ("+b.unit+")")
+			label := b.name + " (" + b.unit + ")"
+			if b.null != 0 {
+				label = fmt.Sprintf("%s (%s − %g)", b.name, b.unit, b.null)
+			}
+			fig.Categories = append(fig.Categories, label)
 			sr.Values = append(sr.Values, e-b.null)
 			sr.Lo = append(sr.Lo, lo-b.null)
 			sr.Hi = append(sr.Hi, hi-b.null)
