@@ -6,11 +6,13 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -152,18 +154,27 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	perJudge := len(biases) + nA
 	nOut := len(p.judges) * perJudge
 	est := make([]float64, nOut)
-	all := make([]int, nQ)
+	all := make([]float64, nQ)
 	for i := range all {
-		all[i] = i
+		all[i] = 1
 	}
-	estimate(p, all, nStat, perJudge, est)
+	estimate(p, all, perJudge, est)
 	var reps [][]float64
 	if opt.Bootstrap > 0 {
+		pool := sync.Pool{New: func() any { return make([]float64, nQ) }}
 		reps = stats.ClusterBootstrap(nQ, opt.Bootstrap, opt.Seed, nOut, func(idx []int, out []float64) {
 			if ctx.Err() != nil {
 				return
 			}
-			estimate(p, idx, nStat, perJudge, out)
+			// Weights (draw counts), not the index list: the statistics are
+			// then read in order, which keeps 40,000 questions in cache.
+			w := pool.Get().([]float64)
+			clear(w)
+			for _, q := range idx {
+				w[q]++
+			}
+			estimate(p, w, perJudge, out)
+			pool.Put(w)
 		})
 	}
 	if err := ctx.Err(); err != nil {
@@ -270,51 +281,57 @@ func ExpandedLevel(level float64, n int) float64 {
 	return 2*distuv.UnitNormal.CDF(z) - 1
 }
 
-// estimate fills out (length judges × perJudge) from the questions idx.
-func estimate(p *prepared, idx []int, nStat, perJudge int, out []float64) {
-	t := make([]float64, nStat)
+// estimate fills out (length judges × perJudge) from the question weights
+// w: w[q] is how often question q was drawn (1 each for the estimate
+// itself). Each summed statistic is the dot product of w with that
+// statistic's column over questions (gonum's floats.Dot, a fixed order of
+// operations whatever the number of cores); all-zero columns are skipped.
+func estimate(p *prepared, w []float64, perJudge int, out []float64) {
 	for ji, jd := range p.judges {
-		clear(t)
-		for _, q := range idx {
-			st := jd.stats[q*nStat : (q+1)*nStat]
-			for k, v := range st {
-				t[k] += v
+		t := make([]float64, len(jd.cols))
+		for k, c := range jd.cols {
+			if c != nil {
+				t[k] = floats.Dot(w, c)
 			}
 		}
-		o := out[ji*perJudge : (ji+1)*perJudge]
-		nan := math.NaN()
-		for i := range o {
-			o[i] = nan
+		derive(t, out[ji*perJudge:(ji+1)*perJudge])
+	}
+}
+
+// derive turns one judge's summed statistics t into its estimates o.
+func derive(t, o []float64) {
+	nan := math.NaN()
+	for i := range o {
+		o[i] = nan
+	}
+	len0 := lenientAt(t)
+	o[0] = len0
+	if sd := sdOf(t[sHn], t[sH1], t[sH2]); sd > 0 {
+		o[1] = len0 / sd
+	}
+	o[2] = slope(t)
+	if t[sOwnN] > 0 && t[sOthN] > 0 {
+		o[3] = t[sOwn]/t[sOwnN] - t[sOth]/t[sOthN]
+	}
+	if t[sPfN] > 0 && t[sPoN] > 0 {
+		o[4] = t[sPf]/t[sPfN] - t[sPo]/t[sPoN]
+	}
+	if sj, sh := sdOf(t[sN], t[sJ1], t[sJ2]), sdOf(t[sN], t[sM1], t[sM2]); sh > 0 && !math.IsNaN(sj) {
+		o[5] = sj / sh
+	}
+	if t[sVu] > 0 {
+		n := t[sVn]
+		if den := n*t[sV2] - t[sV1]*t[sV1]; den > 0 {
+			o[6] = 1 - (n-1)*t[sVw]/den
 		}
-		len0 := lenientAt(t)
-		o[0] = len0
-		if sd := sdOf(t[sHn], t[sH1], t[sH2]); sd > 0 {
-			o[1] = len0 / sd
-		}
-		o[2] = slope(t)
-		if t[sOwnN] > 0 && t[sOthN] > 0 {
-			o[3] = t[sOwn]/t[sOwnN] - t[sOth]/t[sOthN]
-		}
-		if t[sPfN] > 0 && t[sPoN] > 0 {
-			o[4] = t[sPf]/t[sPfN] - t[sPo]/t[sPoN]
-		}
-		if sj, sh := sdOf(t[sN], t[sJ1], t[sJ2]), sdOf(t[sN], t[sM1], t[sM2]); sh > 0 && !math.IsNaN(sj) {
-			o[5] = sj / sh
-		}
-		if t[sVu] > 0 {
-			n := t[sVn]
-			if den := n*t[sV2] - t[sV1]*t[sV1]; den > 0 {
-				o[6] = 1 - (n-1)*t[sVw]/den
-			}
-			o[7] = t[sVmad] / t[sVu]
-		}
-		if t[sCn] > 0 {
-			o[8] = t[sC] / t[sCn]
-		}
-		for a := 0; nFixed+2*a+1 < nStat; a++ {
-			if n := t[nFixed+2*a]; n > 0 {
-				o[len(biases)+a] = t[nFixed+2*a+1] / n
-			}
+		o[7] = t[sVmad] / t[sVu]
+	}
+	if t[sCn] > 0 {
+		o[8] = t[sC] / t[sCn]
+	}
+	for a := 0; nFixed+2*a+1 < len(t); a++ {
+		if n := t[nFixed+2*a]; n > 0 {
+			o[len(biases)+a] = t[nFixed+2*a+1] / n
 		}
 	}
 }

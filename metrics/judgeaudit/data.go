@@ -49,8 +49,11 @@ const (
 // judgeData is everything Analyze needs about one judge.
 type judgeData struct {
 	id, provider string
-	// stats[q*nStat+k] is statistic k summed over question q's responses.
+	// stats[q*nStat+k] is statistic k summed over question q's responses
+	// (while preparing); cols[k][q] is the same by column, nil when the
+	// column is all zero.
 	stats []float64
+	cols  [][]float64
 	// facts for the notes.
 	responses, withText, withRuns, withPos, withChk int
 	ownProvider, modelsWithProvider, ownN, othN     int
@@ -382,6 +385,21 @@ func prepare(s *analysis.Study, opt Options) *prepared {
 		jd.tauSum, jd.tauN, jd.tauUndef = table8Tau(us2tau(us, func(u unitVal) (int, string, float64, float64) {
 			return u.r.q, u.r.model, u.j, u.r.hMean
 		}))
+	}
+	for _, jd := range p.judges {
+		jd.cols = make([][]float64, nStat)
+		for k := range jd.cols {
+			var c []float64
+			for q := range p.questions {
+				if v := jd.stats[q*nStat+k]; v != 0 {
+					if c == nil {
+						c = make([]float64, len(p.questions))
+					}
+					c[q] = v
+				}
+			}
+			jd.cols[k] = c
+		}
 	}
 	return p
 }

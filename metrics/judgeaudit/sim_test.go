@@ -62,7 +62,10 @@ var injected = map[string]struct {
 	"compressed": {Scale, 0.6},
 }
 
-func simStudy(seed uint64, nQ int) *analysis.Study {
+func simStudy(seed uint64, nQ int) *analysis.Study { return simStudyOf(seed, nQ, simJudges) }
+
+// simStudyOf simulates a study graded by the given judges.
+func simStudyOf(seed uint64, nQ int, simJudges []simJudge) *analysis.Study {
 	r := rand.New(rand.NewPCG(seed, 0xa0d17))
 	s := &analysis.Study{MainRound: "main", HumanLabel: "Human Expert", Attributes: []string{"Quality"}, ScaleMin: 1, ScaleMax: 5}
 	s.Models = []analysis.Model{{Name: "m1", Provider: "alpha"}, {Name: "m2", Provider: "alpha"}, {Name: "m3", Provider: "beta"}, {Name: "m4", Provider: "gamma"}}
