@@ -49,9 +49,11 @@
 //
 // Intervals. One cluster bootstrap over questions for every judge and bias
 // (paired: replicate r resamples the same questions for all of them, drawn
-// with stats.ResampleIndices from stats.NewRand(Seed, r)); percentile
-// interval (numpy type 7). Each replicate sums per-question sufficient
-// statistics, so a replicate costs one pass over the questions. A bias is
+// with stats.ResampleIndices from stats.NewRand(Seed, r)); expanded
+// percentile interval (ExpandedLevel; numpy type-7 percentiles), since the
+// plain percentile interval is too narrow for a few dozen questions. Each
+// replicate sums per-question sufficient statistics, so a replicate costs
+// one pass over the questions. A bias is
 // flagged ("yes") when its interval excludes the no-bias value, "no" when
 // it does not, "" when there is no interval.
 //
