@@ -117,9 +117,13 @@ func (st *state) readGradings() error {
 			if parts := strings.Split(strings.TrimPrefix(rel, root+"/"), "/"); len(parts) > 1 {
 				round = parts[0]
 			}
+			if kind == "judges" && strings.HasSuffix(strings.ToLower(rel), ".jsonl") && st.readJudgeOutputs(rel, round) {
+				continue
+			}
 			st.readGradingFile(rel, k, round)
 		}
 	}
+	st.checkJudgeOutputs()
 	return nil
 }
 

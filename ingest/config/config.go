@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/euroexec/euroexec/ingest/judgeparse"
+	"github.com/euroexec/euroexec/ingest/providers"
 	toml "github.com/pelletier/go-toml/v2"
 )
 
@@ -44,6 +46,45 @@ type Config struct {
 	Responses Responses `toml:"responses"`
 	// Analysis holds resampling settings.
 	Analysis Analysis `toml:"analysis"`
+	// Judges holds the LLM-judge settings.
+	Judges Judges `toml:"judges"`
+}
+
+// Judges holds the LLM-judge settings.
+type Judges struct {
+	// Parse says how a judge's output text (provider batch files under
+	// grades/judges/) or a nested JSONL judge line maps to the instrument.
+	Parse JudgeParse `toml:"parse"`
+}
+
+// JudgeParse maps a judge's verdict to the instrument. JSON pointers (RFC
+// 6901) address fields of the verdict object; Regex replaces them for
+// plain-text verdicts.
+type JudgeParse struct {
+	// Rubric maps rubric attributes to JSON pointers, e.g. Domain =
+	// "/scores/Domain"; an attribute not listed is read from "/<attribute>".
+	Rubric map[string]string `toml:"rubric"`
+	// Checklist is the pointer template of checklist verdicts; {item} is the
+	// item number (1, 2, …), {index} item − 1; default "/C{item}".
+	Checklist string `toml:"checklist"`
+	// Rank is the pointer of the rank; default "/rank".
+	Rank string `toml:"rank"`
+	// Regex is a regular expression (Go syntax) with named groups for
+	// attributes, C1…Cn and rank, used instead of JSON; default none.
+	Regex string `toml:"regex"`
+	// IDTemplate maps a judge batch request id to question and model;
+	// default "" = responses.id_template.
+	IDTemplate string `toml:"id_template"`
+	// MaxFailedShare is the largest share of a judge's outputs that may fail
+	// to parse (each is a warning); above it the load fails. Default 0.05;
+	// accepted [0, 1].
+	MaxFailedShare float64 `toml:"max_failed_share"`
+}
+
+// Pointers reports whether [judges.parse] sets any field mapping, in which
+// case plain JSONL judge files are read through the pointers too.
+func (p JudgeParse) Pointers() bool {
+	return len(p.Rubric) > 0 || p.Checklist != "" || p.Rank != "" || p.Regex != ""
 }
 
 // Sheets selects the sheets of every workbook that are read.
@@ -160,6 +201,7 @@ func Default() Config {
 		Criteria:   Criteria{HardShare: 0.25, ParityMargin: 0.05},
 		Responses:  Responses{IDTemplate: "{question_id}::{model}"},
 		Analysis:   Analysis{Seed: 1, Bootstrap: 2000, Resamples: 500, ExtremeEvaluators: 10},
+		Judges:     Judges{Parse: JudgeParse{MaxFailedShare: 0.05}},
 	}
 }
 
@@ -246,10 +288,36 @@ func (c Config) validate() error {
 	if c.Responses.BatchDiscount < 0 || c.Responses.BatchDiscount >= 1 {
 		probs = append(probs, fmt.Sprintf("responses.batch_discount = %v: expected a fraction in [0,1)", c.Responses.BatchDiscount))
 	}
+	jp := c.Judges.Parse
+	if !(jp.MaxFailedShare >= 0 && jp.MaxFailedShare <= 1) {
+		probs = append(probs, fmt.Sprintf("judges.parse.max_failed_share = %v: expected a share in [0,1]", jp.MaxFailedShare))
+	}
+	if _, err := judgeparse.New(c.JudgeSpec(), c.Rubric.Attributes); err != nil {
+		probs = append(probs, "judges.parse: "+err.Error())
+	}
+	if jp.IDTemplate != "" {
+		if _, err := providers.ParseIDTemplate(jp.IDTemplate); err != nil {
+			probs = append(probs, "judges.parse.id_template: "+strings.TrimPrefix(err.Error(), "providers: "))
+		}
+	}
 	if len(probs) > 0 {
 		return errors.New(strings.Join(probs, "; "))
 	}
 	return nil
+}
+
+// JudgeSpec is [judges.parse] as a judgeparse.Spec.
+func (c Config) JudgeSpec() judgeparse.Spec {
+	jp := c.Judges.Parse
+	return judgeparse.Spec{Rubric: jp.Rubric, Checklist: jp.Checklist, Rank: jp.Rank, Regex: jp.Regex}
+}
+
+// JudgeIDTemplate is the effective request-id template of judge batch files.
+func (c Config) JudgeIDTemplate() string {
+	if c.Judges.Parse.IDTemplate != "" {
+		return c.Judges.Parse.IDTemplate
+	}
+	return c.Responses.IDTemplate
 }
 
 // Pairs lists the effective settings as key/value text, in study.toml
@@ -266,6 +334,11 @@ func (c Config) Pairs() [][2]string {
 		cols = append(cols, strconv.Quote(k)+" = "+strconv.Quote(v))
 	}
 	sort.Strings(cols)
+	var ptrs []string
+	for k, v := range c.Judges.Parse.Rubric {
+		ptrs = append(ptrs, strconv.Quote(k)+" = "+strconv.Quote(v))
+	}
+	sort.Strings(ptrs)
 	return [][2]string{
 		{"title", c.Title},
 		{"human_label", c.HumanLabel},
@@ -291,5 +364,11 @@ func (c Config) Pairs() [][2]string {
 		{"analysis.bootstrap", strconv.Itoa(c.Analysis.Bootstrap)},
 		{"analysis.resamples", strconv.Itoa(c.Analysis.Resamples)},
 		{"analysis.extreme_evaluators", strconv.Itoa(c.Analysis.ExtremeEvaluators)},
+		{"judges.parse.rubric", strings.Join(ptrs, ", ")},
+		{"judges.parse.checklist", c.Judges.Parse.Checklist},
+		{"judges.parse.rank", c.Judges.Parse.Rank},
+		{"judges.parse.regex", c.Judges.Parse.Regex},
+		{"judges.parse.id_template", c.Judges.Parse.IDTemplate},
+		{"judges.parse.max_failed_share", f(c.Judges.Parse.MaxFailedShare)},
 	}
 }
