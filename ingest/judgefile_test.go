@@ -89,9 +89,11 @@ func TestJudgeBatchRoundTrip(t *testing.T) {
 		t.Fatalf("base grades unexpected:\n%s", want)
 	}
 	shapes := map[string]func(string) string{
-		"json":       func(v string) string { return v },
-		"fenced":     func(v string) string { return "```json\n" + v + "\n```" },
-		"prose+json": func(v string) string { return "The answer is accurate but thin on local law. My grading: " + v + "\nHope this helps." },
+		"json":   func(v string) string { return v },
+		"fenced": func(v string) string { return "```json\n" + v + "\n```" },
+		"prose+json": func(v string) string {
+			return "The answer is accurate but thin on local law. My grading: " + v + "\nHope this helps."
+		},
 	}
 	providers := map[string]func(id, text string) string{"openai": openaiLine, "anthropic": anthropicLine, "gemini": geminiLine}
 	for pname, line := range providers {
