@@ -53,7 +53,7 @@ func (st *state) judges() *judgeReader {
 	for _, q := range st.questions {
 		jr.nItems = max(jr.nItems, q.items)
 	}
-	names := []string{"evaluator", "question_id", "model", "label", "run", "position"}
+	names := []string{"evaluator", "question_id", "model", "label", "run", "position", "comment"}
 	for _, a := range st.cfg.Rubric.Attributes {
 		names = append(names, a)
 	}
@@ -149,7 +149,8 @@ func (st *state) judgeBatchRecord(jr *judgeReader, loc tabular.Loc, judge, round
 
 // judgePlainLine reads one plain JSONL judge line through the pointers: the
 // ids from its top-level fields, the verdict from the object itself or,
-// when that has none of the fields, from its "text" field.
+// when that has none of the fields, from its "text" field. A top-level
+// comment is kept; other top-level keys that are not fields are not tags.
 func (st *state) judgePlainLine(jr *judgeReader, loc tabular.Loc, stem, round string, line []byte) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.UseNumber()
@@ -170,7 +171,7 @@ func (st *state) judgePlainLine(jr *judgeReader, loc tabular.Loc, stem, round st
 			c = a
 		}
 		switch c {
-		case "evaluator", "question_id", "model", "label", "run", "position", "round":
+		case "evaluator", "question_id", "model", "label", "run", "position", "round", "comment":
 			if s, ok := judgeparse.Lookup(map[string]any{"v": v}, "/v"); ok {
 				ids[c] = s
 			}

@@ -119,7 +119,7 @@ func TestJudgeBatchRoundTrip(t *testing.T) {
 		var b strings.Builder
 		for _, id := range []string{"q1::m1", "q1::m2"} {
 			qm := strings.Split(id, "::")
-			b.WriteString(`{"evaluator":"gpt","question_id":"` + qm[0] + `","model":"` + qm[1] + `",` + verdicts[id][1:] + "\n")
+			b.WriteString(`{"evaluator":"gpt","question_id":"` + qm[0] + `","model":"` + qm[1] + `","comment":"ok",` + verdicts[id][1:] + "\n")
 		}
 		got, _, err := ingestGrades(t, map[string]string{"grades/judges/gpt.jsonl": b.String(), "study.toml": judgeParseToml})
 		if err != nil {
