@@ -149,7 +149,6 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 		return res, nil
 	}
 	nA := len(p.attrs)
-	nStat := nFixed + 2*nA
 	nQ := len(p.questions)
 	perJudge := len(biases) + nA
 	nOut := len(p.judges) * perJudge
@@ -201,7 +200,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 		for bi, b := range biases {
 			e := est[base+bi]
 			lo, hi := iv(base + bi)
-			n := count(p, jd, nStat, b.nStat)
+			n := count(jd, b.nStat)
 			br := biasRow{name: b.name, est: e, lo: lo, hi: hi, n: n}
 			br.flag = flagOf(b, lo, hi, e, opt)
 			br.note = noteOf(p, jd, b.name, e, reps != nil)
@@ -223,10 +222,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 			k := base + len(biases) + a
 			e := est[k]
 			lo, hi := iv(k)
-			n := 0
-			for q := 0; q < nQ; q++ {
-				n += int(jd.stats[q*nStat+nFixed+2*a])
-			}
+			n := count(jd, nFixed+2*a)
 			note := ""
 			if math.IsNaN(e) {
 				note = "no response with this attribute scored by both the judge and humans"
@@ -366,22 +362,19 @@ func slope(t []float64) float64 {
 	return (t[sLxy] - t[sLx]*t[sLy]/n) / sxx
 }
 
-// count is the number of units behind a bias for one judge.
-func count(p *prepared, jd *judgeData, nStat, k int) int {
+// count is the number of units behind a bias for one judge: the sum of
+// count column k (-1: self-preference's responses, -2: position's run
+// gradings).
+func count(jd *judgeData, k int) int {
 	switch k {
 	case -1:
 		return jd.ownN + jd.othN
 	case -2:
-		k1, k2 := sPfN, sPoN
-		n := 0
-		for q := range p.questions {
-			n += int(jd.stats[q*nStat+k1] + jd.stats[q*nStat+k2])
-		}
-		return n
+		return count(jd, sPfN) + count(jd, sPoN)
 	}
 	n := 0
-	for q := range p.questions {
-		n += int(jd.stats[q*nStat+k])
+	for _, v := range jd.cols[k] {
+		n += int(v)
 	}
 	return n
 }

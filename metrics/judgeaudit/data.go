@@ -400,6 +400,7 @@ func prepare(s *analysis.Study, opt Options) *prepared {
 			}
 			jd.cols[k] = c
 		}
+		jd.stats = nil // the columns hold it all now
 	}
 	return p
 }
