@@ -54,9 +54,7 @@ func (st *state) judges() *judgeReader {
 		jr.nItems = max(jr.nItems, q.items)
 	}
 	names := []string{"evaluator", "question_id", "model", "label", "run", "position", "comment"}
-	for _, a := range st.cfg.Rubric.Attributes {
-		names = append(names, a)
-	}
+	names = append(names, st.cfg.Rubric.Attributes...)
 	for i := 1; i <= jr.nItems; i++ {
 		names = append(names, "C"+strconv.Itoa(i))
 	}

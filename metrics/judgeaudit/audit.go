@@ -160,20 +160,21 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	estimate(p, all, perJudge, est)
 	var reps [][]float64
 	if opt.Bootstrap > 0 {
-		pool := sync.Pool{New: func() any { return make([]float64, nQ) }}
+		pool := sync.Pool{New: func() any { w := make([]float64, nQ); return &w }}
 		reps = stats.ClusterBootstrap(nQ, opt.Bootstrap, opt.Seed, nOut, func(idx []int, out []float64) {
 			if ctx.Err() != nil {
 				return
 			}
 			// Weights (draw counts), not the index list: the statistics are
 			// then read in order, which keeps 40,000 questions in cache.
-			w := pool.Get().([]float64)
+			wp := pool.Get().(*[]float64)
+			w := *wp
 			clear(w)
 			for _, q := range idx {
 				w[q]++
 			}
 			estimate(p, w, perJudge, out)
-			pool.Put(w)
+			pool.Put(wp)
 		})
 	}
 	if err := ctx.Err(); err != nil {

@@ -227,7 +227,6 @@ func prepare(s *analysis.Study, opt Options) *prepared {
 		rate float64 // judge checklist rate
 		attr []float64
 		runs []runVal
-		sol  bool
 	}
 	units := make([][]unitVal, len(p.judges))
 	for i := range gs {
@@ -242,7 +241,7 @@ func prepare(s *analysis.Study, opt Options) *prepared {
 		jd := jIdx[g.Evaluator]
 		ji := sort.SearchStrings(ids, g.Evaluator)
 		units[ji] = append(units[ji], unitVal{r: r, j: g.RubricMean, rate: g.ChecklistRate, attr: g.Rubric,
-			runs: runs[[3]string{g.Evaluator, g.QuestionID, g.Model}], sol: g.Solved})
+			runs: runs[[3]string{g.Evaluator, g.QuestionID, g.Model}]})
 		for _, hs := range r.hSolved {
 			jd.solvedJ = append(jd.solvedJ, b2i(g.Solved))
 			jd.solvedH = append(jd.solvedH, b2i(hs))
