@@ -47,6 +47,7 @@ type grading struct {
 	scores   []float64 // per rubric attribute; NaN = no score
 	verdicts []int8    // per checklist item; vNone = no verdict
 	rank     int64     // 0 = not ranked
+	position int64     // 1 = shown first; 0 = not known
 	comment  string
 	tags     []kv
 	loc      tabular.Loc // the grading's (first) row
@@ -71,7 +72,7 @@ func (g *grading) column(c, def string) string {
 
 var gradingFixed = map[string]bool{
 	"evaluator": true, "round": true, "question_id": true, "label": true, "model": true,
-	"rank": true, "run": true, "comment": true, "instrument": true, "key": true, "value": true,
+	"rank": true, "run": true, "position": true, "comment": true, "instrument": true, "key": true, "value": true,
 }
 
 func (st *state) gradingSpec() tableSpec {
@@ -116,9 +117,13 @@ func (st *state) readGradings() error {
 			if parts := strings.Split(strings.TrimPrefix(rel, root+"/"), "/"); len(parts) > 1 {
 				round = parts[0]
 			}
+			if kind == "judges" && strings.HasSuffix(strings.ToLower(rel), ".jsonl") && st.readJudgeOutputs(rel, round) {
+				continue
+			}
 			st.readGradingFile(rel, k, round)
 		}
 	}
+	st.checkJudgeOutputs()
 	return nil
 }
 
@@ -188,6 +193,7 @@ func (st *state) readGradingFile(rel, kind, round string) {
 			g.loc.Offset = -1
 			g.label = strings.TrimSpace(r.get("label"))
 			g.scores = st.nanScores()
+			st.setPosition(r, g)
 			st.wideRow(r, g, qi)
 			st.accept(g)
 			return
@@ -206,6 +212,7 @@ func (st *state) readGradingFile(rel, kind, round string) {
 			byKey[key] = g
 			local = append(local, g)
 		}
+		st.setPosition(r, g)
 		if long {
 			st.longRow(r, g, qi)
 		} else {
@@ -422,6 +429,34 @@ func (st *state) setVerdict(r row, col, v string, g *grading, qi *question, n in
 	g.verdicts[n-1] = vd
 }
 
+// setPosition reads the optional position column (1 = shown first) of a
+// grading row; the rows of one long-form grading must agree.
+func (st *state) setPosition(r row, g *grading) {
+	v := strings.TrimSpace(r.get("position"))
+	if v == "" {
+		return
+	}
+	n, ok := parsePosition(r, "position", v, st)
+	if !ok {
+		return
+	}
+	if g.position != 0 && g.position != n {
+		st.ps.add(Problem{Loc: r.at("position"), Value: v, Expected: fmt.Sprintf("the same position on every row of a grading (an earlier row says %d)", g.position)})
+		return
+	}
+	g.position = n
+}
+
+// parsePosition reads a display position: an integer 1, 2, … (1 = shown first).
+func parsePosition(r row, col, v string, st *state) (int64, bool) {
+	n, ok := tabular.ParseInt(v)
+	if !ok || n < 1 {
+		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: "a position 1, 2, … (1 = shown first)"})
+		return 0, false
+	}
+	return n, true
+}
+
 func (st *state) setRank(r row, col, v string, g *grading) {
 	n, ok := tabular.ParseInt(v)
 	if !ok || n < 1 {
@@ -627,6 +662,19 @@ func (st *state) writeGrading(g *grading) {
 	t.str(10, g.loc.File)
 	t.optStr(11, g.sheet)
 	t.i64(12, int64(g.loc.Row))
+	pos := g.position
+	if pos == 0 {
+		if p, ok := st.blindPos[blindKey{g.q, g.model, g.evaluator}]; ok {
+			pos = p
+		} else if p, ok := st.blindPos[blindKey{g.q, g.model, ""}]; ok {
+			pos = p
+		}
+	}
+	if pos > 0 {
+		t.i64(13, pos)
+	} else {
+		t.null(13)
+	}
 	st.emit(t)
 	if g.rubric {
 		for ai, s := range g.scores {
@@ -677,6 +725,7 @@ func (st *state) writeEvaluators() error {
 		o.evaluators.str(0, e)
 		o.evaluators.str(1, kind)
 		o.evaluators.optStr(2, st.evaluators[e])
+		o.evaluators.optStr(3, st.evalProvider[e])
 		st.emit(o.evaluators)
 	}
 	return st.loadErr

@@ -214,3 +214,48 @@ func TestProgressReportsEveryFile(t *testing.T) {
 		t.Errorf("%d calls, last %d of %d", calls, last, total)
 	}
 }
+
+// TestJudgeAuditInputs: evaluators.provider, a position column in judge
+// grading rows and in blinding reach the database (the row's own position
+// wins over blinding's).
+func TestJudgeAuditInputs(t *testing.T) {
+	dir := copyStudy(t, map[string]string{
+		"evaluators.csv": "evaluator,domain,provider\ngpt,,OpenAI\nalice,Finance,\n",
+		"blinding.csv":   "question_id,label,model,position\nq1,A,m1,2\nq1,B,m2,1\nq2,A,m2,1\nq2,B,m1,2\n",
+		"grades/judges/gpt.jsonl": `{"evaluator":"gpt","question_id":"q1","model":"m1","position":1,"Domain":4.5,"Localization":4,"Reasoning":3,"Communication":5,"Actionability":4,"C1":"hit","C2":"hit","rank":1}` + "\n" +
+			`{"evaluator":"gpt","question_id":"q1","model":"m2","position":"2","Domain":2,"Localization":3,"Reasoning":2,"Communication":3,"Actionability":1,"C1":"miss","C2":"miss","rank":2}` + "\n",
+	})
+	dbPath := filepath.Join(t.TempDir(), "study.duckdb")
+	if _, err := Ingest(context.Background(), dir, Options{DB: dbPath}); err != nil {
+		t.Fatal(err)
+	}
+	db := openDB(t, dbPath)
+	got := map[string]string{}
+	rows, err := db.Query(`SELECT evaluator || '/' || question_id || '/' || model, coalesce(CAST(position AS VARCHAR), '-') FROM gradings`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			t.Fatal(err)
+		}
+		got[k] = v
+	}
+	rows.Close()
+	for k, want := range map[string]string{
+		"gpt/q1/m1":   "1", // the row says 1, blinding 2: the row wins
+		"gpt/q1/m2":   "2",
+		"bob/q1/m1":   "2", // bob graded label A of q1 → m1, position from blinding
+		"bob/q1/m2":   "1",
+		"alice/q1/m1": "2", // alice graded by model name; blinding still knows where m1 was shown
+	} {
+		if got[k] != want {
+			t.Errorf("position of %s = %q, want %q", k, got[k], want)
+		}
+	}
+	var prov string
+	if err := db.QueryRow(`SELECT coalesce(provider, '-') FROM evaluators WHERE evaluator = 'gpt'`).Scan(&prov); err != nil || prov != "OpenAI" {
+		t.Errorf("gpt's provider = %q, %v; want OpenAI", prov, err)
+	}
+}

@@ -107,3 +107,15 @@ func TestUnmatchedRequestID(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// openDB opens a study database for a test's queries; closed at cleanup.
+func openDB(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	c, err := duckdb.NewConnector(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := sql.OpenDB(c)
+	t.Cleanup(func() { db.Close() })
+	return db
+}

@@ -33,6 +33,8 @@ type state struct {
 	haveChecklst bool
 	models       map[string]bool // from models file; nil when there is none
 	evaluators   map[string]string
+	evalProvider map[string]string  // evaluator → provider (evaluators file)
+	blindPos     map[blindKey]int64 // (question, model, evaluator|"") → position shown
 	blinding     map[blindKey]string
 	refs         map[string]int      // question → number of references
 	qFold, mFold caseFold            // listed question ids and models by lower case
@@ -66,6 +68,7 @@ type state struct {
 
 	prices     map[string][2]float64 // model → USD per 1k input, output tokens (both known)
 	idTemplate providers.IDTemplate
+	jr         *judgeReader         // judge outputs (batch files, [judges.parse]); nil until used
 	requestMap map[string][2]string // request id → question, model
 	failed     map[respKey]failure  // batch requests that produced no answer
 
@@ -111,12 +114,14 @@ func newState(dir string, cfg config.Config) *state {
 		tabOpt: tabular.Options{SheetInclude: cfg.Sheets.Include, SheetExclude: cfg.Sheets.Exclude,
 			Limits: tabular.Limits{LineBytes: cfg.Limits.LineBytes, CellBytes: cfg.Limits.CellBytes,
 				Columns: cfg.Limits.Columns, XLSXBytes: cfg.Limits.XLSXBytes, XLSXRatio: cfg.Limits.XLSXRatio}},
-		attrIndex:  map[string]int{},
-		questions:  map[string]*question{},
-		evaluators: map[string]string{},
-		blinding:   map[blindKey]string{},
-		refs:       map[string]int{},
-		qFold:      caseFold{}, mFold: caseFold{}, eFold: caseFold{},
+		attrIndex:    map[string]int{},
+		questions:    map[string]*question{},
+		evaluators:   map[string]string{},
+		evalProvider: map[string]string{},
+		blindPos:     map[blindKey]int64{},
+		blinding:     map[blindKey]string{},
+		refs:         map[string]int{},
+		qFold:        caseFold{}, mFold: caseFold{}, eFold: caseFold{},
 		labelOf:    map[blindKey]string{},
 		rounds:     map[string]bool{},
 		tagKeys:    map[string]bool{},
@@ -305,13 +310,13 @@ func (st *state) openTables() {
 		questionTags: s.table("question_tags", S("question_id"), S("key"), S("value"), I("ord")),
 		checklist:    s.table("checklist_items", S("question_id"), I("item"), S("text")),
 		models:       s.table("models", S("model"), S("provider"), S("display_name"), F("usd_per_1k_input"), F("usd_per_1k_output")),
-		evaluators:   s.table("evaluators", S("evaluator"), S("kind"), S("domain")),
+		evaluators:   s.table("evaluators", S("evaluator"), S("kind"), S("domain"), S("provider")),
 		responses: s.table("responses", D("question_id"), D("model"), I("attempt"), B("latest"), S("text"), I("chars"), I("words"),
 			F("cost_usd"), I("input_tokens"), I("output_tokens"), D("source_file"), I("source_row")),
 		failed:     s.table("failed_requests", S("question_id"), S("model"), S("request_id"), S("error"), S("source_file"), I("source_row")),
 		references: s.table("references", S("question_id"), S("reference_id"), S("author"), S("text"), B("graded"), I("chars"), I("words")),
 		gradings: s.table("gradings", I("grading_id"), D("evaluator"), D("kind"), D("round"), D("run"), D("question_id"), D("model"),
-			D("label"), I("rank"), S("comment"), D("source_file"), D("sheet"), I("source_row")),
+			D("label"), I("rank"), S("comment"), D("source_file"), D("sheet"), I("source_row"), I("position")),
 		gradingTags:     s.table("grading_tags", I("grading_id"), S("key"), S("value")),
 		rubric:          s.table("rubric_scores", I("grading_id"), D("attribute"), F("score")),
 		verdicts:        s.table("checklist_verdicts", I("grading_id"), I("item"), D("verdict")),

@@ -14,8 +14,8 @@ var (
 	questionSpec  = tableSpec{required: []string{"question_id", "domain", "prompt"}, optional: []string{"author", "difficulty", "gate_score"}}
 	checklistSpec = tableSpec{required: []string{"question_id", "item", "text"}}
 	modelsSpec    = tableSpec{required: []string{"model"}, optional: []string{"provider", "display_name", "usd_per_1k_input", "usd_per_1k_output"}}
-	evalSpec      = tableSpec{required: []string{"evaluator"}, optional: []string{"domain"}}
-	blindSpec     = tableSpec{required: []string{"question_id", "label", "model"}, optional: []string{"evaluator"}}
+	evalSpec      = tableSpec{required: []string{"evaluator"}, optional: []string{"domain", "provider"}}
+	blindSpec     = tableSpec{required: []string{"question_id", "label", "model"}, optional: []string{"evaluator", "position"}}
 	refSpec       = tableSpec{required: []string{"question_id", "text"}, optional: []string{"reference_id", "author", "graded"}}
 	gateSpec      = tableSpec{required: []string{"question_id", "run", "item", "passed"}}
 	criteriaSpec  = tableSpec{required: []string{"question_id", "criterion_id", "text", "weight"}, optional: []string{"category"}}
@@ -201,6 +201,9 @@ func (st *state) readEvaluators() error {
 			return
 		}
 		st.evaluators[e] = strings.TrimSpace(r.get("domain"))
+		if p := strings.TrimSpace(r.get("provider")); p != "" {
+			st.evalProvider[e] = p
+		}
 	})
 	return nil
 }
@@ -234,6 +237,11 @@ func (st *state) readBlinding() error {
 		st.labelOf[blindKey{q, m, k.evaluator}] = l
 		st.checkModel(r, "model", m)
 		st.blinding[k] = m
+		if v := strings.TrimSpace(r.get("position")); v != "" {
+			if pos, ok := parsePosition(r, "position", v, st); ok {
+				st.blindPos[blindKey{q, m, k.evaluator}] = pos
+			}
+		}
 	})
 	return nil
 }

@@ -75,6 +75,7 @@ const (
 	SectionJudges      = "judges"
 	SectionCost        = "cost"
 	SectionPRBench     = "prbench"
+	SectionJudgeAudit  = "judge_audit"
 	SectionBeyond      = "beyond"
 )
 

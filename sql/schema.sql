@@ -31,7 +31,8 @@ CREATE TABLE models (
 CREATE TABLE evaluators (
   evaluator VARCHAR NOT NULL,
   kind      VARCHAR NOT NULL,   -- human | judge
-  domain    VARCHAR
+  domain    VARCHAR,
+  provider  VARCHAR             -- a judge's provider (evaluators.provider), for the judge audit
 );
 CREATE TABLE responses (
   question_id   VARCHAR NOT NULL,
@@ -77,7 +78,8 @@ CREATE TABLE gradings (
   comment     VARCHAR,
   source_file VARCHAR NOT NULL,
   sheet       VARCHAR,
-  source_row  BIGINT NOT NULL
+  source_row  BIGINT NOT NULL,
+  position    INTEGER             -- where the grader was shown the response, 1 = first (grading row or blinding)
 );
 CREATE TABLE grading_tags (
   grading_id BIGINT NOT NULL,

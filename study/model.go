@@ -23,6 +23,9 @@ type Study struct {
 	GateRuns        []GateRun        // sorted by (QuestionID, Run, Item)
 	Criteria        []Criterion      // sorted by (QuestionID, ID)
 	CriterionGrades []CriterionGrade // sorted by (QuestionID, Model, Evaluator, CriterionID)
+	// Comparisons are the pairwise (A-vs-B) judgments, sorted by (Round,
+	// QuestionID, Evaluator, Run, ModelA, ModelB); empty when the study has none.
+	Comparisons []Comparison
 }
 
 // Question is one question of the study.
@@ -66,6 +69,9 @@ type Evaluator struct {
 	ID     string
 	Kind   string // Human or Judge
 	Domain string // "" when not given
+	// Provider is the company behind a judge's model (evaluators.provider),
+	// compared with Model.Provider by the judge audit; "" when not given.
+	Provider string
 }
 
 // Response is one model's answer to one question (the highest attempt).
@@ -117,9 +123,13 @@ type Grading struct {
 	// (Verdicts[0] is item 1); nil when the study has no checklist.
 	Verdicts []Verdict
 	// Rank is the evaluator's preference rank (1 = best); 0 when not ranked.
-	Rank    int
-	Comment string
-	Tags    []Tag
+	Rank int
+	// Position is where the response was shown to the grader among the
+	// question's responses (1 = shown first), from the grading row's
+	// position column or the blinding file; 0 when not known.
+	Position int
+	Comment  string
+	Tags     []Tag
 }
 
 // GateRun is one cell of the difficulty gate: one automatic run on one item.
@@ -147,4 +157,30 @@ type CriterionGrade struct {
 	Model       string
 	CriterionID string
 	Met         bool
+}
+
+// Preference is the verdict of one pairwise comparison.
+type Preference int8
+
+// Preferences: PreferA means the answer shown first (Comparison.ModelA) is
+// better, PreferB the second, Tie neither.
+const (
+	Tie Preference = iota
+	PreferA
+	PreferB
+)
+
+// Comparison is one grader's judgment of two answers to one question, shown
+// side by side: which is better, or a tie.
+type Comparison struct {
+	Evaluator  string
+	Kind       string // Human or Judge
+	Round      string
+	Run        string // "" for humans and single-run judges
+	QuestionID string
+	// ModelA is the model whose answer was shown first, ModelB the other
+	// (never equal).
+	ModelA, ModelB string
+	Winner         Preference
+	Comment        string
 }

@@ -272,7 +272,7 @@ func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config
 		sel = ", " + strings.Join(scoreCols, ", ")
 	}
 	byID := map[int64]int{}
-	q := `SELECT g.grading_id, g.evaluator, g.kind, g.round, g.run, g.question_id, g.model, g.rank, g.comment, v.verdicts` + sel + `
+	q := `SELECT g.grading_id, g.evaluator, g.kind, g.round, g.run, g.question_id, g.model, g.rank, g.position, g.comment, v.verdicts` + sel + `
 		FROM gradings g
 		LEFT JOIN (` + rubric + `) r USING (grading_id)
 		LEFT JOIN (SELECT grading_id, string_agg(coalesce(verdict, '-'), ',' ORDER BY item) AS verdicts
@@ -289,9 +289,9 @@ func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config
 	err = d.query(ctx, q, func(r *sql.Rows) error {
 		var g study.Grading
 		var id int64
-		var rank sql.NullInt64
+		var rank, pos sql.NullInt64
 		var comment, verdicts sql.NullString
-		dest := []any{&id, &g.Evaluator, &g.Kind, &g.Round, &g.Run, &g.QuestionID, &g.Model, &rank, &comment, &verdicts}
+		dest := []any{&id, &g.Evaluator, &g.Kind, &g.Round, &g.Run, &g.QuestionID, &g.Model, &rank, &pos, &comment, &verdicts}
 		for i := range scores {
 			dest = append(dest, &scores[i])
 		}
@@ -299,6 +299,7 @@ func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config
 			return err
 		}
 		g.Rank = int(rank.Int64)
+		g.Position = int(pos.Int64)
 		g.Comment = str(comment)
 		if nA > 0 {
 			g.Rubric = make([]float64, nA)
@@ -345,13 +346,14 @@ func verdict(s string) study.Verdict {
 }
 
 func (d *DB) loadRest(ctx context.Context, s *study.Study) error {
-	err := d.query(ctx, `SELECT evaluator, kind, domain FROM evaluators ORDER BY evaluator`, func(r *sql.Rows) error {
+	err := d.query(ctx, `SELECT evaluator, kind, domain, provider FROM evaluators ORDER BY evaluator`, func(r *sql.Rows) error {
 		var e study.Evaluator
-		var dom sql.NullString
-		if err := r.Scan(&e.ID, &e.Kind, &dom); err != nil {
+		var dom, prov sql.NullString
+		if err := r.Scan(&e.ID, &e.Kind, &dom, &prov); err != nil {
 			return err
 		}
 		e.Domain = str(dom)
+		e.Provider = str(prov)
 		s.Evaluators = append(s.Evaluators, e)
 		return nil
 	})

@@ -226,6 +226,9 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	if err := beyond(ctx, rep, s, res.Config); err != nil {
 		return nil, fmt.Errorf("analyse: %w", err)
 	}
+	if err := auditJudges(ctx, rep, s, res.Config); err != nil {
+		return nil, err
+	}
 	rep.Tables = append(rep.Tables, listingTables(listings)...)
 	rep.Warnings = append(rep.Warnings, failedSummary(listings.Failed)...)
 	rep.Version = version

@@ -17,6 +17,8 @@ import (
 
 	"github.com/euroexec/euroexec/ingest/tabular"
 
+	"github.com/euroexec/euroexec/ingest/judgeparse"
+	"github.com/euroexec/euroexec/ingest/providers"
 	toml "github.com/pelletier/go-toml/v2"
 )
 
@@ -53,6 +55,8 @@ type Config struct {
 	// broken file fails fast with a located error instead of exhausting
 	// time or memory.
 	Limits Limits `toml:"limits"`
+	// Judges holds the LLM-judge settings.
+	Judges Judges `toml:"judges"`
 }
 
 // Limits are the bounds checked while a study is read. Every limit is
@@ -105,6 +109,43 @@ func DefaultLimits() Limits {
 		Columns:        2_000,
 		ResponseBytes:  16 << 20,
 	}
+}
+
+// Judges holds the LLM-judge settings.
+type Judges struct {
+	// Parse says how a judge's output text (provider batch files under
+	// grades/judges/) or a nested JSONL judge line maps to the instrument.
+	Parse JudgeParse `toml:"parse"`
+}
+
+// JudgeParse maps a judge's verdict to the instrument. JSON pointers (RFC
+// 6901) address fields of the verdict object; Regex replaces them for
+// plain-text verdicts.
+type JudgeParse struct {
+	// Rubric maps rubric attributes to JSON pointers, e.g. Domain =
+	// "/scores/Domain"; an attribute not listed is read from "/<attribute>".
+	Rubric map[string]string `toml:"rubric"`
+	// Checklist is the pointer template of checklist verdicts; {item} is the
+	// item number (1, 2, …), {index} item − 1; default "/C{item}".
+	Checklist string `toml:"checklist"`
+	// Rank is the pointer of the rank; default "/rank".
+	Rank string `toml:"rank"`
+	// Regex is a regular expression (Go syntax) with named groups for
+	// attributes, C1…Cn and rank, used instead of JSON; default none.
+	Regex string `toml:"regex"`
+	// IDTemplate maps a judge batch request id to question and model;
+	// default "" = responses.id_template.
+	IDTemplate string `toml:"id_template"`
+	// MaxFailedShare is the largest share of a judge's outputs that may fail
+	// to parse (each is a warning); above it the load fails. Default 0.05;
+	// accepted [0, 1].
+	MaxFailedShare float64 `toml:"max_failed_share"`
+}
+
+// Pointers reports whether [judges.parse] sets any field mapping, in which
+// case plain JSONL judge files are read through the pointers too.
+func (p JudgeParse) Pointers() bool {
+	return len(p.Rubric) > 0 || p.Checklist != "" || p.Rank != "" || p.Regex != ""
 }
 
 // Sheets selects the sheets of every workbook that are read.
@@ -222,6 +263,7 @@ func Default() Config {
 		Responses:  Responses{IDTemplate: "{question_id}::{model}"},
 		Analysis:   Analysis{Seed: 1, Bootstrap: 2000, Resamples: 500, ExtremeEvaluators: 10},
 		Limits:     DefaultLimits(),
+		Judges:     Judges{Parse: JudgeParse{MaxFailedShare: 0.05}},
 	}
 }
 
@@ -490,6 +532,18 @@ func (c Config) validate() []SettingError {
 	if c.Analysis.Resamples < 0 || c.Analysis.Resamples > maxReplicates {
 		bad("analysis.resamples", c.Analysis.Resamples, fmt.Sprintf("a count from 0 to %d", maxReplicates))
 	}
+	jp := c.Judges.Parse
+	finiteIn("judges.parse.max_failed_share", jp.MaxFailedShare, 0, 1, "a share from 0 to 1")
+	if _, err := judgeparse.New(c.JudgeSpec(), c.Rubric.Attributes); err != nil {
+		for _, e := range strings.Split(err.Error(), "; ") {
+			probs = append(probs, SettingError{Key: "judges.parse", Value: e, Expected: "JSON pointers starting with / for rubric attributes, checklist and rank, or a regex whose named groups are attributes, C1…Cn or rank (docs/FORMAT.md)"})
+		}
+	}
+	if jp.IDTemplate != "" {
+		if _, err := providers.ParseIDTemplate(jp.IDTemplate); err != nil {
+			bad("judges.parse.id_template", jp.IDTemplate, strings.TrimPrefix(err.Error(), "providers: "))
+		}
+	}
 	if c.Analysis.ExtremeEvaluators < 0 || c.Analysis.ExtremeEvaluators > maxExtreme {
 		bad("analysis.extreme_evaluators", c.Analysis.ExtremeEvaluators, fmt.Sprintf("a count from 0 to %d", maxExtreme))
 	}
@@ -511,6 +565,20 @@ func (c Config) validate() []SettingError {
 	return probs
 }
 
+// JudgeSpec is [judges.parse] as a judgeparse.Spec.
+func (c Config) JudgeSpec() judgeparse.Spec {
+	jp := c.Judges.Parse
+	return judgeparse.Spec{Rubric: jp.Rubric, Checklist: jp.Checklist, Rank: jp.Rank, Regex: jp.Regex}
+}
+
+// JudgeIDTemplate is the effective request-id template of judge batch files.
+func (c Config) JudgeIDTemplate() string {
+	if c.Judges.Parse.IDTemplate != "" {
+		return c.Judges.Parse.IDTemplate
+	}
+	return c.Responses.IDTemplate
+}
+
 // Pairs lists the effective settings as key/value text, in study.toml
 // order, for the database's study_settings table and the report's About
 // sheet.
@@ -525,6 +593,11 @@ func (c Config) Pairs() [][2]string {
 		cols = append(cols, strconv.Quote(k)+" = "+strconv.Quote(v))
 	}
 	sort.Strings(cols)
+	var ptrs []string
+	for k, v := range c.Judges.Parse.Rubric {
+		ptrs = append(ptrs, strconv.Quote(k)+" = "+strconv.Quote(v))
+	}
+	sort.Strings(ptrs)
 	return [][2]string{
 		{"title", c.Title},
 		{"human_label", c.HumanLabel},
@@ -550,5 +623,11 @@ func (c Config) Pairs() [][2]string {
 		{"analysis.bootstrap", strconv.Itoa(c.Analysis.Bootstrap)},
 		{"analysis.resamples", strconv.Itoa(c.Analysis.Resamples)},
 		{"analysis.extreme_evaluators", strconv.Itoa(c.Analysis.ExtremeEvaluators)},
+		{"judges.parse.rubric", strings.Join(ptrs, ", ")},
+		{"judges.parse.checklist", c.Judges.Parse.Checklist},
+		{"judges.parse.rank", c.Judges.Parse.Rank},
+		{"judges.parse.regex", c.Judges.Parse.Regex},
+		{"judges.parse.id_template", c.Judges.Parse.IDTemplate},
+		{"judges.parse.max_failed_share", f(c.Judges.Parse.MaxFailedShare)},
 	}
 }

@@ -34,6 +34,17 @@ func TestParse(t *testing.T) {
 		{"bad scale", "[rubric]\nmin = 5\nmax = 5\n", nil, "rubric.max = 5: expected above rubric.min (5) by 1 to 100 points"},
 		{"bad partial credit", "[solve]\npartial_credit = 0.3\n", nil, "solve.partial_credit = 0.3: expected 0, 0.5 or 1"},
 		{"bins must increase", "[difficulty]\nbins = [{name = \"a\", max = 0.5}, {name = \"b\", max = 0.4}]\n", nil, "difficulty.bins[1].max = 0.4: expected above the previous bin's max (0.5)"},
+		{"judges.parse", "[judges.parse]\nrubric = { Domain = \"/scores/Domain\" }\nchecklist = \"/items/{index}\"\nmax_failed_share = 0.1\n",
+			func(c Config) bool {
+				return c.Judges.Parse.Pointers() && c.Judges.Parse.Rubric["Domain"] == "/scores/Domain" && c.Judges.Parse.MaxFailedShare == 0.1 &&
+					c.JudgeIDTemplate() == "{question_id}::{model}"
+			}, ""},
+		{"judges.parse defaults", "", func(c Config) bool { return !c.Judges.Parse.Pointers() && c.Judges.Parse.MaxFailedShare == 0.05 }, ""},
+		{"judges.parse bad pointer", "[judges.parse]\nrubric = { Domain = \"scores/Domain\" }\n", nil, `judges.parse = rubric.Domain = "scores/Domain": a JSON pointer starts with /`},
+		{"judges.parse unknown attribute", "[judges.parse]\nrubric = { Style = \"/s\" }\n", nil, "judges.parse = rubric.Style: not a rubric attribute"},
+		{"judges.parse bad regex group", "[judges.parse]\nregex = \"(?P<score>\\\\d)\"\n", nil, `regex: group "score" is not a rubric attribute`},
+		{"judges.parse bad share", "[judges.parse]\nmax_failed_share = 1.5\n", nil, "judges.parse.max_failed_share = 1.5: expected a share from 0 to 1"},
+		{"judges.parse bad template", "[judges.parse]\nid_template = \"{model}\"\n", nil, "judges.parse.id_template"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -135,6 +135,7 @@ var sectionTitles = []struct{ key, title string }{
 	{report.SectionConsistency, "Consistency and significance"},
 	{report.SectionAutomatic, "Automatic metrics"},
 	{report.SectionJudges, "LLM judges"},
+	{report.SectionJudgeAudit, "Judge audit"},
 	{report.SectionCost, "Cost and length"},
 	{report.SectionPRBench, "PRBench criteria"},
 	{report.SectionBeyond, "Beyond the paper"},

@@ -1,0 +1,85 @@
+package judgeparse
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+)
+
+var attrs = []string{"Domain", "Reasoning"}
+
+func TestParse(t *testing.T) {
+	nested := Spec{Rubric: map[string]string{"Domain": "/scores/Domain", "reasoning": "/scores/Reasoning"}, Checklist: "/checklist/{index}", Rank: "/rank"}
+	want := Verdict{"domain": "4", "reasoning": "3.5", "c1": "hit", "c2": "no", "rank": "2"}
+	obj := `{"scores":{"Domain":4,"Reasoning":3.5},"checklist":["hit",false],"rank":2}`
+	for _, c := range []struct {
+		name string
+		spec Spec
+		text string
+		want Verdict
+		err  error
+	}{
+		{"json", nested, obj, want, nil},
+		{"fenced", nested, "Here is my grading:\n```json\n" + obj + "\n```\nThanks.", want, nil},
+		{"fence without tag", nested, "```\n" + obj + "\n```", want, nil},
+		{"prose then json", nested, "The answer is good {mostly}. Verdict: " + obj + " done", want, nil},
+		{"brace in a string", nested, `note {"scores":{"Domain":4,"Reasoning":"3.5"},"checklist":["hit","no"],"rank":"2","why":"a } b"}`, want, nil},
+		{"flat default pointers", Spec{}, `{"Domain":5,"Reasoning":1,"C1":"partial","rank":1}`, Verdict{"domain": "5", "reasoning": "1", "c1": "partial", "rank": "1"}, nil},
+		{"broken json", nested, `{"scores":{"Domain":4,"Reasoning":`, nil, ErrNoVerdict},
+		{"no field", nested, `{"score":4}`, nil, ErrNoVerdict},
+		{"plain text", nested, "I would give it a four.", nil, ErrNoVerdict},
+		{"regex", Spec{Regex: `(?s)Domain:\s*(?P<Domain>\d).*Reasoning:\s*(?P<Reasoning>\d).*C1:\s*(?P<C1>\w+)`}, "Domain: 4\nReasoning: 3\nC1: hit", Verdict{"domain": "4", "reasoning": "3", "c1": "hit"}, nil},
+		{"regex no match", Spec{Regex: `Domain:\s*(?P<Domain>\d)`}, "no scores", nil, ErrNoVerdict},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := New(c.spec, attrs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := p.Parse(c.text, 2)
+			if c.err != nil {
+				if !errors.Is(err, c.err) {
+					t.Fatalf("err = %v, want %v", err, c.err)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("got %v, %v; want %v", got, err, c.want)
+			}
+		})
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	for _, s := range []Spec{
+		{Rubric: map[string]string{"Style": "/s"}},
+		{Rubric: map[string]string{"Domain": "scores/Domain"}},
+		{Rank: "rank"},
+		{Regex: "(?P<Domain>"},
+		{Regex: `(?P<score>\d)`},
+	} {
+		if _, err := New(s, attrs); err == nil {
+			t.Errorf("%+v: no error", s)
+		}
+	}
+}
+
+func TestLookupEscapes(t *testing.T) {
+	doc, err := FindJSON(`{"a/b":{"m~n":[1,"x"]}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := Lookup(doc, "/a~1b/m~0n/1"); !ok || v != "x" {
+		t.Errorf("got %q, %v", v, ok)
+	}
+}
+
+// A judge answered in prose with its verdict in a fenced block; the scores
+// are nested.
+func ExampleParser_Parse() {
+	p, _ := New(Spec{Rubric: map[string]string{"Domain": "/scores/Domain", "Reasoning": "/scores/Reasoning"}}, []string{"Domain", "Reasoning"})
+	v, err := p.Parse("Solid answer.\n```json\n{\"scores\": {\"Domain\": 4, \"Reasoning\": 3}}\n```", 0)
+	fmt.Println(v["domain"], v["reasoning"], err)
+	// Output: 4 3 <nil>
+}

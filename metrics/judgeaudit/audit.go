@@ -1,0 +1,641 @@
+package judgeaudit
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/report"
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Options control Analyze.
+type Options struct {
+	// Seed seeds the cluster bootstrap (replicate r draws from
+	// stats.NewRand(Seed, r)); default 1.
+	Seed uint64
+	// Bootstrap is the number of replicates; default 2000; 0 leaves the
+	// intervals (and so the flags) empty.
+	Bootstrap int
+	// Level is the interval's confidence level; default 0.95. Accepted: (0, 1).
+	Level float64
+	// Round is the grading round audited; default "" = the study's main round.
+	Round string
+	// Scores is the Solve Rate rule behind κ and macro-F1; default
+	// scores.DefaultOptions().
+	Scores scores.Options
+	// RerunAlpha flags rerun when the upper end of α's interval is below
+	// it; default 0.8. Accepted: (0, 1].
+	RerunAlpha float64
+	// Thresholds say when a flagged bias is large enough to change the
+	// verdict; default DefaultThresholds().
+	Thresholds Thresholds
+}
+
+// Thresholds are the verdict's materiality thresholds. A flagged bias
+// counts against a judge only when its estimate is at least this far from
+// the no-bias value.
+type Thresholds struct {
+	// Tau is the least Table 8 τ (rubric, against the mean-human ranking)
+	// for "usable for ranking"; default 0.5.
+	Tau float64
+	// Kappa is the least Cohen's κ on solved/unsolved for "usable for
+	// absolute scores"; default 0.4.
+	Kappa float64
+	// Points applies to leniency, self_preference and position, in rubric
+	// points; default 0.25.
+	Points float64
+	// Length is the least |slope| per doubling; default 0.1.
+	Length float64
+	// ScaleLow and ScaleHigh bound an acceptable scale ratio; defaults 0.8
+	// and 1.25.
+	ScaleLow, ScaleHigh float64
+	// Rate applies to checklist_leniency; default 0.05.
+	Rate float64
+}
+
+// DefaultThresholds returns τ 0.5, κ 0.4, 0.25 points, 0.1 per doubling,
+// scale within [0.8, 1.25] and 0.05 of checklist rate.
+func DefaultThresholds() Thresholds {
+	return Thresholds{Tau: 0.5, Kappa: 0.4, Points: 0.25, Length: 0.1, ScaleLow: 0.8, ScaleHigh: 1.25, Rate: 0.05}
+}
+
+// DefaultOptions returns Seed 1, Bootstrap 2000, Level 0.95, the main
+// round, the EuroExec Solve Rate rule, RerunAlpha 0.8 and
+// DefaultThresholds().
+func DefaultOptions() Options {
+	return Options{Seed: 1, Bootstrap: 2000, Level: 0.95, Scores: scores.DefaultOptions(), RerunAlpha: 0.8,
+		Thresholds: DefaultThresholds()}
+}
+
+// Result is what Analyze produced.
+type Result = report.Part
+
+// Table names and the report section.
+const (
+	TableBias        = "judge_bias"
+	TableByAttribute = "judge_bias_by_attribute"
+	TableAudit       = "judge_audit"
+	// Section is the site page and the Section of every table and figure.
+	Section = report.SectionJudgeAudit
+)
+
+// Bias names, in table order.
+const (
+	Leniency          = "leniency"
+	LeniencyStd       = "leniency_std"
+	Length            = "length"
+	SelfPreference    = "self_preference"
+	Position          = "position"
+	Scale             = "scale"
+	Rerun             = "rerun"
+	RerunMAD          = "rerun_mad"
+	ChecklistLeniency = "checklist_leniency"
+)
+
+// bias describes one row of judge_bias.
+type bias struct {
+	name, unit string
+	null       float64
+	// nStat is the statistic that counts its units.
+	nStat int
+}
+
+var biases = []bias{
+	{Leniency, "rubric points", 0, sN},
+	{LeniencyStd, "SD", 0, sN},
+	{Length, "points per doubling", 0, sLn},
+	{SelfPreference, "rubric points", 0, -1},
+	{Position, "rubric points", 0, -2},
+	{Scale, "ratio", 1, sN},
+	{Rerun, "alpha", 1, sVu},
+	{RerunMAD, "rubric points", math.NaN(), sVu},
+	{ChecklistLeniency, "rate", 0, sCn},
+}
+
+// Analyze audits every judge of the round. It checks ctx between bootstrap
+// replicates and returns ctx's error when cancelled. Invalid options are
+// replaced by their defaults with a warning.
+func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error) {
+	var res Result
+	def := DefaultOptions()
+	if !(opt.Level > 0 && opt.Level < 1) {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("judge audit: level %v not in (0, 1); using %v", opt.Level, def.Level))
+		opt.Level = def.Level
+	}
+	if !(opt.RerunAlpha > 0 && opt.RerunAlpha <= 1) {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("judge audit: rerun alpha %v not in (0, 1]; using %v", opt.RerunAlpha, def.RerunAlpha))
+		opt.RerunAlpha = def.RerunAlpha
+	}
+	if opt.Thresholds == (Thresholds{}) {
+		opt.Thresholds = def.Thresholds
+	}
+	opt.Bootstrap = max(opt.Bootstrap, 0)
+	if s == nil {
+		return res, nil
+	}
+	p := prepare(s, opt)
+	if len(p.judges) == 0 {
+		for _, n := range []string{TableBias, TableByAttribute, TableAudit} {
+			res.Notes = append(res.Notes, report.Note{Table: n, Reason: fmt.Sprintf("the study has no judge gradings in round %s", p.round)})
+		}
+		return res, nil
+	}
+	nA := len(p.attrs)
+	nQ := len(p.questions)
+	perJudge := len(biases) + nA
+	nOut := len(p.judges) * perJudge
+	est := make([]float64, nOut)
+	all := make([]float64, nQ)
+	for i := range all {
+		all[i] = 1
+	}
+	estimate(p, all, perJudge, est)
+	var reps [][]float64
+	if opt.Bootstrap > 0 {
+		pool := sync.Pool{New: func() any { w := make([]float64, nQ); return &w }}
+		reps = stats.ClusterBootstrap(nQ, opt.Bootstrap, opt.Seed, nOut, func(idx []int, out []float64) {
+			if ctx.Err() != nil {
+				return
+			}
+			// Weights (draw counts), not the index list: the statistics are
+			// then read in order, which keeps 40,000 questions in cache.
+			wp := pool.Get().(*[]float64)
+			w := *wp
+			clear(w)
+			for _, q := range idx {
+				w[q]++
+			}
+			estimate(p, w, perJudge, out)
+			pool.Put(wp)
+		})
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, fmt.Errorf("judge audit: %w", err)
+	}
+	iv := func(k int) (float64, float64) {
+		if reps == nil || math.IsNaN(est[k]) {
+			return math.NaN(), math.NaN()
+		}
+		jd := p.judges[k/perJudge]
+		return stats.PercentileInterval(reps, k, ExpandedLevel(opt.Level, len(jd.questions)))
+	}
+
+	tb := biasTable()
+	ta := attrTable()
+	tau := auditTable(opt)
+	for ji, jd := range p.judges {
+		base := ji * perJudge
+		rows := map[string]biasRow{}
+		fig := &report.Figure{ID: "judge_audit_" + figID(jd.id), Section: Section, Kind: report.Bar,
+			Title: "Judge audit: " + jd.id + " — bias estimate minus its no-bias value, 95 % interval",
+			XName: "bias", YName: "estimate − no-bias value", Table: TableBias}
+		sr := report.Series{Name: jd.id}
+		for bi, b := range biases {
+			e := est[base+bi]
+			lo, hi := iv(base + bi)
+			n := count(jd, b.nStat)
+			br := biasRow{name: b.name, est: e, lo: lo, hi: hi, n: n}
+			br.flag = flagOf(b, lo, hi, e, opt)
+			br.note = noteOf(p, jd, b.name, e, reps != nil)
+			rows[b.name] = br
+			tb.Rows = append(tb.Rows, []any{jd.id, b.name, e, lo, hi, int64(n), b.unit, br.flag, br.note})
+			if b.name == Rerun || b.name == RerunMAD {
+				continue // α is not a signed bias; it is in the table, not on the forest plot
+			}
+			label := b.name + " (" + b.unit + ")"
+			if b.null != 0 {
+				label = fmt.Sprintf("%s (%s − %g)", b.name, b.unit, b.null)
+			}
+			fig.Categories = append(fig.Categories, label)
+			sr.Values = append(sr.Values, e-b.null)
+			sr.Lo = append(sr.Lo, lo-b.null)
+			sr.Hi = append(sr.Hi, hi-b.null)
+		}
+		for a, name := range p.attrs {
+			k := base + len(biases) + a
+			e := est[k]
+			lo, hi := iv(k)
+			n := count(jd, nFixed+2*a)
+			note := ""
+			if math.IsNaN(e) {
+				note = "no response with this attribute scored by both the judge and humans"
+			} else if reps == nil {
+				note = "no interval: bootstrap = 0"
+			}
+			fl := flagOf(biases[0], lo, hi, e, opt)
+			ta.Rows = append(ta.Rows, []any{jd.id, name, Leniency, e, lo, hi, int64(n), "rubric points", fl, note})
+		}
+		fig.Series = []report.Series{sr}
+		res.Figures = append(res.Figures, fig)
+		kappa := stats.CohenKappa(jd.solvedH, jd.solvedJ, []int{0, 1}, stats.KappaUnweighted)
+		f1 := math.NaN()
+		if len(jd.solvedH) > 0 {
+			f1 = stats.MacroF1(jd.solvedH, jd.solvedJ, []int{0, 1})
+		}
+		t8 := div(jd.tauSum, jd.tauN)
+		var flagged []string
+		for _, b := range biases {
+			if rows[b.name].flag == "yes" {
+				flagged = append(flagged, b.name)
+			}
+		}
+		tau.Rows = append(tau.Rows, []any{jd.id, jd.provider, int64(jd.responses), int64(len(jd.questions)),
+			t8, int64(jd.tauN), kappa, f1, int64(len(jd.solvedH)), strings.Join(flagged, ";"),
+			Verdict(jd.responses, t8, kappa, rows, opt.Thresholds)})
+	}
+	res.Tables = append(res.Tables, tb, ta, tau)
+	if nA == 0 {
+		res.Tables = res.Tables[:0]
+		res.Tables = append(res.Tables, tb, tau)
+		res.Notes = append(res.Notes, report.Note{Table: TableByAttribute, Reason: "the study has no rubric"})
+	}
+	if !p.humans {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("judge audit: no human gradings in round %s; the judges cannot be audited", p.round))
+	}
+	return res, nil
+}
+
+// ExpandedLevel is the percentile level that the interval of a bootstrap
+// over n clusters uses for a nominal level: the expanded percentile
+// interval (Hesterberg 2015), whose tail z = √(n/(n−1))·t_{n−1} replaces
+// the normal quantile, since the plain percentile interval is too narrow
+// for a few dozen clusters. For level 0.95 and n = 40 it gives 0.9595,
+// for n = 400 0.9506. It returns level itself for n < 3.
+func ExpandedLevel(level float64, n int) float64 {
+	if n < 3 || !(level > 0 && level < 1) {
+		return level
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile((1 + level) / 2)
+	z := math.Sqrt(float64(n)/float64(n-1)) * t
+	return 2*distuv.UnitNormal.CDF(z) - 1
+}
+
+// estimate fills out (length judges × perJudge) from the question weights
+// w: w[q] is how often question q was drawn (1 each for the estimate
+// itself). Each summed statistic is the dot product of w with that
+// statistic's column over questions (gonum's floats.Dot, a fixed order of
+// operations whatever the number of cores); all-zero columns are skipped.
+func estimate(p *prepared, w []float64, perJudge int, out []float64) {
+	for ji, jd := range p.judges {
+		t := make([]float64, len(jd.cols))
+		for k, c := range jd.cols {
+			if c != nil {
+				t[k] = floats.Dot(w, c)
+			}
+		}
+		derive(t, out[ji*perJudge:(ji+1)*perJudge])
+	}
+}
+
+// derive turns one judge's summed statistics t into its estimates o.
+func derive(t, o []float64) {
+	nan := math.NaN()
+	for i := range o {
+		o[i] = nan
+	}
+	len0 := lenientAt(t)
+	o[0] = len0
+	if sd := sdOf(t[sHn], t[sH1], t[sH2]); sd > 0 {
+		o[1] = len0 / sd
+	}
+	o[2] = slope(t)
+	if t[sOwnN] > 0 && t[sOthN] > 0 {
+		o[3] = t[sOwn]/t[sOwnN] - t[sOth]/t[sOthN]
+	}
+	if t[sPfN] > 0 && t[sPoN] > 0 {
+		o[4] = t[sPf]/t[sPfN] - t[sPo]/t[sPoN]
+	}
+	if sj, sh := sdOf(t[sN], t[sJ1], t[sJ2]), sdOf(t[sN], t[sM1], t[sM2]); sh > 0 && !math.IsNaN(sj) {
+		o[5] = sj / sh
+	}
+	if t[sVu] > 0 {
+		n := t[sVn]
+		if den := n*t[sV2] - t[sV1]*t[sV1]; den > 0 {
+			o[6] = 1 - (n-1)*t[sVw]/den
+		}
+		o[7] = t[sVmad] / t[sVu]
+	}
+	if t[sCn] > 0 {
+		o[8] = t[sC] / t[sCn]
+	}
+	for a := 0; nFixed+2*a+1 < len(t); a++ {
+		if n := t[nFixed+2*a]; n > 0 {
+			o[len(biases)+a] = t[nFixed+2*a+1] / n
+		}
+	}
+}
+
+func lenientAt(t []float64) float64 {
+	if t[sN] == 0 {
+		return math.NaN()
+	}
+	return t[sR] / t[sN]
+}
+
+// sdOf is the sample SD (n − 1) from n, Σx and Σx²; NaN for n < 2.
+func sdOf(n, s1, s2 float64) float64 {
+	if n < 2 {
+		return math.NaN()
+	}
+	v := (s2 - s1*s1/n) / (n - 1)
+	return math.Sqrt(max(v, 0))
+}
+
+// slope is the least-squares slope of the residual on log2 length; NaN with
+// fewer than 3 responses or no spread in length.
+func slope(t []float64) float64 {
+	n := t[sLn]
+	if n < 3 {
+		return math.NaN()
+	}
+	sxx := t[sLxx] - t[sLx]*t[sLx]/n
+	if !(sxx > 1e-12*max(t[sLxx], 1)) {
+		return math.NaN()
+	}
+	return (t[sLxy] - t[sLx]*t[sLy]/n) / sxx
+}
+
+// count is the number of units behind a bias for one judge: the sum of
+// count column k (-1: self-preference's responses, -2: position's run
+// gradings).
+func count(jd *judgeData, k int) int {
+	switch k {
+	case -1:
+		return jd.ownN + jd.othN
+	case -2:
+		return count(jd, sPfN) + count(jd, sPoN)
+	}
+	n := 0
+	for _, v := range jd.cols[k] {
+		n += int(v)
+	}
+	return n
+}
+
+type biasRow struct {
+	name        string
+	est, lo, hi float64
+	n           int
+	flag, note  string
+}
+
+func flagOf(b bias, lo, hi, e float64, opt Options) string {
+	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsNaN(e) {
+		return ""
+	}
+	switch b.name {
+	case RerunMAD:
+		return "no"
+	case Rerun:
+		if hi < opt.RerunAlpha {
+			return "yes"
+		}
+		return "no"
+	}
+	if lo > b.null || hi < b.null {
+		return "yes"
+	}
+	return "no"
+}
+
+// noteOf says why a row is empty, or what an estimate rests on.
+func noteOf(p *prepared, jd *judgeData, name string, e float64, boot bool) string {
+	if !math.IsNaN(e) {
+		switch {
+		case name == RerunMAD:
+			return "descriptive: mean |difference| between two runs' rubric means; not flagged"
+		case !boot:
+			return "no interval: bootstrap = 0"
+		}
+		return ""
+	}
+	if jd.responses == 0 && name != ChecklistLeniency {
+		if !p.humans {
+			return "no human gradings in round " + p.round
+		}
+		return "no response graded by both the judge and humans in round " + p.round
+	}
+	switch name {
+	case Leniency:
+		return "no response graded by both the judge and humans"
+	case LeniencyStd:
+		return "the human rubric means do not vary (SD 0) or fewer than 2"
+	case Length:
+		switch {
+		case jd.withText == 0:
+			return "no response text in responses/ for the audited responses"
+		case jd.withText < 3:
+			return "fewer than 3 audited responses with text"
+		case !jd.distinctLen:
+			return "all audited responses have the same length"
+		}
+		return "response lengths do not vary"
+	case SelfPreference:
+		switch {
+		case jd.provider == "":
+			return "no provider given for the judge (provider column of evaluators)"
+		case jd.modelsWithProvider == 0:
+			return "no provider given for the models (provider column of models)"
+		case jd.ownN == 0:
+			return "no audited response from a model of the judge's provider " + jd.provider
+		}
+		return "no audited response from a model of another provider"
+	case Position:
+		if jd.withPos == 0 {
+			return "no position given (position column in the judge's grading rows or in blinding)"
+		}
+		return "positions do not vary: every response was shown first, or none"
+	case Scale:
+		return "fewer than 2 audited responses, or the human response means do not vary"
+	case Rerun, RerunMAD:
+		if jd.withRuns == 0 {
+			return "the judge has one run per response (run column)"
+		}
+		return "the runs' rubric means do not vary"
+	case ChecklistLeniency:
+		if !p.hasChk {
+			return "the study has no checklist"
+		}
+		return "no response with checklist rates from both the judge and humans"
+	}
+	return ""
+}
+
+// Verdict puts a judge's audit in plain words from its Table 8 τ, its κ on
+// solved/unsolved and its bias rows (by bias name), with the thresholds th.
+// It is exported so that its wording can be tested and documented.
+func Verdict(responses int, tau, kappa float64, rows map[string]biasRow, th Thresholds) string {
+	if responses == 0 {
+		return "not audited: no response graded by both the judge and humans"
+	}
+	big := func(name string, tooFar func(e float64) bool) (float64, bool) {
+		r, ok := rows[name]
+		if !ok || r.flag != "yes" || !tooFar(r.est) {
+			return 0, false
+		}
+		return r.est, true
+	}
+	points := func(e float64) bool { return math.Abs(e) >= th.Points }
+	var rank, abs []string
+	if math.IsNaN(tau) {
+		rank = append(rank, "no Table 8 τ (needs 2 or more models per question)")
+	} else if tau < th.Tau {
+		rank = append(rank, fmt.Sprintf("orders models unlike the humans (τ %.2f < %.2f)", tau, th.Tau))
+	}
+	if e, ok := big(SelfPreference, points); ok {
+		rank = append(rank, fmt.Sprintf("favours its own provider by %.2f points", e))
+	}
+	if e, ok := big(Length, func(e float64) bool { return math.Abs(e) >= th.Length }); ok {
+		word := "longer"
+		if e < 0 {
+			word = "shorter"
+		}
+		rank = append(rank, fmt.Sprintf("rewards %s responses (%+.2f points per doubling)", word, e))
+	}
+	if e, ok := big(Leniency, points); ok {
+		word := "lenient"
+		if e < 0 {
+			word = "severe"
+		}
+		abs = append(abs, fmt.Sprintf("%s by %.2f points", word, math.Abs(e)))
+	}
+	if e, ok := big(Position, points); ok {
+		abs = append(abs, fmt.Sprintf("scores the response shown first %+.2f points", e))
+	}
+	if e, ok := big(Scale, func(e float64) bool { return e < th.ScaleLow || e > th.ScaleHigh }); ok {
+		word := "compresses"
+		if e > 1 {
+			word = "stretches"
+		}
+		abs = append(abs, fmt.Sprintf("%s the scale (SD ratio %.2f)", word, e))
+	}
+	if e, ok := big(ChecklistLeniency, func(e float64) bool { return math.Abs(e) >= th.Rate }); ok {
+		abs = append(abs, fmt.Sprintf("checklist rate off by %+.2f", e))
+	}
+	if math.IsNaN(kappa) {
+		abs = append(abs, "no κ on solved/unsolved")
+	} else if kappa < th.Kappa {
+		abs = append(abs, fmt.Sprintf("agrees little with the humans on solved (κ %.2f < %.2f)", kappa, th.Kappa))
+	}
+	switch {
+	case len(rank) == 0 && len(abs) == 0:
+		return "usable for ranking and absolute scores"
+	case len(rank) == 0:
+		return "usable for ranking, not for absolute scores: " + strings.Join(abs, "; ")
+	case len(abs) == 0:
+		return "not usable for ranking: " + strings.Join(rank, "; ") + "; absolute scores agree with the humans"
+	}
+	return "not usable for ranking or absolute scores: " + strings.Join(append(rank, abs...), "; ")
+}
+
+// table8Tau averages, over questions, Kendall τ-b between the judge's
+// rubric means and the mean-human rubric means across the question's
+// models (Table 8's rubric llm_mean). Undefined τ (a constant side, fewer
+// than 2 models) are left out and counted.
+func table8Tau(us []tauUnit) (sum float64, n, undefined int) {
+	sort.SliceStable(us, func(a, b int) bool {
+		if us[a].q != us[b].q {
+			return us[a].q < us[b].q
+		}
+		return us[a].model < us[b].model
+	})
+	for i := 0; i < len(us); {
+		j := i
+		for j < len(us) && us[j].q == us[i].q {
+			j++
+		}
+		if j-i >= 2 {
+			x := make([]float64, 0, j-i)
+			y := make([]float64, 0, j-i)
+			for _, u := range us[i:j] {
+				x = append(x, u.j)
+				y = append(y, u.h)
+			}
+			if tau, _ := stats.KendallTauB(x, y); !math.IsNaN(tau) {
+				sum += tau
+				n++
+			} else {
+				undefined++
+			}
+		}
+		i = j
+	}
+	return sum, n, undefined
+}
+
+func figID(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+func col(name string, kind report.ColumnKind, doc string) report.Column {
+	return report.Column{Name: name, Kind: kind, Doc: doc}
+}
+
+func biasTable() *report.Table {
+	return &report.Table{Name: TableBias, Title: "Judge audit: bias per judge", Section: Section,
+		Doc: "Per judge and bias: the estimate, its 95 % cluster-bootstrap interval over questions (paired across judges and biases), the units behind it, and whether the interval excludes the no-bias value. Residual = judge rubric mean − mean of the human rubric means on the same response (judge runs averaged, main round).",
+		Columns: []report.Column{
+			col("judge", report.Text, "judge (evaluator id)"),
+			col("bias", report.Text, "leniency, leniency_std, length, self_preference, position, scale, rerun, rerun_mad, checklist_leniency"),
+			col("estimate", report.Float, "the bias estimate (see unit); empty when it cannot be computed (note says why)"),
+			col("lo", report.Float, "95 % cluster-bootstrap interval over questions, lower end"),
+			col("hi", report.Float, "95 % cluster-bootstrap interval over questions, upper end"),
+			col("n", report.Int, "units behind the estimate: responses (run gradings for position)"),
+			col("unit", report.Text, "unit of the estimate"),
+			col("flagged", report.Text, "yes when the interval excludes the no-bias value (rerun: upper end below the rerun threshold), no otherwise, empty without an interval"),
+			col("note", report.Text, "why the row is empty, or a remark"),
+		}}
+}
+
+func attrTable() *report.Table {
+	return &report.Table{Name: TableByAttribute, Title: "Judge audit: leniency per rubric attribute", Section: Section,
+		Doc: "Per judge and rubric attribute: mean of (judge score − mean human score) on the responses both graded, with its 95 % cluster-bootstrap interval over questions.",
+		Columns: []report.Column{
+			col("judge", report.Text, "judge (evaluator id)"),
+			col("attribute", report.Text, "rubric attribute"),
+			col("bias", report.Text, "leniency"),
+			col("estimate", report.Float, "mean judge − human score on the attribute"),
+			col("lo", report.Float, "95 % interval, lower end"),
+			col("hi", report.Float, "95 % interval, upper end"),
+			col("n", report.Int, "responses"),
+			col("unit", report.Text, "rubric points"),
+			col("flagged", report.Text, "yes when the interval excludes 0"),
+			col("note", report.Text, "why the row is empty"),
+		}}
+}
+
+func auditTable(opt Options) *report.Table {
+	th := opt.Thresholds
+	return &report.Table{Name: TableAudit, Title: "Judge audit: verdict per judge", Section: Section,
+		Doc: fmt.Sprintf("Per judge: agreement with the humans (Table 8 τ, Cohen's κ and macro-F1 on solved/unsolved), the flagged biases and a verdict. Usable for ranking: τ ≥ %.2f and no flagged self_preference ≥ %.2f points or length ≥ %.2f per doubling; usable for absolute scores: κ ≥ %.2f and no flagged leniency or position ≥ %.2f points, scale outside [%.2f, %.2f] or checklist_leniency ≥ %.2f.",
+			th.Tau, th.Points, th.Length, th.Kappa, th.Points, th.ScaleLow, th.ScaleHigh, th.Rate),
+		Columns: []report.Column{
+			col("judge", report.Text, "judge (evaluator id)"),
+			col("provider", report.Text, "the judge's provider (evaluators.provider)"),
+			col("n_responses", report.Int, "responses graded by the judge and humans"),
+			col("n_questions", report.Int, "questions with such responses"),
+			col("tau", report.Float, "Table 8 τ-b: judge rubric vs mean-human rubric ranking, averaged over questions"),
+			col("tau_n", report.Int, "questions with a defined τ"),
+			col("kappa", report.Float, "Cohen's κ between judge and human solved/unsolved, over (judge grading, human grading) pairs of a response"),
+			col("macro_f1", report.Float, "macro-F1 of the judge's solved against the humans' (humans as truth)"),
+			col("n_pairs", report.Int, "(judge, human) grading pairs behind κ and macro-F1"),
+			col("flagged", report.Text, "flagged biases, separated by ;"),
+			col("verdict", report.Text, "the verdict in plain words"),
+		}}
+}

@@ -1,0 +1,38 @@
+package judgeaudit_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/judgeaudit"
+)
+
+// A judge scores four responses 1 point above the single human (residuals
+// 1, 1, 1, 1), so leniency is exactly 1; by hand the scale ratio is 1 too
+// (the same spread). One question per response, no bootstrap.
+func ExampleAnalyze() {
+	s := &analysis.Study{MainRound: "main", Attributes: []string{"Quality"}, ScaleMin: 1, ScaleMax: 5}
+	for i, h := range []float64{2, 3, 3, 4} {
+		q := fmt.Sprint("q", i)
+		s.Questions = append(s.Questions, analysis.Question{ID: q})
+		s.Gradings = append(s.Gradings,
+			analysis.Grading{Evaluator: "alice", Kind: analysis.Human, Round: "main", QuestionID: q, Model: "m", Rubric: []float64{h}},
+			analysis.Grading{Evaluator: "judge", Kind: analysis.Judge, Round: "main", QuestionID: q, Model: "m", Rubric: []float64{h + 1}})
+	}
+	opt := judgeaudit.DefaultOptions()
+	opt.Bootstrap = 0
+	res, err := judgeaudit.Analyze(context.Background(), s, opt)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range res.Tables[0].Rows {
+		if r[1] == judgeaudit.Leniency || r[1] == judgeaudit.Scale {
+			fmt.Printf("%s %s %.2f n=%d\n", r[0], r[1], r[2], r[5])
+		}
+	}
+	// Output:
+	// judge leniency 1.00 n=4
+	// judge scale 1.00 n=4
+}
