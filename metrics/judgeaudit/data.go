@@ -1,6 +1,7 @@
 package judgeaudit
 
 import (
+	"github.com/euroexec/euroexec/study"
 	"math"
 	"sort"
 	"strings"
@@ -69,7 +70,8 @@ type response struct {
 	q        int
 	model    string
 	hMeans   []float64 // human gradings' rubric means (defined ones)
-	hMean    float64   // mean of hMeans; NaN when none
+	hMean    float64   // mean of hMeans (exact, study.RatSum); NaN when none
+	hSum     study.RatSum
 	hRate    float64   // mean human checklist rate; NaN when none
 	hAttr    []float64 // per attribute, mean over humans; NaN when none
 	hSolved  []bool
@@ -146,6 +148,7 @@ func prepare(s *analysis.Study, opt Options) *prepared {
 		a := accs[k]
 		if !math.IsNaN(g.RubricMean) {
 			r.hMeans = append(r.hMeans, g.RubricMean)
+			r.hSum.Add(g.RubricRat, g.RubricMean)
 		}
 		if !math.IsNaN(g.ChecklistRate) {
 			a.rate = append(a.rate, g.ChecklistRate)
@@ -161,7 +164,9 @@ func prepare(s *analysis.Study, opt Options) *prepared {
 	}
 	for k, r := range resp {
 		a := accs[k]
-		r.hMean = meanOf(r.hMeans)
+		// The exact mean, as Table 8's mean-human ranking has it, so that
+		// equal means tie.
+		r.hMean = r.hSum.Mean()
 		r.hRate = meanOf(a.rate)
 		r.hAttr = make([]float64, nA)
 		for j := range r.hAttr {
