@@ -413,3 +413,33 @@ func TestMisnamedAttributeOnce(t *testing.T) {
 		t.Errorf("the attribute is named %d times, want 3 (one per sheet and the setting):\n%v", n, err)
 	}
 }
+
+// TestFarRowWorkbook validates a study with a grading workbook whose last
+// row is row 1,048,576 under a wide header.
+func TestFarRowWorkbook(t *testing.T) {
+	f := excelize.NewFile()
+	hdr := []any{"evaluator", "question_id", "model", "Domain", "Localization", "Reasoning", "Communication", "Actionability"}
+	for i := len(hdr); i < 1500; i++ {
+		hdr = append(hdr, fmt.Sprintf("tag%d", i))
+	}
+	f.SetSheetRow("Sheet1", "A1", &hdr)
+	var b bytes.Buffer
+	f.Write(&b)
+	zr, _ := zip.NewReader(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	var out bytes.Buffer
+	zw := zip.NewWriter(&out)
+	for _, zf := range zr.File {
+		rc, _ := zf.Open()
+		data, _ := io.ReadAll(rc)
+		rc.Close()
+		if zf.Name == "xl/worksheets/sheet1.xml" {
+			data = bytes.Replace(data, []byte("</sheetData>"), []byte(`<row r="1048576"><c r="A1048576" t="inlineStr"><is><t>zed</t></is></c></row></sheetData>`), 1)
+		}
+		w, _ := zw.Create(zf.Name)
+		w.Write(data)
+	}
+	zw.Close()
+	dir := copyStudy(t, map[string]string{"grades/judges/far.xlsx": out.String()})
+	_, err := validateHostile(t, dir)
+	wantProblem(t, err, "grades/judges/far.xlsx", "row 1048576")
+}

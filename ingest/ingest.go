@@ -2,6 +2,14 @@
 // README), checks every rule of the format, and bulk-loads the study into a
 // new DuckDB database through Arrow record batches.
 //
+// Before any file is read, study.toml is parsed and every setting checked,
+// and the study folder is listed: named pipes, sockets, devices, symbolic
+// links leaving the folder, more files than [limits] files and workbooks
+// over [limits] total_xlsx_bytes are problems found there, so that no
+// reader ever blocks on or exhausts memory with them. Every file no table
+// takes is named in a warning (Result.Warnings) with the nearest supported
+// form.
+//
 // Nothing is written unless the whole study is valid: the database is built
 // in a new file beside the target and renamed over it only when the load
 // succeeded, so an existing database is left byte for byte as it was when

@@ -113,3 +113,21 @@ func TestValidateAndRunAgree(t *testing.T) {
 		})
 	}
 }
+
+// TestExtremeSettingsRun runs the sample with settings at the edges of what
+// study.toml accepts (the red-team run found panics and out-of-memory
+// failures with extreme values): the run must finish.
+func TestExtremeSettingsRun(t *testing.T) {
+	dir := copySample(t)
+	toml := "main_round = \"main\"\n[columns]\n\"Loc.\" = \"Localization\"\n" +
+		"[rubric]\nmin = -95\nmax = 5\n[solve]\nrubric_threshold = -95\nchecklist_threshold = 1\n" +
+		"[analysis]\nextreme_evaluators = 100000\nbootstrap = 0\nresamples = 0\n" +
+		"[criteria]\nhard_share = 4.9e-324\nparity_margin = 1\n"
+	if err := os.WriteFile(filepath.Join(dir, "study.toml"), []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if err := run(&out, &errb, []string{"run", "-q", dir, "-o", filepath.Join(t.TempDir(), "report")}); err != nil {
+		t.Fatalf("run: %v\n%s", err, errb.String())
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/euroexec/euroexec/ingest/providers"
 	"github.com/euroexec/euroexec/ingest/tabular"
 
 	"github.com/euroexec/euroexec/ingest/judgeparse"
@@ -522,6 +523,8 @@ func (c Config) validate() []SettingError {
 	finiteIn("criteria.parity_margin", c.Criteria.ParityMargin, 0, 1, "a margin from 0 to 1")
 	if len(c.Responses.IDTemplate) > maxTextLen {
 		bad("responses.id_template", c.Responses.IDTemplate[:40]+"…", fmt.Sprintf("at most %d bytes", maxTextLen))
+	} else if _, err := providers.ParseIDTemplate(c.Responses.IDTemplate); err != nil {
+		bad("responses.id_template", c.Responses.IDTemplate, "a request id template: "+err.Error())
 	}
 	if d := c.Responses.BatchDiscount; math.IsNaN(d) || d < 0 || d >= 1 {
 		bad("responses.batch_discount", d, "a fraction from 0 up to (not including) 1")

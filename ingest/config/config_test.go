@@ -105,6 +105,8 @@ func TestSettingsOneErrorEach(t *testing.T) {
 		{"control characters", "main_round = \"ma\\u001b]0;x\\u0007in\"\nhuman_label = \"\"\n", []string{
 			`human_label = "": expected a non-empty name`,
 			`main_round = "ma\x1b]0;x\ain": expected text without control or invisible characters`}},
+		{"id template", "[responses]\nid_template = \"{question}\"\n", []string{
+			`responses.id_template = "{question}": expected a request id template`}},
 		{"limits", "[limits]\nfiles = 0\nxlsx_ratio = nan\nline_bytes = 10\ncolumns = -1\n", []string{
 			"limits.files = 0: expected an integer from 1 to 10000000",
 			"limits.xlsx_ratio = NaN: expected a ratio from 2 to 100000",

@@ -20,7 +20,7 @@ import (
 // ones and the final one), failing on a panic-free but endless reader.
 func readErrs(t *testing.T, r Reader) (rows int, errs []*Error) {
 	t.Helper()
-	for i := 0; i < 1_000_000; i++ {
+	for i := 0; i < 2_000_000; i++ {
 		_, _, err := r.Next()
 		if err == io.EOF {
 			return rows, errs
@@ -326,4 +326,35 @@ func TestXLSXBombsAndCutOffSheets(t *testing.T) {
 			t.Fatalf("rows %d, errors %v", rows, errs)
 		}
 	})
+}
+
+// TestXLSXFarRow reads a small workbook whose second row is the last row
+// Excel allows, under a wide header: the million rows absent from the file
+// cost time linear in their count and no memory per row.
+func TestXLSXFarRow(t *testing.T) {
+	f := excelize.NewFile()
+	hdr := make([]any, 1500)
+	for i := range hdr {
+		hdr[i] = fmt.Sprintf("c%d", i)
+	}
+	f.SetSheetRow("Sheet1", "A1", &hdr)
+	var b bytes.Buffer
+	f.Write(&b)
+	data := rezip(t, b.Bytes(), func(name string, x []byte) []byte {
+		if name != "xl/worksheets/sheet1.xml" {
+			return x
+		}
+		far := []byte(`<row r="1048576"><c r="A1048576" t="inlineStr"><is><t>x</t></is></c></row></sheetData>`)
+		return bytes.Replace(x, []byte("</sheetData>"), far, 1)
+	})
+	start := time.Now()
+	r := openT(t, write(t, "far.xlsx", data), Options{})
+	rows, errs := readErrs(t, r)
+	if rows != 1048575 || len(errs) != 0 {
+		t.Fatalf("rows %d, errors %v; want 1,048,574 blank rows and one data row", rows, errs)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+	t.Logf("%d-byte workbook, %d rows in %v", len(data), rows, time.Since(start))
 }

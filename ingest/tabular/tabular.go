@@ -176,7 +176,9 @@ type Reader interface {
 	// row[i] is the cell under Header[i]; a row may be shorter than the
 	// header (missing trailing cells are empty; JSONL rows returned before
 	// the header grew are shorter). Blank rows at the end of the table are
-	// skipped; a blank row between data rows is returned as all-empty.
+	// skipped; a blank row between data rows is returned as all-empty
+	// (XLSX: as a row of no cells, so that the million rows a sheet may
+	// skip cost nothing per header column).
 	//
 	// Errors are *Error values with a Loc. When the *Error's Recoverable is
 	// true the problem concerns that row only and Next may be called again

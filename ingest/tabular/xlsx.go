@@ -170,7 +170,7 @@ func (x *xlsxReader) Next() ([]Cell, Loc, error) {
 		return nil, Loc{}, x.final
 	}
 	if x.blanks.n > 0 {
-		return make([]Cell, len(x.header)), x.blanks.pop(x.loc), nil
+		return []Cell{}, x.blanks.pop(x.loc), nil // blank: no cells
 	}
 	if p := x.pend; p != nil {
 		x.pend = nil
@@ -182,6 +182,12 @@ func (x *xlsxReader) Next() ([]Cell, Loc, error) {
 			x.final = err // io.EOF drops held-back trailing blank rows
 			return nil, Loc{}, err
 		}
+		if len(cols) == 0 {
+			// A row absent from the file (a cell at row 1,048,576 makes a
+			// million of them): counted, never built.
+			x.blanks.add(x.rowNum, -1)
+			continue
+		}
 		loc := x.at(x.rowNum, "")
 		row, err := x.cells(cols, loc)
 		if err == nil && rowIsBlank(row) {
@@ -190,7 +196,7 @@ func (x *xlsxReader) Next() ([]Cell, Loc, error) {
 		}
 		if x.blanks.n > 0 {
 			x.pend = &pending{row, loc, err}
-			return make([]Cell, len(x.header)), x.blanks.pop(x.loc), nil
+			return []Cell{}, x.blanks.pop(x.loc), nil // blank: no cells
 		}
 		return row, loc, err
 	}

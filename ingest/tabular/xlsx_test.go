@@ -55,7 +55,7 @@ func TestXLSXExcelLike(t *testing.T) {
 			// 2+3 with cached <v>5</v>; rich text runs joined; error cell.
 			{3, -1, texts("007", "4.0", "5", "bold part", "#N/A")},
 			// row 4 is absent from the XML: a blank row between data rows.
-			{4, -1, texts("", "", "", "", "")},
+			{4, -1, []Cell{}},
 			// 3.5 with format "0.00" and 0.25 with "0%" give the raw numbers;
 			// inline string; <v>1E-3</v>. Rows 6-7 are styled but empty:
 			// trailing, dropped.
@@ -164,7 +164,7 @@ func TestXLSXGenerated(t *testing.T) {
 		// 3.6666666666666665 is shown with Excel's 15 significant digits,
 		// rounded: 3.66666666666667.
 		{3, -1, texts("007", "TRUE", "3.66666666666667")},
-		{4, -1, texts("", "", "")},
+		{4, -1, []Cell{}},
 		// number formats 0.00 and 0.0% are ignored; a formula without a
 		// cached value (excelize does not calculate) is empty.
 		{6, -1, texts("3.5", "0.25", "")},
