@@ -76,6 +76,7 @@ const (
 	SectionCost        = "cost"
 	SectionPRBench     = "prbench"
 	SectionBeyond      = "beyond"
+	SectionPairwise    = "pairwise"
 )
 
 // ColumnKind says how a column's values are typed and displayed.

@@ -23,6 +23,9 @@ type Study struct {
 	GateRuns        []GateRun        // sorted by (QuestionID, Run, Item)
 	Criteria        []Criterion      // sorted by (QuestionID, ID)
 	CriterionGrades []CriterionGrade // sorted by (QuestionID, Model, Evaluator, CriterionID)
+	// Comparisons are the pairwise (A-vs-B) judgments, sorted by (Round,
+	// QuestionID, Evaluator, Run, ModelA, ModelB); empty when the study has none.
+	Comparisons []Comparison
 }
 
 // Question is one question of the study.
@@ -147,4 +150,30 @@ type CriterionGrade struct {
 	Model       string
 	CriterionID string
 	Met         bool
+}
+
+// Preference is the verdict of one pairwise comparison.
+type Preference int8
+
+// Preferences: PreferA means the answer shown first (Comparison.ModelA) is
+// better, PreferB the second, Tie neither.
+const (
+	Tie Preference = iota
+	PreferA
+	PreferB
+)
+
+// Comparison is one grader's judgment of two answers to one question, shown
+// side by side: which is better, or a tie.
+type Comparison struct {
+	Evaluator  string
+	Kind       string // Human or Judge
+	Round      string
+	Run        string // "" for humans and single-run judges
+	QuestionID string
+	// ModelA is the model whose answer was shown first, ModelB the other
+	// (never equal).
+	ModelA, ModelB string
+	Winner         Preference
+	Comment        string
 }

@@ -136,6 +136,7 @@ var sectionTitles = []struct{ key, title string }{
 	{report.SectionJudges, "LLM judges"},
 	{report.SectionCost, "Cost and length"},
 	{report.SectionPRBench, "PRBench criteria"},
+	{report.SectionPairwise, "Pairwise preferences"},
 	{report.SectionBeyond, "Beyond the paper"},
 }
 
