@@ -294,4 +294,3 @@ func binomTwoSided(k, n int64) float64 {
 	p := 2 * mathext.RegIncBeta(float64(n-s), float64(s+1), 0.5)
 	return math.Min(1, p)
 }
-

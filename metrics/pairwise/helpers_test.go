@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"runtime"
 	"sort"
 	"testing"
 
@@ -218,3 +219,51 @@ func contains(s, sub string) bool {
 }
 
 var _ = report.Int
+
+// mmSolve is a plain Bradley–Terry solver written for the tests: Zermelo's
+// (Hunter's MM) iteration p_i ← W_i / Σ_j n_ij/(p_i + p_j), normalised to a
+// geometric mean of 1, iterated until the change is below 1e-15; it
+// returns β = log p (mean 0). w[i][j] is the number of (half-)wins of i
+// over j.
+func mmSolve(w [][]float64) []float64 {
+	k := len(w)
+	p := make([]float64, k)
+	for i := range p {
+		p[i] = 1
+	}
+	for it := 0; it < 1000000; it++ {
+		next := make([]float64, k)
+		for i := 0; i < k; i++ {
+			wi, den := 0.0, 0.0
+			for j := 0; j < k; j++ {
+				if i == j {
+					continue
+				}
+				wi += w[i][j]
+				den += (w[i][j] + w[j][i]) / (p[i] + p[j])
+			}
+			next[i] = wi / den
+		}
+		g := 0.0
+		for _, v := range next {
+			g += math.Log(v)
+		}
+		g /= float64(k)
+		change := 0.0
+		for i := range next {
+			next[i] = math.Exp(math.Log(next[i]) - g)
+			change = math.Max(change, math.Abs(math.Log(next[i])-math.Log(p[i])))
+		}
+		p = next
+		if change < 1e-15 {
+			break
+		}
+	}
+	beta := make([]float64, k)
+	for i := range p {
+		beta[i] = math.Log(p[i])
+	}
+	return beta
+}
+
+func setProcs(n int) int { return runtime.GOMAXPROCS(n) }

@@ -178,7 +178,7 @@ func prepare(s *analysis.Study, round string, margin int) *prepared {
 	type qc struct{ q, cell int32 }
 	keys := map[*population][]qc{}
 	type swapKey struct {
-		ev, run string
+		ev, run   string
 		q, lo, hi int32
 	}
 	type swapVal struct {
