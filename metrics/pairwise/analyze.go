@@ -53,7 +53,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	if round == "" {
 		round = "main"
 	}
-	p := prepare(s, round, opt.LengthMargin)
+	p := prepare(s, round, opt.LengthMargin, max(opt.MinOverlap, 1))
 	if p == nil {
 		if len(s.Comparisons) > 0 {
 			res.Notes = append(res.Notes, report.Note{Table: ModelsTable, Reason: fmt.Sprintf("no pairwise judgments in round %s", round)})
@@ -70,7 +70,19 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	for i := range point {
 		point[i] = math.NaN()
 	}
-	reg := p.evaluate(l, ones, point, &scratch{}, opt.Prior)
+	reg := p.evaluate(l, ones, point, &scratch{}, opt.Prior, nil)
+	// The replicates' fits start from the point estimates (β = rating
+	// rescaled), which saves most Newton steps.
+	warm := make([][]float64, len(p.pops))
+	for pi := range p.pops {
+		k := len(l.present[pi])
+		warm[pi] = make([]float64, k)
+		for i := range warm[pi] {
+			if r := point[l.popOff[pi]+k+i]; !math.IsNaN(r) {
+				warm[pi][i] = (r - 1000) / EloScale
+			}
+		}
+	}
 
 	pool := sync.Pool{New: func() any { return &scratch{} }}
 	var reps [][]float64
@@ -84,7 +96,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 				wt[q]++
 			}
 			sc := pool.Get().(*scratch)
-			p.evaluate(l, wt, out, sc, opt.Prior)
+			p.evaluate(l, wt, out, sc, opt.Prior, warm)
 			pool.Put(sc)
 		})
 		if err := ctx.Err(); err != nil {
@@ -277,7 +289,10 @@ func build(res *Result, s *analysis.Study, p *prepared, l *layout, point []float
 		res.Tables = append(res.Tables, at)
 		res.Figures = append(res.Figures, fig)
 	} else {
-		res.Notes = append(res.Notes, report.Note{Table: AgreementTable, Reason: "no comparison was judged by two graders"})
+		res.Notes = append(res.Notes, report.Note{Table: AgreementTable, Reason: fmt.Sprintf("no two graders judged %d or more of the same comparisons", max(opt.MinOverlap, 1))})
+	}
+	if p.dropped > 0 {
+		res.Notes = append(res.Notes, report.Note{Table: AgreementTable, Reason: fmt.Sprintf("%d pairs of graders with fewer than %d comparisons in common are left out", p.dropped, max(opt.MinOverlap, 1))})
 	}
 
 	// Position, length, rubric.

@@ -32,11 +32,12 @@ type Fit struct {
 // is not, prior virtual ties (prior/2 wins each way) are added between every
 // two models and Regularised is set. prior ≤ 0 is taken as 0.01. It is
 // solved by Newton's method with step halving on the concave
-// log-likelihood, to machine precision. k < 1 gives an empty fit; k = 1 gives
+// log-likelihood (full steps when no strength moves by more than 1), until
+// no strength moves by more than 1e-13. k < 1 gives an empty fit; k = 1 gives
 // β = 0.
 func FitBradleyTerry(wins []float64, k int, prior float64) Fit {
 	var s btScratch
-	return s.fit(wins, k, prior)
+	return s.fit(wins, k, prior, nil)
 }
 
 // btScratch holds the solver's work arrays, reused across bootstrap
@@ -55,7 +56,11 @@ func grow(x []float64, n int) []float64 {
 	return x[:n]
 }
 
-func (s *btScratch) fit(wins []float64, k int, prior float64) Fit {
+// fit is FitBradleyTerry starting from init (nil: all 0). With a starting
+// point (bootstrap replicates, started from the point estimate) it stops
+// when no strength moves by more than 1e-10, which is far below the
+// precision of an interval's end.
+func (s *btScratch) fit(wins []float64, k int, prior float64, init []float64) Fit {
 	if k < 1 {
 		return Fit{}
 	}
@@ -71,6 +76,11 @@ func (s *btScratch) fit(wins []float64, k int, prior float64) Fit {
 	w := s.w
 	for i := 0; i < k; i++ {
 		w[i*k+i] = 0
+	}
+	copy(beta, init)
+	tol := 1e-13
+	if init != nil {
+		tol = 1e-10
 	}
 	f := Fit{Beta: beta}
 	if !s.stronglyConnected(w, k) {
@@ -118,7 +128,23 @@ func (s *btScratch) fit(wins []float64, k int, prior float64) Fit {
 		}
 		step := 1.0
 		improved := false
-		for h := 0; h < 60; h++ {
+		// A full step of at most 1 in every strength is taken as it is (near
+		// the optimum, the common case from a warm start, Newton converges
+		// quadratically); a longer one is halved until the likelihood rises.
+		small := true
+		for _, d := range s.d[:k] {
+			if math.Abs(d) > 1 {
+				small = false
+				break
+			}
+		}
+		if small {
+			for i := range beta {
+				s.bt[i] = beta[i] + s.d[i]
+			}
+			improved = true
+		}
+		for h := 0; h < 60 && !improved; h++ {
 			for i := range beta {
 				s.bt[i] = beta[i] + step*s.d[i]
 			}
@@ -137,7 +163,7 @@ func (s *btScratch) fit(wins []float64, k int, prior float64) Fit {
 			maxd = math.Max(maxd, math.Abs(s.bt[i]-beta[i]))
 			beta[i] = s.bt[i]
 		}
-		if maxd < 1e-13 {
+		if maxd < tol {
 			break
 		}
 	}
@@ -153,12 +179,14 @@ func (s *btScratch) fit(wins []float64, k int, prior float64) Fit {
 	return f
 }
 
-// loglik is Σ_{i≠j} w_ij·log σ(β_i − β_j).
+// loglik is Σ_{i≠j} w_ij·log σ(β_i − β_j), one logarithm per pair
+// (log σ(−x) = log σ(x) − x).
 func loglik(w []float64, k int, beta []float64) float64 {
 	l := 0.0
 	for i := 0; i < k; i++ {
-		for j := 0; j < k; j++ {
-			if i == j || w[i*k+j] == 0 {
+		for j := i + 1; j < k; j++ {
+			wij, wji := w[i*k+j], w[j*k+i]
+			if wij == 0 && wji == 0 {
 				continue
 			}
 			x := beta[i] - beta[j]
@@ -169,7 +197,7 @@ func loglik(w []float64, k int, beta []float64) float64 {
 			} else {
 				ls = x - math.Log1p(math.Exp(x))
 			}
-			l += w[i*k+j] * ls
+			l += wij*ls + wji*(ls-x)
 		}
 	}
 	return l

@@ -68,6 +68,7 @@ type scratch struct {
 	loc  []int32
 	bt   btScratch
 	rate []float64
+	init []float64
 }
 
 // popCounts are a population's weighted counts: acc[(lo·m+hi)·3+v].
@@ -90,7 +91,10 @@ func (p *prepared) accumulate(pp *population, wt []int32, acc []int64) {
 // often each was drawn; all 1 for the point estimates). prior is the
 // Bradley–Terry prior. It returns, per population, whether the fit was
 // regularised.
-func (p *prepared) evaluate(l *layout, wt []int32, out []float64, s *scratch, prior float64) []bool {
+//
+// warm, when not nil, holds per population the point estimates' strengths
+// by present-model position, the starting point of each replicate's fit.
+func (p *prepared) evaluate(l *layout, wt []int32, out []float64, s *scratch, prior float64, warm [][]float64) []bool {
 	m := len(p.models)
 	if len(s.acc) < m*m*3 {
 		s.acc = make([]int64, m*m*3)
@@ -144,7 +148,15 @@ func (p *prepared) evaluate(l *layout, wt []int32, out []float64, s *scratch, pr
 			}
 		}
 		if ka > 0 {
-			f := s.bt.fit(s.w, ka, prior)
+			var init []float64
+			if warm != nil {
+				s.init = grow(s.init, ka)
+				for i, a := range act {
+					s.init[i] = warm[pi][a]
+				}
+				init = s.init
+			}
+			f := s.bt.fit(s.w, ka, prior, init)
 			reg[pi] = f.Regularised
 			s.rate = grow(s.rate, ka)
 			for i, a := range act {
@@ -163,16 +175,32 @@ func (p *prepared) evaluate(l *layout, wt []int32, out []float64, s *scratch, pr
 			}
 		}
 		sh := base + 3*k
-		out[sh+sPos] = share(wt, pp.posFirst, pp.posN)
+		var sums [10]int64
+		for _, st := range pp.qs {
+			w := int64(wt[st.q])
+			if w == 0 {
+				continue
+			}
+			for i, c := range st.c {
+				sums[i] += w * int64(c)
+			}
+		}
+		ratio := func(i int) float64 {
+			if sums[i+1] == 0 {
+				return math.NaN()
+			}
+			return float64(sums[i]) / float64(sums[i+1])
+		}
+		out[sh+sPos] = ratio(0)
 		if pp.swap {
-			out[sh+sSwapSame] = share(wt, pp.swapSame, pp.swapN)
-			out[sh+sSwapConflict] = share(wt, pp.swapConflict, pp.swapN)
+			out[sh+sSwapSame] = ratio(2)
+			out[sh+sSwapConflict] = ratio(4)
 		}
 		if pp.hasLen {
-			out[sh+sLen] = share(wt, pp.lenLonger, pp.lenN)
+			out[sh+sLen] = ratio(6)
 		}
 		if pp.hasRub {
-			out[sh+sRub] = share(wt, pp.rubAgree, pp.rubN)
+			out[sh+sRub] = ratio(8)
 		}
 	}
 	for i, ap := range p.pairs {
@@ -184,22 +212,6 @@ func (p *prepared) evaluate(l *layout, wt []int32, out []float64, s *scratch, pr
 		copy(out[l.pairOff+nAgree*i:], st[:])
 	}
 	return reg
-}
-
-// share is Σ w·num / Σ w·den over questions; NaN when the denominator is 0.
-func share(wt, num, den []int32) float64 {
-	var a, b int64
-	for q, w := range wt {
-		if w == 0 || den[q] == 0 {
-			continue
-		}
-		a += int64(w) * int64(num[q])
-		b += int64(w) * int64(den[q])
-	}
-	if b == 0 {
-		return math.NaN()
-	}
-	return float64(a) / float64(b)
 }
 
 // agreementStats returns raw agreement, Cohen's κ, macro F1, macro

@@ -21,6 +21,7 @@ func run(t *testing.T, s *analysis.Study, boot int) Result {
 	t.Helper()
 	opt := DefaultOptions()
 	opt.Bootstrap = boot
+	opt.MinOverlap = 1
 	res, err := Analyze(context.Background(), s, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -43,28 +44,28 @@ func TestHandCases(t *testing.T) {
 		note   string
 	}{
 		{"two models 3–1", []analysis.Comparison{
-			cmp("h1", H, "q1", "A", "B", A), cmp("h1", H, "q2", "A", "B", A),
-			cmp("h1", H, "q3", "B", "A", B), cmp("h1", H, "q4", "A", "B", B)},
+			judg("h1", H, "q1", "A", "B", A), judg("h1", H, "q2", "A", "B", A),
+			judg("h1", H, "q3", "B", "A", B), judg("h1", H, "q4", "A", "B", B)},
 			map[string]float64{"A": 1000 + log3, "B": 1000 - log3},
 			map[string]float64{"A": 0.75, "B": 0.25}, ""},
 		{"two models, a tie counts half: 2 wins 1 tie 1 loss", []analysis.Comparison{
-			cmp("h1", H, "q1", "A", "B", A), cmp("h1", H, "q2", "A", "B", A),
-			cmp("h1", H, "q3", "A", "B", T), cmp("h1", H, "q4", "A", "B", B)},
+			judg("h1", H, "q1", "A", "B", A), judg("h1", H, "q2", "A", "B", A),
+			judg("h1", H, "q3", "A", "B", T), judg("h1", H, "q4", "A", "B", B)},
 			// half wins 2.5 vs 1.5: β_A − β_B = ln(5/3)
 			map[string]float64{"A": 1000 + 200*math.Log10(5.0/3), "B": 1000 - 200*math.Log10(5.0/3)},
 			map[string]float64{"A": 0.625, "B": 0.375}, ""},
 		{"3-model cycle", []analysis.Comparison{
-			cmp("h1", H, "q1", "A", "B", A), cmp("h1", H, "q1", "B", "C", A), cmp("h1", H, "q1", "C", "A", A),
-			cmp("h1", H, "q2", "A", "B", A), cmp("h1", H, "q2", "B", "C", A), cmp("h1", H, "q2", "C", "A", A)},
+			judg("h1", H, "q1", "A", "B", A), judg("h1", H, "q1", "B", "C", A), judg("h1", H, "q1", "C", "A", A),
+			judg("h1", H, "q2", "A", "B", A), judg("h1", H, "q2", "B", "C", A), judg("h1", H, "q2", "C", "A", A)},
 			map[string]float64{"A": 1000, "B": 1000, "C": 1000},
 			map[string]float64{"A": 0.5, "B": 0.5, "C": 0.5}, ""},
 		{"all ties", []analysis.Comparison{
-			cmp("h1", H, "q1", "A", "B", T), cmp("h1", H, "q1", "B", "C", T), cmp("h1", H, "q2", "A", "C", T)},
+			judg("h1", H, "q1", "A", "B", T), judg("h1", H, "q1", "B", "C", T), judg("h1", H, "q2", "A", "C", T)},
 			map[string]float64{"A": 1000, "B": 1000, "C": 1000},
 			map[string]float64{"A": 0.5, "B": 0.5, "C": 0.5}, ""},
 		{"never loses", []analysis.Comparison{
-			cmp("h1", H, "q1", "A", "B", A), cmp("h1", H, "q2", "A", "B", A),
-			cmp("h1", H, "q1", "B", "C", A), cmp("h1", H, "q2", "B", "C", B)},
+			judg("h1", H, "q1", "A", "B", A), judg("h1", H, "q2", "A", "B", A),
+			judg("h1", H, "q1", "B", "C", A), judg("h1", H, "q2", "B", "C", B)},
 			// Prior 0.01 ties per pair, i.e. 0.005 half-wins each way added to
 			// every pair: checked against the test's own solver below.
 			nil, map[string]float64{"A": 1, "B": 0.25, "C": 0.5}, "A never loses"},
@@ -109,8 +110,8 @@ func TestHandCases(t *testing.T) {
 // solver's on the counts plus 0.005 half-wins each way per pair, and the
 // winner is ranked first.
 func TestNeverLosesPrior(t *testing.T) {
-	res := run(t, study(cmp("h1", H, "q1", "A", "B", A), cmp("h1", H, "q2", "A", "B", A),
-		cmp("h1", H, "q1", "B", "C", A), cmp("h1", H, "q2", "B", "C", B)), 0)
+	res := run(t, study(judg("h1", H, "q1", "A", "B", A), judg("h1", H, "q2", "A", "B", A),
+		judg("h1", H, "q1", "B", "C", A), judg("h1", H, "q2", "B", "C", B)), 0)
 	rows := rowsOf(t, res, ModelsTable)
 	e := 0.005
 	w := [][]float64{{0, 2 + e, e}, {e, 0, 1 + e}, {e, 1 + e, 0}}
@@ -129,10 +130,10 @@ func TestNeverLosesPrior(t *testing.T) {
 func TestBothOrders(t *testing.T) {
 	var cs []analysis.Comparison
 	for _, q := range []string{"q1", "q2", "q3"} {
-		cs = append(cs, cmp("j1", J, q, "A", "B", A), cmp("j1", J, q, "B", "A", A))
-		cs = append(cs, cmp("j2", J, q, "A", "B", A), cmp("j2", J, q, "B", "A", B))
+		cs = append(cs, judg("j1", J, q, "A", "B", A), judg("j1", J, q, "B", "A", A))
+		cs = append(cs, judg("j2", J, q, "A", "B", A), judg("j2", J, q, "B", "A", B))
 	}
-	cs = append(cs, cmp("j2", J, "q4", "A", "B", T), cmp("j2", J, "q4", "B", "A", A))
+	cs = append(cs, judg("j2", J, "q4", "A", "B", T), judg("j2", J, "q4", "B", "A", A))
 	res := run(t, study(cs...), 100)
 	pos := rowsOf(t, res, PositionTable)
 	j1, j2 := find(pos, "graders", "j1"), find(pos, "graders", "j2")
@@ -170,7 +171,7 @@ func TestBothOrders(t *testing.T) {
 
 // Length bias and rubric agreement from responses and rubric gradings.
 func TestLengthAndRubric(t *testing.T) {
-	s := study(cmp("h1", H, "q1", "A", "B", A), cmp("h1", H, "q2", "A", "B", B), cmp("h1", H, "q3", "A", "B", A), cmp("h1", H, "q3", "B", "C", T))
+	s := study(judg("h1", H, "q1", "A", "B", A), judg("h1", H, "q2", "A", "B", B), judg("h1", H, "q3", "A", "B", A), judg("h1", H, "q3", "B", "C", T))
 	long, short := strings.Repeat("x", 100), strings.Repeat("y", 50)
 	s.Responses = []analysis.Response{
 		{QuestionID: "q1", Model: "A", Text: long, Chars: 100}, {QuestionID: "q1", Model: "B", Text: short, Chars: 50},
@@ -204,7 +205,7 @@ func TestEmptyAndCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Analyze(ctx, study(cmp("h1", H, "q1", "A", "B", A)), DefaultOptions()); err == nil {
+	if _, err := Analyze(ctx, study(judg("h1", H, "q1", "A", "B", A)), DefaultOptions()); err == nil {
 		t.Error("no error for a cancelled context")
 	}
 	opt := DefaultOptions()
@@ -222,7 +223,7 @@ func TestDeterministic(t *testing.T) {
 		for i := range ms {
 			for j := i + 1; j < len(ms); j++ {
 				w := analysis.Preference((q*7 + i*3 + j) % 3)
-				cs = append(cs, cmp("h1", H, string(rune('a'+q%26))+string(rune('a'+q/26)), ms[i], ms[j], w))
+				cs = append(cs, judg("h1", H, string(rune('a'+q%26))+string(rune('a'+q/26)), ms[i], ms[j], w))
 			}
 		}
 	}

@@ -195,8 +195,8 @@ func f(v any) float64 {
 	return math.NaN()
 }
 
-// cmp builds a comparison.
-func cmp(ev, kind, q, a, b string, w analysis.Preference) analysis.Comparison {
+// judg builds a comparison.
+func judg(ev, kind, q, a, b string, w analysis.Preference) analysis.Comparison {
 	return analysis.Comparison{Evaluator: ev, Kind: kind, Round: "main", QuestionID: q, ModelA: a, ModelB: b, Winner: w}
 }
 

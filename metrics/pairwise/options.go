@@ -18,9 +18,13 @@ type Options struct {
 	// LengthMargin is the length difference in characters above which a
 	// pair counts in the length-bias table (default 30).
 	LengthMargin int
+	// MinOverlap is the number of comparisons two graders (or a grader and
+	// the majority of the other humans) must have judged in common for a
+	// row of the agreement table (default 20; 1 keeps every pair).
+	MinOverlap int
 }
 
 // DefaultOptions are the defaults documented on Options.
 func DefaultOptions() Options {
-	return Options{Seed: 1, Bootstrap: 2000, Level: 0.95, Prior: 0.01, LengthMargin: 30}
+	return Options{Seed: 1, Bootstrap: 2000, Level: 0.95, Prior: 0.01, LengthMargin: 30, MinOverlap: 20}
 }

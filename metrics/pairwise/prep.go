@@ -1,6 +1,7 @@
 package pairwise
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -37,12 +38,23 @@ type population struct {
 	lenN, lenLonger      []int32 // non-tie, |Δlength| > margin; longer won
 	rubN, rubAgree       []int32 // non-tie, both rubric means known and different; rubric order agrees
 	hasLen, hasRub, swap bool
+
+	// qs lists the questions with any non-zero count above, with the ten
+	// counts in the order of the sShare… constants, for one-pass sums.
+	qs []qstat
+}
+
+// qstat is one question's position, swap, length and rubric counts.
+type qstat struct {
+	q int32
+	c [10]int32 // posFirst, posN, swapSame, swapN, swapConflict, swapN, lenLonger, lenN, rubAgree, rubN
 }
 
 // agreePair is the per-question confusion of two raters: entries of
 // (question, cell = 3·reference + other, count), sorted by question.
 type agreePair struct {
 	a, b   string // grader_a (predicted) and grader_b (reference)
+	ra, rb int32  // their grader ids (rb = the majority's pseudo-id)
 	q      []int32
 	cell   []uint8
 	counts []int32
@@ -55,6 +67,7 @@ type prepared struct {
 	questions []string
 	pops      []*population
 	pairs     []*agreePair
+	dropped   int // grader pairs with fewer than MinOverlap comparisons in common
 }
 
 // MajorityName is grader_b of the agreement rows against the majority of
@@ -64,19 +77,25 @@ const MajorityName = "majority of other humans"
 // HumansName is the name of the pooled human population.
 const HumansName = "humans"
 
-func prepare(s *analysis.Study, round string, margin int) *prepared {
-	var cs []analysis.Comparison
-	for _, c := range s.Comparisons {
-		if c.Round == round && c.ModelA != c.ModelB {
-			cs = append(cs, c)
-		}
-	}
-	if len(cs) == 0 {
-		return nil
-	}
+// rec is one comparison in compact form.
+type rec struct {
+	q, lo, hi int32 // question; the pair's model indices, lo < hi
+	ev, run   int32 // grader and run ids
+	pop       int32 // population index
+	v         uint8 // verdict in canonical orientation (vLow, vTie, vHigh)
+	loFirst   bool  // the model lo was shown first
+	human     bool
+}
+
+func prepare(s *analysis.Study, round string, margin, minOverlap int) *prepared {
 	p := &prepared{}
 	mi, qi := map[string]int32{}, map[string]int32{}
-	for _, c := range cs {
+	n := 0
+	for _, c := range s.Comparisons {
+		if c.Round != round || c.ModelA == c.ModelB {
+			continue
+		}
+		n++
 		for _, m := range []string{c.ModelA, c.ModelB} {
 			if _, ok := mi[m]; !ok {
 				mi[m] = 0
@@ -88,6 +107,9 @@ func prepare(s *analysis.Study, round string, margin int) *prepared {
 			p.questions = append(p.questions, c.QuestionID)
 		}
 	}
+	if n == 0 {
+		return nil
+	}
 	sort.Strings(p.models)
 	sort.Strings(p.questions)
 	for i, m := range p.models {
@@ -98,199 +120,258 @@ func prepare(s *analysis.Study, round string, margin int) *prepared {
 	}
 	m, nQ := int32(len(p.models)), len(p.questions)
 
-	// Response lengths and rubric means, when the study has them.
-	type qm struct{ q, m string }
-	chars := map[qm]int{}
-	for _, r := range s.Responses {
-		chars[qm{r.QuestionID, r.Model}] = r.Chars
-	}
-	type rubAcc struct {
-		sum float64
-		n   int
-	}
-	rub := map[string]map[qm]*rubAcc{} // population → (q, model) → mean of grading means
-	if len(s.Attributes) > 0 {
-		for _, g := range s.Gradings {
-			if g.Round != round {
-				continue
+	// Graders and populations: humans pooled, then each judge by id.
+	evID, runID := map[string]int32{}, map[string]int32{}
+	var evNames []string
+	var evHuman []bool
+	popOf := map[string]int32{}
+	var judges []string
+	hasHumans := false
+	for _, c := range s.Comparisons {
+		if c.Round != round || c.ModelA == c.ModelB {
+			continue
+		}
+		if _, ok := evID[c.Evaluator]; !ok {
+			evID[c.Evaluator] = int32(len(evNames))
+			evNames = append(evNames, c.Evaluator)
+			evHuman = append(evHuman, c.Kind != analysis.Judge)
+			if c.Kind == analysis.Judge {
+				judges = append(judges, c.Evaluator)
+			} else {
+				hasHumans = true
 			}
-			mean, ok := rubricMean(g.Rubric)
-			if !ok {
-				continue
-			}
-			pn := HumansName
-			if g.Kind == analysis.Judge {
-				pn = g.Evaluator
-			}
-			if rub[pn] == nil {
-				rub[pn] = map[qm]*rubAcc{}
-			}
-			a := rub[pn][qm{g.QuestionID, g.Model}]
-			if a == nil {
-				a = &rubAcc{}
-				rub[pn][qm{g.QuestionID, g.Model}] = a
-			}
-			a.sum += mean
-			a.n++
 		}
 	}
-
-	canon := func(c analysis.Comparison) (lo, hi int32, v uint8) {
+	sort.Strings(judges)
+	if hasHumans {
+		popOf[HumansName] = 0
+		p.pops = append(p.pops, &population{name: HumansName, kind: analysis.Human})
+	}
+	for _, j := range judges {
+		popOf["\x00"+j] = int32(len(p.pops))
+		p.pops = append(p.pops, &population{name: j, kind: analysis.Judge})
+	}
+	recs := make([]rec, 0, n)
+	for _, c := range s.Comparisons {
+		if c.Round != round || c.ModelA == c.ModelB {
+			continue
+		}
 		a, b := mi[c.ModelA], mi[c.ModelB]
-		v = vTie
+		v := uint8(vTie)
 		switch c.Winner {
 		case analysis.PreferA:
 			v = vLow
 		case analysis.PreferB:
 			v = vHigh
 		}
+		r := rec{q: qi[c.QuestionID], lo: a, hi: b, v: v, loFirst: true, ev: evID[c.Evaluator], human: c.Kind != analysis.Judge}
 		if a > b {
-			a, b = b, a
+			r.lo, r.hi, r.loFirst = b, a, false
 			if v != vTie {
-				v = 2 - v
+				r.v = 2 - v
 			}
 		}
-		return a, b, v
+		id, ok := runID[c.Run]
+		if !ok {
+			id = int32(len(runID))
+			runID[c.Run] = id
+		}
+		r.run = id
+		if r.human {
+			r.pop = popOf[HumansName]
+		} else {
+			r.pop = popOf["\x00"+c.Evaluator]
+		}
+		recs = append(recs, r)
 	}
 
-	// Populations: humans pooled, then each judge by id.
-	popOf := map[string]*population{}
-	var judges []string
-	for _, c := range cs {
-		name := HumansName
-		if c.Kind == analysis.Judge {
-			name = c.Evaluator
+	// Response lengths and rubric means, when the study has them, by
+	// (question, model) index.
+	key := func(q, mod string) (int64, bool) {
+		qq, ok1 := qi[q]
+		mm, ok2 := mi[mod]
+		return int64(qq)*int64(m) + int64(mm), ok1 && ok2
+	}
+	chars := map[int64]int{}
+	for _, r := range s.Responses {
+		if k, ok := key(r.QuestionID, r.Model); ok {
+			chars[k] = r.Chars
 		}
-		if popOf[name] == nil {
-			popOf[name] = &population{name: name, kind: c.Kind}
-			if c.Kind == analysis.Judge {
-				judges = append(judges, name)
+	}
+	type rubAcc struct {
+		sum float64
+		n   int
+	}
+	rub := make([]map[int64]*rubAcc, len(p.pops))
+	if len(s.Attributes) > 0 {
+		for _, g := range s.Gradings {
+			if g.Round != round {
+				continue
 			}
+			k, ok := key(g.QuestionID, g.Model)
+			if !ok {
+				continue
+			}
+			mean, ok := rubricMean(g.Rubric)
+			if !ok {
+				continue
+			}
+			var pi int32
+			if g.Kind == analysis.Judge {
+				if pi, ok = popOf["\x00"+g.Evaluator]; !ok {
+					continue
+				}
+			} else if pi, ok = popOf[HumansName]; !ok {
+				continue
+			}
+			if rub[pi] == nil {
+				rub[pi] = map[int64]*rubAcc{}
+			}
+			a := rub[pi][k]
+			if a == nil {
+				a = &rubAcc{}
+				rub[pi][k] = a
+			}
+			a.sum += mean
+			a.n++
 		}
 	}
-	sort.Strings(judges)
-	if ph := popOf[HumansName]; ph != nil && ph.kind != analysis.Judge {
-		p.pops = append(p.pops, ph)
+
+	for _, pp := range p.pops {
+		pp.posN, pp.posFirst = make([]int32, nQ), make([]int32, nQ)
+		pp.swapN, pp.swapSame, pp.swapConflict = make([]int32, nQ), make([]int32, nQ), make([]int32, nQ)
+		pp.lenN, pp.lenLonger = make([]int32, nQ), make([]int32, nQ)
+		pp.rubN, pp.rubAgree = make([]int32, nQ), make([]int32, nQ)
+		pp.qStart = make([]int32, nQ+1)
 	}
-	for _, j := range judges {
-		p.pops = append(p.pops, popOf[j])
-	}
-	type qc struct{ q, cell int32 }
-	keys := map[*population][]qc{}
-	type swapKey struct {
-		ev, run   string
-		q, lo, hi int32
-	}
-	type swapVal struct {
-		v     [2]uint8 // verdict when lo was shown first [0], second [1]
-		have  [2]bool
-		first bool
-	}
-	swaps := map[*population]map[swapKey]*swapVal{}
-	var swapOrder = map[*population][]swapKey{}
-	for _, c := range cs {
-		name := HumansName
-		if c.Kind == analysis.Judge {
-			name = c.Evaluator
-		}
-		pp := popOf[name]
-		if pp.posN == nil {
-			pp.posN, pp.posFirst = make([]int32, nQ), make([]int32, nQ)
-			pp.swapN, pp.swapSame, pp.swapConflict = make([]int32, nQ), make([]int32, nQ), make([]int32, nQ)
-			pp.lenN, pp.lenLonger = make([]int32, nQ), make([]int32, nQ)
-			pp.rubN, pp.rubAgree = make([]int32, nQ), make([]int32, nQ)
-			swaps[pp] = map[swapKey]*swapVal{}
-		}
-		q := qi[c.QuestionID]
-		lo, hi, v := canon(c)
+	for _, r := range recs {
+		pp := p.pops[r.pop]
 		pp.n++
-		keys[pp] = append(keys[pp], qc{q, (lo*m+hi)*3 + int32(v)})
-		if c.Winner != analysis.Tie {
-			pp.posN[q]++
-			if c.Winner == analysis.PreferA {
-				pp.posFirst[q]++
+		if r.v == vTie {
+			continue
+		}
+		pp.posN[r.q]++
+		if (r.v == vLow) == r.loFirst {
+			pp.posFirst[r.q]++
+		}
+		winner, loser := r.lo, r.hi
+		if r.v == vHigh {
+			winner, loser = loser, winner
+		}
+		kw, kl := int64(r.q)*int64(m)+int64(winner), int64(r.q)*int64(m)+int64(loser)
+		lw, okw := chars[kw]
+		ll, okl := chars[kl]
+		if okw && okl {
+			pp.hasLen = true
+			if d := lw - ll; d > margin || -d > margin {
+				pp.lenN[r.q]++
+				if d > 0 {
+					pp.lenLonger[r.q]++
+				}
 			}
-			winner, loser := c.ModelA, c.ModelB
-			if c.Winner == analysis.PreferB {
-				winner, loser = loser, winner
-			}
-			lw, okw := chars[qm{c.QuestionID, winner}]
-			ll, okl := chars[qm{c.QuestionID, loser}]
+		}
+		if rm := rub[r.pop]; rm != nil {
+			rw, okw := rm[kw]
+			rl, okl := rm[kl]
 			if okw && okl {
-				pp.hasLen = true
-				if d := lw - ll; d > margin || -d > margin {
-					pp.lenN[q]++
-					if d > 0 {
-						pp.lenLonger[q]++
-					}
-				}
-			}
-			if rm := rub[name]; rm != nil {
-				rw, okw := rm[qm{c.QuestionID, winner}]
-				rl, okl := rm[qm{c.QuestionID, loser}]
-				if okw && okl {
-					pp.hasRub = true
-					mw, ml := rw.sum/float64(rw.n), rl.sum/float64(rl.n)
-					if mw != ml {
-						pp.rubN[q]++
-						if mw > ml {
-							pp.rubAgree[q]++
-						}
+				pp.hasRub = true
+				mw, ml := rw.sum/float64(rw.n), rl.sum/float64(rl.n)
+				if mw != ml {
+					pp.rubN[r.q]++
+					if mw > ml {
+						pp.rubAgree[r.q]++
 					}
 				}
 			}
 		}
-		k := swapKey{c.Evaluator, c.Run, q, lo, hi}
-		sv := swaps[pp][k]
-		if sv == nil {
-			sv = &swapVal{}
-			swaps[pp][k] = sv
-			swapOrder[pp] = append(swapOrder[pp], k)
+	}
+
+	// Battles deduplicated per population and question.
+	cellOf := func(r rec) int32 { return (r.lo*m+r.hi)*3 + int32(r.v) }
+	slices.SortFunc(recs, func(x, y rec) int {
+		if x.pop != y.pop {
+			return cmp.Compare(x.pop, y.pop)
 		}
-		ord := 0
-		if mi[c.ModelA] != lo {
-			ord = 1
+		if x.q != y.q {
+			return cmp.Compare(x.q, y.q)
 		}
-		if !sv.have[ord] {
-			sv.have[ord], sv.v[ord] = true, v
+		return cmp.Compare(cellOf(x), cellOf(y))
+	})
+	for i := 0; i < len(recs); {
+		pp := p.pops[recs[i].pop]
+		j := i
+		c := cellOf(recs[i])
+		for j < len(recs) && recs[j].pop == recs[i].pop && recs[j].q == recs[i].q && cellOf(recs[j]) == c {
+			j++
 		}
+		pp.cells = append(pp.cells, c)
+		pp.counts = append(pp.counts, int32(j-i))
+		pp.qStart[recs[i].q+1] = int32(len(pp.cells))
+		i = j
 	}
 	for _, pp := range p.pops {
-		for _, k := range swapOrder[pp] {
-			sv := swaps[pp][k]
-			if sv.have[0] && sv.have[1] {
-				pp.swap = true
-				pp.swapN[k.q]++
-				if sv.v[0] == sv.v[1] {
-					pp.swapSame[k.q]++
-				} else if sv.v[0] != vTie && sv.v[1] != vTie {
-					pp.swapConflict[k.q]++
-				}
-			}
-		}
-		ks := keys[pp]
-		slices.SortFunc(ks, func(x, y qc) int {
-			if x.q != y.q {
-				return int(x.q - y.q)
-			}
-			return int(x.cell - y.cell)
-		})
-		pp.qStart = make([]int32, nQ+1)
-		for i := 0; i < len(ks); {
-			j := i
-			for j < len(ks) && ks[j] == ks[i] {
-				j++
-			}
-			pp.cells = append(pp.cells, ks[i].cell)
-			pp.counts = append(pp.counts, int32(j-i))
-			pp.qStart[ks[i].q+1] = int32(len(pp.cells))
-			i = j
-		}
 		for q := 1; q <= nQ; q++ {
 			pp.qStart[q] = max(pp.qStart[q], pp.qStart[q-1])
 		}
 	}
-	p.pairs = agreementPairs(cs, qi, canon)
+
+	// Swap consistency: per grader, run, question and pair, the judgment in
+	// each order (the first by verdict if there were several).
+	slices.SortFunc(recs, func(x, y rec) int {
+		switch {
+		case x.ev != y.ev:
+			return cmp.Compare(x.ev, y.ev)
+		case x.run != y.run:
+			return cmp.Compare(x.run, y.run)
+		case x.q != y.q:
+			return cmp.Compare(x.q, y.q)
+		case x.lo != y.lo:
+			return cmp.Compare(x.lo, y.lo)
+		case x.hi != y.hi:
+			return cmp.Compare(x.hi, y.hi)
+		case x.loFirst != y.loFirst:
+			return cmp.Compare(b2i(x.loFirst), b2i(y.loFirst))
+		}
+		return cmp.Compare(x.v, y.v)
+	})
+	for i := 0; i < len(recs); {
+		j := i
+		var have [2]bool
+		var v [2]uint8
+		for j < len(recs) && recs[j].ev == recs[i].ev && recs[j].run == recs[i].run && recs[j].q == recs[i].q &&
+			recs[j].lo == recs[i].lo && recs[j].hi == recs[i].hi {
+			o := 0
+			if !recs[j].loFirst {
+				o = 1
+			}
+			if !have[o] {
+				have[o], v[o] = true, recs[j].v
+			}
+			j++
+		}
+		if have[0] && have[1] {
+			pp := p.pops[recs[i].pop]
+			q := recs[i].q
+			pp.swap = true
+			pp.swapN[q]++
+			if v[0] == v[1] {
+				pp.swapSame[q]++
+			} else if v[0] != vTie && v[1] != vTie {
+				pp.swapConflict[q]++
+			}
+		}
+		i = j
+	}
+	for _, pp := range p.pops {
+		for q := 0; q < nQ; q++ {
+			st := qstat{q: int32(q), c: [10]int32{pp.posFirst[q], pp.posN[q], pp.swapSame[q], pp.swapN[q], pp.swapConflict[q], pp.swapN[q],
+				pp.lenLonger[q], pp.lenN[q], pp.rubAgree[q], pp.rubN[q]}}
+			if st.c != [10]int32{} {
+				pp.qs = append(pp.qs, st)
+			}
+		}
+	}
+	p.pairs, p.dropped = agreementPairs(recs, evNames, evHuman, minOverlap)
 	return p
 }
 
@@ -313,81 +394,46 @@ func rubricMean(sc []float64) (float64, bool) {
 // each grader against the strict majority of the other humans. A grader's
 // verdict on an item (question, unordered model pair) is the sign of
 // (wins of the first model by name − wins of the second) over all its
-// judgments of the item, both orders and all runs.
-func agreementPairs(cs []analysis.Comparison, qi map[string]int32, canon func(analysis.Comparison) (int32, int32, uint8)) []*agreePair {
-	type item struct{ q, lo, hi int32 }
-	type gv struct {
-		g     string
-		human bool
-		score int
-	}
-	byItem := map[item][]gv{}
-	var items []item
-	for _, c := range cs {
-		lo, hi, v := canon(c)
-		it := item{qi[c.QuestionID], lo, hi}
-		l, ok := byItem[it]
-		if !ok {
-			items = append(items, it)
-		}
-		d := 0
-		switch v {
-		case vLow:
-			d = 1
-		case vHigh:
-			d = -1
-		}
-		found := false
-		for i := range l {
-			if l[i].g == c.Evaluator {
-				l[i].score += d
-				found = true
-				break
-			}
-		}
-		if !found {
-			l = append(l, gv{c.Evaluator, c.Kind != analysis.Judge, d})
-		}
-		byItem[it] = l
-	}
-	slices.SortFunc(items, func(x, y item) int {
-		if x.q != y.q {
-			return int(x.q - y.q)
-		}
-		if x.lo != y.lo {
-			return int(x.lo - y.lo)
-		}
-		return int(x.hi - y.hi)
-	})
-	verdict := func(score int) uint8 {
+// judgments of the item, both orders and all runs. Rows with fewer than
+// minOverlap items are dropped (their number is returned).
+func agreementPairs(recs []rec, evNames []string, evHuman []bool, minOverlap int) ([]*agreePair, int) {
+	slices.SortFunc(recs, func(x, y rec) int {
 		switch {
-		case score > 0:
-			return vLow
-		case score < 0:
-			return vHigh
+		case x.q != y.q:
+			return cmp.Compare(x.q, y.q)
+		case x.lo != y.lo:
+			return cmp.Compare(x.lo, y.lo)
+		case x.hi != y.hi:
+			return cmp.Compare(x.hi, y.hi)
 		}
-		return vTie
+		return cmp.Compare(x.ev, y.ev)
+	})
+	// Grader order: judges first, then humans, each by id.
+	rank := make([]int32, len(evNames))
+	ord := make([]int32, len(evNames))
+	for i := range ord {
+		ord[i] = int32(i)
 	}
-	// Order graders: judges first, then humans, each by id; pair (a, b)
-	// with a before b, b the reference.
-	less := func(x, y gv) int {
-		if x.human != y.human {
-			if !x.human {
+	less := func(x, y int32) int {
+		if evHuman[x] != evHuman[y] {
+			if !evHuman[x] {
 				return -1
 			}
 			return 1
 		}
-		return strings.Compare(x.g, y.g)
+		return strings.Compare(evNames[x], evNames[y])
 	}
-	type pk struct{ a, b string }
-	pairs := map[pk]*agreePair{}
-	var order []*agreePair
-	add := func(a, b string, q int32, ref, oth uint8) {
-		ap := pairs[pk{a, b}]
+	slices.SortFunc(ord, less)
+	for r, e := range ord {
+		rank[e] = int32(r)
+	}
+	majority := int32(len(evNames)) // pseudo-grader id
+	pairs := map[[2]int32]*agreePair{}
+	add := func(a, b int32, q int32, ref, oth uint8) {
+		ap := pairs[[2]int32{a, b}]
 		if ap == nil {
-			ap = &agreePair{a: a, b: b}
-			pairs[pk{a, b}] = ap
-			order = append(order, ap)
+			ap = &agreePair{ra: a, rb: b}
+			pairs[[2]int32{a, b}] = ap
 		}
 		cell := 3*ref + oth
 		ap.n++
@@ -399,25 +445,47 @@ func agreementPairs(cs []analysis.Comparison, qi map[string]int32, canon func(an
 		ap.cell = append(ap.cell, cell)
 		ap.counts = append(ap.counts, 1)
 	}
-	for _, it := range items {
-		l := byItem[it]
-		slices.SortFunc(l, less)
+	type gv struct {
+		ev    int32
+		score int
+	}
+	var l []gv
+	for i := 0; i < len(recs); {
+		j := i
+		l = l[:0]
+		for j < len(recs) && recs[j].q == recs[i].q && recs[j].lo == recs[i].lo && recs[j].hi == recs[i].hi {
+			d := 0
+			switch recs[j].v {
+			case vLow:
+				d = 1
+			case vHigh:
+				d = -1
+			}
+			if n := len(l); n > 0 && l[n-1].ev == recs[j].ev {
+				l[n-1].score += d
+			} else {
+				l = append(l, gv{recs[j].ev, d})
+			}
+			j++
+		}
+		q := recs[i].q
+		i = j
+		slices.SortFunc(l, func(x, y gv) int { return cmp.Compare(rank[x.ev], rank[y.ev]) })
 		var hc [3]int
 		nh := 0
 		for _, x := range l {
-			if x.human {
+			if evHuman[x.ev] {
 				hc[verdict(x.score)]++
 				nh++
 			}
 		}
-		for i, x := range l {
+		for a, x := range l {
 			vx := verdict(x.score)
-			for _, y := range l[i+1:] {
-				add(x.g, y.g, it.q, verdict(y.score), vx)
+			for _, y := range l[a+1:] {
+				add(x.ev, y.ev, q, verdict(y.score), vx)
 			}
-			// Against the strict majority of the other humans.
 			c, t := hc, nh
-			if x.human {
+			if evHuman[x.ev] {
 				c[vx]--
 				t--
 			}
@@ -426,33 +494,59 @@ func agreementPairs(cs []analysis.Comparison, qi map[string]int32, canon func(an
 			}
 			for v := uint8(0); v < 3; v++ {
 				if 2*c[v] > t {
-					add(x.g, MajorityName, it.q, v, vx)
+					add(x.ev, majority, q, v, vx)
 				}
 			}
 		}
 	}
-	// Rows: grader pairs in grader order, then the majority rows.
-	human := map[string]bool{}
-	for _, c := range cs {
-		human[c.Evaluator] = c.Kind != analysis.Judge
+	var out []*agreePair
+	dropped := 0
+	for _, ap := range pairs {
+		if ap.n < minOverlap {
+			dropped++
+			continue
+		}
+		ap.a = evNames[ap.ra]
+		if ap.rb == majority {
+			ap.b = MajorityName
+		} else {
+			ap.b = evNames[ap.rb]
+		}
+		out = append(out, ap)
 	}
-	rank := func(g string) gv { return gv{g: g, human: human[g]} }
-	slices.SortFunc(order, func(x, y *agreePair) int {
-		xm, ym := x.b == MajorityName, y.b == MajorityName
+	// Rows: grader pairs in grader order, then the majority rows.
+	slices.SortFunc(out, func(x, y *agreePair) int {
+		xm, ym := x.rb == majority, y.rb == majority
 		if xm != ym {
 			if xm {
 				return 1
 			}
 			return -1
 		}
-		if c := less(rank(x.a), rank(y.a)); c != 0 {
+		if c := cmp.Compare(rank[x.ra], rank[y.ra]); c != 0 {
 			return c
 		}
 		if xm {
 			return 0
 		}
-		return less(rank(x.b), rank(y.b))
+		return cmp.Compare(rank[x.rb], rank[y.rb])
 	})
-	// Entries must be sorted by question for the bootstrap (items are).
-	return order
+	return out, dropped
+}
+
+func verdict(score int) uint8 {
+	switch {
+	case score > 0:
+		return vLow
+	case score < 0:
+		return vHigh
+	}
+	return vTie
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
