@@ -25,6 +25,7 @@ import (
 	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/calibration"
+	"github.com/euroexec/euroexec/metrics/pairwise"
 	"github.com/euroexec/euroexec/metrics/planning"
 	"github.com/euroexec/euroexec/metrics/prbench"
 	"github.com/euroexec/euroexec/metrics/ranking"
@@ -169,6 +170,9 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	pr := prbench.Analyze(s, popt)
 	rep.Add(pr)
 	beyond(rep, s, res.Config)
+	if err := addPairwise(ctx, rep, s, res.Config); err != nil {
+		return nil, err
+	}
 	rep.Tables = append(rep.Tables, listings...)
 	if n := len(listings[1].Rows); n > 0 {
 		rep.Warnings = append(rep.Warnings, failedSummary(listings[1])...)
@@ -238,6 +242,18 @@ func beyond(rep *report.Report, s *analysis.Study, c config.Config) {
 	po.Plan.Scores = sc
 	pr := planning.Analyze(s, po)
 	rep.Add(pr)
+}
+
+// addPairwise adds the analysis of the pairwise (A-vs-B) judgments.
+func addPairwise(ctx context.Context, rep *report.Report, s *analysis.Study, c config.Config) error {
+	o := pairwise.DefaultOptions()
+	o.Seed, o.Bootstrap, o.Round = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound
+	p, err := pairwise.Analyze(ctx, s, o)
+	if err != nil {
+		return fmt.Errorf("analyse pairwise judgments: %w", err)
+	}
+	rep.Add(p)
+	return nil
 }
 
 // failedSummary says, per model, how many batch requests failed and the
