@@ -41,6 +41,8 @@ func TestLoadComparisons(t *testing.T) {
 			"dave,q1,,m2,m1,pairwise,winner,2\n",
 		"grades/judges/pj.jsonl": `{"evaluator":"pj","question_id":"q1","model_a":"m1","model_b":"m2","winner":"B","run":"1"}` + "\n" +
 			`{"evaluator":"pj","question_id":"q1","model_a":"m1","model_b":"m2","winner":"0","run":"2"}` + "\n",
+		// No evaluator column: the file name is the grader.
+		"grades/judges/stemjudge.csv": "question_id,model_a,model_b,winner\nq2,m2,m1,model_a\n",
 	})
 	db := filepath.Join(t.TempDir(), "s.duckdb")
 	res, err := ingest.Ingest(context.Background(), dir, ingest.Options{DB: db})
@@ -66,6 +68,7 @@ func TestLoadComparisons(t *testing.T) {
 		c("pj", "judge", "2", "q1", "m1", "m2", analysis.Tie, ""),
 		c("carol", "human", "", "q2", "m1", "m2", analysis.PreferA, ""),
 		c("carol", "human", "", "q2", "m2", "m1", analysis.Tie, ""),
+		c("stemjudge", "judge", "", "q2", "m2", "m1", analysis.PreferA, ""),
 	}
 	if !slices.Equal(s.Comparisons, want) {
 		t.Errorf("comparisons:\ngot  %+v\nwant %+v", s.Comparisons, want)
