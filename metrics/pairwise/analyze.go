@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -154,10 +155,10 @@ func build(res *Result, s *analysis.Study, p *prepared, l *layout, point []float
 			col("rank_lo", report.Int, "best rank in the 95 % bootstrap interval (2.5th percentile, rounded down)"),
 			col("rank_hi", report.Int, "worst rank in the 95 % bootstrap interval (97.5th percentile, rounded up)"))}
 	xt := &report.Table{Name: MatrixTable, Title: "Pairwise judgments: win-rate matrix", Section: report.SectionPairwise,
-		Doc: "Per grader population and every ordered pair of models that met, whichever was shown first: judgments, wins of model_a, ties, wins of model_b and model_a's win rate (ties count half).",
+		Doc: "Per grader population and every ordered pair of models that met, whichever was shown first: judgments, wins of model_a, ties, wins of model_b and model_a's win rate (ties count half), with its 95 % cluster-bootstrap interval over questions.",
 		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("model_a", report.Text, "the row model"), col("model_b", report.Text, "the column model"),
 			col("n", report.Int, "judgments of the pair"), col("wins_a", report.Int, "won by model_a"), col("ties", report.Int, "ties"), col("wins_b", report.Int, "won by model_b"),
-			col("win_rate_a", report.Fraction, "(wins_a + ties/2) / n"))}
+			withCI("win_rate_a", report.Fraction, "(wins_a + ties/2) / n"))}
 	figBT := &report.Figure{ID: "pairwise_bt_ratings", Section: report.SectionPairwise, Title: "Bradley–Terry ratings with 95 % intervals",
 		Kind: report.Bar, XName: "model", YName: "rating (Elo scale)", Table: ModelsTable, Categories: p.models}
 	var heat []*report.Figure
@@ -222,6 +223,25 @@ func build(res *Result, s *analysis.Study, p *prepared, l *layout, point []float
 			hf.Categories = append(hf.Categories, p.models[g])
 			hf.YCategories = append(hf.YCategories, p.models[g])
 		}
+		// pairCI is the interval of a's win rate against b (b's is the
+		// mirror image of a's against b).
+		pairCI := func(a, b int32) (float64, float64) {
+			lo, hi := min(a, b), max(a, b)
+			i, ok := slices.BinarySearchFunc(l.pairs[pi], [2]int32{lo, hi}, func(x, y [2]int32) int {
+				if x[0] != y[0] {
+					return int(x[0] - y[0])
+				}
+				return int(x[1] - y[1])
+			})
+			if !ok {
+				return math.NaN(), math.NaN()
+			}
+			cl, ch := ci(l.pairOf[pi] + i)
+			if a == lo {
+				return cl, ch
+			}
+			return 1 - ch, 1 - cl
+		}
 		hs := report.Series{Name: "win rate"}
 		for ya, a := range pres {
 			for xb, b := range pres {
@@ -230,7 +250,8 @@ func build(res *Result, s *analysis.Study, p *prepared, l *layout, point []float
 					continue
 				}
 				wr := float64(2*c.a+c.t) / float64(2*c.n)
-				xt.Rows = append(xt.Rows, []any{pp.name, p.models[a], p.models[b], c.n, c.a, c.t, c.b, wr})
+				lo, hi := pairCI(a, b)
+				xt.Rows = append(xt.Rows, []any{pp.name, p.models[a], p.models[b], c.n, c.a, c.t, c.b, wr, lo, hi})
 				hs.Cells = append(hs.Cells, report.Cell{X: xb, Y: ya, Value: wr})
 			}
 		}

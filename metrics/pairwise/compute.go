@@ -2,6 +2,7 @@ package pairwise
 
 import (
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mathext"
 
@@ -10,9 +11,11 @@ import (
 
 // layout places each statistic in a bootstrap replicate's row.
 type layout struct {
-	present [][]int32 // per population: model indices with data, ascending
-	popOff  []int     // per population: offset of its block
-	pairOff int       // offset of the agreement block
+	present [][]int32    // per population: model indices with data, ascending
+	pairs   [][][2]int32 // per population: model pairs (lo < hi) that met
+	pairOf  []int        // per population: offset of its pair win rates
+	popOff  []int        // per population: offset of its block
+	pairOff int          // offset of the agreement block
 	n       int
 }
 
@@ -55,6 +58,21 @@ func newLayout(p *prepared) *layout {
 		l.present = append(l.present, pres)
 		l.popOff = append(l.popOff, l.n)
 		l.n += 3*len(pres) + nShares
+		var prs [][2]int32
+		for _, c := range pp.cells {
+			pair := c / 3
+			prs = append(prs, [2]int32{pair / m, pair % m})
+		}
+		slices.SortFunc(prs, func(x, y [2]int32) int {
+			if x[0] != y[0] {
+				return int(x[0] - y[0])
+			}
+			return int(x[1] - y[1])
+		})
+		prs = slices.Compact(prs)
+		l.pairs = append(l.pairs, prs)
+		l.pairOf = append(l.pairOf, l.n)
+		l.n += len(prs)
 	}
 	l.pairOff = l.n
 	l.n += nAgree * len(p.pairs)
@@ -172,6 +190,13 @@ func (p *prepared) evaluate(l *layout, wt []int32, out []float64, s *scratch, pr
 					}
 				}
 				out[base+2*k+a] = float64(rank)
+			}
+		}
+		for i, pr := range l.pairs[pi] {
+			c := (int(pr[0])*m + int(pr[1])) * 3
+			wa, t, wb := s.acc[c], s.acc[c+1], s.acc[c+2]
+			if n := wa + t + wb; n > 0 {
+				out[l.pairOf[pi]+i] = float64(2*wa+t) / float64(2*n)
 			}
 		}
 		sh := base + 3*k
