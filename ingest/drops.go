@@ -152,11 +152,12 @@ func (st *state) dropWarnings() {
 	}
 }
 
-// checkSomeGradings makes a study without any grading a problem, naming the
+// checkSomeGradings makes a study without any grading (rubric, checklist,
+// rank or pairwise judgment) a problem, naming the
 // files under grades/ that were not read because they are not in
 // grades/humans/ or grades/judges/.
 func (st *state) checkSomeGradings() {
-	if st.nGradings > 0 {
+	if st.nGradings > 0 || st.nPairs > 0 {
 		return
 	}
 	var stray []string

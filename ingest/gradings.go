@@ -73,6 +73,7 @@ func (g *grading) column(c, def string) string {
 var gradingFixed = map[string]bool{
 	"evaluator": true, "round": true, "question_id": true, "label": true, "model": true,
 	"rank": true, "run": true, "position": true, "comment": true, "instrument": true, "key": true, "value": true,
+	"model_a": true, "model_b": true, "label_a": true, "label_b": true, "winner": true,
 }
 
 func (st *state) gradingSpec() tableSpec {
@@ -130,20 +131,32 @@ func (st *state) readGradings() error {
 func (st *state) readGradingFile(rel, kind, round string) {
 	stem := strings.TrimSuffix(path.Base(rel), path.Ext(rel))
 	var local []*grading
+	var localPairs []*pairJudgment
 	byKey := map[gradingKey]*grading{}
 	sheetsNoEv := map[string]bool{}
 	long := false
 	st.readTable(rel, st.gradingSpec(), func(h *header, sheet string) bool {
-		if !h.has("model") && !h.has("label") {
-			st.ps.warn("%s%s: skipped: no model or label column (columns found: %s)", rel, sheetSuffix(sheet), h.written())
+		long = h.has("instrument") && h.has("key") && h.has("value")
+		pairCols := (h.has("model_a") || h.has("label_a")) && (h.has("model_b") || h.has("label_b"))
+		if !h.has("model") && !h.has("label") && !isPairwiseSheet(h) && !(long && pairCols) {
+			st.ps.warn("%s%s: skipped: no model or label column, nor model_a, model_b and winner (columns found: %s)", rel, sheetSuffix(sheet), h.written())
 			return false
 		}
-		long = h.has("instrument") && h.has("key") && h.has("value")
 		if !h.has("evaluator") {
 			sheetsNoEv[sheet] = true
 		}
 		return true
 	}, func(r row) {
+		if (long && norm(r.get("instrument")) == "pairwise") || (!long && isPairwiseSheet(r.h)) {
+			if p := st.pairwiseRow(r, kind, round, long); p != nil {
+				if p.sheetEv {
+					localPairs = append(localPairs, p)
+				} else {
+					st.acceptPair(p)
+				}
+			}
+			return
+		}
 		ev, ok := st.cleanID(r, "evaluator", "an evaluator name")
 		if !ok {
 			return
@@ -231,6 +244,14 @@ func (st *state) readGradingFile(rel, kind, round string) {
 			}
 		}
 		st.accept(g)
+	}
+	for _, p := range localPairs {
+		if len(sheetsNoEv) > 1 {
+			p.ev = st.intern(p.sheet)
+		} else {
+			p.ev = st.intern(stem)
+		}
+		st.acceptPair(p)
 	}
 }
 
@@ -379,7 +400,7 @@ func (st *state) longRow(r row, g *grading, qi *question) {
 	case "comment":
 		g.comment = v
 	default:
-		st.ps.add(Problem{Loc: r.at("instrument"), Value: r.get("instrument"), Expected: "rubric, checklist, rank or comment"})
+		st.ps.add(Problem{Loc: r.at("instrument"), Value: r.get("instrument"), Expected: "rubric, checklist, rank, comment or pairwise"})
 	}
 }
 

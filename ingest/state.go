@@ -61,6 +61,8 @@ type state struct {
 	dropOrder  []string
 	allowEmpty bool // Options.AllowEmpty
 	ctx        context.Context
+	pseen      map[pairKey]where // pairwise judgments seen
+	nPairs     int64
 	evalKind   map[string]evalSeen
 	criteria   map[[2]string]int // (question, criterion) → weight
 	strs       map[string]string
@@ -134,6 +136,7 @@ func newState(dir string, cfg config.Config) *state {
 		strs:       map[string]string{},
 		sids:       map[string]int32{},
 		gseen:      map[[5]int32]where{},
+		pseen:      map[pairKey]where{},
 		rankGroups: map[[4]int32]*rankGroup{},
 	}
 	for k, v := range cfg.Columns {
@@ -284,7 +287,7 @@ func parseBool(s string) (bool, bool) {
 type outTables struct {
 	questions, questionTags, checklist, models, evaluators, responses, failed,
 	references, gradings, gradingTags, rubric, verdicts, gate, criteria,
-	criterionGrades, files, settings *batcher
+	criterionGrades, files, settings, pairwise *batcher
 }
 
 func (o *outTables) all() map[string]*batcher {
@@ -294,7 +297,7 @@ func (o *outTables) all() map[string]*batcher {
 		"failed_requests": o.failed, "references": o.references, "gradings": o.gradings,
 		"grading_tags": o.gradingTags, "rubric_scores": o.rubric, "checklist_verdicts": o.verdicts,
 		"gate_runs": o.gate, "criteria": o.criteria, "criterion_grades": o.criterionGrades,
-		"ingest_files": o.files,
+		"ingest_files": o.files, "pairwise_judgments": o.pairwise,
 	}
 }
 
@@ -325,6 +328,8 @@ func (st *state) openTables() {
 		criterionGrades: s.table("criterion_grades", D("evaluator"), D("kind"), D("question_id"), D("model"), D("criterion_id"), B("met"), D("source_file"), I("source_row")),
 		files:           s.table("ingest_files", S("path"), S("sha256"), I("rows"), col{"loaded_at", kTime}),
 		settings:        s.table("study_settings", S("key"), S("value")),
+		pairwise: s.table("pairwise_judgments", D("evaluator"), D("kind"), D("round"), D("run"), D("question_id"), D("model_a"), D("model_b"),
+			D("label_a"), D("label_b"), D("winner"), S("comment"), D("source_file"), D("sheet"), I("source_row")),
 	}
 }
 

@@ -58,7 +58,7 @@ type Overview struct {
 	Judges       int
 	Gradings     int // human and judge gradings after judge runs are averaged
 	// Instruments present, from "rubric", "checklist", "ranking",
-	// "references", "judges", "criteria", "gate", "cost".
+	// "references", "judges", "criteria", "gate", "cost", "pairwise".
 	Instruments []string
 	// Missing lists the instruments the study does not have.
 	Missing []string
@@ -77,6 +77,7 @@ const (
 	SectionPRBench     = "prbench"
 	SectionJudgeAudit  = "judge_audit"
 	SectionBeyond      = "beyond"
+	SectionPairwise    = "pairwise"
 )
 
 // ColumnKind says how a column's values are typed and displayed.

@@ -86,6 +86,22 @@ CREATE TABLE grading_tags (
   key        VARCHAR NOT NULL,
   value      VARCHAR NOT NULL
 );
+CREATE TABLE pairwise_judgments (
+  evaluator   VARCHAR NOT NULL,
+  kind        VARCHAR NOT NULL,   -- human | judge
+  round       VARCHAR NOT NULL,
+  run         VARCHAR NOT NULL,   -- '' unless a judge ran several times
+  question_id VARCHAR NOT NULL,
+  model_a     VARCHAR NOT NULL,   -- the answer shown first (after the position column)
+  model_b     VARCHAR NOT NULL,   -- the answer shown second; never model_a
+  label_a     VARCHAR,            -- blinded labels as written, if any
+  label_b     VARCHAR,
+  winner      VARCHAR NOT NULL,   -- a | b | tie (relative to model_a, model_b here)
+  comment     VARCHAR,
+  source_file VARCHAR NOT NULL,
+  sheet       VARCHAR,
+  source_row  BIGINT NOT NULL
+);
 CREATE TABLE rubric_scores (
   grading_id BIGINT NOT NULL,
   attribute  VARCHAR NOT NULL,

@@ -157,6 +157,9 @@ func (d *DB) Load(ctx context.Context, cfg config.Config) (*study.Study, []strin
 	if err := d.loadRest(ctx, s); err != nil {
 		return nil, nil, err
 	}
+	if err := d.loadComparisons(ctx, s); err != nil {
+		return nil, nil, err
+	}
 	return s, warnings, nil
 }
 
@@ -404,6 +407,40 @@ func (d *DB) loadRest(ctx context.Context, s *study.Study) error {
 			return err
 		}
 		s.CriterionGrades = append(s.CriterionGrades, x)
+		return nil
+	})
+}
+
+// loadComparisons reads the pairwise judgments, sorted as Study.Comparisons
+// documents. A database written before the table existed has none.
+func (d *DB) loadComparisons(ctx context.Context, s *study.Study) error {
+	var n int64
+	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.tables WHERE table_name = 'pairwise_judgments'`).Scan(&n); err != nil {
+		return fmt.Errorf("query pairwise_judgments: %w", err)
+	}
+	if n == 0 {
+		return nil
+	}
+	return d.query(ctx, `SELECT evaluator, kind, round, run, question_id, model_a, model_b, winner, comment FROM pairwise_judgments
+		ORDER BY round, question_id, evaluator, run, model_a, model_b`, func(r *sql.Rows) error {
+		var c study.Comparison
+		var w string
+		var comment sql.NullString
+		if err := r.Scan(&c.Evaluator, &c.Kind, &c.Round, &c.Run, &c.QuestionID, &c.ModelA, &c.ModelB, &w, &comment); err != nil {
+			return err
+		}
+		switch w {
+		case "a":
+			c.Winner = study.PreferA
+		case "b":
+			c.Winner = study.PreferB
+		case "tie":
+			c.Winner = study.Tie
+		default:
+			return fmt.Errorf("pairwise_judgments: winner %q; expected a, b or tie", w)
+		}
+		c.Comment = comment.String
+		s.Comparisons = append(s.Comparisons, c)
 		return nil
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -83,10 +84,17 @@ func TestRunGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run criteria study: %v\n%s", err, stderr.String())
 	}
+	// … and the pairwise tables from testdata/pairwise.
+	prep, err := runStudy(context.Background(), &stdout, &stderr, filepath.Join("testdata", "pairwise"), runOptions{out: filepath.Join(t.TempDir(), "p"), quiet: true, now: fixedNow})
+	if err != nil {
+		t.Fatalf("run pairwise study: %v\n%s", err, stderr.String())
+	}
 	tables := append([]*report.Table(nil), rep.Tables...)
-	for _, ct := range crep.Tables {
-		if rep.Table(ct.Name) == nil {
-			tables = append(tables, ct)
+	for _, other := range []*report.Report{crep, prep} {
+		for _, ct := range other.Tables {
+			if !slices.ContainsFunc(tables, func(t *report.Table) bool { return t.Name == ct.Name }) {
+				tables = append(tables, ct)
+			}
 		}
 	}
 	sort.SliceStable(tables, func(i, j int) bool { return tables[i].Name < tables[j].Name })

@@ -26,6 +26,7 @@ import (
 	"github.com/euroexec/euroexec/internal/termtext"
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/calibration"
+	"github.com/euroexec/euroexec/metrics/pairwise"
 	"github.com/euroexec/euroexec/metrics/planning"
 	"github.com/euroexec/euroexec/metrics/prbench"
 	"github.com/euroexec/euroexec/metrics/ranking"
@@ -229,6 +230,9 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	if err := auditJudges(ctx, rep, s, res.Config); err != nil {
 		return nil, err
 	}
+	if err := addPairwise(ctx, rep, s, res.Config); err != nil {
+		return nil, err
+	}
 	rep.Tables = append(rep.Tables, listingTables(listings)...)
 	rep.Warnings = append(rep.Warnings, failedSummary(listings.Failed)...)
 	rep.Version = version
@@ -311,6 +315,18 @@ func beyond(ctx context.Context, rep *report.Report, s *analysis.Study, c config
 		return err
 	}
 	rep.Add(pr)
+	return nil
+}
+
+// addPairwise adds the analysis of the pairwise (A-vs-B) judgments.
+func addPairwise(ctx context.Context, rep *report.Report, s *analysis.Study, c config.Config) error {
+	o := pairwise.DefaultOptions()
+	o.Seed, o.Bootstrap, o.Round = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound
+	p, err := pairwise.Analyze(ctx, s, o)
+	if err != nil {
+		return fmt.Errorf("analyse pairwise judgments: %w", err)
+	}
+	rep.Add(p)
 	return nil
 }
 

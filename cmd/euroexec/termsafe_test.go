@@ -127,7 +127,7 @@ func TestExtremeSettingsRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
-	if err := run(&out, &errb, []string{"run", "-q", dir, "-o", filepath.Join(t.TempDir(), "report")}); err != nil {
+	if err := run(context.Background(), &out, &errb, []string{"run", "-q", dir, "-o", filepath.Join(t.TempDir(), "report")}); err != nil {
 		t.Fatalf("run: %v\n%s", err, errb.String())
 	}
 }

@@ -19,7 +19,6 @@ import (
 	"github.com/euroexec/euroexec/ingest/tabular"
 
 	"github.com/euroexec/euroexec/ingest/judgeparse"
-	"github.com/euroexec/euroexec/ingest/providers"
 	toml "github.com/pelletier/go-toml/v2"
 )
 

@@ -241,7 +241,7 @@ func (a *run) overview() {
 	}{
 		{"rubric", p.hasRubric}, {"checklist", p.hasChecklist}, {"ranking", p.hasRanks},
 		{"references", p.hasRefs}, {"judges", p.hasJudges}, {"criteria", len(p.s.Criteria) > 0},
-		{"gate", p.hasGate}, {"cost", p.hasCost},
+		{"gate", p.hasGate}, {"cost", p.hasCost}, {"pairwise", len(p.s.Comparisons) > 0},
 	}
 	for _, h := range have {
 		if h.ok {

@@ -45,3 +45,18 @@ const (
 	Miss        = study.Miss
 	NA          = study.NA
 )
+
+// Pairwise comparisons (see study.Comparison).
+type (
+	// Comparison is study.Comparison.
+	Comparison = study.Comparison
+	// Preference is study.Preference.
+	Preference = study.Preference
+)
+
+// Preferences (see study.Preference).
+const (
+	Tie     = study.Tie
+	PreferA = study.PreferA
+	PreferB = study.PreferB
+)

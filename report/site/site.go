@@ -138,6 +138,7 @@ var sectionTitles = []struct{ key, title string }{
 	{report.SectionJudgeAudit, "Judge audit"},
 	{report.SectionCost, "Cost and length"},
 	{report.SectionPRBench, "PRBench criteria"},
+	{report.SectionPairwise, "Pairwise preferences"},
 	{report.SectionBeyond, "Beyond the paper"},
 }
 

@@ -1,0 +1,404 @@
+package pairwise
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/report"
+)
+
+// Result is what Analyze adds to a report.
+type Result = report.Part
+
+// Table names.
+const (
+	ModelsTable    = "pairwise_models"
+	MatrixTable    = "pairwise_matrix"
+	AgreementTable = "pairwise_agreement"
+	PositionTable  = "pairwise_position"
+	LengthTable    = "pairwise_length"
+	RubricTable    = "pairwise_rubric"
+)
+
+// Analyze computes the pairwise tables and figures of s's comparisons in the
+// round opt.Round (default the study's main round). A study without
+// comparisons gives a note and no tables. It returns an error for invalid
+// options or when ctx is cancelled; user data never makes it fail.
+func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error) {
+	var res Result
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	if opt.Bootstrap < 0 {
+		return res, fmt.Errorf("pairwise: bootstrap replicates %d; expected 0 or more", opt.Bootstrap)
+	}
+	if !(opt.Level > 0 && opt.Level < 1) {
+		return res, fmt.Errorf("pairwise: interval level %v; expected a number between 0 and 1", opt.Level)
+	}
+	if opt.LengthMargin < 0 {
+		return res, fmt.Errorf("pairwise: length margin %d; expected 0 or more characters", opt.LengthMargin)
+	}
+	if s == nil {
+		return res, nil
+	}
+	round := opt.Round
+	if round == "" {
+		round = s.MainRound
+	}
+	if round == "" {
+		round = "main"
+	}
+	p := prepare(s, round, opt.LengthMargin, max(opt.MinOverlap, 1))
+	if p == nil {
+		if len(s.Comparisons) > 0 {
+			res.Notes = append(res.Notes, report.Note{Table: ModelsTable, Reason: fmt.Sprintf("no pairwise judgments in round %s", round)})
+		}
+		return res, nil
+	}
+	l := newLayout(p)
+	nQ := len(p.questions)
+	ones := make([]int32, nQ)
+	for i := range ones {
+		ones[i] = 1
+	}
+	point := make([]float64, l.n)
+	for i := range point {
+		point[i] = math.NaN()
+	}
+	reg := p.evaluate(l, ones, point, &scratch{}, opt.Prior, nil)
+	// The replicates' fits start from the point estimates (β = rating
+	// rescaled), which saves most Newton steps.
+	warm := make([][]float64, len(p.pops))
+	for pi := range p.pops {
+		k := len(l.present[pi])
+		warm[pi] = make([]float64, k)
+		for i := range warm[pi] {
+			if r := point[l.popOff[pi]+k+i]; !math.IsNaN(r) {
+				warm[pi][i] = (r - 1000) / EloScale
+			}
+		}
+	}
+
+	pool := sync.Pool{New: func() any { return &scratch{} }}
+	var reps [][]float64
+	if opt.Bootstrap > 0 {
+		reps = stats.ClusterBootstrap(nQ, opt.Bootstrap, opt.Seed, l.n, func(idx []int, out []float64) {
+			if ctx.Err() != nil {
+				return
+			}
+			wt := make([]int32, nQ)
+			for _, q := range idx {
+				wt[q]++
+			}
+			sc := pool.Get().(*scratch)
+			p.evaluate(l, wt, out, sc, opt.Prior, warm)
+			pool.Put(sc)
+		})
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+	}
+	ci := func(j int) (float64, float64) {
+		if reps == nil || math.IsNaN(point[j]) {
+			return math.NaN(), math.NaN()
+		}
+		return stats.PercentileInterval(reps, j, opt.Level)
+	}
+	build(&res, s, p, l, point, reg, ci, opt)
+	if opt.Bootstrap == 0 {
+		res.Notes = append(res.Notes, report.Note{Table: ModelsTable, Reason: "bootstrap disabled: the pairwise intervals are empty"})
+	}
+	return res, nil
+}
+
+func col(name string, kind report.ColumnKind, doc string) report.Column {
+	return report.Column{Name: name, Kind: kind, Doc: doc}
+}
+
+func withCI(name string, kind report.ColumnKind, doc string) []report.Column {
+	return []report.Column{col(name, kind, doc),
+		col(name+"_lo", kind, "lower end of the 95 % cluster-bootstrap interval of "+name),
+		col(name+"_hi", kind, "upper end of the 95 % cluster-bootstrap interval of "+name)}
+}
+
+func cols(parts ...any) []report.Column {
+	var out []report.Column
+	for _, p := range parts {
+		switch x := p.(type) {
+		case report.Column:
+			out = append(out, x)
+		case []report.Column:
+			out = append(out, x...)
+		}
+	}
+	return out
+}
+
+// build makes the tables, figures and notes from the point estimates and
+// the interval function.
+func build(res *Result, s *analysis.Study, p *prepared, l *layout, point []float64, reg []bool, ci func(int) (float64, float64), opt Options) {
+	m := len(p.models)
+	mt := &report.Table{Name: ModelsTable, Title: "Pairwise judgments: win rates and Bradley–Terry ratings", Section: report.SectionPairwise,
+		Doc: "Per grader population (humans pooled, each judge) and model, on the main round: judgments, wins, losses, ties, the win rate (ties count half) and the Bradley–Terry rating (ties as half wins, Elo scale 1000 + 400·log10(e)·β, mean β = 0), with the rank by rating; 95 % cluster-bootstrap intervals over questions.",
+		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("model", report.Text, "the model"),
+			col("n", report.Int, "judgments of the model's answers against another model's"),
+			col("wins", report.Int, "judgments the model won"), col("losses", report.Int, "judgments the model lost"), col("ties", report.Int, "ties"),
+			withCI("win_rate", report.Fraction, "(wins + ties/2) / n"),
+			withCI("bt_rating", report.Float, "Bradley–Terry rating on the Elo scale (1000 = average)"),
+			col("rank", report.Int, "rank by rating, 1 = best (1 + models rated strictly higher)"),
+			col("rank_lo", report.Int, "best rank in the 95 % bootstrap interval (2.5th percentile, rounded down)"),
+			col("rank_hi", report.Int, "worst rank in the 95 % bootstrap interval (97.5th percentile, rounded up)"))}
+	xt := &report.Table{Name: MatrixTable, Title: "Pairwise judgments: win-rate matrix", Section: report.SectionPairwise,
+		Doc: "Per grader population and every ordered pair of models that met, whichever was shown first: judgments, wins of model_a, ties, wins of model_b and model_a's win rate (ties count half), with its 95 % cluster-bootstrap interval over questions.",
+		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("model_a", report.Text, "the row model"), col("model_b", report.Text, "the column model"),
+			col("n", report.Int, "judgments of the pair"), col("wins_a", report.Int, "won by model_a"), col("ties", report.Int, "ties"), col("wins_b", report.Int, "won by model_b"),
+			withCI("win_rate_a", report.Fraction, "(wins_a + ties/2) / n"))}
+	figBT := &report.Figure{ID: "pairwise_bt_ratings", Section: report.SectionPairwise, Title: "Bradley–Terry ratings with 95 % intervals",
+		Kind: report.Bar, XName: "model", YName: "rating (Elo scale)", Table: ModelsTable, Categories: p.models}
+	var heat []*report.Figure
+	for pi, pp := range p.pops {
+		pres := l.present[pi]
+		k := len(pres)
+		base := l.popOff[pi]
+		// Integer counts.
+		acc := make([]int64, m*m*3)
+		ones := make([]int32, len(p.questions))
+		for i := range ones {
+			ones[i] = 1
+		}
+		p.accumulate(pp, ones, acc)
+		wins, losses, ties, n := make([]int64, m), make([]int64, m), make([]int64, m), make([]int64, m)
+		type cell struct{ n, a, t, b int64 }
+		mat := map[[2]int]cell{}
+		for a := 0; a < m; a++ {
+			for b := a + 1; b < m; b++ {
+				c := (a*m + b) * 3
+				wa, t, wb := acc[c], acc[c+1], acc[c+2]
+				if wa+t+wb == 0 {
+					continue
+				}
+				wins[a], losses[a], ties[a], n[a] = wins[a]+wa, losses[a]+wb, ties[a]+t, n[a]+wa+t+wb
+				wins[b], losses[b], ties[b], n[b] = wins[b]+wb, losses[b]+wa, ties[b]+t, n[b]+wa+t+wb
+				mat[[2]int{a, b}] = cell{wa + t + wb, wa, t, wb}
+				mat[[2]int{b, a}] = cell{wa + t + wb, wb, t, wa}
+			}
+		}
+		// Rows by rank, then model name.
+		order := make([]int, k)
+		for i := range order {
+			order[i] = i
+		}
+		sortByRank(order, func(i int) float64 { return point[base+2*k+i] })
+		ser := report.Series{Name: pp.name, Values: make([]float64, m), Lo: make([]float64, m), Hi: make([]float64, m)}
+		for i := range ser.Values {
+			ser.Values[i], ser.Lo[i], ser.Hi[i] = math.NaN(), math.NaN(), math.NaN()
+		}
+		for _, li := range order {
+			g := int(pres[li])
+			wlo, whi := ci(base + li)
+			rlo, rhi := ci(base + k + li)
+			klo, khi := ci(base + 2*k + li)
+			var rank, rl, rh any
+			if !math.IsNaN(point[base+2*k+li]) {
+				rank = int64(point[base+2*k+li])
+			}
+			if !math.IsNaN(klo) {
+				rl, rh = int64(math.Floor(klo)), int64(math.Ceil(khi))
+			}
+			mt.Rows = append(mt.Rows, []any{pp.name, p.models[g], n[g], wins[g], losses[g], ties[g],
+				point[base+li], wlo, whi, point[base+k+li], rlo, rhi, rank, rl, rh})
+			ser.Values[g], ser.Lo[g], ser.Hi[g] = point[base+k+li], rlo, rhi
+		}
+		figBT.Series = append(figBT.Series, ser)
+		hf := &report.Figure{ID: fmt.Sprintf("pairwise_matrix_%d", pi+1), Section: report.SectionPairwise,
+			Title: "Win rate of the row model against the column model: " + pp.name, Kind: report.Heatmap,
+			XName: "against", YName: "model", Percent: true, Table: MatrixTable}
+		for _, g := range pres {
+			hf.Categories = append(hf.Categories, p.models[g])
+			hf.YCategories = append(hf.YCategories, p.models[g])
+		}
+		// pairCI is the interval of a's win rate against b (b's is the
+		// mirror image of a's against b).
+		pairCI := func(a, b int32) (float64, float64) {
+			lo, hi := min(a, b), max(a, b)
+			i, ok := slices.BinarySearchFunc(l.pairs[pi], [2]int32{lo, hi}, func(x, y [2]int32) int {
+				if x[0] != y[0] {
+					return int(x[0] - y[0])
+				}
+				return int(x[1] - y[1])
+			})
+			if !ok {
+				return math.NaN(), math.NaN()
+			}
+			cl, ch := ci(l.pairOf[pi] + i)
+			if a == lo {
+				return cl, ch
+			}
+			return 1 - ch, 1 - cl
+		}
+		hs := report.Series{Name: "win rate"}
+		for ya, a := range pres {
+			for xb, b := range pres {
+				c, ok := mat[[2]int{int(a), int(b)}]
+				if !ok {
+					continue
+				}
+				wr := float64(2*c.a+c.t) / float64(2*c.n)
+				lo, hi := pairCI(a, b)
+				xt.Rows = append(xt.Rows, []any{pp.name, p.models[a], p.models[b], c.n, c.a, c.t, c.b, wr, lo, hi})
+				hs.Cells = append(hs.Cells, report.Cell{X: xb, Y: ya, Value: wr})
+			}
+		}
+		hf.Series = []report.Series{hs}
+		heat = append(heat, hf)
+		if reg[pi] {
+			var never []string
+			for _, g := range pres {
+				switch {
+				case losses[g] == 0 && ties[g] == 0:
+					never = append(never, p.models[g]+" never loses")
+				case wins[g] == 0 && ties[g] == 0:
+					never = append(never, p.models[g]+" never wins")
+				}
+			}
+			why := "the models split into groups with no win in one direction between them"
+			if len(never) > 0 {
+				why = strings.Join(never, ", ")
+			}
+			res.Notes = append(res.Notes, report.Note{Table: ModelsTable, Reason: fmt.Sprintf(
+				"%s: the maximum-likelihood Bradley–Terry ratings do not exist (%s); the ratings add %g virtual ties between every two models and stay finite, but are not comparable across populations",
+				pp.name, why, opt.Prior)})
+		}
+	}
+	res.Tables = append(res.Tables, mt, xt)
+	res.Figures = append(res.Figures, figBT)
+	res.Figures = append(res.Figures, heat...)
+
+	// Agreement.
+	if len(p.pairs) > 0 {
+		at := &report.Table{Name: AgreementTable, Title: "Pairwise judgments: agreement between graders", Section: report.SectionPairwise,
+			Doc: "For every two graders over the comparisons both judged (same question and model pair, either order; a grader's verdict is the sign of its wins minus losses over its judgments of the comparison), and for each grader against the strict majority of the other human graders: raw agreement, Cohen's κ on three classes (first model by name better, tie, second better), macro F1, precision and recall with grader_b as the reference; 95 % cluster-bootstrap intervals over questions.",
+			Columns: cols(col("grader_a", report.Text, "a grader (the predictions for F1)"), col("grader_b", report.Text, "the other grader or the majority of the other humans (the reference for F1)"),
+				col("n", report.Int, "comparisons both judged"),
+				withCI("agreement", report.Fraction, "share of comparisons with the same verdict"),
+				withCI("kappa", report.Float, "Cohen's κ, three classes"),
+				withCI("macro_f1", report.Float, "macro F1 over the classes observed"),
+				withCI("precision_macro", report.Float, "macro precision"),
+				withCI("recall_macro", report.Float, "macro recall"))}
+		fig := &report.Figure{ID: "pairwise_kappa", Section: report.SectionPairwise, Title: "Cohen's κ between graders on the pairwise judgments, 95 % intervals",
+			Kind: report.Bar, XName: "graders", YName: "κ", Table: AgreementTable}
+		sk := report.Series{Name: "κ"}
+		for i, ap := range p.pairs {
+			o := l.pairOff + nAgree*i
+			row := []any{ap.a, ap.b, int64(ap.n)}
+			for j := 0; j < nAgree; j++ {
+				lo, hi := ci(o + j)
+				row = append(row, point[o+j], lo, hi)
+			}
+			at.Rows = append(at.Rows, row)
+			lo, hi := ci(o + aKappa)
+			fig.Categories = append(fig.Categories, ap.a+" vs "+ap.b)
+			sk.Values, sk.Lo, sk.Hi = append(sk.Values, point[o+aKappa]), append(sk.Lo, lo), append(sk.Hi, hi)
+		}
+		fig.Series = []report.Series{sk}
+		res.Tables = append(res.Tables, at)
+		res.Figures = append(res.Figures, fig)
+	} else {
+		res.Notes = append(res.Notes, report.Note{Table: AgreementTable, Reason: fmt.Sprintf("no two graders judged %d or more of the same comparisons", max(opt.MinOverlap, 1))})
+	}
+	if p.dropped > 0 {
+		res.Notes = append(res.Notes, report.Note{Table: AgreementTable, Reason: fmt.Sprintf("%d pairs of graders with fewer than %d comparisons in common are left out", p.dropped, max(opt.MinOverlap, 1))})
+	}
+
+	// Position, length, rubric.
+	pt := &report.Table{Name: PositionTable, Title: "Pairwise judgments: position bias", Section: report.SectionPairwise,
+		Doc: "Per grader population: share of non-tie verdicts won by the answer shown first, with the exact two-sided binomial p-value against ½; for comparisons judged in both orders by the same grader (and run), the share with the same verdict after swapping (swap consistency) and with opposite winners (conflict rate).",
+		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("n", report.Int, "non-tie verdicts"), col("first_wins", report.Int, "won by the answer shown first"),
+			withCI("first_share", report.Fraction, "first_wins / n"), col("p_value", report.Float, "exact two-sided binomial test of first_share = ½"),
+			col("n_swapped", report.Int, "comparisons judged in both orders"),
+			withCI("swap_consistency", report.Fraction, "same verdict in both orders"),
+			withCI("conflict_rate", report.Fraction, "a different model wins in each order"))}
+	lt := &report.Table{Name: LengthTable, Title: "Pairwise judgments: length bias", Section: report.SectionPairwise,
+		Doc: fmt.Sprintf("Per grader population: share of non-tie verdicts won by the longer answer, over the pairs whose lengths differ by more than %d characters, with the exact two-sided binomial p-value against ½.", opt.LengthMargin),
+		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("n", report.Int, "non-tie verdicts on pairs of different length"),
+			col("longer_wins", report.Int, "won by the longer answer"), withCI("longer_share", report.Fraction, "longer_wins / n"),
+			col("p_value", report.Float, "exact two-sided binomial test of longer_share = ½"))}
+	rt := &report.Table{Name: RubricTable, Title: "Pairwise judgments against rubric grades", Section: report.SectionPairwise,
+		Doc: "Per grader population: over the non-tie pairwise verdicts whose two responses have different rubric means from the same population (mean over its gradings of each grading's rubric mean), the share where the answer with the higher rubric mean won.",
+		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("n", report.Int, "non-tie verdicts on responses with different rubric means"),
+			col("agree", report.Int, "verdicts won by the answer with the higher rubric mean"), withCI("agreement", report.Fraction, "agree / n"))}
+	fp := &report.Figure{ID: "pairwise_position", Section: report.SectionPairwise, Title: "Share of non-tie verdicts won by the answer shown first, 95 % intervals",
+		Kind: report.Bar, XName: "graders", YName: "share", Percent: true, Table: PositionTable}
+	sp := report.Series{Name: "first shown wins"}
+	hasLen, hasRub := false, false
+	for pi, pp := range p.pops {
+		k := len(l.present[pi])
+		sh := l.popOff[pi] + 3*k
+		ones := make([]int32, len(p.questions))
+		for i := range ones {
+			ones[i] = 1
+		}
+		posN, posF := sum32(pp.posN), sum32(pp.posFirst)
+		lo, hi := ci(sh + sPos)
+		slo, shi := ci(sh + sSwapSame)
+		clo, chi := ci(sh + sSwapConflict)
+		pt.Rows = append(pt.Rows, []any{pp.name, posN, posF, point[sh+sPos], lo, hi, binomTwoSided(posF, posN),
+			sum32(pp.swapN), point[sh+sSwapSame], slo, shi, point[sh+sSwapConflict], clo, chi})
+		fp.Categories = append(fp.Categories, pp.name)
+		sp.Values, sp.Lo, sp.Hi = append(sp.Values, point[sh+sPos]), append(sp.Lo, lo), append(sp.Hi, hi)
+		if pp.hasLen {
+			hasLen = true
+			ln, lw := sum32(pp.lenN), sum32(pp.lenLonger)
+			lo, hi := ci(sh + sLen)
+			lt.Rows = append(lt.Rows, []any{pp.name, ln, lw, point[sh+sLen], lo, hi, binomTwoSided(lw, ln)})
+		}
+		if pp.hasRub {
+			hasRub = true
+			lo, hi := ci(sh + sRub)
+			rt.Rows = append(rt.Rows, []any{pp.name, sum32(pp.rubN), sum32(pp.rubAgree), point[sh+sRub], lo, hi})
+		}
+	}
+	fp.Series = []report.Series{sp}
+	res.Tables = append(res.Tables, pt)
+	res.Figures = append(res.Figures, fp)
+	if hasLen {
+		res.Tables = append(res.Tables, lt)
+	} else {
+		res.Notes = append(res.Notes, report.Note{Table: LengthTable, Reason: "no pairwise judgment of two responses whose texts are in the response dumps"})
+	}
+	if hasRub {
+		res.Tables = append(res.Tables, rt)
+	} else {
+		res.Notes = append(res.Notes, report.Note{Table: RubricTable, Reason: "no pairwise judgment of two responses both graded on the rubric by the same population"})
+	}
+}
+
+func sum32(x []int32) int64 {
+	var s int64
+	for _, v := range x {
+		s += int64(v)
+	}
+	return s
+}
+
+// sortByRank orders model positions by rank (NaN last), stable.
+func sortByRank(order []int, rank func(int) float64) {
+	key := func(i int) float64 {
+		r := rank(i)
+		if math.IsNaN(r) {
+			return math.Inf(1)
+		}
+		return r
+	}
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0 && key(order[j]) < key(order[j-1]); j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+}

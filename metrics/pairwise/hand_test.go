@@ -1,0 +1,242 @@
+package pairwise
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+)
+
+const (
+	H = analysis.Human
+	J = analysis.Judge
+	A = analysis.PreferA
+	B = analysis.PreferB
+	T = analysis.Tie
+)
+
+func run(t *testing.T, s *analysis.Study, boot int) Result {
+	t.Helper()
+	opt := DefaultOptions()
+	opt.Bootstrap = boot
+	opt.MinOverlap = 1
+	res, err := Analyze(context.Background(), s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func study(cs ...analysis.Comparison) *analysis.Study {
+	return &analysis.Study{MainRound: "main", Comparisons: cs}
+}
+
+// Hand-computed cases.
+func TestHandCases(t *testing.T) {
+	log3 := 200 * math.Log10(3) // A beats B 3–1: β_A − β_B = ln 3, ratings 1000 ± 200·log10 3
+	tests := []struct {
+		name   string
+		cs     []analysis.Comparison
+		rating map[string]float64
+		rate   map[string]float64
+		note   string
+	}{
+		{"two models 3–1", []analysis.Comparison{
+			judg("h1", H, "q1", "A", "B", A), judg("h1", H, "q2", "A", "B", A),
+			judg("h1", H, "q3", "B", "A", B), judg("h1", H, "q4", "A", "B", B)},
+			map[string]float64{"A": 1000 + log3, "B": 1000 - log3},
+			map[string]float64{"A": 0.75, "B": 0.25}, ""},
+		{"two models, a tie counts half: 2 wins 1 tie 1 loss", []analysis.Comparison{
+			judg("h1", H, "q1", "A", "B", A), judg("h1", H, "q2", "A", "B", A),
+			judg("h1", H, "q3", "A", "B", T), judg("h1", H, "q4", "A", "B", B)},
+			// half wins 2.5 vs 1.5: β_A − β_B = ln(5/3)
+			map[string]float64{"A": 1000 + 200*math.Log10(5.0/3), "B": 1000 - 200*math.Log10(5.0/3)},
+			map[string]float64{"A": 0.625, "B": 0.375}, ""},
+		{"3-model cycle", []analysis.Comparison{
+			judg("h1", H, "q1", "A", "B", A), judg("h1", H, "q1", "B", "C", A), judg("h1", H, "q1", "C", "A", A),
+			judg("h1", H, "q2", "A", "B", A), judg("h1", H, "q2", "B", "C", A), judg("h1", H, "q2", "C", "A", A)},
+			map[string]float64{"A": 1000, "B": 1000, "C": 1000},
+			map[string]float64{"A": 0.5, "B": 0.5, "C": 0.5}, ""},
+		{"all ties", []analysis.Comparison{
+			judg("h1", H, "q1", "A", "B", T), judg("h1", H, "q1", "B", "C", T), judg("h1", H, "q2", "A", "C", T)},
+			map[string]float64{"A": 1000, "B": 1000, "C": 1000},
+			map[string]float64{"A": 0.5, "B": 0.5, "C": 0.5}, ""},
+		{"never loses", []analysis.Comparison{
+			judg("h1", H, "q1", "A", "B", A), judg("h1", H, "q2", "A", "B", A),
+			judg("h1", H, "q1", "B", "C", A), judg("h1", H, "q2", "B", "C", B)},
+			// Prior 0.01 ties per pair, i.e. 0.005 half-wins each way added to
+			// every pair: checked against the test's own solver below.
+			nil, map[string]float64{"A": 1, "B": 0.25, "C": 0.5}, "A never loses"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := run(t, study(tc.cs...), 200)
+			rows := rowsOf(t, res, ModelsTable)
+			for m, want := range tc.rate {
+				r := find(rows, "graders", "humans", "model", m)
+				if r == nil {
+					t.Fatalf("no row for %s", m)
+				}
+				checkClose(t, m+" win rate", f(r["win_rate"]), want, 1e-15)
+				if v := f(r["bt_rating"]); math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Errorf("%s rating %v, want finite", m, v)
+				}
+				for _, c := range []string{"win_rate_lo", "win_rate_hi", "bt_rating_lo", "bt_rating_hi"} {
+					if v := f(r[c]); math.IsNaN(v) || math.IsInf(v, 0) {
+						t.Errorf("%s %s = %v, want finite", m, c, v)
+					}
+				}
+			}
+			for m, want := range tc.rating {
+				checkClose(t, m+" rating", f(find(rows, "model", m)["bt_rating"]), want, 1e-9)
+			}
+			if tc.note != "" && !hasNote(res, ModelsTable, tc.note) {
+				t.Errorf("no note saying %q; notes: %v", tc.note, res.Notes)
+			}
+			if tc.note == "" && len(res.Notes) > 0 {
+				for _, n := range res.Notes {
+					if n.Table == ModelsTable {
+						t.Errorf("unexpected note %v", n)
+					}
+				}
+			}
+		})
+	}
+}
+
+// A never-losing model: the rating with the documented prior equals a plain
+// solver's on the counts plus 0.005 half-wins each way per pair, and the
+// winner is ranked first.
+func TestNeverLosesPrior(t *testing.T) {
+	res := run(t, study(judg("h1", H, "q1", "A", "B", A), judg("h1", H, "q2", "A", "B", A),
+		judg("h1", H, "q1", "B", "C", A), judg("h1", H, "q2", "B", "C", B)), 0)
+	rows := rowsOf(t, res, ModelsTable)
+	e := 0.005
+	w := [][]float64{{0, 2 + e, e}, {e, 0, 1 + e}, {e, 1 + e, 0}}
+	beta := mmSolve(w)
+	for i, m := range []string{"A", "B", "C"} {
+		checkClose(t, m+" rating", f(find(rows, "model", m)["bt_rating"]), 1000+400*math.Log10(math.E)*beta[i], 1e-9)
+	}
+	if r := find(rows, "model", "A"); r["rank"] != int64(1) {
+		t.Errorf("A rank %v, want 1", r["rank"])
+	}
+}
+
+// One judge sees the same pair in both orders and always prefers the first
+// shown: position share 1, swap consistency 0, conflict rate 1. A second
+// judge is consistent.
+func TestBothOrders(t *testing.T) {
+	var cs []analysis.Comparison
+	for _, q := range []string{"q1", "q2", "q3"} {
+		cs = append(cs, judg("j1", J, q, "A", "B", A), judg("j1", J, q, "B", "A", A))
+		cs = append(cs, judg("j2", J, q, "A", "B", A), judg("j2", J, q, "B", "A", B))
+	}
+	cs = append(cs, judg("j2", J, "q4", "A", "B", T), judg("j2", J, "q4", "B", "A", A))
+	res := run(t, study(cs...), 100)
+	pos := rowsOf(t, res, PositionTable)
+	j1, j2 := find(pos, "graders", "j1"), find(pos, "graders", "j2")
+	checkClose(t, "j1 first share", f(j1["first_share"]), 1, 0)
+	checkClose(t, "j1 swap consistency", f(j1["swap_consistency"]), 0, 0)
+	checkClose(t, "j1 conflict", f(j1["conflict_rate"]), 1, 0)
+	// 6 non-tie verdicts all first: p = 2·(½)^6.
+	checkClose(t, "j1 p", f(j1["p_value"]), 2.0/64, 1e-15)
+	if j1["n_swapped"] != int64(3) || j2["n_swapped"] != int64(4) {
+		t.Errorf("n_swapped %v %v, want 3 4", j1["n_swapped"], j2["n_swapped"])
+	}
+	// j2: 3 consistent (A wins in both orders), q4 tie vs B-shown-first wins: inconsistent, no conflict.
+	checkClose(t, "j2 swap consistency", f(j2["swap_consistency"]), 0.75, 0)
+	checkClose(t, "j2 conflict", f(j2["conflict_rate"]), 0, 0)
+	// j2 non-tie: 3 first (A in AB order) + 3 second (A in BA order) + 1 first (q4 BA order, B first wins? B is ModelA there)
+	checkClose(t, "j2 first share", f(j2["first_share"]), 4.0/7, 1e-15)
+	// Agreement: j1's per-comparison verdict is a tie (one win each way), j2's is A.
+	ag := rowsOf(t, res, AgreementTable)
+	r := find(ag, "grader_a", "j1", "grader_b", "j2")
+	if r == nil || r["n"] != int64(3) { // j1 did not judge q4
+		t.Fatalf("agreement row j1–j2: %v", r)
+	}
+	checkClose(t, "j1–j2 agreement", f(r["agreement"]), 0, 0)
+	// Matrix: both orders counted together from model A's side.
+	mx := rowsOf(t, res, MatrixTable)
+	ab := find(mx, "graders", "j1", "model_a", "A", "model_b", "B")
+	if ab["n"] != int64(6) || ab["wins_a"] != int64(3) || ab["wins_b"] != int64(3) {
+		t.Errorf("j1 A–B cell %v", ab)
+	}
+	ba := find(mx, "graders", "j2", "model_a", "B", "model_b", "A")
+	if ba["n"] != int64(8) || ba["wins_a"] != int64(1) || ba["ties"] != int64(1) || ba["wins_b"] != int64(6) {
+		t.Errorf("j2 B–A cell %v", ba)
+	}
+}
+
+// Length bias and rubric agreement from responses and rubric gradings.
+func TestLengthAndRubric(t *testing.T) {
+	s := study(judg("h1", H, "q1", "A", "B", A), judg("h1", H, "q2", "A", "B", B), judg("h1", H, "q3", "A", "B", A), judg("h1", H, "q3", "B", "C", T))
+	long, short := strings.Repeat("x", 100), strings.Repeat("y", 50)
+	s.Responses = []analysis.Response{
+		{QuestionID: "q1", Model: "A", Text: long, Chars: 100}, {QuestionID: "q1", Model: "B", Text: short, Chars: 50},
+		{QuestionID: "q2", Model: "A", Text: long, Chars: 100}, {QuestionID: "q2", Model: "B", Text: short, Chars: 50},
+		{QuestionID: "q3", Model: "A", Chars: 60}, {QuestionID: "q3", Model: "B", Chars: 50}, // within the margin
+	}
+	s.Attributes = []string{"Overall"}
+	g := func(ev, q, m string, v float64) analysis.Grading {
+		return analysis.Grading{Evaluator: ev, Kind: H, Round: "main", QuestionID: q, Model: m, Rubric: []float64{v}}
+	}
+	s.Gradings = []analysis.Grading{g("h2", "q1", "A", 4), g("h2", "q1", "B", 2), g("h2", "q2", "A", 4), g("h3", "q2", "A", 5), g("h2", "q2", "B", 3),
+		g("h2", "q3", "A", 3), g("h2", "q3", "B", 3)}
+	res := run(t, s, 50)
+	lr := find(rowsOf(t, res, LengthTable), "graders", "humans")
+	if lr["n"] != int64(2) || lr["longer_wins"] != int64(1) {
+		t.Errorf("length row %v, want n 2, longer_wins 1", lr)
+	}
+	checkClose(t, "length p", f(lr["p_value"]), 1, 0)
+	rr := find(rowsOf(t, res, RubricTable), "graders", "humans")
+	// q1: A (4) beat B (2): agree; q2: B (3) beat A (4.5): disagree; q3: equal means, left out.
+	if rr["n"] != int64(2) || rr["agree"] != int64(1) {
+		t.Errorf("rubric row %v, want n 2, agree 1", rr)
+	}
+}
+
+// No comparisons: no tables and no error; cancelled context: an error.
+func TestEmptyAndCancel(t *testing.T) {
+	res := run(t, &analysis.Study{MainRound: "main"}, 10)
+	if len(res.Tables) != 0 {
+		t.Errorf("tables %d, want 0", len(res.Tables))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Analyze(ctx, study(judg("h1", H, "q1", "A", "B", A)), DefaultOptions()); err == nil {
+		t.Error("no error for a cancelled context")
+	}
+	opt := DefaultOptions()
+	opt.Level = 1.5
+	if _, err := Analyze(context.Background(), study(), opt); err == nil || !strings.Contains(err.Error(), "level") {
+		t.Errorf("error %v, want one about the level", err)
+	}
+}
+
+// Same seed, same numbers, whatever GOMAXPROCS.
+func TestDeterministic(t *testing.T) {
+	var cs []analysis.Comparison
+	ms := []string{"A", "B", "C", "D"}
+	for q := 0; q < 40; q++ {
+		for i := range ms {
+			for j := i + 1; j < len(ms); j++ {
+				w := analysis.Preference((q*7 + i*3 + j) % 3)
+				cs = append(cs, judg("h1", H, string(rune('a'+q%26))+string(rune('a'+q/26)), ms[i], ms[j], w))
+			}
+		}
+	}
+	a := run(t, study(cs...), 300)
+	prev := setProcs(1)
+	b := run(t, study(cs...), 300)
+	setProcs(prev)
+	ta, tb := rowsOf(t, a, ModelsTable), rowsOf(t, b, ModelsTable)
+	for i := range ta {
+		for k, v := range ta[i] {
+			if fv, ok := v.(float64); ok && !(fv == f(tb[i][k]) || math.IsNaN(fv) && math.IsNaN(f(tb[i][k]))) {
+				t.Errorf("row %d %s: %v vs %v", i, k, v, tb[i][k])
+			}
+		}
+	}
+}
