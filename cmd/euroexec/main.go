@@ -16,15 +16,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 )
 
 func main() {
-	// Keep the Go heap small beside DuckDB's own memory (limited in
-	// ingest), unless the user set GOMEMLIMIT.
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(512 << 20)
-	}
+	// A soft limit sized from the machine's memory (GOMEMLIMIT wins): a
+	// fixed small limit made the garbage collector run continuously on
+	// large studies.
+	setMemoryLimit(os.Getenv, openOrNil("/proc/meminfo"), openOrNil("/sys/fs/cgroup/memory.max"))
 	if err := run(os.Stdout, os.Stderr, os.Args[1:]); err != nil {
 		if err != errReported {
 			fmt.Fprintln(os.Stderr, "euroexec:", err)
