@@ -168,7 +168,9 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	popt.Seed, popt.Bootstrap = res.Config.Analysis.Seed, res.Config.Analysis.Bootstrap
 	pr := prbench.Analyze(s, popt)
 	rep.Add(pr)
-	beyond(rep, s, res.Config)
+	if err := beyond(ctx, rep, s, res.Config); err != nil {
+		return nil, fmt.Errorf("analyse: %w", err)
+	}
 	rep.Tables = append(rep.Tables, listings...)
 	if n := len(listings[1].Rows); n > 0 {
 		rep.Warnings = append(rep.Warnings, failedSummary(listings[1])...)
@@ -219,25 +221,35 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 // beyond adds the analyses beyond the paper: reliability, rankings with
 // uncertainty, judge calibration and prediction-powered estimates, length
 // control and study planning.
-func beyond(rep *report.Report, s *analysis.Study, c config.Config) {
+func beyond(ctx context.Context, rep *report.Report, s *analysis.Study, c config.Config) error {
 	sc := scores.Options{RubricThreshold: c.Solve.RubricThreshold, ChecklistThreshold: c.Solve.ChecklistThreshold, PartialCredit: c.Solve.PartialCredit}
 	ro := reliability.DefaultOptions()
 	ro.Seed, ro.Bootstrap, ro.Round, ro.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound, sc
-	r := reliability.Analyze(s, ro)
+	r, err := reliability.Analyze(ctx, s, ro)
+	if err != nil {
+		return err
+	}
 	rep.Add(r)
 	ko := ranking.DefaultOptions()
 	ko.Seed, ko.Bootstrap, ko.Round, ko.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound, sc
-	k := ranking.Analyze(s, ko)
+	k, err := ranking.Analyze(ctx, s, ko)
+	if err != nil {
+		return err
+	}
 	rep.Add(k)
 	ranking.AnnotateSummary(rep.Table("summary"), rep.Table(ranking.RankingsTable))
 	co := calibration.DefaultOptions()
 	co.Seed, co.Bootstrap, co.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, sc
-	cr := calibration.Analyze(s, co)
+	cr, err := calibration.Analyze(ctx, s, co)
+	if err != nil {
+		return err
+	}
 	rep.Add(cr)
 	po := planning.DefaultOptions()
 	po.Plan.Scores = sc
 	pr := planning.Analyze(s, po)
 	rep.Add(pr)
+	return nil
 }
 
 // failedSummary says, per model, how many batch requests failed and the

@@ -1,6 +1,7 @@
 package calibration
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -58,8 +59,8 @@ const (
 // Analyze builds judge_calibration, judge_calibration_summary (section
 // report.SectionJudges) and length_controlled (report.SectionBeyond) with
 // their figures. Invalid options are replaced by their defaults with a
-// warning.
-func Analyze(s *analysis.Study, opt Options) Result {
+// warning. The only error is ctx's, checked between bootstrap replicates.
+func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error) {
 	var r Result
 	def := DefaultOptions()
 	if opt.Folds < 2 {
@@ -75,12 +76,17 @@ func Analyze(s *analysis.Study, opt Options) Result {
 	}
 	if s == nil {
 		r.Notes = append(r.Notes, report.Note{Table: TableCalibration, Reason: "no study"})
-		return r
+		return r, nil
 	}
 	d := load(s, opt.Scores)
 	calibrate(d, opt, &r)
-	lengthControlled(s, d, opt, &r)
-	return r
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	if err := lengthControlled(ctx, s, d, opt, &r); err != nil {
+		return Result{}, err
+	}
+	return r, nil
 }
 
 // metric says how one judge_calibration metric reads the data.

@@ -1,6 +1,7 @@
 package calibration_test
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -28,7 +29,10 @@ func ExampleAnalyze() {
 				QuestionID: id, Model: model, Rubric: []float64{human + 1}})
 		}
 	}
-	res := calibration.Analyze(s, calibration.DefaultOptions())
+	res, err := calibration.Analyze(context.Background(), s, calibration.DefaultOptions())
+	if err != nil {
+		panic(err)
+	}
 	for _, t := range res.Tables {
 		fmt.Println(t.Name, len(t.Rows))
 	}

@@ -1,6 +1,7 @@
 package ranking_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/euroexec/euroexec/metrics/analysis"
@@ -44,7 +45,10 @@ func ExampleAnalyze() {
 	}
 	opt := ranking.DefaultOptions()
 	opt.Bootstrap = 200
-	res := ranking.Analyze(s, opt)
+	res, err := ranking.Analyze(context.Background(), s, opt)
+	if err != nil {
+		panic(err)
+	}
 	for _, r := range res.Tables[0].Rows {
 		fmt.Printf("%s rubric %.0f solve rate %.2f rank %.0f\n", r[0], r[2], r[3], r[4])
 	}

@@ -1,6 +1,7 @@
 package reliability_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/euroexec/euroexec/metrics/analysis"
@@ -23,7 +24,10 @@ func ExampleAnalyze() {
 	}
 	opt := reliability.DefaultOptions()
 	opt.Bootstrap = 0 // one question: a bootstrap over questions says nothing
-	res := reliability.Analyze(s, opt)
+	res, err := reliability.Analyze(context.Background(), s, opt)
+	if err != nil {
+		panic(err)
+	}
 	for _, r := range res.Tables[0].Rows {
 		if r[0] == "rubric:Reasoning" {
 			fmt.Printf("%s %.4f (%d units, %d graders)\n", r[2], r[3], r[4], r[5])
