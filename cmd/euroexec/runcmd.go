@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -43,6 +44,7 @@ type runOptions struct {
 	quiet    bool
 	now      func() time.Time
 	progress bool
+	stats    bool // print wall time, CPU time and peak RSS per stage
 }
 
 func runCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -67,6 +69,7 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	c.Flags().StringVarP(&o.out, "out", "o", "euroexec-report", "output folder")
 	c.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print no progress bars or summary, only problems")
+	c.Flags().BoolVar(&o.stats, "stats", false, "print wall time, CPU time and peak memory (RSS) of every stage to stderr")
 	return c
 }
 
@@ -107,6 +110,15 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	}()
 
 	stage := newStages(stderr, o.quiet)
+	if o.stats {
+		clock := newStageClock(time.Now)
+		defer clock.write(stderr)
+		stage = func(name string, n int) {
+			clock.next(name)
+			newStages(stderr, o.quiet)(name, n)
+		}
+		defer clock.next("")
+	}
 	stage("load", 0)
 	dbPath := filepath.Join(tmp, "study.duckdb")
 	iopt := ingest.Options{DB: dbPath, Now: func() time.Time { return start }}
@@ -117,6 +129,7 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	if err != nil {
 		return nil, reportProblems(stderr, err)
 	}
+	stage("read back", 0)
 	db, err := transform.Open(dbPath)
 	if err != nil {
 		return nil, err
@@ -130,6 +143,7 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	if err != nil {
 		return nil, err
 	}
+	stage("analyse", 0)
 	aopt := analysisOptions(res.Config)
 	var bar *progressbar.ProgressBar
 	if !o.quiet && isTerminal(stderr) {
@@ -163,6 +177,7 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	if err != nil {
 		return nil, fmt.Errorf("analyse: %w", err)
 	}
+	stage("analyse beyond", 0)
 	popt := prbench.DefaultOptions()
 	popt.HardShare, popt.HardCount, popt.ParityMargin = res.Config.Criteria.HardShare, res.Config.Criteria.HardCount, res.Config.Criteria.ParityMargin
 	popt.Seed, popt.Bootstrap = res.Config.Analysis.Seed, res.Config.Analysis.Bootstrap
@@ -190,18 +205,10 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 		}
 	}
 
-	stage("write tables", 0)
-	if err := csvout.Write(tmp, rep, csvout.DefaultOptions); err != nil {
-		return nil, fmt.Errorf("write tables: %w", err)
-	}
-	stage("write workbook", 0)
-	if err := xlsx.Write(filepath.Join(tmp, "report.xlsx"), rep, xlsx.DefaultOptions); err != nil {
-		return nil, fmt.Errorf("write workbook: %w", err)
-	}
-	stage("write site", 0)
-	swarn, err := site.Write(filepath.Join(tmp, "site"), rep, site.DefaultOptions)
+	stage("write tables, workbook and site", 0)
+	swarn, err := writeReport(tmp, rep)
 	if err != nil {
-		return nil, fmt.Errorf("write site: %w", err)
+		return nil, err
 	}
 	if err := swap(tmp, out); err != nil {
 		return nil, err
@@ -216,6 +223,38 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	fmt.Fprintf(stdout, "\nreport written to %s (site: %s, workbook: %s) in %.1fs\n", o.out,
 		filepath.Join(o.out, "site", "index.html"), filepath.Join(o.out, "report.xlsx"), time.Since(start).Seconds())
 	return rep, nil
+}
+
+// writeReport writes the CSV tables, the workbook and the site of rep into
+// dir concurrently (the writers only read rep), and returns the site's
+// warnings; the errors of all three are joined, in that order.
+func writeReport(dir string, rep *report.Report) ([]string, error) {
+	var wg sync.WaitGroup
+	var errs [3]error
+	var swarn []string
+	wg.Add(3)
+	go func() {
+		defer wg.Done()
+		if err := csvout.Write(dir, rep, csvout.DefaultOptions); err != nil {
+			errs[0] = fmt.Errorf("write tables: %w", err)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		if err := xlsx.Write(filepath.Join(dir, "report.xlsx"), rep, xlsx.DefaultOptions); err != nil {
+			errs[1] = fmt.Errorf("write workbook: %w", err)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		w, err := site.Write(filepath.Join(dir, "site"), rep, site.DefaultOptions)
+		swarn = w
+		if err != nil {
+			errs[2] = fmt.Errorf("write site: %w", err)
+		}
+	}()
+	wg.Wait()
+	return swarn, errors.Join(errs[:]...)
 }
 
 // beyond adds the analyses beyond the paper: reliability, rankings with
