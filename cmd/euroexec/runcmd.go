@@ -366,6 +366,7 @@ func analysisOptions(c config.Config) analysis.Options {
 	o.ExtremeEvaluators = c.Analysis.ExtremeEvaluators
 	o.Stemmer = c.Stemmer()
 	o.TextFilter.Key, o.TextFilter.Value = c.TextFilter()
+	o.QuestionPages = c.SiteQuestionPages()
 	return o
 }
 

@@ -44,6 +44,42 @@ type Config struct {
 	Responses Responses `toml:"responses"`
 	// Analysis holds resampling settings.
 	Analysis Analysis `toml:"analysis"`
+	// Site holds the HTML site settings.
+	Site Site `toml:"site"`
+}
+
+// Site holds the settings of the HTML site.
+type Site struct {
+	// QuestionPages bounds the per-question pages: a positive integer N
+	// (default 2000) or "all". A study with at most N questions gets a page
+	// for every question; a larger one gets N pages, for the questions
+	// that matter (unsolved by every model, largest grader disagreement,
+	// then a seeded random sample), and the searchable index lists all.
+	QuestionPages any `toml:"question_pages"`
+}
+
+func sitePages(n int) string {
+	if n < 0 {
+		return "all"
+	}
+	return strconv.Itoa(n)
+}
+
+// DefaultQuestionPages is the default of [site] question_pages.
+const DefaultQuestionPages = 2000
+
+// SiteQuestionPages returns [site] question_pages as a number: N, or −1
+// for "all"; DefaultQuestionPages when not set.
+func (c Config) SiteQuestionPages() int {
+	switch v := c.Site.QuestionPages.(type) {
+	case int64:
+		return int(v)
+	case string:
+		if v == "all" {
+			return -1
+		}
+	}
+	return DefaultQuestionPages
 }
 
 // Sheets selects the sheets of every workbook that are read.
@@ -243,6 +279,19 @@ func (c Config) validate() error {
 	if c.Analysis.Bootstrap < 0 || c.Analysis.Resamples < 0 || c.Analysis.ExtremeEvaluators < 0 {
 		probs = append(probs, "analysis: bootstrap, resamples and extreme_evaluators must not be negative")
 	}
+	switch v := c.Site.QuestionPages.(type) {
+	case nil:
+	case int64:
+		if v < 1 || v > 1<<31 {
+			probs = append(probs, fmt.Sprintf("site.question_pages = %d: expected a positive number of pages or \"all\"", v))
+		}
+	case string:
+		if v != "all" {
+			probs = append(probs, fmt.Sprintf("site.question_pages = %q: expected a positive number of pages or \"all\"", v))
+		}
+	default:
+		probs = append(probs, fmt.Sprintf("site.question_pages = %v: expected a positive number of pages or \"all\"", v))
+	}
 	if c.Responses.BatchDiscount < 0 || c.Responses.BatchDiscount >= 1 {
 		probs = append(probs, fmt.Sprintf("responses.batch_discount = %v: expected a fraction in [0,1)", c.Responses.BatchDiscount))
 	}
@@ -291,5 +340,6 @@ func (c Config) Pairs() [][2]string {
 		{"analysis.bootstrap", strconv.Itoa(c.Analysis.Bootstrap)},
 		{"analysis.resamples", strconv.Itoa(c.Analysis.Resamples)},
 		{"analysis.extreme_evaluators", strconv.Itoa(c.Analysis.ExtremeEvaluators)},
+		{"site.question_pages", sitePages(c.SiteQuestionPages())},
 	}
 }
