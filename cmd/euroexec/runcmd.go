@@ -177,6 +177,7 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	if err != nil {
 		return nil, fmt.Errorf("analyse: %w", err)
 	}
+	dropTexts(s)
 	stage("analyse beyond", 0)
 	popt := prbench.DefaultOptions()
 	popt.HardShare, popt.HardCount, popt.ParityMargin = res.Config.Criteria.HardShare, res.Config.Criteria.HardCount, res.Config.Criteria.ParityMargin
@@ -223,6 +224,19 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	fmt.Fprintf(stdout, "\nreport written to %s (site: %s, workbook: %s) in %.1fs\n", o.out,
 		filepath.Join(o.out, "site", "index.html"), filepath.Join(o.out, "report.xlsx"), time.Since(start).Seconds())
 	return rep, nil
+}
+
+// dropTexts forgets the response and reference texts of s once the text
+// metrics, lengths and question pages are made (nothing after them reads
+// the texts; the listings and pages keep what the writers need), so that
+// the garbage collector can return them.
+func dropTexts(s *analysis.Study) {
+	for i := range s.Responses {
+		s.Responses[i].Text = ""
+	}
+	for i := range s.References {
+		s.References[i].Text = ""
+	}
 }
 
 // writeReport writes the CSV tables, the workbook and the site of rep into
