@@ -423,54 +423,61 @@ func compressCells(cs []cell) []cell {
 	return out
 }
 
-// packedCells holds the cells of every grader pair in flat arrays ordered
-// by question (the cells of question q are [start[q], start[q+1])), then
-// pair, then label positions, so that a replicate reads only the questions
-// it drew, in one sequential pass. Each pair sees its cells in (q, i, j)
-// order, as its own confusion matrix would.
+// packedCells holds, per question, the contributions of its shared units
+// to every grader pair's confusion-matrix sums (see accumulate), as sparse
+// (slot, value) entries: question q's are [start[q], start[q+1]); slot
+// p·stride + s is sum s of pair p. Every value is a whole number (counts of
+// units, and Σ (i − j)² over them), so the weighted sums are exact in any
+// order and equal the cell-by-cell sums bit for bit.
 type packedCells struct {
 	pairs, stride int // stride: floats of one pair's sums (2L + 3)
 	start         []int32
-	p, i, j, w    []int32
+	slot          []int32
+	val           []float64
 }
 
 func packCells(pairs [][]cell, L int) *packedCells {
-	type pc struct {
-		p int
-		c cell
-	}
-	var all []pc
-	for p, cs := range pairs {
-		for _, c := range cs {
-			all = append(all, pc{p, c})
-		}
-	}
-	slices.SortFunc(all, func(a, b pc) int {
-		if a.c.q != b.c.q {
-			return a.c.q - b.c.q
-		}
-		if a.p != b.p {
-			return a.p - b.p
-		}
-		if a.c.i != b.c.i {
-			return a.c.i - b.c.i
-		}
-		return a.c.j - b.c.j
-	})
+	stride := 2*L + 3
 	nQ := 0
-	if len(all) > 0 {
-		nQ = all[len(all)-1].c.q + 1
+	for _, cs := range pairs {
+		for _, c := range cs {
+			nQ = max(nQ, c.q+1)
+		}
 	}
-	pk := &packedCells{pairs: len(pairs), stride: 2*L + 3, start: make([]int32, nQ+1)}
-	for _, x := range all {
-		pk.p = append(pk.p, int32(x.p))
-		pk.i = append(pk.i, int32(x.c.i))
-		pk.j = append(pk.j, int32(x.c.j))
-		pk.w = append(pk.w, int32(x.c.w))
-		pk.start[x.c.q+1]++
+	// per question, the pairs' sums of its cells (sparse)
+	byQ := make([]map[int32]float64, nQ)
+	for p, cs := range pairs {
+		base := int32(p * stride)
+		for _, c := range cs {
+			m := byQ[c.q]
+			if m == nil {
+				m = map[int32]float64{}
+				byQ[c.q] = m
+			}
+			w := float64(c.w)
+			m[base+int32(c.i)] += w
+			m[base+int32(L+c.j)] += w
+			m[base+int32(2*L)] += w
+			if c.i == c.j {
+				m[base+int32(2*L+1)] += w
+			} else {
+				m[base+int32(2*L+2)] += w * float64((c.i-c.j)*(c.i-c.j))
+			}
+		}
 	}
-	for q := 0; q < nQ; q++ {
-		pk.start[q+1] += pk.start[q]
+	pk := &packedCells{pairs: len(pairs), stride: stride, start: make([]int32, nQ+1)}
+	var keys []int32
+	for q, m := range byQ {
+		keys = keys[:0]
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			pk.slot = append(pk.slot, k)
+			pk.val = append(pk.val, m[k])
+		}
+		pk.start[q+1] = int32(len(pk.slot))
 	}
 	return pk
 }
@@ -480,24 +487,15 @@ func packCells(pairs [][]cell, L int) *packedCells {
 // q: row sums r (L), column sums c (L), then n, the diagonal and
 // Σ w·(i−j)² off the diagonal.
 func (pk *packedCells) accumulate(cnt []int32, acc []float64) []float64 {
-	L := (pk.stride - 3) / 2
+	slot, val := pk.slot, pk.val
 	for q := 0; q+1 < len(pk.start); q++ {
 		cq := cnt[q]
 		if cq == 0 {
 			continue
 		}
+		fc := float64(cq)
 		for x := pk.start[q]; x < pk.start[q+1]; x++ {
-			c := float64(int64(cq) * int64(pk.w[x]))
-			a := acc[int(pk.p[x])*pk.stride:]
-			ei, ej := pk.i[x], pk.j[x]
-			a[2*L] += c
-			a[ei] += c
-			a[L+int(ej)] += c
-			if ei == ej {
-				a[2*L+1] += c
-			} else {
-				a[2*L+2] += c * float64((ei-ej)*(ei-ej))
-			}
+			acc[slot[x]] += fc * val[x]
 		}
 	}
 	return acc
