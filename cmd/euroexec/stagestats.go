@@ -24,8 +24,10 @@ type stageStat struct {
 // current stage and starts another. The peak RSS of a stage is the
 // process's high-water mark (VmHWM in /proc/self/status), reset at the
 // start of every stage by writing 5 to /proc/self/clear_refs; where that
-// file cannot be written the mark covers the run so far, and is reported
-// as such by the peak of the stages before.
+// file cannot be written the mark covers the run so far. The reset also
+// changes what the kernel reports as the process's maximum RSS at exit
+// (getrusage, /usr/bin/time): with --stats, the total line is the run's
+// peak.
 type stageClock struct {
 	now   func() time.Time
 	name  string
@@ -36,13 +38,17 @@ type stageClock struct {
 
 func newStageClock(now func() time.Time) *stageClock { return &stageClock{now: now} }
 
-// next ends the running stage (if any) and starts name ("" ends the last).
+// next ends the running stage (if any) and starts name ("" ends the last;
+// the mark is then left as it is, so that the last stage's peak is what
+// the kernel reports at exit, e.g. to /usr/bin/time).
 func (c *stageClock) next(name string) {
 	t, cpu := c.now(), processCPU()
 	if c.name != "" {
 		c.stats = append(c.stats, stageStat{name: c.name, wall: t.Sub(c.start), cpu: cpu - c.cpu0, peakKB: peakRSSKB()})
 	}
-	resetPeakRSS()
+	if name != "" {
+		resetPeakRSS()
+	}
 	c.name, c.start, c.cpu0 = name, t, cpu
 }
 
