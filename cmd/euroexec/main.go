@@ -7,6 +7,7 @@
 //	euroexec validate STUDY            check everything, load nothing
 //	euroexec ingest STUDY [--db FILE]  load the study into DuckDB
 //	euroexec sample -o DIR [flags]     write a synthetic study
+//	euroexec export SRC --parquet DIR  tables and views of the study database as Parquet
 //	euroexec version
 //
 // Run `euroexec help COMMAND` for the flags of each command.
