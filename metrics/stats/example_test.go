@@ -1,6 +1,7 @@
 package stats_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/euroexec/euroexec/metrics/stats"
@@ -40,4 +41,27 @@ func ExampleClusterBootstrap() {
 	lo, hi := stats.PercentileInterval(reps, 0, 0.95)
 	fmt.Printf("mean %.3f, 95%% interval [%.3f, %.3f]\n", stats.Mean(scores), lo, hi)
 	// Output: mean 0.550, 95% interval [0.400, 0.713]
+}
+
+func ExampleClusterBootstrapCounts() {
+	// The same resamples as ExampleClusterBootstrap, as counts: the mean of
+	// the drawn scores is a weighted sum of per-question sums (here the
+	// scores themselves), so each replicate reads every question once and
+	// allocates nothing.
+	scores := []float64{0.2, 0.9, 0.4, 0.7, 0.5, 0.8, 0.3, 0.6}
+	reps, err := stats.ClusterBootstrapCounts(context.Background(), len(scores), 2000, 1, 1, func() stats.CountStat {
+		return func(cnt []int32, out []float64) {
+			var s float64
+			for q, c := range cnt {
+				s += float64(c) * scores[q]
+			}
+			out[0] = s / float64(len(scores))
+		}
+	})
+	if err != nil {
+		panic(err)
+	}
+	lo, hi := stats.PercentileInterval(reps, 0, 0.95)
+	fmt.Printf("95%% interval [%.3f, %.3f]\n", lo, hi)
+	// Output: 95% interval [0.400, 0.713]
 }
