@@ -47,21 +47,24 @@ func ExampleClusterBootstrapCounts() {
 	// The same resamples as ExampleClusterBootstrap, as counts: the mean of
 	// the drawn scores is a weighted sum of per-question sums (here the
 	// scores themselves), so each replicate reads every question once and
-	// allocates nothing.
-	scores := []float64{0.2, 0.9, 0.4, 0.7, 0.5, 0.8, 0.3, 0.6}
-	reps, err := stats.ClusterBootstrapCounts(context.Background(), len(scores), 2000, 1, 1, func() stats.CountStat {
+	// allocates nothing. The scores are given in tenths, whole numbers, so
+	// that the sum is exact in any order. The interval is that of
+	// ExampleClusterBootstrap (0.400 and 0.713 there: its sums of 0.1-steps
+	// in draw order land just above 0.7125).
+	tenths := []float64{2, 9, 4, 7, 5, 8, 3, 6}
+	reps, err := stats.ClusterBootstrapCounts(context.Background(), len(tenths), 2000, 1, 1, func() stats.CountStat {
 		return func(cnt []int32, out []float64) {
 			var s float64
 			for q, c := range cnt {
-				s += float64(c) * scores[q]
+				s += float64(c) * tenths[q]
 			}
-			out[0] = s / float64(len(scores))
+			out[0] = s / 10 / float64(len(tenths))
 		}
 	})
 	if err != nil {
 		panic(err)
 	}
 	lo, hi := stats.PercentileInterval(reps, 0, 0.95)
-	fmt.Printf("95%% interval [%.3f, %.3f]\n", lo, hi)
-	// Output: 95% interval [0.400, 0.713]
+	fmt.Printf("95%% interval [%.4f, %.4f]\n", lo, hi)
+	// Output: 95% interval [0.3997, 0.7125]
 }
