@@ -191,7 +191,9 @@ var rootTables = map[string][]string{
 func (st *state) warnUnread() {
 	var rest []string
 	for rel := range st.inv.files {
-		if !st.inv.taken[rel] && rel != "study.toml" {
+		// study.toml is read by config; the marker of a folder written by
+		// `euroexec sample` is ours
+		if !st.inv.taken[rel] && rel != "study.toml" && rel != ".euroexec-sample" {
 			rest = append(rest, rel)
 		}
 	}

@@ -36,6 +36,9 @@ const ReportMarker = ".euroexec-report"
 // SampleMarker is the marker file of a study folder written by `sample`.
 const SampleMarker = ".euroexec-sample"
 
+// ExportMarker marks a folder of Parquet files written by `euroexec export`.
+const ExportMarker = ".euroexec-export"
+
 // RefusedError says why an output path was not written to. Commands exit
 // with status 3 on it.
 type RefusedError struct {

@@ -198,7 +198,24 @@ type QuestionPage struct {
 	Checklist  []string // item i+1's text
 	References []ReferenceText
 	Responses  []ResponseView
+	// Summary marks a question that is listed in the site's question index
+	// but has no page of its own (a study above [site] question_pages):
+	// References and Responses are then empty, and NResponses and NGradings
+	// count what the question has.
+	Summary               bool
+	NResponses, NGradings int
+	// Featured says why the question has a page when pages were selected
+	// (FeaturedUnsolved, FeaturedDisagreement or FeaturedSample); "" when
+	// every question has one.
+	Featured string
 }
+
+// Reasons a question has a page in a study above the page limit.
+const (
+	FeaturedUnsolved     = "unsolved by every model"
+	FeaturedDisagreement = "largest grader disagreement"
+	FeaturedSample       = "random sample"
+)
 
 // ReferenceText is an expert-written answer.
 type ReferenceText struct {

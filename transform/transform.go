@@ -289,6 +289,7 @@ func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config
 	byID = make(map[int64]int, n)
 	nA := len(s.Attributes)
 	scores := make([]sql.NullFloat64, nA)
+	in := interner{}
 	err = d.query(ctx, q, func(r *sql.Rows) error {
 		var g study.Grading
 		var id int64
@@ -301,6 +302,9 @@ func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config
 		if err := r.Scan(dest...); err != nil {
 			return err
 		}
+		// a study repeats these few values over millions of rows: keep one copy
+		g.Evaluator, g.Kind, g.Round, g.Run = in.get(g.Evaluator), in.get(g.Kind), in.get(g.Round), in.get(g.Run)
+		g.QuestionID, g.Model = in.get(g.QuestionID), in.get(g.Model)
 		g.Rank = int(rank.Int64)
 		g.Position = int(pos.Int64)
 		g.Comment = str(comment)
@@ -332,6 +336,18 @@ func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config
 		g.Tags = append(g.Tags, t)
 		return nil
 	})
+}
+
+// interner keeps one copy of each distinct string.
+type interner map[string]string
+
+// get returns the kept copy of s.
+func (in interner) get(s string) string {
+	if c, ok := in[s]; ok {
+		return c
+	}
+	in[s] = s
+	return s
 }
 
 func verdict(s string) study.Verdict {

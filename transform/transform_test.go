@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"testing"
+	"unsafe"
 
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/metrics/analysis"
@@ -114,5 +115,31 @@ func TestGradingScoresView(t *testing.T) {
 	}
 	if i != len(want) {
 		t.Errorf("%d rows, want %d", i, len(want))
+	}
+}
+
+// Gradings share one copy of each evaluator, kind, round, question and
+// model string (interned while loading).
+func TestLoadInternsStrings(t *testing.T) {
+	_, s, _ := load(t)
+	first := map[string]*byte{}
+	shared := 0
+	for _, g := range s.Gradings {
+		for _, v := range []string{g.Evaluator, g.Kind, g.Round, g.QuestionID, g.Model} {
+			if v == "" {
+				continue
+			}
+			p := unsafe.StringData(v)
+			if q, ok := first[v]; !ok {
+				first[v] = p
+			} else if q != p {
+				t.Fatalf("%q loaded twice as separate copies", v)
+			} else {
+				shared++
+			}
+		}
+	}
+	if shared == 0 {
+		t.Fatal("no repeated value in the test study; the check says nothing")
 	}
 }

@@ -7,6 +7,7 @@
 //	euroexec validate STUDY            check everything, load nothing
 //	euroexec ingest STUDY [--db FILE]  load the study into DuckDB
 //	euroexec sample -o DIR [flags]     write a synthetic study
+//	euroexec export SRC --parquet DIR  tables and views of the study database as Parquet
 //	euroexec version
 //
 // Run `euroexec help COMMAND` for the flags of each command.
@@ -20,18 +21,16 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 
 	"github.com/euroexec/euroexec/internal/termtext"
 )
 
 func main() {
-	// Keep the Go heap small beside DuckDB's own memory (limited in
-	// ingest), unless the user set GOMEMLIMIT.
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(512 << 20)
-	}
+	// A soft limit sized from the machine's memory (GOMEMLIMIT wins): a
+	// fixed small limit made the garbage collector run continuously on
+	// large studies.
+	setMemoryLimit(os.Getenv, openOrNil("/proc/meminfo"), openOrNil("/sys/fs/cgroup/memory.max"))
 	ctx, stop := interruptible(context.Background())
 	err := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
 	stop()

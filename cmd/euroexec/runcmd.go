@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -50,7 +51,8 @@ type runOptions struct {
 	now        func() time.Time
 	// hook, when set (tests), is called with the name of each stage and of
 	// each analysis stage as it starts.
-	hook func(stage string)
+	hook  func(stage string)
+	stats bool // print wall time, CPU time and peak RSS per stage
 }
 
 func runCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -81,6 +83,7 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	c.Flags().BoolVar(&o.noWarnings, "no-warnings", false, "do not print warnings (they stay in the report's Notes)")
 	c.Flags().BoolVar(&o.force, "force", false, "replace OUT even when it holds files euroexec did not write")
 	c.Flags().BoolVar(&o.allowEmpty, "allow-empty", false, allowEmptyHelp)
+	c.Flags().BoolVar(&o.stats, "stats", false, "print wall time, CPU time and peak memory (RSS) of every stage to stderr")
 	return c
 }
 
@@ -145,6 +148,16 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	}
 
 	stage := newStages(stderr, o.quiet)
+	if o.stats {
+		clock := newStageClock(time.Now)
+		defer clock.write(stderr)
+		show := stage
+		stage = func(name string, n int) {
+			clock.next(name)
+			show(name, n)
+		}
+		defer clock.next("")
+	}
 	if o.hook != nil {
 		show := stage
 		stage = func(name string, n int) { o.hook(name); show(name, n) }
@@ -159,6 +172,7 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	if err != nil {
 		return nil, reportProblems(stderr, err)
 	}
+	stage("read back", 0)
 	db, err := transform.Open(dbPath)
 	if err != nil {
 		return nil, err
@@ -172,6 +186,7 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	if err != nil {
 		return nil, err
 	}
+	stage("analyse", 0)
 	aopt := analysisOptions(res.Config)
 	var bar *progressbar.ProgressBar
 	if !o.quiet && isTerminal(stderr) {
@@ -215,6 +230,7 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	if err != nil {
 		return nil, fmt.Errorf("analyse: %w", err)
 	}
+	dropTexts(s)
 	popt := prbench.DefaultOptions()
 	popt.HardShare, popt.HardCount, popt.ParityMargin = res.Config.Criteria.HardShare, res.Config.Criteria.HardCount, res.Config.Criteria.ParityMargin
 	popt.Seed, popt.Bootstrap = res.Config.Analysis.Seed, res.Config.Analysis.Bootstrap
@@ -250,18 +266,10 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 		}
 	}
 
-	stage("write tables", 0)
-	if err := csvout.Write(ctx, tmp, rep, csvout.DefaultOptions); err != nil {
-		return nil, fmt.Errorf("write tables: %w", err)
-	}
-	stage("write workbook", 0)
-	if err := xlsx.Write(ctx, filepath.Join(tmp, "report.xlsx"), rep, xlsx.DefaultOptions); err != nil {
-		return nil, fmt.Errorf("write workbook: %w", err)
-	}
-	stage("write site", 0)
-	swarn, err := site.Write(ctx, filepath.Join(tmp, "site"), rep, site.DefaultOptions)
+	stage("write tables, workbook and site", 0)
+	swarn, err := writeReport(ctx, tmp, rep, o.hook)
 	if err != nil {
-		return nil, fmt.Errorf("write site: %w", err)
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -279,6 +287,57 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	fmt.Fprintf(stdout, "\nreport written to %s (site: %s, workbook: %s) in %.1fs\n", o.out,
 		filepath.Join(o.out, "site", "index.html"), filepath.Join(o.out, "report.xlsx"), time.Since(start).Seconds())
 	return rep, nil
+}
+
+// dropTexts forgets the response and reference texts of s once the text
+// metrics, lengths and question pages are made (nothing after them reads
+// the texts; the listings and pages keep what the writers need), so that
+// the garbage collector can return them.
+func dropTexts(s *analysis.Study) {
+	for i := range s.Responses {
+		s.Responses[i].Text = ""
+	}
+	for i := range s.References {
+		s.References[i].Text = ""
+	}
+}
+
+// writeReport writes the CSV tables, the workbook and the site of rep into
+// dir concurrently (the writers only read rep), and returns the site's
+// warnings; the errors of all three are joined, in that order.
+func writeReport(ctx context.Context, dir string, rep *report.Report, hook func(stage string)) ([]string, error) {
+	if hook != nil {
+		// the writers' stages start together (tests arm cancellation here)
+		for _, s := range []string{"write tables", "write workbook", "write site"} {
+			hook(s)
+		}
+	}
+	var wg sync.WaitGroup
+	var errs [3]error
+	var swarn []string
+	wg.Add(3)
+	go func() {
+		defer wg.Done()
+		if err := csvout.Write(ctx, dir, rep, csvout.DefaultOptions); err != nil {
+			errs[0] = fmt.Errorf("write tables: %w", err)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		if err := xlsx.Write(ctx, filepath.Join(dir, "report.xlsx"), rep, xlsx.DefaultOptions); err != nil {
+			errs[1] = fmt.Errorf("write workbook: %w", err)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		w, err := site.Write(ctx, filepath.Join(dir, "site"), rep, site.DefaultOptions)
+		swarn = w
+		if err != nil {
+			errs[2] = fmt.Errorf("write site: %w", err)
+		}
+	}()
+	wg.Wait()
+	return swarn, errors.Join(errs[:]...)
 }
 
 // beyond adds the analyses beyond the paper: reliability, rankings with
@@ -381,6 +440,7 @@ func analysisOptions(c config.Config) analysis.Options {
 	o.ExtremeEvaluators = c.Analysis.ExtremeEvaluators
 	o.Stemmer = c.Stemmer()
 	o.TextFilter.Key, o.TextFilter.Value = c.TextFilter()
+	o.QuestionPages = c.SiteQuestionPages()
 	return o
 }
 

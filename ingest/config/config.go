@@ -57,6 +57,8 @@ type Config struct {
 	Limits Limits `toml:"limits"`
 	// Judges holds the LLM-judge settings.
 	Judges Judges `toml:"judges"`
+	// Site holds the HTML site settings.
+	Site Site `toml:"site"`
 }
 
 // Limits are the bounds checked while a study is read. Every limit is
@@ -146,6 +148,40 @@ type JudgeParse struct {
 // case plain JSONL judge files are read through the pointers too.
 func (p JudgeParse) Pointers() bool {
 	return len(p.Rubric) > 0 || p.Checklist != "" || p.Rank != "" || p.Regex != ""
+}
+
+// Site holds the settings of the HTML site.
+type Site struct {
+	// QuestionPages bounds the per-question pages: a positive integer N
+	// (default 2000) or "all". A study with at most N questions gets a page
+	// for every question; a larger one gets N pages, for the questions
+	// that matter (unsolved by every model, largest grader disagreement,
+	// then a seeded random sample), and the searchable index lists all.
+	QuestionPages any `toml:"question_pages"`
+}
+
+func sitePages(n int) string {
+	if n < 0 {
+		return "all"
+	}
+	return strconv.Itoa(n)
+}
+
+// DefaultQuestionPages is the default of [site] question_pages.
+const DefaultQuestionPages = 2000
+
+// SiteQuestionPages returns [site] question_pages as a number: N, or −1
+// for "all"; DefaultQuestionPages when not set.
+func (c Config) SiteQuestionPages() int {
+	switch v := c.Site.QuestionPages.(type) {
+	case int64:
+		return int(v)
+	case string:
+		if v == "all" {
+			return -1
+		}
+	}
+	return DefaultQuestionPages
 }
 
 // Sheets selects the sheets of every workbook that are read.
@@ -528,6 +564,19 @@ func (c Config) validate() []SettingError {
 	if d := c.Responses.BatchDiscount; math.IsNaN(d) || d < 0 || d >= 1 {
 		bad("responses.batch_discount", d, "a fraction from 0 up to (not including) 1")
 	}
+	switch v := c.Site.QuestionPages.(type) {
+	case nil:
+	case int64:
+		if v < 1 || v > 1<<31 {
+			bad("site.question_pages", v, `a positive number of pages or "all"`)
+		}
+	case string:
+		if v != "all" {
+			bad("site.question_pages", v, `a positive number of pages or "all"`)
+		}
+	default:
+		bad("site.question_pages", v, `a positive number of pages or "all"`)
+	}
 	if c.Analysis.Bootstrap < 0 || c.Analysis.Bootstrap > maxReplicates {
 		bad("analysis.bootstrap", c.Analysis.Bootstrap, fmt.Sprintf("a count from 0 to %d", maxReplicates))
 	}
@@ -631,5 +680,6 @@ func (c Config) Pairs() [][2]string {
 		{"judges.parse.regex", c.Judges.Parse.Regex},
 		{"judges.parse.id_template", c.Judges.Parse.IDTemplate},
 		{"judges.parse.max_failed_share", f(c.Judges.Parse.MaxFailedShare)},
+		{"site.question_pages", sitePages(c.SiteQuestionPages())},
 	}
 }

@@ -230,3 +230,33 @@ func ExampleSettingsError() {
 	// rubric.max = 1000: expected above rubric.min (1) by 1 to 100 points
 	// solve.checklist_threshold = NaN: expected a fraction from 0 to 1
 }
+
+func TestSiteQuestionPages(t *testing.T) {
+	for _, c := range []struct {
+		toml string
+		want int
+		err  string
+	}{
+		{"", DefaultQuestionPages, ""},
+		{"[site]\nquestion_pages = 500\n", 500, ""},
+		{"[site]\nquestion_pages = \"all\"\n", -1, ""},
+		{"[site]\nquestion_pages = 0\n", 0, "site.question_pages = 0: expected a positive number of pages or \"all\""},
+		{"[site]\nquestion_pages = \"some\"\n", 0, `site.question_pages = "some"`},
+		{"[site]\nquestion_pages = 2.5\n", 0, "site.question_pages = 2.5"},
+	} {
+		cfg, err := Parse("study.toml", []byte(c.toml))
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) || !strings.Contains(err.Error(), "study.toml") {
+				t.Errorf("%q: error %v, want one naming study.toml and containing %q", c.toml, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", c.toml, err)
+			continue
+		}
+		if got := cfg.SiteQuestionPages(); got != c.want {
+			t.Errorf("%q: SiteQuestionPages = %d, want %d", c.toml, got, c.want)
+		}
+	}
+}

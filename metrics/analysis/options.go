@@ -49,7 +49,17 @@ type Options struct {
 	// by ROUGE and BLEU, with the number done and the total; it is called
 	// from several goroutines and must be safe for that.
 	TextProgress func(done, total int)
+	// QuestionPages bounds the question pages of the report (study.toml
+	// [site] question_pages): a study with at most QuestionPages questions
+	// gets a full page for every question; a larger one gets QuestionPages
+	// full pages (see selectPages) and a summary line for every other
+	// question, whose texts are then not kept in the report. 0 means
+	// DefaultQuestionPages (2,000); a negative value means every question.
+	QuestionPages int
 }
+
+// DefaultQuestionPages is the default of Options.QuestionPages.
+const DefaultQuestionPages = 2000
 
 // TagFilter selects the questions whose tag Key has the value Value; the
 // zero TagFilter selects every question.

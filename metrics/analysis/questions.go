@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"math"
+	"math/rand/v2"
+	"sort"
 
 	"github.com/euroexec/euroexec/report"
 )
@@ -23,16 +25,38 @@ func (a *run) questionPages() {
 			refs[q] = append(refs[q], report.ReferenceText{ID: r.ID, Author: r.Author, Text: r.Text, Graded: r.Graded})
 		}
 	}
+	featured := a.selectPages(byQ)
 	for q := range p.s.Questions {
 		qq := &p.s.Questions[q]
 		pg := &report.QuestionPage{ID: qq.ID, Domain: qq.Domain, Difficulty: a.difficultyOf(q),
-			Author: qq.Author, Prompt: qq.Prompt, Checklist: append([]string(nil), qq.Checklist...), References: refs[q]}
+			Author: qq.Author, Prompt: qq.Prompt}
 		if pg.Difficulty == binUnknown {
 			pg.Difficulty = ""
 		}
 		for _, t := range qq.Tags {
 			pg.Tags = append(pg.Tags, report.KV{Key: t.Key, Value: t.Value})
 		}
+		if featured != nil && featured[q] == "" {
+			// index line only: no texts kept
+			pg.Summary = true
+			pg.NGradings = len(byQ[q])
+			seen := map[int]bool{}
+			for m := range p.s.Models {
+				if p.respOf(q, m) != nil {
+					seen[m] = true
+				}
+			}
+			for _, gi := range byQ[q] {
+				seen[p.grades[gi].m] = true
+			}
+			pg.NResponses = len(seen)
+			a.rep.Questions = append(a.rep.Questions, pg)
+			continue
+		}
+		if featured != nil {
+			pg.Featured = featured[q]
+		}
+		pg.Checklist, pg.References = append([]string(nil), qq.Checklist...), refs[q]
 		views := map[int]*report.ResponseView{}
 		var order []int
 		for m := range p.s.Models {
@@ -54,9 +78,100 @@ func (a *run) questionPages() {
 		sortInts(order)
 		for _, m := range order {
 			pg.Responses = append(pg.Responses, *views[m])
+			pg.NGradings += len(views[m].Gradings)
 		}
+		pg.NResponses = len(pg.Responses)
 		a.rep.Questions = append(a.rep.Questions, pg)
 	}
+}
+
+// selectPages returns, for a study with more questions than
+// Options.QuestionPages, why each question gets a full page ("" = none);
+// nil when every question gets one. With N pages: first the questions
+// unsolved by every model (no grading of any response solved; up to N/3,
+// in question order), then those with the largest grader disagreement (the
+// largest spread, max − min, of the rubric means of one response's human
+// gradings; ties in question order) up to 2N/3 pages in all, then a random
+// sample of the rest (a PCG stream seeded by Options.Seed) up to N.
+func (a *run) selectPages(byQ [][]int) []string {
+	p := a.p
+	limit := a.opt.QuestionPages
+	if limit == 0 {
+		limit = DefaultQuestionPages
+	}
+	nQ := len(p.s.Questions)
+	if limit < 0 || nQ <= limit {
+		return nil
+	}
+	out := make([]string, nQ)
+	taken := 0
+	// unsolved by every model
+	for q := 0; q < nQ && taken < limit/3; q++ {
+		solved, graded := false, false
+		for _, gi := range byQ[q] {
+			g := &p.grades[gi]
+			graded = graded || g.solved >= 0
+			solved = solved || g.solved == 1
+		}
+		if graded && !solved {
+			out[q] = report.FeaturedUnsolved
+			taken++
+		}
+	}
+	// largest disagreement
+	type qs struct {
+		q      int
+		spread float64
+	}
+	var spreads []qs
+	for q := 0; q < nQ; q++ {
+		if out[q] != "" {
+			continue
+		}
+		lo, hi := map[int]float64{}, map[int]float64{}
+		best := math.NaN()
+		for _, gi := range byQ[q] {
+			g := &p.grades[gi]
+			if !g.human || math.IsNaN(g.rubMean) {
+				continue
+			}
+			if l, ok := lo[g.m]; !ok || g.rubMean < l {
+				lo[g.m] = g.rubMean
+			}
+			if h, ok := hi[g.m]; !ok || g.rubMean > h {
+				hi[g.m] = g.rubMean
+			}
+			if d := hi[g.m] - lo[g.m]; math.IsNaN(best) || d > best {
+				best = d
+			}
+		}
+		if !math.IsNaN(best) && best > 0 {
+			spreads = append(spreads, qs{q, best})
+		}
+	}
+	sort.SliceStable(spreads, func(i, j int) bool { return spreads[i].spread > spreads[j].spread })
+	for _, s := range spreads {
+		if taken >= 2*limit/3 {
+			break
+		}
+		out[s.q] = report.FeaturedDisagreement
+		taken++
+	}
+	// random sample of the rest: a partial Fisher–Yates shuffle
+	var rest []int
+	for q := 0; q < nQ; q++ {
+		if out[q] == "" {
+			rest = append(rest, q)
+		}
+	}
+	r := rand.New(rand.NewPCG(a.opt.Seed, 0x51e))
+	for i := 0; i < len(rest) && taken < limit; i++ {
+		j := i + r.IntN(len(rest)-i)
+		rest[i], rest[j] = rest[j], rest[i]
+		out[rest[i]] = report.FeaturedSample
+		taken++
+	}
+	return out
 }
 
 // gradingView renders one grading. Verdicts are those of the first run for

@@ -14,7 +14,6 @@ import (
 
 // Options control Analyze.
 type Options struct {
-	ctx context.Context // set by Analyze; the bootstraps stop when it is done
 
 	// Seed seeds the fold assignment (stream = judge index) and the
 	// length-controlled bootstrap; default 1.
@@ -61,23 +60,8 @@ const (
 // Analyze builds judge_calibration, judge_calibration_summary (section
 // report.SectionJudges) and length_controlled (report.SectionBeyond) with
 // their figures. Invalid options are replaced by their defaults with a
-// warning.
-// A cancelled ctx stops it between bootstrap replicates and returns ctx's
-// error (and no result).
+// warning. The only error is ctx's, checked between bootstrap replicates.
 func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error) {
-	if err := ctx.Err(); err != nil {
-		return Result{}, err
-	}
-	opt.ctx = ctx
-	r := analyze(s, opt)
-	if err := ctx.Err(); err != nil {
-		return Result{}, err
-	}
-	return r, nil
-}
-
-// analyze is Analyze without the context.
-func analyze(s *analysis.Study, opt Options) Result {
 	var r Result
 	def := DefaultOptions()
 	if opt.Folds < 2 {
@@ -93,12 +77,17 @@ func analyze(s *analysis.Study, opt Options) Result {
 	}
 	if s == nil {
 		r.Notes = append(r.Notes, report.Note{Table: TableCalibration, Reason: "no study"})
-		return r
+		return r, nil
 	}
 	d := load(s, opt.Scores)
 	calibrate(d, opt, &r)
-	lengthControlled(s, d, opt, &r)
-	return r
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	if err := lengthControlled(ctx, s, d, opt, &r); err != nil {
+		return Result{}, err
+	}
+	return r, nil
 }
 
 // metric says how one judge_calibration metric reads the data.
@@ -412,5 +401,3 @@ func sentence(judge, metric string, n int, mr, mi, gi, gl float64) string {
 		verb(gi), judge, what, n, mr, mi, verb(gl))
 }
 
-// cancelled reports whether Analyze's context is done (false outside Analyze).
-func (o Options) cancelled() bool { return o.ctx != nil && o.ctx.Err() != nil }

@@ -27,7 +27,7 @@ func TestDeterministicAcrossCores(t *testing.T) {
 	run := func(procs int) string {
 		old := runtime.GOMAXPROCS(procs)
 		defer runtime.GOMAXPROCS(old)
-		r := analyze(s, opt)
+		r := analyze(t, s, opt)
 		var b strings.Builder
 		for _, tb := range r.Tables {
 			fmt.Fprintf(&b, "%s %v\n", tb.Name, tb.Rows)
@@ -48,7 +48,7 @@ func TestDeterministicAcrossCores(t *testing.T) {
 func TestLabelledTooFew(t *testing.T) {
 	sp := simSpec{nQ: 20, labelled: 0.05, graders: 1, mu: []float64{3, 3.5}, sdQ: 0.5, sdH: 0.5,
 		judge: func(m int, tq float64, r *rand.Rand) float64 { return tq }}
-	res := analyze(sp.build(1, 0), noLength())
+	res := analyze(t, sp.build(1, 0), noLength())
 	if len(res.Warnings) == 0 {
 		t.Error("no warning")
 	}

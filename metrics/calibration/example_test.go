@@ -31,8 +31,7 @@ func ExampleAnalyze() {
 	}
 	res, err := calibration.Analyze(context.Background(), s, calibration.DefaultOptions())
 	if err != nil {
-		fmt.Println(err)
-		return
+		panic(err)
 	}
 	for _, t := range res.Tables {
 		fmt.Println(t.Name, len(t.Rows))

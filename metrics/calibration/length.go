@@ -1,6 +1,7 @@
 package calibration
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -8,7 +9,6 @@ import (
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
-	"gonum.org/v1/gonum/mat"
 )
 
 // lengthSeedMix separates the bootstrap streams of length_controlled from
@@ -22,11 +22,48 @@ type lengthObs struct {
 	chars int
 }
 
-// lengthFit holds per-question demeaned rows: the within transformation
-// that absorbs the question fixed effects.
+// lengthFit holds, per question, the sufficient statistics of the least
+// squares on its demeaned rows (the within transformation that absorbs the
+// question fixed effects): the p×p cross-products XᵀX (p = nM: the dummies
+// of models 1…M−1, then z), Xᵀy and the number of rows, packed in flat
+// arrays by question.
 type lengthFit struct {
-	nM       int
-	clusters [][]lengthRow // per question with data
+	nM   int
+	xtx  []float64 // per question, p×p, row-major
+	xty  []float64 // per question, p
+	rows []int32   // per question
+}
+
+// newLengthFit accumulates the cross-products of every question's rows.
+func newLengthFit(clusters [][]lengthRow, p int) *lengthFit {
+	lf := &lengthFit{nM: p, xtx: make([]float64, len(clusters)*p*p), xty: make([]float64, len(clusters)*p), rows: make([]int32, len(clusters))}
+	for c, rs := range clusters {
+		a, b := lf.xtx[c*p*p:(c+1)*p*p], lf.xty[c*p:(c+1)*p]
+		for _, r := range rs {
+			for i, xi := range r.x {
+				b[i] += xi * r.y
+				for j := i; j < p; j++ {
+					a[i*p+j] += xi * r.x[j]
+				}
+			}
+		}
+		for i := 0; i < p; i++ {
+			for j := 0; j < i; j++ {
+				a[i*p+j] = a[j*p+i]
+			}
+		}
+		lf.rows[c] = int32(len(rs))
+	}
+	return lf
+}
+
+// lengthWork is one bootstrap worker's space for lengthFit.fit.
+type lengthWork struct {
+	a, b, beta []float64
+}
+
+func newLengthWork(p int) *lengthWork {
+	return &lengthWork{a: make([]float64, p*p), b: make([]float64, p), beta: make([]float64, p)}
 }
 
 type lengthRow struct {
@@ -50,13 +87,13 @@ type lengthRow struct {
 // where the fit is singular, e.g. a model drawn on no question, is left
 // out). Responses without text (chars = 0) or without human rubric
 // gradings are left out.
-func lengthControlled(s *analysis.Study, d *data, opt Options, r *Result) {
+func lengthControlled(ctx context.Context, s *analysis.Study, d *data, opt Options, r *Result) error {
 	note := func(reason string) {
 		r.Notes = append(r.Notes, report.Note{Table: TableLength, Reason: reason})
 	}
 	if !d.hasRubric {
 		note("the study has no rubric")
-		return
+		return nil
 	}
 	mPos := map[string]int{}
 	for i, m := range d.models {
@@ -80,12 +117,12 @@ func lengthControlled(s *analysis.Study, d *data, opt Options, r *Result) {
 	}
 	if len(obs) == 0 {
 		note("no response with text and human rubric gradings")
-		return
+		return nil
 	}
 	mu, sd := stats.Mean(logs), stats.SD(logs)
 	if !(sd > 0) {
 		note("every response has the same length: the length effect is not identified")
-		return
+		return nil
 	}
 	for i := range obs {
 		obs[i].z = (obs[i].z - mu) / sd
@@ -110,7 +147,7 @@ func lengthControlled(s *analysis.Study, d *data, opt Options, r *Result) {
 	nM := len(models)
 	if nM < 2 {
 		note("fewer than two models have responses with text and human gradings")
-		return
+		return nil
 	}
 	byQ := map[int][]lengthObs{}
 	var qs []int
@@ -122,16 +159,21 @@ func lengthControlled(s *analysis.Study, d *data, opt Options, r *Result) {
 		byQ[o.q] = append(byQ[o.q], o)
 	}
 	sort.Ints(qs)
-	lf := &lengthFit{nM: nM}
+	clusters := make([][]lengthRow, 0, len(qs))
 	for _, q := range qs {
-		lf.clusters = append(lf.clusters, demean(byQ[q], nM))
+		clusters = append(clusters, demean(byQ[q], nM))
 	}
-	all := make([]int, len(qs))
+	lf := newLengthFit(clusters, nM)
+	clusters = nil
+	all := make([]int32, len(qs))
 	for i := range all {
-		all[i] = i
+		all[i] = 1
 	}
 	est := make([]float64, nM+1)
-	lf.fit(all, est)
+	for i := range est {
+		est[i] = math.NaN()
+	}
+	lf.fit(all, est, newLengthWork(nM))
 
 	// Raw means and lengths per model.
 	sumY, sumC := make([]float64, nM), make([]float64, nM)
@@ -154,12 +196,13 @@ func lengthControlled(s *analysis.Study, d *data, opt Options, r *Result) {
 		lo[i], hi[i] = math.NaN(), math.NaN()
 	}
 	if opt.Bootstrap > 0 {
-		reps := stats.ClusterBootstrap(len(qs), opt.Bootstrap, opt.Seed^lengthSeedMix, nM+1, func(idx []int, out []float64) {
-			if opt.cancelled() {
-				return
-			}
-			lf.fit(idx, out)
+		reps, err := stats.ClusterBootstrapCounts(ctx, len(qs), opt.Bootstrap, opt.Seed^lengthSeedMix, nM+1, func() stats.CountStat {
+			ws := newLengthWork(nM)
+			return func(cnt []int32, out []float64) { lf.fit(cnt, out, ws) }
 		})
+		if err != nil {
+			return fmt.Errorf("calibration: %w", err)
+		}
 		for k := range lo {
 			lo[k], hi[k] = stats.PercentileInterval(reps, k, opt.Level)
 		}
@@ -200,6 +243,7 @@ func lengthControlled(s *analysis.Study, d *data, opt Options, r *Result) {
 	if math.IsNaN(est[nM]) {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("calibration: %s: the fixed-effects fit is singular (length is collinear with the models or questions)", TableLength))
 	}
+	return nil
 }
 
 // demean returns one question's rows minus the question means.
@@ -235,38 +279,88 @@ func demean(os []lengthObs, nM int) []lengthRow {
 	return rows
 }
 
-// fit solves the within-transformed least squares on the clusters idx (a
-// cluster drawn twice counts twice) and writes the centred model effects
-// (out[0:nM]) and the length coefficient (out[nM]); out is left NaN when
-// the design is singular. Safe for concurrent use.
-func (lf *lengthFit) fit(idx []int, out []float64) {
-	nM := lf.nM
+// fit solves the within-transformed least squares on the resample with
+// cnt[c] copies of question c, from the normal equations
+// (Σ cnt·XᵀX) β = Σ cnt·Xᵀy by Cholesky, and writes the centred model
+// effects (out[0:nM]) and the length coefficient (out[nM]); out is left as
+// it is (NaN) when the design is singular: a pivot not above 1e-10 times
+// its diagonal entry (a model drawn on no question gives an exact zero).
+// Safe for concurrent use with one lengthWork per goroutine; allocates
+// nothing.
+func (lf *lengthFit) fit(cnt []int32, out []float64, ws *lengthWork) {
+	p := lf.nM
+	pp := p * p
+	a, b := ws.a, ws.b
+	clear(a)
+	clear(b)
 	n := 0
-	for _, c := range idx {
-		n += len(lf.clusters[c])
-	}
-	if n < nM {
-		return
-	}
-	xd := make([]float64, 0, n*nM)
-	yd := make([]float64, 0, n)
-	for _, c := range idx {
-		for _, r := range lf.clusters[c] {
-			xd = append(xd, r.x...)
-			yd = append(yd, r.y)
+	for c, k := range cnt {
+		if k == 0 {
+			continue
+		}
+		w := float64(k)
+		n += int(k) * int(lf.rows[c])
+		xa, xb := lf.xtx[c*pp:(c+1)*pp], lf.xty[c*p:(c+1)*p]
+		for i := range a {
+			a[i] += w * xa[i]
+		}
+		for i := range b {
+			b[i] += w * xb[i]
 		}
 	}
-	var b mat.VecDense
-	if err := b.SolveVec(mat.NewDense(n, nM, xd), mat.NewVecDense(n, yd)); err != nil {
+	if n < p {
 		return
 	}
-	beta := make([]float64, nM) // beta[0] = 0 (reference model)
-	for m := 1; m < nM; m++ {
-		beta[m] = b.AtVec(m - 1)
+	if !solveSPD(a, b, p) {
+		return
 	}
+	beta := ws.beta // beta[0] = 0 (reference model)
+	beta[0] = 0
+	copy(beta[1:], b[:p-1])
 	mean := stats.Mean(beta)
 	for m := range beta {
 		out[m] = beta[m] - mean
 	}
-	out[nM] = b.AtVec(nM - 1)
+	out[p] = b[p-1]
+}
+
+// solveSPD solves a·x = b in place (x in b) for the symmetric p×p matrix a
+// (row-major; overwritten by its Cholesky factor L, a = L·Lᵀ). It reports
+// false, leaving a and b clobbered, when a is not numerically positive
+// definite: a pivot ≤ 1e-10 times its original diagonal entry.
+func solveSPD(a, b []float64, p int) bool {
+	for j := 0; j < p; j++ {
+		diag := a[j*p+j]
+		d := diag
+		for k := 0; k < j; k++ {
+			d -= a[j*p+k] * a[j*p+k]
+		}
+		if !(diag > 0) || !(d > 1e-10*diag) {
+			return false
+		}
+		d = math.Sqrt(d)
+		a[j*p+j] = d
+		for i := j + 1; i < p; i++ {
+			v := a[i*p+j]
+			for k := 0; k < j; k++ {
+				v -= a[i*p+k] * a[j*p+k]
+			}
+			a[i*p+j] = v / d
+		}
+	}
+	for i := 0; i < p; i++ { // L·y = b
+		v := b[i]
+		for k := 0; k < i; k++ {
+			v -= a[i*p+k] * b[k]
+		}
+		b[i] = v / a[i*p+i]
+	}
+	for i := p - 1; i >= 0; i-- { // Lᵀ·x = y
+		v := b[i]
+		for k := i + 1; k < p; k++ {
+			v -= a[k*p+i] * b[k]
+		}
+		b[i] = v / a[i*p+i]
+	}
+	return true
 }

@@ -44,7 +44,7 @@ func TestLengthHand(t *testing.T) {
 	add("q2", "B", 2, 100)
 	opt := DefaultOptions()
 	opt.Bootstrap = 0
-	res := analyze(s, opt)
+	res := analyze(t, s, opt)
 	tb := table(t, res, TableLength)
 	rows := lengthRows(t, res)
 	for m, want := range map[string][4]float64{"A": {4.5, 1, 0.5, 550}, "B": {2.5, -1, -0.5, 100}} {
@@ -96,7 +96,7 @@ func TestLengthRemovesInflation(t *testing.T) {
 	}
 	opt := DefaultOptions()
 	opt.Bootstrap = 400
-	res := analyze(s, opt)
+	res := analyze(t, s, opt)
 	tb := table(t, res, TableLength)
 	rows := lengthRows(t, res)
 	if raw := cell(t, tb, rows["C"], "raw_effect"); raw < 0.25 {
@@ -124,7 +124,7 @@ func TestLengthDegenerate(t *testing.T) {
 	for _, m := range []string{"A", "B"} {
 		s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: m, Rubric: []float64{3}})
 	}
-	res := analyze(s, DefaultOptions())
+	res := analyze(t, s, DefaultOptions())
 	for _, tb := range res.Tables {
 		if tb.Name == TableLength {
 			t.Fatal("length table without texts")
@@ -133,7 +133,7 @@ func TestLengthDegenerate(t *testing.T) {
 	for _, m := range []string{"A", "B"} {
 		s.Responses = append(s.Responses, analysis.Response{QuestionID: "q1", Model: m, Chars: 50})
 	}
-	res = analyze(s, DefaultOptions())
+	res = analyze(t, s, DefaultOptions())
 	found := false
 	for _, n := range res.Notes {
 		if n.Table == TableLength {

@@ -108,7 +108,7 @@ func TestCalibrationNonLinear(t *testing.T) {
 			u := math.Min(1, math.Max(0, (tq-1)/4))
 			return 1 + 4*math.Sqrt(u) + offset[m] + 0.2*r.NormFloat64()
 		}}
-	res := analyze(sp.build(3, 0), noLength())
+	res := analyze(t, sp.build(3, 0), noLength())
 	sum := table(t, res, TableSummary)
 	var row []any
 	for _, r := range sum.Rows {
@@ -161,7 +161,7 @@ func TestCalibrationCannotFixReversal(t *testing.T) {
 			shift := []float64{-0.5, 0.5}[m]
 			return tq + shift + 0.1*r.NormFloat64()
 		}}
-	res := analyze(sp.build(5, 0), noLength())
+	res := analyze(t, sp.build(5, 0), noLength())
 	cal := table(t, res, TableCalibration)
 	rows := rowsOf(cal, MetricRubric)
 	a, b := rows["A"], rows["B"]
@@ -203,7 +203,7 @@ func TestPPICoverage(t *testing.T) {
 	var ratio, ratioT float64
 	opt := noLength()
 	for rep := 0; rep < studies; rep++ {
-		res := analyze(sp.build(21, rep), opt)
+		res := analyze(t, sp.build(21, rep), opt)
 		cal := table(t, res, TableCalibration)
 		for m, r := range rowsOf(cal, MetricRubric) {
 			truth := mu[m[0]-'A']

@@ -113,7 +113,7 @@ func TestSummEval(t *testing.T) {
 	s := loadSummEval(t)
 	opt := DefaultOptions()
 	opt.Bootstrap = 500
-	res := analyze(s, opt)
+	res := analyze(t, s, opt)
 	for _, w := range res.Warnings {
 		t.Log("warning:", w)
 	}
@@ -158,7 +158,7 @@ func TestSummEvalSubsample(t *testing.T) {
 	}
 	truth := map[string]float64{}
 	{
-		res := analyze(full, noLength())
+		res := analyze(t, full, noLength())
 		cal := table(t, res, TableCalibration)
 		for _, r := range cal.Rows {
 			if r[2] == MetricRubric {
@@ -173,7 +173,7 @@ func TestSummEvalSubsample(t *testing.T) {
 			sub.Gradings = append(sub.Gradings, g)
 		}
 	}
-	res := analyze(&sub, noLength())
+	res := analyze(t, &sub, noLength())
 	cal := table(t, res, TableCalibration)
 	type acc struct {
 		n, ppi, hum, tuned int

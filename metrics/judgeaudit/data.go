@@ -104,7 +104,7 @@ func prepare(s *analysis.Study, opt Options) *prepared {
 	}
 	chars := map[[2]string]int{}
 	for _, r := range s.Responses {
-		if r.Text != "" {
+		if r.Chars > 0 { // texts may be dropped by now; their lengths stay
 			chars[[2]string{r.QuestionID, r.Model}] = r.Chars
 		}
 	}

@@ -47,8 +47,7 @@ func ExampleAnalyze() {
 	opt.Bootstrap = 200
 	res, err := ranking.Analyze(context.Background(), s, opt)
 	if err != nil {
-		fmt.Println(err)
-		return
+		panic(err)
 	}
 	for _, r := range res.Tables[0].Rows {
 		fmt.Printf("%s rubric %.0f solve rate %.2f rank %.0f\n", r[0], r[2], r[3], r[4])

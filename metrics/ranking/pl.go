@@ -71,14 +71,45 @@ func FitPlackettLuce(obs []Ordering, weights []float64, nModels int, prior float
 		}
 		return fit
 	}
+	var ws plWork
+	f := ws.fit(obs, weights, nModels, prior, start)
+	copy(fit.Strength, f.Strength)
+	fit.Iterations, fit.Converged = f.Iterations, f.Converged
+	return fit
+}
+
+// plWork is the reusable space of Plackett–Luce fits on valid input: a
+// bootstrap worker fits every replicate in the same plWork without
+// allocating once its buffers have grown.
+type plWork struct {
+	W, D, g, inv []float64
+	present      []bool
+}
+
+// grow returns b with length n, reallocating only when too short.
+func grow[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	return b[:n]
+}
+
+// fit is FitPlackettLuce on input already validated (prior ≥ 0 finite,
+// valid obs and weights, nModels > 0). The strengths it returns live in
+// ws and are overwritten by the next fit.
+func (ws *plWork) fit(obs []Ordering, weights []float64, nModels int, prior float64, start []float64) PLFit {
+	nan := math.NaN()
 	w := func(i int) float64 {
 		if weights == nil {
 			return 1
 		}
 		return weights[i]
 	}
-	W := make([]float64, nModels)
-	present := make([]bool, nModels)
+	ws.W, ws.D, ws.g, ws.present = grow(ws.W, nModels), grow(ws.D, nModels), grow(ws.g, nModels), grow(ws.present, nModels)
+	W, present := ws.W, ws.present
+	clear(W)
+	clear(present)
+	fit := PLFit{Strength: ws.g}
 	maxLen := 0
 	for i, o := range obs {
 		if w(i) == 0 || len(o) < 2 {
@@ -105,8 +136,9 @@ func FitPlackettLuce(obs []Ordering, weights []float64, nModels int, prior float
 			g[t] = start[t]
 		}
 	}
-	D := make([]float64, nModels)
-	inv := make([]float64, maxLen)
+	D := ws.D
+	ws.inv = grow(ws.inv, maxLen)
+	inv := ws.inv
 	for it := 1; it <= plMaxIter; it++ {
 		clear(D)
 		for i, o := range obs {

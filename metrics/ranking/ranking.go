@@ -64,7 +64,6 @@ import (
 
 // Options control the analysis.
 type Options struct {
-	ctx context.Context // set by Analyze; the bootstraps stop when it is done
 
 	// Seed seeds the bootstrap; default 1.
 	Seed uint64
@@ -123,34 +122,27 @@ type data struct {
 	solved    [][]int     // [m][q]
 	solveN    [][]int     // [m][q]
 	nGradings []int
-	orders    [][]Ordering   // [q] rankings
-	nRanked   []int          // rankings each model appears in
-	hasSolve  bool           // the study has a rubric or a checklist, so Solve Rate is defined
-	rubExact  []study.RatSum // per model: exact sum of the gradings' rubric means
+	orders    [][]Ordering // [q] rankings
+	// The distinct orderings (in order of first appearance, question by
+	// question) and, per question, how often each occurs: question q's
+	// entries are [patStart[q], patStart[q+1]) of patIdx and patN.
+	patterns []Ordering
+	patStart []int32
+	patIdx   []int32
+	patN     []int32
+	nRanked  []int          // rankings each model appears in
+	hasSolve bool           // the study has a rubric or a checklist, so Solve Rate is defined
+	rubExact []study.RatSum // per model: exact sum of the gradings' rubric means
 }
 
 // Analyze computes the rankings and pairwise_significance tables of s. It
-// never panics on user input.
-// A cancelled ctx stops it between bootstrap replicates and returns ctx's
-// error (and no result).
+// never panics on user input. The only error is ctx's, checked between
+// bootstrap replicates.
 func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error) {
-	if err := ctx.Err(); err != nil {
-		return Result{}, err
-	}
-	opt.ctx = ctx
-	r := analyze(s, opt)
-	if err := ctx.Err(); err != nil {
-		return Result{}, err
-	}
-	return r, nil
-}
-
-// analyze is Analyze without the context.
-func analyze(s *analysis.Study, opt Options) Result {
 	var res Result
 	if s == nil {
 		res.Notes = append(res.Notes, report.Note{Table: RankingsTable, Reason: "no study"})
-		return res
+		return res, nil
 	}
 	if opt.Level == 0 {
 		opt.Level = 0.95
@@ -174,7 +166,7 @@ func analyze(s *analysis.Study, opt Options) Result {
 	res.Notes = append(res.Notes, notes...)
 	res.Warnings = append(res.Warnings, warns...)
 	if d == nil {
-		return res
+		return res, nil
 	}
 	K := len(d.models)
 	hasRubric, hasRanks := false, false
@@ -188,11 +180,12 @@ func analyze(s *analysis.Study, opt Options) Result {
 			hasRanks = true
 		}
 	}
-	all := make([]int, d.nQ)
+	all := make([]int32, d.nQ)
 	for i := range all {
 		all[i] = 1
 	}
-	rub, sr := d.rates(all)
+	rub, sr := make([]float64, K), make([]float64, K)
+	d.rates(all, rub, sr)
 	for m := range rub {
 		// the point estimate: the exact mean of the gradings' rubric means,
 		// as in summary.csv, so that equal means tie (replicates use rates)
@@ -200,7 +193,7 @@ func analyze(s *analysis.Study, opt Options) Result {
 			rub[m] = d.rubExact[m].Mean()
 		}
 	}
-	rank := ranksDesc(rub)
+	rank := ranksDesc(rub, make([]float64, K))
 	// rank order of the models: by rank, then name (models without rubric last)
 	order := make([]int, K)
 	for i := range order {
@@ -218,7 +211,7 @@ func analyze(s *analysis.Study, opt Options) Result {
 	})
 	var pl PLFit
 	if hasRanks {
-		pl = FitPlackettLuce(d.orderList(), d.orderWeights(all), K, opt.PLPrior, nil)
+		pl = FitPlackettLuce(d.patterns, d.patternWeights(all, make([]float64, len(d.patterns))), K, opt.PLPrior, nil)
 		if !pl.Converged && !math.IsNaN(pl.Strength[0]) {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("ranking: Plackett–Luce did not converge in %d steps", pl.Iterations))
 		}
@@ -237,7 +230,6 @@ func analyze(s *analysis.Study, opt Options) Result {
 		res.Notes = append(res.Notes, report.Note{Table: RankingsTable, Reason: "neither rubric nor checklist: Solve Rate, its tests and group_solve_rate are empty"})
 	}
 	// pairs in rank order
-	type pair struct{ a, b int }
 	var pairs []pair
 	for i := 0; i < K; i++ {
 		for j := i + 1; j < K; j++ {
@@ -245,31 +237,12 @@ func analyze(s *analysis.Study, opt Options) Result {
 		}
 	}
 	// bootstrap: [0,K) PL, [K,2K) ranks, [2K, 2K+P) solve-rate differences
-	nOut := 2*K + len(pairs)
 	var reps [][]float64
 	if opt.Bootstrap > 0 {
-		orders := d.orderList()
-		start := pl.Strength
-		reps = stats.ClusterBootstrap(d.nQ, opt.Bootstrap, opt.Seed, nOut, func(idx []int, out []float64) {
-			if opt.cancelled() {
-				return
-			}
-			cnt := make([]int, d.nQ)
-			for _, q := range idx {
-				cnt[q]++
-			}
-			if hasRanks {
-				f := FitPlackettLuce(orders, d.orderWeights(cnt), K, opt.PLPrior, start)
-				copy(out[:K], f.Strength)
-			}
-			r, s := d.rates(cnt)
-			if hasRubric {
-				copy(out[K:2*K], ranksDesc(r))
-			}
-			for p, pr := range pairs {
-				out[2*K+p] = s[pr.a] - s[pr.b]
-			}
-		})
+		var err error
+		if reps, err = d.bootstrap(ctx, opt, pl.Strength, pairs, hasRanks, hasRubric); err != nil {
+			return Result{}, fmt.Errorf("ranking: %w", err)
+		}
 	}
 	interval := func(j int) (float64, float64) {
 		if reps == nil {
@@ -417,7 +390,40 @@ func analyze(s *analysis.Study, opt Options) Result {
 	if opt.Bootstrap <= 0 {
 		res.Notes = append(res.Notes, report.Note{Table: RankingsTable, Reason: "bootstrap disabled: intervals, Solve Rate tests and group_solve_rate are empty"})
 	}
-	return res
+	return res, nil
+}
+
+// pair is two model indexes.
+type pair struct{ a, b int }
+
+// bootstrap returns the replicates × (2K + len(pairs)) matrix of the
+// cluster bootstrap over questions: [0,K) Plackett–Luce strengths (when
+// hasRanks; warm-started at start), [K,2K) rubric ranks (when hasRubric),
+// then the Solve Rate difference of every pair. Each replicate is a
+// weighted sum over the per-question sums with its counts, and the
+// Plackett–Luce fit runs on the distinct orderings weighted by their counts
+// in the resample; nothing is allocated per replicate.
+func (d *data) bootstrap(ctx context.Context, opt Options, start []float64, pairs []pair, hasRanks, hasRubric bool) ([][]float64, error) {
+	K := len(d.models)
+	return stats.ClusterBootstrapCounts(ctx, d.nQ, opt.Bootstrap, opt.Seed, 2*K+len(pairs), func() stats.CountStat {
+		// per worker: everything a replicate needs, reused
+		var ws plWork
+		wts := make([]float64, len(d.patterns))
+		r, s := make([]float64, K), make([]float64, K)
+		return func(cnt []int32, out []float64) {
+			if hasRanks {
+				f := ws.fit(d.patterns, d.patternWeights(cnt, wts), K, opt.PLPrior, start)
+				copy(out[:K], f.Strength)
+			}
+			d.rates(cnt, r, s)
+			if hasRubric {
+				ranksDesc(r, out[K:2*K])
+			}
+			for p, pr := range pairs {
+				out[2*K+p] = s[pr.a] - s[pr.b]
+			}
+		}
+	})
 }
 
 // bootstrapP returns the two-sided bootstrap p-value of column j (see the
@@ -444,25 +450,25 @@ func bootstrapP(reps [][]float64, j int) (float64, int) {
 	return math.Min(1, p), n
 }
 
-// ranksDesc returns the ranks of x, largest first (1 = best; ties get the
-// mean rank); NaN entries get NaN and are not counted.
-func ranksDesc(x []float64) []float64 {
-	out := make([]float64, len(x))
-	var vals []float64
-	var at []int
+// ranksDesc writes to out (and returns it) the ranks of x, largest first
+// (1 = best; ties get the mean rank, as stats.Rank); NaN entries get NaN
+// and are not counted. It allocates nothing.
+func ranksDesc(x, out []float64) []float64 {
 	for i, v := range x {
 		out[i] = math.NaN()
-		if !math.IsNaN(v) {
-			vals = append(vals, -v)
-			at = append(at, i)
+		if math.IsNaN(v) {
+			continue
 		}
-	}
-	if len(vals) == 0 {
-		return out
-	}
-	r := stats.Rank(vals)
-	for k, i := range at {
-		out[i] = r[k]
+		above, ties := 0, 0
+		for _, u := range x {
+			switch {
+			case u > v:
+				above++
+			case u == v:
+				ties++
+			}
+		}
+		out[i] = float64(above) + float64(ties+1)/2
 	}
 	return out
 }
@@ -480,22 +486,24 @@ func pairedDefined(x, y []float64) ([]float64, []float64) {
 	return a, b
 }
 
-// rates returns per model the rubric and Solve Rate over the resample with
-// cnt[q] copies of question q (means over gradings; NaN without gradings).
-func (d *data) rates(cnt []int) (rub, sr []float64) {
+// rates sets per model the rubric and Solve Rate over the resample with
+// cnt[q] copies of question q (means over gradings; NaN without gradings)
+// into rub and sr.
+func (d *data) rates(cnt []int32, rub, sr []float64) {
 	K := len(d.models)
-	rub, sr = make([]float64, K), make([]float64, K)
 	for m := 0; m < K; m++ {
 		var s float64
 		var n, sv, sn int
-		for q, c := range cnt {
-			if c == 0 {
+		rs, rn, so, sN := d.rubSum[m], d.rubN[m], d.solved[m], d.solveN[m]
+		for q, c32 := range cnt {
+			if c32 == 0 {
 				continue
 			}
-			s += float64(c) * d.rubSum[m][q]
-			n += c * d.rubN[m][q]
-			sv += c * d.solved[m][q]
-			sn += c * d.solveN[m][q]
+			c := int(c32)
+			s += float64(c) * rs[q]
+			n += c * rn[q]
+			sv += c * so[q]
+			sn += c * sN[q]
 		}
 		rub[m], sr[m] = math.NaN(), math.NaN()
 		if n > 0 {
@@ -505,7 +513,6 @@ func (d *data) rates(cnt []int) (rub, sr []float64) {
 			sr[m] = float64(sv) / float64(sn)
 		}
 	}
-	return rub, sr
 }
 
 // questionMeans returns per model and question the mean human rubric_mean
@@ -524,25 +531,56 @@ func (d *data) questionMeans() [][]float64 {
 	return out
 }
 
-// orderList returns every ranking, question by question.
-func (d *data) orderList() []Ordering {
-	var out []Ordering
-	for _, os := range d.orders {
-		out = append(out, os...)
-	}
-	return out
-}
-
-// orderWeights returns the weight of each ranking of orderList: the
-// multiplicity of its question.
-func (d *data) orderWeights(cnt []int) []float64 {
-	var out []float64
-	for q, os := range d.orders {
-		for range os {
-			out = append(out, float64(cnt[q]))
+// patternWeights sets w[p] to the number of times distinct ordering p
+// occurs in the resample with cnt[q] copies of question q, and returns w.
+// The counts are summed as integers, so they are exact.
+func (d *data) patternWeights(cnt []int32, w []float64) []float64 {
+	clear(w)
+	for q := 0; q+1 < len(d.patStart); q++ {
+		c := int64(cnt[q])
+		if c == 0 {
+			continue
+		}
+		for i := d.patStart[q]; i < d.patStart[q+1]; i++ {
+			w[d.patIdx[i]] += float64(c * int64(d.patN[i]))
 		}
 	}
-	return out
+	return w
+}
+
+// dedupe fills the distinct orderings of d.orders with their counts per
+// question.
+func (d *data) dedupe() {
+	seen := map[string]int32{}
+	d.patStart = make([]int32, 1, d.nQ+1)
+	key := make([]byte, 0, 64)
+	local := map[int32]int32{}
+	var order []int32
+	for _, os := range d.orders {
+		clear(local)
+		order = order[:0]
+		for _, o := range os {
+			key = key[:0]
+			for _, t := range o {
+				key = append(key, byte(t), byte(t>>8), byte(t>>16), byte(t>>24))
+			}
+			p, ok := seen[string(key)]
+			if !ok {
+				p = int32(len(d.patterns))
+				seen[string(key)] = p
+				d.patterns = append(d.patterns, o)
+			}
+			if _, ok := local[p]; !ok {
+				order = append(order, p)
+			}
+			local[p]++
+		}
+		for _, p := range order {
+			d.patIdx = append(d.patIdx, p)
+			d.patN = append(d.patN, local[p])
+		}
+		d.patStart = append(d.patStart, int32(len(d.patIdx)))
+	}
 }
 
 // build gathers the data of the analysed set.
@@ -689,6 +727,7 @@ func build(s *analysis.Study, opt Options) (*data, []report.Note, []string) {
 		q := qpos[k.q]
 		d.orders[q] = append(d.orders[q], o)
 	}
+	d.dedupe()
 	if tied > 0 {
 		warns = append(warns, fmt.Sprintf("ranking: %d preference rankings with tied ranks left out of Plackett–Luce", tied))
 	}
@@ -698,5 +737,3 @@ func build(s *analysis.Study, opt Options) (*data, []report.Note, []string) {
 	return d, notes, warns
 }
 
-// cancelled reports whether Analyze's context is done (false outside Analyze).
-func (o Options) cancelled() bool { return o.ctx != nil && o.ctx.Err() != nil }

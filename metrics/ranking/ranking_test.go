@@ -70,7 +70,7 @@ func TestAnalyzeHandWorked(t *testing.T) {
 	}
 	opt := DefaultOptions()
 	opt.Bootstrap = 500
-	res := analyze(newStudy(gs), opt)
+	res := analyze(t, newStudy(gs), opt)
 	rows := tableRows(t, res, RankingsTable)
 	if len(rows) != 3 {
 		t.Fatalf("got %d ranking rows, want 3 (the human label left out): %v", len(rows), rows)
@@ -167,7 +167,7 @@ func TestAnalyzePlackettLuceTwoModels(t *testing.T) {
 	}
 	opt := DefaultOptions()
 	opt.Bootstrap = 0
-	res := analyze(newStudy(gs), opt)
+	res := analyze(t, newStudy(gs), opt)
 	rows := tableRows(t, res, RankingsTable)
 	got := map[string]float64{}
 	for _, r := range rows {
@@ -185,7 +185,7 @@ func TestAnalyzePlackettLuceTwoModels(t *testing.T) {
 	}
 	// The MLE: 7/3 → 1.4 and 0.6.
 	opt.PLPrior = 0
-	res = analyze(newStudy(gs), opt)
+	res = analyze(t, newStudy(gs), opt)
 	rows = tableRows(t, res, RankingsTable)
 	if !close(rows[0][10].(float64), 1.4, 1e-9) && !close(rows[1][10].(float64), 1.4, 1e-9) {
 		t.Errorf("MLE: %v", rows)
@@ -273,7 +273,7 @@ func TestPLIntervalCoverage(t *testing.T) {
 	for sim := 0; sim < 500; sim++ {
 		s := simStudy(rand.New(rand.NewPCG(42, uint64(sim))), gamma, 60, 2)
 		opt.Seed = uint64(1000 + sim)
-		res := analyze(s, opt)
+		res := analyze(t, s, opt)
 		for _, r := range tableRows(t, res, RankingsTable) {
 			var m int
 			fmt.Sscanf(r[0].(string), "m%d", &m)
@@ -297,9 +297,9 @@ func TestDeterministicAcrossCores(t *testing.T) {
 	opt := DefaultOptions()
 	opt.Bootstrap = 300
 	prev := runtime.GOMAXPROCS(1)
-	a := analyze(s, opt)
+	a := analyze(t, s, opt)
 	runtime.GOMAXPROCS(4)
-	b := analyze(s, opt)
+	b := analyze(t, s, opt)
 	runtime.GOMAXPROCS(prev)
 	if len(a.Tables) != 2 || len(b.Tables) != 2 {
 		t.Fatalf("tables %d and %d, want 2", len(a.Tables), len(b.Tables))
@@ -315,7 +315,7 @@ func TestDeterministicAcrossCores(t *testing.T) {
 func TestAnalyzeDegenerate(t *testing.T) {
 	// Without ranks: Plackett–Luce empty, a note; without rubric (checklist only): no t tests.
 	gs := []analysis.Grading{grading("h", "q1", "A", 4, 0), grading("h", "q1", "B", 2, 0), grading("h", "q2", "A", 3, 0), grading("h", "q2", "B", 3, 0)}
-	res := analyze(newStudy(gs), DefaultOptions())
+	res := analyze(t, newStudy(gs), DefaultOptions())
 	rows := tableRows(t, res, RankingsTable)
 	if !math.IsNaN(rows[0][10].(float64)) || len(res.Figures) != 1 {
 		t.Errorf("no ranks: pl %v, figures %d", rows[0][10], len(res.Figures))
@@ -328,7 +328,7 @@ func TestAnalyzeDegenerate(t *testing.T) {
 		{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "A", Verdicts: []analysis.Verdict{H, H}, Rank: 1},
 		{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "B", Verdicts: []analysis.Verdict{M, H}, Rank: 2},
 	}
-	res = analyze(&analysis.Study{MainRound: "main", Gradings: ck}, DefaultOptions())
+	res = analyze(t, &analysis.Study{MainRound: "main", Gradings: ck}, DefaultOptions())
 	for _, r := range tableRows(t, res, PairwiseTable) {
 		if r[2] == TestPairedT {
 			t.Errorf("paired t without rubric: %v", r)
@@ -339,14 +339,14 @@ func TestAnalyzeDegenerate(t *testing.T) {
 		{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "A", Rank: 1},
 		{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "B", Rank: 2},
 	}
-	res = analyze(&analysis.Study{MainRound: "main", Gradings: ro}, DefaultOptions())
+	res = analyze(t, &analysis.Study{MainRound: "main", Gradings: ro}, DefaultOptions())
 	rows = tableRows(t, res, RankingsTable)
 	// one win of A: γ_A = 2·(1+1)/(1+2) = 4/3
 	if !math.IsNaN(rows[0][3].(float64)) || rows[0][8] != nil || !close(rows[0][10].(float64), 4.0/3, 1e-9) {
 		t.Errorf("ranks only: %v", rows[0])
 	}
 	for _, c := range []*analysis.Study{nil, {}, newStudy([]analysis.Grading{grading("h", "q", "A", 3, 1)})} {
-		res := analyze(c, DefaultOptions())
+		res := analyze(t, c, DefaultOptions())
 		if len(res.Tables) != 0 || len(res.Notes) == 0 {
 			t.Errorf("degenerate study: tables %d notes %v", len(res.Tables), res.Notes)
 		}

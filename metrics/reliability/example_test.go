@@ -26,8 +26,7 @@ func ExampleAnalyze() {
 	opt.Bootstrap = 0 // one question: a bootstrap over questions says nothing
 	res, err := reliability.Analyze(context.Background(), s, opt)
 	if err != nil {
-		fmt.Println(err)
-		return
+		panic(err)
 	}
 	for _, r := range res.Tables[0].Rows {
 		if r[0] == "rubric:Reasoning" {

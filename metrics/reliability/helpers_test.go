@@ -1,6 +1,9 @@
 package reliability
 
 import (
+	"context"
+	"testing"
+
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
 )
@@ -16,4 +19,14 @@ func computeMain(s *analysis.Study) []scores.Grading {
 		}
 	}
 	return out
+}
+
+// analyze runs Analyze and fails the test on an error.
+func analyze(t testing.TB, s *analysis.Study, opt Options) Result {
+	t.Helper()
+	res, err := Analyze(context.Background(), s, opt)
+	if err != nil {
+		t.Fatalf("Analyze: %v", err)
+	}
+	return res
 }

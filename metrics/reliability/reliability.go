@@ -64,7 +64,6 @@ import (
 
 // Options control the analysis.
 type Options struct {
-	ctx context.Context // set by Analyze; the bootstraps stop when it is done
 
 	// Seed seeds the bootstrap; default 1.
 	Seed uint64
@@ -120,11 +119,12 @@ type row struct {
 }
 
 // repGroup computes the replicate values of several rows in one pass:
-// fn(cnt, out) fills out (length n) for the resample with cnt[q] copies of
-// question q.
+// fn(cnt, out, sc) fills out (length n) for the resample with cnt[q] copies
+// of question q, using the worker's scratch space sc (so that replicates
+// allocate nothing).
 type repGroup struct {
 	n  int
-	fn func(cnt []int, out []float64)
+	fn func(cnt []int32, out []float64, sc *scratch)
 }
 
 // setGroup makes g the replicate group of rows, row i being output i.
@@ -137,32 +137,22 @@ func setGroup(g *repGroup, rows ...*row) {
 // replicate evaluates r's replicate statistic on one resample (for tests).
 func (r *row) replicate(cnt []int) float64 {
 	out := nanSlice(r.grp.n)
-	r.grp.fn(cnt, out)
+	c32 := make([]int32, len(cnt))
+	for i, c := range cnt {
+		c32[i] = int32(c)
+	}
+	r.grp.fn(c32, out, &scratch{})
 	return out[r.gi]
 }
 
 // Analyze computes the reliability table of s. It never panics on user
 // input; a study without rubric and checklist gives a Note and no table.
-// A cancelled ctx stops it between bootstrap replicates and returns ctx's
-// error (and no result).
+// The only error is ctx's, checked between bootstrap replicates.
 func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error) {
-	if err := ctx.Err(); err != nil {
-		return Result{}, err
-	}
-	opt.ctx = ctx
-	r := analyze(s, opt)
-	if err := ctx.Err(); err != nil {
-		return Result{}, err
-	}
-	return r, nil
-}
-
-// analyze is Analyze without the context.
-func analyze(s *analysis.Study, opt Options) Result {
 	var res Result
 	if s == nil {
 		res.Notes = append(res.Notes, report.Note{Table: TableName, Reason: "no study"})
-		return res
+		return res, nil
 	}
 	if opt.Level == 0 {
 		opt.Level = 0.95
@@ -187,11 +177,11 @@ func analyze(s *analysis.Study, opt Options) Result {
 	b := newBuilder(s, gs)
 	if len(b.units) == 0 {
 		res.Notes = append(res.Notes, report.Note{Table: TableName, Reason: fmt.Sprintf("no gradings in round %q", round)})
-		return res
+		return res, nil
 	}
 	if len(s.Attributes) == 0 && !b.hasChecklist {
 		res.Notes = append(res.Notes, report.Note{Table: TableName, Reason: "the study has neither a rubric nor a checklist"})
-		return res
+		return res, nil
 	}
 	lo, hi := s.ScaleMin, s.ScaleMax
 	if hi <= lo {
@@ -212,6 +202,8 @@ func analyze(s *analysis.Study, opt Options) Result {
 	}
 	var rows []*row
 	dropped := 0
+	nQ := len(b.questions)
+	instruments := b.instruments(s)
 	for _, p := range pops {
 		pr, notes, nd := b.analyzePopulation(s, p, lo, hi)
 		rows = append(rows, pr...)
@@ -221,7 +213,10 @@ func analyze(s *analysis.Study, opt Options) Result {
 	if dropped > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("reliability: %d judge rubric scores are not whole points (averaged runs) and were left out of κ", dropped))
 	}
-	bootstrapRows(rows, len(b.questions), opt)
+	b = nil // the rows keep only the packed sufficient statistics
+	if err := bootstrapRows(ctx, rows, nQ, opt); err != nil {
+		return Result{}, fmt.Errorf("reliability: %w", err)
+	}
 	t := &report.Table{
 		Name:    TableName,
 		Title:   "Inter-rater reliability",
@@ -245,15 +240,17 @@ func analyze(s *analysis.Study, opt Options) Result {
 		t.Rows = append(t.Rows, []any{r.instrument, r.population, r.statistic, r.value, int64(r.nUnits), int64(r.nGraders), r.lo, r.hi, r.note})
 	}
 	res.Tables = append(res.Tables, t)
-	if f := alphaFigure(rows, pops, b.instruments(s)); f != nil {
+	if f := alphaFigure(rows, pops, instruments); f != nil {
 		res.Figures = append(res.Figures, f)
 	}
-	return res
+	return res, nil
 }
 
 // bootstrapRows fills lo and hi of every row with a replicate function from
-// one cluster bootstrap over the questions.
-func bootstrapRows(rows []*row, nQ int, opt Options) {
+// one cluster bootstrap over the questions (stats.ClusterBootstrapCounts:
+// the draws of stats.ClusterBootstrap, replicates on all cores, each worker
+// with its own scratch space).
+func bootstrapRows(ctx context.Context, rows []*row, nQ int, opt Options) error {
 	var groups []*repGroup
 	offset := map[*repGroup]int{}
 	width := 0
@@ -269,26 +266,30 @@ func bootstrapRows(rows []*row, nQ int, opt Options) {
 		}
 	}
 	if width == 0 || nQ == 0 || opt.Bootstrap <= 0 {
-		return
+		return ctx.Err()
 	}
-	reps := stats.ClusterBootstrap(nQ, opt.Bootstrap, opt.Seed, width, func(idx []int, out []float64) {
-		if opt.cancelled() {
-			return
-		}
-		cnt := make([]int, nQ)
-		for _, q := range idx {
-			cnt[q]++
-		}
-		for _, g := range groups {
-			o := offset[g]
-			g.fn(cnt, out[o:o+g.n])
+	offs := make([]int, len(groups))
+	for i, g := range groups {
+		offs[i] = offset[g]
+	}
+	reps, err := stats.ClusterBootstrapCounts(ctx, nQ, opt.Bootstrap, opt.Seed, width, func() stats.CountStat {
+		sc := &scratch{}
+		return func(cnt []int32, out []float64) {
+			for i, g := range groups {
+				o := offs[i]
+				g.fn(cnt, out[o:o+g.n], sc)
+			}
 		}
 	})
+	if err != nil {
+		return err
+	}
 	for _, r := range rows {
 		if o, ok := offset[r.grp]; ok && r.grp != nil && !math.IsNaN(r.value) {
 			r.lo, r.hi = stats.PercentileInterval(reps, o+r.gi, opt.Level)
 		}
 	}
+	return nil
 }
 
 // alphaFigure draws the headline α of every instrument (interval α for the
@@ -579,5 +580,3 @@ func summarizeWhy(items []string) string {
 	return strings.Join(parts, "; ")
 }
 
-// cancelled reports whether Analyze's context is done (false outside Analyze).
-func (o Options) cancelled() bool { return o.ctx != nil && o.ctx.Err() != nil }

@@ -88,7 +88,7 @@ func krippC() [][]float64 {
 func TestAlphaKrippendorffExampleC(t *testing.T) {
 	opt := DefaultOptions()
 	opt.Bootstrap = 200
-	res := analyze(studyFromMatrix(krippC(), 1, 5, nil), opt)
+	res := analyze(t, studyFromMatrix(krippC(), 1, 5, nil), opt)
 	checkRow(t, res, "rubric:A", "humans", AlphaNominal, 113.0/152, 11, 4)
 	checkRow(t, res, "rubric:A", "humans", AlphaOrdinal, 108577.0/133160, 11, 4)
 	checkRow(t, res, "rubric:A", "humans", AlphaInterval, 951.0/1120, 11, 4)
@@ -117,7 +117,7 @@ func TestAlphaKrippendorffExampleC(t *testing.T) {
 	// Coder D as an LLM judge: humans+judge:g4 is the published data again;
 	// the humans alone are three coders (unit 1 then has only A and B).
 	opt.Bootstrap = 0
-	resJ := analyze(studyFromMatrix(krippC(), 1, 5, map[int]bool{3: true}), opt)
+	resJ := analyze(t, studyFromMatrix(krippC(), 1, 5, map[int]bool{3: true}), opt)
 	checkRow(t, resJ, "rubric:A", "humans+judge:g4", AlphaNominal, 113.0/152, 11, 4)
 	checkRow(t, resJ, "rubric:A", "humans+judge:g4", AlphaInterval, 951.0/1120, 11, 4)
 	if r := find(t, resJ, "rubric:A", "humans", AlphaNominal); r[5] != int64(3) {
@@ -129,7 +129,7 @@ func TestAlphaKrippendorffExampleC(t *testing.T) {
 		s2.Gradings[i].Round = "second"
 	}
 	opt.Round = "second"
-	checkRow(t, analyze(s2, opt), "rubric:A", "humans", AlphaNominal, 113.0/152, 11, 4)
+	checkRow(t, analyze(t, s2, opt), "rubric:A", "humans", AlphaNominal, 113.0/152, 11, 4)
 	// The interval brackets the estimate.
 	lo, hi := r[6].(float64), r[7].(float64)
 	if !(lo <= r[3].(float64) && r[3].(float64) <= hi) {
@@ -164,13 +164,13 @@ func shroutFleiss() [][]float64 {
 func TestICCShroutFleiss(t *testing.T) {
 	opt := DefaultOptions()
 	opt.Bootstrap = 100
-	res := analyze(studyFromMatrix(shroutFleiss(), 1, 10, nil), opt)
+	res := analyze(t, studyFromMatrix(shroutFleiss(), 1, 10, nil), opt)
 	checkRow(t, res, "rubric:A", "humans", ICC11, 448.0/2703, 6, 4)
 	checkRow(t, res, "rubric:A", "humans", ICC1k, 1792.0/4047, 6, 4)
 	checkRow(t, res, "rubric:A", "humans", ICC21, 3680.0/12700, 6, 4)
 	checkRow(t, res, "rubric:A", "humans", ICC2k, 3680.0/5935, 6, 4)
 	// The fourth grader as a judge: the humans are three, humans+judge the same four.
-	res = analyze(studyFromMatrix(shroutFleiss(), 1, 10, map[int]bool{3: true}), opt)
+	res = analyze(t, studyFromMatrix(shroutFleiss(), 1, 10, map[int]bool{3: true}), opt)
 	checkRow(t, res, "rubric:A", "humans+judge:g4", ICC11, 448.0/2703, 6, 4)
 	checkRow(t, res, "rubric:A", "humans+judge:g4", ICC2k, 3680.0/5935, 6, 4)
 	r := find(t, res, "rubric:A", "humans", ICC11)
@@ -197,7 +197,7 @@ func TestKappaPairs(t *testing.T) {
 	)
 	opt := DefaultOptions()
 	opt.Bootstrap = 0
-	res := analyze(studyFromMatrix(data, 1, 5, nil), opt)
+	res := analyze(t, studyFromMatrix(data, 1, 5, nil), opt)
 	checkRow(t, res, "rubric:A", "humans", Kappa, 1.0/9, 6, 3)
 	checkRow(t, res, "rubric:A", "humans", KappaQuadratic, 5.0/17, 6, 3)
 	r := find(t, res, "rubric:A", "humans", Kappa)
@@ -207,7 +207,7 @@ func TestKappaPairs(t *testing.T) {
 	// A judge with a half point on unit 1 and 3 elsewhere: the half point is
 	// left out of κ (warned), the other value pairs with g1 and g2.
 	data = append(data, m([]float64{3.5, 3, N, N, N, N})...)
-	res = analyze(studyFromMatrix(data, 1, 5, map[int]bool{3: true}), opt)
+	res = analyze(t, studyFromMatrix(data, 1, 5, map[int]bool{3: true}), opt)
 	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "1 judge rubric scores") {
 		t.Errorf("warnings %q, want one on 1 judge score", res.Warnings)
 	}
@@ -233,7 +233,7 @@ func TestChecklistAlpha(t *testing.T) {
 	}}
 	opt := DefaultOptions()
 	opt.Bootstrap = 10
-	res := analyze(s, opt)
+	res := analyze(t, s, opt)
 	checkRow(t, res, "checklist", "humans", AlphaNominal, 6.0/11, 3, 2)
 	checkRow(t, res, "checklist", "humans", Kappa, 0.5, 3, 2)
 	for _, r := range res.Tables[0].Rows {
@@ -293,9 +293,9 @@ func TestDeterministicAcrossCores(t *testing.T) {
 	opt := DefaultOptions()
 	opt.Bootstrap = 300
 	prev := runtime.GOMAXPROCS(1)
-	a := analyze(s, opt)
+	a := analyze(t, s, opt)
 	runtime.GOMAXPROCS(4)
-	b := analyze(s, opt)
+	b := analyze(t, s, opt)
 	runtime.GOMAXPROCS(prev)
 	if !reflect.DeepEqual(fmt.Sprint(a.Tables[0].Rows), fmt.Sprint(b.Tables[0].Rows)) {
 		t.Errorf("GOMAXPROCS 1 and 4 differ:\n%v\n%v", a.Tables[0].Rows, b.Tables[0].Rows)
@@ -315,7 +315,7 @@ func TestDegenerate(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := analyze(c.s, DefaultOptions())
+			res := analyze(t, c.s, DefaultOptions())
 			if len(res.Tables) != 0 || len(res.Notes) != 1 || !strings.Contains(res.Notes[0].Reason, c.note) {
 				t.Errorf("got tables %d notes %v; want none and a note %q", len(res.Tables), res.Notes, c.note)
 			}
@@ -323,7 +323,7 @@ func TestDegenerate(t *testing.T) {
 	}
 	// One grader only: every statistic undefined (NaN), never a panic.
 	s := studyFromMatrix(m([]float64{1, 2, 3}), 1, 5, nil)
-	res := analyze(s, DefaultOptions())
+	res := analyze(t, s, DefaultOptions())
 	for _, r := range res.Tables[0].Rows {
 		if v := r[3].(float64); !math.IsNaN(v) {
 			t.Errorf("one grader: %v = %v, want NaN", r[:3], v)

@@ -44,7 +44,7 @@ func alphaRows(d ratings, levels []string, unitNote string) []*row {
 	if err != nil {
 		note = "undefined: " + trimStats(err.Error())
 	}
-	co := newCoincidences(d, domain)
+	co := newCoincidences(d, domain, slices.Contains(levels, AlphaOrdinal))
 	var rows []*row
 	for _, lv := range levels {
 		r := &row{statistic: lv, nUnits: res.PairableUnits, nGraders: nG, note: note}
@@ -58,7 +58,7 @@ func alphaRows(d ratings, levels []string, unitNote string) []*row {
 		}
 		rows = append(rows, r)
 	}
-	setGroup(&repGroup{n: len(levels), fn: func(cnt []int, out []float64) { co.alphas(cnt, levels, out) }}, rows...)
+	setGroup(&repGroup{n: len(levels), fn: func(cnt []int32, out []float64, sc *scratch) { co.alphas(cnt, levels, out, sc) }}, rows...)
 	return rows
 }
 
@@ -70,21 +70,26 @@ func trimStats(s string) string {
 	return s
 }
 
-// coincidences holds, per question, the sparse coincidence entries
-// o_q[c][k] = Σ_{u in q} n_uc·(n_uk − [c=k])/(m_u − 1) of its pairable units.
+// coincidences holds, per question, the coincidence contributions
+// o_q[c][k] = Σ_{u in q} n_uc·(n_uk − [c=k])/(m_u − 1) of its pairable
+// units, packed into flat arrays indexed by question (compressed rows: the
+// entries of question q are [start[q], start[q+1])) so that a replicate
+// reads them in one sequential pass.
 type coincidences struct {
 	domain []float64
-	perQ   [][]coEntry // by question index
+	nQ     int
+	// Off-diagonal entries (c ≠ k), only kept when the ordinal level is
+	// asked for: the ordinal δ depends on the replicate's margins.
+	eStart []int32
+	eC, eK []int32
+	eV     []float64
 	// Per question, for the nominal and interval levels, which need no
 	// V×V table: the observed disagreement Σ_{c≠k} o_ck·δ²_ck and the
 	// value margins n_c as a sparse list.
 	doNom, doInt []float64
-	margins      [][]margin
-}
-
-type margin struct {
-	c int
-	n float64
+	mStart       []int32
+	mC           []int32
+	mN           []float64
 }
 
 type coEntry struct {
@@ -92,7 +97,7 @@ type coEntry struct {
 	v    float64
 }
 
-func newCoincidences(d ratings, domain []float64) *coincidences {
+func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 	co := &coincidences{domain: domain}
 	pos := make(map[float64]int, len(domain))
 	for i, v := range domain {
@@ -100,6 +105,7 @@ func newCoincidences(d ratings, domain []float64) *coincidences {
 	}
 	V := len(domain)
 	cnt := make([]int, V)
+	var perQ [][]coEntry // by question index, only while building
 	for _, ru := range d.units {
 		m := len(ru.vals)
 		if m < 2 {
@@ -120,21 +126,29 @@ func newCoincidences(d ratings, domain []float64) *coincidences {
 					nk--
 				}
 				if nk > 0 {
-					for len(co.perQ) <= ru.q {
-						co.perQ = append(co.perQ, nil)
+					for len(perQ) <= ru.q {
+						perQ = append(perQ, nil)
 					}
-					co.perQ[ru.q] = append(co.perQ[ru.q], coEntry{c, k, float64(cnt[c]*nk) / den})
+					perQ[ru.q] = append(perQ[ru.q], coEntry{c, k, float64(cnt[c]*nk) / den})
 				}
 			}
 		}
 	}
-	nQ := len(co.perQ)
-	co.doNom, co.doInt, co.margins = make([]float64, nQ), make([]float64, nQ), make([][]margin, nQ)
-	for q, es := range co.perQ {
-		m := map[int]float64{}
-		var keys []int
+	nQ := len(perQ)
+	co.nQ = nQ
+	co.doNom, co.doInt = make([]float64, nQ), make([]float64, nQ)
+	co.mStart = make([]int32, nQ+1)
+	if ordinal {
+		co.eStart = make([]int32, nQ+1)
+	}
+	m := make([]float64, V)
+	seen := make([]bool, V)
+	var keys []int
+	for q, es := range perQ {
+		keys = keys[:0]
 		for _, e := range es {
-			if _, ok := m[e.c]; !ok {
+			if !seen[e.c] {
+				seen[e.c] = true
 				keys = append(keys, e.c)
 			}
 			m[e.c] += e.v
@@ -142,11 +156,23 @@ func newCoincidences(d ratings, domain []float64) *coincidences {
 				co.doNom[q] += e.v
 				d := domain[e.c] - domain[e.k]
 				co.doInt[q] += e.v * d * d
+				if ordinal {
+					co.eC = append(co.eC, int32(e.c))
+					co.eK = append(co.eK, int32(e.k))
+					co.eV = append(co.eV, e.v)
+				}
 			}
 		}
 		for _, c := range keys {
-			co.margins[q] = append(co.margins[q], margin{c, m[c]})
+			co.mC = append(co.mC, int32(c))
+			co.mN = append(co.mN, m[c])
+			m[c], seen[c] = 0, false
 		}
+		co.mStart[q+1] = int32(len(co.mC))
+		if ordinal {
+			co.eStart[q+1] = int32(len(co.eC))
+		}
+		perQ[q] = nil
 	}
 	return co
 }
@@ -154,8 +180,8 @@ func newCoincidences(d ratings, domain []float64) *coincidences {
 // alphas sets out[i] to α at levels[i] (AlphaNominal, AlphaOrdinal or
 // AlphaInterval) for the resample with cnt[q] copies of question q:
 // 1 − (n−1)·Σ o·δ² / Σ n_c·n_k·δ², as stats.KrippendorffAlpha; NaN when
-// undefined.
-func (co *coincidences) alphas(cnt []int, levels []string, out []float64) {
+// undefined. sc is the calling worker's scratch space.
+func (co *coincidences) alphas(cnt []int32, levels []string, out []float64, sc *scratch) {
 	V := len(co.domain)
 	for i := range out {
 		out[i] = math.NaN()
@@ -172,16 +198,16 @@ func (co *coincidences) alphas(cnt []int, levels []string, out []float64) {
 	// disagreement sums and the margins; the ordinal δ_ck is M_k − M_c with
 	// M_g = Σ_{h<g} n_h + n_g/2, an interval metric on the resample's
 	// mid-ranks, so its observed disagreement is one pass over the entries.
-	nc := make([]float64, V)
+	nc := sc.floats(0, V)
 	var doNom, doInt float64
-	for q, ms := range co.margins {
+	for q := 0; q < co.nQ; q++ {
 		c := cnt[q]
 		if c == 0 {
 			continue
 		}
 		fc := float64(c)
-		for _, m := range ms {
-			nc[m.c] += fc * m.n
+		for i := co.mStart[q]; i < co.mStart[q+1]; i++ {
+			nc[co.mC[i]] += fc * co.mN[i]
 		}
 		doNom += fc * co.doNom[q]
 		doInt += fc * co.doInt[q]
@@ -199,7 +225,7 @@ func (co *coincidences) alphas(cnt []int, levels []string, out []float64) {
 	}
 	var doOrd, deOrd float64
 	if ordinal {
-		mid := make([]float64, V)
+		mid := sc.floats(1, V)
 		var cum, m1, m2 float64
 		for g := 0; g < V; g++ {
 			mid[g] = cum + nc[g]/2
@@ -208,17 +234,15 @@ func (co *coincidences) alphas(cnt []int, levels []string, out []float64) {
 			m2 += nc[g] * mid[g] * mid[g]
 		}
 		deOrd = 2 * (n*m2 - m1*m1)
-		for q, es := range co.perQ {
+		for q := 0; q < co.nQ; q++ {
 			c := cnt[q]
 			if c == 0 {
 				continue
 			}
 			var sq float64
-			for _, e := range es {
-				if e.c != e.k {
-					d := mid[e.c] - mid[e.k]
-					sq += e.v * d * d
-				}
+			for i := co.eStart[q]; i < co.eStart[q+1]; i++ {
+				d := mid[co.eC[i]] - mid[co.eK[i]]
+				sq += co.eV[i] * d * d
 			}
 			doOrd += float64(c) * sq
 		}
@@ -237,6 +261,22 @@ func (co *coincidences) alphas(cnt []int, levels []string, out []float64) {
 			out[li] = a
 		}
 	}
+}
+
+// scratch is one bootstrap worker's reusable space, so that replicates
+// allocate nothing once the buffers have grown to their largest size.
+type scratch struct {
+	f [3][]float64
+}
+
+// floats returns buffer i with length n, zeroed.
+func (s *scratch) floats(i, n int) []float64 {
+	if cap(s.f[i]) < n {
+		s.f[i] = make([]float64, n)
+	}
+	b := s.f[i][:n]
+	clear(b)
+	return b
 }
 
 // kappaRows returns the pair-averaged Cohen's κ (and, when weighted, the
@@ -327,11 +367,16 @@ func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 		}
 		rows = append(rows, r)
 	}
-	setGroup(&repGroup{n: len(rows), fn: func(cnt []int, out []float64) {
-		scratch := make([]float64, 2*L)
+	cellsOf := make([][]cell, len(pairs))
+	for i, p := range pairs {
+		cellsOf[i] = p.cells
+	}
+	pk := packCells(cellsOf, L) // the replicates keep only the packed cells
+	setGroup(&repGroup{n: len(rows), fn: func(cnt []int32, out []float64, sc *scratch) {
+		acc := pk.accumulate(cnt, sc.floats(2, pk.stride*pk.pairs))
 		var num0, numQ, den0, denQ float64
-		for _, p := range pairs {
-			k0, kq, n := kappaFromCells(p.cells, cnt, L, scratch)
+		for p := 0; p < pk.pairs; p++ {
+			k0, kq, n := kappaFromSums(acc[p*pk.stride:(p+1)*pk.stride], L)
 			if !math.IsNaN(k0) {
 				num0 += float64(n * k0)
 				den0 += n
@@ -378,33 +423,95 @@ func compressCells(cs []cell) []cell {
 	return out
 }
 
-// kappaFromCells returns Cohen's κ of a grader pair's shared units, each
-// counted cnt[q] times, unweighted (k0) and quadratic-weighted (kq), as
-// sklearn computes them from the confusion matrix O (rows rater a):
-// κ = 1 − Σ w·O / Σ w·E with E = outer(row sums r, column sums c)/n.
-// Unweighted (w = [i≠j]): Σ w·O = n − trace(O) and Σ w·E = n − Σ_i r_i·c_i/n.
-// Quadratic (w = (i−j)²): Σ w·E = Σ r_i·i² + Σ c_j·j² − 2·(Σ r_i·i)(Σ c_j·j)/n.
-// Each is NaN when its Σ w·E = 0; n is the number of units counted.
-// scratch holds at least 2L floats.
-func kappaFromCells(cells []cell, cnt []int, L int, scratch []float64) (k0, kq, n float64) {
-	rs, cs := scratch[:L], scratch[L:2*L]
-	clear(rs)
-	clear(cs)
-	var diag, wq float64
-	for _, e := range cells {
-		if cnt[e.q] == 0 {
-			continue
-		}
-		c := float64(cnt[e.q] * e.w)
-		n += c
-		rs[e.i] += c
-		cs[e.j] += c
-		if e.i == e.j {
-			diag += c
-		} else {
-			wq += c * float64((e.i-e.j)*(e.i-e.j))
+// packedCells holds, per question, the contributions of its shared units
+// to every grader pair's confusion-matrix sums (see accumulate), as sparse
+// (slot, value) entries: question q's are [start[q], start[q+1]); slot
+// p·stride + s is sum s of pair p. Every value is a whole number (counts of
+// units, and Σ (i − j)² over them), so the weighted sums are exact in any
+// order and equal the cell-by-cell sums bit for bit.
+type packedCells struct {
+	pairs, stride int // stride: floats of one pair's sums (2L + 3)
+	start         []int32
+	slot          []int32
+	val           []float64
+}
+
+func packCells(pairs [][]cell, L int) *packedCells {
+	stride := 2*L + 3
+	nQ := 0
+	for _, cs := range pairs {
+		for _, c := range cs {
+			nQ = max(nQ, c.q+1)
 		}
 	}
+	// per question, the pairs' sums of its cells (sparse)
+	byQ := make([]map[int32]float64, nQ)
+	for p, cs := range pairs {
+		base := int32(p * stride)
+		for _, c := range cs {
+			m := byQ[c.q]
+			if m == nil {
+				m = map[int32]float64{}
+				byQ[c.q] = m
+			}
+			w := float64(c.w)
+			m[base+int32(c.i)] += w
+			m[base+int32(L+c.j)] += w
+			m[base+int32(2*L)] += w
+			if c.i == c.j {
+				m[base+int32(2*L+1)] += w
+			} else {
+				m[base+int32(2*L+2)] += w * float64((c.i-c.j)*(c.i-c.j))
+			}
+		}
+	}
+	pk := &packedCells{pairs: len(pairs), stride: stride, start: make([]int32, nQ+1)}
+	var keys []int32
+	for q, m := range byQ {
+		keys = keys[:0]
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			pk.slot = append(pk.slot, k)
+			pk.val = append(pk.val, m[k])
+		}
+		pk.start[q+1] = int32(len(pk.slot))
+	}
+	return pk
+}
+
+// accumulate fills acc (zeroed, pairs × stride) with each pair's weighted
+// confusion-matrix sums over the resample with cnt[q] copies of question
+// q: row sums r (L), column sums c (L), then n, the diagonal and
+// Σ w·(i−j)² off the diagonal.
+func (pk *packedCells) accumulate(cnt []int32, acc []float64) []float64 {
+	slot, val := pk.slot, pk.val
+	for q := 0; q+1 < len(pk.start); q++ {
+		cq := cnt[q]
+		if cq == 0 {
+			continue
+		}
+		fc := float64(cq)
+		for x := pk.start[q]; x < pk.start[q+1]; x++ {
+			acc[slot[x]] += fc * val[x]
+		}
+	}
+	return acc
+}
+
+// kappaFromSums returns Cohen's κ of a grader pair from its weighted
+// confusion-matrix sums a (see accumulate), unweighted (k0) and
+// quadratic-weighted (kq), as sklearn computes them from the confusion
+// matrix O (rows rater a): κ = 1 − Σ w·O / Σ w·E with E = outer(row sums r,
+// column sums c)/n. Unweighted (w = [i≠j]): Σ w·O = n − trace(O) and
+// Σ w·E = n − Σ_i r_i·c_i/n. Quadratic (w = (i−j)²): Σ w·E = Σ r_i·i² +
+// Σ c_j·j² − 2·(Σ r_i·i)(Σ c_j·j)/n. Each is NaN when its Σ w·E = 0; n is
+// the number of units counted.
+func kappaFromSums(a []float64, L int) (k0, kq, n float64) {
+	rs, cs := a[:L], a[L:2*L]
+	n, diag, wq := a[2*L], a[2*L+1], a[2*L+2]
 	k0, kq = math.NaN(), math.NaN()
 	if n == 0 {
 		return k0, kq, 0
@@ -479,8 +586,8 @@ func iccRows(d ratings) (rows []*row, why string) {
 	}
 	r1.value, r1k.value = res.ICC1, res.ICC1k
 	suff := newANOVASums(x, qs, k)
-	grp := &repGroup{n: 4, fn: func(cnt []int, out []float64) {
-		r := suff.icc(cnt)
+	grp := &repGroup{n: 4, fn: func(cnt []int32, out []float64, sc *scratch) {
+		r := suff.icc(cnt, sc)
 		out[0], out[1], out[2], out[3] = r.ICC1, r.ICC1k, r.ICC2, r.ICC2k
 	}}
 	setGroup(grp, r1, r1k)
@@ -514,16 +621,13 @@ func iccRows(d ratings) (rows []*row, why string) {
 }
 
 // anovaSums holds per-question sums of a target × rater matrix, values
-// centred on their overall mean (the ICCs do not depend on a shift).
+// centred on their overall mean (the ICCs do not depend on a shift), packed
+// in flat arrays over the questions that have targets (qs ascending).
 type anovaSums struct {
-	k    int
-	perQ []*qSums // by question index; nil where none
-}
-
-type qSums struct {
-	n       float64   // targets
-	g, s, q float64   // Σx, Σ(row sum)², Σx²
-	c       []float64 // column sums
+	k          int
+	qs         []int32   // questions with targets, ascending
+	n, g, s, q []float64 // per entry of qs: targets, Σx, Σ(row sum)², Σx²
+	c          []float64 // per entry of qs, k column sums
 }
 
 func newANOVASums(x [][]float64, qs []int, k int) *anovaSums {
@@ -540,14 +644,19 @@ func newANOVASums(x [][]float64, qs []int, k int) *anovaSums {
 	if n > 0 {
 		c0 = tot / float64(n)
 	}
+	type qSums struct {
+		n, g, s, q float64
+		c          []float64
+	}
+	var perQ []*qSums
 	for i, r := range x {
-		for len(a.perQ) <= qs[i] {
-			a.perQ = append(a.perQ, nil)
+		for len(perQ) <= qs[i] {
+			perQ = append(perQ, nil)
 		}
-		s := a.perQ[qs[i]]
+		s := perQ[qs[i]]
 		if s == nil {
 			s = &qSums{c: make([]float64, k)}
-			a.perQ[qs[i]] = s
+			perQ[qs[i]] = s
 		}
 		var R float64
 		for j, v := range r {
@@ -560,29 +669,39 @@ func newANOVASums(x [][]float64, qs []int, k int) *anovaSums {
 		s.g += R
 		s.s += R * R
 	}
+	for q, s := range perQ {
+		if s == nil {
+			continue
+		}
+		a.qs = append(a.qs, int32(q))
+		a.n, a.g, a.s, a.q = append(a.n, s.n), append(a.g, s.g), append(a.s, s.s), append(a.q, s.q)
+		a.c = append(a.c, s.c...)
+	}
 	return a
 }
 
 // icc returns the ICC(1,·) and ICC(2,·) of the resample with cnt[q] copies
-// of question q, from the Shrout & Fleiss mean squares.
-func (a *anovaSums) icc(cnt []int) stats.ICCResult {
+// of question q, from the Shrout & Fleiss mean squares. sc is the calling
+// worker's scratch space.
+func (a *anovaSums) icc(cnt []int32, sc *scratch) stats.ICCResult {
 	nan := math.NaN()
 	out := stats.ICCResult{ICC1: nan, ICC1k: nan, ICC2: nan, ICC2k: nan, ICC3: nan, ICC3k: nan}
 	k := float64(a.k)
 	var N, G, S, Q float64
-	C := make([]float64, a.k)
-	for q, s := range a.perQ {
+	C := sc.floats(0, a.k)
+	for i, q := range a.qs {
 		c := cnt[q]
-		if c == 0 || s == nil {
+		if c == 0 {
 			continue
 		}
 		w := float64(c)
-		N += w * s.n
-		G += w * s.g
-		S += w * s.s
-		Q += w * s.q
+		N += w * a.n[i]
+		G += w * a.g[i]
+		S += w * a.s[i]
+		Q += w * a.q[i]
+		cs := a.c[i*a.k : (i+1)*a.k]
 		for j := range C {
-			C[j] += w * s.c[j]
+			C[j] += w * cs[j]
 		}
 	}
 	if N < 2 || a.k < 2 {
@@ -590,11 +709,11 @@ func (a *anovaSums) icc(cnt []int) stats.ICCResult {
 	}
 	corr := G * G / (N * k)
 	ssr := S/k - corr
-	var sc float64
+	var sc2 float64
 	for _, c := range C {
-		sc += c * c
+		sc2 += c * c
 	}
-	ssc := sc/N - corr
+	ssc := sc2/N - corr
 	sst := Q - corr
 	sse := sst - ssr - ssc
 	msr := ssr / (N - 1)

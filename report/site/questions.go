@@ -1,10 +1,14 @@
 package site
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +21,7 @@ type qRow struct {
 	ID, File, Domain, Difficulty, Author string
 	Responses, Gradings                  int
 	Snippet                              string
+	Featured                             string // why it has a page, when pages were selected
 }
 
 func (b *builder) qrow(i int, q *report.QuestionPage) qRow {
@@ -24,11 +29,51 @@ func (b *builder) qrow(i int, q *report.QuestionPage) qRow {
 		return qRow{File: b.qfiles[i]}
 	}
 	row := qRow{ID: q.ID, File: b.qfiles[i], Domain: q.Domain, Difficulty: q.Difficulty, Author: q.Author,
-		Responses: len(q.Responses), Snippet: cutText(strings.Join(strings.Fields(q.Prompt), " "), 160)}
+		Responses: len(q.Responses), Snippet: cutText(strings.Join(strings.Fields(q.Prompt), " "), 160), Featured: q.Featured}
 	for _, r := range q.Responses {
 		row.Gradings += len(r.Gradings)
 	}
+	if q.Summary {
+		row.Responses, row.Gradings = q.NResponses, q.NGradings
+	}
 	return row
+}
+
+// writeIndexData writes the question index as JavaScript data files of
+// IndexRows rows each, in question order, and returns their names
+// relative to questions/. Each file appends its rows, JSON arrays [id,
+// page file ("" = none), domain, difficulty, author, responses, gradings,
+// prompt snippet, featured], to window.EUROEXEC_QUESTIONS; JSON encoding
+// keeps any text a string (never code or HTML), and site.js puts it into
+// the page as text only.
+func (b *builder) writeIndexData(dir string) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("site: create %s: %w", dir, err)
+	}
+	var names []string
+	n := len(b.r.Questions)
+	for start := 0; start < n; start += b.opt.IndexRows {
+		end := min(start+b.opt.IndexRows, n)
+		rows := make([][]any, 0, end-start)
+		for i := start; i < end; i++ {
+			q := b.qrow(i, b.r.Questions[i])
+			rows = append(rows, []any{q.ID, q.File, q.Domain, q.Difficulty, q.Author, q.Responses, q.Gradings, q.Snippet, q.Featured})
+		}
+		js, err := json.Marshal(rows)
+		if err != nil {
+			return nil, fmt.Errorf("site: question index: %w", err)
+		}
+		name := fmt.Sprintf("q-%04d.js", len(names))
+		var buf bytes.Buffer
+		buf.WriteString("(window.EUROEXEC_QUESTIONS = window.EUROEXEC_QUESTIONS || []).push.apply(window.EUROEXEC_QUESTIONS, ")
+		buf.Write(js)
+		buf.WriteString(");\n")
+		if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644); err != nil {
+			return nil, fmt.Errorf("site: write %s: %w", filepath.Join(dir, name), err)
+		}
+		names = append(names, "data/"+name)
+	}
+	return names, nil
 }
 
 // respView is one response with its gradings laid side by side: one column
@@ -51,11 +96,13 @@ type gradeCell struct{ Text, Class string }
 func (b *builder) questionPage(i int, q *report.QuestionPage) *pageData {
 	p := b.base("question", "Question "+q.ID, "questions", "../")
 	p.Q = q
-	if i > 0 {
-		p.Prev = b.qfiles[i-1]
+	// previous and next among the questions with a page
+	k := sort.SearchInts(b.pages, i)
+	if k > 0 {
+		p.Prev = b.qfiles[b.pages[k-1]]
 	}
-	if i+1 < len(b.qfiles) {
-		p.Next = b.qfiles[i+1]
+	if k+1 < len(b.pages) {
+		p.Next = b.qfiles[b.pages[k+1]]
 	}
 	ids := map[string]bool{}
 	for _, r := range q.Responses {
@@ -156,7 +203,7 @@ func score(x float64) string {
 // each page depends only on its question, so the bytes do not depend on the
 // number of workers.
 func (b *builder) writeQuestions(dir string) error {
-	n := len(b.r.Questions)
+	n := len(b.pages)
 	errs := make([]error, n)
 	var next int
 	var mu sync.Mutex
@@ -173,12 +220,13 @@ func (b *builder) writeQuestions(dir string) error {
 				if i >= n {
 					return
 				}
-				q := b.r.Questions[i]
+				qi := b.pages[i]
+				q := b.r.Questions[qi]
 				if q == nil {
-					errs[i] = fmt.Errorf("site: question %d is nil", i)
+					errs[i] = fmt.Errorf("site: question %d is nil", qi)
 					continue
 				}
-				errs[i] = b.render(filepath.Join(dir, b.qfiles[i]), b.questionPage(i, q))
+				errs[i] = b.render(filepath.Join(dir, b.qfiles[qi]), b.questionPage(qi, q))
 			}
 		}()
 	}

@@ -86,6 +86,12 @@ type Options struct {
 	// Workers is the number of goroutines writing question pages. Default
 	// runtime.GOMAXPROCS(0). The output does not depend on it.
 	Workers int
+	// IndexRows is the most questions listed in the HTML of
+	// questions/index.html. Above it the index is a search page whose rows
+	// come from data files (questions/data/q-NNNN.js, IndexRows rows each,
+	// loaded with <script> so that it works from disk), keeping every page
+	// under 1 MB. Default 2000.
+	IndexRows int
 }
 
 // DefaultOptions are the options `euroexec run` uses.
@@ -97,6 +103,9 @@ func (o Options) withDefaults() Options {
 		if err == nil {
 			o.Assets = sub
 		}
+	}
+	if o.IndexRows <= 0 {
+		o.IndexRows = 2000
 	}
 	if o.MaxTableRows <= 0 {
 		o.MaxTableRows = DefaultOptions.MaxTableRows
@@ -199,7 +208,8 @@ type builder struct {
 	nav       []navItem
 	sections  map[string]*sectionContent
 	order     []string
-	qfiles    []string
+	qfiles    []string          // per question its page file; "" = none
+	pages     []int             // the questions with a page, in order
 	tableSec  map[string]string // table name → section page file
 }
 
@@ -292,12 +302,17 @@ func newBuilder(r *report.Report, opt Options, noECharts bool) *builder {
 		}
 	}
 	qused := map[string]bool{"index": true}
-	for _, q := range r.Questions {
+	for i, q := range r.Questions {
 		id := ""
 		if q != nil {
 			id = q.ID
 		}
+		if q != nil && q.Summary {
+			b.qfiles = append(b.qfiles, "") // listed in the index, no page
+			continue
+		}
 		b.qfiles = append(b.qfiles, uniqueName(safeName(id), qused)+".html")
+		b.pages = append(b.pages, i)
 	}
 	return b
 }
@@ -359,6 +374,11 @@ type pageData struct {
 	Inputs     []report.InputFile
 	TablesHref string
 	Questions  []qRow
+	// QTotal and QPages count the questions and those with a page; Shards
+	// are the index data files (relative to questions/) when the index is
+	// too large to be HTML.
+	QTotal, QPages int
+	Shards         []string
 
 	// index and section
 	Figures []figView
@@ -444,8 +464,17 @@ func (b *builder) writeAll(dir string) error {
 		return nil
 	}
 	qi := b.base("qindex", "Questions", "questions", "../")
-	for i, q := range b.r.Questions {
-		qi.Questions = append(qi.Questions, b.qrow(i, q))
+	qi.QTotal, qi.QPages = len(b.r.Questions), len(b.pages)
+	if len(b.r.Questions) <= b.opt.IndexRows {
+		for i, q := range b.r.Questions {
+			qi.Questions = append(qi.Questions, b.qrow(i, q))
+		}
+	} else {
+		shards, err := b.writeIndexData(filepath.Join(dir, "questions", "data"))
+		if err != nil {
+			return err
+		}
+		qi.Shards = shards
 	}
 	if err := b.render(filepath.Join(dir, "questions", "index.html"), qi); err != nil {
 		return err

@@ -192,7 +192,9 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 	if err := w.aboutSheet(r); err != nil {
 		return err
 	}
-	w.f.SetActiveSheet(0)
+	// The About sheet is the renamed default sheet, which excelize creates
+	// active and selected; SetActiveSheet here would re-parse every streamed
+	// sheet (doubling the time of a large workbook).
 	if err := w.f.SetDocProps(&excelize.DocProperties{
 		Title:          cut(r.Title),
 		Creator:        "euroexec " + r.Version,

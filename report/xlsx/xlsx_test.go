@@ -339,3 +339,38 @@ func BenchmarkLargeTable(b *testing.B) {
 		}
 	}
 }
+
+// The workbook opens on the About sheet, the only selected tab, without a
+// SetActiveSheet pass over the streamed sheets.
+func TestAboutIsActive(t *testing.T) {
+	path, f := writeSmall(t)
+	if got := f.GetActiveSheetIndex(); got != 0 {
+		t.Errorf("active sheet index %d, want 0", got)
+	}
+	if got := f.GetSheetName(0); got != SheetAbout {
+		t.Errorf("sheet 0 is %q, want %q", got, SheetAbout)
+	}
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	selected := 0
+	for _, zf := range zr.File {
+		if !strings.HasPrefix(zf.Name, "xl/worksheets/sheet") {
+			continue
+		}
+		rc, _ := zf.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		if strings.Contains(string(b), `tabSelected="1"`) || strings.Contains(string(b), `tabSelected="true"`) {
+			selected++
+			if zf.Name != "xl/worksheets/sheet1.xml" {
+				t.Errorf("%s is a selected tab; want only the About sheet (sheet1.xml)", zf.Name)
+			}
+		}
+	}
+	if selected != 1 {
+		t.Errorf("%d selected tabs, want 1", selected)
+	}
+}

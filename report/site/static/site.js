@@ -162,6 +162,7 @@
     var table = document.getElementById('qindex');
     if (!input || !table) return;
     var count = document.getElementById('qcount');
+    if (table.hasAttribute('data-shards')) return shardedSearch(input, table, count);
     var rows = Array.prototype.slice.call(table.tBodies[0].rows);
     var texts = rows.map(function (r) { return r.textContent.toLowerCase(); });
     input.addEventListener('input', function () {
@@ -174,6 +175,60 @@
       });
       if (count) count.textContent = String(shown);
     });
+  }
+
+  // The index of a large study: rows [id, file, domain, difficulty, author,
+  // responses, gradings, snippet, featured] from the data files
+  // (window.EUROEXEC_QUESTIONS); the first 500 matches are shown, built
+  // with textContent only.
+  function shardedSearch(input, table, count) {
+    var data = window.EUROEXEC_QUESTIONS || [];
+    var texts = data.map(function (q) {
+      return [q[0], q[2], q[3], q[4], q[7], q[8]].join(' ').toLowerCase();
+    });
+    var body = table.tBodies[0];
+    var limit = 500;
+    function cell(tr, text, cls) {
+      var td = document.createElement('td');
+      if (cls) td.className = cls;
+      td.textContent = text;
+      tr.appendChild(td);
+      return td;
+    }
+    function show() {
+      var terms = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+      var frag = document.createDocumentFragment();
+      var shown = 0;
+      for (var i = 0; i < data.length; i++) {
+        var ok = true;
+        for (var k = 0; k < terms.length && ok; k++) ok = texts[i].indexOf(terms[k]) >= 0;
+        if (!ok) continue;
+        shown++;
+        if (shown > limit) continue;
+        var q = data[i], tr = document.createElement('tr');
+        var td = document.createElement('td');
+        if (q[1]) {
+          var a = document.createElement('a');
+          a.href = q[1];
+          a.textContent = q[0];
+          td.appendChild(a);
+        } else {
+          td.textContent = q[0];
+        }
+        tr.appendChild(td);
+        cell(tr, q[2]); cell(tr, q[3]); cell(tr, q[4]);
+        cell(tr, String(q[5]), 'num').setAttribute('data-sort', String(q[5]));
+        cell(tr, String(q[6]), 'num').setAttribute('data-sort', String(q[6]));
+        cell(tr, q[7], 'snippet');
+        cell(tr, q[8]);
+        frag.appendChild(tr);
+      }
+      body.textContent = '';
+      body.appendChild(frag);
+      if (count) count.textContent = String(shown);
+    }
+    input.addEventListener('input', show);
+    show();
   }
 
   function init() {

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/euroexec/euroexec/ingest"
+	"github.com/euroexec/euroexec/outsafe"
+)
+
+// exportCmd is `euroexec export SOURCE --parquet DIR`.
+func exportCmd(stdout, stderr io.Writer) *cobra.Command {
+	var dir string
+	var force bool
+	c := &cobra.Command{
+		Use:   "export STUDY_OR_REPORT --parquet DIR",
+		Short: "Write the canonical tables and the scoring views as Parquet files, for other SQL engines",
+		Long: "export writes every table and view of the study database (the canonical schema, the scoring views\n" +
+			"such as grading_scores, and the text metrics of a run) as DIR/NAME.parquet with DuckDB's\n" +
+			"COPY … (FORMAT parquet), so the same SQL runs on MotherDuck, Spark, Trino or any Parquet reader.\n" +
+			"STUDY_OR_REPORT is a study folder (validated and loaded first, into a temporary database), a report\n" +
+			"folder written by `run` (its study.duckdb), or a .duckdb file written by `ingest`. The files are\n" +
+			"written into a temporary folder beside DIR and moved into place when complete. DIR is replaced only\n" +
+			"when it does not exist, is empty or was written by export (its " + outsafe.ExportMarker + " file), unless\n" +
+			"--force; never when it is, holds or lies inside STUDY_OR_REPORT.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if dir == "" {
+				return &usageError{fmt.Errorf("export: --parquet DIR is required")}
+			}
+			n, err := exportParquet(cmd.Context(), stderr, args[0], dir, force)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "wrote %d tables and views as Parquet into %s\n", n, dir)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&dir, "parquet", "", "folder to write NAME.parquet into, one file per table and view (required)")
+	c.Flags().BoolVar(&force, "force", false, "replace DIR even when it holds files euroexec did not write")
+	return c
+}
+
+// exportParquet writes every table and view of the database behind src into
+// out as Parquet and returns how many it wrote.
+func exportParquet(ctx context.Context, stderr io.Writer, src, out string, force bool) (int, error) {
+	if err := outsafe.CheckFolder(out, outsafe.ExportMarker, force, src); err != nil {
+		return 0, err
+	}
+	dbPath, cleanup, err := exportSource(ctx, stderr, src)
+	if err != nil {
+		return 0, err
+	}
+	defer cleanup()
+	out, err = filepath.Abs(out)
+	if err != nil {
+		return 0, err
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return 0, fmt.Errorf("export: create %s: %w", filepath.Dir(out), err)
+	}
+	unlock, err := outsafe.Lock(out)
+	if err != nil {
+		return 0, err
+	}
+	defer unlock()
+	for _, n := range outsafe.CleanStale(filepath.Dir(out), outsafe.ExportMarker) {
+		fmt.Fprintln(stderr, "note: removed", n)
+	}
+	abs, _ := filepath.Abs(src)
+	tmp, err := outsafe.TempDir(out, outsafe.ExportMarker, outsafe.Marker(version, abs, time.Now()))
+	if err != nil {
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			os.RemoveAll(tmp)
+		}
+	}()
+	c, err := duckdb.NewConnector(dbPath+"?access_mode=read_only", nil)
+	if err != nil {
+		return 0, fmt.Errorf("export: open %s: %w", dbPath, err)
+	}
+	db := sql.OpenDB(c)
+	defer db.Close()
+	rows, err := db.QueryContext(ctx, `SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY table_name`)
+	if err != nil {
+		return 0, fmt.Errorf("export: list tables of %s: %w", dbPath, err)
+	}
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("export: list tables of %s: %w", dbPath, err)
+		}
+		names = append(names, n)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("export: list tables of %s: %w", dbPath, err)
+	}
+	if len(names) == 0 {
+		return 0, fmt.Errorf("export: %s holds no tables", dbPath)
+	}
+	for _, n := range names {
+		// COPY takes neither the table nor the file as a parameter: both are
+		// quoted here (the file name is our own; the folder is the user's).
+		target := filepath.Join(tmp, n+".parquet")
+		q := fmt.Sprintf("COPY (SELECT * FROM %s) TO %s (FORMAT parquet)", quoteIdent(n), quoteString(target))
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return 0, fmt.Errorf("export: %s: %w", n, err)
+		}
+	}
+	if err := outsafe.Replace(tmp, out); err != nil {
+		return 0, err
+	}
+	done = true
+	return len(names), nil
+}
+
+// exportSource returns the database file of src: a .duckdb file as it is,
+// a report folder's study.duckdb, or a study folder loaded into a temporary
+// database (removed by cleanup).
+func exportSource(ctx context.Context, stderr io.Writer, src string) (string, func(), error) {
+	none := func() {}
+	fi, err := os.Stat(src)
+	if err != nil {
+		return "", none, fmt.Errorf("export: %w", err)
+	}
+	if !fi.IsDir() {
+		return src, none, nil
+	}
+	if p := filepath.Join(src, "study.duckdb"); fileExists(p) {
+		return p, none, nil
+	}
+	tmp, err := os.MkdirTemp("", "euroexec-export-*")
+	if err != nil {
+		return "", none, fmt.Errorf("export: %w", err)
+	}
+	cleanup := func() { os.RemoveAll(tmp) }
+	dbPath := filepath.Join(tmp, "study.duckdb")
+	res, err := ingest.Ingest(ctx, src, ingest.Options{DB: dbPath, Now: time.Now, Progress: bytesBar(stderr, "load")})
+	if err != nil {
+		cleanup()
+		return "", none, reportProblems(stderr, err)
+	}
+	printWarnings(stderr, res.Warnings)
+	return dbPath, cleanup, nil
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir()
+}
+
+// quoteIdent quotes a SQL identifier.
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// quoteString quotes a SQL string literal.
+func quoteString(s string) string { return `'` + strings.ReplaceAll(s, `'`, `''`) + `'` }

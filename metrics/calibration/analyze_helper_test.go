@@ -1,0 +1,18 @@
+package calibration
+
+import (
+	"context"
+	"testing"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+)
+
+// analyze runs Analyze and fails the test on an error.
+func analyze(t testing.TB, s *analysis.Study, opt Options) Result {
+	t.Helper()
+	res, err := Analyze(context.Background(), s, opt)
+	if err != nil {
+		t.Fatalf("Analyze: %v", err)
+	}
+	return res
+}

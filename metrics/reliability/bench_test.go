@@ -1,0 +1,199 @@
+package reliability
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/metrics/stats"
+)
+
+// synthStudy is a study shaped like `euroexec sample`: nQ questions, six
+// models, two of twelve human graders per question, two judges (the second
+// with two runs, so its averaged scores are sometimes half points), five
+// rubric attributes on 1…5 and checklists of 4–8 items.
+func synthStudy(nQ int, seed uint64) *analysis.Study {
+	r := rand.New(rand.NewPCG(seed, 3))
+	attrs := []string{"A1", "A2", "A3", "A4", "A5"}
+	s := &analysis.Study{MainRound: "main", Attributes: attrs, ScaleMin: 1, ScaleMax: 5}
+	models := []string{"m1", "m2", "m3", "m4", "m5", "m6"}
+	for e := 0; e < 12; e++ {
+		s.Evaluators = append(s.Evaluators, analysis.Evaluator{ID: fmt.Sprintf("e%02d", e), Kind: analysis.Human})
+	}
+	s.Evaluators = append(s.Evaluators, analysis.Evaluator{ID: "j1", Kind: analysis.Judge}, analysis.Evaluator{ID: "j2", Kind: analysis.Judge})
+	for q := 0; q < nQ; q++ {
+		id := fmt.Sprintf("q%06d", q)
+		items := 4 + r.IntN(5)
+		qq := analysis.Question{ID: id}
+		for i := 0; i < items; i++ {
+			qq.Checklist = append(qq.Checklist, fmt.Sprintf("item %d", i+1))
+		}
+		s.Questions = append(s.Questions, qq)
+		e1 := r.IntN(12)
+		e2 := (e1 + 1 + r.IntN(11)) % 12
+		type grader struct {
+			id, kind, run string
+		}
+		gs := []grader{{fmt.Sprintf("e%02d", min(e1, e2)), analysis.Human, ""}, {fmt.Sprintf("e%02d", max(e1, e2)), analysis.Human, ""},
+			{"j1", analysis.Judge, ""}, {"j2", analysis.Judge, "1"}, {"j2", analysis.Judge, "2"}}
+		for mi, m := range models {
+			lat := 4.2 - 0.3*float64(mi) + r.NormFloat64()*0.5
+			for _, g := range gs {
+				gr := analysis.Grading{Evaluator: g.id, Kind: g.kind, Round: "main", QuestionID: id, Model: m, Run: g.run}
+				for range attrs {
+					gr.Rubric = append(gr.Rubric, math.Max(1, math.Min(5, math.Round(lat+r.NormFloat64()*0.7))))
+				}
+				for k := 0; k < items; k++ {
+					u := r.Float64()
+					switch {
+					case u < 0.03:
+						gr.Verdicts = append(gr.Verdicts, analysis.NA)
+					case u < (lat-1.5)/4:
+						gr.Verdicts = append(gr.Verdicts, analysis.Hit)
+					case u < (lat-1.5)/4+0.2:
+						gr.Verdicts = append(gr.Verdicts, analysis.Partial)
+					default:
+						gr.Verdicts = append(gr.Verdicts, analysis.Miss)
+					}
+				}
+				s.Gradings = append(s.Gradings, gr)
+			}
+		}
+	}
+	return s
+}
+
+// instrumentCase is one (population, instrument) of the synthetic study
+// with its new rows and the reference replicate functions.
+type instrumentCase struct {
+	name   string
+	groups []*repGroup
+	ref    []func(cnt []int, out []float64)
+	widths []int
+}
+
+func instrumentCases(s *analysis.Study) ([]instrumentCase, int) {
+	b := newBuilder(s, computeMain(s))
+	var out []instrumentCase
+	groupsOf := func(rows []*row) []*repGroup {
+		var gs []*repGroup
+		for _, r := range rows {
+			if r.grp != nil && (len(gs) == 0 || gs[len(gs)-1] != r.grp) {
+				gs = append(gs, r.grp)
+			}
+		}
+		return gs
+	}
+	labels := []int{1, 2, 3, 4, 5}
+	levels := []string{AlphaNominal, AlphaOrdinal, AlphaInterval}
+	for _, p := range []population{{name: "humans"}, {name: "humans+judge:j1", judge: "j1"}, {name: "humans+judge:j2", judge: "j2"}} {
+		d := b.collect(p, 0, func(g *scores.Grading, _ int) float64 { return g.Rubric[1] })
+		kr, _ := kappaRows(d, labels, 1, true)
+		ir, _ := iccRows(d)
+		gs := append(append(groupsOf(alphaRows(d, levels, "")), groupsOf(kr)...), groupsOf(ir)...)
+		out = append(out, instrumentCase{p.name + " rubric:A2", gs,
+			[]func([]int, []float64){refAlphaFn(d, levels), refKappaFn(d, labels, 1), refICCFn(d)}, []int{3, 2, 4}})
+		d = b.collect(p, 0, func(g *scores.Grading, _ int) float64 { return g.RubricMean })
+		ir, _ = iccRows(d)
+		gs = append(groupsOf(alphaRows(d, []string{AlphaInterval}, "")), groupsOf(ir)...)
+		out = append(out, instrumentCase{p.name + " rubric_mean", gs,
+			[]func([]int, []float64){refAlphaFn(d, []string{AlphaInterval}), refICCFn(d)}, []int{1, 4}})
+		d = b.collect(p, b.maxItems, func(g *scores.Grading, it int) float64 {
+			if it < len(g.Verdicts) {
+				return verdictCode(g.Verdicts[it])
+			}
+			return math.NaN()
+		})
+		kr, _ = kappaRows(d, []int{1, 2, 3}, 1, false)
+		gs = append(groupsOf(alphaRows(d, []string{AlphaNominal}, "")), groupsOf(kr)...)
+		out = append(out, instrumentCase{p.name + " checklist", gs,
+			[]func([]int, []float64){refAlphaFn(d, []string{AlphaNominal}), refKappaFn(d, []int{1, 2, 3}, 1)}, []int{1, 1}})
+	}
+	return out, len(b.questions)
+}
+
+// newBootstrap runs the packed groups through the counts engine, as
+// bootstrapRows does.
+func newBootstrap(t testing.TB, groups []*repGroup, nQ, B int, seed uint64) [][]float64 {
+	width := 0
+	for _, g := range groups {
+		width += g.n
+	}
+	reps, err := stats.ClusterBootstrapCounts(context.Background(), nQ, B, seed, width, func() stats.CountStat {
+		sc := &scratch{}
+		return func(cnt []int32, out []float64) {
+			o := 0
+			for _, g := range groups {
+				g.fn(cnt, out[o:o+g.n], sc)
+				o += g.n
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reps
+}
+
+// The packed replicate statistics equal the previous implementation
+// (reference_test.go) bit for bit on every replicate, whatever the number
+// of cores.
+func TestPackedEqualsReference(t *testing.T) {
+	s := synthStudy(150, 5)
+	cases, nQ := instrumentCases(s)
+	const B = 200
+	for _, procs := range []int{1, 3} {
+		prev := runtime.GOMAXPROCS(procs)
+		for _, c := range cases {
+			got := newBootstrap(t, c.groups, nQ, B, 9)
+			want := refBootstrap(c.ref, c.widths, nQ, B, 9)
+			finite := 0
+			for r := range want {
+				for j := range want[r] {
+					g, w := got[r][j], want[r][j]
+					if math.Float64bits(g) != math.Float64bits(w) && !(math.IsNaN(g) && math.IsNaN(w)) {
+						t.Fatalf("GOMAXPROCS %d %s replicate %d column %d: got %v, reference %v", procs, c.name, r, j, g, w)
+					}
+					if !math.IsNaN(w) {
+						finite++
+					}
+				}
+			}
+			if finite < B*len(want[0])/2 {
+				t.Errorf("%s: only %d finite replicate values; the comparison says little", c.name, finite)
+			}
+		}
+		runtime.GOMAXPROCS(prev)
+	}
+}
+
+// BenchmarkBootstrap compares the previous replicate statistics (old, the
+// reference implementation on ClusterBootstrap) with the packed ones on the
+// counts engine (new), on the same 2,000-question study in one run: every
+// (population, instrument) of TestPackedEqualsReference, 200 replicates.
+func BenchmarkBootstrap(b *testing.B) {
+	s := synthStudy(2000, 5)
+	cases, nQ := instrumentCases(s)
+	const B = 200
+	b.Run("old", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			for _, c := range cases {
+				refBootstrap(c.ref, c.widths, nQ, B, 9)
+			}
+		}
+	})
+	b.Run("new", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			for _, c := range cases {
+				newBootstrap(b, c.groups, nQ, B, 9)
+			}
+		}
+	})
+}
