@@ -400,4 +400,3 @@ func sentence(judge, metric string, n int, mr, mi, gi, gl float64) string {
 	return fmt.Sprintf("Isotonic calibration %s the gap between judge %s and the %s (mean absolute error over %d models %.3g → %.3g, held out); linear calibration %s it.",
 		verb(gi), judge, what, n, mr, mi, verb(gl))
 }
-

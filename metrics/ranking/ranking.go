@@ -736,4 +736,3 @@ func build(s *analysis.Study, opt Options) (*data, []report.Note, []string) {
 	}
 	return d, notes, warns
 }
-

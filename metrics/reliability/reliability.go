@@ -579,4 +579,3 @@ func summarizeWhy(items []string) string {
 	}
 	return strings.Join(parts, "; ")
 }
-
