@@ -144,6 +144,17 @@ func (a *run) interval(reps [][]float64, j int) (lo, hi float64) {
 	return stats.PercentileInterval(reps, j, 0.95)
 }
 
+// steps runs the parts of a stage in order, stopping once the context is
+// cancelled (Analyze then returns its error).
+func (a *run) steps(fns ...func()) {
+	for _, f := range fns {
+		if a.ctx.Err() != nil {
+			return
+		}
+		f()
+	}
+}
+
 func (a *run) addTable(t *report.Table) { a.rep.Tables = append(a.rep.Tables, t) }
 
 func (a *run) addFigure(f *report.Figure) { a.rep.Figures = append(a.rep.Figures, f) }
