@@ -136,11 +136,20 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 		return Result{}, err
 	}
 	opt.ctx = ctx
-	r := analyze(s, opt)
-	if err := ctx.Err(); err != nil {
-		return Result{}, err
+	// Run in a goroutine so that a cancel returns at once even from parts
+	// that do not check ctx; the abandoned computation skips its remaining
+	// bootstrap replicates and its result is dropped.
+	done := make(chan Result, 1)
+	go func() { done <- analyze(s, opt) }()
+	select {
+	case r := <-done:
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
+		return r, nil
+	case <-ctx.Done():
+		return Result{}, ctx.Err()
 	}
-	return r, nil
 }
 
 // analyze is Analyze without the context.
