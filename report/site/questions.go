@@ -173,6 +173,10 @@ func (b *builder) writeQuestions(dir string) error {
 				if i >= n {
 					return
 				}
+				if b.ctx != nil && b.ctx.Err() != nil {
+					errs[i] = fmt.Errorf("site: %w", b.ctx.Err())
+					return // cancelled: no more pages
+				}
 				q := b.r.Questions[i]
 				if q == nil {
 					errs[i] = fmt.Errorf("site: question %d is nil", i)
