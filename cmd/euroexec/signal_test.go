@@ -16,6 +16,20 @@ import (
 	"github.com/euroexec/euroexec/data"
 )
 
+// TestMain removes the binary and the synthetic studies that the tests and
+// benchmarks of this file made (shared across them, so not in t.TempDir).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	studies.Range(func(_, dir any) bool {
+		os.RemoveAll(dir.(string))
+		return true
+	})
+	os.Exit(code)
+}
+
 var (
 	binOnce sync.Once
 	binPath string
