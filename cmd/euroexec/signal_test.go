@@ -16,6 +16,20 @@ import (
 	"github.com/euroexec/euroexec/data"
 )
 
+// TestMain removes the binary and the synthetic studies that the tests and
+// benchmarks of this file made (shared across them, so not in t.TempDir).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	studies.Range(func(_, dir any) bool {
+		os.RemoveAll(dir.(string))
+		return true
+	})
+	os.Exit(code)
+}
+
 var (
 	binOnce sync.Once
 	binPath string
@@ -180,11 +194,30 @@ func TestRealSIGINT(t *testing.T) {
 // each stage of a run on a 5,000-question study (target < 1 s). Each
 // sub-benchmark starts a run, waits for its stage (and half a second into
 // it), sends SIGINT and reports seconds-to-exit; the exit status must be 130.
-// The 5,000-question study is written once per process.
+// The 5,000-question study is written once per process. The writing stages
+// are reached through a copy of it with 100 bootstrap replicates and
+// resamples (the writers' work does not depend on them; with the default
+// 2,000 the run takes minutes to get there).
 func BenchmarkInterrupt(b *testing.B) {
 	bin := binary(b)
-	study := syntheticStudy(b, 5000)
+	full := syntheticStudy(b, 5000)
+	fast := filepath.Join(b.TempDir(), "fast")
+	if err := os.CopyFS(fast, os.DirFS(full)); err != nil {
+		b.Fatal(err)
+	}
+	toml, err := os.ReadFile(filepath.Join(full, "study.toml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	toml = append(toml, "\n[analysis]\nbootstrap = 100\nresamples = 100\n"...)
+	if err := os.WriteFile(filepath.Join(fast, "study.toml"), toml, 0o644); err != nil {
+		b.Fatal(err)
+	}
 	for _, stage := range []string{"load", "analyse", "analyse beyond the paper", "write tables", "write workbook", "write site"} {
+		study := full
+		if strings.HasPrefix(stage, "write") {
+			study = fast
+		}
 		b.Run(strings.ReplaceAll(stage, " ", "_"), func(b *testing.B) {
 			var worst time.Duration
 			for range b.N {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"sync/atomic"
 
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
@@ -35,6 +36,47 @@ type run struct {
 // bootstrap replicates, resamples and text pairs within one) and returns
 // ctx's error.
 func Analyze(ctx context.Context, s *Study, opt Options) (*report.Report, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("analysis: %w", err)
+	}
+	// Run in a goroutine so that a cancel returns at once even from the
+	// parts of a stage that do not check ctx; the abandoned computation
+	// stops at its next check, calls Progress no more, and is dropped.
+	type result struct {
+		r   *report.Report
+		err error
+	}
+	var dropped atomic.Bool
+	if progress := opt.Progress; progress != nil {
+		opt.Progress = func(stage string, i, n int) {
+			if !dropped.Load() {
+				progress(stage, i, n)
+			}
+		}
+	}
+	if text := opt.TextProgress; text != nil {
+		opt.TextProgress = func(i, n int) {
+			if !dropped.Load() {
+				text(i, n)
+			}
+		}
+	}
+	done := make(chan result, 1)
+	go func() {
+		r, err := analyzeStudy(ctx, s, opt)
+		done <- result{r, err}
+	}()
+	select {
+	case res := <-done:
+		return res.r, res.err
+	case <-ctx.Done():
+		dropped.Store(true)
+		return nil, fmt.Errorf("analysis: %w", ctx.Err())
+	}
+}
+
+// analyzeStudy is Analyze without the goroutine.
+func analyzeStudy(ctx context.Context, s *Study, opt Options) (*report.Report, error) {
 	if err := checkOptions(opt); err != nil {
 		return nil, err
 	}
@@ -142,6 +184,17 @@ func (a *run) interval(reps [][]float64, j int) (lo, hi float64) {
 		return math.NaN(), math.NaN()
 	}
 	return stats.PercentileInterval(reps, j, 0.95)
+}
+
+// steps runs the parts of a stage in order, stopping once the context is
+// cancelled (Analyze then returns its error).
+func (a *run) steps(fns ...func()) {
+	for _, f := range fns {
+		if a.ctx.Err() != nil {
+			return
+		}
+		f()
+	}
 }
 
 func (a *run) addTable(t *report.Table) { a.rep.Tables = append(a.rep.Tables, t) }

@@ -17,12 +17,7 @@ const (
 
 // datasetTables builds Tables 1, 2, 3, 12, the descriptives and Figure 1.
 func (a *run) datasetTables() {
-	a.domainsTable()
-	a.difficultyTable()
-	a.modelsTable()
-	a.gateTables()
-	a.descriptivesTable()
-	a.solveByDifficulty()
+	a.steps(a.domainsTable, a.difficultyTable, a.modelsTable, a.gateTables, a.descriptivesTable, a.solveByDifficulty)
 }
 
 // domains returns the study's domains in byte order.

@@ -25,8 +25,7 @@ func (a *run) judgeTables() {
 		}
 		return
 	}
-	a.judgeConsistency(hv)
-	a.judgeVsHuman(hv)
+	a.steps(func() { a.judgeConsistency(hv) }, func() { a.judgeVsHuman(hv) })
 }
 
 // meanEntries returns, per model, the mean over the given evaluators'

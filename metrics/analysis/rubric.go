@@ -23,10 +23,8 @@ func (a *run) rubricTables() {
 		}
 		return
 	}
-	a.rubricByAttribute(v)
-	a.rubricByDomain(v)
-	a.rubricOverall(v)
-	a.attributeCorrelations(v)
+	a.steps(func() { a.rubricByAttribute(v) }, func() { a.rubricByDomain(v) }, func() { a.rubricOverall(v) },
+		func() { a.attributeCorrelations(v) })
 }
 
 // meanSD is a mean (exact when the values are integers or fractions) and

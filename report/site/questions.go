@@ -220,6 +220,10 @@ func (b *builder) writeQuestions(dir string) error {
 				if i >= n {
 					return
 				}
+				if b.ctx != nil && b.ctx.Err() != nil {
+					errs[i] = fmt.Errorf("site: %w", b.ctx.Err())
+					return // cancelled: no more pages
+				}
 				qi := b.pages[i]
 				q := b.r.Questions[qi]
 				if q == nil {

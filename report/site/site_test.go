@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"math"
 	"os"
@@ -372,5 +373,13 @@ func TestOddFigures(t *testing.T) {
 		if !strings.Contains(idx, s) {
 			t.Errorf("other.html lacks %q", s)
 		}
+	}
+}
+
+func TestWriteCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Write(ctx, t.TempDir(), reporttest.Small(), Options{Assets: fstest.MapFS{}}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
 	}
 }
