@@ -76,6 +76,8 @@ const (
 	SectionCost        = "cost"
 	SectionPRBench     = "prbench"
 	SectionBeyond      = "beyond"
+	// SectionCompare holds the tables and figures of `euroexec compare`.
+	SectionCompare = "compare"
 )
 
 // ColumnKind says how a column's values are typed and displayed.

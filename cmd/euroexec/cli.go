@@ -34,7 +34,7 @@ func run(stdout, stderr io.Writer, args []string) error {
 	root.SetArgs(args)
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(validateCmd(stdout, stderr), ingestCmd(stdout, stderr), runCmd(stdout, stderr),
-		sampleCmd(stdout, stderr), planCmd(stdout, stderr), versionCmd(stdout))
+		sampleCmd(stdout, stderr), planCmd(stdout, stderr), versionCmd(stdout), compareCmd(stdout, stderr))
 	return root.ExecuteContext(context.Background())
 }
 

@@ -137,6 +137,7 @@ var sectionTitles = []struct{ key, title string }{
 	{report.SectionCost, "Cost and length"},
 	{report.SectionPRBench, "PRBench criteria"},
 	{report.SectionBeyond, "Beyond the paper"},
+	{report.SectionCompare, "Comparison"},
 }
 
 var tmpl = template.Must(template.New("site").Parse(pagesHTML))
@@ -318,6 +319,13 @@ func safeName(s string) string {
 	}
 	return out
 }
+
+// QuestionFile is the path of question id's page relative to the site
+// folder: questions/<name>.html, name being the id made safe for a file
+// name (ASCII letters, digits, '-' and '_' kept; otherwise '_' and a short
+// hash of the id added). Ids equal except for letter case get -2, -3, … in
+// the order of the report's questions; this function gives the first.
+func QuestionFile(id string) string { return "questions/" + safeName(id) + ".html" }
 
 // uniqueName returns stem, or stem-2, stem-3, … when a name equal in lower
 // case is already used, and records it.
