@@ -89,6 +89,7 @@ func TestRunGolden(t *testing.T) {
 			tables = append(tables, ct)
 		}
 	}
+	tables = append(tables, compareDocTables(t)...)
 	sort.SliceStable(tables, func(i, j int) bool { return tables[i].Name < tables[j].Name })
 	if err := csvout.WriteDocs(&doc, tables); err != nil {
 		t.Fatal(err)

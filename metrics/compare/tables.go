@@ -46,9 +46,8 @@ func (c *comparison) part() report.Part {
 
 func (c *comparison) modelsTable() *report.Table {
 	t := &report.Table{Name: ModelsTable, Title: "Compare runs: change per model and metric", Section: Section,
-		Doc: fmt.Sprintf("Each model's Solve Rate, rubric, checklist rate, average rank and win rate in OLD (%s) and NEW (%s), per grader population, "+
-			"with a 95 %% paired cluster-bootstrap interval of the change; flagged rows change significantly after Holm's correction across the table.",
-			c.old.run.Label, c.new.run.Label),
+		Doc: "Each model's Solve Rate, rubric, checklist rate, average rank and win rate in OLD and NEW, per grader population, " +
+			"with a 95 % paired cluster-bootstrap interval of the change; flagged rows change significantly after Holm's correction across the table.",
 		Columns: []report.Column{
 			col("model", report.Text, "model name (after --map renames)"),
 			col("metric", report.Text, "solve_rate, rubric, checklist_rate, avg_rank or win_rate, as in summary.csv (main round, human label left out)"),
