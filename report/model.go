@@ -92,6 +92,10 @@ const (
 	Float
 	// Fraction columns hold float64 proportions in [0,1], shown as percent.
 	Fraction
+	// Link columns hold the relative address of a page (a string, "" for
+	// none), e.g. "../../round1/site/questions/q1.html" from the site
+	// folder; the site shows it as a link, CSV and workbook as text.
+	Link
 )
 
 // Column describes one column of a Table.

@@ -27,8 +27,15 @@ type pairBoot struct {
 // out layout of a replicate row: ((u·5 + k)·2 + side), side 0 = old, 1 = new.
 func outIdx(u, k, side int) int { return (u*len(Metrics)+k)*2 + side }
 
+// block is the number of replicates a worker accumulates together: each
+// question's accumulators are read once per block instead of once per
+// replicate, which keeps large studies from being memory-bound.
+const block = 16
+
 // run fills reps with B replicates; replicate r uses stats.NewRand(seed, r)
 // and draws the shared questions first, then OLD's own, then NEW's own.
+// Sums run over questions in ascending order, so the result does not depend
+// on the blocking or the number of cores.
 func (pb *pairBoot) run(ctx context.Context, B int, seed uint64) error {
 	nOut := pb.nU * len(Metrics) * 2
 	pb.reps = make([][]float64, B)
@@ -38,63 +45,75 @@ func (pb *pairBoot) run(ctx context.Context, B int, seed uint64) error {
 	}
 	var next atomic.Int64
 	var failed atomic.Bool
-	workers := min(runtime.GOMAXPROCS(0), max(B, 1))
+	workers := min(runtime.GOMAXPROCS(0), max((B+block-1)/block, 1))
 	var wg sync.WaitGroup
+	side := func(p *pop, nM int) (w [][]int32, s [][]float64) {
+		if p == nil {
+			return nil, nil
+		}
+		w, s = make([][]int32, block), make([][]float64, block)
+		for j := range w {
+			w[j] = make([]int32, len(p.qIDs))
+			s[j] = make([]float64, nM*acLen)
+		}
+		return w, s
+	}
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var wA, wB []int
-			var sA, sB []float64
-			if pb.a != nil {
-				wA = make([]int, len(pb.a.qIDs))
-				sA = make([]float64, pb.nMA*acLen)
-			}
-			if pb.b != nil {
-				wB = make([]int, len(pb.b.qIDs))
-				sB = make([]float64, pb.nMB*acLen)
-			}
+			wA, sA := side(pb.a, pb.nMA)
+			wB, sB := side(pb.b, pb.nMB)
 			for {
-				r := int(next.Add(1) - 1)
-				if r >= B || failed.Load() {
+				b0 := int(next.Add(block) - block)
+				if b0 >= B || failed.Load() {
 					return
 				}
 				if ctx.Err() != nil {
 					failed.Store(true)
 					return
 				}
-				clear(wA)
-				clear(wB)
-				rng := stats.NewRand(seed, r)
-				for range pb.shared {
-					s := pb.shared[rng.IntN(len(pb.shared))]
-					wA[s[0]]++
-					wB[s[1]]++
+				nb := min(block, B-b0)
+				for j := 0; j < nb; j++ {
+					if wA != nil {
+						clear(wA[j])
+					}
+					if wB != nil {
+						clear(wB[j])
+					}
+					rng := stats.NewRand(seed, b0+j)
+					for range pb.shared {
+						s := pb.shared[rng.IntN(len(pb.shared))]
+						wA[j][s[0]]++
+						wB[j][s[1]]++
+					}
+					for range pb.onlyA {
+						wA[j][pb.onlyA[rng.IntN(len(pb.onlyA))]]++
+					}
+					for range pb.onlyB {
+						wB[j][pb.onlyB[rng.IntN(len(pb.onlyB))]]++
+					}
 				}
-				for range pb.onlyA {
-					wA[pb.onlyA[rng.IntN(len(pb.onlyA))]]++
-				}
-				for range pb.onlyB {
-					wB[pb.onlyB[rng.IntN(len(pb.onlyB))]]++
-				}
-				row := pb.reps[r]
 				if pb.a != nil {
-					weighted(pb.a.acc, wA, pb.nMA, sA)
+					weighted(pb.a.acc, wA[:nb], pb.nMA, sA[:nb])
 				}
 				if pb.b != nil {
-					weighted(pb.b.acc, wB, pb.nMB, sB)
+					weighted(pb.b.acc, wB[:nb], pb.nMB, sB[:nb])
 				}
-				for u := 0; u < pb.nU; u++ {
-					va, vb := nanValues(), nanValues()
-					if m := pb.mA[u]; m >= 0 {
-						va = values(sA[m*acLen : (m+1)*acLen])
-					}
-					if m := pb.mB[u]; m >= 0 {
-						vb = values(sB[m*acLen : (m+1)*acLen])
-					}
-					for k := range Metrics {
-						row[outIdx(u, k, 0)] = va[k]
-						row[outIdx(u, k, 1)] = vb[k]
+				for j := 0; j < nb; j++ {
+					row := pb.reps[b0+j]
+					for u := 0; u < pb.nU; u++ {
+						va, vb := nanValues(), nanValues()
+						if m := pb.mA[u]; m >= 0 {
+							va = values(sA[j][m*acLen : (m+1)*acLen])
+						}
+						if m := pb.mB[u]; m >= 0 {
+							vb = values(sB[j][m*acLen : (m+1)*acLen])
+						}
+						for k := range Metrics {
+							row[outIdx(u, k, 0)] = va[k]
+							row[outIdx(u, k, 1)] = vb[k]
+						}
 					}
 				}
 			}
@@ -104,20 +123,28 @@ func (pb *pairBoot) run(ctx context.Context, B int, seed uint64) error {
 	return ctx.Err()
 }
 
-// weighted sums the accumulators of every question times its draw count
-// into s (per model × acLen). The product is rounded before the sum (no
+// weighted sums, for every replicate j of a block, the accumulators of every
+// question times its draw count w[j][q] into s[j] (per model × acLen),
+// questions in ascending order. The product is rounded before the sum (no
 // fused multiply-add), so results are the same on every platform.
-func weighted(acc []float64, w []int, nM int, s []float64) {
-	clear(s)
+func weighted(acc []float64, w [][]int32, nM int, s [][]float64) {
+	for j := range s {
+		clear(s[j])
+	}
 	stride := nM * acLen
-	for q, n := range w {
-		if n == 0 {
-			continue
-		}
-		f := float64(n)
+	nQ := len(acc) / max(stride, 1)
+	for q := 0; q < nQ; q++ {
 		row := acc[q*stride : (q+1)*stride]
-		for i, x := range row {
-			s[i] += float64(f * x)
+		for j := range w {
+			n := w[j][q]
+			if n == 0 {
+				continue
+			}
+			f := float64(n)
+			sj := s[j][:len(row)]
+			for i, x := range row {
+				sj[i] += float64(f * x)
+			}
 		}
 	}
 }

@@ -28,8 +28,54 @@ const (
 // integer counts and rational sums (no float accumulation).
 type exact struct {
 	solvedN, solved, rankedN, rankSum, wins int64
-	rubN, chkN                              int64
-	rub, chk                                big.Rat
+	rub, chk                                fracSum
+}
+
+// fracSum is an exact sum of fractions, grouped by denominator, plus the
+// values that are only known as floats (summed in data order), as the
+// summary table sums rubric means and checklist rates.
+type fracSum struct {
+	byDen   map[int64]int64
+	fl      float64
+	inexact bool
+	n       int64
+}
+
+func (f *fracSum) add(num, den int64) {
+	if f.byDen == nil {
+		f.byDen = map[int64]int64{}
+	}
+	f.byDen[den] += num
+	f.n++
+}
+
+func (f *fracSum) addFloat(x float64) {
+	f.fl += x
+	f.inexact = true
+	f.n++
+}
+
+// mean is the sum over the number of terms; NaN when empty.
+func (f *fracSum) mean() float64 {
+	if f.n == 0 {
+		return math.NaN()
+	}
+	dens := make([]int64, 0, len(f.byDen))
+	for d := range f.byDen {
+		dens = append(dens, d)
+	}
+	sort.Slice(dens, func(i, j int) bool { return dens[i] < dens[j] })
+	s := new(big.Rat)
+	for _, d := range dens {
+		s.Add(s, big.NewRat(f.byDen[d], d))
+	}
+	if f.inexact {
+		v, _ := s.Float64()
+		return (v + f.fl) / float64(f.n)
+	}
+	s.Quo(s, new(big.Rat).SetInt64(f.n))
+	v, _ := s.Float64()
+	return v
 }
 
 func (e *exact) values() [5]float64 {
@@ -39,14 +85,7 @@ func (e *exact) values() [5]float64 {
 		}
 		return float64(n) / float64(d)
 	}
-	mean := func(s *big.Rat, n int64) float64 {
-		if n == 0 {
-			return math.NaN()
-		}
-		f, _ := new(big.Rat).Quo(s, new(big.Rat).SetInt64(n)).Float64()
-		return f
-	}
-	return [5]float64{ratio(e.solved, e.solvedN), mean(&e.rub, e.rubN), mean(&e.chk, e.chkN),
+	return [5]float64{ratio(e.solved, e.solvedN), e.rub.mean(), e.chk.mean(),
 		ratio(e.rankSum, e.rankedN), ratio(e.wins, e.rankedN)}
 }
 
@@ -232,42 +271,41 @@ func prepare(r Run, rename map[string]string) *runData {
 		if !math.IsNaN(g.RubricMean) {
 			c[acRubN]++
 			c[acRubSum] += g.RubricMean
-			e.rubN++
-			e.rub.Add(&e.rub, rubricRat(g))
+			addRubric(&e.rub, g)
 		}
 		if !math.IsNaN(g.ChecklistRate) {
 			c[acChkN]++
 			c[acChkSum] += g.ChecklistRate
-			e.chkN++
-			e.chk.Add(&e.chk, checklistRat(g, pc2, r.Scores.PartialCredit))
+			addChecklist(&e.chk, g, pc2, r.Scores.PartialCredit)
 		}
 	}
 	return d
 }
 
-// rubricRat is a grading's rubric mean as an exact fraction: the sum of
-// integer attribute scores over their count, else the float mean.
-func rubricRat(g *scores.Grading) *big.Rat {
-	var sum int64
-	n := int64(0)
+// addRubric adds a grading's rubric mean exactly: the sum of integer
+// attribute scores over their count, else the float mean.
+func addRubric(f *fracSum, g *scores.Grading) {
+	var sum, n int64
 	for _, v := range g.Rubric {
 		if math.IsNaN(v) {
 			continue
 		}
 		if v != math.Trunc(v) || math.Abs(v) > 1<<30 {
-			return new(big.Rat).SetFloat64(g.RubricMean)
+			f.addFloat(g.RubricMean)
+			return
 		}
 		sum += int64(v)
 		n++
 	}
-	return big.NewRat(sum, n)
+	f.add(sum, n)
 }
 
-// checklistRat is a single-run grading's checklist rate as an exact
-// fraction (partial credit in halves), else the float rate.
-func checklistRat(g *scores.Grading, pc2 int64, pc float64) *big.Rat {
+// addChecklist adds a single-run grading's checklist rate exactly (partial
+// credit in halves), else the float rate.
+func addChecklist(f *fracSum, g *scores.Grading, pc2 int64, pc float64) {
 	if g.Runs != 1 || float64(pc2) != 2*pc {
-		return new(big.Rat).SetFloat64(g.ChecklistRate)
+		f.addFloat(g.ChecklistRate)
+		return
 	}
 	var hits, partials, n int64
 	for _, v := range g.Verdicts {
@@ -283,7 +321,8 @@ func checklistRat(g *scores.Grading, pc2 int64, pc float64) *big.Rat {
 		}
 	}
 	if n == 0 {
-		return new(big.Rat).SetFloat64(g.ChecklistRate)
+		f.addFloat(g.ChecklistRate)
+		return
 	}
-	return big.NewRat(2*hits+pc2*partials, 2*n)
+	f.add(2*hits+pc2*partials, 2*n)
 }

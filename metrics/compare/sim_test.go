@@ -20,6 +20,8 @@ type simParams struct {
 	improve float64
 	// lenient is added to the judge's scores in NEW.
 	lenient float64
+	// models, when above 3, adds models model-d, model-e, … (unchanged).
+	models int
 }
 
 var simModels = []string{"model-a", "model-b", "model-c"}
@@ -30,6 +32,11 @@ var simBase = []float64{0.45, 0.5, 0.35}
 // OLD and NEW are independent draws (streams 1 and 2).
 func simulate(p simParams) (old, new *analysis.Study) {
 	r0 := rand.New(rand.NewPCG(p.seed, 0))
+	simModels, simBase := simModels, simBase
+	for m := len(simModels); m < p.models; m++ {
+		simModels = append(simModels[:m:m], fmt.Sprintf("model-%c", 'a'+m))
+		simBase = append(simBase[:m:m], 0.3+0.04*float64(m))
+	}
 	nQ, nM := p.questions, len(simModels)
 	qEff := make([]float64, nQ)
 	quality := make([]float64, nQ*nM) // judge's view of the response, fixed

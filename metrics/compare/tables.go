@@ -87,8 +87,8 @@ func (c *comparison) questionsTable() *report.Table {
 			col("old_chars", report.Int, "length of OLD's response in characters (Unicode code points); empty when absent"),
 			col("new_chars", report.Int, "length of NEW's response; empty when absent"),
 			col("same_text", report.Text, "yes when both runs have the same response text (SHA-256), no when it differs, empty when a text is missing"),
-			col("old_page", report.Text, "OLD's question page, relative to this site (when OLD was given as a report folder)"),
-			col("new_page", report.Text, "NEW's question page, relative to this site (when NEW was given as a report folder)"),
+			col("old_page", report.Link, "OLD's question page, relative to this site (when OLD was given as a report folder)"),
+			col("new_page", report.Link, "NEW's question page, relative to this site (when NEW was given as a report folder)"),
 		}}
 	pn := Humans
 	if c.old.pops[pn] == nil && c.new.pops[pn] == nil && len(c.pops) > 0 {

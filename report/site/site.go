@@ -510,6 +510,7 @@ type headCell struct {
 
 type dataCell struct {
 	Text, Sort, Class string
+	Href              string // a relative address: the cell is a link
 	Undefined         bool
 }
 
@@ -568,7 +569,7 @@ func (b *builder) tableView(t *report.Table, ids map[string]bool) tableView {
 		if s.lo >= 0 {
 			name += " [lo, hi]"
 		}
-		tv.Grid.Head = append(tv.Grid.Head, headCell{Name: name, Doc: c.Doc, Num: c.Kind != report.Text})
+		tv.Grid.Head = append(tv.Grid.Head, headCell{Name: name, Doc: c.Doc, Num: c.Kind != report.Text && c.Kind != report.Link})
 	}
 	n := min(len(t.Rows), b.opt.MaxTableRows)
 	tv.Shown = n
@@ -580,6 +581,9 @@ func (b *builder) tableView(t *report.Table, ids map[string]bool) tableView {
 			}
 			kind := t.Columns[s.i].Kind
 			c := b.cell(at(row, s.i), kind)
+			if kind == report.Link {
+				c = linkCell(at(row, s.i))
+			}
 			if s.lo >= 0 && !c.Undefined {
 				lo, hi := b.cell(at(row, s.lo), kind), b.cell(at(row, s.hi), kind)
 				c.Text += " [" + lo.Text + ", " + hi.Text + "]"
@@ -589,6 +593,20 @@ func (b *builder) tableView(t *report.Table, ids map[string]bool) tableView {
 		tv.Grid.Rows = append(tv.Grid.Rows, cells)
 	}
 	return tv
+}
+
+// linkCell shows a Link column's relative address as a link named "open";
+// an address with a scheme or a host ("x:", "//") is shown as text, so a
+// page never links out of the reports on disk.
+func linkCell(v any) dataCell {
+	s, _ := v.(string)
+	if s == "" {
+		return dataCell{}
+	}
+	if strings.Contains(s, ":") || strings.HasPrefix(s, "//") || strings.Contains(s, "\\") {
+		return dataCell{Text: s}
+	}
+	return dataCell{Text: "open", Href: s, Sort: s}
 }
 
 func at(row []any, i int) any {
