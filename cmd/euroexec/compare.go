@@ -115,6 +115,7 @@ func runCompare(ctx context.Context, stdout, stderr io.Writer, args []string, o 
 	}
 	rep := &report.Report{Title: "Comparison: " + runs[0].Label + " → " + runs[len(runs)-1].Label, Version: version, GeneratedAt: start}
 	rep.Add(part)
+	rep.Overview = compare.Overview(runs, opt.Map)
 	settings = append(settings, report.KV{Key: "bootstrap", Value: strconv.Itoa(opt.Bootstrap)},
 		report.KV{Key: "seed", Value: strconv.FormatUint(opt.Seed, 10)}, report.KV{Key: "alpha", Value: "0.05"},
 		report.KV{Key: "map", Value: strings.Join(o.maps, ", ")})

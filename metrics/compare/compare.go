@@ -17,6 +17,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
@@ -100,7 +102,34 @@ func Analyze(ctx context.Context, runs []Run, opt Options) (report.Part, error) 
 		if r.Label == "" {
 			runs[i].Label = fmt.Sprintf("run %d", i+1)
 		}
-		rd[i] = prepare(runs[i], opt.Map)
+		seen := map[string]string{}
+		for _, m := range r.Study.Models {
+			n := m.Name
+			if to, ok := opt.Map[n]; ok {
+				n = to
+			}
+			if prev, dup := seen[n]; dup {
+				return part, fmt.Errorf("compare: run %s: models %q and %q both become %q after the renames (--map): a rename must not merge two models of one run",
+					runs[i].Label, prev, m.Name, n)
+			}
+			seen[n] = m.Name
+		}
+	}
+	// Index the runs concurrently (each is independent and deterministic).
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := range runs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			rd[i] = prepare(runs[i], opt.Map)
+			<-sem
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return part, fmt.Errorf("compare: %w", err)
 	}
 	c := &comparison{opt: opt, runs: runs, rd: rd, old: rd[0], new: rd[len(rd)-1]}
 	if err := c.compute(ctx); err != nil {
@@ -123,4 +152,40 @@ func pValue(est, se float64) float64 {
 		return 0
 	}
 	return math.Erfc(math.Abs(est) / se / math.Sqrt2)
+}
+
+// Overview counts the runs' union for the report's "at a glance" block:
+// distinct questions, models (after renames), human graders and judges,
+// and the gradings of all runs (judge runs counted separately).
+func Overview(runs []Run, rename map[string]string) report.Overview {
+	qs, ms, hs, js := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+	var o report.Overview
+	for _, r := range runs {
+		if r.Study == nil {
+			continue
+		}
+		for _, q := range r.Study.Questions {
+			qs[q.ID] = true
+		}
+		for _, m := range r.Study.Models {
+			if m.Name == r.Study.HumanLabel {
+				continue
+			}
+			if n, ok := rename[m.Name]; ok {
+				ms[n] = true
+			} else {
+				ms[m.Name] = true
+			}
+		}
+		for _, e := range r.Study.Evaluators {
+			if e.Kind == analysis.Judge {
+				js[e.ID] = true
+			} else {
+				hs[e.ID] = true
+			}
+		}
+		o.Gradings += len(r.Study.Gradings)
+	}
+	o.Questions, o.Models, o.HumanGraders, o.Judges = len(qs), len(ms), len(hs), len(js)
+	return o
 }

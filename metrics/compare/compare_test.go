@@ -372,10 +372,23 @@ func TestOptionsErrors(t *testing.T) {
 		{[]Run{{Study: s}, {Study: s}}, Options{Bootstrap: -1, Alpha: 0.05}, "bootstrap = -1"},
 		{[]Run{{Study: s}, {Study: s}}, Options{Alpha: 1}, "alpha = 1"},
 		{[]Run{{Study: s}, {}}, DefaultOptions(), "run 2 has no study"},
+		{[]Run{{Study: s}, {Study: s}}, Options{Alpha: 0.05, Map: map[string]string{"model-a": "model-b"}},
+			`run run 1: models "model-a" and "model-b" both become "model-b"`},
 	} {
 		_, err := Analyze(context.Background(), tc.runs, tc.opt)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("error %v, want one containing %q", err, tc.want)
 		}
+	}
+}
+
+func TestOverview(t *testing.T) {
+	a, b := simulate(simParams{questions: 7, seed: 1})
+	b.Questions = append(b.Questions, analysis.Question{ID: "extra"})
+	o := Overview([]Run{{Study: a}, {Study: b}}, map[string]string{"model-a": "model-b"})
+	// 8 questions, model-a renamed onto model-b: 2 models, 6 humans, 1 judge;
+	// 7 questions × 3 models × 3 gradings per run.
+	if o.Questions != 8 || o.Models != 2 || o.HumanGraders != 6 || o.Judges != 1 || o.Gradings != 2*7*3*3 {
+		t.Errorf("overview %+v", o)
 	}
 }

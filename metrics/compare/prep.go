@@ -228,7 +228,7 @@ func prepare(r Run, rename map[string]string) *runData {
 		}
 		groups[k] = append(groups[k], i)
 	}
-	rank := map[int]int{}
+	rank := make([]int32, len(gs))
 	for _, k := range order {
 		ps := groups[k]
 		sort.SliceStable(ps, func(a, b int) bool {
@@ -239,7 +239,7 @@ func prepare(r Run, rename map[string]string) *runData {
 			return ga.Model < gb.Model
 		})
 		for r, i := range ps {
-			rank[i] = r + 1
+			rank[i] = int32(r + 1)
 		}
 	}
 	pc2 := int64(math.Round(2 * r.Scores.PartialCredit))
