@@ -57,7 +57,7 @@ func compareCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	f := c.Flags()
 	f.StringVarP(&o.out, "out", "o", "euroexec-compare", "output folder")
-	f.StringArrayVar(&o.maps, "map", nil, "rename a model of an earlier run before matching: --map old=new (repeatable)")
+	f.StringArrayVar(&o.maps, "map", nil, "rename a model before matching, in every run: --map old=new, old a model name or display name (repeatable)")
 	f.IntVar(&o.bootstrap, "bootstrap", -1, "bootstrap replicates (default: the first run's analysis.bootstrap, 2000 unless set)")
 	f.Int64Var(&o.seed, "seed", -1, "bootstrap seed (default: the first run's analysis.seed, 1 unless set)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no summary, only problems")

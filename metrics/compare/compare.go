@@ -51,9 +51,11 @@ type Options struct {
 	// Alpha is the family-wise error rate of the Holm procedure behind the
 	// flagged columns; default 0.05, accepted (0, 1).
 	Alpha float64
-	// Map renames models before matching: old name → new name (the
-	// command's --map old=new). A name not in Map matches the same name.
-	// Default none.
+	// Map renames models before matching, in every run: old → new (the
+	// command's --map old=new), old being a model's name or, when no name
+	// matches, its display name. A model not in Map matches by its name.
+	// A rename must not give two models of one run the same name. Default
+	// none.
 	Map map[string]string
 }
 
@@ -103,11 +105,9 @@ func Analyze(ctx context.Context, runs []Run, opt Options) (report.Part, error) 
 			runs[i].Label = fmt.Sprintf("run %d", i+1)
 		}
 		seen := map[string]string{}
+		name := renamer(r.Study, opt.Map)
 		for _, m := range r.Study.Models {
-			n := m.Name
-			if to, ok := opt.Map[n]; ok {
-				n = to
-			}
+			n := name(m.Name)
 			if prev, dup := seen[n]; dup {
 				return part, fmt.Errorf("compare: run %s: models %q and %q both become %q after the renames (--map): a rename must not merge two models of one run",
 					runs[i].Label, prev, m.Name, n)
@@ -167,14 +167,10 @@ func Overview(runs []Run, rename map[string]string) report.Overview {
 		for _, q := range r.Study.Questions {
 			qs[q.ID] = true
 		}
+		name := renamer(r.Study, rename)
 		for _, m := range r.Study.Models {
-			if m.Name == r.Study.HumanLabel {
-				continue
-			}
-			if n, ok := rename[m.Name]; ok {
-				ms[n] = true
-			} else {
-				ms[m.Name] = true
+			if m.Name != r.Study.HumanLabel {
+				ms[name(m.Name)] = true
 			}
 		}
 		for _, e := range r.Study.Evaluators {

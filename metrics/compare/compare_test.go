@@ -392,3 +392,20 @@ func TestOverview(t *testing.T) {
 		t.Errorf("overview %+v", o)
 	}
 }
+
+// TestMapByDisplayName: --map may name a model by its display name.
+func TestMapByDisplayName(t *testing.T) {
+	old, new := simulate(simParams{questions: 20, seed: 2})
+	old.Models[0].DisplayName = "Model A (2025)"
+	opt := DefaultOptions()
+	opt.Bootstrap = 0
+	opt.Map = map[string]string{"Model A (2025)": "model-z"}
+	p := analyze(t, old, new, opt)
+	m := table(t, p, ModelsTable)
+	if r := findRow(m.Rows, "model-z", "solve_rate", Humans); r == nil || isNaN(r[3]) || !isNaN(r[4]) {
+		t.Errorf("model-z row %v: want OLD's model-a renamed by its display name, NEW empty", r)
+	}
+	if r := findRow(m.Rows, "model-a", "solve_rate", Humans); r == nil || !isNaN(r[3]) || isNaN(r[4]) {
+		t.Errorf("model-a row %v: want only NEW's", r)
+	}
+}

@@ -124,12 +124,7 @@ type runData struct {
 // left out, scored by metrics/scores with the run's Solve rule.
 func prepare(r Run, rename map[string]string) *runData {
 	s := r.Study
-	name := func(m string) string {
-		if n, ok := rename[m]; ok {
-			return n
-		}
-		return m
-	}
+	name := renamer(s, rename)
 	d := &runData{run: r, mIdx: map[string]int{}, pops: map[string]*pop{},
 		respHash: map[[2]string][32]byte{}, respChars: map[[2]string]int{},
 		judges: map[string]map[[2]string]judgeScore{}, questions: map[string]bool{}, evals: map[string]string{}}
@@ -325,4 +320,23 @@ func addChecklist(f *fracSum, g *scores.Grading, pc2 int64, pc float64) {
 		return
 	}
 	f.add(2*hits+pc2*partials, 2*n)
+}
+
+// renamer returns the matching name of each model of s: rename[name], else
+// rename[display name], else the name itself.
+func renamer(s *analysis.Study, rename map[string]string) func(string) string {
+	to := map[string]string{}
+	for _, m := range s.Models {
+		if n, ok := rename[m.Name]; ok {
+			to[m.Name] = n
+		} else if n, ok := rename[m.DisplayName]; ok && m.DisplayName != "" {
+			to[m.Name] = n
+		}
+	}
+	return func(m string) string {
+		if n, ok := to[m]; ok {
+			return n
+		}
+		return m
+	}
 }
