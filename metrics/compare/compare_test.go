@@ -118,7 +118,9 @@ func TestImprovedModelFlagged(t *testing.T) {
 // questions, 200 replicates to keep it fast), the models that did not
 // change are flagged (any of Solve Rate, rubric, checklist rate, either
 // population) in at most 5 % of the seeds. Average rank and win rate are
-// left out: model-a's improvement really does move the others' ranks.
+// left out: model-a's improvement really does move the others' ranks. Then
+// 200 seeds where only the judge changed: no human row may be flagged in
+// more than 5 % of them.
 func TestUnchangedModelsRarelyFlagged(t *testing.T) {
 	if testing.Short() {
 		t.Skip("200 simulated comparisons")
@@ -149,6 +151,22 @@ func TestUnchangedModelsRarelyFlagged(t *testing.T) {
 	t.Logf("unchanged models flagged in %d of %d seeds; the improved model in %d", flaggedSeeds, seeds, improvedFlagged)
 	if flaggedSeeds*100 > 5*seeds {
 		t.Errorf("unchanged models flagged in %d of %d seeds, want at most 5 %%", flaggedSeeds, seeds)
+	}
+	// A lenient judge (+0.3) with no model change: the human rows (every
+	// metric) are flagged in at most 5 % of the seeds.
+	humanSeeds := 0
+	for seed := uint64(1); seed <= seeds; seed++ {
+		old, new := simulate(simParams{questions: 100, seed: 5000 + seed, lenient: 0.3})
+		for _, r := range table(t, analyze(t, old, new, opt), ModelsTable).Rows {
+			if r[2] == Humans && r[11] == "yes" {
+				humanSeeds++
+				break
+			}
+		}
+	}
+	t.Logf("judge drift only: human rows flagged in %d of %d seeds", humanSeeds, seeds)
+	if humanSeeds*100 > 5*seeds {
+		t.Errorf("judge drift only: human rows flagged in %d of %d seeds, want at most 5 %%", humanSeeds, seeds)
 	}
 }
 
