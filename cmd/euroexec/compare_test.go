@@ -75,6 +75,7 @@ func readCompareCSV(t *testing.T, path string) [][]string {
 func TestCompareGolden(t *testing.T) {
 	dir, rep, study := fixture(t)
 	out := filepath.Join(dir, "cmp")
+	dbBefore, _ := os.ReadFile(filepath.Join(rep, "study.duckdb"))
 	var stdout, stderr bytes.Buffer
 	err := runCompare(context.Background(), &stdout, &stderr, []string{rep, study},
 		compareOptions{out: out, bootstrap: 200, seed: -1, maps: []string{"ember-3.1=ember-3.2"}, now: fixedNow})
@@ -129,6 +130,10 @@ func TestCompareGolden(t *testing.T) {
 		if !bytes.Contains(page, []byte(want)) {
 			t.Errorf("site/compare.html lacks %s", want)
 		}
+	}
+	// Inputs are read-only: OLD's database is byte for byte unchanged.
+	if dbAfter, _ := os.ReadFile(filepath.Join(rep, "study.duckdb")); len(dbBefore) == 0 || !bytes.Equal(dbBefore, dbAfter) {
+		t.Error("compare changed OLD's study.duckdb")
 	}
 	left, _ := filepath.Glob(filepath.Join(dir, ".cmp*"))
 	if len(left) > 0 {
