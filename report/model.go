@@ -78,6 +78,8 @@ const (
 	SectionJudgeAudit  = "judge_audit"
 	SectionBeyond      = "beyond"
 	SectionPairwise    = "pairwise"
+	// SectionCompare holds the tables and figures of `euroexec compare`.
+	SectionCompare = "compare"
 )
 
 // ColumnKind says how a column's values are typed and displayed.
@@ -92,6 +94,10 @@ const (
 	Float
 	// Fraction columns hold float64 proportions in [0,1], shown as percent.
 	Fraction
+	// Link columns hold the relative address of a page (a string, "" for
+	// none), e.g. "../../round1/site/questions/q1.html" from the site
+	// folder; the site shows it as a link, CSV and workbook as text.
+	Link
 )
 
 // Column describes one column of a Table.

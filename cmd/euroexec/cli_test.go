@@ -72,7 +72,7 @@ func TestRunGolden(t *testing.T) {
 	}
 	// Every table is documented in docs/OUTPUTS.md, generated from the tables.
 	var doc bytes.Buffer
-	doc.WriteString("# Output tables\n\n`euroexec run` writes these tables to `OUT/tables/` (CSV: proportions as fractions, floats in full,\nundefined values empty and explained in `notes.csv`). The workbook has one sheet per table and the\nsite shows each beside its figure. This file is generated from the sample study's report\n(`go test ./cmd/euroexec -update`); tables that need instruments the sample lacks are listed by the\npackages that write them.\n\n")
+	doc.WriteString("# Output tables\n\n`euroexec run` writes these tables to `OUT/tables/` (CSV: proportions as fractions, floats in full,\nundefined values empty and explained in `notes.csv`). The workbook has one sheet per table and the\nsite shows each beside its figure. This file is generated from the sample study's report\n(`go test ./cmd/euroexec -update`); tables that need instruments the sample lacks are listed by the\npackages that write them. The tables of section compare are written by `euroexec compare` (see docs/METHODS.md).\n\n")
 	// Tables of instruments the sample lacks come from a weighted-criteria study.
 	crit := filepath.Join(t.TempDir(), "crit")
 	copt := data.DefaultOptions()
@@ -97,6 +97,7 @@ func TestRunGolden(t *testing.T) {
 			}
 		}
 	}
+	tables = append(tables, compareDocTables(t)...)
 	sort.SliceStable(tables, func(i, j int) bool { return tables[i].Name < tables[j].Name })
 	if err := csvout.WriteDocs(&doc, tables); err != nil {
 		t.Fatal(err)

@@ -159,11 +159,6 @@ func exportSource(ctx context.Context, stderr io.Writer, src string) (string, fu
 	return dbPath, cleanup, nil
 }
 
-func fileExists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && !fi.IsDir()
-}
-
 // quoteIdent quotes a SQL identifier.
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 

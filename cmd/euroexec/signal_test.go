@@ -20,6 +20,7 @@ import (
 // benchmarks of this file made (shared across them, so not in t.TempDir).
 func TestMain(m *testing.M) {
 	code := m.Run()
+	cleanupCompareFixture()
 	if binPath != "" {
 		os.RemoveAll(filepath.Dir(binPath))
 	}

@@ -220,6 +220,8 @@ func kindName(k report.ColumnKind) string {
 		return "number"
 	case report.Fraction:
 		return "fraction in [0,1]"
+	case report.Link:
+		return "relative address (text)"
 	default:
 		return fmt.Sprintf("kind %d", int(k))
 	}

@@ -149,6 +149,7 @@ var sectionTitles = []struct{ key, title string }{
 	{report.SectionPRBench, "PRBench criteria"},
 	{report.SectionPairwise, "Pairwise preferences"},
 	{report.SectionBeyond, "Beyond the paper"},
+	{report.SectionCompare, "Comparison"},
 }
 
 var tmpl = template.Must(template.New("site").Parse(pagesHTML))
@@ -343,6 +344,13 @@ func safeName(s string) string {
 	}
 	return out
 }
+
+// QuestionFile is the path of question id's page relative to the site
+// folder: questions/<name>.html, name being the id made safe for a file
+// name (ASCII letters, digits, '-' and '_' kept; otherwise '_' and a short
+// hash of the id added). Ids equal except for letter case get -2, -3, … in
+// the order of the report's questions; this function gives the first.
+func QuestionFile(id string) string { return "questions/" + safeName(id) + ".html" }
 
 // uniqueName returns stem, or stem-2, stem-3, … when a name equal in lower
 // case is already used, and records it.
@@ -544,6 +552,7 @@ type headCell struct {
 
 type dataCell struct {
 	Text, Sort, Class string
+	Href              string // a relative address: the cell is a link
 	Undefined         bool
 }
 
@@ -602,7 +611,7 @@ func (b *builder) tableView(t *report.Table, ids map[string]bool) tableView {
 		if s.lo >= 0 {
 			name += " [lo, hi]"
 		}
-		tv.Grid.Head = append(tv.Grid.Head, headCell{Name: name, Doc: c.Doc, Num: c.Kind != report.Text})
+		tv.Grid.Head = append(tv.Grid.Head, headCell{Name: name, Doc: c.Doc, Num: c.Kind != report.Text && c.Kind != report.Link})
 	}
 	n := min(len(t.Rows), b.opt.MaxTableRows)
 	tv.Shown = n
@@ -614,6 +623,9 @@ func (b *builder) tableView(t *report.Table, ids map[string]bool) tableView {
 			}
 			kind := t.Columns[s.i].Kind
 			c := b.cell(at(row, s.i), kind)
+			if kind == report.Link {
+				c = linkCell(at(row, s.i))
+			}
 			if s.lo >= 0 && !c.Undefined {
 				lo, hi := b.cell(at(row, s.lo), kind), b.cell(at(row, s.hi), kind)
 				c.Text += " [" + lo.Text + ", " + hi.Text + "]"
@@ -623,6 +635,20 @@ func (b *builder) tableView(t *report.Table, ids map[string]bool) tableView {
 		tv.Grid.Rows = append(tv.Grid.Rows, cells)
 	}
 	return tv
+}
+
+// linkCell shows a Link column's relative address as a link named "open";
+// an address with a scheme or a host ("x:", "//") is shown as text, so a
+// page never links out of the reports on disk.
+func linkCell(v any) dataCell {
+	s, _ := v.(string)
+	if s == "" {
+		return dataCell{}
+	}
+	if strings.Contains(s, ":") || strings.HasPrefix(s, "//") || strings.Contains(s, "\\") {
+		return dataCell{Text: s}
+	}
+	return dataCell{Text: "open", Href: s, Sort: s}
 }
 
 func at(row []any, i int) any {

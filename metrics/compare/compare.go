@@ -1,0 +1,187 @@
+// Package compare compares runs of a study: two runs (OLD and NEW) side by
+// side with paired cluster-bootstrap intervals of every change, item-level
+// regressions, judge drift and rank flips, and k ≥ 3 runs as a trend.
+//
+// It is pure computation over loaded studies (analysis.Study, as
+// transform.Load returns them): no I/O, no DuckDB. Per-grading scores come
+// from metrics/scores (the project's one definition of rubric mean,
+// checklist rate and solved); Solve Rate, average rank, win rate, rubric and
+// checklist rate are pooled over gradings as in summary.csv (main round, the
+// human label left out, one row per grader population: humans or
+// judge:<id>). The tables are documented on their columns and the
+// definitions in docs/METHODS.md ("Comparing runs").
+package compare
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/report"
+)
+
+// Run is one run of a study to compare.
+type Run struct {
+	// Label names the run in figures, notes and the trend table (e.g. the
+	// report folder's name). Labels should differ; an empty label becomes
+	// "run N".
+	Label string
+	// Study is the loaded run.
+	Study *analysis.Study
+	// Scores is the run's Solve rule (its study.toml [solve] section).
+	Scores scores.Options
+	// Pages, when not nil, maps a question id to the address of the
+	// question's page in the run's site, relative to the comparison's
+	// site folder; compare_questions.csv then links both runs' pages.
+	Pages func(questionID string) string
+}
+
+// Options are the comparison's settings.
+type Options struct {
+	// Bootstrap is the number of bootstrap replicates; default 2000. 0
+	// leaves every interval empty and flags nothing.
+	Bootstrap int
+	// Seed seeds replicate r's PCG stream as (Seed, r); default 1.
+	Seed uint64
+	// Alpha is the family-wise error rate of the Holm procedure behind the
+	// flagged columns; default 0.05, accepted (0, 1).
+	Alpha float64
+	// Map renames models before matching, in every run: old → new (the
+	// command's --map old=new), old being a model's name or, when no name
+	// matches, its display name. A model not in Map matches by its name.
+	// A rename must not give two models of one run the same name. Default
+	// none.
+	Map map[string]string
+}
+
+// DefaultOptions returns 2000 replicates, seed 1, alpha 0.05 and no renames.
+func DefaultOptions() Options { return Options{Bootstrap: 2000, Seed: 1, Alpha: 0.05} }
+
+// Metrics are the compared measures, in table order.
+var Metrics = []string{"solve_rate", "rubric", "checklist_rate", "avg_rank", "win_rate"}
+
+// Table names.
+const (
+	ModelsTable    = "compare_models"
+	QuestionsTable = "compare_questions"
+	DriftTable     = "judge_drift"
+	RankingsTable  = "compare_rankings"
+	TrendTable     = "compare_trend"
+	MatchingTable  = "compare_matching"
+	// Section is the report section (site page) of every table and figure.
+	Section = report.SectionCompare
+)
+
+// Humans is the grader population of all human gradings pooled.
+const Humans = "humans"
+
+// Analyze compares runs[0] (OLD) with runs[len(runs)-1] (NEW) and, with
+// three runs or more, adds the trend over all runs. It returns the tables
+// and figures of the comparison; warnings name what exists in one run only,
+// solve rules that differ and judges that drifted. ctx is checked between
+// bootstrap replicates.
+func Analyze(ctx context.Context, runs []Run, opt Options) (report.Part, error) {
+	var part report.Part
+	if len(runs) < 2 {
+		return part, errors.New("compare: need at least two runs")
+	}
+	if opt.Bootstrap < 0 {
+		return part, fmt.Errorf("compare: bootstrap = %d: must not be negative", opt.Bootstrap)
+	}
+	if !(opt.Alpha > 0 && opt.Alpha < 1) {
+		return part, fmt.Errorf("compare: alpha = %v: expected a level in (0, 1)", opt.Alpha)
+	}
+	rd := make([]*runData, len(runs))
+	for i, r := range runs {
+		if r.Study == nil {
+			return part, fmt.Errorf("compare: run %d has no study", i+1)
+		}
+		if r.Label == "" {
+			runs[i].Label = fmt.Sprintf("run %d", i+1)
+		}
+		seen := map[string]string{}
+		name := renamer(r.Study, opt.Map)
+		for _, m := range r.Study.Models {
+			n := name(m.Name)
+			if prev, dup := seen[n]; dup {
+				return part, fmt.Errorf("compare: run %s: models %q and %q both become %q after the renames (--map): a rename must not merge two models of one run",
+					runs[i].Label, prev, m.Name, n)
+			}
+			seen[n] = m.Name
+		}
+	}
+	// Index the runs concurrently (each is independent and deterministic).
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := range runs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			rd[i] = prepare(runs[i], opt.Map)
+			<-sem
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return part, fmt.Errorf("compare: %w", err)
+	}
+	c := &comparison{opt: opt, runs: runs, rd: rd, old: rd[0], new: rd[len(rd)-1]}
+	if err := c.compute(ctx); err != nil {
+		return part, err
+	}
+	return c.part(), nil
+}
+
+// pValue is the two-sided normal-approximation p-value of an estimate
+// whose bootstrap standard error is se: 2·(1 − Φ(|est|/se)). A zero
+// standard error gives 1 for a zero estimate and 0 otherwise; NaN when the
+// estimate or se is undefined.
+func pValue(est, se float64) float64 {
+	switch {
+	case math.IsNaN(est) || math.IsNaN(se):
+		return math.NaN()
+	case se == 0 && est == 0:
+		return 1
+	case se == 0:
+		return 0
+	}
+	return math.Erfc(math.Abs(est) / se / math.Sqrt2)
+}
+
+// Overview counts the runs' union for the report's "at a glance" block:
+// distinct questions, models (after renames), human graders and judges,
+// and the gradings of all runs (judge runs counted separately).
+func Overview(runs []Run, rename map[string]string) report.Overview {
+	qs, ms, hs, js := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+	var o report.Overview
+	for _, r := range runs {
+		if r.Study == nil {
+			continue
+		}
+		for _, q := range r.Study.Questions {
+			qs[q.ID] = true
+		}
+		name := renamer(r.Study, rename)
+		for _, m := range r.Study.Models {
+			if m.Name != r.Study.HumanLabel {
+				ms[name(m.Name)] = true
+			}
+		}
+		for _, e := range r.Study.Evaluators {
+			if e.Kind == analysis.Judge {
+				js[e.ID] = true
+			} else {
+				hs[e.ID] = true
+			}
+		}
+		o.Gradings += len(r.Study.Gradings)
+	}
+	o.Questions, o.Models, o.HumanGraders, o.Judges = len(qs), len(ms), len(hs), len(js)
+	return o
+}

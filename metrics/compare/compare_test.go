@@ -1,0 +1,429 @@
+package compare
+
+import (
+	"context"
+	"math"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/report"
+)
+
+func analyze(t *testing.T, old, new *analysis.Study, opt Options) report.Part {
+	t.Helper()
+	p, err := Analyze(context.Background(), []Run{{Label: "old", Study: old, Scores: scores.DefaultOptions()},
+		{Label: "new", Study: new, Scores: scores.DefaultOptions()}}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func table(t *testing.T, p report.Part, name string) *report.Table {
+	t.Helper()
+	for _, tb := range p.Tables {
+		if tb.Name == name {
+			return tb
+		}
+	}
+	t.Fatalf("no table %s", name)
+	return nil
+}
+
+func checkFloat(t *testing.T, what string, got any, want float64) {
+	t.Helper()
+	g, ok := got.(float64)
+	if !ok || !(g == want || math.Abs(g-want) < 1e-12 || (math.IsNaN(g) && math.IsNaN(want))) {
+		t.Errorf("%s = %v, want %v", what, got, want)
+	}
+}
+
+// TestSelfCompare compares a run with itself: every delta is exactly 0,
+// every interval [0, 0], nothing flagged, no question changed, the judge
+// has not drifted and no pair flipped.
+func TestSelfCompare(t *testing.T) {
+	s, _ := simulate(simParams{questions: 80, seed: 3})
+	opt := DefaultOptions()
+	opt.Bootstrap = 200
+	p := analyze(t, s, s, opt)
+	m := table(t, p, ModelsTable)
+	if len(m.Rows) != 3*5*2 {
+		t.Fatalf("compare_models has %d rows, want 30 (3 models × 5 metrics × 2 populations)", len(m.Rows))
+	}
+	for _, r := range m.Rows {
+		if isNaN(r[3]) && isNaN(r[4]) && isNaN(r[5]) {
+			continue // the judge does not rank: avg_rank and win_rate are undefined in both
+		}
+		if r[5] != 0.0 || r[6] != 0.0 || r[7] != 0.0 {
+			t.Errorf("%v %v %v: delta %v [%v, %v], want exactly 0 [0, 0]", r[0], r[1], r[2], r[5], r[6], r[7])
+		}
+		if r[11] != "no" || r[8] != "yes" || r[9] != int64(80) {
+			t.Errorf("%v %v %v: flagged %v paired %v shared %v; want no, yes, 80", r[0], r[1], r[2], r[11], r[8], r[9])
+		}
+	}
+	for _, r := range table(t, p, QuestionsTable).Rows {
+		if r[6] != "same" || r[9] != "yes" {
+			t.Fatalf("question row %v: change %v same_text %v, want same, yes", r[:2], r[6], r[9])
+		}
+	}
+	d := table(t, p, DriftTable).Rows
+	if len(d) != 1 {
+		t.Fatalf("judge_drift has %d rows, want 1", len(d))
+	}
+	if d[0][1] != int64(240) || d[0][6] != 0.0 || d[0][7] != 0.0 || d[0][8] != 0.0 || d[0][9] != 1.0 || d[0][10] != 0.0 || d[0][12] != "no" {
+		t.Errorf("judge_drift row %v: want 240 responses, diff 0 [0, 0], κ 1, flipped 0, not flagged", d[0])
+	}
+	for _, r := range table(t, p, RankingsTable).Rows {
+		if r[2] != r[5] || r[8] != "" || r[9] != "" {
+			t.Errorf("rankings row %v: rank changed or flipped", r)
+		}
+	}
+	if len(p.Warnings) != 0 {
+		t.Errorf("warnings: %v", p.Warnings)
+	}
+}
+
+// TestImprovedModelFlagged: model-a gains +10 points of solve probability,
+// the others do not change. Its Solve Rate change is flagged with an
+// interval covering +0.10; the unchanged models' are not flagged.
+func TestImprovedModelFlagged(t *testing.T) {
+	old, new := simulate(simParams{questions: 600, seed: 11, improve: 0.10})
+	opt := DefaultOptions()
+	opt.Bootstrap = 1000
+	p := analyze(t, old, new, opt)
+	m := table(t, p, ModelsTable)
+	r := findRow(m.Rows, "model-a", "solve_rate", Humans)
+	if r == nil {
+		t.Fatal("no row for model-a solve_rate humans")
+	}
+	if r[11] != "yes" {
+		t.Errorf("model-a solve_rate: flagged %v (delta %v [%v, %v], p_holm %v), want yes", r[11], r[5], r[6], r[7], r[10])
+	}
+	if lo, hi := r[6].(float64), r[7].(float64); !(lo <= 0.10 && 0.10 <= hi) {
+		t.Errorf("model-a solve_rate: interval [%v, %v] does not cover +0.10", lo, hi)
+	}
+	for _, model := range []string{"model-b", "model-c"} {
+		for _, metric := range []string{"solve_rate", "rubric", "checklist_rate"} {
+			if r := findRow(m.Rows, model, metric, Humans); r == nil || r[11] != "no" {
+				t.Errorf("%s %s humans: %v, want a row not flagged", model, metric, r)
+			}
+		}
+	}
+}
+
+// TestUnchangedModelsRarelyFlagged: over 200 seeds of small studies (100
+// questions, 200 replicates to keep it fast), the models that did not
+// change are flagged (any of Solve Rate, rubric, checklist rate, either
+// population) in at most 5 % of the seeds. Average rank and win rate are
+// left out: model-a's improvement really does move the others' ranks. Then
+// 200 seeds where only the judge changed: no human row may be flagged in
+// more than 5 % of them.
+func TestUnchangedModelsRarelyFlagged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200 simulated comparisons")
+	}
+	const seeds = 200
+	opt := DefaultOptions()
+	opt.Bootstrap = 200
+	flaggedSeeds, improvedFlagged := 0, 0
+	for seed := uint64(1); seed <= seeds; seed++ {
+		old, new := simulate(simParams{questions: 100, seed: 1000 + seed, improve: 0.10})
+		p := analyze(t, old, new, opt)
+		any := false
+		for _, r := range table(t, p, ModelsTable).Rows {
+			if r[0] == "model-a" {
+				if r[1] == "solve_rate" && r[2] == Humans && r[11] == "yes" {
+					improvedFlagged++
+				}
+				continue
+			}
+			if r[1] != "avg_rank" && r[1] != "win_rate" && r[11] == "yes" {
+				any = true
+			}
+		}
+		if any {
+			flaggedSeeds++
+		}
+	}
+	t.Logf("unchanged models flagged in %d of %d seeds; the improved model in %d", flaggedSeeds, seeds, improvedFlagged)
+	if flaggedSeeds*100 > 5*seeds {
+		t.Errorf("unchanged models flagged in %d of %d seeds, want at most 5 %%", flaggedSeeds, seeds)
+	}
+	// A lenient judge (+0.3) with no model change: the human rows (every
+	// metric) are flagged in at most 5 % of the seeds.
+	humanSeeds := 0
+	for seed := uint64(1); seed <= seeds; seed++ {
+		old, new := simulate(simParams{questions: 100, seed: 5000 + seed, lenient: 0.3})
+		for _, r := range table(t, analyze(t, old, new, opt), ModelsTable).Rows {
+			if r[2] == Humans && r[11] == "yes" {
+				humanSeeds++
+				break
+			}
+		}
+	}
+	t.Logf("judge drift only: human rows flagged in %d of %d seeds", humanSeeds, seeds)
+	if humanSeeds*100 > 5*seeds {
+		t.Errorf("judge drift only: human rows flagged in %d of %d seeds, want at most 5 %%", humanSeeds, seeds)
+	}
+}
+
+// TestJudgeDrift: the models do not change, the judge scores +0.3 higher in
+// NEW. judge_drift finds it (interval covering +0.3, flagged), the human
+// rows show no change, and a warning says the judge's model deltas reflect
+// the judge.
+func TestJudgeDrift(t *testing.T) {
+	old, new := simulate(simParams{questions: 300, seed: 5, lenient: 0.3})
+	opt := DefaultOptions()
+	opt.Bootstrap = 1000
+	p := analyze(t, old, new, opt)
+	d := table(t, p, DriftTable).Rows
+	if len(d) != 1 || d[0][0] != "judge-1" {
+		t.Fatalf("judge_drift rows %v, want one for judge-1", d)
+	}
+	if d[0][1] != int64(900) {
+		t.Errorf("responses compared = %v, want 900 (every response, same text)", d[0][1])
+	}
+	if lo, hi := d[0][7].(float64), d[0][8].(float64); !(lo <= 0.3 && 0.3 <= hi) || d[0][12] != "yes" {
+		t.Errorf("judge drift %v [%v, %v] flagged %v, want an interval covering 0.3, flagged", d[0][6], lo, hi, d[0][12])
+	}
+	judgeFlagged := 0
+	for _, r := range table(t, p, ModelsTable).Rows {
+		if r[2] == Humans && r[11] == "yes" {
+			t.Errorf("human row %v %v flagged (delta %v [%v, %v]): the models did not change", r[0], r[1], r[5], r[6], r[7])
+		}
+		if r[2] == "judge:judge-1" && r[1] == "solve_rate" && r[11] == "yes" {
+			judgeFlagged++
+		}
+	}
+	if judgeFlagged == 0 {
+		t.Error("no Solve Rate change under the judge flagged: the simulation should make the judge's drift visible there")
+	}
+	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "judge judge-1") || !strings.Contains(p.Warnings[0], "not the models") {
+		t.Errorf("warnings = %q, want one naming judge-1's drift", p.Warnings)
+	}
+}
+
+// TestHandComputed checks every table on a study small enough to compute by
+// hand: OLD has questions q1, q2 and models m-old (renamed m1 by Map) and
+// m2; NEW has q2, q3 and m1, m3.
+func TestHandComputed(t *testing.T) {
+	H, M := analysis.Hit, analysis.Miss
+	solved := func(e, q, m string) analysis.Grading {
+		return analysis.Grading{Evaluator: e, Kind: analysis.Human, Round: "main", QuestionID: q, Model: m,
+			Rubric: []float64{4, 3}, Verdicts: []analysis.Verdict{H, H, M}, Rank: 1}
+	}
+	failed := func(e, q, m string) analysis.Grading {
+		return analysis.Grading{Evaluator: e, Kind: analysis.Human, Round: "main", QuestionID: q, Model: m,
+			Rubric: []float64{2, 3}, Verdicts: []analysis.Verdict{H, M, M}, Rank: 2}
+	}
+	judge := func(q, m string, score float64) analysis.Grading {
+		return analysis.Grading{Evaluator: "j", Kind: analysis.Judge, Round: "main", QuestionID: q, Model: m, Rubric: []float64{score, score}, Verdicts: []analysis.Verdict{H, H, M}}
+	}
+	resp := func(q, m, text string) analysis.Response {
+		return analysis.Response{QuestionID: q, Model: m, Text: text, Chars: len([]rune(text))}
+	}
+	base := func() *analysis.Study {
+		return &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"A", "B"}}
+	}
+	old := base()
+	old.Questions = []analysis.Question{{ID: "q1"}, {ID: "q2"}}
+	old.Models = []analysis.Model{{Name: "m-old"}, {Name: "m2"}}
+	old.Evaluators = []analysis.Evaluator{{ID: "h1", Kind: analysis.Human}, {ID: "j", Kind: analysis.Judge}}
+	old.Responses = []analysis.Response{resp("q1", "m-old", "aa"), resp("q2", "m-old", "bbb"), resp("q2", "m2", "cccc")}
+	old.Gradings = []analysis.Grading{
+		solved("h1", "q1", "m-old"), failed("h1", "q2", "m-old"), solved("h1", "q2", "m2"),
+		judge("q2", "m-old", 2), judge("q2", "m2", 3),
+	}
+	new := base()
+	new.Questions = []analysis.Question{{ID: "q2"}, {ID: "q3"}}
+	new.Models = []analysis.Model{{Name: "m1"}, {Name: "m3"}}
+	new.Evaluators = []analysis.Evaluator{{ID: "h2", Kind: analysis.Human}, {ID: "j", Kind: analysis.Judge}}
+	new.Responses = []analysis.Response{resp("q2", "m1", "bbb"), resp("q3", "m1", "dd"), resp("q2", "m3", "eeeee")}
+	new.Gradings = []analysis.Grading{
+		solved("h2", "q2", "m1"), solved("h2", "q3", "m1"), failed("h2", "q2", "m3"),
+		judge("q2", "m1", 3.5), judge("q2", "m3", 1),
+	}
+	opt := DefaultOptions()
+	opt.Bootstrap = 0
+	opt.Map = map[string]string{"m-old": "m1"}
+	p := analyze(t, old, new, opt)
+	m := table(t, p, ModelsTable)
+	// m1, humans: OLD solves q1 and not q2 (1/2), NEW solves q2 and q3 (2/2).
+	r := findRow(m.Rows, "m1", "solve_rate", Humans)
+	checkFloat(t, "m1 old solve rate", r[3], 0.5)
+	checkFloat(t, "m1 new solve rate", r[4], 1)
+	checkFloat(t, "m1 delta", r[5], 0.5)
+	if r[8] != "yes" || r[9] != int64(1) || !isNaN(r[6]) || r[11] != "no" {
+		t.Errorf("m1 solve_rate row %v: want paired, 1 shared question (q2), no interval, not flagged", r)
+	}
+	// Rubric: OLD (3.5 + 2.5)/2 = 3, NEW 3.5. Checklist: OLD (2/3 + 1/3)/2, NEW 2/3.
+	checkFloat(t, "m1 old rubric", findRow(m.Rows, "m1", "rubric", Humans)[3], 3)
+	checkFloat(t, "m1 new rubric", findRow(m.Rows, "m1", "rubric", Humans)[4], 3.5)
+	checkFloat(t, "m1 old checklist", findRow(m.Rows, "m1", "checklist_rate", Humans)[3], 0.5)
+	checkFloat(t, "m1 new checklist", findRow(m.Rows, "m1", "checklist_rate", Humans)[4], 2.0/3)
+	// Ranks re-derived per (evaluator, question): in OLD q2, m2 ranked 1
+	// and m1 2; q1 has m1 alone → rank 1. avg rank 1.5, win rate 0.5.
+	checkFloat(t, "m1 old avg rank", findRow(m.Rows, "m1", "avg_rank", Humans)[3], 1.5)
+	checkFloat(t, "m1 old win rate", findRow(m.Rows, "m1", "win_rate", Humans)[3], 0.5)
+	checkFloat(t, "m1 new win rate", findRow(m.Rows, "m1", "win_rate", Humans)[4], 1)
+	// One-side models keep their rows with an empty side.
+	r = findRow(m.Rows, "m2", "solve_rate", Humans)
+	if r == nil || !isNaN(r[4]) || !isNaN(r[5]) || r[9] != int64(0) {
+		t.Errorf("m2 (OLD only) row %v: want old 1, new and delta empty, 0 shared", r)
+	}
+	checkFloat(t, "m2 old", r[3], 1)
+	if r := findRow(m.Rows, "m3", "solve_rate", Humans); r == nil || !isNaN(r[3]) {
+		t.Errorf("m3 (NEW only) row %v: want old empty", r)
+	}
+	q := table(t, p, QuestionsTable)
+	want := map[[2]string][]any{
+		{"q2", "m1"}: {0.0, 1.0, "improved", int64(3), int64(3), "yes"},
+		{"q1", "m1"}: {1.0, math.NaN(), "only_old", int64(2), nil, ""},
+		{"q3", "m1"}: {math.NaN(), 1.0, "only_new", nil, int64(2), ""},
+		{"q2", "m2"}: {1.0, math.NaN(), "only_old", int64(4), nil, ""},
+		{"q2", "m3"}: {math.NaN(), 0.0, "only_new", nil, int64(5), ""},
+	}
+	if len(q.Rows) != len(want) {
+		t.Errorf("compare_questions has %d rows, want %d", len(q.Rows), len(want))
+	}
+	for _, r := range q.Rows {
+		w, ok := want[[2]string{r[0].(string), r[1].(string)}]
+		if !ok {
+			t.Errorf("unexpected question row %v", r)
+			continue
+		}
+		got := []any{r[3], r[4], r[6], r[7], r[8], r[9]}
+		for i := range w {
+			if wf, ok := w[i].(float64); ok && math.IsNaN(wf) {
+				if !isNaN(got[i]) {
+					t.Errorf("%v: column %d = %v, want empty", r[:2], i, got[i])
+				}
+				continue
+			}
+			if got[i] != w[i] {
+				t.Errorf("%v: got %v, want %v", r[:2], got, w)
+				break
+			}
+		}
+	}
+	if q.Rows[0][0] != "q2" || q.Rows[0][1] != "m1" {
+		t.Errorf("first question row %v, want the only defined change (q2, m1)", q.Rows[0][:2])
+	}
+	// Judge j: q2/m1 has the same text in both runs (OLD 2 → NEW 3.5);
+	// q2/m2 and q2/m3 are graded in one run only. Diff 1.5, solved 0 → 1:
+	// one flip of one; κ = 0 (p_o = 0, p_e = 1·0 + 0·1 = 0).
+	d := table(t, p, DriftTable).Rows
+	if len(d) != 1 || d[0][1] != int64(1) || d[0][3] != int64(0) {
+		t.Fatalf("judge_drift %v: want judge j on 1 response, 0 changed texts", d)
+	}
+	checkFloat(t, "judge old rubric", d[0][4], 2)
+	checkFloat(t, "judge diff", d[0][6], 1.5)
+	checkFloat(t, "judge flipped", d[0][10], 1)
+	checkFloat(t, "κ", d[0][9], 0)
+	var kinds []string
+	for _, r := range table(t, p, MatchingTable).Rows {
+		kinds = append(kinds, r[0].(string)+" "+r[1].(string)+" "+r[2].(string))
+	}
+	wantKinds := "model m-old → m1 |model m2 old|model m3 new|question q1 old|question q3 new|human evaluator h1 old|human evaluator h2 new"
+	if strings.Join(kinds, "|") != wantKinds {
+		t.Errorf("compare_matching:\n got %s\nwant %s", strings.Join(kinds, "|"), wantKinds)
+	}
+}
+
+// TestKappaHandComputed: κ between a judge's solved verdicts on four
+// unchanged responses, OLD 1,1,0,0 and NEW 1,0,0,0: p_o = 3/4, p_e = ½·¼ +
+// ½·¾ = ½, κ = (¾ − ½)/(1 − ½) = ½; one flip in four.
+func TestKappaHandComputed(t *testing.T) {
+	mk := func(scores []float64) *analysis.Study {
+		s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"A"},
+			Models: []analysis.Model{{Name: "m"}}, Evaluators: []analysis.Evaluator{{ID: "j", Kind: analysis.Judge}}}
+		for i, sc := range scores {
+			q := string(rune('a' + i))
+			s.Questions = append(s.Questions, analysis.Question{ID: q})
+			s.Responses = append(s.Responses, analysis.Response{QuestionID: q, Model: "m", Text: "t" + q})
+			s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "j", Kind: analysis.Judge, Round: "main", QuestionID: q, Model: "m", Rubric: []float64{sc}})
+		}
+		return s
+	}
+	opt := DefaultOptions()
+	opt.Bootstrap = 100
+	p := analyze(t, mk([]float64{4, 3, 2, 1}), mk([]float64{4, 2.5, 2, 1}), opt)
+	d := table(t, p, DriftTable).Rows[0]
+	checkFloat(t, "κ", d[9], 0.5)
+	checkFloat(t, "flipped", d[10], 0.25)
+	checkFloat(t, "diff", d[6], -0.125)
+}
+
+// TestSameOnOneCore: replicates are seeded per replicate, so the tables do
+// not depend on the number of cores.
+func TestSameOnOneCore(t *testing.T) {
+	old, new := simulate(simParams{questions: 50, seed: 9, improve: 0.1, lenient: 0.2})
+	opt := DefaultOptions()
+	opt.Bootstrap = 300
+	a := analyze(t, old, new, opt)
+	prev := runtime.GOMAXPROCS(1)
+	b := analyze(t, old, new, opt)
+	runtime.GOMAXPROCS(prev)
+	for i := range a.Tables {
+		for j := range a.Tables[i].Rows {
+			for k, v := range a.Tables[i].Rows[j] {
+				w := b.Tables[i].Rows[j][k]
+				if v != w && !(isNaN(v) && isNaN(w)) {
+					t.Fatalf("%s row %d column %d: %v with all cores, %v with one", a.Tables[i].Name, j, k, v, w)
+				}
+			}
+		}
+	}
+}
+
+func TestOptionsErrors(t *testing.T) {
+	s, _ := simulate(simParams{questions: 5, seed: 1})
+	for _, tc := range []struct {
+		runs []Run
+		opt  Options
+		want string
+	}{
+		{[]Run{{Study: s}}, DefaultOptions(), "at least two runs"},
+		{[]Run{{Study: s}, {Study: s}}, Options{Bootstrap: -1, Alpha: 0.05}, "bootstrap = -1"},
+		{[]Run{{Study: s}, {Study: s}}, Options{Alpha: 1}, "alpha = 1"},
+		{[]Run{{Study: s}, {}}, DefaultOptions(), "run 2 has no study"},
+		{[]Run{{Study: s}, {Study: s}}, Options{Alpha: 0.05, Map: map[string]string{"model-a": "model-b"}},
+			`run run 1: models "model-a" and "model-b" both become "model-b"`},
+	} {
+		_, err := Analyze(context.Background(), tc.runs, tc.opt)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("error %v, want one containing %q", err, tc.want)
+		}
+	}
+}
+
+func TestOverview(t *testing.T) {
+	a, b := simulate(simParams{questions: 7, seed: 1})
+	b.Questions = append(b.Questions, analysis.Question{ID: "extra"})
+	o := Overview([]Run{{Study: a}, {Study: b}}, map[string]string{"model-a": "model-b"})
+	// 8 questions, model-a renamed onto model-b: 2 models, 6 humans, 1 judge;
+	// 7 questions × 3 models × 3 gradings per run.
+	if o.Questions != 8 || o.Models != 2 || o.HumanGraders != 6 || o.Judges != 1 || o.Gradings != 2*7*3*3 {
+		t.Errorf("overview %+v", o)
+	}
+}
+
+// TestMapByDisplayName: --map may name a model by its display name.
+func TestMapByDisplayName(t *testing.T) {
+	old, new := simulate(simParams{questions: 20, seed: 2})
+	old.Models[0].DisplayName = "Model A (2025)"
+	opt := DefaultOptions()
+	opt.Bootstrap = 0
+	opt.Map = map[string]string{"Model A (2025)": "model-z"}
+	p := analyze(t, old, new, opt)
+	m := table(t, p, ModelsTable)
+	if r := findRow(m.Rows, "model-z", "solve_rate", Humans); r == nil || isNaN(r[3]) || !isNaN(r[4]) {
+		t.Errorf("model-z row %v: want OLD's model-a renamed by its display name, NEW empty", r)
+	}
+	if r := findRow(m.Rows, "model-a", "solve_rate", Humans); r == nil || !isNaN(r[3]) || isNaN(r[4]) {
+		t.Errorf("model-a row %v: want only NEW's", r)
+	}
+}

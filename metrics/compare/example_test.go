@@ -1,0 +1,45 @@
+package compare_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/compare"
+	"github.com/euroexec/euroexec/metrics/scores"
+)
+
+// Two runs of a two-question study: in NEW the model also solves q2.
+func ExampleAnalyze() {
+	run := func(solvedQ2 bool) *analysis.Study {
+		s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"A"},
+			Questions:  []analysis.Question{{ID: "q1"}, {ID: "q2"}},
+			Models:     []analysis.Model{{Name: "m"}},
+			Evaluators: []analysis.Evaluator{{ID: "h", Kind: analysis.Human}}}
+		q2 := 2.0
+		if solvedQ2 {
+			q2 = 4
+		}
+		s.Gradings = []analysis.Grading{
+			{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "m", Rubric: []float64{4}},
+			{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q2", Model: "m", Rubric: []float64{q2}},
+		}
+		return s
+	}
+	opt := compare.DefaultOptions()
+	opt.Bootstrap = 0 // point estimates only
+	part, err := compare.Analyze(context.Background(), []compare.Run{
+		{Label: "old", Study: run(false), Scores: scores.DefaultOptions()},
+		{Label: "new", Study: run(true), Scores: scores.DefaultOptions()},
+	}, opt)
+	if err != nil {
+		panic(err)
+	}
+	for _, row := range part.Tables[0].Rows {
+		if row[1] == "solve_rate" {
+			fmt.Printf("%s %s: old %v new %v delta %v (paired %s, %d shared questions)\n", row[0], row[1], row[3], row[4], row[5], row[8], row[9])
+		}
+	}
+	// Output:
+	// m solve_rate: old 0.5 new 1 delta 0.5 (paired yes, 2 shared questions)
+}
