@@ -137,6 +137,10 @@ type Figure struct {
 	Percent bool
 	// LogX draws the x axis on a log scale (Fig. 3).
 	LogX bool
+	// LogY draws the y axis on a log scale, for values that span orders of
+	// magnitude such as p-values (points with y ≤ 0 are left out and
+	// counted). Default false.
+	LogY bool
 	// Table names the table (Table.Name) that holds the figure's data.
 	Table string
 	// Categories are the x-axis categories for Bar, Line, Histogram and Heatmap.

@@ -191,6 +191,7 @@ type builder struct {
 	order     []string
 	qfiles    []string
 	tableSec  map[string]string // table name → section page file
+	style     *chartStyle       // one colour and display name per model
 }
 
 type navItem struct {
@@ -205,7 +206,8 @@ type sectionContent struct {
 }
 
 func newBuilder(r *report.Report, opt Options, noECharts bool) *builder {
-	b := &builder{r: r, opt: opt, noECharts: noECharts, sections: map[string]*sectionContent{}, tableSec: map[string]string{}}
+	b := &builder{r: r, opt: opt, noECharts: noECharts, sections: map[string]*sectionContent{}, tableSec: map[string]string{},
+		style: newChartStyle(r)}
 	known := map[string]string{}
 	for _, s := range sectionTitles {
 		known[s.key] = s.title
@@ -686,7 +688,7 @@ func (b *builder) figView(f *report.Figure, ids map[string]bool, onPage map[stri
 	fv := figView{DOMID: domID("fig-", id, ids), Title: f.Title}
 	fv.SpecID = fv.DOMID + "-spec"
 	ids[strings.ToLower(fv.SpecID)] = true
-	spec, dropped, err := buildSpec(f)
+	spec, dropped, err := buildSpec(f, b.style)
 	if err != nil {
 		return fv, err
 	}

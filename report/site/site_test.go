@@ -367,7 +367,7 @@ func TestOddFigures(t *testing.T) {
 	}}
 	dir := writeSite(t, r, Options{})
 	idx := string(files(t, dir)["other.html"])
-	for _, s := range []string{`id="fig-a"`, `id="fig-a-2"`, "1 points with x ≤ 0 cannot be drawn", `[[10,null,""]]`} {
+	for _, s := range []string{`id="fig-a"`, `id="fig-a-2"`, "1 points with x ≤ 0 cannot be drawn", `"value":[10,null,""]`} {
 		if !strings.Contains(idx, s) {
 			t.Errorf("other.html lacks %q", s)
 		}
