@@ -148,7 +148,7 @@ func Header(column string) string {
 			words[i] = r
 		}
 	}
-	s := strings.Join(words, " ")
+	s := strings.ReplaceAll(strings.Join(words, " "), "solve rate", "Solve Rate")
 	if s == "" {
 		return column
 	}

@@ -34,6 +34,7 @@ func TestFormats(t *testing.T) {
 		{"header lo", Header("rubric_bias_lo"), "Rubric bias, lower end"},
 		{"header p", Header("p_holm"), "p (Holm)"},
 		{"header plain", Header("model_a"), "Model a"},
+		{"header solve rate", Header("human_solve_rate"), "Human Solve Rate"},
 	}
 	for _, c := range cases {
 		if c.got != c.want {
