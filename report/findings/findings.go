@@ -89,18 +89,18 @@ func Ranking(r *report.Report) []Model {
 	names := DisplayNames(r)
 	var out []Model
 	for _, row := range t.Rows {
-		if c.has("set") && str(row, c["set"]) != "all" {
+		if c.has("set") && str(row, c.i("set")) != "all" {
 			continue
 		}
-		if c.has("graders") && str(row, c["graders"]) != "humans" {
+		if c.has("graders") && str(row, c.i("graders")) != "humans" {
 			continue
 		}
-		id := str(row, c["model"])
+		id := str(row, c.i("model"))
 		m := Model{ID: id, Name: names.Name(id),
 			SolveRate: num(row, c, "solve_rate"), Lo: num(row, c, "solve_rate_lo"), Hi: num(row, c, "solve_rate_hi"),
 			Rubric: num(row, c, "rubric"), RubricLo: num(row, c, "rubric_lo"), RubricHi: num(row, c, "rubric_hi"),
 			Questions: integer(row, c, "n_questions"), Gradings: integer(row, c, "n_gradings"),
-			Group: str(row, c["group_solve_rate"])}
+			Group: str(row, c.i("group_solve_rate"))}
 		out = append(out, m)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -145,8 +145,8 @@ func DisplayNames(r *report.Report) Names {
 		return out
 	}
 	for _, row := range t.Rows {
-		if d := str(row, c["display_name"]); d != "" {
-			out[str(row, c["model"])] = d
+		if d := str(row, c.i("display_name")); d != "" {
+			out[str(row, c.i("model"))] = d
 		}
 	}
 	return out
@@ -161,7 +161,10 @@ func Make(r *report.Report) Findings {
 	models := Ranking(r)
 	if len(models) > 0 {
 		w := models[0]
-		head := fmt.Sprintf("%s has the highest Solve Rate, %s %s", w.Name, format.Percent(w.SolveRate), format.RateInterval(w.Lo, w.Hi))
+		head := fmt.Sprintf("%s has the highest Solve Rate, %s", w.Name, format.Percent(w.SolveRate))
+		if !math.IsNaN(w.Lo) && !math.IsNaN(w.Hi) {
+			head += " " + format.RateInterval(w.Lo, w.Hi)
+		}
 		ahead, notAhead, tested := against(r, w, models)
 		switch {
 		case len(models) == 1:
@@ -188,8 +191,11 @@ func Make(r *report.Report) Findings {
 		}
 		if best >= 0 {
 			m := models[best]
-			add("rubric", "By mean rubric score, %s leads with %s points %s%s.", m.Name, format.Points(m.Rubric),
-				format.PointsInterval(m.RubricLo, m.RubricHi), scale(r))
+			iv := ""
+			if !math.IsNaN(m.RubricLo) && !math.IsNaN(m.RubricHi) {
+				iv = " " + format.PointsInterval(m.RubricLo, m.RubricHi)
+			}
+			add("rubric", "By mean rubric score, %s leads with %s points%s%s.", m.Name, format.Points(m.Rubric), iv, scale(r))
 		}
 	}
 	if s := reliability(r); s != "" {
@@ -215,11 +221,11 @@ func against(r *report.Report, w Model, models []Model) (ahead, notAhead []strin
 	c := cols(t)
 	sig := map[string]string{}
 	for _, row := range t.Rows {
-		if c.has("test") && str(row, c["test"]) != "bootstrap_solve_rate" {
+		if c.has("test") && str(row, c.i("test")) != "bootstrap_solve_rate" {
 			continue
 		}
-		a, b := str(row, c["model_a"]), str(row, c["model_b"])
-		s := strings.ToLower(fmt.Sprint(at(row, c["significant"])))
+		a, b := str(row, c.i("model_a")), str(row, c.i("model_b"))
+		s := strings.ToLower(fmt.Sprint(at(row, c.i("significant"))))
 		switch w.ID {
 		case a:
 			sig[b] = s
@@ -298,7 +304,7 @@ func reliability(r *report.Report) string {
 		{"checklist", "alpha_nominal", "checklist verdicts"},
 	} {
 		for _, row := range t.Rows {
-			if str(row, c["instrument"]) != want.inst || str(row, c["population"]) != "humans" || str(row, c["statistic"]) != want.stat {
+			if str(row, c.i("instrument")) != want.inst || str(row, c.i("population")) != "humans" || str(row, c.i("statistic")) != want.stat {
 				continue
 			}
 			v := num(row, c, "value")
@@ -326,11 +332,11 @@ func judgeAudit(r *report.Report) []string {
 	}
 	var out []string
 	for _, row := range t.Rows {
-		v := str(row, c["verdict"])
+		v := str(row, c.i("verdict"))
 		if v == "" {
 			continue
 		}
-		j := str(row, c["judge"])
+		j := str(row, c.i("judge"))
 		if j == "" {
 			out = append(out, "Judge audit: "+v)
 		} else {
@@ -479,6 +485,14 @@ func cols(t *report.Table) colIndex {
 }
 
 func (c colIndex) has(name string) bool { _, ok := c[name]; return ok }
+
+// i is the column's index, -1 when the table lacks it.
+func (c colIndex) i(name string) int {
+	if i, ok := c[name]; ok {
+		return i
+	}
+	return -1
+}
 
 func at(row []any, i int) any {
 	if i >= 0 && i < len(row) {

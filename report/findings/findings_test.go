@@ -222,6 +222,26 @@ func TestMethods(t *testing.T) {
 	}
 }
 
+// A summary without the letters or intervals gives no tie sentence and no
+// empty interval.
+func TestMissingColumns(t *testing.T) {
+	r := &report.Report{Tables: []*report.Table{{Name: "summary",
+		Columns: []report.Column{{Name: "set"}, {Name: "graders"}, {Name: "model"}, {Name: "solve_rate"}, {Name: "rubric"}},
+		Rows:    [][]any{{"all", "humans", "x", 0.5, 3.25}, {"all", "humans", "y", 0.25, 3.5}}}}}
+	f := Make(r)
+	for _, h := range f.Headlines {
+		if h.Topic == "ties" {
+			t.Errorf("tie sentence without letters: %q", h.Text)
+		}
+		if strings.Contains(h.Text, "—") {
+			t.Errorf("undefined value in %q", h.Text)
+		}
+	}
+	if got, want := headline(t, f, "rubric"), "By mean rubric score, y leads with 3.50 points."; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
 func TestNoTables(t *testing.T) {
 	f := Make(&report.Report{})
 	if len(f.Headlines) != 0 {
