@@ -58,7 +58,7 @@ func numFmt(t *testing.T, f *excelize.File, sheet, cell string) string {
 
 func TestSheetsAndHeaders(t *testing.T) {
 	_, f := writeSmall(t)
-	want := []string{"About", "Summary", "Charts", "tiny", "solve_rate_by_difficulty", "judge_vs_human",
+	want := []string{"Findings", "About", "Summary", "Charts", "tiny", "solve_rate_by_difficulty", "judge_vs_human",
 		"verdict_pairs", "pvalue_curve", "responses", "Notes", "Chart data"}
 	if got := f.GetSheetList(); !slices.Equal(got, want) {
 		t.Errorf("sheets = %q, want %q", got, want)
@@ -76,7 +76,7 @@ func TestSheetsAndHeaders(t *testing.T) {
 	// Percent on Fraction, decimal on Float, integer on Int.
 	for _, tc := range []struct{ sheet, cell, want string }{
 		{"Summary", "E2", "0.0%"}, {"Summary", "F3", "0.0%"}, {"Summary", "H2", "0.000"},
-		{"Summary", "I2", "0.000"}, {"tiny", "D2", "0.0%"}, {"Summary", "D2", "builtin:1"},
+		{"Summary", "I2", "0.00"}, {"tiny", "D2", "0.0%"}, {"Summary", "D2", "builtin:1"}, // I: rubric, in points
 	} {
 		if got := numFmt(t, f, tc.sheet, tc.cell); got != tc.want {
 			t.Errorf("%s!%s number format = %q, want %q", tc.sheet, tc.cell, got, tc.want)
@@ -219,7 +219,9 @@ func TestCharts(t *testing.T) {
 	for _, c := range charts {
 		all += c
 	}
-	for _, want := range []string{"<barChart>", "<scatterChart>", "linear here, log scale on the site", "Solve Rate by model", "&#39;Chart data&#39;!$B$3:$B$5", `<varyColors val="0">`} {
+	for _, want := range []string{"<barChart>", "<scatterChart>", "linear here, log scale on the site", "Solve Rate by model", "&#39;Chart data&#39;!$B$3:$B$5", `<varyColors val="0">`,
+		// numeric x values, interval dashes over the bars, dark ticks, log p axis
+		"<xVal><numRef>", `<symbol val="dash"></symbol>`, `<lineChart>`, `222222`, `<logBase val="10"></logBase>`} {
 		if !strings.Contains(all, want) {
 			t.Errorf("charts lack %q", want)
 		}
