@@ -11,6 +11,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/euroexec/euroexec/report"
 )
 
 // Missing is how every undefined value (NaN, nil) is shown.
@@ -181,4 +183,69 @@ var headers = map[string]string{
 var wordMap = map[string]string{
 	"pl": "Plackett–Luce", "sd": "SD", "ci": "CI", "usd": "USD", "id": "id",
 	"avg": "average", "pct": "percent", "ppi": "PPI", "llm": "LLM", "kappa": "κ", "alpha": "α",
+}
+
+// Palette is the colour of each model in every chart of the site and the
+// workbook: the models in the order of the report's models table take these
+// colours in turn (Okabe–Ito and Tableau hues; pale yellow last).
+var Palette = []string{
+	"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00",
+	"#8C564B", "#000000", "#7F7F7F", "#BCBD22", "#17BECF", "#F0E442",
+}
+
+// Neutral are the colours of series that are not models (e.g. "humans").
+var Neutral = []string{"#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860"}
+
+// Models are the models of a report: display names and colours.
+type Models struct {
+	Display map[string]string // model id → display name
+	Color   map[string]string // model id or display name → "#RRGGBB"
+}
+
+// ModelsOf reads the report's models table (columns model and
+// display_name) and gives each model, in row order, the next Palette
+// colour.
+func ModelsOf(r *report.Report) Models {
+	m := Models{Display: map[string]string{}, Color: map[string]string{}}
+	t := r.Table("models")
+	if t == nil {
+		return m
+	}
+	mi, di := -1, -1
+	for i, c := range t.Columns {
+		switch c.Name {
+		case "model":
+			mi = i
+		case "display_name":
+			di = i
+		}
+	}
+	if mi < 0 {
+		return m
+	}
+	n := 0
+	for _, row := range t.Rows {
+		id, _ := cell(row, mi).(string)
+		if id == "" {
+			continue
+		}
+		if _, dup := m.Color[id]; dup {
+			continue
+		}
+		c := Palette[n%len(Palette)]
+		n++
+		m.Color[id] = c
+		if d, _ := cell(row, di).(string); d != "" {
+			m.Display[id] = d
+			m.Color[d] = c
+		}
+	}
+	return m
+}
+
+func cell(row []any, i int) any {
+	if i >= 0 && i < len(row) {
+		return row[i]
+	}
+	return nil
 }

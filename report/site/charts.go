@@ -9,6 +9,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/opts"
 
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/format"
 )
 
 // The chart options are built with go-echarts' typed option structs
@@ -65,65 +66,19 @@ func axisName(name, unit string) string {
 	return name
 }
 
-// Palette is the colour of each model in every chart of the site: the
-// models in the order of the report's models table (else first use) take
-// these colours in turn (Okabe–Ito and Tableau hues, distinguishable in
-// colour-blind vision for the first eight).
-var Palette = []string{
-	"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00",
-	"#F0E442", "#000000", "#8C564B", "#7F7F7F", "#BCBD22", "#17BECF",
-}
-
 // neutral colours for series that are not models (e.g. "humans", "share").
-var neutral = []string{"#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860"}
+var neutral = format.Neutral
 
 // chartStyle is what all charts of a site share: one colour per model and the
-// models' display names.
+// models' display names (format.ModelsOf).
 type chartStyle struct {
 	color   map[string]string // model id or display name → colour
 	display map[string]string // model id → display name
 }
 
-// newChartStyle assigns colours and display names from the report's models
-// table (columns model and display_name), in its row order.
 func newChartStyle(r *report.Report) *chartStyle {
-	st := &chartStyle{color: map[string]string{}, display: map[string]string{}}
-	t := r.Table("models")
-	if t == nil {
-		return st
-	}
-	mi, di := -1, -1
-	for i, c := range t.Columns {
-		switch c.Name {
-		case "model":
-			mi = i
-		case "display_name":
-			di = i
-		}
-	}
-	if mi < 0 {
-		return st
-	}
-	n := 0
-	for _, row := range t.Rows {
-		id, _ := at(row, mi).(string)
-		if id == "" {
-			continue
-		}
-		if _, dup := st.color[id]; dup {
-			continue
-		}
-		c := Palette[n%len(Palette)]
-		n++
-		st.color[id] = c
-		if di >= 0 {
-			if d, _ := at(row, di).(string); d != "" {
-				st.display[id] = d
-				st.color[d] = c
-			}
-		}
-	}
-	return st
+	m := format.ModelsOf(r)
+	return &chartStyle{color: m.Color, display: m.Display}
 }
 
 // name is the display name of a model id, or s itself.

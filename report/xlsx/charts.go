@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/format"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -72,6 +73,20 @@ func chartSheet(i int) string {
 		return SheetCharts
 	}
 	return fmt.Sprintf("%s %d", SheetCharts, i)
+}
+
+// solid is a solid fill of a "#RRGGBB" colour.
+func solid(c string) excelize.Fill {
+	return excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{strings.TrimPrefix(c, "#")}}
+}
+
+// seriesColor is a series' colour: its model's (format.ModelsOf), else a
+// neutral one.
+func (w *writer) seriesColor(name string, i int) string {
+	if c := w.models.Color[name]; c != "" {
+		return c
+	}
+	return format.Neutral[i%len(format.Neutral)]
 }
 
 // tickFont is the font of axis tick labels: dark, readable on print.
@@ -243,11 +258,20 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 				Categories: ref(1, h+1, 1, h+n),
 				Values:     ref(col+si, h+1, col+si, h+n),
 			}
+			col := w.seriesColor(s.Name, si)
+			cs.Fill = solid(col)
 			if fig.Kind == report.Line {
-				cs.Marker = excelize.ChartMarker{Symbol: "circle", Size: 5}
+				cs.Marker = excelize.ChartMarker{Symbol: "circle", Size: 5, Fill: solid(col)}
+				cs.Line = excelize.LineOptions{Type: excelize.LineSolid, Width: 1.75, Fill: solid(col)}
+			} else if len(fig.Series) == 1 {
+				// One series over model categories: each bar in its model's colour.
+				for i, c := range fig.Categories {
+					if mc := w.models.Color[c]; mc != "" {
+						cs.DataPoint = append(cs.DataPoint, excelize.ChartDataPoint{Index: i, Fill: solid(mc)})
+					}
+				}
 			}
 			ch.Series = append(ch.Series, cs)
-			_ = s
 		}
 		d.row = h + n + 2
 		// Interval ends as dash markers over the one series they belong to
@@ -260,7 +284,7 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 					Name:       cellRef(c, h),
 					Categories: ref(1, h+1, 1, h+n),
 					Values:     ref(c, h+1, c, h+n),
-					Marker:     excelize.ChartMarker{Symbol: "dash", Size: 12, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"222222"}}},
+					Marker:     excelize.ChartMarker{Symbol: "dash", Size: 12, Fill: solid("#222222"), Border: excelize.LineOptions{Type: excelize.LineSolid, Fill: solid("#222222")}},
 					Line:       excelize.LineOptions{Type: excelize.LineNone},
 				})
 			}
@@ -291,10 +315,11 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 		}
 		return y
 	}
-	for _, s := range fig.Series {
+	for si, s := range fig.Series {
 		if len(s.Points) == 0 {
 			continue
 		}
+		scol := w.seriesColor(s.Name, si)
 		d.put(col, h, s.Name, w.st.header)
 		d.put(col+1, h, s.Name+" ("+fig.YName+")", w.st.header)
 		for i, p := range s.Points {
@@ -305,12 +330,12 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 			Name:       cellRef(col, h),
 			Categories: ref(col, h+1, col, h+len(s.Points)),
 			Values:     ref(col+1, h+1, col+1, h+len(s.Points)),
-			Marker:     excelize.ChartMarker{Symbol: "circle", Size: 6},
+			Marker:     excelize.ChartMarker{Symbol: "circle", Size: 7, Fill: solid(scol), Border: excelize.LineOptions{Type: excelize.LineSolid, Fill: solid(scol)}},
 		}
 		if fig.Kind == report.Scatter {
 			cs.Line = excelize.LineOptions{Type: excelize.LineNone}
 		} else {
-			cs.Line = excelize.LineOptions{Type: excelize.LineSolid, Width: 1.5}
+			cs.Line = excelize.LineOptions{Type: excelize.LineSolid, Width: 1.5, Fill: solid(scol)}
 		}
 		ch.Series = append(ch.Series, cs)
 		longest = max(longest, len(s.Points))
@@ -328,7 +353,7 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 			Categories: ref(col, h+1, col, h+2),
 			Values:     ref(col+1, h+1, col+1, h+2),
 			Marker:     excelize.ChartMarker{Symbol: "none"},
-			Line:       excelize.LineOptions{Type: excelize.LineSolid, Dash: excelize.LineDashDash, Width: 1},
+			Line:       excelize.LineOptions{Type: excelize.LineSolid, Dash: excelize.LineDashDash, Width: 1, Fill: solid("#666666")},
 		})
 		longest = max(longest, 2)
 		col += 2

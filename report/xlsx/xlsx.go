@@ -140,6 +140,7 @@ type writer struct {
 	st     styles
 	used   map[string]bool // sheet names, lower case
 	sheets []sheetInfo
+	models format.Models // display names and one colour per model
 }
 
 type sheetInfo struct{ sheet, table, title, doc string }
@@ -151,7 +152,7 @@ func Write(path string, r *report.Report, opt Options) (err error) {
 	if r == nil {
 		return fmt.Errorf("xlsx: nil report")
 	}
-	w := &writer{f: excelize.NewFile(), opt: opt.withDefaults(), used: map[string]bool{}}
+	w := &writer{f: excelize.NewFile(), opt: opt.withDefaults(), used: map[string]bool{}, models: format.ModelsOf(r)}
 	defer func() {
 		if cerr := w.f.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("xlsx: close: %w", cerr)
