@@ -332,6 +332,7 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 			Values:     ref(col+1, h+1, col+1, h+len(s.Points)),
 			Marker:     excelize.ChartMarker{Symbol: "circle", Size: 7, Fill: solid(scol), Border: excelize.LineOptions{Type: excelize.LineSolid, Fill: solid(scol)}},
 		}
+		cs.Fill = solid(scol) // excelize draws a series' line in its fill colour
 		if fig.Kind == report.Scatter {
 			cs.Line = excelize.LineOptions{Type: excelize.LineNone}
 		} else {
@@ -353,7 +354,8 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 			Categories: ref(col, h+1, col, h+2),
 			Values:     ref(col+1, h+1, col+1, h+2),
 			Marker:     excelize.ChartMarker{Symbol: "none"},
-			Line:       excelize.LineOptions{Type: excelize.LineSolid, Dash: excelize.LineDashDash, Width: 1, Fill: solid("#666666")},
+			Fill:       solid("#666666"),
+			Line:       excelize.LineOptions{Type: excelize.LineSolid, Dash: excelize.LineDashDash, Width: 1},
 		})
 		longest = max(longest, 2)
 		col += 2

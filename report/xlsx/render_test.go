@@ -1,0 +1,189 @@
+package xlsx
+
+import (
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/internal/reporttest"
+)
+
+// onlyChartSheets hides every sheet of a workbook but its chart sheets, so
+// that a PDF of it holds the charts alone, and returns how many chart sheets
+// it has.
+func onlyChartSheets(t *testing.T, path string) int {
+	t.Helper()
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n := 0
+	first := -1
+	for i, s := range f.GetSheetList() {
+		if s == SheetCharts || strings.HasPrefix(s, SheetCharts+" ") {
+			n++
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if first < 0 {
+		t.Fatalf("%s has no chart sheet", path)
+	}
+	f.SetActiveSheet(first)
+	for _, s := range f.GetSheetList() {
+		if !(s == SheetCharts || strings.HasPrefix(s, SheetCharts+" ")) {
+			if err := f.SetSheetVisible(s, false); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := f.Save(); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// colouredPixels counts the pixels of an image whose colour is saturated
+// (bars, points and lines of data series; axes, grid lines, text, interval
+// dashes and reference lines are grey or black).
+func colouredPixels(img image.Image) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			hi, lo := max(r, g, bl)>>8, min(r, g, bl)>>8
+			if hi-lo > 60 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func pdfPages(t *testing.T, pdf string) int {
+	t.Helper()
+	out, err := exec.Command("pdfinfo", pdf).Output()
+	if err != nil {
+		t.Fatalf("pdfinfo %s: %v", pdf, err)
+	}
+	m := regexp.MustCompile(`(?m)^Pages:\s+(\d+)`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("pdfinfo %s: no page count in %q", pdf, out)
+	}
+	n, _ := strconv.Atoi(string(m[1]))
+	return n
+}
+
+// TestRenderLibreOffice renders the workbook's charts with LibreOffice
+// headless: every chart draws its points or bars (coloured pixels on its
+// page), and a chart sheet prints on at most two pages.
+func TestRenderLibreOffice(t *testing.T) {
+	if testing.Short() {
+		t.Skip("LibreOffice rendering skipped in -short mode")
+	}
+	soffice, err := exec.LookPath("soffice")
+	if err != nil {
+		t.Skip("LibreOffice rendering skipped: soffice not found (apt-get install libreoffice-calc)")
+	}
+	if _, err := exec.LookPath("pdftoppm"); err != nil {
+		t.Skip("LibreOffice rendering skipped: pdftoppm not found (apt-get install poppler-utils)")
+	}
+	dir := t.TempDir()
+	// One workbook per chartable figure, and one with them all.
+	type book struct {
+		name   string
+		sheets int
+	}
+	var books []book
+	full := reporttest.Small()
+	for _, fig := range full.Figures {
+		if !chartable(fig) {
+			continue
+		}
+		r := reporttest.Small()
+		r.Figures = []*report.Figure{fig}
+		name := "fig_" + fig.ID
+		p := filepath.Join(dir, name+".xlsx")
+		if err := Write(p, r, DefaultOptions); err != nil {
+			t.Fatal(err)
+		}
+		books = append(books, book{name, onlyChartSheets(t, p)})
+	}
+	// Enough figures for three chart sheets: twelve copies of the four.
+	many := reporttest.Small()
+	var figs []*report.Figure
+	for i := 0; i < 3; i++ {
+		figs = append(figs, full.Figures...)
+	}
+	many.Figures = figs
+	if err := Write(filepath.Join(dir, "all.xlsx"), many, DefaultOptions); err != nil {
+		t.Fatal(err)
+	}
+	books = append(books, book{"all", onlyChartSheets(t, filepath.Join(dir, "all.xlsx"))})
+	if books[len(books)-1].sheets < 3 {
+		t.Fatalf("all.xlsx has %d chart sheets, want 3", books[len(books)-1].sheets)
+	}
+
+	args := []string{"--headless", "--norestore", "-env:UserInstallation=file://" + filepath.ToSlash(filepath.Join(dir, "profile")),
+		"--convert-to", "pdf", "--outdir", dir}
+	for _, b := range books {
+		args = append(args, filepath.Join(dir, b.name+".xlsx"))
+	}
+	cmd := exec.Command(soffice, args...)
+	cmd.Env = append(os.Environ(), "HOME="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("soffice: %v\n%s", err, out)
+	}
+	art := os.Getenv("EUROEXEC_ARTIFACTS")
+	for _, b := range books {
+		pdf := filepath.Join(dir, b.name+".pdf")
+		pages := pdfPages(t, pdf)
+		if pages > 2*b.sheets {
+			t.Errorf("%s: %d PDF pages for %d chart sheets, want at most 2 a sheet", b.name, pages, b.sheets)
+		}
+		if b.name == "all" {
+			continue
+		}
+		prefix := filepath.Join(dir, b.name)
+		if out, err := exec.Command("pdftoppm", "-r", "60", "-f", "1", "-l", "1", "-png", pdf, prefix).CombinedOutput(); err != nil {
+			t.Fatalf("pdftoppm %s: %v\n%s", pdf, err, out)
+		}
+		pngs, _ := filepath.Glob(prefix + "-*.png")
+		if len(pngs) != 1 {
+			t.Fatalf("%s: %d PNG pages, want 1", b.name, len(pngs))
+		}
+		fh, err := os.Open(pngs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(fh)
+		fh.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := colouredPixels(img)
+		t.Logf("%s: %d pages, %d coloured pixels", b.name, pages, n)
+		if n < 40 {
+			t.Errorf("%s: %d coloured pixels on its page: the chart draws no points or bars", b.name, n)
+		}
+		if art != "" {
+			if data, err := os.ReadFile(pngs[0]); err == nil {
+				os.MkdirAll(art, 0o755)
+				os.WriteFile(filepath.Join(art, fmt.Sprintf("xlsx-%s.png", b.name)), data, 0o644)
+			}
+		}
+	}
+}
