@@ -278,7 +278,9 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 		// (with several series a dash could not be placed on its bar).
 		var combo *excelize.Chart
 		if loCol > 0 && len(fig.Series) == 1 {
-			combo = &excelize.Chart{Type: excelize.Line}
+			// The axes of a combo chart are written from both charts: give
+			// the overlay the same ones.
+			combo = &excelize.Chart{Type: excelize.Line, XAxis: ch.XAxis, YAxis: ch.YAxis}
 			for _, c := range []int{loCol, loCol + 1} {
 				combo.Series = append(combo.Series, excelize.ChartSeries{
 					Name:       cellRef(c, h),
