@@ -200,6 +200,15 @@ type QuestionPage struct {
 	Checklist  []string // item i+1's text
 	References []ReferenceText
 	Responses  []ResponseView
+	// SolveRate is the share of the question's human gradings (main round
+	// and others alike) that count as solved; NaN when it has none. Solved
+	// and Graded are its numerator and denominator.
+	SolveRate      float64
+	Solved, Graded int
+	// Disagreement is the mean, over the question's responses with two or
+	// more human gradings, of the range (highest minus lowest) of their mean
+	// rubric scores, in rubric points; NaN when no response has two.
+	Disagreement float64
 }
 
 // ReferenceText is an expert-written answer.

@@ -198,15 +198,17 @@ func Write(dir string, r *report.Report, opt Options) ([]string, error) {
 
 // builder holds what every page shares.
 type builder struct {
-	r         *report.Report
-	opt       Options
-	noECharts bool
-	nav       []navItem
-	sections  map[string]*sectionContent
-	order     []string
-	qfiles    []string
-	tableSec  map[string]string // table name → section page file
-	style     *chartStyle       // one colour and display name per model
+	r          *report.Report
+	opt        Options
+	noECharts  bool
+	nav        []navItem
+	sections   map[string]*sectionContent
+	order      []string
+	qfiles     []string
+	tableSec   map[string]string // table name → section page file
+	style      *chartStyle       // one colour and display name per model
+	evaluators []*evalView       // one page each under evaluators/
+	diffOrder  map[string]int    // difficulty bin → its row in the difficulty table
 }
 
 type navItem struct {
@@ -306,6 +308,15 @@ func newBuilder(r *report.Report, opt Options, noECharts bool) *builder {
 		}
 		b.qfiles = append(b.qfiles, uniqueName(safeName(id), qused)+".html")
 	}
+	b.evaluators = b.evaluatorViews()
+	b.diffOrder = map[string]int{}
+	if t := r.Table("difficulty"); t != nil {
+		for i, row := range t.Rows {
+			if s, ok := at(row, 0).(string); ok {
+				b.diffOrder[s] = i
+			}
+		}
+	}
 	return b
 }
 
@@ -355,6 +366,7 @@ type pageData struct {
 	Root                string
 	Nav                 []navItem
 	HasQuestions        bool
+	HasEvaluators       bool
 	HasCharts           bool
 	NoECharts           bool
 
@@ -376,6 +388,10 @@ type pageData struct {
 	Figures []figView
 	Tables  []tableView
 
+	// evaluators
+	Evaluators []*evalView
+	Evaluator  *evalView
+
 	// question
 	Q          *report.QuestionPage
 	Responses  []respView
@@ -394,7 +410,7 @@ func (b *builder) base(kind, title, active, root string) *pageData {
 	return &pageData{
 		Kind: kind, Title: title, Active: active, Root: root,
 		Study: study, Version: b.r.Version, RunTime: rt,
-		Nav: b.nav, HasQuestions: len(b.r.Questions) > 0, NoECharts: b.noECharts,
+		Nav: b.nav, HasQuestions: len(b.r.Questions) > 0, HasEvaluators: len(b.evaluators) > 0, NoECharts: b.noECharts,
 		TablesHref: root + b.opt.TablesHref,
 	}
 }
@@ -453,6 +469,10 @@ func (b *builder) writeAll(dir string) error {
 		if err := b.render(filepath.Join(dir, sc.file), p); err != nil {
 			return err
 		}
+	}
+	// Evaluators.
+	if err := b.writeEvaluators(dir, b.evaluators); err != nil {
+		return fmt.Errorf("site: evaluators: %w", err)
 	}
 	// Questions.
 	if len(b.r.Questions) == 0 {
@@ -653,6 +673,8 @@ func (b *builder) colCell(v any, col report.Column) dataCell {
 			return dataCell{Text: format.PValue(x), Sort: strconv.FormatFloat(x, 'g', -1, 64), Class: "num"}
 		case col.Kind == report.Fraction && format.IsDifference(col.Name):
 			return dataCell{Text: format.PercentPoints(x), Sort: strconv.FormatFloat(x, 'g', -1, 64), Class: "num"}
+		case col.Kind == report.Float && strings.Contains(col.Name, "rubric"):
+			return dataCell{Text: format.Points(x), Sort: strconv.FormatFloat(x, 'g', -1, 64), Class: "num"}
 		}
 	}
 	if id, ok := v.(string); ok && modelColumns[col.Name] {

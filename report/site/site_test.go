@@ -106,7 +106,9 @@ func TestPagesAndLayout(t *testing.T) {
 	slices.Sort(names)
 	want := []string{
 		"assets/echarts.min.js", "assets/site.css", "assets/site.js",
-		"consistency.html", "cost.html", "dataset.html", "index.html", "judges.html",
+		"consistency.html", "cost.html", "dataset.html",
+		"evaluators/human_a.html", "evaluators/index.html", "evaluators/judge_J1-1ba39f68.html",
+		"index.html", "judges.html",
 		"questions/index.html", "questions/q1.html", "questions/q_2_weird_id-a92f4a4d.html", "rubric.html",
 	}
 	// No page for the sections without content (checklist, automatic, …)

@@ -182,3 +182,33 @@ func TestUnitConvention(t *testing.T) {
 		}
 	}
 }
+
+// An evaluator's page lists their gradings with the other human graders'
+// scores of the same response; the question index carries each question's
+// Solve Rate and disagreement as sort keys.
+func TestEvaluatorPageAndQuestionIndex(t *testing.T) {
+	r := reporttest.Small()
+	q := r.Questions[0]
+	q.SolveRate, q.Solved, q.Graded, q.Disagreement = 0.25, 1, 4, 0.75
+	r.Tables = append(r.Tables, &report.Table{Name: "evaluators", Section: report.SectionDataset,
+		Columns: []report.Column{{Name: "evaluator"}, {Name: "n_gradings", Kind: report.Int}, {Name: "rubric_mean", Kind: report.Float},
+			{Name: "solve_rate", Kind: report.Fraction}, {Name: "group"}},
+		Rows: [][]any{{"human_a", int64(3), 3.5, 0.3333, "lenient"}}})
+	dir := writeSite(t, r, Options{})
+	fs := files(t, dir)
+	page := html.UnescapeString(string(fs["evaluators/human_a.html"]))
+	for _, want := range []string{
+		"<th scope=\"row\">Rubric mean (points)</th><td>3.50</td>", "<td>33.3 %</td>", "<td>lenient</td>",
+		`<a href="../questions/q1.html">q1</a>`, "Only 3 gradings",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("evaluators/human_a.html lacks %q", want)
+		}
+	}
+	qi := string(fs["questions/index.html"])
+	for _, want := range []string{`data-sort="0.25">25.0 %</td>`, `data-sort="0.75">0.75</td>`} {
+		if !strings.Contains(qi, want) {
+			t.Errorf("questions/index.html lacks %q", want)
+		}
+	}
+}
