@@ -384,6 +384,22 @@ func numericXVal(in []byte) ([]byte, error) {
 	var out bytes.Buffer
 	zw := zip.NewWriter(&out)
 	for _, zf := range zr.File {
+		if !(strings.HasPrefix(zf.Name, "xl/charts/chart") && strings.HasSuffix(zf.Name, ".xml")) {
+			// Every other part is copied as it is, still compressed.
+			raw, err := zf.OpenRaw()
+			if err != nil {
+				return nil, err
+			}
+			fh := zf.FileHeader
+			wf, err := zw.CreateRaw(&fh)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := io.Copy(wf, raw); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		rc, err := zf.Open()
 		if err != nil {
 			return nil, err
@@ -393,9 +409,7 @@ func numericXVal(in []byte) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if strings.HasPrefix(zf.Name, "xl/charts/chart") && strings.HasSuffix(zf.Name, ".xml") {
-			b = xValRe.ReplaceAll(b, []byte(`<xVal><numRef><f>$1</f></numRef></xVal>`))
-		}
+		b = xValRe.ReplaceAll(b, []byte(`<xVal><numRef><f>$1</f></numRef></xVal>`))
 		wf, err := zw.CreateHeader(&zip.FileHeader{Name: zf.Name, Method: zf.Method, Modified: zf.Modified})
 		if err != nil {
 			return nil, err
