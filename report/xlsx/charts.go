@@ -89,6 +89,14 @@ func (w *writer) seriesColor(name string, i int) string {
 	return format.Neutral[i%len(format.Neutral)]
 }
 
+// modelName is a model's display name (charts show it), else s.
+func (w *writer) modelName(s string) string {
+	if d := w.models.Display[s]; d != "" {
+		return d
+	}
+	return s
+}
+
 // tickFont is the font of axis tick labels: dark, readable on print.
 var tickFont = excelize.Font{Color: "222222", Size: 9}
 
@@ -216,7 +224,7 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 		d.put(1, h, fig.XName, w.st.header)
 		col := 2
 		for si, s := range fig.Series {
-			d.put(col+si, h, s.Name, w.st.header)
+			d.put(col+si, h, w.modelName(s.Name), w.st.header)
 		}
 		extra := col + len(fig.Series)
 		loCol := 0
@@ -235,7 +243,7 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 			}
 		}
 		for i, c := range fig.Categories {
-			d.put(1, h+1+i, c, w.st.text)
+			d.put(1, h+1+i, w.modelName(c), w.st.text)
 			for si, s := range fig.Series {
 				v := math.NaN()
 				if i < len(s.Values) {
@@ -322,7 +330,7 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 			continue
 		}
 		scol := w.seriesColor(s.Name, si)
-		d.put(col, h, s.Name, w.st.header)
+		d.put(col, h, w.modelName(s.Name), w.st.header)
 		d.put(col+1, h, s.Name+" ("+fig.YName+")", w.st.header)
 		for i, p := range s.Points {
 			d.put(col, h+1+i, p.X, w.st.text)

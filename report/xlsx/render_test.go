@@ -187,3 +187,24 @@ func TestRenderLibreOffice(t *testing.T) {
 		}
 	}
 }
+
+// Charts name models by their display names, from the models table.
+func TestChartDisplayNames(t *testing.T) {
+	r := reporttest.Small()
+	r.Tables = append(r.Tables, &report.Table{Name: "models", Columns: []report.Column{{Name: "model"}, {Name: "display_name"}},
+		Rows: [][]any{{"alpha", "Alpha Model"}, {"gamma & co", "Gamma & Co"}}})
+	p := filepath.Join(t.TempDir(), "r.xlsx")
+	if err := Write(p, r, DefaultOptions); err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for cell, want := range map[string]string{"A3": "Alpha Model", "A4": reporttest.XSSModel, "A5": "Gamma & Co"} {
+		if got, _ := f.GetCellValue(SheetChartData, cell); got != want {
+			t.Errorf("Chart data!%s = %q, want %q", cell, got, want)
+		}
+	}
+}
