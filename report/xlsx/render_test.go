@@ -208,3 +208,45 @@ func TestChartDisplayNames(t *testing.T) {
 		}
 	}
 }
+
+// The Findings sheet comes first with the headline sentences, the Methods
+// paragraph and how to read the workbook; tables print with their header
+// row repeated.
+func TestFindingsSheet(t *testing.T) {
+	path, f := writeSmall(t)
+	_ = path
+	if got := f.GetSheetList()[0]; got != SheetFindings {
+		t.Fatalf("first sheet %q, want %q", got, SheetFindings)
+	}
+	cols, err := f.GetCols(SheetFindings)
+	if err != nil || len(cols) == 0 {
+		t.Fatalf("findings sheet: %v", err)
+	}
+	text := strings.Join(cols[0], "\n")
+	for _, want := range []string{
+		"Test study <b>bold</b>\n\nFindings\nalpha has the highest Solve Rate, 75.0 % [50.0 %, 100.0 %]",
+		"Methods (ready to paste)\nWe evaluated 3 models on 2 questions",
+		"How to read this workbook\nSolve Rate: the share",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("Findings sheet lacks %q:\n%s", want, text)
+		}
+	}
+	names, err := f.GetDefinedName(), error(nil)
+	found := false
+	for _, n := range names {
+		if n.Name == "_xlnm.Print_Titles" && n.Scope == "Summary" && n.RefersTo == "'Summary'!$1:$1" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no print titles for Summary in %+v", names)
+	}
+	lay, err := f.GetPageLayout("Summary")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lay.Orientation == nil || *lay.Orientation != "landscape" || lay.FitToWidth == nil || *lay.FitToWidth != 1 {
+		t.Errorf("Summary page layout %+v, want landscape fitted to the width", lay)
+	}
+}

@@ -52,6 +52,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/findings"
 	"github.com/euroexec/euroexec/report/format"
 	"github.com/xuri/excelize/v2"
 )
@@ -228,10 +229,8 @@ func Write(path string, r *report.Report, opt Options) (err error) {
 		return fmt.Errorf("xlsx: save %s: %w", path, err)
 	}
 	b := buf.Bytes()
-	if len(figs) > 0 {
-		if b, err = numericXVal(b); err != nil {
-			return fmt.Errorf("xlsx: save %s: charts: %w", path, err)
-		}
+	if b, err = patchParts(b); err != nil {
+		return fmt.Errorf("xlsx: save %s: %w", path, err)
 	}
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		return fmt.Errorf("xlsx: save %s: %w", path, err)
@@ -582,9 +581,8 @@ func (w *writer) tableSheet(name string, t *report.Table) error {
 	if err := sw.Flush(); err != nil {
 		return fmt.Errorf("xlsx: sheet %q: %w", name, err)
 	}
-	if err := w.printSetup(name, 0); err != nil {
-		return err
-	}
+	// The page setup of a stream-written sheet is added when the workbook is
+	// saved (patchParts): the StreamWriter drops SetPageLayout.
 	if err := w.repeatHeader(name); err != nil {
 		return err
 	}
@@ -648,6 +646,11 @@ func (w *writer) aboutSheet(r *report.Report) error {
 		return fmt.Errorf("xlsx: about sheet: %w", err)
 	}
 	row += 2
+	line("The study", findings.Make(r).Methods)
+	if err == nil {
+		err = w.f.SetRowHeight(s, row-1, float64(15*(len([]rune(findings.Make(r).Methods))/70+1)))
+	}
+	line("How to read it", "Start with the Findings sheet: the headline results in sentences, with intervals and tests, and how to read every number. Summary holds the main table; Charts draw it; every other sheet is one table of tables/*.csv (column names as in the CSV); Notes says what was left out and why.")
 	line("Tool version", r.Version)
 	line("Run time (UTC)", r.GeneratedAt.UTC().Format("2006-01-02 15:04:05"))
 	row++

@@ -172,6 +172,8 @@ func TestAbout(t *testing.T) {
 	for _, want := range []string{
 		"Test study <b>bold</b>",
 		"Tool version\tv0.0.0-test",
+		"The study\tWe evaluated 3 models on 2 questions",
+		"How to read it\tStart with the Findings sheet",
 		"Run time (UTC)\t2026-01-02 03:04:05",
 		"questions.csv\td9b3a3cd7bd5b2e4e63ac7c8b1e6e8bb0d6b5cfad6ebbaa2d1b0bd3d0a1b2c3d\t2",
 		"grades/humans/main/a.xlsx\t0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0\t12",
