@@ -299,6 +299,10 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 				})
 			}
 		}
+		if loCol > 0 && combo == nil {
+			// Not drawn here: say so rather than claim them.
+			ch.Title = richTitle(fig.Title + " — interval bars on the site only")
+		}
 		return ch, combo, d.err
 	}
 

@@ -24,6 +24,15 @@ func (w *writer) findingsSheet(r *report.Report) error {
 		if err == nil {
 			err = w.put(s, col, row, v, st)
 		}
+		// Excel and LibreOffice do not grow a wrapped row when the file is
+		// opened: give long text its lines (about 100 characters a line in
+		// a column 100 wide).
+		if text, ok := v.(string); ok && st == w.st.wrap && err == nil {
+			lines := (len([]rune(text)) + 99) / 100
+			if lines > 1 {
+				err = w.f.SetRowHeight(s, row, float64(15*lines+2))
+			}
+		}
 	}
 	title := r.Title
 	if title == "" {
@@ -45,7 +54,6 @@ func (w *writer) findingsSheet(r *report.Report) error {
 	put(1, "Methods (ready to paste)", w.st.header)
 	row++
 	put(1, f.Methods, w.st.wrap)
-	methodsRow := row
 	row += 2
 	put(1, "How to read this workbook", w.st.header)
 	row++
@@ -56,13 +64,7 @@ func (w *writer) findingsSheet(r *report.Report) error {
 	if err != nil {
 		return fmt.Errorf("xlsx: findings sheet: %w", err)
 	}
-	if err := w.f.SetColWidth(s, "A", "A", 120); err != nil {
-		return fmt.Errorf("xlsx: findings sheet: %w", err)
-	}
-	// Excel does not grow a wrapped row by itself when it is written: give the
-	// long Methods paragraph room (about 110 characters a line).
-	lines := len([]rune(f.Methods))/110 + 1
-	if err := w.f.SetRowHeight(s, methodsRow, float64(15*lines)); err != nil {
+	if err := w.f.SetColWidth(s, "A", "A", 100); err != nil {
 		return fmt.Errorf("xlsx: findings sheet: %w", err)
 	}
 	return w.printSetup(s, 0)

@@ -1,9 +1,11 @@
 package xlsx
 
 import (
+	"archive/zip"
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -248,5 +250,37 @@ func TestFindingsSheet(t *testing.T) {
 	}
 	if lay.Orientation == nil || *lay.Orientation != "landscape" || lay.FitToWidth == nil || *lay.FitToWidth != 1 {
 		t.Errorf("Summary page layout %+v, want landscape fitted to the width", lay)
+	}
+}
+
+// A chart whose intervals cannot be drawn (two series) says so in its
+// title instead of claiming them.
+func TestIntervalsNotClaimed(t *testing.T) {
+	r := reporttest.Small()
+	r.Figures = []*report.Figure{{ID: "two", Title: "Two series (mean ± SD)", Kind: report.Bar, Categories: []string{"x", "y"},
+		Series: []report.Series{
+			{Name: "a", Values: []float64{1, 2}, Lo: []float64{0.5, 1.5}, Hi: []float64{1.5, 2.5}},
+			{Name: "b", Values: []float64{2, 1}, Lo: []float64{1.5, 0.5}, Hi: []float64{2.5, 1.5}},
+		}}}
+	p := filepath.Join(t.TempDir(), "r.xlsx")
+	if err := Write(p, r, DefaultOptions); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.OpenReader(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	all := ""
+	for _, zf := range zr.File {
+		if strings.HasPrefix(zf.Name, "xl/charts/chart") {
+			rc, _ := zf.Open()
+			b, _ := io.ReadAll(rc)
+			rc.Close()
+			all += string(b)
+		}
+	}
+	if !strings.Contains(all, "Two series (mean ± SD) — interval bars on the site only") {
+		t.Error("the two-series chart's title claims intervals it does not draw")
 	}
 }
