@@ -271,14 +271,10 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 			if fig.Kind == report.Line {
 				cs.Marker = excelize.ChartMarker{Symbol: "circle", Size: 5, Fill: solid(col)}
 				cs.Line = excelize.LineOptions{Type: excelize.LineSolid, Width: 1.75, Fill: solid(col)}
-			} else if len(fig.Series) == 1 {
-				// One series over model categories: each bar in its model's colour.
-				for i, c := range fig.Categories {
-					if mc := w.models.Color[c]; mc != "" {
-						cs.DataPoint = append(cs.DataPoint, excelize.ChartDataPoint{Index: i, Fill: solid(mc)})
-					}
-				}
 			}
+			// excelize writes per-point colours for pie charts only, so a
+			// one-series bar over models keeps one colour here (the site
+			// colours each bar by its model).
 			ch.Series = append(ch.Series, cs)
 		}
 		d.row = h + n + 2
