@@ -749,6 +749,8 @@ func cutText(s string, n int) string {
 // --- figures --------------------------------------------------------------
 
 type figView struct {
+	// Warning says the figure rests on few points (empty when it does not).
+	Warning              string
 	DOMID, SpecID, Title string
 	Spec                 template.JS
 	Caption              string
@@ -800,7 +802,41 @@ func (b *builder) figView(f *report.Figure, ids map[string]bool, onPage map[stri
 	}
 	fv.Data = figureGrid(f, b)
 	fv.Dropped = dropped
+	fv.Warning = fewPoints(f)
 	return fv, nil
+}
+
+// Few-point thresholds: a scatter with fewer than MinScatterPoints points
+// and a curve (numeric line) with fewer than MinCurvePoints points get a
+// small-sample warning.
+const (
+	MinScatterPoints = 5
+	MinCurvePoints   = 3
+)
+
+// fewPoints is the small-sample warning of a figure, or "".
+func fewPoints(f *report.Figure) string {
+	switch f.Kind {
+	case report.Scatter:
+		n := 0
+		for _, s := range f.Series {
+			n += len(s.Points)
+		}
+		if n > 0 && n < MinScatterPoints {
+			return fmt.Sprintf("Small sample: this chart rests on %d points; a fitted line or calibration from so few points is not to be relied on.", n)
+		}
+	case report.Line:
+		least := -1
+		for _, s := range f.Series {
+			if len(s.Points) > 0 && (least < 0 || len(s.Points) < least) {
+				least = len(s.Points)
+			}
+		}
+		if least > 0 && least < MinCurvePoints {
+			return fmt.Sprintf("Small sample: a curve here is drawn from %d points.", least)
+		}
+	}
+	return ""
 }
 
 // maxFigRows caps the rows of a figure's data table.

@@ -212,3 +212,28 @@ func TestEvaluatorPageAndQuestionIndex(t *testing.T) {
 		}
 	}
 }
+
+func TestFewPointsWarning(t *testing.T) {
+	pts := func(n int) []report.Point {
+		var p []report.Point
+		for i := 0; i < n; i++ {
+			p = append(p, report.Point{X: float64(i + 1), Y: 1})
+		}
+		return p
+	}
+	for _, c := range []struct {
+		name string
+		f    *report.Figure
+		want string
+	}{
+		{"scatter of 4", &report.Figure{Kind: report.Scatter, Series: []report.Series{{Points: pts(4)}}}, "Small sample: this chart rests on 4 points; a fitted line or calibration from so few points is not to be relied on."},
+		{"scatter of 5", &report.Figure{Kind: report.Scatter, Series: []report.Series{{Points: pts(3)}, {Points: pts(2)}}}, ""},
+		{"curve of 2", &report.Figure{Kind: report.Line, Series: []report.Series{{Points: pts(6)}, {Points: pts(2)}}}, "Small sample: a curve here is drawn from 2 points."},
+		{"curve of 3", &report.Figure{Kind: report.Line, Series: []report.Series{{Points: pts(3)}}}, ""},
+		{"bars", &report.Figure{Kind: report.Bar, Categories: []string{"a"}, Series: []report.Series{{Values: []float64{1}}}}, ""},
+	} {
+		if got := fewPoints(c.f); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}
