@@ -382,10 +382,9 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 // and draws no points.
 var xValRe = regexp.MustCompile(`<xVal><strRef><f>([^<]*)</f>(?:<strCache>.*?</strCache>)?</strRef></xVal>`)
 
-// patchParts rewrites the parts of a saved workbook that excelize cannot
-// write: scatter x values as a number reference (chart parts), and a
-// landscape, fit-to-width page setup on the sheets written by the
-// StreamWriter (which drops SetPageLayout).
+// patchParts rewrites the chart parts of a saved workbook so that scatter x
+// values are a number reference; every other part is copied still
+// compressed.
 func patchParts(in []byte) ([]byte, error) {
 	zr, err := zip.NewReader(bytes.NewReader(in), int64(len(in)))
 	if err != nil {
@@ -394,9 +393,7 @@ func patchParts(in []byte) ([]byte, error) {
 	var out bytes.Buffer
 	zw := zip.NewWriter(&out)
 	for _, zf := range zr.File {
-		chart := strings.HasPrefix(zf.Name, "xl/charts/chart") && strings.HasSuffix(zf.Name, ".xml")
-		sheet := strings.HasPrefix(zf.Name, "xl/worksheets/sheet") && strings.HasSuffix(zf.Name, ".xml")
-		if !chart && !sheet {
+		if !(strings.HasPrefix(zf.Name, "xl/charts/chart") && strings.HasSuffix(zf.Name, ".xml")) {
 			// Every other part is copied as it is, still compressed.
 			raw, err := zf.OpenRaw()
 			if err != nil {
@@ -421,11 +418,7 @@ func patchParts(in []byte) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if chart {
-			b = xValRe.ReplaceAll(b, []byte(`<xVal><numRef><f>$1</f></numRef></xVal>`))
-		} else {
-			b = printFit(b)
-		}
+		b = xValRe.ReplaceAll(b, []byte(`<xVal><numRef><f>$1</f></numRef></xVal>`))
 		wf, err := zw.CreateHeader(&zip.FileHeader{Name: zf.Name, Method: zf.Method, Modified: zf.Modified})
 		if err != nil {
 			return nil, err
@@ -438,33 +431,4 @@ func patchParts(in []byte) ([]byte, error) {
 		return nil, err
 	}
 	return out.Bytes(), nil
-}
-
-// printFit gives a worksheet part without a page setup a landscape A4 page
-// setup fitted to the page width (any number of pages high).
-func printFit(b []byte) []byte {
-	s := string(b)
-	if strings.Contains(s, "<pageSetup") {
-		return b
-	}
-	if !strings.Contains(s, "<sheetPr") {
-		at := strings.Index(s, "<dimension")
-		if at < 0 {
-			at = strings.Index(s, "<sheetViews")
-		}
-		if at < 0 {
-			return b
-		}
-		s = s[:at] + `<sheetPr><pageSetUpPr fitToPage="1"></pageSetUpPr></sheetPr>` + s[at:]
-	}
-	at := -1
-	for _, tag := range []string{"<headerFooter", "<rowBreaks", "<colBreaks", "<drawing", "<legacyDrawing", "<tableParts", "<extLst", "</worksheet>"} {
-		if i := strings.Index(s, tag); i >= 0 && (at < 0 || i < at) {
-			at = i
-		}
-	}
-	if at < 0 {
-		return b
-	}
-	return []byte(s[:at] + `<pageSetup paperSize="9" orientation="landscape" fitToWidth="1" fitToHeight="0"></pageSetup>` + s[at:])
 }

@@ -489,6 +489,11 @@ func (w *writer) tableSheet(name string, t *report.Table) error {
 		return fmt.Errorf("xlsx: sheet %q (table %s): %w", name, t.Name, err)
 	}
 	w.sheets = append(w.sheets, sheetInfo{sheet: name, table: t.Name, title: t.Title, doc: t.Doc})
+	// Before the StreamWriter: it writes the sheet's properties when made
+	// and its page setup when flushed, and ignores later changes.
+	if err := w.printSetup(name, 0); err != nil {
+		return err
+	}
 	sw, err := w.f.NewStreamWriter(name)
 	if err != nil {
 		return fmt.Errorf("xlsx: sheet %q (table %s): %w", name, t.Name, err)
@@ -581,8 +586,6 @@ func (w *writer) tableSheet(name string, t *report.Table) error {
 	if err := sw.Flush(); err != nil {
 		return fmt.Errorf("xlsx: sheet %q: %w", name, err)
 	}
-	// The page setup of a stream-written sheet is added when the workbook is
-	// saved (patchParts): the StreamWriter drops SetPageLayout.
 	if err := w.repeatHeader(name); err != nil {
 		return err
 	}
