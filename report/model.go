@@ -145,6 +145,10 @@ type Figure struct {
 	Percent bool
 	// LogX draws the x axis on a log scale (Fig. 3).
 	LogX bool
+	// LogY draws the y axis on a log scale, for values that span orders of
+	// magnitude such as p-values (points with y ≤ 0 are left out and
+	// counted). Default false.
+	LogY bool
 	// Table names the table (Table.Name) that holds the figure's data.
 	Table string
 	// Categories are the x-axis categories for Bar, Line, Histogram and Heatmap.
@@ -214,6 +218,15 @@ type QuestionPage struct {
 	// (FeaturedUnsolved, FeaturedDisagreement or FeaturedSample); "" when
 	// every question has one.
 	Featured string
+	// SolveRate is the share of the question's human gradings (main round
+	// and others alike) that count as solved; NaN when it has none. Solved
+	// and Graded are its numerator and denominator.
+	SolveRate      float64
+	Solved, Graded int
+	// Disagreement is the mean, over the question's responses with two or
+	// more human gradings, of the range (highest minus lowest) of their mean
+	// rubric scores, in rubric points; NaN when no response has two.
+	Disagreement float64
 }
 
 // Reasons a question has a page in a study above the page limit.

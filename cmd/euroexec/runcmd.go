@@ -36,6 +36,8 @@ import (
 	"github.com/euroexec/euroexec/outsafe"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/csvout"
+	"github.com/euroexec/euroexec/report/findings"
+	"github.com/euroexec/euroexec/report/format"
 	"github.com/euroexec/euroexec/report/site"
 	"github.com/euroexec/euroexec/report/xlsx"
 	"github.com/euroexec/euroexec/transform"
@@ -518,32 +520,37 @@ func printSummary(w io.Writer, rep *report.Report) {
 		}
 		return nil
 	}
-	pct := func(v any) string {
-		if f, ok := v.(float64); ok && !math.IsNaN(f) {
-			return fmt.Sprintf("%.1f%%", 100*f)
+	f64 := func(v any) float64 {
+		if f, ok := v.(float64); ok {
+			return f
 		}
-		return "–"
+		return math.NaN()
 	}
-	num := func(v any) string {
-		if f, ok := v.(float64); ok && !math.IsNaN(f) {
-			return fmt.Sprintf("%.2f", f)
-		}
-		return "–"
+	// Findings first, then the models by Solve Rate (report/format units).
+	fmt.Fprintf(w, "\n%s — findings\n", termtext.Line(rep.Title))
+	for _, h := range findings.Make(rep).Headlines {
+		fmt.Fprintf(w, "  • %s\n", termtext.Escape(h.Text))
 	}
-	fmt.Fprintf(w, "\n%s — human graders, all questions\n", termtext.Line(rep.Title))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "model\tgradings\tsolve rate\t95% CI\tavg rank\twin rate\trubric\tchecklist\tgroup")
+	byID := map[string][]any{}
 	for _, row := range t.Rows {
-		if get(row, "set") != "all" || get(row, "graders") != "humans" {
-			continue
+		if get(row, "set") == "all" && get(row, "graders") == "humans" {
+			m, _ := get(row, "model").(string)
+			byID[m] = row
 		}
-		group, _ := get(row, "group_rubric").(string)
-		fmt.Fprintf(tw, "%s\t%v\t%s\t[%s, %s]\t%s\t%s\t%s\t%s\t%s\n", termtext.Line(fmt.Sprint(get(row, "model"))), get(row, "n_gradings"),
-			pct(get(row, "solve_rate")), pct(get(row, "solve_rate_lo")), pct(get(row, "solve_rate_hi")),
-			num(get(row, "avg_rank")), pct(get(row, "win_rate")), num(get(row, "rubric")), pct(get(row, "checklist_rate")), group)
+	}
+	fmt.Fprintf(w, "\nhuman graders, all questions, by Solve Rate\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\tmodel\tgradings\tSolve Rate [95% interval]\tavg rank\twin rate\trubric (points)\tchecklist\tgroup")
+	for _, m := range findings.Ranking(rep) {
+		row := byID[m.ID]
+		group, _ := get(row, "group_solve_rate").(string)
+		fmt.Fprintf(tw, "%d\t%s\t%v\t%s %s\t%s\t%s\t%s\t%s\t%s\n", m.Rank, termtext.Line(m.Name), get(row, "n_gradings"),
+			format.Percent(m.SolveRate), format.RateInterval(m.Lo, m.Hi),
+			format.Points(f64(get(row, "avg_rank"))), format.Percent(f64(get(row, "win_rate"))), format.Points(m.Rubric),
+			format.Percent(f64(get(row, "checklist_rate"))), group)
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "group: models sharing a letter do not differ significantly in rubric (paired t, Holm-adjusted)")
+	fmt.Fprintln(w, "group: models sharing a letter do not differ significantly in Solve Rate (paired bootstrap, Holm-adjusted)")
 }
 
 var _ fs.FS = nil

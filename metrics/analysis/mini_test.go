@@ -384,3 +384,32 @@ func TestMiniDataset(t *testing.T) {
 		t.Fatalf("q1 M1 page: model %s, %d gradings", m1.Model, len(m1.Gradings))
 	}
 }
+
+// The question index's Solve Rate and disagreement, from the human gradings
+// of the table above (the judge's are left out).
+func TestMiniQuestionSolveRateAndDisagreement(t *testing.T) {
+	r := analyze(t, miniStudy(t), nil)
+	want := map[string]struct {
+		solved, graded int
+		rate, disagree float64
+	}{
+		// q1: solved HE e1, M3 e1, M1 e2, HE e2 → 4/8; ranges of the rubric
+		// means HE 5/4.5, M3 3/2, M1 3.5/3, M2 2.5/4 → (0.5+1+0.5+1.5)/4.
+		"q1": {4, 8, 0.5, 3.5 / 4},
+		// q2: M1 e1, M2 e2 solved → 2/4; M1 3.5/4, M2 1.5/4 → (0.5+2.5)/2.
+		"q2": {2, 4, 0.5, 1.5},
+		// q3: M1 e1, M2 e1, M2 e3 → 3/4; M1 5/4, M2 3/4.5 → (1+1.5)/2.
+		"q3": {3, 4, 0.75, 1.25},
+	}
+	if len(r.Questions) != 3 {
+		t.Fatalf("%d question pages, want 3", len(r.Questions))
+	}
+	for _, q := range r.Questions {
+		w := want[q.ID]
+		if q.Solved != w.solved || q.Graded != w.graded {
+			t.Errorf("%s: solved %d of %d, want %d of %d", q.ID, q.Solved, q.Graded, w.solved, w.graded)
+		}
+		checkExact(t, q.ID+" solve rate", q.SolveRate, w.rate)
+		checkExact(t, q.ID+" disagreement", q.Disagreement, w.disagree)
+	}
+}

@@ -59,6 +59,8 @@ func (a *run) questionPages() {
 		pg.Checklist, pg.References = append([]string(nil), qq.Checklist...), refs[q]
 		views := map[int]*report.ResponseView{}
 		var order []int
+		lo, hi := map[int]float64{}, map[int]float64{}
+		pg.SolveRate, pg.Disagreement = math.NaN(), math.NaN()
 		for m := range p.s.Models {
 			if r := p.respOf(q, m); r != nil {
 				views[m] = &report.ResponseView{Model: r.Model, Text: r.Text, HasText: r.Text != "", Chars: r.Chars, Words: r.Words}
@@ -74,6 +76,33 @@ func (a *run) questionPages() {
 				order = append(order, g.m)
 			}
 			rv.Gradings = append(rv.Gradings, a.gradingView(g))
+			if p.gradings[g.src].Kind == Human || p.gradings[g.src].Kind == "" {
+				if g.solved >= 0 {
+					pg.Graded++
+					if g.solved == 1 {
+						pg.Solved++
+					}
+				}
+				if !math.IsNaN(g.rubMean) {
+					if _, ok := lo[g.m]; !ok {
+						lo[g.m], hi[g.m] = g.rubMean, g.rubMean
+					}
+					lo[g.m], hi[g.m] = math.Min(lo[g.m], g.rubMean), math.Max(hi[g.m], g.rubMean)
+				}
+			}
+		}
+		if pg.Graded > 0 {
+			pg.SolveRate = float64(pg.Solved) / float64(pg.Graded)
+		}
+		sum, n := 0.0, 0
+		for _, m := range sortedKeys(lo) { // a fixed order: the same bits every run
+			if countHuman(views[m]) > 1 {
+				sum += hi[m] - lo[m]
+				n++
+			}
+		}
+		if n > 0 {
+			pg.Disagreement = sum / float64(n)
 		}
 		sortInts(order)
 		for _, m := range order {
@@ -189,4 +218,28 @@ func (a *run) gradingView(g *grade) report.GradingView {
 		gv.Verdicts = append(gv.Verdicts, verdictNames[v])
 	}
 	return gv
+}
+
+// countHuman counts the human gradings with a mean rubric score of a
+// response.
+func countHuman(rv *report.ResponseView) int {
+	n := 0
+	if rv == nil {
+		return 0
+	}
+	for _, g := range rv.Gradings {
+		if (g.Kind == Human || g.Kind == "") && !math.IsNaN(g.RubricMean) {
+			n++
+		}
+	}
+	return n
+}
+
+func sortedKeys(m map[int]float64) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sortInts(out)
+	return out
 }

@@ -358,7 +358,7 @@ func (a *run) pvalueCurve(v *view, sc [][]float64, pairs []pair) {
 		col("defined", report.Int, "draws with a defined p-value"))
 	f := &report.Figure{ID: "fig3_pvalue_curve", Section: report.SectionRubric,
 		Title: fmt.Sprintf("Figure 3: Median p-value (%d resamples) of paired t-tests against sample size", a.opt.Resamples),
-		Kind:  report.Line, XName: "questions (n)", YName: "median p-value", LogX: true, Table: t.Name}
+		Kind:  report.Line, XName: "questions (n)", YName: "median p-value", LogX: true, LogY: true, Table: t.Name}
 	for k, pr := range pairs {
 		na, nb := name(pr)
 		s := report.Series{Name: na + " vs " + nb}

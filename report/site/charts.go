@@ -5,17 +5,24 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/format"
 )
 
-// The chart options are built here as plain Go values and marshalled with
-// encoding/json, not with go-echarts: go-echarts renders its options into a
-// <script> with HTML escaping turned off (a series named "</script>" would
-// end the script) and passes JavaScript functions as strings. Here the
-// option is data only, json.Marshal escapes <, > and & (so the JSON cannot
-// leave its <script type="application/json"> element), and the page's own
-// script (assets/site.js) adds the functions: an escaping tooltip formatter,
-// percent axis labels and the error-bar renderer.
+// The chart options are built with go-echarts' typed option structs
+// (charts.NewBar, NewLine, NewScatter, NewHeatMap). Its Render* methods are
+// never called: they write the options into a <script> with HTML escaping
+// turned off, so a series named "</script>" would end the script. Instead
+// chart.JSON() (a map of the option structs) is marshalled here with
+// encoding/json, which escapes <, > and &, into a
+// <script type="application/json"> element read with JSON.parse. Fields
+// go-echarts lacks (z order of a series, a log y axis, the y axis name's
+// placement) are added by a charts.ConfigurationVisitor. The option is data
+// only; the page's own script (static/site.js) adds the functions: an
+// escaping tooltip formatter, percent axis labels and the error-bar renderer.
 
 // chartSpec is what a page embeds for one figure: the ECharts option and the
 // hints site.js needs to add its functions.
@@ -30,8 +37,10 @@ type chartMeta struct {
 	XPercent bool   `json:"xPercent"` // x values too (scatter with XUnit "%")
 	// ErrorBars lists, per custom series index, the bar it belongs to.
 	ErrorBars map[string]errorBar `json:"errorBars,omitempty"`
-	// Dropped counts points that a log axis cannot show (x ≤ 0).
+	// Dropped counts points that a log axis cannot show (x or y ≤ 0).
 	Dropped int `json:"dropped,omitempty"`
+	// LogY says the y axis is logarithmic (labels in exponent form).
+	LogY bool `json:"logY,omitempty"`
 }
 
 type errorBar struct {
@@ -57,22 +66,174 @@ func axisName(name, unit string) string {
 	return name
 }
 
+// neutral colours for series that are not models (e.g. "humans", "share").
+var neutral = format.Neutral
+
+// chartStyle is what all charts of a site share: one colour per model and the
+// models' display names (format.ModelsOf).
+type chartStyle struct {
+	color   map[string]string // model id or display name → colour
+	display map[string]string // model id → display name
+}
+
+func newChartStyle(r *report.Report) *chartStyle {
+	m := format.ModelsOf(r)
+	return &chartStyle{color: m.Color, display: m.Display}
+}
+
+// name is the display name of a model id, or s itself.
+func (st *chartStyle) name(s string) string {
+	if st != nil {
+		if d, ok := st.display[s]; ok {
+			return d
+		}
+	}
+	return s
+}
+
+func (st *chartStyle) names(s []string) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = st.name(x)
+	}
+	return out
+}
+
+// modelColor is the model's colour, "" when s is not a model.
+func (st *chartStyle) modelColor(s string) string {
+	if st == nil {
+		return ""
+	}
+	return st.color[s]
+}
+
+// seriesColor is the colour of a series: its model's, else a neutral one.
+func (st *chartStyle) seriesColor(s string, i int) string {
+	if c := st.modelColor(s); c != "" {
+		return c
+	}
+	return neutral[i%len(neutral)]
+}
+
+// visitor adds the options go-echarts has no field for.
+type visitor struct {
+	charts.BaseConfigurationVisitor
+	z      map[int]int // series index → z
+	logY   bool
+	yAxisX map[string]any // extra y-axis fields
+	xAxisX map[string]any // extra x-axis fields
+}
+
+// seriesZ is one series with its z order, which SingleSeries lacks.
+type seriesZ struct {
+	charts.SingleSeries
+	Z int `json:"z,omitempty"`
+}
+
+func (v visitor) VisitSeriesOpt(series charts.MultiSeries) any {
+	out := make([]seriesZ, len(series))
+	for i, s := range series {
+		out[i] = seriesZ{SingleSeries: s, Z: v.z[i]}
+	}
+	return out
+}
+
+// axisWith is an option (an axis, the tooltip) with extra fields.
+type axisWith[T any] struct {
+	Axis  T
+	Extra map[string]any
+}
+
+// VisitTooltipOpt keeps the tooltip inside the chart (confine).
+func (v visitor) VisitTooltipOpt(t opts.Tooltip) any {
+	return axisWith[opts.Tooltip]{t, map[string]any{"confine": true}}
+}
+
+func (a axisWith[T]) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(a.Axis)
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]any{}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for k, x := range a.Extra {
+		m[k] = x
+	}
+	return json.Marshal(m)
+}
+
+func (v visitor) VisitXAxis(x []opts.XAxis) any {
+	out := make([]axisWith[opts.XAxis], len(x))
+	for i := range x {
+		out[i] = axisWith[opts.XAxis]{x[i], v.xAxisX}
+	}
+	return out
+}
+
+func (v visitor) VisitYAxis(y []opts.YAxis) any {
+	out := make([]axisWith[opts.YAxis], len(y))
+	for i := range y {
+		out[i] = axisWith[opts.YAxis]{y[i], v.yAxisX}
+	}
+	return out
+}
+
+// Chart layout, in pixels: the title on top, the legend under it, the plot
+// below; the y axis name stands above the axis (never beside the tick
+// labels); the x axis name stands under the tick labels at a gap that clears
+// rotated labels.
+const (
+	titleTop  = 4
+	legendTop = 28
+	gridTop   = 78
+	fontPx    = 12 // ECharts' default label size
+)
+
+// xNameGap is the gap between the x axis and its name that clears the tick
+// labels: one line, or the height of the longest label turned by rot degrees.
+func xNameGap(cats []string, rot int) int {
+	if rot == 0 {
+		return 30
+	}
+	long := 0
+	for _, c := range cats {
+		long = max(long, len([]rune(c)))
+	}
+	w := float64(long) * fontPx * 0.62 // average glyph width
+	h := w*math.Sin(float64(rot)*math.Pi/180) + fontPx
+	return int(math.Ceil(h)) + 22
+}
+
 // buildSpec turns a Figure into the JSON a page embeds and counts the points
 // a log axis cannot show. It does not fail on odd data: short value slices
 // leave gaps, NaN and ±Inf are null.
-func buildSpec(f *report.Figure) ([]byte, int, error) {
-	spec := chartSpec{Meta: chartMeta{Kind: string(f.Kind), Percent: f.Percent, XPercent: f.Percent && f.XUnit == "%"}}
-	opt := map[string]any{
-		"animation": false,
-		"title":     map[string]any{"text": f.Title, "left": "center", "textStyle": map[string]any{"fontSize": 14}},
-		"legend":    map[string]any{"type": "scroll", "bottom": 0},
-		"grid":      map[string]any{"left": 70, "right": 40, "top": 50, "bottom": 80, "containLabel": true},
-		"tooltip":   map[string]any{"confine": true},
+func buildSpec(f *report.Figure, st *chartStyle) ([]byte, int, error) {
+	meta := chartMeta{Kind: string(f.Kind), Percent: f.Percent, XPercent: f.Percent && f.XUnit == "%", LogY: f.LogY}
+	vis := visitor{z: map[int]int{}, logY: f.LogY, xAxisX: map[string]any{}, yAxisX: map[string]any{}}
+	yName := axisName(f.YName, f.YUnit)
+	xName := axisName(f.XName, f.XUnit)
+	// The y name above the axis, left-aligned: it cannot touch tick labels.
+	vis.yAxisX["nameLocation"] = "end"
+	vis.yAxisX["nameGap"] = 14
+	vis.yAxisX["nameTextStyle"] = map[string]any{"align": "left", "fontWeight": "bold"}
+	vis.xAxisX["nameTextStyle"] = map[string]any{"fontWeight": "bold"}
+	if f.LogY {
+		vis.yAxisX["type"] = "log"
+		vis.yAxisX["logBase"] = 10
 	}
-	xAxis := map[string]any{"name": axisName(f.XName, f.XUnit), "nameLocation": "middle", "nameGap": 30}
-	yAxis := map[string]any{"name": axisName(f.YName, f.YUnit), "nameLocation": "middle", "nameGap": 50}
-	var series []any
-	var legend []string
+	dark := &opts.AxisLabel{Color: "#222"}
+
+	global := []charts.GlobalOpts{
+		charts.WithAnimation(false),
+		charts.WithTitleOpts(opts.Title{Title: f.Title, Left: "center", Top: fmt.Sprint(titleTop),
+			TitleStyle: &opts.TextStyle{FontSize: 14}}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: fmt.Sprint(legendTop), Left: "center"}),
+		charts.WithToolboxOpts(opts.Toolbox{Show: opts.Bool(true), Right: "8", Top: "0",
+			Feature: &opts.ToolBoxFeature{SaveAsImage: &opts.ToolBoxFeatureSaveAsImage{
+				Show: opts.Bool(true), Type: "png", Name: f.ID, Title: "Save as PNG"}}}),
+	}
 
 	numericX := f.Kind == report.Scatter
 	if f.Kind == report.Line {
@@ -83,155 +244,249 @@ func buildSpec(f *report.Figure) ([]byte, int, error) {
 		}
 	}
 
+	var base *charts.RectChart
+	var legend []string
 	switch {
 	case f.Kind == report.Heatmap:
-		xAxis["type"] = "category"
-		xAxis["data"] = nonNil(f.Categories)
-		xAxis["splitArea"] = map[string]any{"show": true}
-		yAxis["type"] = "category"
-		yAxis["data"] = nonNil(f.YCategories)
-		yAxis["splitArea"] = map[string]any{"show": true}
-		opt["tooltip"] = map[string]any{"trigger": "item", "confine": true}
+		c := charts.NewHeatMap()
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, s := range f.Series {
-			data := [][3]any{}
-			for _, c := range s.Cells {
-				data = append(data, [3]any{c.X, c.Y, num(c.Value)})
-				if !math.IsNaN(c.Value) && !math.IsInf(c.Value, 0) {
-					lo, hi = math.Min(lo, c.Value), math.Max(hi, c.Value)
+			data := make([]opts.HeatMapData, 0, len(s.Cells))
+			for _, cell := range s.Cells {
+				data = append(data, opts.HeatMapData{Value: [3]any{cell.X, cell.Y, num(cell.Value)}})
+				if !math.IsNaN(cell.Value) && !math.IsInf(cell.Value, 0) {
+					lo, hi = math.Min(lo, cell.Value), math.Max(hi, cell.Value)
 				}
 			}
-			series = append(series, map[string]any{"type": "heatmap", "name": s.Name, "data": data,
-				"label": map[string]any{"show": len(s.Cells) <= 200}})
-			legend = append(legend, s.Name)
+			c.AddSeries(s.Name, data, charts.WithLabelOpts(opts.Label{Show: opts.Bool(len(s.Cells) <= 200)}))
 		}
-		if f.Percent {
-			lo, hi = 0, 1
-		}
-		if math.IsInf(lo, 0) {
+		if f.Percent || math.IsInf(lo, 0) {
 			lo, hi = 0, 1
 		}
 		if lo == hi {
 			hi = lo + 1
 		}
-		opt["visualMap"] = map[string]any{"min": num(lo), "max": num(hi), "calculable": true,
-			"orient": "horizontal", "left": "center", "bottom": 0}
-		opt["legend"] = map[string]any{"show": false}
-		opt["grid"] = map[string]any{"left": 70, "right": 40, "top": 50, "bottom": 90, "containLabel": true}
+		c.SetXAxis(st.names(nonNil(f.Categories)))
+		rot := rotation(f.Categories)
+		c.SetGlobalOptions(append(global,
+			charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
+			charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+			charts.WithVisualMapOpts(opts.VisualMap{Calculable: opts.Bool(true), Orient: "horizontal", Left: "center", Bottom: "0",
+				Min: float32(lo), Max: float32(hi)}),
+			charts.WithGridOpts(opts.Grid{Left: "16", Right: "24", Top: fmt.Sprint(gridTop - 30),
+				Bottom: fmt.Sprint(xNameGap(f.Categories, rot) + 60), ContainLabel: opts.Bool(true)}),
+			charts.WithXAxisOpts(opts.XAxis{Type: "category", Name: xName, NameLocation: "middle", NameGap: xNameGap(f.Categories, rot),
+				SplitArea: &opts.SplitArea{Show: opts.Bool(true)},
+				AxisLabel: &opts.AxisLabel{Color: "#222", Interval: "0", Rotate: float64(rot), HideOverlap: opts.Bool(true)}}),
+			charts.WithYAxisOpts(opts.YAxis{Type: "category", Name: yName, Data: st.names(nonNil(f.YCategories)),
+				SplitArea: &opts.SplitArea{Show: opts.Bool(true)}, AxisLabel: dark}),
+		)...)
+		base = &c.RectChart
 
 	case numericX:
-		xAxis["type"] = "value"
-		xAxis["scale"] = true
+		xType := "value"
 		if f.LogX {
-			xAxis["type"] = "log"
-			xAxis["logBase"] = 10
+			xType = "log"
+			vis.xAxisX["logBase"] = 10
 		}
-		yAxis["type"] = "value"
-		yAxis["scale"] = f.Kind == report.Scatter
-		opt["tooltip"] = map[string]any{"trigger": "item", "confine": true}
-		typ := "scatter"
-		if f.Kind == report.Line {
-			typ = "line"
+		var rc *charts.RectChart
+		add := func(name, typ string, data any, so ...charts.SeriesOpts) {
+			s := charts.SingleSeries{Name: name, Type: typ, Data: data}
+			s.ConfigureSeriesOpts(so...)
+			rc.MultiSeries = append(rc.MultiSeries, s)
 		}
-		for _, s := range f.Series {
-			data := [][3]any{}
-			for _, p := range s.Points {
-				if f.LogX && !(p.X > 0) {
-					spec.Meta.Dropped++
-					continue
+		if f.Kind == report.Scatter {
+			rc = &charts.NewScatter().RectChart
+		} else {
+			rc = &charts.NewLine().RectChart
+		}
+		for si, s := range f.Series {
+			col := st.seriesColor(s.Name, si)
+			if f.Kind == report.Scatter {
+				data := []opts.ScatterData{}
+				for _, p := range s.Points {
+					if dropLog(f, p.X, p.Y) {
+						meta.Dropped++
+						continue
+					}
+					lab := st.name(p.Label)
+					d := opts.ScatterData{Name: lab, Value: [3]any{num(p.X), num(p.Y), lab}, SymbolSize: 10}
+					data = append(data, d)
 				}
-				data = append(data, [3]any{num(p.X), num(p.Y), p.Label})
+				add(st.name(s.Name), "scatter", pointStyle(data, st, col),
+					charts.WithLabelOpts(opts.Label{Show: opts.Bool(true), Position: "right", Formatter: "{b}", Color: "#222"}),
+					charts.WithLabelLayoutOpts(opts.LabelLayout{HideOverlap: opts.Bool(false), MoveOverlap: "shiftY"}),
+					charts.WithItemStyleOpts(opts.ItemStyle{Color: col}))
+			} else {
+				data := []opts.LineData{}
+				for _, p := range s.Points {
+					if dropLog(f, p.X, p.Y) {
+						meta.Dropped++
+						continue
+					}
+					data = append(data, opts.LineData{Name: st.name(p.Label), Value: [3]any{num(p.X), num(p.Y), st.name(p.Label)}, SymbolSize: 5})
+				}
+				add(st.name(s.Name), "line", data,
+					charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(true)}),
+					charts.WithItemStyleOpts(opts.ItemStyle{Color: col}),
+					charts.WithLineStyleOpts(opts.LineStyle{Color: col, Width: 2}))
 			}
-			ser := map[string]any{"type": typ, "name": s.Name, "data": data, "symbolSize": 8}
-			if typ == "line" {
-				ser["symbolSize"] = 5
-				ser["showSymbol"] = true
-			}
-			series = append(series, ser)
-			legend = append(legend, s.Name)
+			legend = append(legend, st.name(s.Name))
 		}
-		series, legend = addRefLines(f, series, legend, &spec.Meta)
+		for _, l := range f.Lines {
+			if dropLog(f, l.X1, l.Y1) || dropLog(f, l.X2, l.Y2) {
+				meta.Dropped++
+				continue
+			}
+			vis.z[len(rc.MultiSeries)] = 1
+			add(l.Name, "line", [][2]num{{num(l.X1), num(l.Y1)}, {num(l.X2), num(l.Y2)}},
+				charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}),
+				charts.WithItemStyleOpts(opts.ItemStyle{Color: "#666"}),
+				charts.WithLineStyleOpts(opts.LineStyle{Type: "dashed", Width: 1.5, Color: "#666"}))
+			legend = append(legend, l.Name)
+		}
+		rc.SetGlobalOptions(append(global,
+			charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+			charts.WithGridOpts(opts.Grid{Left: "16", Right: "90", Top: fmt.Sprint(gridTop), Bottom: "48", ContainLabel: opts.Bool(true)}),
+			charts.WithXAxisOpts(opts.XAxis{Type: xType, Name: xName, NameLocation: "middle", NameGap: 30,
+				Scale: opts.Bool(true), AxisLabel: dark}),
+			charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: yName, Scale: opts.Bool(f.Kind == report.Scatter), AxisLabel: dark}),
+		)...)
+		base = rc
 
 	default: // Bar, Histogram, categorical Line
-		xAxis["type"] = "category"
-		xAxis["data"] = nonNil(f.Categories)
-		xAxis["axisLabel"] = map[string]any{"interval": 0, "hideOverlap": true, "rotate": rotation(f.Categories)}
-		yAxis["type"] = "value"
-		opt["tooltip"] = map[string]any{"trigger": "axis", "confine": true, "axisPointer": map[string]any{"type": "shadow"}}
 		n := len(f.Categories)
 		typ := "bar"
 		if f.Kind == report.Line {
 			typ = "line"
 		}
+		var rc *charts.RectChart
+		if typ == "bar" {
+			b := charts.NewBar()
+			b.SetXAxis(st.names(nonNil(f.Categories)))
+			rc = &b.RectChart
+		} else {
+			l := charts.NewLine()
+			l.SetXAxis(st.names(nonNil(f.Categories)))
+			rc = &l.RectChart
+		}
+		// One series over model categories: each bar in its model's colour.
+		perItem := typ == "bar" && len(f.Series) == 1
 		bars := len(f.Series)
 		for si, s := range f.Series {
-			data := make([]num, n)
-			for i := range data {
-				data[i] = num(math.NaN())
-				if i < len(s.Values) {
-					data[i] = num(s.Values[i])
-				}
-			}
-			ser := map[string]any{"type": typ, "name": s.Name, "data": data}
+			col := st.seriesColor(s.Name, si)
+			var data any
 			if typ == "bar" {
-				ser["barGap"] = "30%"
-				ser["barCategoryGap"] = "20%"
+				d := make([]opts.BarData, n)
+				for i := range d {
+					v := math.NaN()
+					if i < len(s.Values) {
+						v = s.Values[i]
+					}
+					d[i] = opts.BarData{Value: num(v)}
+					if perItem {
+						if mc := st.modelColor(f.Categories[i]); mc != "" {
+							d[i].ItemStyle = &opts.ItemStyle{Color: mc}
+						}
+					}
+				}
+				data = d
+			} else {
+				d := make([]opts.LineData, n)
+				for i := range d {
+					v := math.NaN()
+					if i < len(s.Values) {
+						v = s.Values[i]
+					}
+					d[i] = opts.LineData{Value: num(v)}
+				}
+				data = d
+			}
+			ss := charts.SingleSeries{Name: st.name(s.Name), Type: typ, Data: data}
+			ss.ConfigureSeriesOpts(charts.WithItemStyleOpts(opts.ItemStyle{Color: col}))
+			if typ == "bar" {
+				ss.BarGap = "30%"
+				ss.BarCategoryGap = "20%"
 				if f.Kind == report.Histogram {
-					ser["barCategoryGap"] = "2%"
+					ss.BarCategoryGap = "2%"
 				}
 			} else {
-				ser["connectNulls"] = false
+				ss.ConnectNulls = opts.Bool(false)
+				ss.ConfigureSeriesOpts(charts.WithLineStyleOpts(opts.LineStyle{Color: col, Width: 2}))
 			}
-			series = append(series, ser)
-			legend = append(legend, s.Name)
+			rc.MultiSeries = append(rc.MultiSeries, ss)
+			legend = append(legend, st.name(s.Name))
 			if len(s.Lo) == n && len(s.Hi) == n && n > 0 {
-				eb := [][3]any{}
+				eb := make([][3]any, 0, n)
 				for i := 0; i < n; i++ {
 					eb = append(eb, [3]any{i, num(s.Lo[i]), num(s.Hi[i])})
 				}
-				if spec.Meta.ErrorBars == nil {
-					spec.Meta.ErrorBars = map[string]errorBar{}
+				if meta.ErrorBars == nil {
+					meta.ErrorBars = map[string]errorBar{}
 				}
 				slot, slots := si, bars
 				if typ == "line" {
 					slot, slots = -1, bars // on the point itself
 				}
-				spec.Meta.ErrorBars[fmt.Sprint(len(series))] = errorBar{Slot: slot, Slots: slots}
-				series = append(series, map[string]any{"type": "custom", "name": s.Name, "data": eb,
-					"encode": map[string]any{"x": 0, "y": []int{1, 2}}, "z": 10})
+				meta.ErrorBars[fmt.Sprint(len(rc.MultiSeries))] = errorBar{Slot: slot, Slots: slots}
+				vis.z[len(rc.MultiSeries)] = 10
+				cs := charts.SingleSeries{Name: st.name(s.Name), Type: "custom", Data: eb}
+				cs.Encode = &opts.Encode{X: 0, Y: []int{1, 2}}
+				rc.MultiSeries = append(rc.MultiSeries, cs)
 			}
 		}
+		rot := rotation(f.Categories)
+		gap := xNameGap(st.names(f.Categories), rot)
+		rc.SetGlobalOptions(append(global,
+			charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis",
+				AxisPointer: &opts.AxisPointer{Type: "shadow"}}),
+			charts.WithGridOpts(opts.Grid{Left: "16", Right: "24", Top: fmt.Sprint(gridTop), Bottom: fmt.Sprint(gap + 18),
+				ContainLabel: opts.Bool(true)}),
+			charts.WithXAxisOpts(opts.XAxis{Type: "category", Name: xName, NameLocation: "middle", NameGap: gap,
+				AxisLabel: &opts.AxisLabel{Color: "#222", Interval: "0", Rotate: float64(rot), HideOverlap: opts.Bool(true)}}),
+			charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: yName, AxisLabel: dark}),
+		)...)
+		base = rc
 	}
-	opt["xAxis"] = xAxis
-	opt["yAxis"] = yAxis
-	if series == nil {
-		series = []any{}
+	if len(legend) > 0 {
+		base.Legend.Data = dedupe(legend)
 	}
-	opt["series"] = series
-	if lg, ok := opt["legend"].(map[string]any); ok && lg["show"] == nil {
-		lg["data"] = dedupe(legend)
-	}
-	spec.Option = opt
+	base.Accept(vis)
+	base.Validate()
+	spec := chartSpec{Option: base.JSON(), Meta: meta}
+	// go-echarts adds its default palette ("color") only for its white theme,
+	// and an empty dataset-free option otherwise; drop what ECharts need not see.
+	delete(spec.Option, "color")
 	b, err := json.Marshal(spec)
 	if err != nil {
 		return nil, 0, fmt.Errorf("figure %s: %w", f.ID, err)
 	}
-	return b, spec.Meta.Dropped, nil
+	return b, meta.Dropped, nil
 }
 
-// addRefLines adds the figure's reference lines as dashed two-point lines.
-func addRefLines(f *report.Figure, series []any, legend []string, meta *chartMeta) ([]any, []string) {
-	for _, l := range f.Lines {
-		pts := [][2]num{{num(l.X1), num(l.Y1)}, {num(l.X2), num(l.Y2)}}
-		if f.LogX && !(l.X1 > 0 && l.X2 > 0) {
-			meta.Dropped++
-			continue
+// pointStyle colours each scatter point by its model when its label names
+// one.
+func pointStyle(data []opts.ScatterData, st *chartStyle, _ string) []scatterItem {
+	out := make([]scatterItem, len(data))
+	for i, d := range data {
+		out[i] = scatterItem{ScatterData: d}
+		if c := st.modelColor(d.Name); c != "" {
+			out[i].ItemStyle = &opts.ItemStyle{Color: c}
 		}
-		series = append(series, map[string]any{"type": "line", "name": l.Name, "data": pts,
-			"showSymbol": false, "lineStyle": map[string]any{"type": "dashed", "width": 1.5}, "z": 1})
-		legend = append(legend, l.Name)
 	}
-	return series, legend
+	return out
+}
+
+// scatterItem is a scatter point with its own colour, which ScatterData
+// lacks.
+type scatterItem struct {
+	opts.ScatterData
+	ItemStyle *opts.ItemStyle `json:"itemStyle,omitempty"`
+}
+
+// dropLog says a point cannot be drawn on the figure's log axes.
+func dropLog(f *report.Figure, x, y float64) bool {
+	return (f.LogX && !(x > 0)) || (f.LogY && !(y > 0))
 }
 
 func rotation(cats []string) int {

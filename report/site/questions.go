@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/format"
 )
 
 // qRow is one line of the question index.
@@ -22,6 +23,10 @@ type qRow struct {
 	Responses, Gradings                  int
 	Snippet                              string
 	Featured                             string // why it has a page, when pages were selected
+	// DiffSort is the difficulty bin's place in the difficulty table
+	// (hardest first); Solve and Dis the question's Solve Rate and
+	// disagreement, with their raw values for sorting.
+	DiffSort, Solve, SolveSort, Dis, DisSort string
 }
 
 func (b *builder) qrow(i int, q *report.QuestionPage) qRow {
@@ -35,6 +40,19 @@ func (b *builder) qrow(i int, q *report.QuestionPage) qRow {
 	}
 	if q.Summary {
 		row.Responses, row.Gradings = q.NResponses, q.NGradings
+	}
+	if i, ok := b.diffOrder[q.Difficulty]; ok {
+		row.DiffSort = strconv.Itoa(i)
+	}
+	row.Solve, row.Dis = format.Missing, format.Missing
+	if q.Graded > 0 { // a page made without gradings has zero values here
+		row.Solve, row.Dis = format.Percent(q.SolveRate), format.Points(q.Disagreement)
+		if !math.IsNaN(q.SolveRate) {
+			row.SolveSort = strconv.FormatFloat(q.SolveRate, 'g', -1, 64)
+		}
+		if !math.IsNaN(q.Disagreement) {
+			row.DisSort = strconv.FormatFloat(q.Disagreement, 'g', -1, 64)
+		}
 	}
 	return row
 }

@@ -1,8 +1,11 @@
 // Package site writes a report.Report as a static HTML site that works opened
-// from disk with no network: index.html (the study at a glance, the summary
-// table with its intervals, the Solve Rate figure, links to every section and
-// the instruments present and missing), one page per section that has tables
-// or figures (dataset.html, rubric.html, …), one page per question under
+// from disk with no network: index.html (findings first: headline sentences
+// with intervals and tests and a Methods paragraph ready to paste, from
+// report/findings; then how to read the numbers, the study at a glance, the
+// summary table with its intervals, the Solve Rate figure, links to every
+// section and the instruments present and missing), one page per section
+// that has tables or figures (dataset.html, rubric.html, …) opening with the
+// section's definitions and thresholds, one page per question under
 // questions/ and a searchable, sortable question index
 // questions/index.html.
 //
@@ -17,19 +20,29 @@
 // returns a warning.
 //
 // Every text of the report is untrusted: pages are made with html/template;
-// a chart's option is JSON (encoding/json, which escapes <, > and &) inside a
-// <script type="application/json"> element, read with JSON.parse; chart
-// tooltips are built by an escaping formatter in assets/site.js. The chart
-// options are made with encoding/json rather than go-echarts, because
-// go-echarts writes its options into a script unescaped and passes functions as
-// strings (see charts.go).
+// a chart's option is built with go-echarts' option structs and marshalled
+// with encoding/json (which escapes <, > and &) inside a
+// <script type="application/json"> element, read with JSON.parse — go-echarts'
+// Render methods, which write options unescaped, are never called (see
+// charts.go); chart tooltips are built by an escaping formatter in
+// assets/site.js.
 //
-// Each figure is shown with its title, axis names and units, legend and
-// tooltips, a link to the CSV of its table (../tables/<Table>.csv: the site
-// lives at OUT/site, the CSVs at OUT/tables) and its data as a table. Tables
-// are sortable by a click on a column head; long tables show their first
+// Every chart has a save-as-PNG button, its title, axis names and units, a
+// legend and tooltips; each model has one colour in every chart (Palette, in
+// the order of the models table) and is called by its display name; scatter
+// points carry their labels; p-values are drawn on a log axis
+// (report.Figure.LogY). Each figure links to the CSV of its table
+// (../tables/<Table>.csv: the site lives at OUT/site, the CSVs at OUT/tables)
+// and shows its data as a table. Numbers follow report/format: rates as
+// percent, rate intervals inside [0 %, 100 %], scores in rubric points,
+// p-values in scientific notation below 0.001, differences of rates in
+// percentage points. Column heads are written for people, with the CSV
+// column name in the tooltip. Tables with a model and a Solve Rate are
+// ordered by Solve Rate with the place shown (#); every table is sortable by
+// a click on a column head; long tables show their first
 // Options.MaxTableRows rows. Pages print cleanly (print CSS opens every
-// collapsed block). The same Report gives the same bytes.
+// collapsed block, keeps each chart on one page and fits tables to the
+// width). The same Report gives the same bytes.
 package site
 
 import (
@@ -51,6 +64,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/findings"
+	"github.com/euroexec/euroexec/report/format"
 )
 
 //go:embed assets
@@ -202,16 +217,19 @@ func Write(ctx context.Context, dir string, r *report.Report, opt Options) ([]st
 
 // builder holds what every page shares.
 type builder struct {
-	ctx       context.Context
-	r         *report.Report
-	opt       Options
-	noECharts bool
-	nav       []navItem
-	sections  map[string]*sectionContent
-	order     []string
-	qfiles    []string          // per question its page file; "" = none
-	pages     []int             // the questions with a page, in order
-	tableSec  map[string]string // table name → section page file
+	ctx        context.Context
+	r          *report.Report
+	opt        Options
+	noECharts  bool
+	nav        []navItem
+	sections   map[string]*sectionContent
+	order      []string
+	qfiles     []string          // per question its page file; "" = none
+	pages      []int             // the questions with a page, in order
+	tableSec   map[string]string // table name → section page file
+	style      *chartStyle       // one colour and display name per model
+	evaluators []*evalView       // one page each under evaluators/
+	diffOrder  map[string]int    // difficulty bin → its row in the difficulty table
 }
 
 type navItem struct {
@@ -226,7 +244,8 @@ type sectionContent struct {
 }
 
 func newBuilder(r *report.Report, opt Options, noECharts bool) *builder {
-	b := &builder{r: r, opt: opt, noECharts: noECharts, sections: map[string]*sectionContent{}, tableSec: map[string]string{}}
+	b := &builder{r: r, opt: opt, noECharts: noECharts, sections: map[string]*sectionContent{}, tableSec: map[string]string{},
+		style: newChartStyle(r)}
 	known := map[string]string{}
 	for _, s := range sectionTitles {
 		known[s.key] = s.title
@@ -315,6 +334,15 @@ func newBuilder(r *report.Report, opt Options, noECharts bool) *builder {
 		b.qfiles = append(b.qfiles, uniqueName(safeName(id), qused)+".html")
 		b.pages = append(b.pages, i)
 	}
+	b.evaluators = b.evaluatorViews()
+	b.diffOrder = map[string]int{}
+	if t := r.Table("difficulty"); t != nil {
+		for i, row := range t.Rows {
+			if s, ok := at(row, 0).(string); ok {
+				b.diffOrder[s] = i
+			}
+		}
+	}
 	return b
 }
 
@@ -371,8 +399,14 @@ type pageData struct {
 	Root                string
 	Nav                 []navItem
 	HasQuestions        bool
+	HasEvaluators       bool
 	HasCharts           bool
 	NoECharts           bool
+
+	// index: the findings and the guide to the numbers; section: the
+	// section's definitions
+	Findings    findings.Findings
+	Definitions []report.KV
 
 	// index
 	Overview   report.Overview
@@ -392,6 +426,10 @@ type pageData struct {
 	Figures []figView
 	Tables  []tableView
 
+	// evaluators
+	Evaluators []*evalView
+	Evaluator  *evalView
+
 	// question
 	Q          *report.QuestionPage
 	Responses  []respView
@@ -410,7 +448,7 @@ func (b *builder) base(kind, title, active, root string) *pageData {
 	return &pageData{
 		Kind: kind, Title: title, Active: active, Root: root,
 		Study: study, Version: b.r.Version, RunTime: rt,
-		Nav: b.nav, HasQuestions: len(b.r.Questions) > 0, NoECharts: b.noECharts,
+		Nav: b.nav, HasQuestions: len(b.r.Questions) > 0, HasEvaluators: len(b.evaluators) > 0, NoECharts: b.noECharts,
 		TablesHref: root + b.opt.TablesHref,
 	}
 }
@@ -419,6 +457,8 @@ func (b *builder) writeAll(dir string) error {
 	// index.html
 	idx := b.base("index", "Overview", "index", "")
 	idx.Overview = b.r.Overview
+	idx.Findings = findings.Make(b.r)
+	idx.Definitions = b.howToRead()
 	idx.Notes = b.r.Notes
 	idx.Warnings = b.r.Warnings
 	idx.Settings = b.r.Settings
@@ -460,12 +500,17 @@ func (b *builder) writeAll(dir string) error {
 			continue
 		}
 		p := b.base("section", sc.title, k, "")
+		p.Definitions = b.sectionDefinitions(k)
 		if err := b.fill(p, sc.figures, sc.tables, map[string]bool{}, sc.file); err != nil {
 			return err
 		}
 		if err := b.render(filepath.Join(dir, sc.file), p); err != nil {
 			return err
 		}
+	}
+	// Evaluators.
+	if err := b.writeEvaluators(dir, b.evaluators); err != nil {
+		return fmt.Errorf("site: evaluators: %w", err)
 	}
 	// Questions.
 	if len(b.r.Questions) == 0 {
@@ -545,15 +590,18 @@ func (b *builder) render(path string, p *pageData) error {
 
 // --- tables ---------------------------------------------------------------
 
+// headCell is a column head: Name for people, the CSV column name in CSV
+// (shown in the tooltip with the column's doc).
 type headCell struct {
-	Name, Doc string
-	Num       bool
+	Name, Doc, CSV string
+	Num            bool
 }
 
+// dataCell is one shown value; Title is its tooltip (a model's id).
 type dataCell struct {
-	Text, Sort, Class string
-	Href              string // a relative address: the cell is a link
-	Undefined         bool
+	Text, Sort, Class, Title string
+	Href                     string // a relative address: the cell is a link
+	Undefined                bool
 }
 
 type grid struct {
@@ -566,6 +614,7 @@ type tableView struct {
 	CSVHref, CSVFile  string
 	Total, Shown      int
 	Intervals         bool
+	Ranked            bool // ordered by Solve Rate with a # column
 	Grid              grid
 }
 
@@ -607,28 +656,52 @@ func (b *builder) tableView(t *report.Table, ids map[string]bool) tableView {
 			continue
 		}
 		c := t.Columns[s.i]
-		name := c.Name
+		name := format.Header(c.Name)
+		csv := c.Name
 		if s.lo >= 0 {
 			name += " [lo, hi]"
+			csv += ", " + t.Columns[s.lo].Name + ", " + t.Columns[s.hi].Name
 		}
-		tv.Grid.Head = append(tv.Grid.Head, headCell{Name: name, Doc: c.Doc, Num: c.Kind != report.Text && c.Kind != report.Link})
+		doc := c.Doc
+		if doc != "" {
+			doc += " "
+		}
+		doc += "(CSV column: " + csv + ")"
+		tv.Grid.Head = append(tv.Grid.Head, headCell{Name: name, Doc: doc, CSV: csv, Num: c.Kind != report.Text && c.Kind != report.Link})
+	}
+	order, rank, ranked := headlineOrder(t)
+	if ranked {
+		tv.Grid.Head = append([]headCell{{Name: "#", Doc: "place by Solve Rate within its block, highest first; equal rates share it (not in the CSV)", Num: true}}, tv.Grid.Head...)
+		tv.Ranked = true
 	}
 	n := min(len(t.Rows), b.opt.MaxTableRows)
 	tv.Shown = n
-	for _, row := range t.Rows[:n] {
+	for k := 0; k < n; k++ {
+		ri := k
+		if ranked {
+			ri = order[k]
+		}
+		row := t.Rows[ri]
 		var cells []dataCell
+		if ranked {
+			r := strconv.Itoa(rank[k])
+			cells = append(cells, dataCell{Text: r, Sort: r, Class: "num"})
+		}
 		for _, s := range cols {
 			if hidden[s.i] {
 				continue
 			}
-			kind := t.Columns[s.i].Kind
-			c := b.cell(at(row, s.i), kind)
-			if kind == report.Link {
+			col := t.Columns[s.i]
+			c := b.colCell(at(row, s.i), col)
+			if col.Kind == report.Link {
 				c = linkCell(at(row, s.i))
 			}
 			if s.lo >= 0 && !c.Undefined {
-				lo, hi := b.cell(at(row, s.lo), kind), b.cell(at(row, s.hi), kind)
-				c.Text += " [" + lo.Text + ", " + hi.Text + "]"
+				lo, hi := at(row, s.lo), at(row, s.hi)
+				if col.Kind == report.Fraction && !format.IsDifference(col.Name) {
+					lo, hi = clampAny(lo), clampAny(hi)
+				}
+				c.Text += " [" + b.colCell(lo, col).Text + ", " + b.colCell(hi, col).Text + "]"
 			}
 			cells = append(cells, c)
 		}
@@ -656,6 +729,36 @@ func at(row []any, i int) any {
 		return row[i]
 	}
 	return nil
+}
+
+// colCell formats one value of a table column by the column's quantity:
+// p-values in p-value form, differences of rates in percentage points, model
+// ids as display names (the id in the tooltip).
+func (b *builder) colCell(v any, col report.Column) dataCell {
+	if x, ok := v.(float64); ok && !math.IsNaN(x) {
+		switch {
+		case format.IsPValue(col.Name) && col.Kind != report.Text:
+			return dataCell{Text: format.PValue(x), Sort: strconv.FormatFloat(x, 'g', -1, 64), Class: "num"}
+		case col.Kind == report.Fraction && format.IsDifference(col.Name):
+			return dataCell{Text: format.PercentPoints(x), Sort: strconv.FormatFloat(x, 'g', -1, 64), Class: "num"}
+		case col.Kind == report.Float && strings.Contains(col.Name, "rubric"):
+			return dataCell{Text: format.Points(x), Sort: strconv.FormatFloat(x, 'g', -1, 64), Class: "num"}
+		}
+	}
+	if id, ok := v.(string); ok && modelColumns[col.Name] {
+		if d := b.style.name(id); d != id {
+			return dataCell{Text: d, Title: id}
+		}
+	}
+	return b.cell(v, col.Kind)
+}
+
+// clampAny clamps a float64 rate into [0, 1].
+func clampAny(v any) any {
+	if x, ok := v.(float64); ok {
+		return format.ClampRate(x)
+	}
+	return v
 }
 
 // cell formats one value for display; Sort holds the raw number for sorting.
@@ -694,36 +797,13 @@ func (b *builder) cell(v any, kind report.ColumnKind) dataCell {
 }
 
 // FormatPercent shows a fraction as a percent with one decimal: 0.569 →
-// "56.9 %". NaN is "—".
-func FormatPercent(x float64) string {
-	if math.IsNaN(x) {
-		return "—"
-	}
-	if math.IsInf(x, 0) {
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	}
-	return strconv.FormatFloat(x*100, 'f', 1, 64) + " %"
-}
+// "56.9 %". NaN is "—". It is format.Percent.
+func FormatPercent(x float64) string { return format.Percent(x) }
 
 // FormatNumber shows a float for people: three decimals below 1000, one
 // decimal from 1000, exponent form with two decimals below 0.001 or from 1e6
-// up (4.00e-05); 0 is "0"; NaN is "—".
-func FormatNumber(x float64) string {
-	switch a := math.Abs(x); {
-	case math.IsNaN(x):
-		return "—"
-	case x == 0:
-		return "0"
-	case math.IsInf(x, 0):
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case a < 1e-3 || a >= 1e6:
-		return strconv.FormatFloat(x, 'e', 2, 64)
-	case a >= 1000:
-		return strconv.FormatFloat(x, 'f', 1, 64)
-	default:
-		return strconv.FormatFloat(x, 'f', 3, 64)
-	}
-}
+// up (4.00e-05); 0 is "0"; NaN is "—". It is format.Number.
+func FormatNumber(x float64) string { return format.Number(x) }
 
 // cutText shortens text for a table cell, saying how much was left out.
 func cutText(s string, n int) string {
@@ -737,6 +817,8 @@ func cutText(s string, n int) string {
 // --- figures --------------------------------------------------------------
 
 type figView struct {
+	// Warning says the figure rests on few points (empty when it does not).
+	Warning              string
 	DOMID, SpecID, Title string
 	Spec                 template.JS
 	Caption              string
@@ -754,7 +836,7 @@ func (b *builder) figView(f *report.Figure, ids map[string]bool, onPage map[stri
 	fv := figView{DOMID: domID("fig-", id, ids), Title: f.Title}
 	fv.SpecID = fv.DOMID + "-spec"
 	ids[strings.ToLower(fv.SpecID)] = true
-	spec, dropped, err := buildSpec(f)
+	spec, dropped, err := buildSpec(f, b.style)
 	if err != nil {
 		return fv, err
 	}
@@ -788,7 +870,41 @@ func (b *builder) figView(f *report.Figure, ids map[string]bool, onPage map[stri
 	}
 	fv.Data = figureGrid(f, b)
 	fv.Dropped = dropped
+	fv.Warning = fewPoints(f)
 	return fv, nil
+}
+
+// Few-point thresholds: a scatter with fewer than MinScatterPoints points
+// and a curve (numeric line) with fewer than MinCurvePoints points get a
+// small-sample warning.
+const (
+	MinScatterPoints = 5
+	MinCurvePoints   = 3
+)
+
+// fewPoints is the small-sample warning of a figure, or "".
+func fewPoints(f *report.Figure) string {
+	switch f.Kind {
+	case report.Scatter:
+		n := 0
+		for _, s := range f.Series {
+			n += len(s.Points)
+		}
+		if n > 0 && n < MinScatterPoints {
+			return fmt.Sprintf("Small sample: this chart rests on %d points; a fitted line or calibration from so few points is not to be relied on.", n)
+		}
+	case report.Line:
+		least := -1
+		for _, s := range f.Series {
+			if len(s.Points) > 0 && (least < 0 || len(s.Points) < least) {
+				least = len(s.Points)
+			}
+		}
+		if least > 0 && least < MinCurvePoints {
+			return fmt.Sprintf("Small sample: a curve here is drawn from %d points.", least)
+		}
+	}
+	return ""
 }
 
 // maxFigRows caps the rows of a figure's data table.

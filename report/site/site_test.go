@@ -108,7 +108,9 @@ func TestPagesAndLayout(t *testing.T) {
 	slices.Sort(names)
 	want := []string{
 		"assets/echarts.min.js", "assets/site.css", "assets/site.js",
-		"consistency.html", "cost.html", "dataset.html", "index.html", "judges.html",
+		"consistency.html", "cost.html", "dataset.html",
+		"evaluators/human_a.html", "evaluators/index.html", "evaluators/judge_J1-1ba39f68.html",
+		"index.html", "judges.html",
 		"questions/index.html", "questions/q1.html", "questions/q_2_weird_id-a92f4a4d.html", "rubric.html",
 	}
 	// No page for the sections without content (checklist, automatic, …)
@@ -369,7 +371,7 @@ func TestOddFigures(t *testing.T) {
 	}}
 	dir := writeSite(t, r, Options{})
 	idx := string(files(t, dir)["other.html"])
-	for _, s := range []string{`id="fig-a"`, `id="fig-a-2"`, "1 points with x ≤ 0 cannot be drawn", `[[10,null,""]]`} {
+	for _, s := range []string{`id="fig-a"`, `id="fig-a-2"`, "1 points with x ≤ 0 cannot be drawn", `"value":[10,null,""]`} {
 		if !strings.Contains(idx, s) {
 			t.Errorf("other.html lacks %q", s)
 		}

@@ -1,11 +1,16 @@
 package xlsx
 
 import (
+	"archive/zip"
+	"bytes"
 	"fmt"
+	"io"
 	"math"
+	"regexp"
 	"strings"
 
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/format"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -57,6 +62,44 @@ const (
 	chartRows   = 23 // rows of 20 px a chart takes, with a gap
 )
 
+// ChartsPerSheet is how many charts one chart sheet holds: two printed
+// pages (landscape, fitted), two charts a page.
+const ChartsPerSheet = 4
+
+// chartSheet is the name of the i-th chart sheet (from 1): "Charts",
+// "Charts 2", ….
+func chartSheet(i int) string {
+	if i <= 1 {
+		return SheetCharts
+	}
+	return fmt.Sprintf("%s %d", SheetCharts, i)
+}
+
+// solid is a solid fill of a "#RRGGBB" colour.
+func solid(c string) excelize.Fill {
+	return excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{strings.TrimPrefix(c, "#")}}
+}
+
+// seriesColor is a series' colour: its model's (format.ModelsOf), else a
+// neutral one.
+func (w *writer) seriesColor(name string, i int) string {
+	if c := w.models.Color[name]; c != "" {
+		return c
+	}
+	return format.Neutral[i%len(format.Neutral)]
+}
+
+// modelName is a model's display name (charts show it), else s.
+func (w *writer) modelName(s string) string {
+	if d := w.models.Display[s]; d != "" {
+		return d
+	}
+	return s
+}
+
+// tickFont is the font of axis tick labels: dark, readable on print.
+var tickFont = excelize.Font{Color: "222222", Size: 9}
+
 // dataSheet accumulates the Chart data sheet.
 type dataSheet struct {
 	w   *writer
@@ -106,20 +149,30 @@ func (w *writer) charts(figs []*report.Figure) error {
 	if _, err := w.f.NewSheet(SheetChartData); err != nil {
 		return fmt.Errorf("xlsx: chart data sheet: %w", err)
 	}
-	if err := w.put(SheetCharts, 1, 1, "Native charts of the headline figures; their values are on the sheet \"Chart data\". Every figure, with intervals and tooltips, is on the site.", w.st.bold); err != nil {
-		return fmt.Errorf("xlsx: charts sheet: %w", err)
+	for i := 0; i*ChartsPerSheet < len(figs); i++ {
+		sh := chartSheet(i + 1)
+		if err := w.put(sh, 1, 1, "Native charts of the headline figures; their values are on the sheet \"Chart data\". Dashes mark the ends of 95 % intervals where a chart has them. Every figure, with tooltips, is on the site.", w.st.bold); err != nil {
+			return fmt.Errorf("xlsx: charts sheet: %w", err)
+		}
+		if err := w.printSetup(sh, 2); err != nil {
+			return err
+		}
 	}
 	d := &dataSheet{w: w, row: 1}
 	for k, fig := range figs {
-		ch, err := w.figureChart(d, fig)
+		ch, combo, err := w.figureChart(d, fig)
 		if err != nil {
 			return fmt.Errorf("xlsx: figure %s: %w", fig.ID, err)
 		}
 		if ch == nil {
 			continue
 		}
-		anchor, _ := excelize.CoordinatesToCellName(1, 3+k*chartRows)
-		if err := w.f.AddChart(SheetCharts, anchor, ch); err != nil {
+		anchor, _ := excelize.CoordinatesToCellName(1, 3+(k%ChartsPerSheet)*chartRows)
+		var combos []*excelize.Chart
+		if combo != nil {
+			combos = append(combos, combo)
+		}
+		if err := w.f.AddChart(chartSheet(k/ChartsPerSheet+1), anchor, ch, combos...); err != nil {
 			return fmt.Errorf("xlsx: figure %s: chart: %w", fig.ID, err)
 		}
 	}
@@ -133,15 +186,17 @@ func (w *writer) charts(figs []*report.Figure) error {
 }
 
 // figureChart writes fig's data at d.row and returns its chart (nil when the
-// figure has nothing to draw).
-func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart, error) {
+// figure has nothing to draw) and, for a one-series bar or line chart with
+// intervals, a line chart of the interval ends (dash markers, no line) to
+// draw over it.
+func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart, *excelize.Chart, error) {
 	top := d.row
 	d.put(1, top, fig.Title+" ["+fig.ID+"]", w.st.bold)
 	ch := &excelize.Chart{
 		Dimension: excelize.ChartDimension{Width: chartWidth, Height: chartHeight},
 		Legend:    excelize.ChartLegend{Position: "bottom"},
-		XAxis:     excelize.ChartAxis{Title: richTitle(axisTitle(fig.XName, fig.XUnit))},
-		YAxis:     excelize.ChartAxis{Title: richTitle(axisTitle(fig.YName, fig.YUnit)), MajorGridLines: true},
+		XAxis:     excelize.ChartAxis{Title: richTitle(axisTitle(fig.XName, fig.XUnit)), Font: tickFont},
+		YAxis:     excelize.ChartAxis{Title: richTitle(axisTitle(fig.YName, fig.YUnit)), MajorGridLines: true, Font: tickFont},
 	}
 	ch.Title = richTitle(fig.Title)
 	vary := false
@@ -163,17 +218,21 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 		n := len(fig.Categories)
 		if n == 0 || len(fig.Series) == 0 {
 			d.row = top + 2
-			return nil, d.err
+			return nil, nil, d.err
 		}
 		h := top + 1
 		d.put(1, h, fig.XName, w.st.header)
 		col := 2
 		for si, s := range fig.Series {
-			d.put(col+si, h, s.Name, w.st.header)
+			d.put(col+si, h, w.modelName(s.Name), w.st.header)
 		}
 		extra := col + len(fig.Series)
+		loCol := 0
 		for _, s := range fig.Series {
 			if len(s.Lo) == n && len(s.Hi) == n {
+				if loCol == 0 {
+					loCol = extra
+				}
 				d.put(extra, h, s.Name+" lo", w.st.header)
 				d.put(extra+1, h, s.Name+" hi", w.st.header)
 				for i := 0; i < n; i++ {
@@ -184,7 +243,7 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 			}
 		}
 		for i, c := range fig.Categories {
-			d.put(1, h+1+i, c, w.st.text)
+			d.put(1, h+1+i, w.modelName(c), w.st.text)
 			for si, s := range fig.Series {
 				v := math.NaN()
 				if i < len(s.Values) {
@@ -207,14 +266,40 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 				Categories: ref(1, h+1, 1, h+n),
 				Values:     ref(col+si, h+1, col+si, h+n),
 			}
+			col := w.seriesColor(s.Name, si)
+			cs.Fill = solid(col)
 			if fig.Kind == report.Line {
-				cs.Marker = excelize.ChartMarker{Symbol: "circle", Size: 5}
+				cs.Marker = excelize.ChartMarker{Symbol: "circle", Size: 5, Fill: solid(col)}
+				cs.Line = excelize.LineOptions{Type: excelize.LineSolid, Width: 1.75, Fill: solid(col)}
 			}
+			// excelize writes per-point colours for pie charts only, so a
+			// one-series bar over models keeps one colour here (the site
+			// colours each bar by its model).
 			ch.Series = append(ch.Series, cs)
-			_ = s
 		}
 		d.row = h + n + 2
-		return ch, d.err
+		// Interval ends as dash markers over the one series they belong to
+		// (with several series a dash could not be placed on its bar).
+		var combo *excelize.Chart
+		if loCol > 0 && len(fig.Series) == 1 {
+			// The axes of a combo chart are written from both charts: give
+			// the overlay the same ones.
+			combo = &excelize.Chart{Type: excelize.Line, XAxis: ch.XAxis, YAxis: ch.YAxis}
+			for _, c := range []int{loCol, loCol + 1} {
+				combo.Series = append(combo.Series, excelize.ChartSeries{
+					Name:       cellRef(c, h),
+					Categories: ref(1, h+1, 1, h+n),
+					Values:     ref(c, h+1, c, h+n),
+					Marker:     excelize.ChartMarker{Symbol: "dash", Size: 12, Fill: solid("#222222"), Border: excelize.LineOptions{Type: excelize.LineSolid, Fill: solid("#222222")}},
+					Line:       excelize.LineOptions{Type: excelize.LineNone},
+				})
+			}
+		}
+		if loCol > 0 && combo == nil {
+			// Not drawn here: say so rather than claim them.
+			ch.Title = richTitle(fig.Title + " — interval bars on the site only")
+		}
+		return ch, combo, d.err
 	}
 
 	// Numeric x: two columns (x, y) per series and per reference line.
@@ -230,26 +315,38 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 	if fig.Percent && fig.XUnit == "%" {
 		ch.XAxis.NumFmt = excelize.ChartNumFmt{CustomNumFmt: "0%"}
 	}
-	for _, s := range fig.Series {
+	if fig.LogY {
+		ch.YAxis.LogBase = 10
+		ch.YAxis.NumFmt = excelize.ChartNumFmt{CustomNumFmt: "0.0E+00"}
+	}
+	yOK := func(y float64) float64 { // a log axis cannot show y ≤ 0
+		if fig.LogY && !(y > 0) {
+			return math.NaN()
+		}
+		return y
+	}
+	for si, s := range fig.Series {
 		if len(s.Points) == 0 {
 			continue
 		}
-		d.put(col, h, s.Name, w.st.header)
+		scol := w.seriesColor(s.Name, si)
+		d.put(col, h, w.modelName(s.Name), w.st.header)
 		d.put(col+1, h, s.Name+" ("+fig.YName+")", w.st.header)
 		for i, p := range s.Points {
 			d.put(col, h+1+i, p.X, w.st.text)
-			d.put(col+1, h+1+i, p.Y, w.st.text)
+			d.put(col+1, h+1+i, yOK(p.Y), w.st.text)
 		}
 		cs := excelize.ChartSeries{
 			Name:       cellRef(col, h),
 			Categories: ref(col, h+1, col, h+len(s.Points)),
 			Values:     ref(col+1, h+1, col+1, h+len(s.Points)),
-			Marker:     excelize.ChartMarker{Symbol: "circle", Size: 6},
+			Marker:     excelize.ChartMarker{Symbol: "circle", Size: 7, Fill: solid(scol), Border: excelize.LineOptions{Type: excelize.LineSolid, Fill: solid(scol)}},
 		}
+		cs.Fill = solid(scol) // excelize draws a series' line in its fill colour
 		if fig.Kind == report.Scatter {
 			cs.Line = excelize.LineOptions{Type: excelize.LineNone}
 		} else {
-			cs.Line = excelize.LineOptions{Type: excelize.LineSolid, Width: 1.5}
+			cs.Line = excelize.LineOptions{Type: excelize.LineSolid, Width: 1.5, Fill: solid(scol)}
 		}
 		ch.Series = append(ch.Series, cs)
 		longest = max(longest, len(s.Points))
@@ -259,14 +356,15 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 		d.put(col, h, l.Name, w.st.header)
 		d.put(col+1, h, l.Name+" (y)", w.st.header)
 		d.put(col, h+1, l.X1, w.st.text)
-		d.put(col+1, h+1, l.Y1, w.st.text)
+		d.put(col+1, h+1, yOK(l.Y1), w.st.text)
 		d.put(col, h+2, l.X2, w.st.text)
-		d.put(col+1, h+2, l.Y2, w.st.text)
+		d.put(col+1, h+2, yOK(l.Y2), w.st.text)
 		ch.Series = append(ch.Series, excelize.ChartSeries{
 			Name:       cellRef(col, h),
 			Categories: ref(col, h+1, col, h+2),
 			Values:     ref(col+1, h+1, col+1, h+2),
 			Marker:     excelize.ChartMarker{Symbol: "none"},
+			Fill:       solid("#666666"),
 			Line:       excelize.LineOptions{Type: excelize.LineSolid, Dash: excelize.LineDashDash, Width: 1},
 		})
 		longest = max(longest, 2)
@@ -274,7 +372,63 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 	}
 	d.row = h + longest + 2
 	if len(ch.Series) == 0 {
-		return nil, d.err
+		return nil, nil, d.err
 	}
-	return ch, d.err
+	return ch, nil, d.err
+}
+
+// xValRe matches the x values of a scatter series, which excelize v2.11
+// writes as a string reference: LibreOffice then reads the numbers as text
+// and draws no points.
+var xValRe = regexp.MustCompile(`<xVal><strRef><f>([^<]*)</f>(?:<strCache>.*?</strCache>)?</strRef></xVal>`)
+
+// patchParts rewrites the chart parts of a saved workbook so that scatter x
+// values are a number reference; every other part is copied still
+// compressed.
+func patchParts(in []byte) ([]byte, error) {
+	zr, err := zip.NewReader(bytes.NewReader(in), int64(len(in)))
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	zw := zip.NewWriter(&out)
+	for _, zf := range zr.File {
+		if !(strings.HasPrefix(zf.Name, "xl/charts/chart") && strings.HasSuffix(zf.Name, ".xml")) {
+			// Every other part is copied as it is, still compressed.
+			raw, err := zf.OpenRaw()
+			if err != nil {
+				return nil, err
+			}
+			fh := zf.FileHeader
+			wf, err := zw.CreateRaw(&fh)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := io.Copy(wf, raw); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		rc, err := zf.Open()
+		if err != nil {
+			return nil, err
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			return nil, err
+		}
+		b = xValRe.ReplaceAll(b, []byte(`<xVal><numRef><f>$1</f></numRef></xVal>`))
+		wf, err := zw.CreateHeader(&zip.FileHeader{Name: zf.Name, Method: zf.Method, Modified: zf.Modified})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := wf.Write(b); err != nil {
+			return nil, err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
 }

@@ -34,6 +34,6 @@ func ExampleWrite() {
 	v, _ := f.GetCellValue("Summary", "A3")
 	fmt.Println(v)
 	// Output:
-	// [About Summary a_name_that is far too long for Notes]
+	// [Findings About Summary a_name_that is far too long for Notes]
 	// =beta
 }

@@ -2,22 +2,32 @@
 // file analysts hand to people.
 //
 // The workbook holds, in order:
+//   - Findings: the headline findings (report/findings: the winner by Solve
+//     Rate with its interval and the Holm-adjusted tests, tie groups, the
+//     reliability and judge audit verdicts, small-sample warnings), the
+//     Methods paragraph ready to paste, and how to read the workbook;
 //   - About: the study title, tool version, run time, the study at a glance,
 //     the settings, every input file with its sha256 and row count, and a list
 //     of the sheets;
 //   - Summary: the table named "summary", when the report has one;
-//   - Charts: native Excel charts of the Bar, Histogram, Line and Scatter
-//     figures (headline figures first: those on the summary table or whose id
-//     names the Solve Rate), up to Options.MaxCharts; heatmaps are drawn on
-//     the site only, and so are error bars; a log-scale x axis (Fig. 3) is
-//     drawn linear here and says so in its title, because excelize writes a
-//     log base on the value axis only;
+//   - Charts, Charts 2, …: native Excel charts of the Bar, Histogram, Line and
+//     Scatter figures (headline figures first: those on the summary table or
+//     whose id names the Solve Rate), up to Options.MaxCharts, ChartsPerSheet
+//     a sheet (two printed pages); a one-series chart with intervals draws
+//     their ends as dash markers; scatter x values are numbers; p-values
+//     (Figure.LogY) are on a log axis; heatmaps are drawn on the site only; a
+//     log-scale x axis (Fig. 3) is drawn linear here and says so in its
+//     title, because excelize writes a log base on the value axis only;
 //   - one sheet per other table, in report order;
 //   - Notes: tables/notes.csv and the run's warnings;
 //   - Chart data: the values the charts draw.
 //
+// Every sheet prints landscape on A4, fitted to the page width; table sheets
+// repeat their header row on every printed page.
+//
 // Every table sheet has its header in row 1, frozen, and an Excel table with
-// filter buttons over its rows; Fraction columns have a percent format, Float
+// filter buttons over its rows; Fraction columns have a percent format,
+// p-value columns PValueFormat, rubric scores PointsFormat, other Float
 // columns a decimal format, Int columns an integer format; column widths follow
 // the content up to Options.MaxColumnWidth characters, wider text wraps. Sheet
 // names are cut to Excel's 31 characters, cleaned of the characters Excel
@@ -43,8 +53,18 @@ import (
 	"unicode/utf8"
 
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/findings"
+	"github.com/euroexec/euroexec/report/format"
 	"github.com/xuri/excelize/v2"
 )
+
+// PValueFormat is the number format of p-value columns (p, p_holm, p_…):
+// three decimals from 0.001 up, scientific notation below.
+const PValueFormat = `[<0.001]0.0E+00;0.000`
+
+// PointsFormat is the number format of rubric scores (Float columns whose
+// name mentions rubric): points with two decimals.
+const PointsFormat = "0.00"
 
 // CellLimit is Excel's limit on the characters (UTF-16 code units) of one
 // cell.
@@ -113,6 +133,7 @@ const (
 // styles are the style ids of one workbook.
 type styles struct {
 	header, title, bold, text, wrap, integer, float, fraction int
+	pvalue, points                                            int
 }
 
 type writer struct {
@@ -121,6 +142,7 @@ type writer struct {
 	st     styles
 	used   map[string]bool // sheet names, lower case
 	sheets []sheetInfo
+	models format.Models // display names and one colour per model
 }
 
 type sheetInfo struct{ sheet, table, title, doc string }
@@ -137,7 +159,7 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 	if r == nil {
 		return fmt.Errorf("xlsx: nil report")
 	}
-	w := &writer{f: excelize.NewFile(), opt: opt.withDefaults(), used: map[string]bool{}}
+	w := &writer{f: excelize.NewFile(), opt: opt.withDefaults(), used: map[string]bool{}, models: format.ModelsOf(r)}
 	defer func() {
 		if cerr := w.f.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("xlsx: close: %w", cerr)
@@ -146,12 +168,18 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 	if err := w.makeStyles(); err != nil {
 		return err
 	}
-	// About first: rename the default sheet.
-	if err := w.f.SetSheetName("Sheet1", SheetAbout); err != nil {
+	// Findings first (the default sheet, renamed), then About.
+	if err := w.f.SetSheetName("Sheet1", SheetFindings); err != nil {
+		return fmt.Errorf("xlsx: findings sheet: %w", err)
+	}
+	if _, err := w.f.NewSheet(SheetAbout); err != nil {
 		return fmt.Errorf("xlsx: about sheet: %w", err)
 	}
-	for _, n := range []string{SheetAbout, SheetSummary, SheetCharts, SheetNotes, SheetChartData, "History"} {
+	for _, n := range []string{SheetFindings, SheetAbout, SheetSummary, SheetCharts, SheetNotes, SheetChartData, "History"} {
 		w.used[strings.ToLower(n)] = true
+	}
+	for i := 2; i <= 1+(w.opt.MaxCharts+ChartsPerSheet-1)/ChartsPerSheet; i++ {
+		w.used[strings.ToLower(chartSheet(i))] = true
 	}
 
 	// Summary, Charts, tables, Notes, Chart data: create the sheets in order.
@@ -162,8 +190,8 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 		}
 	}
 	figs := chartFigures(r.Figures, w.opt.MaxCharts)
-	if len(figs) > 0 {
-		if _, err := w.f.NewSheet(SheetCharts); err != nil {
+	for i := 0; i*ChartsPerSheet < len(figs); i++ {
+		if _, err := w.f.NewSheet(chartSheet(i + 1)); err != nil {
 			return fmt.Errorf("xlsx: charts sheet: %w", err)
 		}
 	}
@@ -192,9 +220,10 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 	if err := w.aboutSheet(r); err != nil {
 		return err
 	}
-	// The About sheet is the renamed default sheet, which excelize creates
-	// active and selected; SetActiveSheet here would re-parse every streamed
-	// sheet (doubling the time of a large workbook).
+	if err := w.findingsSheet(r); err != nil {
+		return err
+	}
+	w.f.SetActiveSheet(0)
 	if err := w.f.SetDocProps(&excelize.DocProperties{
 		Title:          cut(r.Title),
 		Creator:        "euroexec " + r.Version,
@@ -207,16 +236,16 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("xlsx: %w", err)
 	}
-	// Not SaveAs: it creates the file with mode 0777 (executable).
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	buf, err := w.f.WriteToBuffer()
 	if err != nil {
 		return fmt.Errorf("xlsx: save %s: %w", path, err)
 	}
-	if _, err := w.f.WriteTo(f); err != nil {
-		f.Close()
+	b := buf.Bytes()
+	if b, err = patchParts(b); err != nil {
 		return fmt.Errorf("xlsx: save %s: %w", path, err)
 	}
-	if err := f.Close(); err != nil {
+	// Not SaveAs: it creates the file with mode 0777 (executable).
+	if err := os.WriteFile(path, b, 0o644); err != nil {
 		return fmt.Errorf("xlsx: save %s: %w", path, err)
 	}
 	return nil
@@ -248,6 +277,10 @@ func (w *writer) makeStyles() error {
 	w.st.float = mk(&excelize.Style{CustomNumFmt: &ff, Alignment: top})
 	pf := w.opt.FractionFormat
 	w.st.fraction = mk(&excelize.Style{CustomNumFmt: &pf, Alignment: top})
+	pv := PValueFormat
+	w.st.pvalue = mk(&excelize.Style{CustomNumFmt: &pv, Alignment: top})
+	pt := PointsFormat
+	w.st.points = mk(&excelize.Style{CustomNumFmt: &pt, Alignment: top})
 	if err != nil {
 		return fmt.Errorf("xlsx: styles: %w", err)
 	}
@@ -351,7 +384,29 @@ func utf16Len(s string) int {
 
 // cell is the typed workbook value of one table value.
 func (w *writer) cell(v any, kind report.ColumnKind, wrap bool) (excelize.Cell, error) {
+	return w.cellStyled(v, kind, wrap, 0)
+}
+
+// numberStyle is the style of a numeric column by its quantity: p-values,
+// rubric points, else 0 (the column kind's format).
+func (w *writer) numberStyle(c report.Column) int {
+	switch {
+	case c.Kind == report.Text || c.Kind == report.Int:
+		return 0
+	case format.IsPValue(c.Name):
+		return w.st.pvalue
+	case c.Kind == report.Float && strings.Contains(c.Name, "rubric"):
+		return w.st.points
+	}
+	return 0
+}
+
+// cellStyled is cell with a number style for the column (0: by kind).
+func (w *writer) cellStyled(v any, kind report.ColumnKind, wrap bool, numOverride int) (excelize.Cell, error) {
 	numStyle := func() int {
+		if numOverride != 0 {
+			return numOverride
+		}
 		switch kind {
 		case report.Fraction:
 			return w.st.fraction
@@ -380,7 +435,7 @@ func (w *writer) cell(v any, kind report.ColumnKind, wrap bool) (excelize.Cell, 
 		}
 		return excelize.Cell{StyleID: numStyle(), Value: x}, nil
 	case float32:
-		return w.cell(float64(x), kind, wrap)
+		return w.cellStyled(float64(x), kind, wrap, numOverride)
 	case int64:
 		return excelize.Cell{StyleID: intStyle(w, kind), Value: x}, nil
 	case int:
@@ -447,6 +502,11 @@ func (w *writer) tableSheet(name string, t *report.Table) error {
 		return fmt.Errorf("xlsx: sheet %q (table %s): %w", name, t.Name, err)
 	}
 	w.sheets = append(w.sheets, sheetInfo{sheet: name, table: t.Name, title: t.Title, doc: t.Doc})
+	// Before the StreamWriter: it writes the sheet's properties when made
+	// and its page setup when flushed, and ignores later changes.
+	if err := w.printSetup(name, 0); err != nil {
+		return err
+	}
 	sw, err := w.f.NewStreamWriter(name)
 	if err != nil {
 		return fmt.Errorf("xlsx: sheet %q (table %s): %w", name, t.Name, err)
@@ -512,12 +572,16 @@ func (w *writer) tableSheet(name string, t *report.Table) error {
 		return fmt.Errorf("xlsx: sheet %q: header: %w", name, err)
 	}
 	vals := make([]any, ncol)
+	numStyles := make([]int, ncol)
+	for j, c := range t.Columns {
+		numStyles[j] = w.numberStyle(c)
+	}
 	for i, row := range rows {
 		if len(row) != ncol {
 			return fmt.Errorf("xlsx: table %s: row %d has %d values, want %d (one per column)", t.Name, i+1, len(row), ncol)
 		}
 		for j, v := range row {
-			c, err := w.cell(v, t.Columns[j].Kind, wrap[j])
+			c, err := w.cellStyled(v, t.Columns[j].Kind, wrap[j], numStyles[j])
 			if err != nil {
 				return fmt.Errorf("xlsx: table %s: row %d, column %s: %w", t.Name, i+1, t.Columns[j].Name, err)
 			}
@@ -534,6 +598,9 @@ func (w *writer) tableSheet(name string, t *report.Table) error {
 	}
 	if err := sw.Flush(); err != nil {
 		return fmt.Errorf("xlsx: sheet %q: %w", name, err)
+	}
+	if err := w.repeatHeader(name); err != nil {
+		return err
 	}
 	if truncated > 0 {
 		w.sheets[len(w.sheets)-1].doc += fmt.Sprintf(" [%d rows beyond Excel's limit left out; see tables/%s.csv]", truncated, t.Name)
@@ -595,6 +662,11 @@ func (w *writer) aboutSheet(r *report.Report) error {
 		return fmt.Errorf("xlsx: about sheet: %w", err)
 	}
 	row += 2
+	line("The study", findings.Make(r).Methods)
+	if err == nil {
+		err = w.f.SetRowHeight(s, row-1, float64(15*(len([]rune(findings.Make(r).Methods))/70+1)))
+	}
+	line("How to read it", "Start with the Findings sheet: the headline results in sentences, with intervals and tests, and how to read every number. Summary holds the main table; Charts draw it; every other sheet is one table of tables/*.csv (column names as in the CSV); Notes says what was left out and why.")
 	line("Tool version", r.Version)
 	line("Run time (UTC)", r.GeneratedAt.UTC().Format("2006-01-02 15:04:05"))
 	row++

@@ -59,7 +59,7 @@ func numFmt(t *testing.T, f *excelize.File, sheet, cell string) string {
 
 func TestSheetsAndHeaders(t *testing.T) {
 	_, f := writeSmall(t)
-	want := []string{"About", "Summary", "Charts", "tiny", "solve_rate_by_difficulty", "judge_vs_human",
+	want := []string{"Findings", "About", "Summary", "Charts", "tiny", "solve_rate_by_difficulty", "judge_vs_human",
 		"verdict_pairs", "pvalue_curve", "responses", "Notes", "Chart data"}
 	if got := f.GetSheetList(); !slices.Equal(got, want) {
 		t.Errorf("sheets = %q, want %q", got, want)
@@ -77,7 +77,7 @@ func TestSheetsAndHeaders(t *testing.T) {
 	// Percent on Fraction, decimal on Float, integer on Int.
 	for _, tc := range []struct{ sheet, cell, want string }{
 		{"Summary", "E2", "0.0%"}, {"Summary", "F3", "0.0%"}, {"Summary", "H2", "0.000"},
-		{"Summary", "I2", "0.000"}, {"tiny", "D2", "0.0%"}, {"Summary", "D2", "builtin:1"},
+		{"Summary", "I2", "0.00"}, {"tiny", "D2", "0.0%"}, {"Summary", "D2", "builtin:1"}, // I: rubric, in points
 	} {
 		if got := numFmt(t, f, tc.sheet, tc.cell); got != tc.want {
 			t.Errorf("%s!%s number format = %q, want %q", tc.sheet, tc.cell, got, tc.want)
@@ -173,6 +173,8 @@ func TestAbout(t *testing.T) {
 	for _, want := range []string{
 		"Test study <b>bold</b>",
 		"Tool version\tv0.0.0-test",
+		"The study\tWe evaluated 3 models on 2 questions",
+		"How to read it\tStart with the Findings sheet",
 		"Run time (UTC)\t2026-01-02 03:04:05",
 		"questions.csv\td9b3a3cd7bd5b2e4e63ac7c8b1e6e8bb0d6b5cfad6ebbaa2d1b0bd3d0a1b2c3d\t2",
 		"grades/humans/main/a.xlsx\t0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0\t12",
@@ -220,7 +222,9 @@ func TestCharts(t *testing.T) {
 	for _, c := range charts {
 		all += c
 	}
-	for _, want := range []string{"<barChart>", "<scatterChart>", "linear here, log scale on the site", "Solve Rate by model", "&#39;Chart data&#39;!$B$3:$B$5", `<varyColors val="0">`} {
+	for _, want := range []string{"<barChart>", "<scatterChart>", "linear here, log scale on the site", "Solve Rate by model", "&#39;Chart data&#39;!$B$3:$B$5", `<varyColors val="0">`,
+		// numeric x values, interval dashes over the bars, dark ticks, log p axis
+		"<xVal><numRef>", `<symbol val="dash"></symbol>`, `<lineChart>`, `222222`, `<logBase val="10"></logBase>`} {
 		if !strings.Contains(all, want) {
 			t.Errorf("charts lack %q", want)
 		}
@@ -340,15 +344,14 @@ func BenchmarkLargeTable(b *testing.B) {
 	}
 }
 
-// The workbook opens on the About sheet, the only selected tab, without a
-// SetActiveSheet pass over the streamed sheets.
-func TestAboutIsActive(t *testing.T) {
+// The workbook opens on the Findings sheet (first), the only selected tab.
+func TestFindingsIsActive(t *testing.T) {
 	path, f := writeSmall(t)
 	if got := f.GetActiveSheetIndex(); got != 0 {
 		t.Errorf("active sheet index %d, want 0", got)
 	}
-	if got := f.GetSheetName(0); got != SheetAbout {
-		t.Errorf("sheet 0 is %q, want %q", got, SheetAbout)
+	if got := f.GetSheetName(0); got != SheetFindings {
+		t.Errorf("sheet 0 is %q, want %q", got, SheetFindings)
 	}
 	zr, err := zip.OpenReader(path)
 	if err != nil {

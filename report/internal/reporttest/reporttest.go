@@ -232,7 +232,7 @@ func Small() *report.Report {
 	}
 	curveFig := &report.Figure{
 		ID: "fig3_pvalue_curve", Section: report.SectionConsistency, Title: "Median p-value vs number of questions",
-		Kind: report.Line, XName: "Questions", YName: "Median p", LogX: true,
+		Kind: report.Line, XName: "Questions", YName: "Median p", LogX: true, LogY: true,
 		Table: "pvalue_curve", Series: curveSeries,
 		Lines: []report.RefLine{{Name: "p = 0.05", X1: 10, Y1: 0.05, X2: 200, Y2: 0.05}},
 	}

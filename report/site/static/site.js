@@ -47,11 +47,17 @@
     };
   }
 
+  // axis returns the first x or y axis of an option (go-echarts writes lists).
+  function axis(option, key) {
+    var a = option[key];
+    return Array.isArray(a) ? a[0] : a;
+  }
+
   function tooltipFormatter(option, meta) {
     var fy = meta.percent ? fmtPct : fmtNum;
     var fx = meta.xPercent ? fmtPct : fmtNum;
-    var xcats = (option.xAxis && option.xAxis.data) || [];
-    var ycats = (option.yAxis && option.yAxis.data) || [];
+    var xcats = (axis(option, 'xAxis') && axis(option, 'xAxis').data) || [];
+    var ycats = (axis(option, 'yAxis') && axis(option, 'yAxis').data) || [];
     return function (params) {
       var list = Array.isArray(params) ? params : [params];
       var out = [];
@@ -99,13 +105,20 @@
             s.label.formatter = function (p) { return fmtPct(p.value[2]); };
           });
         } else {
-          option.yAxis.axisLabel = option.yAxis.axisLabel || {};
-          option.yAxis.axisLabel.formatter = axisPct;
+          var ya = axis(option, 'yAxis');
+          ya.axisLabel = ya.axisLabel || {};
+          ya.axisLabel.formatter = axisPct;
         }
       }
+      if (meta.logY) {
+        var yl = axis(option, 'yAxis');
+        yl.axisLabel = yl.axisLabel || {};
+        yl.axisLabel.formatter = fmtNum;
+      }
       if (meta.xPercent) {
-        option.xAxis.axisLabel = option.xAxis.axisLabel || {};
-        option.xAxis.axisLabel.formatter = axisPct;
+        var xa = axis(option, 'xAxis');
+        xa.axisLabel = xa.axisLabel || {};
+        xa.axisLabel.formatter = axisPct;
       }
       var bars = meta.errorBars || {};
       Object.keys(bars).forEach(function (k) {

@@ -1,0 +1,251 @@
+// Package format is the one display convention per quantity that the site,
+// the workbook and the terminal summary share: rates as percent with one
+// decimal ("64.3 %"), rate intervals clamped into [0 %, 100 %], scores in
+// rubric points with two decimals ("3.56"), p-values with three decimals
+// from 0.001 up and in scientific notation below ("8.2e-07"), other numbers
+// with three significant decimals. The CSV tables keep full precision and
+// are not formatted here. Nothing here computes a statistic.
+package format
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/euroexec/euroexec/report"
+)
+
+// Missing is how every undefined value (NaN, nil) is shown.
+const Missing = "—"
+
+// Percent shows a fraction as a percent with one decimal: 0.569 → "56.9 %".
+// NaN is Missing.
+func Percent(x float64) string {
+	if math.IsNaN(x) {
+		return Missing
+	}
+	if math.IsInf(x, 0) {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(x*100, 'f', 1, 64) + " %"
+}
+
+// ClampRate puts a rate's interval end into [0, 1]; NaN stays NaN.
+func ClampRate(x float64) float64 {
+	if math.IsNaN(x) {
+		return x
+	}
+	return math.Min(1, math.Max(0, x))
+}
+
+// RateInterval shows a rate's interval as "[52.8 %, 75.4 %]", each end
+// clamped into [0, 1] (a rate cannot leave it; a normal-approximation
+// interval can).
+func RateInterval(lo, hi float64) string {
+	return "[" + Percent(ClampRate(lo)) + ", " + Percent(ClampRate(hi)) + "]"
+}
+
+// PercentPoints shows a difference of two rates in percentage points with
+// one decimal and a sign: 0.057 → "+5.7 pp".
+func PercentPoints(x float64) string {
+	if math.IsNaN(x) {
+		return Missing
+	}
+	s := strconv.FormatFloat(x*100, 'f', 1, 64)
+	if x >= 0 {
+		s = "+" + s
+	}
+	return s + " pp"
+}
+
+// Points shows a score in rubric points with two decimals: "3.56".
+func Points(x float64) string {
+	if math.IsNaN(x) {
+		return Missing
+	}
+	return strconv.FormatFloat(x, 'f', 2, 64)
+}
+
+// PointsInterval shows a score interval as "[3.34, 3.77]".
+func PointsInterval(lo, hi float64) string {
+	return "[" + Points(lo) + ", " + Points(hi) + "]"
+}
+
+// PValue shows a p-value: three decimals from 0.001 up ("0.014"), scientific
+// notation with two significant digits below ("8.2e-07"); 0 is "0"; NaN is
+// Missing.
+func PValue(p float64) string {
+	switch {
+	case math.IsNaN(p):
+		return Missing
+	case p == 0:
+		return "0"
+	case math.Abs(p) < 1e-3:
+		return strconv.FormatFloat(p, 'e', 1, 64)
+	default:
+		return strconv.FormatFloat(p, 'f', 3, 64)
+	}
+}
+
+// Number shows any other float: three decimals below 1000, one decimal from
+// 1000, exponent form with two decimals below 0.001 or from 1e6 up
+// (4.00e-05); 0 is "0"; NaN is Missing.
+func Number(x float64) string {
+	switch a := math.Abs(x); {
+	case math.IsNaN(x):
+		return Missing
+	case x == 0:
+		return "0"
+	case math.IsInf(x, 0):
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case a < 1e-3 || a >= 1e6:
+		return strconv.FormatFloat(x, 'e', 2, 64)
+	case a >= 1000:
+		return strconv.FormatFloat(x, 'f', 1, 64)
+	default:
+		return strconv.FormatFloat(x, 'f', 3, 64)
+	}
+}
+
+// IsPValue says a column holds p-values, by its name: "p", "p_value",
+// "p_holm", "p_…" or "…_p".
+func IsPValue(column string) bool {
+	c := strings.ToLower(column)
+	return c == "p" || strings.HasPrefix(c, "p_") || strings.HasSuffix(c, "_p") || c == "pvalue" || c == "median_p"
+}
+
+// IsDifference says a fraction column holds a difference of rates (which
+// may be negative and is not clamped), by its name: it mentions bias, diff,
+// delta, gap, change or effect.
+func IsDifference(column string) bool {
+	c := strings.ToLower(column)
+	for _, w := range []string{"bias", "diff", "delta", "gap", "change", "effect", "estimate"} {
+		if strings.Contains(c, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// Header turns a snake_case column name into a header for people:
+// "solve_rate_lo" → "Solve rate lo"; known words are spelled out
+// ("n_gradings" → "Gradings (n)", "p_holm" → "p (Holm)").
+func Header(column string) string {
+	if h, ok := headers[column]; ok {
+		return h
+	}
+	c := column
+	suffix := ""
+	switch {
+	case strings.HasPrefix(c, "n_"):
+		c, suffix = c[2:], " (n)"
+	case strings.HasSuffix(c, "_lo"):
+		c, suffix = c[:len(c)-3], ", lower end"
+	case strings.HasSuffix(c, "_hi"):
+		c, suffix = c[:len(c)-3], ", upper end"
+	}
+	words := strings.Split(c, "_")
+	for i, w := range words {
+		if r, ok := wordMap[w]; ok {
+			words[i] = r
+		}
+	}
+	s := strings.ReplaceAll(strings.Join(words, " "), "solve rate", "Solve Rate")
+	if s == "" {
+		return column
+	}
+	if s[0] >= 'a' && s[0] <= 'z' {
+		s = string(s[0]-'a'+'A') + s[1:]
+	}
+	return s + suffix
+}
+
+var headers = map[string]string{
+	"solve_rate":       "Solve Rate",
+	"p":                "p",
+	"p_holm":           "p (Holm)",
+	"avg_rank":         "Average rank",
+	"win_rate":         "Win rate",
+	"rubric":           "Rubric (points)",
+	"rubric_mean":      "Rubric mean (points)",
+	"checklist_rate":   "Checklist fulfilment",
+	"rubric_rank":      "Rank (rubric)",
+	"group_rubric":     "Group (rubric)",
+	"group_solve_rate": "Group (Solve Rate)",
+	"display_name":     "Model",
+	"sd":               "SD",
+	"df":               "df",
+	"t":                "t",
+	"icc1_1":           "ICC(1,1)",
+	"icc1_k":           "ICC(1,k)",
+}
+
+var wordMap = map[string]string{
+	"pl": "Plackett–Luce", "sd": "SD", "ci": "CI", "usd": "USD", "id": "id",
+	"avg": "average", "pct": "percent", "ppi": "PPI", "llm": "LLM", "kappa": "κ", "alpha": "α",
+}
+
+// Palette is the colour of each model in every chart of the site and the
+// workbook: the models in the order of the report's models table take these
+// colours in turn (Okabe–Ito and Tableau hues; pale yellow last).
+var Palette = []string{
+	"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00",
+	"#8C564B", "#000000", "#7F7F7F", "#BCBD22", "#17BECF", "#F0E442",
+}
+
+// Neutral are the colours of series that are not models (e.g. "humans").
+var Neutral = []string{"#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860"}
+
+// Models are the models of a report: display names and colours.
+type Models struct {
+	Display map[string]string // model id → display name
+	Color   map[string]string // model id or display name → "#RRGGBB"
+}
+
+// ModelsOf reads the report's models table (columns model and
+// display_name) and gives each model, in row order, the next Palette
+// colour.
+func ModelsOf(r *report.Report) Models {
+	m := Models{Display: map[string]string{}, Color: map[string]string{}}
+	t := r.Table("models")
+	if t == nil {
+		return m
+	}
+	mi, di := -1, -1
+	for i, c := range t.Columns {
+		switch c.Name {
+		case "model":
+			mi = i
+		case "display_name":
+			di = i
+		}
+	}
+	if mi < 0 {
+		return m
+	}
+	n := 0
+	for _, row := range t.Rows {
+		id, _ := cell(row, mi).(string)
+		if id == "" {
+			continue
+		}
+		if _, dup := m.Color[id]; dup {
+			continue
+		}
+		c := Palette[n%len(Palette)]
+		n++
+		m.Color[id] = c
+		if d, _ := cell(row, di).(string); d != "" {
+			m.Display[id] = d
+			m.Color[d] = c
+		}
+	}
+	return m
+}
+
+func cell(row []any, i int) any {
+	if i >= 0 && i < len(row) {
+		return row[i]
+	}
+	return nil
+}

@@ -1,0 +1,123 @@
+package site
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/format"
+)
+
+// evalView is one evaluator's page: their row of the evaluators table
+// (leniency) and every grading they gave, with the other human graders'
+// mean rubric scores of the same response beside it (agreement, shown, not
+// computed).
+type evalView struct {
+	Name, File string
+	Human      bool
+	Facts      []report.KV // the evaluators table's row, for people
+	Gradings   []evalGrading
+}
+
+type evalGrading struct {
+	QID, QFile, Model, Round string
+	Rubric, Checklist        string
+	RubricSort               string
+	Solved                   bool
+	Others                   string // "expert_03 3.40 · expert_07 2.80"
+}
+
+// evaluatorViews collects the evaluators from the question pages (every
+// grader with a grading), in name order, with their row of the evaluators
+// table.
+func (b *builder) evaluatorViews() []*evalView {
+	byName := map[string]*evalView{}
+	used := map[string]bool{"index": true}
+	get := func(name, kind string) *evalView {
+		if v, ok := byName[name]; ok {
+			return v
+		}
+		v := &evalView{Name: name, Human: kind != "judge"}
+		byName[name] = v
+		return v
+	}
+	for qi, q := range b.r.Questions {
+		if q == nil {
+			continue
+		}
+		for _, rv := range q.Responses {
+			for gi, g := range rv.Gradings {
+				v := get(g.Evaluator, g.Kind)
+				eg := evalGrading{QID: q.ID, QFile: b.qfiles[qi], Model: b.style.name(rv.Model), Round: g.Round,
+					Rubric: format.Points(g.RubricMean), RubricSort: strconv.FormatFloat(g.RubricMean, 'g', -1, 64),
+					Checklist: format.Percent(g.ChecklistRate), Solved: g.Solved}
+				if eg.RubricSort == "NaN" {
+					eg.RubricSort = ""
+				}
+				for oj, o := range rv.Gradings {
+					if oj == gi || o.Kind == "judge" || o.Evaluator == g.Evaluator {
+						continue
+					}
+					if eg.Others != "" {
+						eg.Others += " · "
+					}
+					eg.Others += o.Evaluator + " " + format.Points(o.RubricMean)
+				}
+				v.Gradings = append(v.Gradings, eg)
+			}
+		}
+	}
+	var out []*evalView
+	for _, v := range byName {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	t := b.r.Table("evaluators")
+	for _, v := range out {
+		v.File = uniqueName(safeName(v.Name), used) + ".html"
+		if t == nil {
+			continue
+		}
+		for _, row := range t.Rows {
+			if len(row) > 0 && row[0] == v.Name {
+				for i, c := range t.Columns[1:] {
+					v.Facts = append(v.Facts, report.KV{Key: format.Header(c.Name), Value: b.colCell(at(row, i+1), c).Text})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// writeEvaluators writes evaluators/index.html and one page per evaluator.
+func (b *builder) writeEvaluators(dir string, evs []*evalView) error {
+	if len(evs) == 0 {
+		return nil
+	}
+	d := filepath.Join(dir, "evaluators")
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		return err
+	}
+	idx := b.base("eindex", "Evaluators", "evaluators", "../")
+	idx.Evaluators = evs
+	idx.Definitions = []report.KV{
+		{Key: "Leniency", Value: "An evaluator's mean rubric score, checklist fulfilment and Solve Rate over their gradings; the group (lenient, critical) is from tables/evaluators.csv."},
+		{Key: "Agreement", Value: "Each grading is shown beside the other human graders' mean rubric scores of the same response; Krippendorff's α over all graders is on the Consistency page."},
+	}
+	if err := b.render(filepath.Join(d, "index.html"), idx); err != nil {
+		return err
+	}
+	for _, v := range evs {
+		p := b.base("evaluator", "Evaluator "+v.Name, "evaluators", "../")
+		p.Evaluator = v
+		if len(v.Gradings) < 10 {
+			p.Warnings = []string{"Only " + strconv.Itoa(len(v.Gradings)) + " gradings: this evaluator's leniency rests on few units."}
+		}
+		if err := b.render(filepath.Join(d, v.File), p); err != nil {
+			return err
+		}
+	}
+	return nil
+}

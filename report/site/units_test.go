@@ -1,0 +1,239 @@
+package site
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/internal/reporttest"
+)
+
+// unitReport is the test report plus a table whose rate interval leaves
+// [0, 1] (a normal-approximation interval), a bias column, p-values and a
+// model column.
+func unitReport() *report.Report {
+	r := reporttest.Small()
+	r.Tables = append(r.Tables, &report.Table{
+		Name: "units", Title: "Units", Section: report.SectionJudges,
+		Columns: []report.Column{
+			{Name: "model"}, {Name: "solve_rate", Kind: report.Fraction}, {Name: "solve_rate_lo", Kind: report.Fraction}, {Name: "solve_rate_hi", Kind: report.Fraction},
+			{Name: "solve_bias", Kind: report.Fraction}, {Name: "solve_bias_lo", Kind: report.Fraction}, {Name: "solve_bias_hi", Kind: report.Fraction},
+			{Name: "p", Kind: report.Float}, {Name: "p_holm", Kind: report.Float},
+		},
+		Rows: [][]any{
+			{"alpha", 0.0125, -0.015, 0.04, -0.09, -0.2, 0.02, 8.2e-07, 0.0136},
+			{"gamma & co", 0.99, 0.95, 1.02, 0.057, -0.038, 0.1485, 0.5, 1.0},
+		},
+	})
+	return r
+}
+
+var (
+	pctRe      = regexp.MustCompile(`^(-?\d+\.\d) %$`)
+	pctIntRe   = regexp.MustCompile(`^(-?\d+\.\d) % \[(-?\d+\.\d) %, (-?\d+\.\d) %\]$`)
+	ppRe       = regexp.MustCompile(`^[+-]\d+\.\d pp( \[[+-]\d+\.\d pp, [+-]\d+\.\d pp\])?$`)
+	pValueRe   = regexp.MustCompile(`^(0|1\.000|0\.\d{3}|\d\.\de-\d\d)$`)
+	undefinedV = "—"
+)
+
+// htmlTables returns, per table of a page, the CSV column names of its heads
+// and its cells' text.
+func htmlTables(t *testing.T, page []byte) (heads [][]string, rows [][][]string) {
+	t.Helper()
+	doc, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text func(n *html.Node) string
+	text = func(n *html.Node) string {
+		if n.Type == html.TextNode {
+			return n.Data
+		}
+		var b strings.Builder
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			b.WriteString(text(c))
+		}
+		return b.String()
+	}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && n.Data == "table" {
+			var h []string
+			var rs [][]string
+			var inner func(n *html.Node)
+			inner = func(n *html.Node) {
+				if n.Type == html.ElementNode && n.Data == "th" {
+					csv := ""
+					for _, a := range n.Attr {
+						if a.Key == "data-csv" {
+							csv = a.Val
+						}
+					}
+					h = append(h, csv)
+				}
+				if n.Type == html.ElementNode && n.Data == "tr" {
+					var cells []string
+					for c := n.FirstChild; c != nil; c = c.NextSibling {
+						if c.Type == html.ElementNode && c.Data == "td" {
+							cells = append(cells, text(c))
+						}
+					}
+					if cells != nil {
+						rs = append(rs, cells)
+					}
+				}
+				for c := n.FirstChild; c != nil; c = c.NextSibling {
+					inner(c)
+				}
+			}
+			inner(n)
+			heads, rows = append(heads, h), append(rows, rs)
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	return heads, rows
+}
+
+// TestUnitConvention checks every table cell of every page against the kind
+// of its column: rates are percent and rate intervals lie inside [0 %,
+// 100 %]; differences of rates are percentage points; p-values have three
+// decimals or scientific notation below 0.001.
+func TestUnitConvention(t *testing.T) {
+	r := unitReport()
+	kinds := map[string]report.Column{}
+	for _, tb := range r.Tables {
+		for _, c := range tb.Columns {
+			kinds[c.Name] = c
+		}
+	}
+	dir := writeSite(t, r, Options{})
+	checked := map[string]int{}
+	for name, page := range files(t, dir) {
+		if !strings.HasSuffix(name, ".html") {
+			continue
+		}
+		heads, rows := htmlTables(t, page)
+		for ti := range heads {
+			for _, row := range rows[ti] {
+				if len(row) != len(heads[ti]) {
+					continue // key–value tables
+				}
+				for ci, cell := range row {
+					csv := strings.Split(heads[ti][ci], ", ")[0]
+					col, ok := kinds[csv]
+					if !ok || cell == undefinedV {
+						continue
+					}
+					where := name + ": " + csv + " = " + strconv.Quote(cell)
+					switch {
+					case col.Kind == report.Fraction && (strings.Contains(csv, "bias") || strings.Contains(csv, "diff")):
+						checked["pp"]++
+						if !ppRe.MatchString(cell) {
+							t.Errorf("%s: a difference of rates is not in percentage points", where)
+						}
+					case col.Kind == report.Fraction:
+						checked["rate"]++
+						m := pctIntRe.FindStringSubmatch(cell)
+						if m == nil {
+							m = pctRe.FindStringSubmatch(cell)
+						}
+						if m == nil {
+							t.Errorf("%s: a rate is not shown as a percent", where)
+							continue
+						}
+						for _, v := range m[1:] {
+							x, _ := strconv.ParseFloat(v, 64)
+							if x < 0 || x > 100 {
+								t.Errorf("%s: %v %% is outside [0 %%, 100 %%]", where, x)
+							}
+						}
+						if len(m) == 4 {
+							checked["rate interval"]++
+						}
+					case csv == "p" || csv == "p_holm":
+						checked["p"]++
+						if !pValueRe.MatchString(cell) {
+							t.Errorf("%s: not a p-value form", where)
+						}
+					}
+				}
+			}
+		}
+	}
+	// The test report has rates, rate intervals, differences and p-values.
+	for _, k := range []string{"rate", "rate interval", "pp", "p"} {
+		if checked[k] == 0 {
+			t.Errorf("no %s cell checked: the test checks nothing", k)
+		}
+	}
+	units := html.UnescapeString(string(files(t, dir)["judges.html"]))
+	for _, want := range []string{"1.2 % [0.0 %, 4.0 %]", "99.0 % [95.0 %, 100.0 %]", "-9.0 pp [-20.0 pp, +2.0 pp]", "8.2e-07", "0.014"} {
+		if !strings.Contains(units, want) {
+			t.Errorf("judges.html lacks %q", want)
+		}
+	}
+}
+
+// An evaluator's page lists their gradings with the other human graders'
+// scores of the same response; the question index carries each question's
+// Solve Rate and disagreement as sort keys.
+func TestEvaluatorPageAndQuestionIndex(t *testing.T) {
+	r := reporttest.Small()
+	q := r.Questions[0]
+	q.SolveRate, q.Solved, q.Graded, q.Disagreement = 0.25, 1, 4, 0.75
+	r.Tables = append(r.Tables, &report.Table{Name: "evaluators", Section: report.SectionDataset,
+		Columns: []report.Column{{Name: "evaluator"}, {Name: "n_gradings", Kind: report.Int}, {Name: "rubric_mean", Kind: report.Float},
+			{Name: "solve_rate", Kind: report.Fraction}, {Name: "group"}},
+		Rows: [][]any{{"human_a", int64(3), 3.5, 0.3333, "lenient"}}})
+	dir := writeSite(t, r, Options{})
+	fs := files(t, dir)
+	page := html.UnescapeString(string(fs["evaluators/human_a.html"]))
+	for _, want := range []string{
+		"<th scope=\"row\">Rubric mean (points)</th><td>3.50</td>", "<td>33.3 %</td>", "<td>lenient</td>",
+		`<a href="../questions/q1.html">q1</a>`, "Only 3 gradings",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("evaluators/human_a.html lacks %q", want)
+		}
+	}
+	qi := string(fs["questions/index.html"])
+	for _, want := range []string{`data-sort="0.25">25.0 %</td>`, `data-sort="0.75">0.75</td>`} {
+		if !strings.Contains(qi, want) {
+			t.Errorf("questions/index.html lacks %q", want)
+		}
+	}
+}
+
+func TestFewPointsWarning(t *testing.T) {
+	pts := func(n int) []report.Point {
+		var p []report.Point
+		for i := 0; i < n; i++ {
+			p = append(p, report.Point{X: float64(i + 1), Y: 1})
+		}
+		return p
+	}
+	for _, c := range []struct {
+		name string
+		f    *report.Figure
+		want string
+	}{
+		{"scatter of 4", &report.Figure{Kind: report.Scatter, Series: []report.Series{{Points: pts(4)}}}, "Small sample: this chart rests on 4 points; a fitted line or calibration from so few points is not to be relied on."},
+		{"scatter of 5", &report.Figure{Kind: report.Scatter, Series: []report.Series{{Points: pts(3)}, {Points: pts(2)}}}, ""},
+		{"curve of 2", &report.Figure{Kind: report.Line, Series: []report.Series{{Points: pts(6)}, {Points: pts(2)}}}, "Small sample: a curve here is drawn from 2 points."},
+		{"curve of 3", &report.Figure{Kind: report.Line, Series: []report.Series{{Points: pts(3)}}}, ""},
+		{"bars", &report.Figure{Kind: report.Bar, Categories: []string{"a"}, Series: []report.Series{{Values: []float64{1}}}}, ""},
+	} {
+		if got := fewPoints(c.f); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}
