@@ -15,17 +15,16 @@ import (
 // gradings were expected to hold and those that were usable, so that the
 // warnings can say "400 of 400 rubric scores dropped" and why.
 type dropCount struct {
-	name, kind      string
-	first           tabular.Loc // the first grading's file
-	gradings        int64
-	rubricHave      int64
-	missingCols     map[string]bool // rubric attributes (as configured) absent from a sheet of this grader
-	nested          bool            // a sheet without them is JSONL (scores nested in an object?)
-	checklistWant   int64
-	checklistHave   int64
-	rankedGradings  int64
-	rubricGradings  int64 // gradings whose sheet has rubric columns
-	checklistSheets bool
+	name, kind     string
+	first          tabular.Loc // the first grading's file
+	gradings       int64
+	rubricHave     int64
+	missingCols    map[string]bool // rubric attributes (as configured) absent from a sheet of this grader
+	nested         bool            // a sheet without them is JSONL (scores nested in an object?)
+	checklistWant  int64
+	checklistHave  int64
+	rankedGradings int64
+	rubricGradings int64 // gradings whose sheet has rubric columns
 }
 
 // countDrops records what one accepted grading holds.

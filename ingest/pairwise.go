@@ -11,9 +11,6 @@ import (
 // question (wide: model_a|label_a, model_b|label_b, winner; long:
 // instrument = pairwise with the verdict in value).
 
-// pairwiseColumns are the canonical columns of pairwise rows.
-var pairwiseColumns = []string{"model_a", "model_b", "label_a", "label_b", "winner", "position"}
-
 // isPairwiseSheet reports whether a wide sheet holds pairwise judgments.
 func isPairwiseSheet(h *header) bool {
 	return h.has("winner") && (h.has("model_a") || h.has("label_a")) && (h.has("model_b") || h.has("label_b"))

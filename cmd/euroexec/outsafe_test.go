@@ -76,10 +76,10 @@ func checkSame(t *testing.T, what string, before, after map[string]string) {
 
 // cli runs the command line and returns the error, its exit status, stdout
 // and stderr.
-func cli(ctx context.Context, args ...string) (error, int, string, string) {
+func cli(ctx context.Context, args ...string) (int, string, string, error) {
 	var so, se bytes.Buffer
 	err := run(ctx, &so, &se, args)
-	return err, exitCode(ctx, err), so.String(), se.String()
+	return exitCode(ctx, err), so.String(), se.String(), err
 }
 
 // checkExit fails unless the exit status is want and the error (or stderr)
@@ -123,7 +123,7 @@ func TestRunRefusesUserFolder(t *testing.T) {
 	os.WriteFile(thesis, []byte("four years of work"), 0o644)
 	mine := hashes(t, out)
 
-	err, code, _, se := cli(context.Background(), "run", "-q", study, "-o", out)
+	code, _, se, err := cli(context.Background(), "run", "-q", study, "-o", out)
 	checkExit(t, err, code, exitRefused, se, "refusing to write", "thesis.docx", "--force", "another output folder")
 	checkSame(t, "user folder after a refused run", mine, hashes(t, out))
 	checkSame(t, "study after a refused run", sum, hashes(t, study))
@@ -132,7 +132,7 @@ func TestRunRefusesUserFolder(t *testing.T) {
 	}
 
 	// --force is the way through; the folder is then a marked report.
-	err, code, _, se = cli(context.Background(), "run", "-q", "--force", study, "-o", out)
+	code, _, se, err = cli(context.Background(), "run", "-q", "--force", study, "-o", out)
 	checkExit(t, err, code, exitOK, se)
 	if _, err := os.Stat(thesis); err == nil {
 		t.Error("--force kept the old content")
@@ -141,7 +141,7 @@ func TestRunRefusesUserFolder(t *testing.T) {
 		t.Errorf("no marker in the report: %v", err)
 	}
 	// A marked report is replaced without --force.
-	err, code, _, se = cli(context.Background(), "run", "-q", study, "-o", out)
+	code, _, se, err = cli(context.Background(), "run", "-q", study, "-o", out)
 	checkExit(t, err, code, exitOK, se)
 	checkSame(t, "study after runs", sum, hashes(t, study))
 }
@@ -165,7 +165,7 @@ func TestRunRefusesStudyFolder(t *testing.T) {
 				if force {
 					args = append(args, "--force")
 				}
-				err, code, _, se := cli(context.Background(), args...)
+				code, _, se, err := cli(context.Background(), args...)
 				checkExit(t, err, code, exitRefused, se, c.want)
 				checkSame(t, "study", sum, hashes(t, study))
 			})
@@ -175,7 +175,7 @@ func TestRunRefusesStudyFolder(t *testing.T) {
 		work := t.TempDir()
 		os.WriteFile(filepath.Join(work, "notes.txt"), []byte("mine"), 0o644)
 		t.Chdir(work)
-		err, code, _, se := cli(context.Background(), "run", "-q", study, "-o", ".")
+		code, _, se, err := cli(context.Background(), "run", "-q", study, "-o", ".")
 		checkExit(t, err, code, exitRefused, se, "notes.txt")
 		if b, _ := os.ReadFile(filepath.Join(work, "notes.txt")); string(b) != "mine" {
 			t.Error("notes.txt changed")
@@ -204,7 +204,7 @@ func TestIngestDBGuard(t *testing.T) {
 		{"a DuckDB database", []string{"--db", db}, exitOK, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err, code, _, se := cli(context.Background(), append([]string{"ingest", study}, c.args...)...)
+			code, _, se, err := cli(context.Background(), append([]string{"ingest", study}, c.args...)...)
 			checkExit(t, err, code, c.want, se, c.text)
 			checkSame(t, "study", sum, hashes(t, study))
 		})
@@ -215,14 +215,14 @@ func TestIngestDBGuard(t *testing.T) {
 	if ok, err := outsafe.IsDuckDB(db); !ok {
 		t.Errorf("%s is not a DuckDB file (%v)", db, err)
 	}
-	err, code, _, se := cli(context.Background(), "ingest", study, "--db", notes, "--force")
+	code, _, se, err := cli(context.Background(), "ingest", study, "--db", notes, "--force")
 	checkExit(t, err, code, exitOK, se)
 	if ok, _ := outsafe.IsDuckDB(notes); !ok {
 		t.Error("--force did not replace notes.txt with a database")
 	}
 	// The default database goes to the working folder, never into the study.
 	t.Chdir(study)
-	err, code, _, se = cli(context.Background(), "ingest", ".")
+	code, _, se, err = cli(context.Background(), "ingest", ".")
 	checkExit(t, err, code, exitRefused, se, "inside the study folder")
 	checkSame(t, "study", sum, hashes(t, study))
 }
@@ -232,7 +232,7 @@ func TestSampleGuard(t *testing.T) {
 	user := filepath.Join(dir, "user")
 	os.Mkdir(user, 0o755)
 	os.WriteFile(filepath.Join(user, "thesis.docx"), []byte("mine"), 0o644)
-	err, code, _, se := cli(context.Background(), "sample", "-o", user, "--questions", "3")
+	code, _, se, err := cli(context.Background(), "sample", "-o", user, "--questions", "3")
 	checkExit(t, err, code, exitRefused, se, "thesis.docx", "--force")
 	if b, _ := os.ReadFile(filepath.Join(user, "thesis.docx")); string(b) != "mine" {
 		t.Error("thesis.docx changed")
@@ -241,10 +241,10 @@ func TestSampleGuard(t *testing.T) {
 	// A sample with criteria, then one without into the same folder: no
 	// file of the first is left.
 	s := filepath.Join(dir, "s")
-	err, code, _, se = cli(context.Background(), "sample", "-o", s, "--questions", "3", "--criteria")
+	code, _, se, err = cli(context.Background(), "sample", "-o", s, "--questions", "3", "--criteria")
 	checkExit(t, err, code, exitOK, se)
 	first := hashes(t, s)
-	err, code, _, se = cli(context.Background(), "sample", "-o", s, "--questions", "3")
+	code, _, se, err = cli(context.Background(), "sample", "-o", s, "--questions", "3")
 	checkExit(t, err, code, exitOK, se)
 	second := hashes(t, s)
 	crit := 0
@@ -293,7 +293,7 @@ func TestExitCodes(t *testing.T) {
 		{"SIGTERM", termCtx, []string{"run", "-q", study, "-o", filepath.Join(t.TempDir(), "r")}, 143},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err, code, _, se := cli(c.ctx, c.args...)
+			code, _, se, err := cli(c.ctx, c.args...)
 			checkExit(t, err, code, c.want, se)
 		})
 	}
@@ -301,7 +301,7 @@ func TestExitCodes(t *testing.T) {
 
 func TestHelpDocumentsExitCodes(t *testing.T) {
 	for _, args := range [][]string{{"--help"}, {"run", "--help"}} {
-		_, _, so, _ := cli(context.Background(), args...)
+		_, so, _, _ := cli(context.Background(), args...)
 		for _, w := range []string{"0 success", "1 problems", "2 usage", "3 output refused", "130 interrupted"} {
 			if !strings.Contains(so, w) {
 				t.Errorf("%v: help lacks %q", args, w)
@@ -401,7 +401,7 @@ func TestStaleTempRemoved(t *testing.T) {
 	os.MkdirAll(stale, 0o755)
 	os.WriteFile(filepath.Join(stale, outsafe.ReportMarker), []byte("x"), 0o644)
 	os.WriteFile(filepath.Join(stale, "study.duckdb.wal"), []byte("partial"), 0o644)
-	err, code, _, se := cli(context.Background(), "run", "-q", study, "-o", filepath.Join(dir, "report"))
+	code, _, se, err := cli(context.Background(), "run", "-q", study, "-o", filepath.Join(dir, "report"))
 	checkExit(t, err, code, exitOK, se, "note: removed "+stale, fmt.Sprintf("process %d", cmd.Process.Pid))
 	if _, err := os.Stat(stale); err == nil {
 		t.Error("the stale folder is still there")
@@ -427,7 +427,7 @@ func TestConcurrentRuns(t *testing.T) {
 		}})
 	}()
 	<-inside
-	err, code, _, se := cli(context.Background(), "run", "-q", study, "-o", out)
+	code, _, se, err := cli(context.Background(), "run", "-q", study, "-o", out)
 	close(release)
 	wg.Wait()
 	checkExit(t, err, code, exitRefused, se, "is being written by another euroexec run")
@@ -463,7 +463,7 @@ func checkModes(t *testing.T, dir string) {
 
 func TestRunPermissions(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "report")
-	err, code, _, se := cli(context.Background(), "run", "-q", tinyStudy(t), "-o", out)
+	code, _, se, err := cli(context.Background(), "run", "-q", tinyStudy(t), "-o", out)
 	checkExit(t, err, code, exitOK, se)
 	checkModes(t, out)
 }
@@ -476,12 +476,12 @@ func TestRunNoGradings(t *testing.T) {
 	}
 	os.Remove(filepath.Join(study, "grades", "judges", "gpt.jsonl"))
 	out := filepath.Join(t.TempDir(), "report")
-	err, code, _, se := cli(context.Background(), "run", "-q", study, "-o", out)
+	code, _, se, err := cli(context.Background(), "run", "-q", study, "-o", out)
 	checkExit(t, err, code, exitProblems, se, "the study has no gradings at all", "grades/alice.csv")
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a report was written from nothing")
 	}
-	err, code, so, se := cli(context.Background(), "validate", study)
+	code, so, se, err := cli(context.Background(), "validate", study)
 	checkExit(t, err, code, exitProblems, se, "no gradings at all")
 	if strings.Contains(so, "no problems") {
 		t.Errorf("validate said %q", so)
@@ -495,16 +495,16 @@ func TestRunAllJudgeScoresDropped(t *testing.T) {
 {"evaluator":"gpt","question_id":"q1","model":"m2","scores":{"Domain":2,"Localization":3,"Reasoning":2,"Communication":3,"Actionability":1},"C1":"miss","C2":"miss","rank":2}
 `), 0o644)
 	out := filepath.Join(t.TempDir(), "report")
-	err, code, _, se := cli(context.Background(), "run", "-q", study, "-o", out)
+	code, _, se, err := cli(context.Background(), "run", "-q", study, "-o", out)
 	checkExit(t, err, code, exitProblems, se, "every one of the 10 rubric scores of the judges was dropped", "nested JSON?", "--allow-empty")
 	// --allow-empty runs, and -q still prints the warnings.
-	err, code, so, se := cli(context.Background(), "run", "-q", "--allow-empty", study, "-o", out)
+	code, so, se, err := cli(context.Background(), "run", "-q", "--allow-empty", study, "-o", out)
 	checkExit(t, err, code, exitOK, se, "warning: judge gpt: 10 of 10 rubric scores dropped")
 	if so != "" {
 		t.Errorf("-q printed %q on stdout", so)
 	}
 	// --no-warnings hides them.
-	err, code, _, se = cli(context.Background(), "run", "-q", "--allow-empty", "--no-warnings", study, "-o", out)
+	code, _, se, err = cli(context.Background(), "run", "-q", "--allow-empty", "--no-warnings", study, "-o", out)
 	checkExit(t, err, code, exitOK, se)
 	if strings.Contains(se, "warning:") {
 		t.Errorf("--no-warnings printed %q", se)
@@ -515,7 +515,7 @@ func TestSampleCancelled(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(&interrupted{sig: syscall.SIGINT})
-	err, code, _, se := cli(ctx, "sample", "-o", filepath.Join(dir, "s"), "--questions", "50")
+	code, _, se, err := cli(ctx, "sample", "-o", filepath.Join(dir, "s"), "--questions", "50")
 	checkExit(t, err, code, exitInterrupted, se)
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Errorf("a cancelled sample left %d entries (%s, …)", len(ents), ents[0].Name())

@@ -43,7 +43,7 @@ func FitBradleyTerry(wins []float64, k int, prior float64) Fit {
 // btScratch holds the solver's work arrays, reused across bootstrap
 // replicates of one goroutine.
 type btScratch struct {
-	w, a, p  []float64
+	w, a     []float64
 	g, d, bt []float64
 	seen     []bool
 	stack    []int

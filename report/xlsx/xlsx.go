@@ -382,11 +382,6 @@ func utf16Len(s string) int {
 	return n
 }
 
-// cell is the typed workbook value of one table value.
-func (w *writer) cell(v any, kind report.ColumnKind, wrap bool) (excelize.Cell, error) {
-	return w.cellStyled(v, kind, wrap, 0)
-}
-
 // numberStyle is the style of a numeric column by its quantity: p-values,
 // rubric points, else 0 (the column kind's format).
 func (w *writer) numberStyle(c report.Column) int {
