@@ -209,11 +209,12 @@ func TestTable7TagFilter(t *testing.T) {
 // TestSummaryCrossCheck compares summary.csv on the bundled sample with an
 // independent Python implementation (testdata/xcheck/summary.py: its own
 // reading of the sheets, exact fractions) for both sets. It skips, saying
-// so, when python3 with openpyxl is not installed (.ci/run installs it).
+// so, when python3 with openpyxl and scipy is not installed (.ci/run
+// installs them).
 func TestSummaryCrossCheck(t *testing.T) {
 	py := "/usr/bin/python3"
-	if err := exec.Command(py, "-c", "import openpyxl").Run(); err != nil {
-		t.Skipf("SKIPPED: %s with openpyxl is needed for the cross-check (apt-get install python3-openpyxl)", py)
+	if err := exec.Command(py, "-c", "import openpyxl, scipy").Run(); err != nil {
+		t.Skipf("SKIPPED: %s with openpyxl and scipy is needed for the cross-check (apt-get install python3-openpyxl python3-scipy)", py)
 	}
 	out := filepath.Join(t.TempDir(), "r")
 	var so, se bytes.Buffer
