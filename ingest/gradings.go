@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/ingest/tabular"
 )
 
@@ -362,7 +363,7 @@ func (st *state) longRow(r row, g *grading, qi *question) {
 	inst, key, v := norm(r.get("instrument")), strings.TrimSpace(r.get("key")), r.get("value")
 	switch inst {
 	case "rubric":
-		ai, ok := st.attrIndex[norm(key)]
+		ai, ok := st.attrIndex[config.ColumnKey(key)]
 		if !ok {
 			st.ps.add(Problem{Loc: r.at("key"), Value: key, Expected: "a rubric attribute (" + strings.Join(st.cfg.Rubric.Attributes, ", ") + ")"})
 			return

@@ -18,7 +18,7 @@ import (
 type state struct {
 	dir     string
 	cfg     config.Config
-	aliases map[string]string // canonical form of a header as written → canonical name
+	aliases []config.ColumnAlias // [columns], compiled
 	tabOpt  tabular.Options
 	ps      problems
 	sink    *sink
@@ -112,7 +112,6 @@ type evalSeen struct {
 func newState(dir string, cfg config.Config) *state {
 	st := &state{
 		dir: dir, cfg: cfg,
-		aliases: map[string]string{},
 		tabOpt: tabular.Options{SheetInclude: cfg.Sheets.Include, SheetExclude: cfg.Sheets.Exclude,
 			Limits: tabular.Limits{LineBytes: cfg.Limits.LineBytes, CellBytes: cfg.Limits.CellBytes,
 				Columns: cfg.Limits.Columns, XLSXBytes: cfg.Limits.XLSXBytes, XLSXRatio: cfg.Limits.XLSXRatio}},
@@ -139,12 +138,10 @@ func newState(dir string, cfg config.Config) *state {
 		pseen:      map[pairKey]where{},
 		rankGroups: map[[4]int32]*rankGroup{},
 	}
-	for k, v := range cfg.Columns {
-		st.aliases[norm(k)] = norm(v)
-	}
+	st.aliases = cfg.ColumnAliases()
 	for i, a := range cfg.Rubric.Attributes {
-		st.attrs = append(st.attrs, norm(a))
-		st.attrIndex[norm(a)] = i
+		st.attrs = append(st.attrs, config.ColumnKey(a))
+		st.attrIndex[config.ColumnKey(a)] = i
 	}
 	return st
 }

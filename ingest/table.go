@@ -7,11 +7,23 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/ingest/tabular"
 )
 
 // norm is the canonical form of a column name: trimmed and lower-case.
 func norm(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// columnName is the canonical name of a header name as written: the first
+// [columns] alias that matches it, else its config.ColumnKey.
+func (st *state) columnName(n string) string {
+	for _, a := range st.aliases {
+		if c, ok := a.Match(n); ok {
+			return c
+		}
+	}
+	return config.ColumnKey(n)
+}
 
 // header maps canonical column names to positions in a table's header.
 type header struct {
@@ -21,7 +33,9 @@ type header struct {
 	wide   *wideCols      // grading sheets: rubric and checklist columns, cached
 }
 
-// mapHeader resolves a header through the [columns] aliases. known lists the
+// mapHeader resolves a header through the [columns] aliases and
+// config.ColumnKey; a header that starts with a rubric attribute's name
+// ("Domain expertise") is that attribute when no other column is. known lists the
 // canonical names the table defines; isKnown may accept more (rubric
 // attributes, C1…Cn). Duplicate canonical names are problems.
 func (st *state) mapHeader(names []string, known func(string) bool, loc tabular.Loc) (*header, []Problem) {
@@ -33,16 +47,28 @@ func (st *state) mapHeader(names []string, known func(string) bool, loc tabular.
 // on a later line), at a cost proportional to the new columns only.
 func (st *state) extendHeader(h *header, names []string, known func(string) bool, loc tabular.Loc) []Problem {
 	var probs []Problem
-	for _, n := range names {
+	cs := make([]string, len(names))
+	taken := map[string]bool{}
+	for i, n := range names {
+		cs[i] = st.columnName(n)
+		taken[cs[i]] = true
+	}
+	for i, c := range cs {
+		// "Domain expertise" is the attribute Domain when no column is
+		// named so and it is not a column of its own.
+		first, _, ok := strings.Cut(c, "_")
+		if _, attr := st.attrIndex[first]; ok && attr && !known(c) && known(first) && !taken[first] && !h.has(first) {
+			cs[i] = first
+			taken[first] = true
+		}
+	}
+	for k, n := range names {
 		i := len(h.names)
 		h.names = append(h.names, n)
 		if h.wide != nil {
 			h.wide.names = append(h.wide.names, "")
 		}
-		c := norm(n)
-		if a, ok := st.aliases[c]; ok {
-			c = a
-		}
+		c := cs[k]
 		if c == "" {
 			continue
 		}

@@ -446,6 +446,7 @@ func (c Config) validate() []SettingError {
 	for k, v := range c.Columns {
 		text("columns."+k, v, false)
 	}
+	c.checkColumns(bad)
 	for _, key := range []string{"sheets.include", "sheets.exclude"} {
 		pats := c.Sheets.Include
 		if key == "sheets.exclude" {
