@@ -14,9 +14,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/ingest/judgeparse"
 	"github.com/euroexec/euroexec/ingest/providers"
-	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/ingest/tabular"
 )
 
