@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/euroexec/euroexec/ingest/config"
@@ -195,7 +196,21 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 		return // cancelled: readAll returns the error after this step
 	}
 	path := filepath.Join(st.dir, filepath.FromSlash(rel))
-	r, err := tabular.Open(path, rel, st.optFor(rel))
+	opt := st.optFor(rel)
+	opt.HeaderRow = st.cfg.Sheets.HeaderRow
+	opt.HeaderProbe = func(cells []string) bool {
+		have := map[string]bool{}
+		for _, c := range cells {
+			have[st.columnName(c)] = true
+		}
+		for _, r := range spec.required {
+			if !have[r] {
+				return false
+			}
+		}
+		return true
+	}
+	r, err := tabular.Open(path, rel, opt)
 	if err != nil {
 		st.fileProblem(rel, err)
 		return
@@ -219,18 +234,22 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 			}
 			var probs []Problem
 			h, probs = st.mapHeader(sh.Header, spec.isKnown, loc)
+			hdrRow := max(sh.HeaderRow, 1)
 			if miss := h.missing(spec.required); len(miss) > 0 {
 				if spec.skipSheets && sh.Name != "" {
 					st.ps.warn("%s, sheet %q: skipped: no column %s (columns found: %s)", rel, sh.Name, strings.Join(miss, ", "), h.written())
 					continue
 				}
 				l := loc
-				l.Row = 1
+				l.Row = hdrRow
 				st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a header with the column(s) %s; columns found: %s", strings.Join(miss, ", "), h.written())})
 				continue
 			}
 			for _, p := range probs {
 				st.ps.add(p)
+			}
+			if len(sh.Skipped) > 0 {
+				st.ps.warn("%s%s: the header is row %d; %s above it skipped", rel, sheetSuffix(sh.Name), sh.HeaderRow, rowList(sh.Skipped))
 			}
 			if onSheet != nil && !onSheet(h, sh.Name) {
 				continue
@@ -307,7 +326,7 @@ func scan(r tabular.Reader, events chan<- scanEvent) {
 		if sh.Header == nil {
 			hdr = nil
 		}
-		events <- scanEvent{sheet: &tabular.Sheet{Name: sh.Name, Header: hdr}}
+		events <- scanEvent{sheet: &tabular.Sheet{Name: sh.Name, Header: hdr, HeaderRow: sh.HeaderRow, Skipped: sh.Skipped}}
 		width := len(sh.Header)
 		var buf []scanRow
 		for sh.Header != nil {
@@ -454,4 +473,16 @@ func (st *state) findTable(name string, exts ...string) string {
 // (recursively), sorted, with the given extensions.
 func (st *state) listFiles(dir string, exts ...string) []string {
 	return st.inv.under(dir, exts...)
+}
+
+// rowList names rows for a note: "row 1", "rows 1, 2 and 4".
+func rowList(rows []int) string {
+	q := make([]string, len(rows))
+	for i, r := range rows {
+		q[i] = strconv.Itoa(r)
+	}
+	if len(q) == 1 {
+		return "row " + q[0]
+	}
+	return "rows " + strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }
