@@ -299,3 +299,57 @@ func TestMessyStudyMissingScore(t *testing.T) {
 		t.Errorf("got %s\nwant one problem: %s", msg, want)
 	}
 }
+
+// TestEvaluatorFrom: who graded the messy workbooks under each setting.
+func TestEvaluatorFrom(t *testing.T) {
+	for _, tc := range []struct {
+		toml, want, problem string
+	}{
+		{"[sheets]\nevaluator_from = \"file\"\n", "alice,bruno,chen", ""},
+		{"[sheets]\nevaluator_from = \"sheet\"\n", "", "one grading per evaluator, round, question and model (evaluator Finance graded it also"},
+		{"[sheets]\nevaluator_from = \"column\"\n", "", `grades/humans/main/alice.xlsx, sheet "Finance", row 1: a header with the column evaluator ([sheets] evaluator_from = "column" in study.toml)`},
+	} {
+		dir := messyStudy(t)
+		write(t, dir, "study.toml", tc.toml)
+		db := filepath.Join(t.TempDir(), "s.duckdb")
+		_, err := Ingest(context.Background(), dir, Options{DB: db})
+		if tc.problem != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.problem) {
+				t.Errorf("%q: error %v, want %q", tc.toml, err, tc.problem)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", tc.toml, err)
+		}
+		var got string
+		if err := openDB(t, db).QueryRow(`SELECT string_agg(DISTINCT evaluator, ',' ORDER BY evaluator) FROM gradings`).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want {
+			t.Errorf("%q: evaluators %s, want %s", tc.toml, got, tc.want)
+		}
+	}
+}
+
+// TestHeaderRowSetting: [sheets] header_row names the header row.
+func TestHeaderRowSetting(t *testing.T) {
+	dir := messyStudy(t)
+	write(t, dir, "study.toml", messyStudyToml+"header_row = 3\n")
+	if _, err := Validate(context.Background(), dir); err != nil {
+		t.Fatalf("header_row = 3: %v", err)
+	}
+	// Row 1, the title, as the header: no sheet has the columns, each is
+	// skipped with a note, and the study has no gradings.
+	write(t, dir, "study.toml", messyStudyToml+"header_row = 1\n")
+	res, err := Validate(context.Background(), dir)
+	if err == nil || !strings.Contains(err.Error(), "the study has no gradings at all") {
+		t.Errorf("header_row = 1: got %v", err)
+	}
+	if res != nil {
+		w := strings.Join(res.Warnings, "\n")
+		if want := `alice.xlsx, sheet "Finance": skipped: no column question_id (columns found: "Expert grading — Finance — alice")`; !strings.Contains(w, want) {
+			t.Errorf("warnings lack %q:\n%s", want, w)
+		}
+	}
+}

@@ -257,6 +257,9 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 			skip = false
 			sheets++
 		case ev.err != nil:
+			if skip && ev.recoverable {
+				continue // a row of a sheet that is not read
+			}
 			st.fileProblem(rel, ev.err)
 			if !ev.recoverable {
 				failed = true

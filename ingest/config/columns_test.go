@@ -92,3 +92,16 @@ func TestColumnAliasTargets(t *testing.T) {
 		}
 	}
 }
+
+func TestSheetsSettings(t *testing.T) {
+	c, err := Parse("study.toml", []byte("[sheets]\nheader_row = 3\nevaluator_from = \"sheet\"\n"))
+	if err != nil || c.Sheets.HeaderRow != 3 || c.Sheets.EvaluatorFrom != "sheet" {
+		t.Fatalf("got %+v, %v", c.Sheets, err)
+	}
+	_, err = Parse("study.toml", []byte("[sheets]\nheader_row = -1\nevaluator_from = \"expert\"\n"))
+	for _, want := range []string{`sheets.header_row = -1: expected a row number`, `sheets.evaluator_from = "expert": expected "column", "file" or "sheet"`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v lacks %q", err, want)
+		}
+	}
+}
