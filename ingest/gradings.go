@@ -77,6 +77,19 @@ type grading struct {
 	rubric   bool        // the grading's sheet has rubric columns (or long rubric rows)
 	sheetEv  bool        // the evaluator still has to be chosen from the sheet or file name
 	sheet    string
+	reported []string // canonical columns whose value was already a problem
+}
+
+// wasReported reports whether the grading's value in canonical column c
+// was already reported as a problem (so that it is not reported again as
+// missing).
+func (g *grading) wasReported(c string) bool {
+	for _, x := range g.reported {
+		if x == c {
+			return true
+		}
+	}
+	return false
 }
 
 // column returns the name, as written, of the column that holds the
@@ -447,6 +460,7 @@ func (st *state) setScore(r row, col, v string, g *grading, ai int) {
 		n, ok := tabular.ParseInt(v)
 		if !ok || float64(n) < lo || float64(n) > hi {
 			st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: fmt.Sprintf("an integer score from %d to %d", st.cfg.Rubric.Min, st.cfg.Rubric.Max) + noNA(v, "a rubric score")})
+			g.reported = append(g.reported, st.attrs[ai])
 			return
 		}
 		g.scores[ai] = float64(n)
@@ -479,6 +493,7 @@ func (st *state) setVerdict(r row, col, v string, g *grading, qi *question, n in
 	vd, ok := parseVerdict(v)
 	if !ok {
 		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: "a verdict: hit, partial, miss or na (also yes/no/1/0; N/A and a lone dash are na)"})
+		g.reported = append(g.reported, "c"+strconv.Itoa(n))
 		return
 	}
 	for len(g.verdicts) < qi.items {
@@ -616,7 +631,7 @@ func (st *state) accept(g *grading) {
 						l.Row = 1
 						st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a column for the rubric attribute %q (rubric.attributes in study.toml) in a sheet with rubric scores; columns found: %s", st.cfg.Rubric.Attributes[i], g.hdr.written())})
 					}
-				} else if math.IsNaN(sc) {
+				} else if math.IsNaN(sc) && !g.wasReported(st.attrs[i]) {
 					l := g.loc
 					l.Column = g.column(st.attrs[i], st.cfg.Rubric.Attributes[i])
 					st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a %s score for every human grading (it is missing)", st.cfg.Rubric.Attributes[i])})
@@ -627,7 +642,7 @@ func (st *state) accept(g *grading) {
 		}
 		if st.haveChecklst {
 			for i := 0; i < qi.items; i++ {
-				if i >= len(g.verdicts) || g.verdicts[i] == vNone {
+				if (i >= len(g.verdicts) || g.verdicts[i] == vNone) && !g.wasReported("c"+strconv.Itoa(i+1)) {
 					l := g.loc
 					l.Column = g.column(fmt.Sprintf("c%d", i+1), fmt.Sprintf("C%d", i+1))
 					st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a verdict for item %d of question %s (hit, partial, miss or na; it is blank)", i+1, g.q)})

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -351,5 +352,30 @@ func TestHeaderRowSetting(t *testing.T) {
 		if want := `alice.xlsx, sheet "Finance": skipped: no column question_id (columns found: "Expert grading — Finance — alice")`; !strings.Contains(w, want) {
 			t.Errorf("warnings lack %q:\n%s", want, w)
 		}
+	}
+}
+
+// TestBadValueReportedOnce: a score or verdict that is not valid is one
+// problem, not also a "missing" one; N/A in a score says the cell takes no
+// N/A; a dash in a checklist cell is na.
+func TestBadValueReportedOnce(t *testing.T) {
+	dir := copyStudy(t, map[string]string{"grades/humans/main/alice.csv": alice("alice,q1,m1,N/A,4,3,5,4,maybe,—,1,")})
+	_, err := Validate(context.Background(), dir)
+	var pe *ProblemsError
+	if !errors.As(err, &pe) {
+		t.Fatalf("err = %v, want *ProblemsError", err)
+	}
+	msg := err.Error()
+	want := []string{
+		`alice.csv, row 2, column "Domain": found "N/A"; an integer score from 1 to 5 (a rubric score cannot be N/A; leave the cell empty when there is none)`,
+		`alice.csv, row 2, column "C1": found "maybe"; a verdict`,
+	}
+	for _, w := range want {
+		if !strings.Contains(msg, w) {
+			t.Errorf("error lacks %q:\n%s", w, msg)
+		}
+	}
+	if len(pe.Problems) != len(want) || strings.Contains(msg, "missing") || strings.Contains(msg, "blank") {
+		t.Errorf("got %d problems, want %d (no echo as missing):\n%s", len(pe.Problems), len(want), msg)
 	}
 }
