@@ -105,3 +105,33 @@ func TestSheetsSettings(t *testing.T) {
 		}
 	}
 }
+
+func TestUnknownKeyHints(t *testing.T) {
+	for _, c := range []struct{ toml, want string }{
+		{"[sheets]\nevaluatorfrom = \"file\"\n", `study.toml:2:1: unknown key "sheets.evaluatorfrom" (did you mean sheets.evaluator_from?); the keys in [sheets] are evaluator_from, exclude, header_row, include`},
+		{"[rubrik]\nmax = 3\n", `unknown key "rubrik" (did you mean rubric?)`},
+		{"[rubric]\nmaxx = 3\n", `unknown key "rubric.maxx" (did you mean rubric.max?); the keys in [rubric] are attributes, max, min`},
+		{"[rubric]\nscale = 3\n", `unknown key "rubric.scale"; the keys in [rubric] are attributes, max, min`},
+		{"[rubric]\nmax = \"five\"\n", `study.toml:2:7: rubric.max: found a TOML string; expected an integer`},
+		{"[text]\nstemmer = 1\n", `text.stemmer: found a TOML integer; expected true or false`},
+	} {
+		_, err := Parse("study.toml", []byte(c.toml))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.toml, err, c.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "struct field") {
+			t.Errorf("%q: Go names leak: %v", c.toml, err)
+		}
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{{"", "", 0}, {"max", "max", 0}, {"maxx", "max", 1}, {"kitten", "sitting", 3}, {"rubrik", "rubric", 1}, {"é", "e", 1}, {"", "abc", 3}} {
+		if got := editDistance(c.a, c.b); got != c.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}

@@ -386,13 +386,16 @@ func Parse(name string, b []byte) (Config, error) {
 			var keys []string
 			for _, e := range sm.Errors {
 				row, col := e.Position()
-				keys = append(keys, fmt.Sprintf("%s:%d:%d: unknown key %s", name, row, col, strconv.QuoteToASCII(strings.Join(e.Key(), "."))))
+				keys = append(keys, fmt.Sprintf("%s:%d:%d: unknown key %s%s", name, row, col, strconv.QuoteToASCII(strings.Join(e.Key(), ".")), unknownKeyHint(e.Key())))
 			}
 			return Config{}, fmt.Errorf("%s (the accepted keys are listed in docs/FORMAT.md)", strings.Join(keys, "; "))
 		}
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
 			row, col := de.Position()
+			if msg, ok := typeMismatch(err.Error()); ok && len(de.Key()) > 0 {
+				return Config{}, fmt.Errorf("%s:%d:%d: %s: %s", name, row, col, strings.Join(de.Key(), "."), msg)
+			}
 			return Config{}, fmt.Errorf("%s:%d:%d: %w", name, row, col, err)
 		}
 		return Config{}, fmt.Errorf("%s: %w", name, err)
