@@ -341,7 +341,7 @@ func (st *state) resolveModel(r row, q, evaluator string) (string, bool) {
 	if m, ok := st.blinding[blindKey{q, l, ""}]; ok {
 		return m, true
 	}
-	exp := fmt.Sprintf("a label of question %s in the blinding file", q)
+	exp := fmt.Sprintf("a label of question %s in the blinding file", q) + st.labelHint(q, l)
 	if len(st.blinding) == 0 {
 		exp = "a label listed in a blinding file (blinding.csv), or a model column"
 	}

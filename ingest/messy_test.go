@@ -379,3 +379,24 @@ func TestBadValueReportedOnce(t *testing.T) {
 		t.Errorf("got %d problems, want %d (no echo as missing):\n%s", len(pe.Problems), len(want), msg)
 	}
 }
+
+// TestDidYouMean: unknown models, labels and missing columns name the
+// value probably meant and, when few, the accepted ones.
+func TestDidYouMean(t *testing.T) {
+	for _, c := range []struct {
+		edits map[string]string
+		want  string
+	}{
+		{map[string]string{"grades/humans/main/alice.csv": "evaluator,question_id,model,Domain,Localization,Reasoning,Communication,Actionability,C1,C2,rank,comment\nalice,q1,M-1,4,4,3,5,4,hit,na,1,\n"},
+			`column "model": found "M-1"; a model listed in the models file (did you mean "m1"?); the models are m1, m2`},
+		{map[string]string{"grades/humans/main/alice.csv": "evaluator,question_id,label,Domain,Localization,Reasoning,Communication,Actionability,C1,C2,rank,comment\nalice,q1,AA,4,4,3,5,4,hit,na,1,\n"},
+			`found "AA"; a label of question q1 in the blinding file (did you mean "A"?); the labels of question q1 are A, B`},
+		{map[string]string{"questions.csv": "qestion_id,domain,prompt\nq1,Finance,x\n"},
+			`questions.csv, row 1: a header with the column(s) question_id; columns found: "qestion_id", "domain", "prompt" (did you mean "qestion_id" for question_id?)`},
+	} {
+		_, err := Validate(context.Background(), copyStudy(t, c.edits))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("got %v\nwant %s", err, c.want)
+		}
+	}
+}

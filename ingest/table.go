@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/ingest/internal/suggest"
 	"github.com/euroexec/euroexec/ingest/tabular"
 )
 
@@ -101,6 +102,29 @@ func (h *header) missing(required []string) []string {
 		}
 	}
 	return out
+}
+
+// closest names, for each missing column, a header written nearly like it
+// (` (did you mean "Qestion ID" for question_id?)`), "" when none is.
+func (h *header) closest(missing []string) string {
+	keys := make([]string, 0, len(h.names))
+	byKey := map[string]string{}
+	for _, n := range h.names {
+		if k := config.ColumnKey(n); k != "" {
+			keys = append(keys, k)
+			byKey[k] = n
+		}
+	}
+	var hints []string
+	for _, m := range missing {
+		if c, ok := suggest.Closest(m, keys); ok {
+			hints = append(hints, fmt.Sprintf("%q for %s", byKey[c], m))
+		}
+	}
+	if len(hints) == 0 {
+		return ""
+	}
+	return " (did you mean " + strings.Join(hints, ", ") + "?)"
 }
 
 func (h *header) written() string {
@@ -242,7 +266,7 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 				}
 				l := loc
 				l.Row = hdrRow
-				st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a header with the column(s) %s; columns found: %s", strings.Join(miss, ", "), h.written())})
+				st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a header with the column(s) %s; columns found: %s%s", strings.Join(miss, ", "), h.written(), h.closest(miss))})
 				continue
 			}
 			for _, p := range probs {

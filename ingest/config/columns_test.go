@@ -124,14 +124,3 @@ func TestUnknownKeyHints(t *testing.T) {
 		}
 	}
 }
-
-func TestEditDistance(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		want int
-	}{{"", "", 0}, {"max", "max", 0}, {"maxx", "max", 1}, {"kitten", "sitting", 3}, {"rubrik", "rubric", 1}, {"é", "e", 1}, {"", "abc", 3}} {
-		if got := editDistance(c.a, c.b); got != c.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
-		}
-	}
-}

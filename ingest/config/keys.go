@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/euroexec/euroexec/ingest/internal/suggest"
 )
 
 // tableKeys returns the keys accepted in the study.toml table at path (nil
@@ -51,7 +53,7 @@ func fieldByTag(t reflect.Type, tag string) (reflect.StructField, bool) {
 }
 
 // unknownKeyHint says what an unknown key might have meant: the closest
-// accepted key of its table (edit distance at most 1 + len/4) and, when
+// accepted key of its table (suggest.Closest) and, when
 // the table has at most 12 keys, all of them.
 func unknownKeyHint(key []string) string {
 	if len(key) == 0 {
@@ -62,12 +64,7 @@ func unknownKeyHint(key []string) string {
 		return ""
 	}
 	last := key[len(key)-1]
-	best, bestD := "", 1+len(last)/4+1
-	for _, k := range keys {
-		if d := editDistance(strings.ToLower(last), k); d < bestD {
-			best, bestD = k, d
-		}
-	}
+	best, _ := suggest.Closest(last, keys)
 	var b strings.Builder
 	prefix := strings.Join(key[:len(key)-1], ".")
 	if prefix != "" {
@@ -84,28 +81,6 @@ func unknownKeyHint(key []string) string {
 		fmt.Fprintf(&b, "; the keys %s are %s", table, strings.Join(keys, ", "))
 	}
 	return b.String()
-}
-
-// editDistance is the Levenshtein distance of a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			c := 1
-			if ra[i-1] == rb[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 var goType = regexp.MustCompile(`cannot decode TOML (\w+) into .* of type (\S+)`)
