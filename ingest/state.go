@@ -225,7 +225,7 @@ func (st *state) hint(f caseFold, id string, listed func() []string, what string
 	if h := didYouMean(f, id); h != "" {
 		return h
 	}
-	if len(st.ps.list) >= MaxProblems {
+	if st.ps.full() {
 		return ""
 	}
 	return suggest.Hint(id, listed(), what)
@@ -234,7 +234,7 @@ func (st *state) hint(f caseFold, id string, listed func() []string, what string
 // labelHint is the hint for an unknown label of question q: the closest
 // label of q in the blinding file and its labels.
 func (st *state) labelHint(q, l string) string {
-	if len(st.ps.list) >= MaxProblems || len(st.blinding) == 0 {
+	if st.ps.full() || len(st.blinding) == 0 {
 		return ""
 	}
 	if st.qLabels == nil {
