@@ -17,15 +17,16 @@ import (
 
 // state is everything known while a study is read.
 type state struct {
-	dir     string
-	cfg     config.Config
-	aliases []config.ColumnAlias // [columns], compiled
-	tabOpt  tabular.Options
-	ps      problems
-	sink    *sink
-	out     outTables
-	files   []fileRec
-	inv     inventory
+	dir      string
+	cfg      config.Config
+	aliases  []config.ColumnAlias // [columns], compiled
+	colNames map[string]string    // header as written → canonical name (see columnName)
+	tabOpt   tabular.Options
+	ps       problems
+	sink     *sink
+	out      outTables
+	files    []fileRec
+	inv      inventory
 
 	attrs     []string // canonical (lower-case) rubric attributes
 	attrIndex map[string]int

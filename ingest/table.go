@@ -16,15 +16,32 @@ import (
 // norm is the canonical form of a column name: trimmed and lower-case.
 func norm(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
-// columnName is the canonical name of a header name as written: the first
-// [columns] alias that matches it, else its config.ColumnKey.
-func (st *state) columnName(n string) string {
+// canonName is columnName without the cache, safe to call from the
+// goroutine that parses a file (the header probe).
+func (st *state) canonName(n string) string {
 	for _, a := range st.aliases {
-		if c, ok := a.Match(n); ok {
-			return c
+		if m, ok := a.Match(n); ok {
+			return m
 		}
 	}
 	return config.ColumnKey(n)
+}
+
+// columnName is the canonical name of a header name as written: the first
+// [columns] alias that matches it, else its config.ColumnKey.
+// Names are cached: JSONL judge files ask for every key of every line.
+func (st *state) columnName(n string) string {
+	if c, ok := st.colNames[n]; ok {
+		return c
+	}
+	c := st.canonName(n)
+	if len(st.colNames) < 100_000 {
+		if st.colNames == nil {
+			st.colNames = map[string]string{}
+		}
+		st.colNames[strings.Clone(n)] = c
+	}
+	return c
 }
 
 // header maps canonical column names to positions in a table's header.
@@ -225,7 +242,7 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 	opt.HeaderProbe = func(cells []string) bool {
 		have := map[string]bool{}
 		for _, c := range cells {
-			have[st.columnName(c)] = true
+			have[st.canonName(c)] = true // runs on the parsing goroutine
 		}
 		for _, r := range spec.required {
 			if !have[r] {
