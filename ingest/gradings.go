@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/ingest/tabular"
 )
 
@@ -31,10 +32,30 @@ func parseVerdict(s string) (int8, bool) {
 		return vPartial, true
 	case "miss", "no", "n", "0", "false", "fail", "failed":
 		return vMiss, true
-	case "na", "n/a", "n.a.", "not applicable":
+	}
+	if isNA(s) {
 		return vNA, true
 	}
 	return 0, false
+}
+
+// isNA reports whether a cell says "not applicable" as people type it:
+// na, n/a, n.a., not applicable (any case), or a lone dash (-, –, —).
+func isNA(s string) bool {
+	switch norm(s) {
+	case "na", "n/a", "n.a.", "n. a.", "not applicable", "-", "–", "—":
+		return true
+	}
+	return false
+}
+
+// noNA is added to what a problem expects when the value is an N/A mark
+// in a cell that does not take one.
+func noNA(v, what string) string {
+	if isNA(v) {
+		return fmt.Sprintf(" (%s cannot be N/A; leave the cell empty when there is none)", what)
+	}
+	return ""
 }
 
 type gradingKey struct{ evaluator, round, run, q, model string }
@@ -56,6 +77,19 @@ type grading struct {
 	rubric   bool        // the grading's sheet has rubric columns (or long rubric rows)
 	sheetEv  bool        // the evaluator still has to be chosen from the sheet or file name
 	sheet    string
+	reported []string // canonical columns whose value was already a problem
+}
+
+// wasReported reports whether the grading's value in canonical column c
+// was already reported as a problem (so that it is not reported again as
+// missing).
+func (g *grading) wasReported(c string) bool {
+	for _, x := range g.reported {
+		if x == c {
+			return true
+		}
+	}
+	return false
 }
 
 // column returns the name, as written, of the column that holds the
@@ -142,7 +176,12 @@ func (st *state) readGradingFile(rel, kind, round string) {
 			st.ps.warn("%s%s: skipped: no model or label column, nor model_a, model_b and winner (columns found: %s)", rel, sheetSuffix(sheet), h.written())
 			return false
 		}
-		if !h.has("evaluator") {
+		if st.cfg.Sheets.EvaluatorFrom == "column" && !h.has("evaluator") {
+			l := tabular.Loc{File: rel, Sheet: sheet, Row: 1, Offset: -1, Format: formatOf(rel)}
+			st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf(`a header with the column evaluator ([sheets] evaluator_from = "column" in study.toml); columns found: %s`, h.written())})
+			return false
+		}
+		if st.evaluatorFromName(h) {
 			sheetsNoEv[sheet] = true
 		}
 		return true
@@ -162,7 +201,7 @@ func (st *state) readGradingFile(rel, kind, round string) {
 			return
 		}
 		sheetEv := false
-		if !r.h.has("evaluator") {
+		if st.evaluatorFromName(r.h) {
 			ev, sheetEv = "\x00"+r.loc.Sheet, true
 		} else if ev == "" {
 			st.ps.add(Problem{Loc: r.at("evaluator"), Expected: "an evaluator name (the cell is empty)"})
@@ -232,27 +271,38 @@ func (st *state) readGradingFile(rel, kind, round string) {
 			st.wideRow(r, g, qi)
 		}
 	})
-	// Choose evaluator names for sheets without an evaluator column: the
-	// sheet name when several sheets of the workbook are read, else the file
-	// name without extension.
+	// Choose evaluator names for sheets without an evaluator column (or
+	// all sheets, by [sheets] evaluator_from): the sheet name when several
+	// sheets of the workbook are read, else the file name without extension.
+	name := func(sheet string) string {
+		switch from := st.cfg.Sheets.EvaluatorFrom; {
+		case from == "file", from == "sheet" && sheet == "":
+			return st.intern(stem)
+		case from == "sheet", len(sheetsNoEv) > 1:
+			return st.intern(sheet)
+		}
+		return st.intern(stem)
+	}
 	for _, g := range local {
 		if g.sheetEv {
-			if len(sheetsNoEv) > 1 {
-				g.evaluator = st.intern(g.sheet)
-			} else {
-				g.evaluator = st.intern(stem)
-			}
+			g.evaluator = name(g.sheet)
 		}
 		st.accept(g)
 	}
 	for _, p := range localPairs {
-		if len(sheetsNoEv) > 1 {
-			p.ev = st.intern(p.sheet)
-		} else {
-			p.ev = st.intern(stem)
-		}
+		p.ev = name(p.sheet)
 		st.acceptPair(p)
 	}
+}
+
+// evaluatorFromName reports whether the evaluator of a sheet's rows comes
+// from the file or sheet name rather than its evaluator column.
+func (st *state) evaluatorFromName(h *header) bool {
+	switch st.cfg.Sheets.EvaluatorFrom {
+	case "file", "sheet":
+		return true
+	}
+	return !h.has("evaluator")
 }
 
 func sheetSuffix(sheet string) string {
@@ -291,7 +341,7 @@ func (st *state) resolveModel(r row, q, evaluator string) (string, bool) {
 	if m, ok := st.blinding[blindKey{q, l, ""}]; ok {
 		return m, true
 	}
-	exp := fmt.Sprintf("a label of question %s in the blinding file", q)
+	exp := fmt.Sprintf("a label of question %s in the blinding file", q) + st.labelHint(q, l)
 	if len(st.blinding) == 0 {
 		exp = "a label listed in a blinding file (blinding.csv), or a model column"
 	}
@@ -362,7 +412,7 @@ func (st *state) longRow(r row, g *grading, qi *question) {
 	inst, key, v := norm(r.get("instrument")), strings.TrimSpace(r.get("key")), r.get("value")
 	switch inst {
 	case "rubric":
-		ai, ok := st.attrIndex[norm(key)]
+		ai, ok := st.attrIndex[config.ColumnKey(key)]
 		if !ok {
 			st.ps.add(Problem{Loc: r.at("key"), Value: key, Expected: "a rubric attribute (" + strings.Join(st.cfg.Rubric.Attributes, ", ") + ")"})
 			return
@@ -409,7 +459,8 @@ func (st *state) setScore(r row, col, v string, g *grading, ai int) {
 	if g.kind == "human" {
 		n, ok := tabular.ParseInt(v)
 		if !ok || float64(n) < lo || float64(n) > hi {
-			st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: fmt.Sprintf("an integer score from %d to %d", st.cfg.Rubric.Min, st.cfg.Rubric.Max)})
+			st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: fmt.Sprintf("an integer score from %d to %d", st.cfg.Rubric.Min, st.cfg.Rubric.Max) + noNA(v, "a rubric score")})
+			g.reported = append(g.reported, st.attrs[ai])
 			return
 		}
 		g.scores[ai] = float64(n)
@@ -441,7 +492,8 @@ func (st *state) setVerdict(r row, col, v string, g *grading, qi *question, n in
 	}
 	vd, ok := parseVerdict(v)
 	if !ok {
-		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: "a verdict: hit, partial, miss or na (also yes/no/1/0)"})
+		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: "a verdict: hit, partial, miss or na (also yes/no/1/0; N/A and a lone dash are na)"})
+		g.reported = append(g.reported, "c"+strconv.Itoa(n))
 		return
 	}
 	for len(g.verdicts) < qi.items {
@@ -481,7 +533,7 @@ func parsePosition(r row, col, v string, st *state) (int64, bool) {
 func (st *state) setRank(r row, col, v string, g *grading) {
 	n, ok := tabular.ParseInt(v)
 	if !ok || n < 1 {
-		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: "a rank 1, 2, … (1 = best)"})
+		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: "a rank 1, 2, … (1 = best)" + noNA(v, "a rank")})
 		return
 	}
 	g.rank = n
@@ -579,7 +631,7 @@ func (st *state) accept(g *grading) {
 						l.Row = 1
 						st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a column for the rubric attribute %q (rubric.attributes in study.toml) in a sheet with rubric scores; columns found: %s", st.cfg.Rubric.Attributes[i], g.hdr.written())})
 					}
-				} else if math.IsNaN(sc) {
+				} else if math.IsNaN(sc) && !g.wasReported(st.attrs[i]) {
 					l := g.loc
 					l.Column = g.column(st.attrs[i], st.cfg.Rubric.Attributes[i])
 					st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a %s score for every human grading (it is missing)", st.cfg.Rubric.Attributes[i])})
@@ -590,7 +642,7 @@ func (st *state) accept(g *grading) {
 		}
 		if st.haveChecklst {
 			for i := 0; i < qi.items; i++ {
-				if i >= len(g.verdicts) || g.verdicts[i] == vNone {
+				if (i >= len(g.verdicts) || g.verdicts[i] == vNone) && !g.wasReported("c"+strconv.Itoa(i+1)) {
 					l := g.loc
 					l.Column = g.column(fmt.Sprintf("c%d", i+1), fmt.Sprintf("C%d", i+1))
 					st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a verdict for item %d of question %s (hit, partial, miss or na; it is blank)", i+1, g.q)})

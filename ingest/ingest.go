@@ -43,6 +43,9 @@ type Options struct {
 	// default false: that is a problem (flag --allow-empty). A study with no
 	// gradings at all is a problem either way.
 	AllowEmpty bool
+	// AllProblems keeps every problem in the *ProblemsError; default false:
+	// the first MaxProblems are kept and the rest counted (for a terminal).
+	AllProblems bool
 }
 
 // Result describes a successful read.
@@ -98,6 +101,7 @@ func Ingest(ctx context.Context, dir string, opt Options) (*Result, error) {
 	st := newState(dir, cfg)
 	st.progress = opt.Progress
 	st.allowEmpty = opt.AllowEmpty
+	st.ps.all = opt.AllProblems
 	st.ctx = ctx
 	st.walk()
 	st.total = st.inv.total

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/ingest/judgeparse"
 	"github.com/euroexec/euroexec/ingest/providers"
 	"github.com/euroexec/euroexec/ingest/tabular"
@@ -60,7 +61,7 @@ func (st *state) judges() *judgeReader {
 	names = append(names, "rank")
 	jr.hdr = &header{names: names, idx: map[string]int{}}
 	for i, n := range names {
-		jr.hdr.idx[norm(n)] = i
+		jr.hdr.idx[config.ColumnKey(n)] = i
 	}
 	st.jr = jr
 	return jr
@@ -163,10 +164,7 @@ func (st *state) judgePlainLine(jr *judgeReader, loc tabular.Loc, stem, round st
 	}
 	ids := map[string]string{}
 	for k, v := range obj {
-		c := norm(k)
-		if a, ok := st.aliases[c]; ok {
-			c = a
-		}
+		c := st.columnName(k)
 		switch c {
 		case "evaluator", "question_id", "model", "label", "run", "position", "round", "comment":
 			if s, ok := judgeparse.Lookup(map[string]any{"v": v}, "/v"); ok {

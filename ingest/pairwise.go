@@ -69,7 +69,7 @@ func (st *state) pairwiseRow(r row, kind, round string, long bool) *pairJudgment
 		return nil
 	}
 	sheetEv := false
-	if !r.h.has("evaluator") {
+	if st.evaluatorFromName(r.h) {
 		ev, sheetEv = "\x00"+r.loc.Sheet, true
 	} else if ev == "" {
 		st.ps.add(Problem{Loc: r.at("evaluator"), Expected: "an evaluator name (the cell is empty)"})

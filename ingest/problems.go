@@ -43,8 +43,9 @@ func (p Problem) String() string {
 // ProblemsError is the error returned when a study has problems. It lists
 // up to MaxProblems of them, in file and row order, and counts the rest.
 type ProblemsError struct {
-	Problems []Problem // at most MaxProblems
+	Problems []Problem // at most MaxProblems (Options.AllProblems: all)
 	More     int       // problems found beyond MaxProblems
+	Warnings []string  // the warnings found up to the problems
 }
 
 // Error lists every kept problem, one per line.
@@ -68,6 +69,7 @@ func (e *ProblemsError) Error() string {
 
 // problems collects problems and warnings during a read.
 type problems struct {
+	all      bool // keep every problem (Options.AllProblems)
 	list     []Problem
 	more     int
 	warnings []string
@@ -76,12 +78,15 @@ type problems struct {
 }
 
 func (ps *problems) add(p Problem) {
-	if len(ps.list) >= MaxProblems {
+	if ps.full() {
 		ps.more++
 		return
 	}
 	ps.list = append(ps.list, p)
 }
+
+// full reports whether the list holds as many problems as are kept.
+func (ps *problems) full() bool { return !ps.all && len(ps.list) >= MaxProblems }
 
 func (ps *problems) warn(format string, args ...any) {
 	ps.warnings = append(ps.warnings, fmt.Sprintf(format, args...))
@@ -113,7 +118,7 @@ func (ps *problems) err() error {
 		}
 		return a.Loc.Row < b.Loc.Row
 	})
-	return &ProblemsError{Problems: list, More: ps.more}
+	return &ProblemsError{Problems: list, More: ps.more, Warnings: ps.allWarnings()}
 }
 
 func (ps *problems) allWarnings() []string {

@@ -10,21 +10,23 @@ import (
 	unorm "golang.org/x/text/unicode/norm"
 
 	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/ingest/internal/suggest"
 	"github.com/euroexec/euroexec/ingest/providers"
 	"github.com/euroexec/euroexec/ingest/tabular"
 )
 
 // state is everything known while a study is read.
 type state struct {
-	dir     string
-	cfg     config.Config
-	aliases map[string]string // canonical form of a header as written → canonical name
-	tabOpt  tabular.Options
-	ps      problems
-	sink    *sink
-	out     outTables
-	files   []fileRec
-	inv     inventory
+	dir      string
+	cfg      config.Config
+	aliases  []config.ColumnAlias // [columns], compiled
+	colNames map[string]string    // header as written → canonical name (see columnName)
+	tabOpt   tabular.Options
+	ps       problems
+	sink     *sink
+	out      outTables
+	files    []fileRec
+	inv      inventory
 
 	attrs     []string // canonical (lower-case) rubric attributes
 	attrIndex map[string]int
@@ -36,6 +38,7 @@ type state struct {
 	evalProvider map[string]string  // evaluator → provider (evaluators file)
 	blindPos     map[blindKey]int64 // (question, model, evaluator|"") → position shown
 	blinding     map[blindKey]string
+	qLabels      map[string][]string // question → its labels in blinding (built for hints)
 	refs         map[string]int      // question → number of references
 	qFold, mFold caseFold            // listed question ids and models by lower case
 	eFold        caseFold            // evaluators (listed or seen) by lower case
@@ -112,7 +115,6 @@ type evalSeen struct {
 func newState(dir string, cfg config.Config) *state {
 	st := &state{
 		dir: dir, cfg: cfg,
-		aliases: map[string]string{},
 		tabOpt: tabular.Options{SheetInclude: cfg.Sheets.Include, SheetExclude: cfg.Sheets.Exclude,
 			Limits: tabular.Limits{LineBytes: cfg.Limits.LineBytes, CellBytes: cfg.Limits.CellBytes,
 				Columns: cfg.Limits.Columns, XLSXBytes: cfg.Limits.XLSXBytes, XLSXRatio: cfg.Limits.XLSXRatio}},
@@ -139,12 +141,10 @@ func newState(dir string, cfg config.Config) *state {
 		pseen:      map[pairKey]where{},
 		rankGroups: map[[4]int32]*rankGroup{},
 	}
-	for k, v := range cfg.Columns {
-		st.aliases[norm(k)] = norm(v)
-	}
+	st.aliases = cfg.ColumnAliases()
 	for i, a := range cfg.Rubric.Attributes {
-		st.attrs = append(st.attrs, norm(a))
-		st.attrIndex[norm(a)] = i
+		st.attrs = append(st.attrs, config.ColumnKey(a))
+		st.attrIndex[config.ColumnKey(a)] = i
 	}
 	return st
 }
@@ -217,6 +217,47 @@ func didYouMean(f caseFold, id string) string {
 		return fmt.Sprintf(" (did you mean %q? ids are compared with their letter case)", other)
 	}
 	return ""
+}
+
+// hint is what a problem about an unknown id adds: a listed id that differs
+// only in case, else the closest listed id and, when there are few, all of
+// them (see suggest.Hint). Past MaxProblems nothing is computed.
+func (st *state) hint(f caseFold, id string, listed func() []string, what string) string {
+	if h := didYouMean(f, id); h != "" {
+		return h
+	}
+	if st.ps.full() {
+		return ""
+	}
+	return suggest.Hint(id, listed(), what)
+}
+
+// labelHint is the hint for an unknown label of question q: the closest
+// label of q in the blinding file and its labels.
+func (st *state) labelHint(q, l string) string {
+	if st.ps.full() || len(st.blinding) == 0 {
+		return ""
+	}
+	if st.qLabels == nil {
+		st.qLabels = map[string][]string{}
+		seen := map[[2]string]bool{}
+		for k := range st.blinding {
+			if !seen[[2]string{k.q, k.label}] {
+				seen[[2]string{k.q, k.label}] = true
+				st.qLabels[k.q] = append(st.qLabels[k.q], k.label)
+			}
+		}
+	}
+	return suggest.Hint(l, st.qLabels[q], "labels of question "+q)
+}
+
+// keys returns a set's members.
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }
 
 // question looks up a question id, adding a problem when it is unknown.

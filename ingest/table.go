@@ -5,13 +5,44 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 
+	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/ingest/internal/suggest"
 	"github.com/euroexec/euroexec/ingest/tabular"
 )
 
 // norm is the canonical form of a column name: trimmed and lower-case.
 func norm(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// canonName is columnName without the cache, safe to call from the
+// goroutine that parses a file (the header probe).
+func (st *state) canonName(n string) string {
+	for _, a := range st.aliases {
+		if m, ok := a.Match(n); ok {
+			return m
+		}
+	}
+	return config.ColumnKey(n)
+}
+
+// columnName is the canonical name of a header name as written: the first
+// [columns] alias that matches it, else its config.ColumnKey.
+// Names are cached: JSONL judge files ask for every key of every line.
+func (st *state) columnName(n string) string {
+	if c, ok := st.colNames[n]; ok {
+		return c
+	}
+	c := st.canonName(n)
+	if len(st.colNames) < 100_000 {
+		if st.colNames == nil {
+			st.colNames = map[string]string{}
+		}
+		st.colNames[strings.Clone(n)] = c
+	}
+	return c
+}
 
 // header maps canonical column names to positions in a table's header.
 type header struct {
@@ -21,7 +52,9 @@ type header struct {
 	wide   *wideCols      // grading sheets: rubric and checklist columns, cached
 }
 
-// mapHeader resolves a header through the [columns] aliases. known lists the
+// mapHeader resolves a header through the [columns] aliases and
+// config.ColumnKey; a header that starts with a rubric attribute's name
+// ("Domain expertise") is that attribute when no other column is. known lists the
 // canonical names the table defines; isKnown may accept more (rubric
 // attributes, C1…Cn). Duplicate canonical names are problems.
 func (st *state) mapHeader(names []string, known func(string) bool, loc tabular.Loc) (*header, []Problem) {
@@ -33,16 +66,28 @@ func (st *state) mapHeader(names []string, known func(string) bool, loc tabular.
 // on a later line), at a cost proportional to the new columns only.
 func (st *state) extendHeader(h *header, names []string, known func(string) bool, loc tabular.Loc) []Problem {
 	var probs []Problem
-	for _, n := range names {
+	cs := make([]string, len(names))
+	taken := map[string]bool{}
+	for i, n := range names {
+		cs[i] = st.columnName(n)
+		taken[cs[i]] = true
+	}
+	for i, c := range cs {
+		// "Domain expertise" is the attribute Domain when no column is
+		// named so and it is not a column of its own.
+		first, _, ok := strings.Cut(c, "_")
+		if _, attr := st.attrIndex[first]; ok && attr && !known(c) && known(first) && !taken[first] && !h.has(first) {
+			cs[i] = first
+			taken[first] = true
+		}
+	}
+	for k, n := range names {
 		i := len(h.names)
 		h.names = append(h.names, n)
 		if h.wide != nil {
 			h.wide.names = append(h.wide.names, "")
 		}
-		c := norm(n)
-		if a, ok := st.aliases[c]; ok {
-			c = a
-		}
+		c := cs[k]
 		if c == "" {
 			continue
 		}
@@ -74,6 +119,29 @@ func (h *header) missing(required []string) []string {
 		}
 	}
 	return out
+}
+
+// closest names, for each missing column, a header written nearly like it
+// (` (did you mean "Qestion ID" for question_id?)`), "" when none is.
+func (h *header) closest(missing []string) string {
+	keys := make([]string, 0, len(h.names))
+	byKey := map[string]string{}
+	for _, n := range h.names {
+		if k := config.ColumnKey(n); k != "" {
+			keys = append(keys, k)
+			byKey[k] = n
+		}
+	}
+	var hints []string
+	for _, m := range missing {
+		if c, ok := suggest.Closest(m, keys); ok {
+			hints = append(hints, fmt.Sprintf("%q for %s", byKey[c], m))
+		}
+	}
+	if len(hints) == 0 {
+		return ""
+	}
+	return " (did you mean " + strings.Join(hints, ", ") + "?)"
 }
 
 func (h *header) written() string {
@@ -169,7 +237,21 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 		return // cancelled: readAll returns the error after this step
 	}
 	path := filepath.Join(st.dir, filepath.FromSlash(rel))
-	r, err := tabular.Open(path, rel, st.optFor(rel))
+	opt := st.optFor(rel)
+	opt.HeaderRow = st.cfg.Sheets.HeaderRow
+	opt.HeaderProbe = func(cells []string) bool {
+		have := map[string]bool{}
+		for _, c := range cells {
+			have[st.canonName(c)] = true // runs on the parsing goroutine
+		}
+		for _, r := range spec.required {
+			if !have[r] {
+				return false
+			}
+		}
+		return true
+	}
+	r, err := tabular.Open(path, rel, opt)
 	if err != nil {
 		st.fileProblem(rel, err)
 		return
@@ -193,18 +275,22 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 			}
 			var probs []Problem
 			h, probs = st.mapHeader(sh.Header, spec.isKnown, loc)
+			hdrRow := max(sh.HeaderRow, 1)
 			if miss := h.missing(spec.required); len(miss) > 0 {
 				if spec.skipSheets && sh.Name != "" {
 					st.ps.warn("%s, sheet %q: skipped: no column %s (columns found: %s)", rel, sh.Name, strings.Join(miss, ", "), h.written())
 					continue
 				}
 				l := loc
-				l.Row = 1
-				st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a header with the column(s) %s; columns found: %s", strings.Join(miss, ", "), h.written())})
+				l.Row = hdrRow
+				st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a header with the column(s) %s; columns found: %s%s", strings.Join(miss, ", "), h.written(), h.closest(miss))})
 				continue
 			}
 			for _, p := range probs {
 				st.ps.add(p)
+			}
+			if len(sh.Skipped) > 0 {
+				st.ps.warn("%s%s: the header is row %d; %s above it skipped", rel, sheetSuffix(sh.Name), sh.HeaderRow, rowList(sh.Skipped))
 			}
 			if onSheet != nil && !onSheet(h, sh.Name) {
 				continue
@@ -212,6 +298,9 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 			skip = false
 			sheets++
 		case ev.err != nil:
+			if skip && ev.recoverable {
+				continue // a row of a sheet that is not read
+			}
 			st.fileProblem(rel, ev.err)
 			if !ev.recoverable {
 				failed = true
@@ -281,7 +370,7 @@ func scan(r tabular.Reader, events chan<- scanEvent) {
 		if sh.Header == nil {
 			hdr = nil
 		}
-		events <- scanEvent{sheet: &tabular.Sheet{Name: sh.Name, Header: hdr}}
+		events <- scanEvent{sheet: &tabular.Sheet{Name: sh.Name, Header: hdr, HeaderRow: sh.HeaderRow, Skipped: sh.Skipped}}
 		width := len(sh.Header)
 		var buf []scanRow
 		for sh.Header != nil {
@@ -428,4 +517,16 @@ func (st *state) findTable(name string, exts ...string) string {
 // (recursively), sorted, with the given extensions.
 func (st *state) listFiles(dir string, exts ...string) []string {
 	return st.inv.under(dir, exts...)
+}
+
+// rowList names rows for a note: "row 1", "rows 1, 2 and 4".
+func rowList(rows []int) string {
+	q := make([]string, len(rows))
+	for i, r := range rows {
+		q[i] = strconv.Itoa(r)
+	}
+	if len(q) == 1 {
+		return "row " + q[0]
+	}
+	return "rows " + strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }

@@ -123,15 +123,35 @@ func versionCmd(stdout io.Writer) *cobra.Command {
 
 func validateCmd(stdout, stderr io.Writer) *cobra.Command {
 	var allowEmpty bool
+	var format string
 	c := &cobra.Command{
 		Use:   "validate STUDY",
 		Short: "Check every file of a study folder and print every problem; load nothing",
 		Long: "validate reads every file of the study folder, checks every rule of the study format and prints\n" +
 			"every problem (file, sheet, row, column, the value found and what was expected) and every warning.\n" +
-			"It exits with status 1 when there is a problem. Nothing is written.",
+			"It exits with status 1 when there is a problem. Nothing is written.\n\n" +
+			"With --format json or csv, every problem (no cap) and every warning is written to standard output\n" +
+			"as a JSON array or a CSV table (severity, file, sheet, row, column, value, expected) for a script\n" +
+			"or a spreadsheet.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			res, err := ingest.Ingest(cmd.Context(), args[0], ingest.Options{AllowEmpty: allowEmpty})
+			if format != "text" && format != ingest.ListJSON && format != ingest.ListCSV {
+				return fmt.Errorf("--format %q: expected text, json or csv", format)
+			}
+			res, err := ingest.Ingest(cmd.Context(), args[0], ingest.Options{AllowEmpty: allowEmpty, AllProblems: format != "text"})
+			if format != "text" {
+				var pe *ingest.ProblemsError
+				switch {
+				case errors.As(err, &pe):
+					if werr := ingest.WriteProblems(stdout, format, pe.Problems, pe.Warnings); werr != nil {
+						return werr
+					}
+					return errReported
+				case err != nil:
+					return err
+				}
+				return ingest.WriteProblems(stdout, format, nil, res.Warnings)
+			}
 			if err != nil {
 				return reportProblems(stderr, err)
 			}
@@ -141,6 +161,7 @@ func validateCmd(stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&allowEmpty, "allow-empty", false, allowEmptyHelp)
+	c.Flags().StringVar(&format, "format", "text", "how problems are written: text (to the terminal, the first 100), json or csv (every problem and warning, to standard output)")
 	return c
 }
 

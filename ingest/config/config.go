@@ -190,6 +190,16 @@ type Sheets struct {
 	Include []string `toml:"include"`
 	// Exclude are glob patterns; default none.
 	Exclude []string `toml:"exclude"`
+	// HeaderRow is the row number of the header in every sheet; default 0:
+	// the first of a sheet's first 20 rows that holds the table's required
+	// columns (else its first non-blank row). Accepted 0 … 1048576.
+	HeaderRow int `toml:"header_row"`
+	// EvaluatorFrom says who graded the rows of a grading sheet: "column"
+	// (the evaluator column, required), "file" (the file name without
+	// extension), "sheet" (the sheet name) or "" (default: the evaluator
+	// column when the sheet has one, else the sheet name when several
+	// sheets of a workbook lack it, else the file name).
+	EvaluatorFrom string `toml:"evaluator_from"`
 }
 
 // Rubric describes the rubric instrument.
@@ -412,13 +422,16 @@ func Parse(name string, b []byte) (Config, error) {
 			var keys []string
 			for _, e := range sm.Errors {
 				row, col := e.Position()
-				keys = append(keys, fmt.Sprintf("%s:%d:%d: unknown key %s", name, row, col, strconv.QuoteToASCII(strings.Join(e.Key(), "."))))
+				keys = append(keys, fmt.Sprintf("%s:%d:%d: unknown key %s%s", name, row, col, strconv.QuoteToASCII(strings.Join(e.Key(), ".")), unknownKeyHint(e.Key())))
 			}
 			return Config{}, fmt.Errorf("%s (the accepted keys are listed in docs/FORMAT.md)", strings.Join(keys, "; "))
 		}
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
 			row, col := de.Position()
+			if msg, ok := typeMismatch(err.Error()); ok && len(de.Key()) > 0 {
+				return Config{}, fmt.Errorf("%s:%d:%d: %s: %s", name, row, col, strings.Join(de.Key(), "."), msg)
+			}
 			return Config{}, fmt.Errorf("%s:%d:%d: %w", name, row, col, err)
 		}
 		return Config{}, fmt.Errorf("%s: %w", name, err)
@@ -482,6 +495,7 @@ func (c Config) validate() []SettingError {
 	for k, v := range c.Columns {
 		text("columns."+k, v, false)
 	}
+	c.checkColumns(bad)
 	for _, key := range []string{"sheets.include", "sheets.exclude"} {
 		pats := c.Sheets.Include
 		if key == "sheets.exclude" {
@@ -493,6 +507,14 @@ func (c Config) validate() []SettingError {
 				break
 			}
 		}
+	}
+	if c.Sheets.HeaderRow < 0 || c.Sheets.HeaderRow > 1<<20 {
+		bad("sheets.header_row", c.Sheets.HeaderRow, "a row number from 1 to 1048576, or 0 to find the header")
+	}
+	switch c.Sheets.EvaluatorFrom {
+	case "", "column", "file", "sheet":
+	default:
+		bad("sheets.evaluator_from", c.Sheets.EvaluatorFrom, `"column", "file" or "sheet"`)
 	}
 	rangeInt := fmt.Sprintf("an integer from %d to %d", -scaleBound, scaleBound)
 	okScale := true
@@ -656,6 +678,8 @@ func (c Config) Pairs() [][2]string {
 		{"columns", strings.Join(cols, ", ")},
 		{"sheets.include", strings.Join(c.Sheets.Include, ", ")},
 		{"sheets.exclude", strings.Join(c.Sheets.Exclude, ", ")},
+		{"sheets.header_row", strconv.Itoa(c.Sheets.HeaderRow)},
+		{"sheets.evaluator_from", c.Sheets.EvaluatorFrom},
 		{"rubric.attributes", strings.Join(c.Rubric.Attributes, ", ")},
 		{"rubric.min", strconv.Itoa(c.Rubric.Min)},
 		{"rubric.max", strconv.Itoa(c.Rubric.Max)},

@@ -19,7 +19,7 @@ const maxExactInt = 1 << 53
 
 // ParseInt parses an integer cell. It trims surrounding white space and
 // accepts integer text ("4", " 4 ", "-3", "+2") and integral decimal or
-// exponent forms ("4.0", "4.00", "1e3") up to 2^53 in magnitude; it rejects
+// exponent forms ("4.0", "4,0", "4.00", "1e3") up to 2^53 in magnitude; it rejects
 // fractions ("4.5"), empty or blank text, NaN/Inf and anything else ("x").
 func ParseInt(s string) (int64, bool) {
 	s = strings.TrimSpace(s)
@@ -36,14 +36,23 @@ func ParseInt(s string) (int64, bool) {
 	return int64(f), true
 }
 
-// ParseFloat parses a number cell. It trims surrounding white space and
-// accepts decimal and exponent forms ("0.5", " 3 ", "1e-3"); it rejects
-// empty text, the words NaN and Inf/Infinity (any case), values that
-// overflow a float64, hexadecimal floats and underscores.
+// ParseFloat parses a number cell. It trims surrounding white space
+// (no-break spaces too) and accepts decimal and exponent forms ("0.5", " 3 ",
+// "1e-3") and a decimal comma as typed in much of Europe ("4,0", "0,25";
+// not "1,000", which may be a thousands separator); it rejects empty text,
+// the words NaN and Inf/Infinity (any case), values that overflow a
+// float64, hexadecimal floats and underscores.
 func ParseFloat(s string) (float64, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return 0, false
+	}
+	if i := strings.IndexByte(s, ','); i >= 0 {
+		frac := s[i+1:]
+		if i == 0 || strings.ContainsAny(frac, ",.eE") || strings.ContainsRune(s[:i], '.') || frac == "" || len(frac) == 3 {
+			return 0, false
+		}
+		s = s[:i] + "." + frac
 	}
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {

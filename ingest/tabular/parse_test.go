@@ -35,6 +35,14 @@ func TestParseInt(t *testing.T) {
 		{"Inf", 0, false},
 		{"0x10", 0, false},
 		{"1_000", 0, false},
+		{"4,0", 4, true},
+		{"\u00a04,00\u00a0", 4, true},
+		{"1,000", 0, false}, // a thousands separator, or not: rejected
+		{"4,5", 0, false},
+		{",5", 0, false},
+		{"4,", 0, false},
+		{"1.000,5", 0, false},
+		{"4,0,0", 0, false},
 	}
 	for _, tt := range tests {
 		got, ok := ParseInt(tt.in)
@@ -54,6 +62,9 @@ func TestParseFloat(t *testing.T) {
 		{" 3 ", 3, true},
 		{"1e-3", 0.001, true},
 		{"-2.25", -2.25, true},
+		{"0,25", 0.25, true},
+		{"-2,5", -2.5, true},
+		{"1,5e3", 0, false},
 		{".5", 0.5, true},
 		{"NaN", 0, false},
 		{"nan", 0, false},
@@ -61,7 +72,7 @@ func TestParseFloat(t *testing.T) {
 		{"-Infinity", 0, false},
 		{"1e400", 0, false}, // overflows
 		{"", 0, false},
-		{"1,5", 0, false},
+		{"1,5", 1.5, true},
 		{"0x1p4", 0, false},
 		{"abc", 0, false},
 	}

@@ -162,7 +162,16 @@ type Sheet struct {
 	// and every key first seen on a later line is appended; existing
 	// indices never change.
 	Header []string
+	// HeaderRow is the sheet row number of the header (XLSX; 0 when not
+	// known).
+	HeaderRow int
+	// Skipped are the row numbers of the non-blank rows above the header
+	// (XLSX: a title row, notes), which are not read.
+	Skipped []int
 }
+
+// HeaderScan is how many rows of a sheet Options.HeaderProbe looks at.
+const HeaderScan = 20
 
 // Reader streams one table at a time. For XLSX each selected sheet is a
 // separate table: iterate with NextSheet. A Reader is not safe for
@@ -210,6 +219,16 @@ type Options struct {
 	// SheetExclude lists glob patterns of worksheets to leave out even when
 	// included. Default: none. Used by XLSX only.
 	SheetExclude []string
+	// HeaderProbe, when not nil, tells a header row: the header of a sheet
+	// is the first non-blank row among its first HeaderScan rows that
+	// HeaderProbe accepts (given the row's cells as written), else its
+	// first non-blank row. Default nil: the first non-blank row. Used by
+	// XLSX only.
+	HeaderProbe func(cells []string) bool
+	// HeaderRow, when above 0, is the sheet row number of every sheet's
+	// header (rows above it are skipped); default 0: see HeaderProbe. Used
+	// by XLSX only.
+	HeaderRow int
 	// Limits bound what one file may hold; a zero field means its default
 	// (DefaultLimits).
 	Limits Limits

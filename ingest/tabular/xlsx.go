@@ -28,7 +28,10 @@ var ErrNoSheet = errors.New("no sheet selected")
 // right after opening (the file is never written) and reads with
 // RawCellValue false: text cells come back untouched, and number cells go
 // through excelize's "General" rendering, which prints the value with at
-// most 15 significant digits ("101", "0.5", "4"), as Excel shows it.
+// most 15 significant digits ("101", "0.5", "4"), as Excel shows it. The one
+// format kept is a date's: a cell formatted as a date comes back as an ISO
+// date ("2024-12-15", or "2024-12-15 14:30" when the format shows a
+// time) instead of Excel's serial number (45641).
 type xlsxReader struct {
 	file   *excelize.File
 	digest string
@@ -40,13 +43,18 @@ type xlsxReader struct {
 	rowNum int // sheet row number of the last row read
 	header []string
 	lim    Limits
+	probe  func([]string) bool // Options.HeaderProbe
+	hdrRow int                 // Options.HeaderRow
+	atRow  int                 // sheet row number of the header
+	skip   []int               // non-blank rows above the header
+	replay [][]string          // rows read while looking for the header, not yet returned
 	blanks blankRun
 	pend   *pending
 	final  error // per sheet: io.EOF or a final error
 }
 
 func newXLSXReader(f *os.File, name string, opt Options) (*xlsxReader, error) {
-	x := &xlsxReader{loc: Loc{File: name, Format: FormatXLSX, Offset: -1}, lim: opt.Limits}
+	x := &xlsxReader{loc: Loc{File: name, Format: FormatXLSX, Offset: -1}, lim: opt.Limits, probe: opt.HeaderProbe, hdrRow: opt.HeaderRow}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
@@ -72,16 +80,15 @@ func newXLSXReader(f *os.File, name string, opt Options) (*xlsxReader, error) {
 		return nil, err
 	}
 	file, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{
-		UnzipSizeLimit: unzipped + 1, // checkZip enforced the limits on the same bytes
+		UnzipSizeLimit:   unzipped + 1, // checkZip enforced the limits on the same bytes
+		ShortDatePattern: isoDate,
 	})
 	if err != nil {
 		return nil, &Error{Loc: x.loc, Msg: "cannot read workbook: " + err.Error(), Err: err,
 			Expected: "an .xlsx workbook (Excel 2007 or later, not password-protected)"}
 	}
 	x.file = file
-	if file.Styles != nil {
-		file.Styles.CellXfs = nil // see the type comment: no number formats
-	}
+	isoDates(file)
 	all := file.GetSheetList()
 	for _, s := range all {
 		if sheetSelected(s, opt) {
@@ -110,14 +117,18 @@ func (x *xlsxReader) at(row int, col string) Loc {
 	return l
 }
 
-// openSheet positions the reader on sheet i and reads its header (the first
-// non-blank row). A sheet without any non-blank row has a nil header.
+// openSheet positions the reader on sheet i and reads its header: row
+// Options.HeaderRow when set, else the first non-blank row among the first
+// HeaderScan rows that Options.HeaderProbe accepts, else the first non-blank
+// row. A sheet without any non-blank row has a nil header. Rows read past
+// the header while looking for it are kept and returned by Next.
 func (x *xlsxReader) openSheet(i int) {
 	if x.rows != nil {
 		x.rows.Close()
 		x.rows = nil
 	}
 	x.si, x.rowNum, x.header, x.blanks, x.pend, x.final = i, 0, nil, blankRun{}, nil, nil
+	x.atRow, x.skip, x.replay = 0, nil, nil
 	x.loc.Sheet = x.sheets[i]
 	rows, err := x.file.Rows(x.sheets[i])
 	if err != nil {
@@ -125,30 +136,103 @@ func (x *xlsxReader) openSheet(i int) {
 		return
 	}
 	x.rows = rows
-	for {
+	var buf [][]string // rows 1 … len(buf), kept while looking
+	first, chosen := -1, -1
+	for chosen < 0 {
 		cols, err := x.readRow()
+		if err == io.EOF {
+			break
+		}
 		if err != nil {
 			x.final = err
 			return
 		}
-		for _, s := range cols {
-			if s != "" {
-				if len(cols) > x.lim.Columns {
-					x.final = &Error{Loc: x.at(x.rowNum, ""), Limit: LimitColumns,
-						Msg: fmt.Sprintf("header of %d columns, more than the limit of %d", len(cols), x.lim.Columns), Expected: "fewer columns"}
-					return
+		n := x.rowNum
+		if x.hdrRow > 0 {
+			if n == x.hdrRow {
+				if nonBlank(cols) {
+					buf, chosen = append(buf, cols), len(buf)
 				}
-				x.header = cols
-				return
+				break
+			}
+			if nonBlank(cols) {
+				x.skip = append(x.skip, n)
+			}
+			continue
+		}
+		if first >= 0 && n > HeaderScan {
+			chosen = first // no row the probe accepts: the first non-blank row
+			x.replay = append(x.replay, cols)
+			break
+		}
+		if !nonBlank(cols) {
+			if first >= 0 || n <= HeaderScan {
+				buf = append(buf, cols)
+			}
+			continue
+		}
+		if first < 0 && n > HeaderScan {
+			buf, chosen = append(buf[:0], cols), 0
+			x.atRow = n
+			break
+		}
+		buf = append(buf, cols)
+		if first < 0 {
+			first = len(buf) - 1
+		}
+		if x.probe == nil || x.probe(cols) {
+			chosen = len(buf) - 1
+		}
+	}
+	if chosen < 0 {
+		if first < 0 {
+			x.replay = nil
+			return
+		}
+		chosen = first
+	}
+	if x.atRow == 0 {
+		x.atRow = chosen + 1
+		if x.hdrRow > 0 {
+			x.atRow = x.hdrRow
+		} else {
+			for r := first; r < chosen; r++ {
+				if nonBlank(buf[r]) {
+					x.skip = append(x.skip, r+1)
+				}
 			}
 		}
 	}
+	cols := buf[chosen]
+	if len(cols) > x.lim.Columns {
+		x.final = &Error{Loc: x.at(x.atRow, ""), Limit: LimitColumns,
+			Msg: fmt.Sprintf("header of %d columns, more than the limit of %d", len(cols), x.lim.Columns), Expected: "fewer columns"}
+		return
+	}
+	x.header = cols
+	x.replay = append(buf[chosen+1:len(buf):len(buf)], x.replay...)
+	x.rowNum = x.atRow
+}
+
+func nonBlank(cols []string) bool {
+	for _, s := range cols {
+		if s != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // readRow returns the cells of the next sheet row (every row number in
 // turn, including rows absent from the file, which are empty), io.EOF, or a
 // final *Error.
 func (x *xlsxReader) readRow() ([]string, error) {
+	if len(x.replay) > 0 {
+		cols := x.replay[0]
+		x.replay = x.replay[1:]
+		x.rowNum++
+		return cols, nil
+	}
 	if !x.rows.Next() {
 		if err := x.rows.Error(); err != nil {
 			return nil, &Error{Loc: x.at(x.rowNum+1, ""), Msg: "cannot read row: " + err.Error(), Err: err}
@@ -163,7 +247,9 @@ func (x *xlsxReader) readRow() ([]string, error) {
 	return cols, nil
 }
 
-func (x *xlsxReader) Sheet() Sheet { return Sheet{Name: x.loc.Sheet, Header: x.header} }
+func (x *xlsxReader) Sheet() Sheet {
+	return Sheet{Name: x.loc.Sheet, Header: x.header, HeaderRow: x.atRow, Skipped: x.skip}
+}
 
 func (x *xlsxReader) Next() ([]Cell, Loc, error) {
 	if x.final != nil {
@@ -256,4 +342,84 @@ func (x *xlsxReader) Close() error {
 	x.file = nil
 	x.final = fmt.Errorf("read %s: %w", x.loc.File, errClosed)
 	return err
+}
+
+// isoDate is the number format of date cells.
+const isoDate = "yyyy-mm-dd"
+
+// Number formats of the rewritten style sheet (see isoDates).
+const (
+	fmtISODate     = 14 // built-in short date, rendered as isoDate
+	fmtISODateTime = 22 // built-in date and time, rendered as isoDate hh:mm
+	fmtNone        = -1 // no format: the value as stored
+)
+
+// isoDates rewrites the in-memory style sheet so that every cell format is
+// dropped but a date format, which becomes an ISO date (or date and time).
+func isoDates(file *excelize.File) {
+	st := file.Styles
+	if st == nil {
+		return
+	}
+	custom := map[int]string{}
+	if st.NumFmts != nil {
+		for _, f := range st.NumFmts.NumFmt {
+			if f != nil {
+				custom[f.NumFmtID] = f.FormatCode
+			}
+		}
+	}
+	if st.CellXfs != nil {
+		for i := range st.CellXfs.Xf {
+			id := fmtNone
+			if p := st.CellXfs.Xf[i].NumFmtID; p != nil {
+				id = dateFormat(*p, custom)
+			}
+			st.CellXfs.Xf[i].NumFmtID = &id
+		}
+	}
+	st.NumFmts = nil
+}
+
+// dateFormat returns fmtISODate or fmtISODateTime for a date format id (a
+// built-in one or a custom code with a year or day), else fmtNone.
+func dateFormat(id int, custom map[int]string) int {
+	switch {
+	case id >= 14 && id <= 17, id >= 27 && id <= 31, id >= 50 && id <= 58:
+		return fmtISODate
+	case id == 22:
+		return fmtISODateTime
+	}
+	code, ok := custom[id]
+	if !ok {
+		return fmtNone
+	}
+	// Letters outside quotes, brackets and escapes decide.
+	var b strings.Builder
+	quoted, bracket := false, false
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '[':
+			bracket = true
+		case c == ']':
+			bracket = false
+		case bracket:
+		case c == '\\' || c == '_' || c == '*':
+			i++
+		default:
+			b.WriteByte(c | 0x20)
+		}
+	}
+	l := b.String()
+	if !strings.ContainsAny(l, "yd") {
+		return fmtNone
+	}
+	if strings.ContainsAny(l, "hs") {
+		return fmtISODateTime
+	}
+	return fmtISODate
 }

@@ -1,0 +1,168 @@
+package tabular
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// titledWorkbook writes a sheet with a merged title in row 1, a note in
+// row 2, the header in row 4 and two data rows, plus a sheet whose
+// header is past row 20.
+func titledWorkbook(t *testing.T) string {
+	t.Helper()
+	f := excelize.NewFile()
+	defer f.Close()
+	set := func(sheet, cell string, v any) {
+		t.Helper()
+		if err := f.SetCellValue(sheet, cell, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.SetSheetName("Sheet1", "Finance")
+	set("Finance", "A1", "Expert grading — Finance")
+	if err := f.MergeCell("Finance", "A1", "D1"); err != nil {
+		t.Fatal(err)
+	}
+	set("Finance", "A2", "graded by Alice")
+	for i, h := range []string{"Question ID", "Model", "Score", "Notes"} {
+		c, _ := excelize.CoordinatesToCellName(i+1, 4)
+		set("Finance", c, h)
+	}
+	for r, row := range [][]any{{"q1", "m1", 4, "ok"}, {"q2", "m2", 3, ""}} {
+		for i, v := range row {
+			c, _ := excelize.CoordinatesToCellName(i+1, r+5)
+			set("Finance", c, v)
+		}
+	}
+	if _, err := f.NewSheet("Late"); err != nil {
+		t.Fatal(err)
+	}
+	set("Late", "A3", "a title")
+	set("Late", "A25", "Question ID")
+	set("Late", "A26", "q9")
+	p := filepath.Join(t.TempDir(), "alice.xlsx")
+	if err := f.SaveAs(p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestXLSXHeaderProbe(t *testing.T) {
+	p := titledWorkbook(t)
+	probe := func(cells []string) bool { return slices.Contains(cells, "Question ID") }
+	for _, tc := range []struct {
+		name       string
+		opt        Options
+		wantHdr    []string
+		wantAt     int
+		wantSkip   []int
+		wantRows   []int
+		wantFirst  string
+		lateHeader string
+		lateAt     int
+	}{
+		{"probe", Options{HeaderProbe: probe}, []string{"Question ID", "Model", "Score", "Notes"}, 4, []int{1, 2}, []int{5, 6}, "q1", "a title", 3},
+		{"no probe: first non-blank row", Options{}, []string{"Expert grading — Finance"}, 1, nil, []int{2, 3, 4, 5, 6}, "graded by Alice", "a title", 3},
+		{"header_row", Options{HeaderRow: 4}, []string{"Question ID", "Model", "Score", "Notes"}, 4, []int{1, 2}, []int{5, 6}, "q1", "", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Open(p, "alice.xlsx", tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			sh := r.Sheet()
+			if !slices.Equal(sh.Header, tc.wantHdr) || sh.HeaderRow != tc.wantAt || !slices.Equal(sh.Skipped, tc.wantSkip) {
+				t.Errorf("header %q at row %d, skipped %v; want %q at %d, skipped %v", sh.Header, sh.HeaderRow, sh.Skipped, tc.wantHdr, tc.wantAt, tc.wantSkip)
+			}
+			var rows []int
+			first := ""
+			for {
+				cells, loc, err := r.Next()
+				if te, ok := err.(*Error); ok && te.Recoverable {
+					loc = te.Loc // a value right of a one-column header
+				} else if err != nil {
+					break
+				}
+				if len(cells) > 0 && first == "" {
+					first = cells[0].Text
+				}
+				rows = append(rows, loc.Row)
+			}
+			if !slices.Equal(rows, tc.wantRows) || first != tc.wantFirst {
+				t.Errorf("rows %v, first cell %q; want %v, %q", rows, first, tc.wantRows, tc.wantFirst)
+			}
+			if !r.NextSheet() {
+				t.Fatal("no second sheet")
+			}
+			late := r.Sheet()
+			got := ""
+			if len(late.Header) > 0 {
+				got = late.Header[0]
+			}
+			if got != tc.lateHeader || late.HeaderRow != tc.lateAt {
+				t.Errorf("sheet Late: header %q at row %d; want %q at %d", got, late.HeaderRow, tc.lateHeader, tc.lateAt)
+			}
+		})
+	}
+}
+
+func TestXLSXDates(t *testing.T) {
+	f := excelize.NewFile()
+	defer f.Close()
+	dateStyle, _ := f.NewStyle(&excelize.Style{NumFmt: 14})
+	custom := "dd/mm/yyyy"
+	customStyle, _ := f.NewStyle(&excelize.Style{CustomNumFmt: &custom})
+	timeCustom := `d mmm yyyy "at" hh:mm`
+	dtStyle, _ := f.NewStyle(&excelize.Style{CustomNumFmt: &timeCustom})
+	pct, _ := f.NewStyle(&excelize.Style{NumFmt: 10})
+	money := `"$"#,##0.00`
+	moneyStyle, _ := f.NewStyle(&excelize.Style{CustomNumFmt: &money})
+	textStyle, _ := f.NewStyle(&excelize.Style{NumFmt: 14})
+	cells := []struct {
+		v     any
+		style int
+		want  string
+	}{
+		{45641, dateStyle, "2024-12-15"},
+		{45641, customStyle, "2024-12-15"},
+		{45641.5, dtStyle, "2024-12-15 12:00"},
+		{0.25, pct, "0.25"},
+		{1234.5, moneyStyle, "1234.5"},
+		{"15/12/2024 typed", textStyle, "15/12/2024 typed"},
+		{45641, 0, "45641"},
+	}
+	hdr := make([]string, len(cells))
+	for i, c := range cells {
+		hdr[i] = fmt.Sprintf("c%d", i)
+		a, _ := excelize.CoordinatesToCellName(i+1, 1)
+		b, _ := excelize.CoordinatesToCellName(i+1, 2)
+		f.SetCellValue("Sheet1", a, hdr[i])
+		f.SetCellValue("Sheet1", b, c.v)
+		if c.style != 0 {
+			f.SetCellStyle("Sheet1", b, b, c.style)
+		}
+	}
+	p := filepath.Join(t.TempDir(), "d.xlsx")
+	if err := f.SaveAs(p); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(p, "d.xlsx", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	row, _, err := r.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cells {
+		if got := row[i].Text; got != c.want {
+			t.Errorf("%v with style %d: got %q, want %q", c.v, c.style, got, c.want)
+		}
+	}
+}
