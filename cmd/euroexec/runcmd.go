@@ -224,7 +224,6 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 			}
 		}
 	}
-	stage("analyse", 0)
 	rep, err = analysis.Analyze(ctx, s, aopt)
 	if bar != nil {
 		bar.Finish()
