@@ -15,9 +15,18 @@
 //     whose id names the Solve Rate), up to Options.MaxCharts, ChartsPerSheet
 //     a sheet (two printed pages); a one-series chart with intervals draws
 //     their ends as dash markers; scatter x values are numbers; p-values
-//     (Figure.LogY) are on a log axis; heatmaps are drawn on the site only; a
-//     log-scale x axis (Fig. 3) is drawn linear here and says so in its
-//     title, because excelize writes a log base on the value axis only;
+//     (Figure.LogY) are on a log axis; a log-scale x axis (Fig. 3) is
+//     drawn linear here and says so in its title, because excelize writes a
+//     log base on the value axis only;
+//   - Heat maps: every Heatmap figure (such as the pairwise win-rate matrix
+//     of each grader population), in report order, as a block: its title
+//     and id, then a grid with the y categories (YCategories) down column
+//     A, the x categories (Categories) across the top and the cell values
+//     in between, empty where the figure has no cell, in percent when
+//     Figure.Percent says the values are fractions; a 3-colour scale
+//     (conditional format, red–yellow–green, 0 %–100 % for fractions,
+//     else the grid's minimum to maximum) colours the grid. Not capped by
+//     Options.MaxCharts: the grids are cells, not charts;
 //   - one sheet per other table, in report order;
 //   - Notes: tables/notes.csv and the run's warnings;
 //   - Chart data: the values the charts draw.
@@ -175,14 +184,15 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 	if _, err := w.f.NewSheet(SheetAbout); err != nil {
 		return fmt.Errorf("xlsx: about sheet: %w", err)
 	}
-	for _, n := range []string{SheetFindings, SheetAbout, SheetSummary, SheetCharts, SheetNotes, SheetChartData, "History"} {
+	for _, n := range []string{SheetFindings, SheetAbout, SheetSummary, SheetCharts, SheetHeatmaps, SheetNotes, SheetChartData, "History"} {
 		w.used[strings.ToLower(n)] = true
 	}
 	for i := 2; i <= 1+(w.opt.MaxCharts+ChartsPerSheet-1)/ChartsPerSheet; i++ {
 		w.used[strings.ToLower(chartSheet(i))] = true
 	}
 
-	// Summary, Charts, tables, Notes, Chart data: create the sheets in order.
+	// Summary, Charts, Heat maps, tables, Notes, Chart data: create the
+	// sheets in order.
 	summary := r.Table("summary")
 	if summary != nil {
 		if err := w.tableSheet(SheetSummary, summary); err != nil {
@@ -193,6 +203,14 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 	for i := 0; i*ChartsPerSheet < len(figs); i++ {
 		if _, err := w.f.NewSheet(chartSheet(i + 1)); err != nil {
 			return fmt.Errorf("xlsx: charts sheet: %w", err)
+		}
+	}
+	if heat := heatmapFigures(r.Figures); len(heat) > 0 {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("xlsx: %w", err)
+		}
+		if err := w.heatmaps(ctx, heat); err != nil {
+			return err
 		}
 	}
 	for i, t := range r.Tables {
@@ -661,7 +679,7 @@ func (w *writer) aboutSheet(r *report.Report) error {
 	if err == nil {
 		err = w.f.SetRowHeight(s, row-1, float64(15*(len([]rune(findings.Make(r).Methods))/70+1)))
 	}
-	line("How to read it", "Start with the Findings sheet: the headline results in sentences, with intervals and tests, and how to read every number. Summary holds the main table; Charts draw it; every other sheet is one table of tables/*.csv (column names as in the CSV); Notes says what was left out and why.")
+	line("How to read it", "Start with the Findings sheet: the headline results in sentences, with intervals and tests, and how to read every number. Summary holds the main table; Charts draw it; Heat maps shows the heat-map figures as coloured grids; every other sheet is one table of tables/*.csv (column names as in the CSV); Notes says what was left out and why.")
 	line("Tool version", r.Version)
 	line("Run time (UTC)", r.GeneratedAt.UTC().Format("2006-01-02 15:04:05"))
 	row++

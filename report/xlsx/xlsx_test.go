@@ -59,7 +59,7 @@ func numFmt(t *testing.T, f *excelize.File, sheet, cell string) string {
 
 func TestSheetsAndHeaders(t *testing.T) {
 	_, f := writeSmall(t)
-	want := []string{"Findings", "About", "Summary", "Charts", "tiny", "solve_rate_by_difficulty", "judge_vs_human",
+	want := []string{"Findings", "About", "Summary", "Charts", "Heat maps", "tiny", "solve_rate_by_difficulty", "judge_vs_human",
 		"verdict_pairs", "pvalue_curve", "responses", "Notes", "Chart data"}
 	if got := f.GetSheetList(); !slices.Equal(got, want) {
 		t.Errorf("sheets = %q, want %q", got, want)
@@ -194,7 +194,8 @@ func TestAbout(t *testing.T) {
 
 // The Small report has five figures: two bars, a scatter and a log-x line are
 // charted (the log-x line on a linear axis: excelize cannot write a log x
-// axis), the heatmap is not.
+// axis); the heatmap is no chart but a grid on the Heat maps sheet
+// (TestHeatmaps).
 func TestCharts(t *testing.T) {
 	path, f := writeSmall(t)
 	zr, err := zip.OpenReader(path)
@@ -235,6 +236,62 @@ func TestCharts(t *testing.T) {
 	checkCell(t, f, "Chart data", "A4", reporttest.XSSModel)
 	checkCell(t, f, "Chart data", "B3", "0.75")
 	checkCell(t, f, "Chart data", "C2", "humans lo")
+}
+
+// A heat map is a grid on the Heat maps sheet: y categories down column A, x
+// categories across the top, the values (percent) in between, empty where
+// there is no cell, formula-looking names kept as text, and a 3-colour scale
+// over the grid.
+func TestHeatmaps(t *testing.T) {
+	r := &report.Report{Title: "heat", Figures: []*report.Figure{
+		{ID: "fig_bar", Kind: report.Bar, Title: "a bar", Categories: []string{"a"}, Series: []report.Series{{Name: "s", Values: []float64{1}}}},
+		{ID: "pairwise_matrix_1", Kind: report.Heatmap, Title: "=Win rate", XName: "against", YName: "model", Percent: true,
+			Categories:  []string{"x1", "=SUM(1,2)", "x3"},
+			YCategories: []string{"alpha", "beta"},
+			Series: []report.Series{{Name: "win rate", Cells: []report.Cell{
+				{X: 0, Y: 0, Value: 0.5}, {X: 1, Y: 0, Value: 0.25}, {X: 2, Y: 0, Value: 1},
+				{X: 0, Y: 1, Value: 0.75}, {X: 2, Y: 1, Value: 0}, // (1,1) empty
+			}}}},
+	}}
+	path := filepath.Join(t.TempDir(), "report.xlsx")
+	if err := Write(context.Background(), path, r, DefaultOptions); err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := f.GetSheetList(); !slices.Contains(got, SheetHeatmaps) {
+		t.Fatalf("sheets = %q, want a %q sheet", got, SheetHeatmaps)
+	}
+	sh := SheetHeatmaps
+	checkCell(t, f, sh, "A3", "=Win rate [pairwise_matrix_1]")
+	checkCell(t, f, sh, "A4", "model \\ against")
+	for cell, want := range map[string]string{
+		"B4": "x1", "C4": "=SUM(1,2)", "D4": "x3", "A5": "alpha", "A6": "beta",
+		"B5": "0.5", "C5": "0.25", "D5": "1",
+		"B6": "0.75", "C6": "", "D6": "0",
+		"E4": "", "E5": "", "A7": "",
+	} {
+		checkCell(t, f, sh, cell, want)
+	}
+	for _, c := range []string{"A3", "C4"} {
+		if fo, _ := f.GetCellFormula(sh, c); fo != "" {
+			t.Errorf("%s!%s has formula %q, want text", sh, c, fo)
+		}
+	}
+	if got := numFmt(t, f, sh, "B5"); got != "0.0%" {
+		t.Errorf("B5 format = %q, want 0.0%%", got)
+	}
+	cfs, err := f.GetConditionalFormats(sh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, ok := cfs["B5:D6"]
+	if !ok || len(opts) != 1 || opts[0].Type != "3_color_scale" {
+		t.Errorf("conditional formats = %+v, want a 3_color_scale on B5:D6", cfs)
+	}
 }
 
 func TestSheetName(t *testing.T) {
