@@ -26,6 +26,13 @@ import (
 // it has.
 func onlyChartSheets(t *testing.T, path string) int {
 	t.Helper()
+	return onlySheets(t, path, func(s string) bool { return s == SheetCharts || strings.HasPrefix(s, SheetCharts+" ") })
+}
+
+// onlySheets hides every sheet of a workbook but those keep says, and returns
+// how many it kept.
+func onlySheets(t *testing.T, path string, keep func(string) bool) int {
+	t.Helper()
 	f, err := excelize.OpenFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +41,7 @@ func onlyChartSheets(t *testing.T, path string) int {
 	n := 0
 	first := -1
 	for i, s := range f.GetSheetList() {
-		if s == SheetCharts || strings.HasPrefix(s, SheetCharts+" ") {
+		if keep(s) {
 			n++
 			if first < 0 {
 				first = i
@@ -42,11 +49,11 @@ func onlyChartSheets(t *testing.T, path string) int {
 		}
 	}
 	if first < 0 {
-		t.Fatalf("%s has no chart sheet", path)
+		t.Fatalf("%s has no sheet to keep", path)
 	}
 	f.SetActiveSheet(first)
 	for _, s := range f.GetSheetList() {
-		if !(s == SheetCharts || strings.HasPrefix(s, SheetCharts+" ")) {
+		if !keep(s) {
 			if err := f.SetSheetVisible(s, false); err != nil {
 				t.Fatal(err)
 			}
@@ -92,7 +99,8 @@ func pdfPages(t *testing.T, pdf string) int {
 
 // TestRenderLibreOffice renders the workbook's charts with LibreOffice
 // headless: every chart draws its points or bars (coloured pixels on its
-// page), and a chart sheet prints on at most two pages.
+// page), a chart sheet prints on at most two pages, and the heat map grids
+// are coloured by their conditional format.
 func TestRenderLibreOffice(t *testing.T) {
 	if testing.Short() {
 		t.Skip("LibreOffice rendering skipped in -short mode")
@@ -124,6 +132,19 @@ func TestRenderLibreOffice(t *testing.T) {
 			t.Fatal(err)
 		}
 		books = append(books, book{name, onlyChartSheets(t, p)})
+	}
+	// The heat maps sheet alone: its grid is coloured by the 3-colour scale.
+	{
+		r := reporttest.Small()
+		r.Figures = heatmapFigures(full.Figures)
+		if len(r.Figures) == 0 {
+			t.Fatal("reporttest.Small has no heat map")
+		}
+		p := filepath.Join(dir, "heatmaps.xlsx")
+		if err := Write(context.Background(), p, r, DefaultOptions); err != nil {
+			t.Fatal(err)
+		}
+		books = append(books, book{"heatmaps", onlySheets(t, p, func(s string) bool { return s == SheetHeatmaps })})
 	}
 	// Enough figures for three chart sheets: twelve copies of the four.
 	many := reporttest.Small()
@@ -180,7 +201,7 @@ func TestRenderLibreOffice(t *testing.T) {
 		n := colouredPixels(img)
 		t.Logf("%s: %d pages, %d coloured pixels", b.name, pages, n)
 		if n < 40 {
-			t.Errorf("%s: %d coloured pixels on its page: the chart draws no points or bars", b.name, n)
+			t.Errorf("%s: %d coloured pixels on its page: the chart draws no points or bars (or the grid no colours)", b.name, n)
 		}
 		if art != "" {
 			if data, err := os.ReadFile(pngs[0]); err == nil {
