@@ -247,6 +247,42 @@ func CheckDB(path string, force bool, protected ...string) error {
 	return nil
 }
 
+// CheckFile says whether the plain output file path (e.g. `plan -o`) may
+// be written: yes when it does not exist or is empty; with force also when
+// it is another file. Never when it is a folder or lies inside a protected
+// folder (the study), whatever force says.
+func CheckFile(path string, force bool, protected ...string) error {
+	r, err := resolve(path)
+	if err != nil {
+		return err
+	}
+	for _, p := range protected {
+		rp, err := resolve(p)
+		if err != nil {
+			return err
+		}
+		if within(r, rp) {
+			return &RefusedError{Path: path, Reason: "it lies inside the study folder " + p,
+				Hint: "write it outside the study folder (inputs are never modified; --force does not change this)"}
+		}
+	}
+	fi, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("output file %s: %w", path, err)
+	}
+	if fi.IsDir() {
+		return &RefusedError{Path: path, Reason: "it is a folder", Hint: "name a file"}
+	}
+	if fi.Size() == 0 || force {
+		return nil
+	}
+	return &RefusedError{Path: path, Reason: fmt.Sprintf("a file of %d bytes is there", fi.Size()),
+		Hint: "choose another file, or add --force to replace it"}
+}
+
 // tempRe matches the temporary folders TempDir makes: .BASE.euroexec-PID-NANOS.tmp,
 // and the previous output a swap moved aside (…tmp.old).
 var tempRe = regexp.MustCompile(`^\.(.+)\.euroexec-([0-9]+)-([0-9]+)\.tmp(\.old)?$`)

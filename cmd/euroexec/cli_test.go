@@ -207,3 +207,56 @@ func TestPlanCommand(t *testing.T) {
 		t.Errorf("plan.csv has n_questions_g3 though --graders 1,2")
 	}
 }
+
+// TestPlanOutGuard: `plan -o` never writes into the study, replaces an
+// existing file only with --force, and the user's file survives a refusal
+// byte for byte (exit status 3).
+func TestPlanOutGuard(t *testing.T) {
+	study := filepath.Join("..", "..", "data", "sample")
+	dir := t.TempDir()
+	user := filepath.Join(dir, "thesis.csv")
+	if err := os.WriteFile(user, []byte("my own numbers\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := func(out string, more ...string) []string {
+		return append([]string{"plan", study, "--graders", "1", "-o", out}, more...)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"existing file", args(user), "add --force"},
+		{"inside the study", args(filepath.Join(study, "plan.csv")), "inside the study folder"},
+		{"inside the study with --force", args(filepath.Join(study, "plan.csv"), "--force"), "inside the study folder"},
+		{"a folder", args(dir), "it is a folder"},
+	} {
+		var so, se bytes.Buffer
+		err := run(context.Background(), &so, &se, c.args)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an error containing %q", c.name, err, c.want)
+		}
+		if code := exitCode(context.Background(), err); code != 3 {
+			t.Errorf("%s: exit status %d, want 3", c.name, code)
+		}
+	}
+	if b, _ := os.ReadFile(user); string(b) != "my own numbers\n" {
+		t.Errorf("the user's file changed: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(study, "plan.csv")); err == nil {
+		t.Fatal("plan wrote into the study folder")
+	}
+	var so, se bytes.Buffer
+	if err := run(context.Background(), &so, &se, args(user, "--force")); err != nil {
+		t.Fatalf("--force: %v", err)
+	}
+	if rows := readCSV(t, user); len(rows) != 5 {
+		t.Errorf("after --force the file has %d plan rows, want 5", len(rows))
+	}
+	if fi, err := os.Stat(user); err != nil || fi.Mode().Perm()&0o111 != 0 {
+		t.Errorf("plan file mode: %v %v", fi.Mode(), err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}

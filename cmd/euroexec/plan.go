@@ -14,6 +14,7 @@ import (
 	"github.com/euroexec/euroexec/internal/termtext"
 	"github.com/euroexec/euroexec/metrics/planning"
 	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/outsafe"
 	"github.com/euroexec/euroexec/report/csvout"
 	"github.com/euroexec/euroexec/transform"
 )
@@ -21,6 +22,7 @@ import (
 func planCmd(stdout, stderr io.Writer) *cobra.Command {
 	opt := planning.DefaultPlanOptions()
 	var out string
+	var force bool
 	c := &cobra.Command{
 		Use:   "plan STUDY",
 		Short: "Say how many questions (and graders per question) a study needs to separate adjacent models",
@@ -30,6 +32,13 @@ func planCmd(stdout, stderr io.Writer) *cobra.Command {
 			"It generalises the paper's Figure 3 (p-value against sample size) to a new study.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if out != "" {
+				// before any work: never a file of the study, never another
+				// file unless --force
+				if err := outsafe.CheckFile(out, force, args[0]); err != nil {
+					return err
+				}
+			}
 			tmp, err := os.MkdirTemp("", "euroexec-plan-*")
 			if err != nil {
 				return err
@@ -56,15 +65,22 @@ func planCmd(stdout, stderr io.Writer) *cobra.Command {
 				return fmt.Errorf("plan: %w", err)
 			}
 			if out != "" {
-				f, err := os.Create(out)
+				// written beside out and renamed over it when complete
+				// mode 0644 less the umask, as every file euroexec writes
+				name := filepath.Join(filepath.Dir(out), fmt.Sprintf(".%s.euroexec-%d.tmp", filepath.Base(out), os.Getpid()))
+				f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 				if err != nil {
 					return err
 				}
+				defer os.Remove(f.Name()) // a no-op once renamed
 				if err := csvout.WriteTable(f, t); err != nil {
 					f.Close()
 					return err
 				}
 				if err := f.Close(); err != nil {
+					return err
+				}
+				if err := os.Rename(f.Name(), out); err != nil {
 					return err
 				}
 			}
@@ -92,6 +108,7 @@ func planCmd(stdout, stderr io.Writer) *cobra.Command {
 	f.Float64Var(&opt.Alpha, "alpha", opt.Alpha, "significance level of the paired two-sided t-test")
 	f.Float64Var(&opt.Power, "power", opt.Power, "power to reach")
 	f.IntSliceVar(&opt.GradersPerQuestion, "graders", opt.GradersPerQuestion, "graders per question to plan for")
-	f.StringVarP(&out, "out", "o", "", "also write the plan as CSV to this file")
+	f.StringVarP(&out, "out", "o", "", "also write the plan as CSV to this file (never inside STUDY; an existing file only with --force)")
+	f.BoolVar(&force, "force", false, "replace the -o file even when it exists")
 	return c
 }
