@@ -209,19 +209,8 @@ func IsDuckDB(path string) (bool, error) {
 // force also when it is another file. Never when it lies inside a protected
 // folder or is a folder.
 func CheckDB(path string, force bool, protected ...string) error {
-	r, err := resolve(path)
-	if err != nil {
+	if err := checkOutsideStudy(path, "the database", protected); err != nil {
 		return err
-	}
-	for _, p := range protected {
-		rp, err := resolve(p)
-		if err != nil {
-			return err
-		}
-		if within(r, rp) || within(rp, r) {
-			return &RefusedError{Path: path, Reason: "it lies inside the study folder " + p,
-				Hint: "write the database outside the study folder (inputs are never modified; --force does not change this)"}
-		}
 	}
 	fi, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -247,11 +236,10 @@ func CheckDB(path string, force bool, protected ...string) error {
 	return nil
 }
 
-// CheckFile says whether the plain output file path (e.g. `plan -o`) may
-// be written: yes when it does not exist or is empty; with force also when
-// it is another file. Never when it is a folder or lies inside a protected
-// folder (the study), whatever force says.
-func CheckFile(path string, force bool, protected ...string) error {
+// checkOutsideStudy refuses the output file path when it is, lies inside
+// or contains one of the protected folders (whatever --force says); what
+// names the output in the hint.
+func checkOutsideStudy(path, what string, protected []string) error {
 	r, err := resolve(path)
 	if err != nil {
 		return err
@@ -261,10 +249,21 @@ func CheckFile(path string, force bool, protected ...string) error {
 		if err != nil {
 			return err
 		}
-		if within(r, rp) {
+		if within(r, rp) || within(rp, r) {
 			return &RefusedError{Path: path, Reason: "it lies inside the study folder " + p,
-				Hint: "write it outside the study folder (inputs are never modified; --force does not change this)"}
+				Hint: "write " + what + " outside the study folder (inputs are never modified; --force does not change this)"}
 		}
+	}
+	return nil
+}
+
+// CheckFile says whether the plain output file path (e.g. `plan -o`) may
+// be written: yes when it does not exist or is empty; with force also when
+// it is another file. Never when it is a folder or lies inside a protected
+// folder (the study), whatever force says.
+func CheckFile(path string, force bool, protected ...string) error {
+	if err := checkOutsideStudy(path, "it", protected); err != nil {
+		return err
 	}
 	fi, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) {
