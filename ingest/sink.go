@@ -58,13 +58,9 @@ func openSink(ctx context.Context, final string) (*sink, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create database folder: %w", err)
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(final)+".*.tmp")
-	if err != nil {
-		return nil, fmt.Errorf("create database: %w", err)
-	}
-	tmp := f.Name()
-	f.Close()
-	os.Remove(tmp) // DuckDB creates the file itself
+	// Named so that a later run can tell a killed run's leftover from a
+	// live one (outsafe.CleanStaleFiles); DuckDB creates the file itself.
+	tmp := outsafe.TempFileName(final)
 	c, err := duckdb.NewConnector("", nil)
 	if err != nil {
 		return nil, fmt.Errorf("open duckdb: %w", err)

@@ -370,6 +370,63 @@ func CleanStale(parent string, markers ...string) []string {
 	return notes
 }
 
+// TempFileName returns a new name beside the output file out for a file
+// being built: .BASE.euroexec-PID-NANOS.tmp, like TempDir's folders, so that
+// CleanStaleFiles can tell a killed run's leftovers from a live run's file.
+// It does not create the file.
+func TempFileName(out string) string {
+	parent, base := filepath.Dir(out), filepath.Base(out)
+	now := time.Now().UnixNano()
+	for i := 0; ; i++ {
+		p := filepath.Join(parent, fmt.Sprintf(".%s.euroexec-%d-%d.tmp", base, os.Getpid(), now+int64(i)))
+		if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) || i >= 100 {
+			return p
+		}
+	}
+}
+
+// CleanStaleFiles removes the temporary database files beside out that a
+// killed run left behind: regular files named like TempFileName's for out,
+// whose process is gone, and which are empty or DuckDB databases (with their
+// .wal file). Anything else is left alone. It returns one note per file
+// removed or not removable.
+func CleanStaleFiles(out string) []string {
+	parent, base := filepath.Dir(out), filepath.Base(out)
+	ents, err := os.ReadDir(parent)
+	if err != nil {
+		return nil
+	}
+	var notes []string
+	for _, e := range ents {
+		m := tempRe.FindStringSubmatch(e.Name())
+		if m == nil || m[1] != base || m[4] != "" || !e.Type().IsRegular() {
+			continue
+		}
+		pid, err := strconv.Atoi(m[2])
+		if err != nil || pid == os.Getpid() || alive(pid) {
+			continue
+		}
+		p := filepath.Join(parent, e.Name())
+		fi, err := os.Lstat(p)
+		if err != nil {
+			continue
+		}
+		if ok, err := IsDuckDB(p); err != nil || (!ok && fi.Size() != 0) {
+			continue
+		}
+		nanos, _ := strconv.ParseInt(m[3], 10, 64)
+		when := time.Unix(0, nanos).UTC().Format(time.RFC3339)
+		if err := os.Remove(p); err != nil {
+			notes = append(notes, fmt.Sprintf("could not remove %s, left by a run (process %d, %s) that was killed: %v", p, pid, when, err))
+			continue
+		}
+		os.Remove(p + ".wal")
+		notes = append(notes, fmt.Sprintf("removed %s, left by a run (process %d, %s) that was killed", p, pid, when))
+	}
+	sort.Strings(notes)
+	return notes
+}
+
 // LockedError says that another run holds the lock of an output.
 type LockedError struct {
 	Path string // the output

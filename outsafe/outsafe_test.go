@@ -153,6 +153,43 @@ func TestCleanStale(t *testing.T) {
 	}
 }
 
+func TestCleanStaleFiles(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "study.duckdb")
+	dead := deadPID(t)
+	duck := "\x00\x00\x00\x00\x00\x00\x00\x00DUCK\x40\x00"
+	stale := filepath.Join(parent, fmt.Sprintf(".study.duckdb.euroexec-%d-1.tmp", dead))
+	write(t, stale, duck)
+	write(t, stale+".wal", "partial")
+	empty := filepath.Join(parent, fmt.Sprintf(".study.duckdb.euroexec-%d-2.tmp", dead))
+	write(t, empty, "")
+	notDuck := filepath.Join(parent, fmt.Sprintf(".study.duckdb.euroexec-%d-3.tmp", dead))
+	write(t, notDuck, "my notes")
+	live := filepath.Join(parent, fmt.Sprintf(".study.duckdb.euroexec-%d-4.tmp", os.Getppid()))
+	write(t, live, duck)
+	other := filepath.Join(parent, fmt.Sprintf(".other.duckdb.euroexec-%d-5.tmp", dead))
+	write(t, other, duck)
+
+	notes := CleanStaleFiles(out)
+	if len(notes) != 2 {
+		t.Errorf("notes = %q, want 2 (the stale database and the empty file)", notes)
+	}
+	for _, c := range []struct {
+		path  string
+		exist bool
+	}{
+		{stale, false}, {stale + ".wal", false}, {empty, false}, {notDuck, true}, {live, true}, {other, true},
+	} {
+		_, err := os.Stat(c.path)
+		if got := err == nil; got != c.exist {
+			t.Errorf("%s exists = %v, want %v", filepath.Base(c.path), got, c.exist)
+		}
+	}
+	if p := TempFileName(out); filepath.Dir(p) != parent || !tempRe.MatchString(filepath.Base(p)) {
+		t.Errorf("TempFileName(%s) = %s, want a .study.duckdb.euroexec-PID-NANOS.tmp beside it", out, p)
+	}
+}
+
 func TestLock(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "report")
 	unlock, err := Lock(out)

@@ -177,7 +177,9 @@ func ingestCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: "ingest validates the study folder and loads it into the canonical DuckDB schema (see the README).\n" +
 			"The database is built in a new file and moved over --db only when the whole load succeeded:\n" +
 			"a study with problems leaves an existing database exactly as it was. An existing --db file is\n" +
-			"replaced only when it is a DuckDB database (or empty), unless --force; never inside the study folder.",
+			"replaced only when it is a DuckDB database (or empty), unless --force; never inside the study folder.\n" +
+			"A second ingest into the same --db fails at once while one runs; the temporary database a killed\n" +
+			"ingest left beside --db is removed by the next one.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if db == "" {
@@ -190,6 +192,16 @@ func ingestCmd(stdout, stderr io.Writer) *cobra.Command {
 			}
 			if err := outsafe.CheckDB(db, force, args[0]); err != nil {
 				return err
+			}
+			// One ingest per database at a time; a killed one's temporary
+			// file is removed by the next.
+			unlock, err := outsafe.Lock(db)
+			if err != nil {
+				return err
+			}
+			defer unlock()
+			for _, n := range outsafe.CleanStaleFiles(db) {
+				fmt.Fprintln(stderr, "note:", n)
 			}
 			res, err := ingest.Ingest(cmd.Context(), args[0], ingest.Options{DB: db, Progress: bytesBar(stderr, "load"), AllowEmpty: allowEmpty})
 			if err != nil {

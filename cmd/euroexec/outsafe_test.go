@@ -227,6 +227,37 @@ func TestIngestDBGuard(t *testing.T) {
 	checkSame(t, "study", sum, hashes(t, study))
 }
 
+// TestIngestDBLock checks that a second ingest into a database another one is
+// writing fails at once (exit 3), and that a killed ingest's temporary file
+// is removed by the next one with a note.
+func TestIngestDBLock(t *testing.T) {
+	study := tinyStudy(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "study.duckdb")
+	unlock, err := outsafe.Lock(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, se, err := cli(context.Background(), "ingest", study, "--db", db)
+	checkExit(t, err, code, exitRefused, se, "being written by another euroexec run")
+	unlock()
+	if _, err := os.Stat(db); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the locked-out ingest wrote %s (%v)", db, err)
+	}
+
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Skipf("cannot start a process: %v", err)
+	}
+	stale := filepath.Join(dir, fmt.Sprintf(".study.duckdb.euroexec-%d-1.tmp", gone.Process.Pid))
+	os.WriteFile(stale, nil, 0o644)
+	code, _, se, err = cli(context.Background(), "ingest", study, "--db", db)
+	checkExit(t, err, code, exitOK, se, "removed "+stale)
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the killed ingest's %s is still there", stale)
+	}
+}
+
 func TestSampleGuard(t *testing.T) {
 	dir := t.TempDir()
 	user := filepath.Join(dir, "user")
