@@ -228,7 +228,20 @@ func loadRun(ctx context.Context, stderr io.Writer, arg, scratch, siteDir string
 		rel, err := filepath.Rel(siteDir, filepath.Join(abs, "site"))
 		if err == nil {
 			base := filepath.ToSlash(rel) + "/"
-			r.Pages = func(id string) string { return base + site.QuestionFile(id) }
+			// Above [site] question_pages a report has pages for some
+			// questions only: link only to pages that are there.
+			pages := map[string]bool{}
+			if ents, err := os.ReadDir(filepath.Join(abs, "site", "questions")); err == nil {
+				for _, e := range ents {
+					pages["questions/"+e.Name()] = true
+				}
+			}
+			r.Pages = func(id string) string {
+				if f := site.QuestionFile(id); pages[f] {
+					return base + f
+				}
+				return ""
+			}
 		}
 	}
 	return r, cfg, nil

@@ -141,6 +141,51 @@ func TestCompareGolden(t *testing.T) {
 	}
 }
 
+// TestCompareLinksOnlyExistingPages checks that a report with pages for some
+// questions only (above [site] question_pages) gets links to those pages and
+// no link for the others.
+func TestCompareLinksOnlyExistingPages(t *testing.T) {
+	_, rep, study := fixture(t)
+	old := filepath.Join(t.TempDir(), "old")
+	if err := os.CopyFS(old, os.DirFS(rep)); err != nil {
+		t.Fatal(err)
+	}
+	pages, _ := filepath.Glob(filepath.Join(old, "site", "questions", "*.html"))
+	removed := map[string]bool{}
+	for i, p := range pages {
+		if i%2 == 0 && filepath.Base(p) != "index.html" {
+			os.Remove(p)
+			removed[filepath.Base(p)] = true
+		}
+	}
+	if len(removed) == 0 {
+		t.Fatal("the report has no question pages")
+	}
+	out := filepath.Join(t.TempDir(), "cmp")
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), &stdout, &stderr, []string{"compare", "-q", old, study, "-o", out, "--bootstrap", "20"}); err != nil {
+		t.Fatalf("compare: %v\n%s", err, stderr.String())
+	}
+	q := readCompareCSV(t, filepath.Join(out, "tables", "compare_questions.csv"))
+	linked, unlinked := 0, 0
+	for _, row := range q[1:] {
+		if row[10] == "" {
+			unlinked++
+			continue
+		}
+		linked++
+		if removed[filepath.Base(row[10])] {
+			t.Errorf("link %s points to a page the report does not have", row[10])
+		}
+		if _, err := os.Stat(filepath.Join(out, "site", filepath.FromSlash(row[10]))); err != nil {
+			t.Errorf("link %s does not resolve: %v", row[10], err)
+		}
+	}
+	if linked == 0 || unlinked == 0 {
+		t.Errorf("%d questions linked, %d not: want both (half the pages were removed)", linked, unlinked)
+	}
+}
+
 // TestCompareSelf compares the sample's report folder with the sample's
 // study folder (the same data, read two ways): every delta is exactly 0 and
 // nothing is flagged.
