@@ -73,6 +73,9 @@ const (
 	FormatJSONL = "jsonl"
 	FormatXLSX  = "xlsx"
 	FormatTSV   = "tsv"
+	// FormatJSON is a JSON array of records (annotation-platform exports);
+	// Row is the record's position in the array, from 1.
+	FormatJSON = "json"
 )
 
 // Loc is a position in an input file, for error messages.
@@ -111,6 +114,8 @@ func (l Loc) String() string {
 	if l.Row > 0 {
 		if l.Format == FormatJSONL {
 			fmt.Fprintf(&b, ", line %d", l.Row)
+		} else if l.Format == FormatJSON {
+			fmt.Fprintf(&b, ", record %d", l.Row)
 		} else {
 			fmt.Fprintf(&b, ", row %d", l.Row)
 		}
