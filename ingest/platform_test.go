@@ -2,9 +2,12 @@ package ingest
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -151,5 +154,145 @@ func TestPlatformExportsRoundTrip(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// lsTask is a Label Studio task on q1 with one annotation of the given
+// results (JSON text).
+func lsTask(id int, data, completedBy, results string) string {
+	return fmt.Sprintf(`{"id": %d, "data": %s, "annotations": [{"id": %d, "completed_by": %s, "result": [%s], "was_cancelled": false}]}`, id, data, id, completedBy, results)
+}
+
+func lsRes(from, typ, value string) string {
+	return fmt.Sprintf(`{"from_name": %q, "to_name": "answer", "type": %q, "value": %s}`, from, typ, value)
+}
+
+// TestPlatformProblemsLocated: each bad value of an export is one problem
+// naming the file, the record (row, line), the platform's field, the value
+// and what was expected.
+func TestPlatformProblemsLocated(t *testing.T) {
+	full := func(extra string) string { // alice's complete grading of q2/m1 in Label Studio results
+		return strings.Join([]string{lsRes("domain_score", "rating", `{"rating": 4}`), lsRes("Localization", "rating", `{"rating": 4}`),
+			lsRes("reasoning", "number", `{"number": 3}`), lsRes("communication", "choices", `{"choices": ["5"]}`),
+			lsRes("actionability", "rating", `{"rating": 4}`), lsRes("c1", "choices", `{"choices": ["yes"]}`)}, ", ") + extra
+	}
+	q2m1 := `{"question_id": "q2", "model": "m1"}`
+	tests := []struct {
+		name, rel, content string
+		want               []string // every problem, exactly
+	}{
+		{"rating off the scale", "grades/humans/ls.json",
+			"[" + lsTask(1, q2m1, `{"id": 1, "email": "zed"}`, strings.Replace(full(""), `{"rating": 4}`, `{"rating": 7}`, 1)) + "]",
+			[]string{`grades/humans/ls.json, record 1, column "domain_score": found "7"; an integer score from 1 to 5`}},
+		{"two choices for a verdict", "grades/humans/ls.json",
+			"[" + lsTask(1, q2m1, `7`, strings.Replace(full(""), `["yes"]`, `["yes", "no"]`, 1)) + "]",
+			[]string{`grades/humans/ls.json, record 1, column "c1": found "[\"yes\",\"no\"]"; one choice for a checklist value (found 2)`,
+				`grades/humans/ls.json, record 1, column "C1": a verdict for item 1 of question q2 (hit, partial, miss or na; it is blank)`}},
+		{"unknown model, with the hint", "grades/humans/ls.json",
+			"[" + lsTask(1, `{"question_id": "q2", "model": "m3"}`, `7`, full("")) + "]",
+			[]string{`grades/humans/ls.json, record 1, column "model": found "m3"; a model listed in the models file (did you mean "m1"?); the models are m1, m2`}},
+		{"a task without data", "grades/humans/ls.json",
+			`[{"id": 1, "annotations": [], "data": {"question_id": "q2", "model": "m1"}}, {"id": 2, "data": 5, "annotations": []}]`,
+			[]string{`grades/humans/ls.json, record 2, column "data": found "5"; a task with a data object (the fields of the graded response)`}},
+		{"no annotator", "grades/humans/ls.json",
+			"[" + lsTask(1, q2m1, `null`, full("")) + "]",
+			[]string{`grades/humans/ls.json, record 1, column "completed_by": the annotator of annotation 1: a user id or {"email": …}`}},
+		{"a result type not read", "grades/humans/ls.json",
+			"[" + lsTask(1, q2m1, `7`, full(", "+lsRes("rank", "taxonomy", `{"taxonomy": [["a"]]}`))) + "]",
+			[]string{`grades/humans/ls.json, record 1, column "rank": found "taxonomy"; a rating, number, choices, textarea, ranker or pairwise result`}},
+		{"a pairwise selection", "grades/humans/ls.json",
+			`[{"id": 1, "data": {"question_id": "q1", "model_a": "m1", "model_b": "m1"}, "annotations": [{"completed_by": 3, "result": [` + lsRes("pw", "pairwise", `{"selected": "left"}`) + `]}]},
+			  {"id": 2, "data": {"question_id": "q1", "model_a": "m1", "model_b": "m2"}, "annotations": [{"completed_by": 3, "result": [` + lsRes("pw", "pairwise", `{"selected": "up"}`) + `]}]}]`,
+			[]string{`grades/humans/ls.json, record 1, column "model_b": found "m1"; two different models (model_a is m1 too)`,
+				`grades/humans/ls.json, record 2, column "pw": found "up"; a pairwise selection "left" or "right"`}},
+		{"a Ranker with buckets", "grades/humans/ls.json",
+			`[{"id": 1, "data": {"question_id": "q1"}, "annotations": [{"completed_by": 3, "result": [` + lsRes("rank", "ranker", `{"ranker": {"best": ["m1"], "ads": ["m2"]}}`) + `]}]}]`,
+			[]string{`grades/humans/ls.json, record 1, column "rank": found "{\"ads\":[\"m2\"],\"best\":[\"m1\"]}"; a Ranker result without buckets: {"rank": [item ids, best first]}`}},
+		{"JSON cut off", "grades/humans/ls.json", "[" + lsTask(1, q2m1, `7`, full("")) + `, {"id": 2, "data": {`,
+			[]string{`grades/humans/ls.json, record 2, byte {len}: valid JSON: unexpected EOF`}}, // {len}: the end of the file
+		{"a broken first record", "grades/humans/ls.json", `[{"id": 1, "data": {"question_id": "q2",}}]`,
+			[]string{`grades/humans/ls.json, record 1, byte 40: valid JSON: invalid character '}' looking for beginning of object key string`}},
+		{"a Label Studio CSV with a bad rating", "grades/humans/ls.csv",
+			"\"annotation_id\",\"annotator\",\"c1\",\"domain_score\",\"Localization\",\"reasoning\",\"communication\",\"actionability\",\"model\",\"question_id\"\n" +
+				"1,\"zed\",\"yes\",\"[{\"\"rating\"\":\"\"four\"\"}]\",\"[{\"\"rating\"\":4}]\",\"[{\"\"number\"\":4}]\",\"4\",\"[{\"\"rating\"\":4}]\",\"m1\",\"q2\"\n",
+			[]string{`grades/humans/ls.csv, row 2, column "domain_score": found "four"; an integer score from 1 to 5`}},
+		{"an Argilla export with lists of different lengths", "grades/humans/ag.jsonl",
+			`{"id": "r1", "question_id": "q2", "model": "m1", "c1.responses": ["yes", "no"], "c1.responses.users": ["u1"], "c1.responses.status": ["submitted", "submitted"]}` + "\n",
+			[]string{`grades/humans/ag.jsonl, line 1, column "c1.responses.users": found "[\"u1\"]"; c1.responses.users and c1.responses.status lists as long as c1.responses (2 responses)`}},
+		{"an Argilla CSV cell that is no list", "grades/humans/ag.csv",
+			"id,question_id,model,c1.responses,c1.responses.users,c1.responses.status\nr1,q2,m1,['yes',['u1'],['submitted']\n",
+			[]string{`grades/humans/ag.csv, row 2, column "c1.responses": found "['yes'"; a list of values, as pandas writes it (['…', '…'] or JSON): character 7: ',' or ']' expected`}},
+		{"invalid UTF-8", "grades/humans/ls.json", "[" + lsTask(1, "{\"question_id\": \"q2\", \"model\": \"m1\", \"note\": \"b\xffad\"}", `7`, full("")) + "]",
+			[]string{`grades/humans/ls.json, byte 66: text encoded as UTF-8 (invalid byte)`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := platformStudy(t, platformToml, map[string]string{"grades/humans/main/grades.csv": "sheets/grades.csv"})
+			write(t, dir, tc.rel, tc.content)
+			_, err := Validate(context.Background(), dir)
+			var pe *ProblemsError
+			if !errors.As(err, &pe) {
+				t.Fatalf("Validate: %v; want problems", err)
+			}
+			var got []string
+			for _, p := range pe.Problems {
+				got = append(got, p.String())
+			}
+			want := strings.ReplaceAll(strings.Join(tc.want, "\n"), "{len}", strconv.Itoa(len(tc.content)))
+			if strings.Join(got, "\n") != want {
+				t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
+			}
+		})
+	}
+}
+
+// TestPlatformNotes: what an export holds that is not counted is said in
+// the warnings, and a JSON file of no platform's shape is named, not read.
+func TestPlatformNotes(t *testing.T) {
+	dir := platformStudy(t, platformToml, map[string]string{"grades/humans/main/ls.json": "labelstudio.json"})
+	write(t, dir, "grades/humans/main/extra.json", "["+lsTask(1, `{"question_id": "q2", "model": "m1"}`, `{"email": "zoe"}`,
+		lsRes("style", "rating", `{"rating": 3}`)+", "+lsRes("notes", "textarea", `{"text": ["x"]}`))+"]")
+	write(t, dir, "grades/humans/main/other.json", `{"not": "an export"}`)
+	res, err := Validate(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warn := strings.Join(res.Warnings, "\n")
+	for _, w := range []string{
+		`grades/humans/main/extra.json: questions that map to no instrument field, left out: "notes", "style" (map them in study.toml, e.g. [import] "notes" = "rubric:Domain"; the targets are rubric:Domain,`,
+		`grades/humans/main/other.json: not read: a JSON file under grades/ is read when it is an annotation-platform export`,
+		`grades/humans/main/ls.json: 1 cancelled annotations (was_cancelled) skipped`,
+	} {
+		if !strings.Contains(warn, w) {
+			t.Errorf("warnings lack %q:\n%s", w, warn)
+		}
+	}
+}
+
+// TestPlatformJudges: an export under grades/judges is read as judge
+// gradings (a score off the scale is left out with a warning, not a
+// problem), and [import] targets take names the defaults would not.
+func TestPlatformJudges(t *testing.T) {
+	toml := "[import]\n\"dom\" = \"rubric:Domain\"\nprompt_id = \"question_id\"\nsystem = \"model\"\n"
+	dir := platformStudy(t, toml, map[string]string{"grades/humans/main/grades.csv": "sheets/grades.csv"})
+	write(t, dir, "grades/judges/critic.jsonl",
+		`{"id": "r1", "prompt_id": "q1", "system": "m1", "dom.responses": [4.5, 9], "dom.responses.users": ["critic", "critic-2"], "dom.responses.status": ["submitted", "submitted"]}`+"\n")
+	db := filepath.Join(t.TempDir(), "s.duckdb")
+	res, err := Ingest(context.Background(), dir, Options{DB: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := openDB(t, db)
+	var n int
+	var score float64
+	if err := h.QueryRow(`SELECT count(*), max(r.score) FROM gradings g JOIN rubric_scores r USING (grading_id)
+		WHERE g.evaluator = 'critic' AND g.kind = 'judge' AND g.question_id = 'q1' AND g.model = 'm1' AND r.attribute = 'Domain'`).Scan(&n, &score); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 || score != 4.5 {
+		t.Errorf("critic's Domain score on q1/m1: %d rows, max %v; want 1 row of 4.5", n, score)
+	}
+	if warn := strings.Join(res.Warnings, "\n"); !strings.Contains(warn, `grades/judges/critic.jsonl, line 1, column "dom": found "9"; judge scores must be numbers from 1 to 5`) {
+		t.Errorf("no warning for critic-2's score off the scale:\n%s", warn)
 	}
 }

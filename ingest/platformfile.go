@@ -47,8 +47,10 @@ func (st *state) platformFormat(rel string) platforms.Format {
 			return platforms.None
 		}
 		var rec map[string]any
-		if dec.Decode(&rec) != nil {
-			return platforms.None
+		if err := dec.Decode(&rec); err != nil {
+			// a JSON array under grades/ whose first record does not
+			// decode: most likely a broken export, read to say where
+			return brokenJSON
 		}
 		return platforms.DetectRecord(rec)
 	case ".jsonl", ".csv", ".tsv":
@@ -126,6 +128,11 @@ func (st *state) importMapper() platforms.Mapper {
 	}
 }
 
+// brokenJSON is the format of a .json file under grades/ that opens an
+// array whose first record does not decode: it is read as an export so
+// that the syntax error is a located problem.
+const brokenJSON platforms.Format = "JSON export"
+
 // platformCols are the canonical columns of the rows an export's items
 // become.
 var platformCols = []string{"evaluator", "question_id", "model", "label", "model_a", "model_b", "label_a", "label_b", "instrument", "key", "value"}
@@ -140,13 +147,22 @@ type platformFile struct {
 	local            []*grading
 	headers          map[string]*header
 	values           int
+	ids              map[string]resolved // ids of a record already checked (each problem once)
+}
+
+// resolved is the outcome of checking one record's ids.
+type resolved struct {
+	q  string
+	qi *question
+	m  string
+	ok bool
 }
 
 // readPlatformFile reads one export under grades/ into gradings and
 // pairwise judgments.
 func (st *state) readPlatformFile(rel, kind, round string, format platforms.Format) {
 	pf := &platformFile{rel: rel, kind: kind, round: round, format: format, locFormat: formatOf(rel),
-		byKey: map[gradingKey]*grading{}, headers: map[string]*header{}}
+		byKey: map[gradingKey]*grading{}, headers: map[string]*header{}, ids: map[string]resolved{}}
 	switch format {
 	case platforms.LabelStudio:
 		pf.evField = "completed_by"
@@ -308,14 +324,22 @@ func (st *state) platformItem(pf *platformFile, it platforms.Item) {
 		}
 		return
 	}
-	q, qi, ok := st.question(r, "question_id")
-	if !ok {
+	idKey := fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%s", it.Record, ev, r.get("question_id"), r.get("model"), r.get("label"))
+	res, seen := pf.ids[idKey]
+	if !seen {
+		res.q, res.qi, res.ok = st.question(r, "question_id")
+		if res.ok {
+			res.m, res.ok = st.resolveModel(r, res.q, ev)
+		}
+		if len(pf.ids) > 10_000 {
+			clear(pf.ids)
+		}
+		pf.ids[idKey] = res
+	}
+	if !res.ok {
 		return
 	}
-	m, ok := st.resolveModel(r, q, ev)
-	if !ok {
-		return
-	}
+	q, qi, m := res.q, res.qi, res.m
 	key := gradingKey{ev, pf.round, "", q, m}
 	g := pf.byKey[key]
 	if g == nil {
@@ -419,7 +443,7 @@ func (st *state) eachJSONRecord(rel string, fn func(n int, rec map[string]any)) 
 	h := sha256.New()
 	u := &utf8Check{bad: -1}
 	br := bufio.NewReaderSize(io.TeeReader(f, io.MultiWriter(h, u)), 1<<16)
-	skipBOM(br)
+	bom := skipBOM(br)
 	maxLine := st.optFor(rel).Limits.LineBytes
 	cr := &capReader{r: br, left: maxLine + capSlack}
 	dec := json.NewDecoder(cr)
@@ -433,7 +457,11 @@ func (st *state) eachJSONRecord(rel string, fn func(n int, rec map[string]any)) 
 			st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a record of at most %d bytes ([limits] line_bytes in study.toml raises the limit)", maxLine)})
 			return
 		}
-		l.Offset = dec.InputOffset()
+		l.Offset = bom + dec.InputOffset()
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			l.Offset = bom + se.Offset // the offending byte (from 0)
+		}
 		st.ps.add(Problem{Loc: l, Expected: "valid JSON: " + err.Error()})
 	}
 	n := 0
