@@ -462,6 +462,10 @@ func (st *state) eachJSONRecord(rel string, fn func(n int, rec map[string]any)) 
 		if errors.As(err, &se) {
 			l.Offset = bom + se.Offset // the offending byte (from 0)
 		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			st.ps.add(Problem{Loc: l, Expected: "a complete record: the file ends inside the record starting here (cut off?)"})
+			return
+		}
 		st.ps.add(Problem{Loc: l, Expected: "valid JSON: " + err.Error()})
 	}
 	n := 0
