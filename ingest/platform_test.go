@@ -296,3 +296,50 @@ func TestPlatformJudges(t *testing.T) {
 		t.Errorf("no warning for critic-2's score off the scale:\n%s", warn)
 	}
 }
+
+// TestPlatformHostile: huge, deep or odd exports fail fast with a located
+// problem (or are read), never panic, and leave the study's files as they
+// were (validateHostile).
+func TestPlatformHostile(t *testing.T) {
+	big := strings.Repeat("x", 3000)
+	tests := []struct {
+		name, rel, toml, content string
+		want                     string // a problem, "" when the study is valid
+	}{
+		{"a record over line_bytes", "grades/humans/ls.json", "[limits]\nline_bytes = 1024\n",
+			`[{"id": 1, "data": {"question_id": "q1", "model": "m1", "text": "` + strings.Repeat("y", 200_000) + `"}, "annotations": []}]`,
+			`grades/humans/ls.json, record 1: a record of at most 1024 bytes ([limits] line_bytes in study.toml raises the limit)`},
+		{"nested beyond the decoder's depth", "grades/humans/ls.json", "",
+			`[{"id": 1, "data": {"question_id": "q1"}, "annotations": []}, ` + strings.Repeat("[", 20_000) + strings.Repeat("]", 20_000) + "]",
+			`grades/humans/ls.json, record 2`},
+		{"not an object", "grades/humans/ls.json", "",
+			`[{"id": 1, "data": {"question_id": "q1"}, "annotations": []}, 5, "x", null]`,
+			`grades/humans/ls.json, record 2: found "5"; a JSON object (a task or record)`},
+		{"garbage after the array", "grades/humans/ls.json", "",
+			`[{"id": 1, "data": {"question_id": "q1"}, "annotations": []}] {}`,
+			`grades/humans/ls.json, record 1: nothing after the closing ] of the array`},
+		{"a huge number and odd values", "grades/humans/ls.json", "",
+			`[{"id": 1e999, "data": {"question_id": "q2", "model": "m1", "` + big + `": {"a": [1, 2]}}, "annotations": [{"completed_by": {"email": ""}, "result": null},
+			  {"completed_by": 1e400, "result": [{"from_name": "Domain", "type": "rating", "value": {"rating": 1e400}}, 7, {"from_name": "", "value": {}}]}]}]`,
+			`grades/humans/ls.json, record 1, column "completed_by": found "{\"email\":\"\"}"; the annotator of annotation 1`},
+		{"a BOM and CRLF", "grades/judges/ag.csv", "",
+			"\ufeffid,question_id,model,c1.responses,c1.responses.users,c1.responses.status\r\nr1,q2,m1,['yes'],['zed'],['submitted']\r\n", ""},
+		{"an empty array", "grades/humans/ls.json", "", `[]`, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := platformStudy(t, platformToml+tc.toml, map[string]string{"grades/humans/main/grades.csv": "sheets/grades.csv"})
+			write(t, dir, tc.rel, tc.content)
+			_, err := validateHostile(t, dir)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("Validate: %v; want the study accepted", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Validate: %v\nwant a problem %q", err, tc.want)
+			}
+		})
+	}
+}
