@@ -104,7 +104,12 @@ func (st *state) importMapper() platforms.Mapper {
 			byKey[config.ColumnKey(k)] = exact[k]
 		}
 	}
-	return func(name string) (config.ImportTarget, bool) {
+	type target struct {
+		t  config.ImportTarget
+		ok bool
+	}
+	memo := map[string]target{} // names repeat on every record
+	resolve := func(name string) (config.ImportTarget, bool) {
 		if t, ok := exact[name]; ok {
 			return t, true
 		}
@@ -126,6 +131,16 @@ func (st *state) importMapper() platforms.Mapper {
 		}
 		return config.ImportTarget{}, false
 	}
+	return func(name string) (config.ImportTarget, bool) {
+		if r, ok := memo[name]; ok {
+			return r.t, r.ok
+		}
+		t, ok := resolve(name)
+		if len(memo) < 100_000 {
+			memo[strings.Clone(name)] = target{t, ok}
+		}
+		return t, ok
+	}
 }
 
 // brokenJSON is the format of a .json file under grades/ that opens an
@@ -135,7 +150,9 @@ const brokenJSON platforms.Format = "JSON export"
 
 // platformCols are the canonical columns of the rows an export's items
 // become.
-var platformCols = []string{"evaluator", "question_id", "model", "label", "model_a", "model_b", "label_a", "label_b", "instrument", "key", "value"}
+var platformColsArr = [...]string{"evaluator", "question_id", "model", "label", "model_a", "model_b", "label_a", "label_b", "instrument", "key", "value"}
+
+var platformCols = platformColsArr[:]
 
 // platformFile is one export being read.
 type platformFile struct {
@@ -145,9 +162,15 @@ type platformFile struct {
 	evField          string // what the export calls the grader, for problems
 	byKey            map[gradingKey]*grading
 	local            []*grading
-	headers          map[string]*header
+	headers          map[[len(platformColsArr)]string]*header
 	values           int
-	ids              map[string]resolved // ids of a record already checked (each problem once)
+	ids              map[idKey]resolved // ids of a record already checked (each problem once)
+}
+
+// idKey identifies the ids of one record's item.
+type idKey struct {
+	rec             int
+	ev, q, m, label string
 }
 
 // resolved is the outcome of checking one record's ids.
@@ -162,7 +185,7 @@ type resolved struct {
 // pairwise judgments.
 func (st *state) readPlatformFile(rel, kind, round string, format platforms.Format) {
 	pf := &platformFile{rel: rel, kind: kind, round: round, format: format, locFormat: formatOf(rel),
-		byKey: map[gradingKey]*grading{}, headers: map[string]*header{}, ids: map[string]resolved{}}
+		byKey: map[gradingKey]*grading{}, headers: map[[len(platformColsArr)]string]*header{}, ids: map[idKey]resolved{}}
 	switch format {
 	case platforms.LabelStudio:
 		pf.evField = "completed_by"
@@ -256,7 +279,7 @@ func sortedCounts(m map[string]int) []string {
 // canonical columns, each column named as the export names it (so that a
 // problem points at the export's field).
 func (st *state) platformRow(pf *platformFile, it platforms.Item) row {
-	written := make([]string, len(platformCols))
+	var written [len(platformColsArr)]string
 	cells := make([]tabular.Cell, len(platformCols))
 	evField := pf.evField
 	if evField == "" {
@@ -282,17 +305,16 @@ func (st *state) platformRow(pf *platformFile, it platforms.Item) row {
 			}
 		}
 	}
-	hk := strings.Join(written, "\x00")
-	h := pf.headers[hk]
+	h := pf.headers[written]
 	if h == nil {
 		if len(pf.headers) > 1000 {
-			pf.headers = map[string]*header{}
+			clear(pf.headers)
 		}
-		h = &header{names: written, idx: make(map[string]int, len(platformCols))}
+		h = &header{names: append([]string(nil), written[:]...), idx: make(map[string]int, len(platformCols))}
 		for i, c := range platformCols {
 			h.idx[c] = i
 		}
-		pf.headers[hk] = h
+		pf.headers[written] = h
 	}
 	return row{h: h, cells: cells, loc: tabular.Loc{File: pf.rel, Row: it.Record, Offset: -1, Format: pf.locFormat}}
 }
@@ -324,8 +346,8 @@ func (st *state) platformItem(pf *platformFile, it platforms.Item) {
 		}
 		return
 	}
-	idKey := fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%s", it.Record, ev, r.get("question_id"), r.get("model"), r.get("label"))
-	res, seen := pf.ids[idKey]
+	ik := idKey{it.Record, ev, r.get("question_id"), r.get("model"), r.get("label")}
+	res, seen := pf.ids[ik]
 	if !seen {
 		res.q, res.qi, res.ok = st.question(r, "question_id")
 		if res.ok {
@@ -334,7 +356,7 @@ func (st *state) platformItem(pf *platformFile, it platforms.Item) {
 		if len(pf.ids) > 10_000 {
 			clear(pf.ids)
 		}
-		pf.ids[idKey] = res
+		pf.ids[ik] = res
 	}
 	if !res.ok {
 		return
