@@ -127,12 +127,12 @@ func TestPlatformExportsRoundTrip(t *testing.T) {
 		notes    []string
 	}{
 		{"labelstudio.json", "grades/humans/main/ls.json", lsNames, []string{
-			"grades/humans/main/ls.json: read as a Label Studio JSON export: 49 values, 6 gradings",
+			"grades/humans/main/ls.json: read as an annotation-platform export (Label Studio JSON export): 49 values, 6 gradings, 1 pairwise judgments",
 			"grades/humans/main/ls.json: 1 cancelled annotations (was_cancelled) skipped"}},
-		{"labelstudio.csv", "grades/humans/main/ls.csv", lsNames, []string{"read as a Label Studio CSV/JSON-MIN export: 49 values, 6 gradings"}},
-		{"labelstudio_min.json", "grades/humans/main/ls.json", lsNames, []string{"read as a Label Studio CSV/JSON-MIN export"}},
+		{"labelstudio.csv", "grades/humans/main/ls.csv", lsNames, []string{"read as an annotation-platform export (Label Studio CSV/JSON-MIN export): 49 values, 6 gradings, 1 pairwise judgments"}},
+		{"labelstudio_min.json", "grades/humans/main/ls.json", lsNames, []string{"read as an annotation-platform export (Label Studio CSV/JSON-MIN export): 49 values"}},
 		{"argilla.json", "grades/humans/main/argilla.json", agNames, []string{
-			"grades/humans/main/argilla.json: read as a Argilla flat export: 49 values, 6 gradings",
+			"grades/humans/main/argilla.json: read as an annotation-platform export (Argilla flat export): 49 values, 6 gradings, 1 pairwise judgments",
 			"2 responses not submitted left out (1 discarded, 1 draft)"}},
 		{"argilla.csv", "grades/humans/main/argilla.csv", agNames, []string{"2 responses not submitted left out (1 discarded, 1 draft)"}},
 	}

@@ -163,7 +163,7 @@ type platformFile struct {
 	byKey            map[gradingKey]*grading
 	local            []*grading
 	headers          map[[len(platformColsArr)]string]*header
-	values           int
+	values, pairs    int
 	ids              map[idKey]resolved // ids of a record already checked (each problem once)
 }
 
@@ -239,7 +239,7 @@ func (st *state) readPlatformFile(rel, kind, round string, format platforms.Form
 	for _, g := range pf.local {
 		st.accept(g)
 	}
-	st.ps.warn("%s: read as a %s: %d values, %d gradings", rel, format, pf.values, len(pf.local))
+	st.ps.warn("%s: read as an annotation-platform export (%s): %d values, %d gradings, %d pairwise judgments", rel, format, pf.values, len(pf.local), pf.pairs)
 	if rd.Cancelled > 0 {
 		st.ps.warn("%s: %d cancelled annotations (was_cancelled) skipped", rel, rd.Cancelled)
 	}
@@ -343,6 +343,7 @@ func (st *state) platformItem(pf *platformFile, it platforms.Item) {
 		if p := st.pairwiseRow(r, pf.kind, pf.round, true); p != nil {
 			p.ev = ev // the export names the grader, whatever [sheets] evaluator_from says
 			st.acceptPair(p)
+			pf.pairs++
 		}
 		return
 	}

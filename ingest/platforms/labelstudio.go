@@ -131,10 +131,16 @@ func (r *Reader) flat(n int, rec map[string]any) {
 			continue
 		}
 		t, mapped := r.Map(k)
-		if !mapped || isID(t.Kind) || t.Kind == config.TargetIgnore {
-			continue // data fields, and questions not mapped (not told from data fields here)
-		}
 		v := rec[k]
+		if !mapped {
+			if resultList(v) {
+				r.Unmapped[k] = true // a question's results; other columns are data fields
+			}
+			continue
+		}
+		if isID(t.Kind) || t.Kind == config.TargetIgnore {
+			continue
+		}
 		if l, ok := v.([]any); ok && len(l) > 0 {
 			// a list of result values without their type: [{"rating": 4}]
 			if m, ok := l[0].(map[string]any); ok {
@@ -171,4 +177,23 @@ func (r *Reader) flat(n int, rec map[string]any) {
 	if !answered {
 		r.Empty++
 	}
+}
+
+// resultList reports whether a flat export's value is a list of result
+// values ([{"rating": 4}]), which only questions hold.
+func resultList(v any) bool {
+	l, ok := v.([]any)
+	if !ok || len(l) == 0 {
+		return false
+	}
+	m, ok := l[0].(map[string]any)
+	if !ok {
+		return false
+	}
+	for _, key := range resultTypes {
+		if _, ok := m[key]; ok {
+			return true
+		}
+	}
+	return false
 }

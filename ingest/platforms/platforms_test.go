@@ -137,12 +137,15 @@ func TestArgillaStatus(t *testing.T) {
 
 func TestFlatRows(t *testing.T) {
 	r := NewReader(LabelStudioFlat, testMap)
-	r.Row(2, map[string]string{"annotator": "a@x", "annotation_id": "1", "question_id": "q1", "label": "A", "model": "",
+	r.Row(2, map[string]string{"annotator": "a@x", "annotation_id": "1", "question_id": "q1", "label": "A", "model": "", "style": `[{"rating":2}]`,
 		"Domain": `[{"rating":5}]`, "c1": "no", "notes": "", "rank": `[{"number":2}]`, "text": "[not json"})
 	r.Row(3, map[string]string{"annotator": "", "annotation_id": "2", "question_id": "q1", "Domain": `[{"rating":5}]`})
 	r.Row(4, map[string]string{"annotator": "b", "annotation_id": "3", "question_id": "q1", "Domain": `[{"rating":5},{"rating":4}]`, "c1": `[{"labels":["x"]}]`})
 	if got, want := short(r.Items), []string{"a@x q1/|A rubric Domain=5", "a@x q1/|A checklist 1=no", "a@x q1/|A rank =2"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("items %q, want %q", got, want)
+	}
+	if len(r.Unmapped) != 1 || !r.Unmapped["style"] {
+		t.Errorf("unmapped %v, want style (a result list; text is a data field)", r.Unmapped)
 	}
 	var probs []string
 	for _, p := range r.Problems {
