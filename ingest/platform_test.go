@@ -135,6 +135,7 @@ func TestPlatformExportsRoundTrip(t *testing.T) {
 			"grades/humans/main/argilla.json: read as an annotation-platform export (Argilla flat export): 49 values, 6 gradings, 1 pairwise judgments",
 			"2 responses not submitted left out (1 discarded, 1 draft)"}},
 		{"argilla.csv", "grades/humans/main/argilla.csv", agNames, []string{"2 responses not submitted left out (1 discarded, 1 draft)"}},
+		{"argilla_nested.json", "grades/humans/main/argilla.json", agNames, []string{"48 responses without a status counted as submitted"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {

@@ -255,6 +255,9 @@ func (st *state) readPlatformFile(rel, kind, round string, format platforms.Form
 		}
 		st.ps.warn("%s: %d responses not submitted left out (%s); only submitted responses are counted", rel, total, strings.Join(parts, ", "))
 	}
+	if rd.Unstated > 0 {
+		st.ps.warn("%s: %d responses without a status counted as submitted (Argilla's records.to_json writes none; export with to_list(flatten=True) to keep drafts out)", rel, rd.Unstated)
+	}
 	if len(rd.Unmapped) > 0 {
 		var names []string
 		for n := range rd.Unmapped {

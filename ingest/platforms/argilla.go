@@ -12,6 +12,11 @@ import (
 // q.responses, q.responses.users and q.responses.status (one entry per
 // response; records/_io/_generic.py). Only submitted responses count.
 func (r *Reader) argilla(n int, rec map[string]any) {
+	if f, ok := rec["fields"].(map[string]any); ok {
+		if rs, ok := rec["responses"].(map[string]any); ok {
+			rec = r.flatten(n, rec, f, rs)
+		}
+	}
 	ids := r.ids(rec)
 	for _, k := range sortedKeys(rec) {
 		q, ok := strings.CutSuffix(k, ".responses")
@@ -72,5 +77,43 @@ func sortedKeys(m map[string]any) []string {
 		out = append(out, k)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// flatten turns a nested Argilla record (Record.to_dict: fields, metadata
+// and responses {question: [{value, user_id, status}]}) into the flat one
+// of to_list(flatten=True).
+func (r *Reader) flatten(n int, rec, fields, responses map[string]any) map[string]any {
+	out := map[string]any{"id": rec["id"]}
+	for k, v := range fields {
+		out[k] = v
+	}
+	if md, ok := rec["metadata"].(map[string]any); ok {
+		for k, v := range md {
+			out[k] = v
+		}
+	}
+	for _, q := range sortedKeys(responses) {
+		list, ok := responses[q].([]any)
+		if !ok {
+			r.problem(n, "responses."+q, describe(responses[q]), "a list of responses [{value, user_id, status}]")
+			continue
+		}
+		vals, users, status := make([]any, 0, len(list)), make([]any, 0, len(list)), make([]any, 0, len(list))
+		for _, x := range list {
+			m, ok := x.(map[string]any)
+			if !ok {
+				r.problem(n, "responses."+q, describe(x), "a response {value, user_id, status}")
+				continue
+			}
+			st, has := m["status"]
+			if !has || st == nil {
+				st = "submitted"
+				r.Unstated++
+			}
+			vals, users, status = append(vals, m["value"]), append(users, m["user_id"]), append(status, st)
+		}
+		out[q+".responses"], out[q+".responses.users"], out[q+".responses.status"] = vals, users, status
+	}
 	return out
 }

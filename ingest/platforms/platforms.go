@@ -22,6 +22,9 @@
 //     <q>.responses.users (user ids) and <q>.responses.status (argilla
 //     records/_io/_generic.py); only submitted responses are counted. In a
 //     CSV written by pandas the lists are Python literals (['a', 'b']).
+//     The nested records of records.to_json and Dataset.to_disk ({id,
+//     fields, metadata, responses: {q: [{value, user_id, status}]}}) are
+//     read the same way; a response without a status counts as submitted.
 //
 // Result types: Label Studio rating, number, choices (one choice), textarea
 // (comments), ranker (the order of a List's item ids, 1 = first) and
@@ -124,6 +127,9 @@ type Reader struct {
 	Cancelled, Empty int
 	// NotSubmitted counts Argilla responses left out, by status.
 	NotSubmitted map[string]int
+	// Unstated counts Argilla responses of a nested export that say no
+	// status (records.to_json writes none): they are counted as submitted.
+	Unstated int
 	// Unmapped are the platform questions that map to nothing.
 	Unmapped map[string]bool
 }
@@ -143,6 +149,11 @@ func DetectRecord(rec map[string]any) Format {
 	_, comps := rec["completions"].([]any)
 	if data && (anns || comps) {
 		return LabelStudio
+	}
+	_, fields := rec["fields"].(map[string]any)
+	_, responses := rec["responses"].(map[string]any)
+	if fields && responses {
+		return Argilla // nested: records.to_json, Dataset.to_disk
 	}
 	keys := make([]string, 0, len(rec))
 	for k := range rec {

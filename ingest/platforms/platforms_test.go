@@ -242,3 +242,22 @@ func FuzzParseList(f *testing.F) {
 		}
 	})
 }
+
+// A nested Argilla record (records.to_json) reads as its flat form;
+// responses without a status count as submitted.
+func TestArgillaNested(t *testing.T) {
+	rec := decode(t, `{"id": "r1", "fields": {"prompt": "p", "question_id": "q1"}, "metadata": {"model": "m1"},
+		"suggestions": {"domain": {"value": 2, "score": 0.5, "agent": "gpt"}}, "vectors": {}, "_server_id": "x",
+		"responses": {"domain": [{"value": 4, "user_id": "u1"}, {"value": 1, "user_id": "u2", "status": "draft"}], "c1": [{"value": "yes", "user_id": "u1", "status": "submitted"}]}}`)
+	if f := DetectRecord(rec); f != Argilla {
+		t.Fatalf("DetectRecord = %q, want Argilla", f)
+	}
+	r := NewReader(Argilla, testMap)
+	r.Record(1, rec)
+	if got, want := short(r.Items), []string{"u1 q1/m1 checklist 1=yes", "u1 q1/m1 rubric Domain=4"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("items %q, want %q", got, want)
+	}
+	if r.Unstated != 1 || r.NotSubmitted["draft"] != 1 {
+		t.Errorf("unstated %d, not submitted %v; want 1 and 1 draft", r.Unstated, r.NotSubmitted)
+	}
+}

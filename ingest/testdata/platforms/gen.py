@@ -20,6 +20,10 @@ ingest/testdata/base, shaped as the platform's exporter writes it:
                         (argilla records/_io/_generic.py), dumped as JSON.
   argilla.csv           the same records through to_pandas().to_csv(): a
                         list cell is its Python repr.
+  argilla_nested.json   records.to_json (flatten=False; Record.to_dict in
+                        argilla records/_resource.py): fields, metadata,
+                        responses {question: [{value, user_id}]} without a
+                        status, so only the submitted responses are in it.
 
 Run: python3 gen.py (no third-party packages).
 """
@@ -244,6 +248,23 @@ def argilla():
     return recs
 
 
+def argilla_nested(recs):
+    out = []
+    for r in recs:
+        n = {"id": r["id"], "fields": {"prompt": r["prompt"], "answer": r["answer"]}, "metadata": {},
+             "suggestions": {}, "responses": {}, "vectors": {}, "_server_id": r["_server_id"]}
+        for k in ("question_id", "model", "label", "model_a", "model_b"):
+            if r.get(k) is not None:
+                n["metadata"][k] = r[k]
+        for k, v in r.items():
+            if k.endswith(".responses") and v is not None:
+                q = k[: -len(".responses")]
+                n["responses"][q] = [{"value": val, "user_id": u} for val, u, st in
+                                     zip(v, r[k + ".users"], r[k + ".status"]) if st == "submitted"]
+        out.append(n)
+    return out
+
+
 def argilla_csv(recs, path):
     keys = list(recs[0].keys())
     with open(path, "w", encoding="utf8", newline="") as f:
@@ -282,3 +303,5 @@ if __name__ == "__main__":
     with open("argilla.json", "w", encoding="utf8") as f:
         json.dump(recs, f, indent=2, ensure_ascii=False)
     argilla_csv(recs, "argilla.csv")
+    with open("argilla_nested.json", "w", encoding="utf8") as f:
+        json.dump(argilla_nested(recs), f, indent=2, ensure_ascii=False)
