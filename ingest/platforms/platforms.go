@@ -107,9 +107,15 @@ type Item struct {
 
 // Problem is a value of the export that is not what its platform writes.
 type Problem struct {
-	Record          int
-	Field           string
-	Value, Expected string
+	// Record is the 1-based position of the task or record, as in Item.
+	Record int
+	// Field is the platform name of the value at fault ("completed_by",
+	// a from_name, "<question>.responses.users", …).
+	Field string
+	// Value is the value found, as text ("" when missing).
+	Value string
+	// Expected says what the platform writes there instead.
+	Expected string
 }
 
 // Reader turns the records of one export into Items. Its counters are the
