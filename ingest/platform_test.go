@@ -260,7 +260,7 @@ func TestPlatformNotes(t *testing.T) {
 	}
 	warn := strings.Join(res.Warnings, "\n")
 	for _, w := range []string{
-		`grades/humans/main/extra.json: questions that map to no instrument field, left out: "notes", "style" (map them in study.toml, e.g. [import] "notes" = "rubric:Domain"; the targets are rubric:Domain,`,
+		`grades/humans/main/extra.json: questions that map to no instrument field, left out: "notes", "style" (map them in study.toml, e.g. [import] "notes" = "comment"; the targets are rubric:Domain,`,
 		`grades/humans/main/other.json: not read: a JSON file under grades/ is read when it is an annotation-platform export`,
 		`grades/humans/main/ls.json: 1 cancelled annotations (was_cancelled) skipped`,
 	} {

@@ -13,6 +13,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -261,11 +262,15 @@ func (st *state) readPlatformFile(rel, kind, round string, format platforms.Form
 	if len(rd.Unmapped) > 0 {
 		var names []string
 		for n := range rd.Unmapped {
-			names = append(names, fmt.Sprintf("%q", n))
+			names = append(names, n)
 		}
 		sort.Strings(names)
-		st.ps.warn("%s: questions that map to no instrument field, left out: %s (map them in study.toml, e.g. [import] %s = \"rubric:%s\"; the targets are %s)",
-			rel, strings.Join(names, ", "), names[0], st.cfg.Rubric.Attributes[0], strings.Join(st.cfg.ImportTargets(), ", "))
+		quoted := make([]string, len(names))
+		for i, n := range names {
+			quoted[i] = strconv.Quote(n)
+		}
+		st.ps.warn("%s: questions that map to no instrument field, left out: %s (map them in study.toml, e.g. [import] %s = %q; the targets are %s)",
+			rel, strings.Join(quoted, ", "), quoted[0], platforms.SuggestTarget(rd.Unmapped[names[0]], st.cfg.Rubric.Attributes[0]), strings.Join(st.cfg.ImportTargets(), ", "))
 	}
 }
 

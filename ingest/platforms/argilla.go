@@ -37,7 +37,7 @@ func (r *Reader) argilla(n int, rec map[string]any) {
 		}
 		t, mapped := r.Map(q)
 		if !mapped {
-			r.Unmapped[q] = true
+			r.Unmapped[q] = ""
 			continue
 		}
 		if t.Kind == config.TargetIgnore {

@@ -73,7 +73,7 @@ func (r *Reader) task(n int, task map[string]any) {
 				if t, mapped := r.Map(from); mapped && t.Kind != config.TargetIgnore {
 					r.problem(n, from, typ, "a rating, number, choices, textarea, ranker or pairwise result")
 				} else if !mapped {
-					r.Unmapped[from] = true
+					r.Unmapped[from] = typ
 				}
 				continue
 			}
@@ -134,7 +134,7 @@ func (r *Reader) flat(n int, rec map[string]any) {
 		v := rec[k]
 		if !mapped {
 			if resultList(v) {
-				r.Unmapped[k] = true // a question's results; other columns are data fields
+				r.Unmapped[k] = resultType(v) // a question's results; other columns are data fields
 			}
 			continue
 		}
@@ -177,6 +177,21 @@ func (r *Reader) flat(n int, rec map[string]any) {
 	if !answered {
 		r.Empty++
 	}
+}
+
+// resultType is the type of a flat export's result list ("" when none).
+func resultType(v any) string {
+	l, _ := v.([]any)
+	if len(l) == 0 {
+		return ""
+	}
+	m, _ := l[0].(map[string]any)
+	for t, key := range resultTypes {
+		if _, ok := m[key]; ok {
+			return t
+		}
+	}
+	return ""
 }
 
 // resultList reports whether a flat export's value is a list of result

@@ -136,13 +136,14 @@ type Reader struct {
 	// Unstated counts Argilla responses of a nested export that say no
 	// status (records.to_json writes none): they are counted as submitted.
 	Unstated int
-	// Unmapped are the platform questions that map to nothing.
-	Unmapped map[string]bool
+	// Unmapped are the platform questions that map to nothing, with their
+	// result type ("rating", "choices", "pairwise", …; "" when unknown).
+	Unmapped map[string]string
 }
 
 // NewReader returns a reader of the format.
 func NewReader(f Format, m Mapper) *Reader {
-	return &Reader{Format: f, Map: m, NotSubmitted: map[string]int{}, Unmapped: map[string]bool{}}
+	return &Reader{Format: f, Map: m, NotSubmitted: map[string]int{}, Unmapped: map[string]string{}}
 }
 
 // DetectRecord tells the format of an export from its first record (a JSON
@@ -328,7 +329,7 @@ func describe(v any) string {
 func (r *Reader) emit(n int, ev string, ids map[string]Field, field, typ string, v any) {
 	t, ok := r.Map(field)
 	if !ok {
-		r.Unmapped[field] = true
+		r.Unmapped[field] = typ
 		return
 	}
 	if t.Kind == config.TargetIgnore {
@@ -472,4 +473,22 @@ func (r *Reader) ranking(it Item, typ string, v any) {
 		one.IDs, one.Value, one.Ranked = ids, rank, true
 		r.Items = append(r.Items, one)
 	}
+}
+
+// SuggestTarget names the [import] target a question of result type typ
+// most likely stands for, for a hint: rank for a ranking, pairwise for a
+// pairwise selection, comment for a text, checklist:C1 for choices, else
+// the first rubric attribute.
+func SuggestTarget(typ, firstAttribute string) string {
+	switch typ {
+	case "ranker", "ranking":
+		return config.TargetRank
+	case "pairwise":
+		return config.TargetPairwise
+	case "textarea":
+		return config.TargetComment
+	case "choices":
+		return "checklist:C1"
+	}
+	return "rubric:" + firstAttribute
 }

@@ -95,7 +95,7 @@ func TestLabelStudioTask(t *testing.T) {
 	if got := short(r.Items); !reflect.DeepEqual(got, want) {
 		t.Errorf("items %q, want %q", got, want)
 	}
-	if r.Cancelled != 1 || r.Empty != 1 || !r.Unmapped["style"] || len(r.Unmapped) != 1 || len(r.Problems) != 0 {
+	if r.Cancelled != 1 || r.Empty != 1 || r.Unmapped["style"] != "rating" || len(r.Unmapped) != 1 || len(r.Problems) != 0 {
 		t.Errorf("cancelled %d, empty %d, unmapped %v, problems %v; want 1, 1, [style], none", r.Cancelled, r.Empty, r.Unmapped, r.Problems)
 	}
 }
@@ -130,7 +130,7 @@ func TestArgillaStatus(t *testing.T) {
 	if got, want := short(r.Items), []string{"u1 q1/m1 rubric Domain=4", "u4 q1/m1 rubric Domain=1"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("items %q, want %q", got, want)
 	}
-	if !reflect.DeepEqual(r.NotSubmitted, map[string]int{"draft": 1, "discarded": 1}) || !r.Unmapped["other"] {
+	if !reflect.DeepEqual(r.NotSubmitted, map[string]int{"draft": 1, "discarded": 1}) || len(r.Unmapped) != 1 {
 		t.Errorf("not submitted %v, unmapped %v", r.NotSubmitted, r.Unmapped)
 	}
 }
@@ -144,7 +144,7 @@ func TestFlatRows(t *testing.T) {
 	if got, want := short(r.Items), []string{"a@x q1/|A rubric Domain=5", "a@x q1/|A checklist 1=no", "a@x q1/|A rank =2"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("items %q, want %q", got, want)
 	}
-	if len(r.Unmapped) != 1 || !r.Unmapped["style"] {
+	if len(r.Unmapped) != 1 || r.Unmapped["style"] != "rating" {
 		t.Errorf("unmapped %v, want style (a result list; text is a data field)", r.Unmapped)
 	}
 	var probs []string
