@@ -82,8 +82,9 @@ const (
 type Loc struct {
 	// File is the display name given to Open (for example "grades/humans/alice.xlsx").
 	File string
-	// Format is FormatCSV, FormatJSONL or FormatXLSX; it decides whether Row
-	// is printed as "row" or "line".
+	// Format is FormatCSV, FormatTSV, FormatJSONL, FormatXLSX or FormatJSON;
+	// it decides whether Row is printed as "row", "line" (JSONL) or
+	// "record" (JSON).
 	Format string
 	// Sheet is the worksheet name (XLSX only, else "").
 	Sheet string
