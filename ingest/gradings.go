@@ -166,6 +166,7 @@ func (st *state) readGradings() error {
 		}
 	}
 	st.checkJudgeOutputs()
+	st.checkImportUse()
 	return nil
 }
 

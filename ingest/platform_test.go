@@ -254,6 +254,7 @@ func TestPlatformNotes(t *testing.T) {
 	write(t, dir, "grades/humans/main/extra.json", "["+lsTask(1, `{"question_id": "q2", "model": "m1"}`, `{"email": "zoe"}`,
 		lsRes("style", "rating", `{"rating": 3}`)+", "+lsRes("notes", "textarea", `{"text": ["x"]}`))+"]")
 	write(t, dir, "grades/humans/main/other.json", `{"not": "an export"}`)
+	write(t, dir, "study.toml", platformToml+"\"stlye\" = \"rubric:Reasoning\"\n")
 	res, err := Validate(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
@@ -263,6 +264,7 @@ func TestPlatformNotes(t *testing.T) {
 		`grades/humans/main/extra.json: questions that map to no instrument field, left out: "notes", "style" (map them in study.toml, e.g. [import] "notes" = "comment"; the targets are rubric:Domain,`,
 		`grades/humans/main/other.json: not read: a JSON file under grades/ is read when it is an annotation-platform export`,
 		`grades/humans/main/ls.json: 1 cancelled annotations (was_cancelled) skipped`,
+		`study.toml: [import] "stlye" matches no question or field of the annotation-platform exports (did you mean "style", a question no key maps?)`,
 	} {
 		if !strings.Contains(warn, w) {
 			t.Errorf("warnings lack %q:\n%s", w, warn)

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/ingest/internal/suggest"
 	"github.com/euroexec/euroexec/ingest/platforms"
 	"github.com/euroexec/euroexec/ingest/tabular"
 )
@@ -93,6 +94,10 @@ func (st *state) platformFormat(rel string) platforms.Format {
 // C<n>, rank, winner or pairwise, comment, or an id column (question_id,
 // model, label, model_a, model_b, label_a, label_b).
 func (st *state) importMapper() platforms.Mapper {
+	if st.imports == nil {
+		st.imports = &importUse{used: map[string]bool{}, unmapped: map[string]bool{}}
+	}
+	use := st.imports
 	exact := st.cfg.Imports()
 	byKey := map[string]config.ImportTarget{}
 	keys := make([]string, 0, len(exact))
@@ -110,11 +115,19 @@ func (st *state) importMapper() platforms.Mapper {
 		ok bool
 	}
 	memo := map[string]target{} // names repeat on every record
+	keyOf := map[string]string{} // ColumnKey → the [import] key it came from
+	for _, k := range keys {
+		if _, dup := keyOf[config.ColumnKey(k)]; !dup {
+			keyOf[config.ColumnKey(k)] = k
+		}
+	}
 	resolve := func(name string) (config.ImportTarget, bool) {
 		if t, ok := exact[name]; ok {
+			use.used[name] = true
 			return t, true
 		}
 		if t, ok := byKey[config.ColumnKey(name)]; ok {
+			use.used[keyOf[config.ColumnKey(name)]] = true
 			return t, true
 		}
 		c := st.columnName(name)
@@ -263,6 +276,9 @@ func (st *state) readPlatformFile(rel, kind, round string, format platforms.Form
 		var names []string
 		for n := range rd.Unmapped {
 			names = append(names, n)
+			if len(st.imports.unmapped) < 10_000 {
+				st.imports.unmapped[n] = true
+			}
 		}
 		sort.Strings(names)
 		quoted := make([]string, len(names))
@@ -581,4 +597,36 @@ func (st *state) readPlatform(rel, kind, round string) bool {
 		return true
 	}
 	return false
+}
+
+// importUse records which [import] keys matched a name of an export, and
+// the questions no key or default mapped.
+type importUse struct {
+	used, unmapped map[string]bool
+}
+
+// checkImportUse warns of [import] keys that matched no question or field
+// of any platform export read (a typo in the key), with the closest
+// unmapped question.
+func (st *state) checkImportUse() {
+	if st.imports == nil {
+		return
+	}
+	var keys, unmapped []string
+	for k := range st.cfg.Import {
+		if !st.imports.used[k] {
+			keys = append(keys, k)
+		}
+	}
+	for n := range st.imports.unmapped {
+		unmapped = append(unmapped, n)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		hint := ""
+		if c, ok := suggest.Closest(k, unmapped); ok {
+			hint = fmt.Sprintf(" (did you mean %q, a question no key maps?)", c)
+		}
+		st.ps.warn("study.toml: [import] %q matches no question or field of the annotation-platform exports%s", k, hint)
+	}
 }
