@@ -114,7 +114,7 @@ func (st *state) importMapper() platforms.Mapper {
 		t  config.ImportTarget
 		ok bool
 	}
-	memo := map[string]target{} // names repeat on every record
+	memo := map[string]target{}  // names repeat on every record
 	keyOf := map[string]string{} // ColumnKey → the [import] key it came from
 	for _, k := range keys {
 		if _, dup := keyOf[config.ColumnKey(k)]; !dup {
