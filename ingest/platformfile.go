@@ -99,36 +99,30 @@ func (st *state) importMapper() platforms.Mapper {
 	}
 	use := st.imports
 	exact := st.cfg.Imports()
-	byKey := map[string]config.ImportTarget{}
 	keys := make([]string, 0, len(exact))
 	for k := range exact {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	byKey := map[string]string{} // ColumnKey → the first [import] key of that form
 	for _, k := range keys {
 		if _, dup := byKey[config.ColumnKey(k)]; !dup {
-			byKey[config.ColumnKey(k)] = exact[k]
+			byKey[config.ColumnKey(k)] = k
 		}
 	}
 	type target struct {
 		t  config.ImportTarget
 		ok bool
 	}
-	memo := map[string]target{}  // names repeat on every record
-	keyOf := map[string]string{} // ColumnKey → the [import] key it came from
-	for _, k := range keys {
-		if _, dup := keyOf[config.ColumnKey(k)]; !dup {
-			keyOf[config.ColumnKey(k)] = k
-		}
-	}
+	memo := map[string]target{} // names repeat on every record
 	resolve := func(name string) (config.ImportTarget, bool) {
-		if t, ok := exact[name]; ok {
-			use.used[name] = true
-			return t, true
+		k, ok := name, false
+		if _, ok = exact[name]; !ok {
+			k, ok = byKey[config.ColumnKey(name)]
 		}
-		if t, ok := byKey[config.ColumnKey(name)]; ok {
-			use.used[keyOf[config.ColumnKey(name)]] = true
-			return t, true
+		if ok {
+			use.used[k] = true
+			return exact[k], true
 		}
 		c := st.columnName(name)
 		if ai, ok := st.attrIndex[c]; ok {
@@ -162,8 +156,8 @@ func (st *state) importMapper() platforms.Mapper {
 // that the syntax error is a located problem.
 const brokenJSON platforms.Format = "JSON export"
 
-// platformCols are the canonical columns of the rows an export's items
-// become.
+// platformColsArr are the canonical columns of the rows an export's items
+// become (platformCols as a slice).
 var platformColsArr = [...]string{"evaluator", "question_id", "model", "label", "model_a", "model_b", "label_a", "label_b", "instrument", "key", "value"}
 
 var platformCols = platformColsArr[:]
