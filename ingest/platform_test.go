@@ -130,6 +130,7 @@ func TestPlatformExportsRoundTrip(t *testing.T) {
 			"grades/humans/main/ls.json: read as an annotation-platform export (Label Studio JSON export): 49 values, 6 gradings, 1 pairwise judgments",
 			"grades/humans/main/ls.json: 1 cancelled annotations (was_cancelled) skipped"}},
 		{"labelstudio.csv", "grades/humans/main/ls.csv", lsNames, []string{"read as an annotation-platform export (Label Studio CSV/JSON-MIN export): 49 values, 6 gradings, 1 pairwise judgments"}},
+		{"labelstudio.tsv", "grades/humans/main/ls.tsv", lsNames, []string{"read as an annotation-platform export (Label Studio CSV/JSON-MIN export): 49 values"}},
 		{"labelstudio_min.json", "grades/humans/main/ls.json", lsNames, []string{"read as an annotation-platform export (Label Studio CSV/JSON-MIN export): 49 values"}},
 		{"argilla.json", "grades/humans/main/argilla.json", agNames, []string{
 			"grades/humans/main/argilla.json: read as an annotation-platform export (Argilla flat export): 49 values, 6 gradings, 1 pairwise judgments",

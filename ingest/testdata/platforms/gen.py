@@ -14,6 +14,7 @@ ingest/testdata/base, shaped as the platform's exporter writes it:
                         one row per non-cancelled annotation, sorted
                         columns, QUOTE_NONNUMERIC, a single choice or text
                         as is, other results as ujson lists without type.
+  labelstudio.tsv       its TSV export (the same writer, sep="\\t").
   labelstudio_min.json  Label Studio JSON-MIN export (converter.py
                         convert_to_json_min): the same records as JSON.
   argilla.json          Argilla v2 Dataset.records.to_list(flatten=True)
@@ -181,13 +182,13 @@ def flat_records(tasks):
             yield rec
 
 
-def labelstudio_csv(tasks, path):
+def labelstudio_csv(tasks, path, sep=","):
     recs = list(flat_records(tasks))
     keys = {"annotator", "annotation_id", "created_at", "updated_at", "lead_time"}
     for r in recs:
         keys.update(r)
     with open(path, "w", encoding="utf8", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=sorted(keys), quoting=csv.QUOTE_NONNUMERIC, delimiter=",")
+        w = csv.DictWriter(f, fieldnames=sorted(keys), quoting=csv.QUOTE_NONNUMERIC, delimiter=sep)
         w.writeheader()
         for r in recs:
             row = {}
@@ -297,6 +298,7 @@ if __name__ == "__main__":
     with open("labelstudio.json", "w", encoding="utf8") as f:
         json.dump(tasks, f, indent=2, ensure_ascii=False)
     labelstudio_csv(tasks, "labelstudio.csv")
+    labelstudio_csv(tasks, "labelstudio.tsv", sep="\t")  # the TSV export: csv2.convert with sep="\t"
     with open("labelstudio_min.json", "w", encoding="utf8") as f:
         json.dump(list(flat_records(tasks)), f, indent=2, ensure_ascii=False)
     recs = argilla()
