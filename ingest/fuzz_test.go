@@ -60,3 +60,43 @@ func FuzzGradingRow(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPlatformFile feeds arbitrary annotation-platform exports (Label
+// Studio JSON or CSV, Argilla JSON Lines or CSV, chosen by kind) through
+// the whole validation, with the guarantees of FuzzGradingRow: no panic,
+// exactly one of result and error, every problem located.
+func FuzzPlatformFile(f *testing.F) {
+	f.Add(uint8(0), `[{"id":1,"data":{"question_id":"q1","model":"m1"},"annotations":[{"completed_by":{"email":"z"},"result":[{"from_name":"Domain","type":"rating","value":{"rating":4}}]}]}]`)
+	f.Add(uint8(0), `[{"id":1,"data":{"question_id":"q1","model_a":"m1","model_b":"m2"},"annotations":[{"completed_by":3,"result":[{"from_name":"winner","type":"pairwise","value":{"selected":"left"}}]},{"was_cancelled":true}]}]`)
+	f.Add(uint8(0), `[{"id":1,"data":{"question_id":"q1"},"annotations":[{"completed_by":3,"result":[{"from_name":"rank","type":"ranker","value":{"ranker":{"rank":["A","m2"]}}}]}]}]`)
+	f.Add(uint8(1), "\"annotation_id\",\"annotator\",\"Domain\",\"c1\",\"model\",\"question_id\"\n1,\"z\",\"[{\"\"rating\"\":4}]\",\"yes\",\"m1\",\"q1\"\n")
+	f.Add(uint8(2), `{"id":"r","question_id":"q1","model":"m1","Domain.responses":[4,2],"Domain.responses.users":["u","v"],"Domain.responses.status":["submitted","draft"]}`)
+	f.Add(uint8(3), "id,question_id,model,rank.responses,rank.responses.users,rank.responses.status\nr,q1,,\"[['m1', 'm2']]\",['u'],['submitted']\n")
+	base := copyStudy(f, nil)
+	names := []string{"ls.json", "ls.csv", "ag.jsonl", "ag.csv"}
+	f.Fuzz(func(t *testing.T, kind uint8, content string) {
+		dir := t.TempDir()
+		if err := os.CopyFS(dir, os.DirFS(base)); err != nil {
+			t.Fatal(err)
+		}
+		rel := "grades/humans/main/" + names[int(kind)%len(names)]
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := Validate(context.Background(), dir)
+		if (res == nil) == (err == nil) {
+			t.Fatalf("Validate returned result %v and error %v; want exactly one", res != nil, err)
+		}
+		if err != nil {
+			var pe *ProblemsError
+			if !errors.As(err, &pe) {
+				t.Fatalf("Validate: %v; want a *ProblemsError", err)
+			}
+			for _, p := range pe.Problems {
+				if p.Loc.File == "" || p.Expected == "" {
+					t.Errorf("problem %q does not say where and what was expected", p.String())
+				}
+			}
+		}
+	})
+}

@@ -74,6 +74,7 @@ type grading struct {
 	loc      tabular.Loc // the grading's (first) row
 	hdr      *header     // the sheet's header (shared), for locating problems
 	long     bool        // read from a long-form sheet
+	platform bool        // read from an annotation-platform export
 	rubric   bool        // the grading's sheet has rubric columns (or long rubric rows)
 	sheetEv  bool        // the evaluator still has to be chosen from the sheet or file name
 	sheet    string
@@ -95,6 +96,9 @@ func (g *grading) wasReported(c string) bool {
 // column returns the name, as written, of the column that holds the
 // canonical column c of this grading (def when the sheet has none).
 func (g *grading) column(c, def string) string {
+	if g.platform {
+		return def
+	}
 	if g.long {
 		return "value"
 	}
@@ -147,10 +151,13 @@ func (st *state) readGradings() error {
 			k = "judge"
 		}
 		root := "grades/" + kind
-		for _, rel := range st.listFiles(root, "csv", "tsv", "jsonl", "xlsx") {
+		for _, rel := range st.listFiles(root, "csv", "tsv", "jsonl", "xlsx", "json") {
 			round := st.cfg.MainRound
 			if parts := strings.Split(strings.TrimPrefix(rel, root+"/"), "/"); len(parts) > 1 {
 				round = parts[0]
+			}
+			if st.readPlatform(rel, k, round) {
+				continue
 			}
 			if kind == "judges" && strings.HasSuffix(strings.ToLower(rel), ".jsonl") && st.readJudgeOutputs(rel, round) {
 				continue
@@ -159,6 +166,7 @@ func (st *state) readGradings() error {
 		}
 	}
 	st.checkJudgeOutputs()
+	st.checkImportUse()
 	return nil
 }
 

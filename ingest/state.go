@@ -74,6 +74,7 @@ type state struct {
 	prices     map[string][2]float64 // model → USD per 1k input, output tokens (both known)
 	idTemplate providers.IDTemplate
 	jr         *judgeReader         // judge outputs (batch files, [judges.parse]); nil until used
+	imports    *importUse           // [import] keys used by platform exports; nil until one is read
 	requestMap map[string][2]string // request id → question, model
 	failed     map[respKey]failure  // batch requests that produced no answer
 

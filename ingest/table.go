@@ -422,6 +422,8 @@ func formatOf(rel string) string {
 		return tabular.FormatXLSX
 	case ".tsv":
 		return tabular.FormatTSV
+	case ".json":
+		return tabular.FormatJSON
 	}
 	return tabular.FormatJSONL
 }

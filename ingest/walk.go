@@ -224,6 +224,8 @@ func unreadReason(rel string) string {
 		return "responses are read from JSON Lines files (.jsonl) only"
 	case top == "grades" && (dir == "grades" || !(strings.HasPrefix(rel, "grades/humans/") || strings.HasPrefix(rel, "grades/judges/"))):
 		return "grading files are read from grades/humans/ (expert gradings; a sub-folder is a round) or grades/judges/ (LLM-judge gradings); move it there"
+	case top == "grades" && ext == ".json":
+		return "a JSON file under grades/ is read when it is an annotation-platform export — Label Studio's JSON export (an array of tasks with data and annotations) or JSON-MIN export, or Argilla records with <question>.responses keys; this one is neither (docs/FORMAT.md, \"Annotation-platform exports\")"
 	case top == "grades" || top == "criterion_grades":
 		return "grading files are read as .csv, .tsv, .jsonl or .xlsx"
 	}

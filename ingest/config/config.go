@@ -59,6 +59,14 @@ type Config struct {
 	Judges Judges `toml:"judges"`
 	// Site holds the HTML site settings.
 	Site Site `toml:"site"`
+	// Import maps the questions and data fields of annotation-platform
+	// exports (Label Studio, Argilla) under grades/ to the instrument:
+	// platform name as written → target, e.g. "domain_score" =
+	// "rubric:Domain", "c1" = "checklist:C1", "winner" = "pairwise",
+	// "prompt_id" = "question_id" (see ParseImportTarget). Default none: a
+	// name that is, after ColumnKey and the [columns] aliases, a rubric
+	// attribute, C<n>, rank, winner, comment or an id column maps to it.
+	Import map[string]string `toml:"import"`
 }
 
 // Limits are the bounds checked while a study is read. Every limit is
@@ -297,6 +305,7 @@ func Default() Config {
 		HumanLabel: "Human Expert",
 		MainRound:  "main",
 		Columns:    map[string]string{},
+		Import:     map[string]string{},
 		Sheets:     Sheets{Include: []string{"*"}},
 		Rubric: Rubric{
 			Attributes: []string{"Domain", "Localization", "Reasoning", "Communication", "Actionability"},
@@ -496,6 +505,7 @@ func (c Config) validate() []SettingError {
 		text("columns."+k, v, false)
 	}
 	c.checkColumns(bad)
+	c.checkImport(bad)
 	for _, key := range []string{"sheets.include", "sheets.exclude"} {
 		pats := c.Sheets.Include
 		if key == "sheets.exclude" {
@@ -671,7 +681,12 @@ func (c Config) Pairs() [][2]string {
 		ptrs = append(ptrs, strconv.Quote(k)+" = "+strconv.Quote(v))
 	}
 	sort.Strings(ptrs)
-	return [][2]string{
+	var imps []string
+	for k, v := range c.Import {
+		imps = append(imps, strconv.Quote(k)+" = "+strconv.Quote(v))
+	}
+	sort.Strings(imps)
+	pairs := [][2]string{
 		{"title", c.Title},
 		{"human_label", c.HumanLabel},
 		{"main_round", c.MainRound},
@@ -706,4 +721,8 @@ func (c Config) Pairs() [][2]string {
 		{"judges.parse.max_failed_share", f(c.Judges.Parse.MaxFailedShare)},
 		{"site.question_pages", sitePages(c.SiteQuestionPages())},
 	}
+	if len(imps) > 0 { // listed only when set, so studies without it keep their settings table
+		pairs = append(pairs, [2]string{"import", strings.Join(imps, ", ")})
+	}
+	return pairs
 }

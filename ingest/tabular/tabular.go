@@ -73,14 +73,18 @@ const (
 	FormatJSONL = "jsonl"
 	FormatXLSX  = "xlsx"
 	FormatTSV   = "tsv"
+	// FormatJSON is a JSON array of records (annotation-platform exports);
+	// Row is the record's position in the array, from 1.
+	FormatJSON = "json"
 )
 
 // Loc is a position in an input file, for error messages.
 type Loc struct {
 	// File is the display name given to Open (for example "grades/humans/alice.xlsx").
 	File string
-	// Format is FormatCSV, FormatJSONL or FormatXLSX; it decides whether Row
-	// is printed as "row" or "line".
+	// Format is FormatCSV, FormatTSV, FormatJSONL, FormatXLSX or FormatJSON;
+	// it decides whether Row is printed as "row", "line" (JSONL) or
+	// "record" (JSON).
 	Format string
 	// Sheet is the worksheet name (XLSX only, else "").
 	Sheet string
@@ -111,6 +115,8 @@ func (l Loc) String() string {
 	if l.Row > 0 {
 		if l.Format == FormatJSONL {
 			fmt.Fprintf(&b, ", line %d", l.Row)
+		} else if l.Format == FormatJSON {
+			fmt.Fprintf(&b, ", record %d", l.Row)
 		} else {
 			fmt.Fprintf(&b, ", row %d", l.Row)
 		}
