@@ -1,0 +1,162 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/ingest"
+)
+
+// sample unpacks the bundled sample study into a temporary folder.
+func sample(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, data.Sample()); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestRunCancelled cancels the run at the start of one stage or analysis
+// step and checks that Run returns ctx's error and starts no later stage.
+func TestRunCancelled(t *testing.T) {
+	dir := sample(t)
+	for _, c := range []struct {
+		name        string
+		stage, step string // cancel when this stage (or analysis step) starts
+	}{
+		{"before loading", StageLoad, ""},
+		{"mid-analysis (summary)", "", "summary"},
+		{"mid-analysis (questions)", "", "questions"},
+		{"beyond the paper", StageBeyond, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var stages []string
+			o := DefaultOptions()
+			o.DB = filepath.Join(t.TempDir(), "study.duckdb")
+			o.Stage = func(name string) {
+				stages = append(stages, name)
+				if name == c.stage {
+					cancel()
+				}
+			}
+			o.Progress = func(name string, _, _ int) {
+				if name == c.step {
+					cancel()
+				}
+			}
+			res, err := Run(ctx, dir, o)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("got %v, want context.Canceled", err)
+			}
+			if res != nil {
+				t.Error("a result came back with the error")
+			}
+			if c.step != "" && slices.Contains(stages, StageBeyond) {
+				t.Errorf("stages %v: the analyses beyond the paper started after a cancel in the paper's analysis", stages)
+			}
+		})
+	}
+}
+
+// TestRunStages checks the stage names and their order, the report's
+// metadata and that the text metrics are stored in the database.
+func TestRunStages(t *testing.T) {
+	dir := sample(t)
+	var stages []string
+	o := DefaultOptions()
+	o.DB = filepath.Join(t.TempDir(), "study.duckdb")
+	o.Version = "v-test"
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	o.Now = func() time.Time { return at }
+	o.Stage = func(name string) { stages = append(stages, name) }
+	res, err := Run(context.Background(), dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{StageLoad, StageReadBack, StageAnalyse, StageBeyond}; !slices.Equal(stages, want) {
+		t.Errorf("stages %q, want %q", stages, want)
+	}
+	rep := res.Report
+	if rep.Version != "v-test" || !rep.GeneratedAt.Equal(at) {
+		t.Errorf("version %q generated %v, want v-test %v", rep.Version, rep.GeneratedAt, at)
+	}
+	if len(rep.Inputs) == 0 || len(rep.Settings) == 0 {
+		t.Errorf("%d inputs, %d settings: want both", len(rep.Inputs), len(rep.Settings))
+	}
+	for _, name := range []string{"summary", "rankings", "reliability", "judge_calibration", "study_plan", "judge_audit", "responses", "text_metrics"} {
+		if rep.Table(name) == nil {
+			t.Errorf("no table %s", name)
+		}
+	}
+	if _, err := os.Stat(o.DB); err != nil {
+		t.Fatalf("database: %v", err)
+	}
+}
+
+// TestRunTemporaryDB checks that the default database is removed.
+func TestRunTemporaryDB(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	if _, err := Run(context.Background(), sample(t), DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	left, _ := os.ReadDir(tmp)
+	if len(left) != 0 {
+		t.Errorf("left in TMPDIR: %v", left)
+	}
+}
+
+// TestRunProblems checks that input problems come back located: a bad
+// study.toml value names the file, line and key; a bad data row comes as
+// ingest's *ProblemsError naming the file and the value.
+func TestRunProblems(t *testing.T) {
+	t.Run("study.toml", func(t *testing.T) {
+		dir := sample(t)
+		if err := os.WriteFile(filepath.Join(dir, "study.toml"), []byte("[solve]\nrubric_threshold = \"high\"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Run(context.Background(), dir, DefaultOptions())
+		checkErr(t, err, "study.toml:2", "solve.rubric_threshold", "expected a number")
+	})
+	t.Run("questions.csv", func(t *testing.T) {
+		dir := sample(t)
+		p := filepath.Join(dir, "questions.csv")
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = append(b, "q-bad,Product,prompt,author,lots,x\n"...)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err = Run(context.Background(), dir, DefaultOptions())
+		var pe *ingest.ProblemsError
+		if !errors.As(err, &pe) {
+			t.Fatalf("got %v, want an *ingest.ProblemsError", err)
+		}
+		checkErr(t, err, "questions.csv", "gate_score", `"lots"`)
+	})
+}
+
+// checkErr fails unless err is not nil and its text holds every part.
+func checkErr(t *testing.T, err error, parts ...string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("no error, want one saying %q", parts)
+	}
+	for _, p := range parts {
+		if !strings.Contains(err.Error(), p) {
+			t.Errorf("error %q does not say %q", err, p)
+		}
+	}
+}
