@@ -70,8 +70,8 @@ func beyond(ctx context.Context, rep *report.Report, s *study.Study, c config.Co
 	if err != nil {
 		return ranking.Result{}, err
 	}
-	rep.Add(k)
-	ranking.AnnotateSummary(rep.Table("summary"), rep.Table(ranking.RankingsTable))
+	rep.Add(k.Part())
+	k.AnnotateSummary(rep.Table("summary"))
 	co := calibration.DefaultOptions()
 	co.Seed, co.Bootstrap, co.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, sc
 	cr, err := calibration.Analyze(ctx, s, co)
