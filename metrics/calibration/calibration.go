@@ -119,6 +119,7 @@ func calibrate(d *data, opt Options, r *Result) {
 	sum := summaryTable()
 	figs := map[string]*report.Figure{}
 	var order []string
+	noPPI, noCal := 0, 0 // rows without a PPI estimate, without calibrated values
 	for j, judge := range d.judges {
 		ms := []metric{}
 		if d.hasRubric {
@@ -135,6 +136,12 @@ func calibrate(d *data, opt Options, r *Result) {
 				r.Warnings = append(r.Warnings, fmt.Sprintf("calibration: judge %s, %s: %s", judge, mt.name, warn))
 			}
 			for _, cr := range rows {
+				if math.IsNaN(cr.ppi.Estimate) {
+					noPPI++
+				}
+				if math.IsNaN(cr.iso) {
+					noCal++
+				}
 				t.Rows = append(t.Rows, []any{cr.judge, cr.model, cr.metric, cr.human, cr.raw, cr.lin, cr.iso,
 					cr.ppi.Estimate, cr.ppi.Lo, cr.ppi.Hi, cr.ppi.Tuned, cr.ppi.TunedLo, cr.ppi.TunedHi, cr.ppi.Lambda,
 					cr.ppi.HumanLo, cr.ppi.HumanHi,
@@ -166,15 +173,6 @@ func calibrate(d *data, opt Options, r *Result) {
 		}
 	}
 	r.Tables = append(r.Tables, t, sum)
-	noPPI, noCal := 0, 0
-	for _, row := range t.Rows {
-		if v, _ := row[7].(float64); math.IsNaN(v) {
-			noPPI++
-		}
-		if v, _ := row[6].(float64); math.IsNaN(v) {
-			noCal++
-		}
-	}
 	if noPPI > 0 {
 		r.Notes = append(r.Notes, report.Note{Table: TableCalibration, Reason: fmt.Sprintf("%d row(s) have no PPI or human-only estimate: fewer than 2 questions graded by both the judge and humans", noPPI)})
 	}

@@ -72,18 +72,19 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 
 func analyze(s *analysis.Study, opt Options) Result {
 	var r Result
-	t, err := Plan(s, opt.Plan)
+	pairs, err := plan(s, opt.Plan)
 	if err != nil {
 		r.Notes = append(r.Notes, report.Note{Table: TableName, Reason: err.Error()})
 		return r
 	}
+	t := planTable(pairs, opt.Plan)
 	r.Tables = append(r.Tables, t)
-	if f := planFigure(t, opt.Plan.GradersPerQuestion); f != nil {
+	if f := planFigure(pairs, opt.Plan.GradersPerQuestion); f != nil {
 		r.Figures = append(r.Figures, f)
 	}
-	for _, row := range t.Rows {
-		if note, _ := row[len(row)-1].(string); note != "" {
-			r.Notes = append(r.Notes, report.Note{Table: TableName, Reason: fmt.Sprintf("%v vs %v: %s", row[0], row[1], note)})
+	for _, ps := range pairs {
+		if ps.note != "" {
+			r.Notes = append(r.Notes, report.Note{Table: TableName, Reason: fmt.Sprintf("%v vs %v: %s", ps.a, ps.b, ps.note)})
 		}
 	}
 	return r
@@ -145,37 +146,63 @@ type pairStats struct {
 // Plan returns an error for invalid options, a study without rubric or
 // without two models with main-round human rubric gradings.
 func Plan(s *analysis.Study, opt PlanOptions) (*report.Table, error) {
-	if s == nil {
-		return nil, errors.New("planning: plan: the study is nil")
+	pairs, err := plan(s, opt)
+	if err != nil {
+		return nil, err
 	}
-	if !(opt.Alpha > 0 && opt.Alpha < 1) {
-		return nil, fmt.Errorf("planning: plan: alpha %v is not in (0, 1)", opt.Alpha)
-	}
-	if !(opt.Power > opt.Alpha && opt.Power < 1) {
-		return nil, fmt.Errorf("planning: plan: power %v is not in (alpha, 1)", opt.Power)
-	}
-	for _, g := range opt.GradersPerQuestion {
-		if g < 1 {
-			return nil, fmt.Errorf("planning: plan: graders per question %d is below 1", g)
-		}
-	}
-	if len(s.Attributes) == 0 {
-		return nil, errors.New("planning: plan: the study has no rubric")
+	return planTable(pairs, opt), nil
+}
+
+// plan checks s and opt and computes the adjacent pairs of Plan.
+func plan(s *analysis.Study, opt PlanOptions) ([]pairStats, error) {
+	if err := checkPlan(s, opt); err != nil {
+		return nil, err
 	}
 	p := loadPilot(s, opt.Scores)
 	if len(p.models) < 2 {
 		return nil, fmt.Errorf("planning: plan: %d model(s) with main-round human rubric gradings; need 2", len(p.models))
 	}
-	t := newPlanTable(opt)
+	var pairs []pairStats
 	for i := 0; i+1 < len(p.models); i++ {
-		ps := p.pair(i, i+1, opt)
+		pairs = append(pairs, p.pair(i, i+1, opt))
+	}
+	return pairs, nil
+}
+
+// checkPlan returns Plan's error for a nil study, invalid options or a
+// study without rubric.
+func checkPlan(s *analysis.Study, opt PlanOptions) error {
+	if s == nil {
+		return errors.New("planning: plan: the study is nil")
+	}
+	if !(opt.Alpha > 0 && opt.Alpha < 1) {
+		return fmt.Errorf("planning: plan: alpha %v is not in (0, 1)", opt.Alpha)
+	}
+	if !(opt.Power > opt.Alpha && opt.Power < 1) {
+		return fmt.Errorf("planning: plan: power %v is not in (alpha, 1)", opt.Power)
+	}
+	for _, g := range opt.GradersPerQuestion {
+		if g < 1 {
+			return fmt.Errorf("planning: plan: graders per question %d is below 1", g)
+		}
+	}
+	if len(s.Attributes) == 0 {
+		return errors.New("planning: plan: the study has no rubric")
+	}
+	return nil
+}
+
+// planTable builds the study_plan table from the pairs.
+func planTable(pairs []pairStats, opt PlanOptions) *report.Table {
+	t := newPlanTable(opt)
+	for _, ps := range pairs {
 		row := []any{ps.a, ps.b, int64(ps.n), ps.graders, ps.meanA, ps.meanB, ps.d, ps.varD, ps.varQ, ps.varE,
 			int64(ps.nVarQuestions), ps.effect, ps.powerP, ps.nPilot}
 		row = append(row, ps.nG...)
 		row = append(row, ps.note)
 		t.Rows = append(t.Rows, row)
 	}
-	return t, nil
+	return t
 }
 
 func newPlanTable(opt PlanOptions) *report.Table {
@@ -416,30 +443,33 @@ func joinUnique(s []string) string {
 
 // planFigure draws the needed questions per pair (categories) and design
 // (series: the pilot's design and each g).
-func planFigure(t *report.Table, gs []int) *report.Figure {
-	if len(t.Rows) == 0 {
+func planFigure(pairs []pairStats, gs []int) *report.Figure {
+	if len(pairs) == 0 {
 		return nil
 	}
 	f := &report.Figure{ID: FigureID, Section: report.SectionBeyond, Title: "Questions needed to separate adjacent models",
-		Kind: report.Bar, XName: "pair", YName: "questions needed", Table: t.Name}
-	first := 13 // column of n_questions_pilot
+		Kind: report.Bar, XName: "pair", YName: "questions needed", Table: TableName}
 	names := []string{"pilot design"}
 	for _, g := range gs {
 		names = append(names, fmt.Sprintf("%d grader(s)", g))
 	}
 	for k, name := range names {
 		s := report.Series{Name: name}
-		for _, row := range t.Rows {
+		for _, ps := range pairs {
+			n := ps.nPilot
+			if k > 0 {
+				n = ps.nG[k-1]
+			}
 			v := math.NaN()
-			if n, ok := row[first+k].(int64); ok {
+			if n, ok := n.(int64); ok {
 				v = float64(n)
 			}
 			s.Values = append(s.Values, v)
 		}
 		f.Series = append(f.Series, s)
 	}
-	for _, row := range t.Rows {
-		f.Categories = append(f.Categories, fmt.Sprintf("%v vs %v", row[0], row[1]))
+	for _, ps := range pairs {
+		f.Categories = append(f.Categories, fmt.Sprintf("%v vs %v", ps.a, ps.b))
 	}
 	return f
 }
