@@ -171,7 +171,7 @@ const (
 
 // jvExact holds the exact Table 9 sums of one model.
 type jvExact struct {
-	hRub, jRub, hChk, jChk   fracSum
+	hRub, jRub, hChk, jChk   study.RatSum
 	hSol, hSolN, jSol, jSolN int64
 	qs                       map[int]bool
 }
@@ -361,8 +361,8 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) []report.
 	var pts []report.Point
 	for mi, m := range models {
 		e := &ex[mi]
-		h := [3]float64{e.hRub.mean(), e.hChk.mean(), frac(e.hSol, e.hSolN)}
-		jj := [3]float64{e.jRub.mean(), e.jChk.mean(), frac(e.jSol, e.jSolN)}
+		h := [3]float64{e.hRub.Mean(), e.hChk.Mean(), frac(e.hSol, e.hSolN)}
+		jj := [3]float64{e.jRub.Mean(), e.jChk.Mean(), frac(e.jSol, e.jSolN)}
 		row := []any{name, p.s.Models[m].Name, int64(len(e.qs))}
 		for k := 0; k < 3; k++ {
 			lo, hi := a.interval(reps, mi*3+k)
@@ -387,7 +387,7 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) []report.
 	return pts
 }
 
-func pick(judge bool, j, h *fracSum) *fracSum {
+func pick(judge bool, j, h *study.RatSum) *study.RatSum {
 	if judge {
 		return j
 	}

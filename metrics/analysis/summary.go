@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // modelStats are one model's Table 4 measures over one view's gradings.
@@ -44,7 +45,7 @@ func (a *run) summarize(v *view) []modelStats {
 	out := make([]modelStats, nM)
 	type exact struct {
 		solved, solvedN, rankSum, rankedN, wins int64
-		rub, chk                                fracSum
+		rub, chk                                study.RatSum
 		qs                                      map[int]bool
 	}
 	ex := make([]exact, nM)
@@ -107,8 +108,8 @@ func (a *run) summarize(v *view) []modelStats {
 		o.solve = frac(e.solved, e.solvedN)
 		o.rank = frac(e.rankSum, e.rankedN)
 		o.win = frac(e.wins, e.rankedN)
-		o.rubric = e.rub.mean()
-		o.checklist = e.chk.mean()
+		o.rubric = e.rub.Mean()
+		o.checklist = e.chk.Mean()
 		o.solveLo, o.solveHi = a.interval(reps, mi*k+0)
 		o.rankLo, o.rankHi = a.interval(reps, mi*k+1)
 		o.winLo, o.winHi = a.interval(reps, mi*k+2)
@@ -118,24 +119,21 @@ func (a *run) summarize(v *view) []modelStats {
 	return out
 }
 
-// addRubric adds g's rubric mean to an exact sum: the attribute sum over
-// the attribute count when the sum is an integer (human gradings), else
-// the float mean.
-func addRubric(f *fracSum, g *grade) {
-	if g.rub.OK() {
-		f.add(g.rub.Num, g.rub.Den)
-		return
-	}
-	f.addFloat(g.rubMean)
+// addRubric adds g's rubric mean to an exact sum: its exact fraction
+// (scores.Grading.RubricRat) when it has one, else the float mean (the sum
+// then falls back to float64, see study.RatSum).
+func addRubric(f *study.RatSum, g *grade) {
+	f.Add(g.rub, g.rubMean)
 }
 
-// addChecklist adds g's checklist rate to an exact sum.
-func addChecklist(f *fracSum, g *grade) {
+// addChecklist adds g's checklist rate to an exact sum (its exact fraction
+// when it has one, as addRubric).
+func addChecklist(f *study.RatSum, g *grade) {
+	r := study.Rat{}
 	if g.chkExact {
-		f.add(g.chkNum, g.chkDen)
-		return
+		r = study.NewRat(g.chkNum, g.chkDen)
 	}
-	f.addFloat(g.rate)
+	f.Add(r, g.rate)
 }
 
 func ratioF(num, den float64) float64 {
