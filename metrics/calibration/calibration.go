@@ -10,6 +10,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // Options control Analyze.
@@ -97,7 +98,10 @@ type metric struct {
 	// the metric (also PPI's prediction), y the human value.
 	feat, raw [][]float64
 	y         [][]float64
-	clip      bool // clip linear predictions to [0, 1]
+	// rawR and yR are raw and y as exact fractions (zero Rat: not exact),
+	// for the exact means judge_raw and human.
+	rawR, yR [][]study.Rat
+	clip     bool // clip linear predictions to [0, 1]
 }
 
 // calRow is one judge_calibration row.
@@ -123,13 +127,13 @@ func calibrate(d *data, opt Options, r *Result) {
 	for j, judge := range d.judges {
 		ms := []metric{}
 		if d.hasRubric {
-			ms = append(ms, metric{name: MetricRubric, feat: d.jRub[j], raw: d.jRub[j], y: d.hRub})
+			ms = append(ms, metric{name: MetricRubric, feat: d.jRub[j], raw: d.jRub[j], y: d.hRub, rawR: d.jRubR[j], yR: d.hRubR})
 		}
 		feat := d.jChk[j]
 		if d.hasRubric {
 			feat = d.jRub[j]
 		}
-		ms = append(ms, metric{name: MetricSolveRate, feat: feat, raw: d.jSolve[j], y: d.hSolve, clip: true})
+		ms = append(ms, metric{name: MetricSolveRate, feat: feat, raw: d.jSolve[j], y: d.hSolve, rawR: d.jSolveR[j], yR: d.hSolveR, clip: true})
 		for _, mt := range ms {
 			rows, warn := calibrateOne(d, j, mt, opt)
 			if warn != "" {
@@ -199,6 +203,7 @@ func calibrate(d *data, opt Options, r *Result) {
 type unit struct {
 	m, q      int
 	x, raw, y float64 // y NaN when no human label
+	rawR, yR  study.Rat
 	lin, iso  float64 // held-out predictions (labelled units only)
 }
 
@@ -212,7 +217,7 @@ func calibrateOne(d *data, j int, mt metric, opt Options) ([]calRow, string) {
 			if math.IsNaN(x) || math.IsNaN(raw) {
 				continue
 			}
-			us = append(us, unit{m: m, q: q, x: x, raw: raw, y: mt.y[m][q], lin: math.NaN(), iso: math.NaN()})
+			us = append(us, unit{m: m, q: q, x: x, raw: raw, y: mt.y[m][q], rawR: mt.rawR[m][q], yR: mt.yR[m][q], lin: math.NaN(), iso: math.NaN()})
 		}
 	}
 	// Labelled questions and their folds.
@@ -270,7 +275,8 @@ func calibrateOne(d *data, j int, mt metric, opt Options) ([]calRow, string) {
 	}
 	var rows []calRow
 	for m, model := range d.models {
-		var hy, raw, lin, iso []float64
+		var lin, iso []float64
+		var human, raw study.RatSum // the exact human and judge_raw means
 		f := make([]float64, len(d.questions))
 		y := make([]float64, len(d.questions))
 		for q := range f {
@@ -285,8 +291,8 @@ func calibrateOne(d *data, j int, mt metric, opt Options) ([]calRow, string) {
 			f[u.q] = u.raw
 			if !math.IsNaN(u.y) {
 				y[u.q] = u.y
-				hy = append(hy, u.y)
-				raw = append(raw, u.raw)
+				human.Add(u.yR, u.y)
+				raw.Add(u.rawR, u.raw)
 				lin = append(lin, u.lin)
 				iso = append(iso, u.iso)
 			}
@@ -295,8 +301,8 @@ func calibrateOne(d *data, j int, mt metric, opt Options) ([]calRow, string) {
 			continue
 		}
 		rows = append(rows, calRow{judge: d.judges[j], model: model, metric: mt.name,
-			human: stats.Mean(hy), raw: stats.Mean(raw), lin: stats.Mean(lin), iso: stats.Mean(iso),
-			ppi: PPIMean(f, y, opt.Level), nQ: len(hy), nJ: nJ})
+			human: human.Mean(), raw: raw.Mean(), lin: stats.Mean(lin), iso: stats.Mean(iso),
+			ppi: PPIMean(f, y, opt.Level), nQ: int(human.N()), nJ: nJ})
 	}
 	return rows, warn
 }
