@@ -12,6 +12,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // PlanOptions are the design targets of Plan.
@@ -97,6 +98,8 @@ type pilot struct {
 	nQ     int
 	// per model: per question: grader → rubric mean (NaN skipped)
 	by [][]map[string]float64
+	// byR is by as exact fractions (the zero Rat where not exact)
+	byR [][]map[string]study.Rat
 }
 
 // pairStats is one row of study_plan before formatting.
@@ -250,12 +253,9 @@ func loadPilot(s *analysis.Study, so scores.Options) *pilot {
 	for i, q := range s.Questions {
 		qPos[q.ID] = i
 	}
-	type acc struct {
-		sum float64
-		n   int
-	}
-	accs := map[string]*acc{}
+	accs := map[string]*study.RatSum{} // per model: the exact mean rubric over gradings
 	by := map[string][]map[string]float64{}
+	byR := map[string][]map[string]study.Rat{}
 	for _, g := range scores.Compute(s, so) {
 		if g.Kind != analysis.Human || g.Round != round || g.Model == s.HumanLabel || math.IsNaN(g.RubricMean) {
 			continue
@@ -266,45 +266,61 @@ func loadPilot(s *analysis.Study, so scores.Options) *pilot {
 		}
 		a := accs[g.Model]
 		if a == nil {
-			a = &acc{}
+			a = &study.RatSum{}
 			accs[g.Model] = a
 			by[g.Model] = make([]map[string]float64, len(s.Questions))
+			byR[g.Model] = make([]map[string]study.Rat, len(s.Questions))
 		}
-		a.sum += g.RubricMean
-		a.n++
+		a.Add(g.RubricRat, g.RubricMean)
 		if by[g.Model][qi] == nil {
 			by[g.Model][qi] = map[string]float64{}
+			byR[g.Model][qi] = map[string]study.Rat{}
 		}
 		by[g.Model][qi][g.Evaluator] = g.RubricMean
+		byR[g.Model][qi][g.Evaluator] = g.RubricRat
 	}
 	p := &pilot{nQ: len(s.Questions)}
 	for m := range accs {
 		p.models = append(p.models, m)
 	}
-	mean := func(m string) float64 { return accs[m].sum / float64(accs[m].n) }
+	// descending exact means (equal means tie exactly), then by name
 	sort.Slice(p.models, func(i, j int) bool {
-		a, b := mean(p.models[i]), mean(p.models[j])
-		if a != b {
-			return a > b
+		if c := cmpMean(accs[p.models[i]], accs[p.models[j]]); c != 0 {
+			return c > 0
 		}
 		return p.models[i] < p.models[j]
 	})
 	for _, m := range p.models {
 		p.by = append(p.by, by[m])
+		p.byR = append(p.byR, byR[m])
 	}
 	return p
 }
 
-// gradersMean returns the mean of a grader map (NaN when empty).
-func gradersMean(g map[string]float64) float64 {
-	if len(g) == 0 {
-		return math.NaN()
+// cmpMean compares two means exactly when both are exact, else as floats.
+func cmpMean(a, b *study.RatSum) int {
+	ra, rb := a.Rat(), b.Rat()
+	if ra.OK() && rb.OK() {
+		return ra.Cmp(rb)
 	}
-	v := make([]float64, 0, len(g))
+	x, y := a.Mean(), b.Mean()
+	switch {
+	case x > y:
+		return 1
+	case x < y:
+		return -1
+	}
+	return 0
+}
+
+// gradersMean returns the mean of a grader map: exact (a RatSum) when every
+// grader's mean is; its N is 0 when the map is empty.
+func gradersMean(g map[string]float64, gr map[string]study.Rat) study.RatSum {
+	var m study.RatSum
 	for _, k := range sortedKeys(g) {
-		v = append(v, g[k])
+		m.Add(gr[k], g[k])
 	}
-	return stats.Mean(v)
+	return m
 }
 
 func sortedKeys(g map[string]float64) []string {
@@ -319,7 +335,8 @@ func sortedKeys(g map[string]float64) []string {
 // pair computes one row for models i (higher) and j.
 func (p *pilot) pair(i, j int, opt PlanOptions) pairStats {
 	ps := pairStats{a: p.models[i], b: p.models[j], nG: make([]any, len(opt.GradersPerQuestion))}
-	var xa, xb, diff, inv []float64
+	var diff, inv []float64
+	var meanA, meanB, meanD study.RatSum // exact means over the questions
 	var gSum float64
 	// Paired per-grader differences (leniency cancels) and the unpaired
 	// fallback: within-response deviations.
@@ -330,10 +347,18 @@ func (p *pilot) pair(i, j int, opt PlanOptions) pairStats {
 		if len(ga) == 0 || len(gb) == 0 {
 			continue
 		}
-		ma, mb := gradersMean(ga), gradersMean(gb)
-		xa = append(xa, ma)
-		xb = append(xb, mb)
-		diff = append(diff, ma-mb)
+		sa, sb := gradersMean(ga, p.byR[i][q]), gradersMean(gb, p.byR[j][q])
+		ra, rb := sa.Rat(), sb.Rat()
+		ma, mb := sa.Mean(), sb.Mean()
+		rd := ra.Add(rb.MulInt(-1)) // the zero Rat when either is not exact
+		dq := ma - mb
+		if rd.OK() {
+			dq = rd.Float64() // the difference rounded once
+		}
+		meanA.Add(ra, ma)
+		meanB.Add(rb, mb)
+		meanD.Add(rd, dq)
+		diff = append(diff, dq)
 		inv = append(inv, 1/float64(len(ga))+1/float64(len(gb)))
 		gSum += float64(len(ga) + len(gb))
 		var dj []float64
@@ -368,8 +393,11 @@ func (p *pilot) pair(i, j int, opt PlanOptions) pairStats {
 	if ps.n > 0 {
 		ps.graders = gSum / float64(2*ps.n)
 	}
-	ps.meanA, ps.meanB = stats.Mean(xa), stats.Mean(xb)
-	ps.d = stats.Mean(diff)
+	ps.meanA, ps.meanB = meanA.Mean(), meanB.Mean()
+	ps.d = meanD.Mean() // exact: 0 only when the means are equal
+	if ps.n == 0 {
+		ps.meanA, ps.meanB, ps.d = math.NaN(), math.NaN(), math.NaN()
+	}
 	ps.varD = stats.Variance(diff)
 	ps.varE, ps.varQ = math.NaN(), math.NaN()
 	switch {
