@@ -54,8 +54,10 @@ type pop struct {
 
 // judgeScore is one judge's (run-averaged) grading of one response.
 type judgeScore struct {
-	rubric float64
-	solved bool
+	rubric  float64
+	rubricR study.Rat // rubric exactly; the zero Rat when not exact
+	solved  bool
+	defined bool // the Solve verdict is defined (scores.Undefined: out of κ and the flipped share)
 }
 
 // runData is one run, indexed.
@@ -137,7 +139,7 @@ func prepare(r Run, rename map[string]string) *runData {
 			if d.judges[g.Evaluator] == nil {
 				d.judges[g.Evaluator] = map[[2]string]judgeScore{}
 			}
-			d.judges[g.Evaluator][[2]string{g.QuestionID, g.Model}] = judgeScore{rubric: g.RubricMean, solved: g.Solved}
+			d.judges[g.Evaluator][[2]string{g.QuestionID, g.Model}] = judgeScore{rubric: g.RubricMean, rubricR: g.RubricRat, solved: g.Solved, defined: g.Solve != scores.Undefined}
 		}
 	}
 	nM := len(d.models)
