@@ -99,7 +99,8 @@ type metric struct {
 	feat, raw [][]float64
 	y         [][]float64
 	// rawR and yR are raw and y as exact fractions (zero Rat: not exact),
-	// for the exact means judge_raw and human.
+	// for the exact means judge_raw and human; rawR nil: raw is an integer
+	// (a 0/1 verdict) and is its own fraction.
 	rawR, yR [][]study.Rat
 	clip     bool // clip linear predictions to [0, 1]
 }
@@ -133,7 +134,7 @@ func calibrate(d *data, opt Options, r *Result) {
 		if d.hasRubric {
 			feat = d.jRub[j]
 		}
-		ms = append(ms, metric{name: MetricSolveRate, feat: feat, raw: d.jSolve[j], y: d.hSolve, rawR: d.jSolveR[j], yR: d.hSolveR, clip: true})
+		ms = append(ms, metric{name: MetricSolveRate, feat: feat, raw: d.jSolve[j], y: d.hSolve, yR: d.hSolveR, clip: true})
 		for _, mt := range ms {
 			rows, warn := calibrateOne(d, j, mt, opt)
 			if warn != "" {
@@ -217,7 +218,13 @@ func calibrateOne(d *data, j int, mt metric, opt Options) ([]calRow, string) {
 			if math.IsNaN(x) || math.IsNaN(raw) {
 				continue
 			}
-			us = append(us, unit{m: m, q: q, x: x, raw: raw, y: mt.y[m][q], rawR: mt.rawR[m][q], yR: mt.yR[m][q], lin: math.NaN(), iso: math.NaN()})
+			u := unit{m: m, q: q, x: x, raw: raw, y: mt.y[m][q], yR: mt.yR[m][q], lin: math.NaN(), iso: math.NaN()}
+			if mt.rawR != nil {
+				u.rawR = mt.rawR[m][q]
+			} else {
+				u.rawR, _ = study.RatOf(raw)
+			}
+			us = append(us, u)
 		}
 	}
 	// Labelled questions and their folds.

@@ -27,8 +27,9 @@ type data struct {
 	// The same values as exact fractions (the zero Rat where there is
 	// nothing or the value is not exact), so that means over questions are
 	// exact too (study.RatSum).
+	// (The judge's verdicts, 0 or 1, need no second grid.)
 	hRubR, hSolveR [][]study.Rat
-	jRubR, jSolveR [][][]study.Rat
+	jRubR          [][][]study.Rat
 }
 
 func ratGrid(a, b int) [][]study.Rat {
@@ -94,7 +95,6 @@ func load(s *analysis.Study, so scores.Options) *data {
 		d.jChk = append(d.jChk, nanGrid(nM, nQ))
 		d.jSolve = append(d.jSolve, nanGrid(nM, nQ))
 		d.jRubR = append(d.jRubR, ratGrid(nM, nQ))
-		d.jSolveR = append(d.jSolveR, ratGrid(nM, nQ))
 	}
 	rub := make([][]study.RatSum, nM) // per response: the human rubric means
 	solSum, solN := make([][]int64, nM), make([][]int64, nM)
@@ -133,7 +133,6 @@ func load(s *analysis.Study, so scores.Options) *data {
 			d.jChk[j][m][q] = g.ChecklistRate
 			if g.Solve != scores.Undefined {
 				d.jSolve[j][m][q] = b2f(g.Solved)
-				d.jSolveR[j][m][q] = study.NewRat(int64(b2f(g.Solved)), 1)
 			}
 		}
 	}

@@ -97,9 +97,14 @@ type pilot struct {
 	models []string
 	nQ     int
 	// per model: per question: grader → rubric mean (NaN skipped)
-	by [][]map[string]float64
-	// byR is by as exact fractions (the zero Rat where not exact)
-	byR [][]map[string]study.Rat
+	by [][]map[string]score
+}
+
+// score is one grading's rubric mean, as a float and as an exact fraction
+// (the zero Rat where not exact).
+type score struct {
+	x float64
+	r study.Rat
 }
 
 // pairStats is one row of study_plan before formatting.
@@ -254,8 +259,7 @@ func loadPilot(s *analysis.Study, so scores.Options) *pilot {
 		qPos[q.ID] = i
 	}
 	accs := map[string]*study.RatSum{} // per model: the exact mean rubric over gradings
-	by := map[string][]map[string]float64{}
-	byR := map[string][]map[string]study.Rat{}
+	by := map[string][]map[string]score{}
 	for _, g := range scores.Compute(s, so) {
 		if g.Kind != analysis.Human || g.Round != round || g.Model == s.HumanLabel || math.IsNaN(g.RubricMean) {
 			continue
@@ -268,16 +272,13 @@ func loadPilot(s *analysis.Study, so scores.Options) *pilot {
 		if a == nil {
 			a = &study.RatSum{}
 			accs[g.Model] = a
-			by[g.Model] = make([]map[string]float64, len(s.Questions))
-			byR[g.Model] = make([]map[string]study.Rat, len(s.Questions))
+			by[g.Model] = make([]map[string]score, len(s.Questions))
 		}
 		a.Add(g.RubricRat, g.RubricMean)
 		if by[g.Model][qi] == nil {
-			by[g.Model][qi] = map[string]float64{}
-			byR[g.Model][qi] = map[string]study.Rat{}
+			by[g.Model][qi] = map[string]score{}
 		}
-		by[g.Model][qi][g.Evaluator] = g.RubricMean
-		byR[g.Model][qi][g.Evaluator] = g.RubricRat
+		by[g.Model][qi][g.Evaluator] = score{g.RubricMean, g.RubricRat}
 	}
 	p := &pilot{nQ: len(s.Questions)}
 	for m := range accs {
@@ -292,7 +293,6 @@ func loadPilot(s *analysis.Study, so scores.Options) *pilot {
 	})
 	for _, m := range p.models {
 		p.by = append(p.by, by[m])
-		p.byR = append(p.byR, byR[m])
 	}
 	return p
 }
@@ -315,15 +315,15 @@ func cmpMean(a, b *study.RatSum) int {
 
 // gradersMean returns the mean of a grader map: exact (a RatSum) when every
 // grader's mean is; its N is 0 when the map is empty.
-func gradersMean(g map[string]float64, gr map[string]study.Rat) study.RatSum {
+func gradersMean(g map[string]score) study.RatSum {
 	var m study.RatSum
 	for _, k := range sortedKeys(g) {
-		m.Add(gr[k], g[k])
+		m.Add(g[k].r, g[k].x)
 	}
 	return m
 }
 
-func sortedKeys(g map[string]float64) []string {
+func sortedKeys(g map[string]score) []string {
 	k := make([]string, 0, len(g))
 	for e := range g {
 		k = append(k, e)
@@ -347,7 +347,7 @@ func (p *pilot) pair(i, j int, opt PlanOptions) pairStats {
 		if len(ga) == 0 || len(gb) == 0 {
 			continue
 		}
-		sa, sb := gradersMean(ga, p.byR[i][q]), gradersMean(gb, p.byR[j][q])
+		sa, sb := gradersMean(ga), gradersMean(gb)
 		ra, rb := sa.Rat(), sb.Rat()
 		ma, mb := sa.Mean(), sb.Mean()
 		rd := ra.Add(rb.MulInt(-1)) // the zero Rat when either is not exact
@@ -364,7 +364,7 @@ func (p *pilot) pair(i, j int, opt PlanOptions) pairStats {
 		var dj []float64
 		for _, e := range sortedKeys(ga) {
 			if vb, ok := gb[e]; ok {
-				dj = append(dj, ga[e]-vb)
+				dj = append(dj, ga[e].x-vb.x)
 			}
 		}
 		if len(dj) >= 2 {
@@ -373,11 +373,11 @@ func (p *pilot) pair(i, j int, opt PlanOptions) pairStats {
 			qPaired++
 		}
 		resp := false
-		for _, g := range []map[string]float64{ga, gb} {
+		for _, g := range []map[string]score{ga, gb} {
 			if len(g) >= 2 {
 				v := make([]float64, 0, len(g))
 				for _, e := range sortedKeys(g) {
-					v = append(v, g[e])
+					v = append(v, g[e].x)
 				}
 				ssResp += float64(stats.Variance(v) * float64(len(v)-1))
 				dfResp += len(v) - 1
