@@ -91,9 +91,12 @@ type Result struct {
 	Config config.Config
 	// Rows counts the rows ingest loaded per database table.
 	Rows map[string]int64
+	// Summary are the rows of the summary table (Tables 4 and 10) as typed
+	// values, without the rank columns the rankings add (see Rankings).
+	Summary []analysis.SummaryRow
 	// Rankings is the typed result of the rankings with uncertainty (the
-	// rankings table and the group letters of the summary table are built
-	// from it).
+	// rankings table and the rank and group columns of the summary table
+	// are built from it).
 	Rankings ranking.Result
 }
 
@@ -148,10 +151,11 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 	stage(StageAnalyse)
 	aopt := analysisOptions(cfg)
 	aopt.Progress, aopt.TextProgress = opts.Progress, opts.TextProgress
-	rep, err := analysis.Analyze(ctx, s, aopt)
+	ares, err := analysis.AnalyzeResult(ctx, s, aopt)
 	if err != nil {
 		return nil, fmt.Errorf("analyse: %w", err)
 	}
+	rep := ares.Report
 	dropTexts(s)
 	pr, err := prbench.Analyze(ctx, s, prbenchOptions(cfg))
 	if err != nil {
@@ -160,7 +164,7 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 	rep.Add(pr)
 
 	stage(StageBeyond)
-	res := &Result{Report: rep, Config: cfg, Rows: ires.Rows}
+	res := &Result{Report: rep, Config: cfg, Rows: ires.Rows, Summary: ares.Summary}
 	if res.Rankings, err = beyond(ctx, rep, s, cfg); err != nil {
 		return nil, fmt.Errorf("analyse: %w", err)
 	}

@@ -3,6 +3,8 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/ingest"
+	"github.com/euroexec/euroexec/report"
 )
 
 // sample unpacks the bundled sample study into a temporary folder.
@@ -157,6 +160,87 @@ func checkErr(t *testing.T, err error, parts ...string) {
 	for _, p := range parts {
 		if !strings.Contains(err.Error(), p) {
 			t.Errorf("error %q does not say %q", err, p)
+		}
+	}
+}
+
+// TestTypedResults: the typed summary rows and rankings are the values of
+// the summary and rankings tables, cell for cell (looked up by column
+// name), and the summary's group letters are the rankings'.
+func TestTypedResults(t *testing.T) {
+	res, err := Run(context.Background(), sample(t), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := res.Report.Table("summary")
+	if sum == nil || len(res.Summary) == 0 || len(sum.Rows) != len(res.Summary) {
+		t.Fatalf("summary table %v, %d typed rows", sum != nil, len(res.Summary))
+	}
+	at := tableCells(sum)
+	for i, r := range res.Summary {
+		checkCells(t, fmt.Sprintf("summary row %d", i), at(i), map[string]any{
+			"set": r.Set, "graders": r.Graders, "model": r.Model, "n_questions": r.Questions, "n_gradings": r.Gradings,
+			"solve_rate": r.SolveRate, "solve_rate_lo": r.SolveRateLo, "solve_rate_hi": r.SolveRateHi,
+			"avg_rank": r.AvgRank, "win_rate_hi": r.WinRateHi, "rubric": r.Rubric, "rubric_lo": r.RubricLo,
+			"checklist_rate": r.Checklist, "checklist_rate_hi": r.ChecklistHi})
+	}
+	rk := res.Report.Table("rankings")
+	if rk == nil || len(rk.Rows) != len(res.Rankings.Models) {
+		t.Fatalf("rankings table %v, %d typed models", rk != nil, len(res.Rankings.Models))
+	}
+	rat := tableCells(rk)
+	group := map[string]string{}
+	for i, m := range res.Rankings.Models {
+		checkCells(t, fmt.Sprintf("rankings row %d", i), rat(i), map[string]any{
+			"model": m.Model, "n_gradings": m.Gradings, "rubric": m.Rubric, "solve_rate": m.SolveRate,
+			"rank": m.Rank, "rank_lo": m.RankLo, "group_solve_rate": m.GroupSolveRate, "pl_strength": m.PL})
+		group[m.Model] = m.GroupSolveRate
+	}
+	n := 0
+	for i, r := range res.Summary {
+		if r.Set == "all" && r.Graders == "humans" {
+			n++
+			if got := at(i)["group_solve_rate"]; got != group[r.Model] {
+				t.Errorf("summary %s group_solve_rate %v, rankings %q", r.Model, got, group[r.Model])
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no human rows in set all")
+	}
+}
+
+// tableCells returns a function giving row i of tb as column name → value.
+func tableCells(tb *report.Table) func(i int) map[string]any {
+	return func(i int) map[string]any {
+		m := map[string]any{}
+		for k, c := range tb.Columns {
+			m[c.Name] = tb.Rows[i][k]
+		}
+		return m
+	}
+}
+
+// checkCells fails for every cell that differs from want (NaN equals NaN;
+// "" equals an empty cell).
+func checkCells(t *testing.T, what string, got, want map[string]any) {
+	t.Helper()
+	for name, w := range want {
+		g, ok := got[name]
+		if !ok {
+			t.Errorf("%s: no column %s", what, name)
+			continue
+		}
+		if wf, ok := w.(float64); ok && math.IsNaN(wf) {
+			if gf, ok := g.(float64); ok && math.IsNaN(gf) {
+				continue
+			}
+		}
+		if w == "" && g == nil {
+			continue
+		}
+		if g != w {
+			t.Errorf("%s: %s = %v (%T), typed %v (%T)", what, name, g, g, w, w)
 		}
 	}
 }

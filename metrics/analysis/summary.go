@@ -169,9 +169,6 @@ var summaryCols = []report.Column{
 // summaryTable builds Tables 4 and 10 for every set and grader population.
 func (a *run) summaryTable() {
 	p := a.p
-	t := newTable("summary", "Tables 4 and 10: Summary of results", report.SectionOverview,
-		"Solve Rate, average rank, win rate, rubric and checklist rate per model, per set of questions and grader population, with 95 % cluster-bootstrap intervals.",
-		summaryCols...)
 	for _, set := range []string{setAll, setRef} {
 		pops := append([]int{-1}, p.judges...)
 		for _, j := range pops {
@@ -184,9 +181,13 @@ func (a *run) summaryTable() {
 			}
 			p.noteCoverage("summary", v)
 			for _, o := range a.stats(set, j) {
-				addRow(t, set, v.pop, p.s.Models[o.model].Name, int64(o.nQuestions), int64(o.nGradings),
-					o.solve, o.solveLo, o.solveHi, o.rank, o.rankLo, o.rankHi, o.win, o.winLo, o.winHi,
-					o.rubric, o.rubricLo, o.rubricHi, o.checklist, o.chkLo, o.chkHi)
+				a.summary = append(a.summary, SummaryRow{Set: set, Graders: v.pop, Model: p.s.Models[o.model].Name,
+					Questions: int64(o.nQuestions), Gradings: int64(o.nGradings),
+					SolveRate: o.solve, SolveRateLo: o.solveLo, SolveRateHi: o.solveHi,
+					AvgRank: o.rank, AvgRankLo: o.rankLo, AvgRankHi: o.rankHi,
+					WinRate: o.win, WinRateLo: o.winLo, WinRateHi: o.winHi,
+					Rubric: o.rubric, RubricLo: o.rubricLo, RubricHi: o.rubricHi,
+					Checklist: o.checklist, ChecklistLo: o.chkLo, ChecklistHi: o.chkHi})
 			}
 		}
 	}
@@ -199,7 +200,7 @@ func (a *run) summaryTable() {
 	if !p.hasRubric {
 		p.note("summary", "the study has no rubric: rubric is empty")
 	}
-	a.addTable(t)
+	a.addTable(SummaryTable(a.summary))
 	a.headlineFigure()
 }
 
