@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -168,10 +169,7 @@ func checkErr(t *testing.T, err error, parts ...string) {
 // the summary and rankings tables, cell for cell (looked up by column
 // name), and the summary's group letters are the rankings'.
 func TestTypedResults(t *testing.T) {
-	res, err := Run(context.Background(), sample(t), DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := sampleResult(t)
 	sum := res.Report.Table("summary")
 	if sum == nil || len(res.Summary) == 0 || len(sum.Rows) != len(res.Summary) {
 		t.Fatalf("summary table %v, %d typed rows", sum != nil, len(res.Summary))
@@ -242,5 +240,93 @@ func checkCells(t *testing.T, what string, got, want map[string]any) {
 		if g != w {
 			t.Errorf("%s: %s = %v (%T), typed %v (%T)", what, name, g, g, w, w)
 		}
+	}
+}
+
+var sampleRun struct {
+	once sync.Once
+	res  *Result
+	err  error
+}
+
+// sampleResult runs the bundled sample once for the tests that only read
+// the result.
+func sampleResult(t *testing.T) *Result {
+	t.Helper()
+	sampleRun.once.Do(func() {
+		dir, err := os.MkdirTemp("", "pipeline-sample-*")
+		if err != nil {
+			sampleRun.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		if err := os.CopyFS(dir, data.Sample()); err != nil {
+			sampleRun.err = err
+			return
+		}
+		sampleRun.res, sampleRun.err = Run(context.Background(), dir, DefaultOptions())
+	})
+	if sampleRun.err != nil {
+		t.Fatal(sampleRun.err)
+	}
+	return sampleRun.res
+}
+
+// TestSameMeanAcrossTables: on the sample every model is graded by the
+// humans on every question (and by each judge, with a text for every
+// response but one), so the mean over questions of a model's per-question
+// human rubric means is one quantity in judge_calibration (human),
+// length_controlled (raw_mean) and study_plan (mean_a, mean_b). Where the
+// populations are the same (all questions), the three report it bit for
+// bit.
+func TestSameMeanAcrossTables(t *testing.T) {
+	rep := sampleResult(t).Report
+	nQ := int64(rep.Overview.Questions)
+	type val struct {
+		table string
+		v     float64
+	}
+	by := map[string][]val{}
+	add := func(table, model string, n int64, v any) {
+		if f, ok := v.(float64); ok && n == nQ {
+			by[model] = append(by[model], val{table, f})
+		}
+	}
+	for _, name := range []string{"judge_calibration", "length_controlled", "study_plan"} {
+		tb := rep.Table(name)
+		if tb == nil {
+			t.Fatalf("no table %s", name)
+		}
+		at := tableCells(tb)
+		for i := range tb.Rows {
+			c := at(i)
+			switch name {
+			case "judge_calibration":
+				if c["metric"] == "rubric" {
+					add(name, c["model"].(string), c["n_questions"].(int64), c["human"])
+				}
+			case "length_controlled":
+				add(name, c["model"].(string), c["n_responses"].(int64), c["raw_mean"])
+			case "study_plan":
+				add(name+" a", c["model_a"].(string), c["n_pilot"].(int64), c["mean_a"])
+				add(name+" b", c["model_b"].(string), c["n_pilot"].(int64), c["mean_b"])
+			}
+		}
+	}
+	compared := 0
+	for model, vs := range by {
+		tables := map[string]bool{}
+		for _, v := range vs {
+			tables[strings.Fields(v.table)[0]] = true
+			if v.v != vs[0].v {
+				t.Errorf("%s: %s reports %v, %s %v", model, v.table, v.v, vs[0].table, vs[0].v)
+			}
+		}
+		if len(tables) == 3 {
+			compared++
+		}
+	}
+	if compared < 4 {
+		t.Errorf("only %d models are in all three tables on every question: the test compares too little (%v)", compared, by)
 	}
 }
