@@ -16,6 +16,7 @@ import (
 
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/internal/termtext"
 	"github.com/euroexec/euroexec/metrics/compare"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/outsafe"
@@ -353,17 +354,33 @@ func printFlagged(w io.Writer, rep *report.Report) {
 	if t == nil {
 		return
 	}
-	fmt.Fprintf(w, "\n%s — significant changes (Holm across the table)\n", rep.Title)
+	fmt.Fprintf(w, "\n%s — significant changes (Holm across the table)\n", termtext.Line(rep.Title))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "model\tmetric\tgraders\told\tnew\tdelta\t95% CI")
+	idx := map[string]int{}
+	for i, c := range t.Columns {
+		idx[c.Name] = i
+	}
+	get := func(row []any, name string) any {
+		if i, ok := idx[name]; ok && i < len(row) {
+			return row[i]
+		}
+		return nil
+	}
+	g := func(row []any, name string) string {
+		if f, ok := get(row, name).(float64); ok {
+			return fmt.Sprintf("%.4g", f)
+		}
+		return ""
+	}
 	n := 0
 	for _, row := range t.Rows {
-		if row[11] != "yes" {
+		if get(row, "flagged") != "yes" {
 			continue
 		}
 		n++
-		g := func(i int) string { return fmt.Sprintf("%.4g", row[i].(float64)) }
-		fmt.Fprintf(tw, "%v\t%v\t%v\t%s\t%s\t%s\t[%s, %s]\n", row[0], row[1], row[2], g(3), g(4), g(5), g(6), g(7))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t[%s, %s]\n", termtext.Line(fmt.Sprint(get(row, "model"))), fmt.Sprint(get(row, "metric")), termtext.Line(fmt.Sprint(get(row, "graders"))),
+			g(row, "old"), g(row, "new"), g(row, "delta"), g(row, "delta_lo"), g(row, "delta_hi"))
 	}
 	tw.Flush()
 	if n == 0 {

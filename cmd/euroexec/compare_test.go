@@ -309,3 +309,27 @@ func compareDocTables(t *testing.T) []*report.Table {
 	}
 	return p.Tables
 }
+
+// TestPrintFlagged: the flagged rows of compare_models are printed by
+// column name (here in another order), undefined numbers as empty text,
+// model names with control characters escaped.
+func TestPrintFlagged(t *testing.T) {
+	tab := &report.Table{Name: compare.ModelsTable, Columns: []report.Column{
+		{Name: "flagged"}, {Name: "delta_hi"}, {Name: "delta_lo"}, {Name: "delta"}, {Name: "new"}, {Name: "old"}, {Name: "graders"}, {Name: "metric"}, {Name: "model"}},
+		Rows: [][]any{
+			{"no", 0.3, 0.1, 0.2, 0.7, 0.5, "humans", "solve_rate", "quiet"},
+			{"yes", 0.35, 0.05, 0.2, 0.7, 0.5, "humans", "solve_rate", "bold\x1b[31m"},
+			{"yes", nil, nil, 0.25, 3.5, 3.25, "judge:j", "rubric", "m2"},
+		}}
+	var b bytes.Buffer
+	printFlagged(&b, &report.Report{Title: "T", Tables: []*report.Table{tab}})
+	out := b.String()
+	for _, want := range []string{"solve_rate", "humans", "0.5", "0.7", "[0.05, 0.35]", "judge:j", "3.25", "[, ]"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "quiet") || strings.Contains(out, "\x1b") || strings.Contains(out, "(none)") {
+		t.Errorf("an unflagged row, a raw escape or (none) printed:\n%s", out)
+	}
+}

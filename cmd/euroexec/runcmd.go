@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
@@ -11,36 +9,24 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
 
-	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/euroexec/euroexec/data"
-	"github.com/euroexec/euroexec/ingest"
-	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/internal/termtext"
-	"github.com/euroexec/euroexec/metrics/analysis"
-	"github.com/euroexec/euroexec/metrics/calibration"
-	"github.com/euroexec/euroexec/metrics/pairwise"
-	"github.com/euroexec/euroexec/metrics/planning"
-	"github.com/euroexec/euroexec/metrics/prbench"
-	"github.com/euroexec/euroexec/metrics/ranking"
-	"github.com/euroexec/euroexec/metrics/reliability"
-	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/outsafe"
+	"github.com/euroexec/euroexec/pipeline"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/csvout"
 	"github.com/euroexec/euroexec/report/findings"
 	"github.com/euroexec/euroexec/report/format"
 	"github.com/euroexec/euroexec/report/site"
 	"github.com/euroexec/euroexec/report/xlsx"
-	"github.com/euroexec/euroexec/transform"
 )
 
 // runOptions are the flags of `euroexec run`.
@@ -164,35 +150,21 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 		show := stage
 		stage = func(name string, n int) { o.hook(name); show(name, n) }
 	}
-	stage("load", 0)
-	dbPath := filepath.Join(tmp, "study.duckdb")
-	iopt := ingest.Options{DB: dbPath, Now: func() time.Time { return start }, AllowEmpty: o.allowEmpty}
-	if !o.quiet {
-		iopt.Progress = bytesBar(stderr, "load")
-	}
-	res, err := ingest.Ingest(ctx, study, iopt)
-	if err != nil {
-		return nil, reportProblems(stderr, err)
-	}
-	stage("read back", 0)
-	db, err := transform.Open(dbPath)
-	if err != nil {
-		return nil, err
-	}
-	s, twarn, err := db.Load(ctx, res.Config)
-	var listings transform.Listings
-	if err == nil {
-		listings, err = db.Listings(ctx)
-	}
-	db.Close()
-	if err != nil {
-		return nil, err
-	}
-	stage("analyse", 0)
-	aopt := analysisOptions(res.Config)
 	var bar *progressbar.ProgressBar
+	popt := pipeline.Options{DB: filepath.Join(tmp, "study.duckdb"), AllowEmpty: o.allowEmpty,
+		Now: func() time.Time { return start }, Version: version}
+	popt.Stage = func(name string) {
+		if name == pipeline.StageBeyond && bar != nil {
+			bar.Finish() // the paper's analysis is done
+			bar = nil
+		}
+		stage(name, 0)
+	}
+	if !o.quiet {
+		popt.LoadProgress = bytesBar(stderr, "load")
+	}
 	if !o.quiet && isTerminal(stderr) {
-		aopt.Progress = func(name string, i, n int) {
+		popt.Progress = func(name string, i, n int) {
 			if bar == nil {
 				bar = progressbar.NewOptions(n, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("analyse"),
 					progressbar.OptionClearOnFinish(), progressbar.OptionShowCount())
@@ -200,11 +172,9 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 			bar.Describe("analyse: " + name)
 			bar.Set(i)
 		}
-	}
-	if !o.quiet && isTerminal(stderr) {
 		var once sync.Once
 		var tbar *progressbar.ProgressBar
-		aopt.TextProgress = func(done, total int) {
+		popt.TextProgress = func(done, total int) {
 			if total < 300 {
 				return // a few hundred pairs take well under a second
 			}
@@ -216,56 +186,22 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 		}
 	}
 	if o.hook != nil {
-		progress := aopt.Progress
-		aopt.Progress = func(name string, i, n int) {
+		progress := popt.Progress
+		popt.Progress = func(name string, i, n int) {
 			o.hook("analyse: " + name)
 			if progress != nil {
 				progress(name, i, n)
 			}
 		}
 	}
-	rep, err = analysis.Analyze(ctx, s, aopt)
+	res, err := pipeline.Run(ctx, study, popt)
 	if bar != nil {
 		bar.Finish()
 	}
 	if err != nil {
-		return nil, fmt.Errorf("analyse: %w", err)
+		return nil, reportProblems(stderr, err)
 	}
-	dropTexts(s)
-	popt := prbench.DefaultOptions()
-	popt.HardShare, popt.HardCount, popt.ParityMargin = res.Config.Criteria.HardShare, res.Config.Criteria.HardCount, res.Config.Criteria.ParityMargin
-	popt.Seed, popt.Bootstrap = res.Config.Analysis.Seed, res.Config.Analysis.Bootstrap
-	pr, err := prbench.Analyze(ctx, s, popt)
-	if err != nil {
-		return nil, fmt.Errorf("analyse: %w", err)
-	}
-	rep.Add(pr)
-	stage("analyse beyond the paper", 0)
-	if err := beyond(ctx, rep, s, res.Config); err != nil {
-		return nil, fmt.Errorf("analyse: %w", err)
-	}
-	if err := auditJudges(ctx, rep, s, res.Config); err != nil {
-		return nil, err
-	}
-	if err := addPairwise(ctx, rep, s, res.Config); err != nil {
-		return nil, err
-	}
-	rep.Tables = append(rep.Tables, listingTables(listings)...)
-	rep.Warnings = append(rep.Warnings, failedSummary(listings.Failed)...)
-	rep.Version = version
-	rep.GeneratedAt = start
-	for _, p := range res.Config.Pairs() {
-		rep.Settings = append(rep.Settings, report.KV{Key: p[0], Value: p[1]})
-	}
-	for _, f := range res.Files {
-		rep.Inputs = append(rep.Inputs, report.InputFile{Path: f.Path, SHA256: f.SHA256, Rows: f.Rows})
-	}
-	rep.Warnings = append(append(append([]string(nil), res.Warnings...), twarn...), rep.Warnings...)
-	if t := rep.Table("text_metrics"); t != nil {
-		if err := storeTable(ctx, dbPath, t); err != nil {
-			return nil, err
-		}
-	}
+	rep = res.Report
 
 	stage("write tables, workbook and site", 0)
 	swarn, err := writeReport(ctx, tmp, rep, o.hook)
@@ -288,19 +224,6 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	fmt.Fprintf(stdout, "\nreport written to %s (site: %s, workbook: %s) in %.1fs\n", o.out,
 		filepath.Join(o.out, "site", "index.html"), filepath.Join(o.out, "report.xlsx"), time.Since(start).Seconds())
 	return rep, nil
-}
-
-// dropTexts forgets the response and reference texts of s once the text
-// metrics, lengths and question pages are made (nothing after them reads
-// the texts; the listings and pages keep what the writers need), so that
-// the garbage collector can return them.
-func dropTexts(s *analysis.Study) {
-	for i := range s.Responses {
-		s.Responses[i].Text = ""
-	}
-	for i := range s.References {
-		s.References[i].Text = ""
-	}
 }
 
 // writeReport writes the CSV tables, the workbook and the site of rep into
@@ -341,55 +264,6 @@ func writeReport(ctx context.Context, dir string, rep *report.Report, hook func(
 	return swarn, errors.Join(errs[:]...)
 }
 
-// beyond adds the analyses beyond the paper: reliability, rankings with
-// uncertainty, judge calibration and prediction-powered estimates, length
-// control and study planning.
-func beyond(ctx context.Context, rep *report.Report, s *analysis.Study, c config.Config) error {
-	sc := scores.Options{RubricThreshold: c.Solve.RubricThreshold, ChecklistThreshold: c.Solve.ChecklistThreshold, PartialCredit: c.Solve.PartialCredit}
-	ro := reliability.DefaultOptions()
-	ro.Seed, ro.Bootstrap, ro.Round, ro.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound, sc
-	r, err := reliability.Analyze(ctx, s, ro)
-	if err != nil {
-		return err
-	}
-	rep.Add(r)
-	ko := ranking.DefaultOptions()
-	ko.Seed, ko.Bootstrap, ko.Round, ko.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound, sc
-	k, err := ranking.Analyze(ctx, s, ko)
-	if err != nil {
-		return err
-	}
-	rep.Add(k)
-	ranking.AnnotateSummary(rep.Table("summary"), rep.Table(ranking.RankingsTable))
-	co := calibration.DefaultOptions()
-	co.Seed, co.Bootstrap, co.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, sc
-	cr, err := calibration.Analyze(ctx, s, co)
-	if err != nil {
-		return err
-	}
-	rep.Add(cr)
-	po := planning.DefaultOptions()
-	po.Plan.Scores = sc
-	pr, err := planning.Analyze(ctx, s, po)
-	if err != nil {
-		return err
-	}
-	rep.Add(pr)
-	return nil
-}
-
-// addPairwise adds the analysis of the pairwise (A-vs-B) judgments.
-func addPairwise(ctx context.Context, rep *report.Report, s *analysis.Study, c config.Config) error {
-	o := pairwise.DefaultOptions()
-	o.Seed, o.Bootstrap, o.Round = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound
-	p, err := pairwise.Analyze(ctx, s, o)
-	if err != nil {
-		return fmt.Errorf("analyse pairwise judgments: %w", err)
-	}
-	rep.Add(p)
-	return nil
-}
-
 // bytesBar returns an ingest progress callback that draws a byte-count bar
 // on a terminal (nil elsewhere, so logs stay clean).
 func bytesBar(w io.Writer, what string) func(done, total int64) {
@@ -423,84 +297,6 @@ func newStages(w io.Writer, quiet bool) func(string, int) {
 		}
 		fmt.Fprintf(w, "%s…\n", name)
 	}
-}
-
-// analysisOptions maps study.toml to the analysis options.
-func analysisOptions(c config.Config) analysis.Options {
-	o := analysis.DefaultOptions()
-	o.RubricThreshold = c.Solve.RubricThreshold
-	o.ChecklistThreshold = c.Solve.ChecklistThreshold
-	o.PartialCredit = c.Solve.PartialCredit
-	o.DifficultyBins = nil
-	for _, b := range c.Difficulty.Bins {
-		o.DifficultyBins = append(o.DifficultyBins, analysis.Bin{Name: b.Name, Max: b.Max})
-	}
-	o.Seed = c.Analysis.Seed
-	o.Bootstrap = c.Analysis.Bootstrap
-	o.Resamples = c.Analysis.Resamples
-	o.ExtremeEvaluators = c.Analysis.ExtremeEvaluators
-	o.Stemmer = c.Stemmer()
-	o.TextFilter.Key, o.TextFilter.Value = c.TextFilter()
-	o.QuestionPages = c.SiteQuestionPages()
-	return o
-}
-
-// storeTable writes a report table into the study database as a table of the
-// same name, through DuckDB's appender (user values are never spliced into SQL).
-func storeTable(ctx context.Context, dbPath string, t *report.Table) error {
-	c, err := duckdb.NewConnector(dbPath, nil)
-	if err != nil {
-		return fmt.Errorf("store %s: %w", t.Name, err)
-	}
-	db := sql.OpenDB(c)
-	defer db.Close()
-	var cols []string
-	for _, col := range t.Columns {
-		typ := "VARCHAR"
-		switch col.Kind {
-		case report.Int:
-			typ = "BIGINT"
-		case report.Float, report.Fraction:
-			typ = "DOUBLE"
-		}
-		cols = append(cols, fmt.Sprintf("%q %s", col.Name, typ))
-	}
-	if _, err := db.ExecContext(ctx, fmt.Sprintf("CREATE OR REPLACE TABLE %q (%s)", t.Name, strings.Join(cols, ", "))); err != nil {
-		return fmt.Errorf("store %s: %w", t.Name, err)
-	}
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	return conn.Raw(func(dc any) error {
-		app, err := duckdb.NewAppenderFromConn(dc.(driver.Conn), "", t.Name)
-		if err != nil {
-			return fmt.Errorf("store %s: %w", t.Name, err)
-		}
-		for _, row := range t.Rows {
-			vals := make([]driver.Value, len(row))
-			for i, v := range row {
-				switch x := v.(type) {
-				case float64:
-					if math.IsNaN(x) {
-						vals[i] = nil
-					} else {
-						vals[i] = x
-					}
-				case int:
-					vals[i] = int64(x)
-				default:
-					vals[i] = v
-				}
-			}
-			if err := app.AppendRow(vals...); err != nil {
-				app.Close()
-				return fmt.Errorf("store %s: %w", t.Name, err)
-			}
-		}
-		return app.Close()
-	})
 }
 
 // printSummary prints the human summary table (set all) compactly.

@@ -24,6 +24,8 @@ type run struct {
 	// for Table 8.
 	crossTau map[int]*meanAcc
 	crossIv  [nIns][2]float64
+	// summary holds the typed rows of the summary table.
+	summary []SummaryRow
 }
 
 // Analyze computes every EuroExec table, figure and question page of the
@@ -36,6 +38,17 @@ type run struct {
 // bootstrap replicates, resamples and text pairs within one) and returns
 // ctx's error.
 func Analyze(ctx context.Context, s *Study, opt Options) (*report.Report, error) {
+	r, err := AnalyzeResult(ctx, s, opt)
+	if err != nil {
+		return nil, err
+	}
+	return r.Report, nil
+}
+
+// AnalyzeResult is Analyze returning, beside the report, the typed values
+// other code reads (the summary table's rows), so that a caller need not
+// read them back from the report's tables.
+func AnalyzeResult(ctx context.Context, s *Study, opt Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
 	}
@@ -43,7 +56,7 @@ func Analyze(ctx context.Context, s *Study, opt Options) (*report.Report, error)
 	// parts of a stage that do not check ctx; the abandoned computation
 	// stops at its next check, calls Progress no more, and is dropped.
 	type result struct {
-		r   *report.Report
+		r   *Result
 		err error
 	}
 	var dropped atomic.Bool
@@ -75,8 +88,8 @@ func Analyze(ctx context.Context, s *Study, opt Options) (*report.Report, error)
 	}
 }
 
-// analyzeStudy is Analyze without the goroutine.
-func analyzeStudy(ctx context.Context, s *Study, opt Options) (*report.Report, error) {
+// analyzeStudy is AnalyzeResult without the goroutine.
+func analyzeStudy(ctx context.Context, s *Study, opt Options) (*Result, error) {
 	if err := checkOptions(opt); err != nil {
 		return nil, err
 	}
@@ -121,7 +134,7 @@ func analyzeStudy(ctx context.Context, s *Study, opt Options) (*report.Report, e
 	a.noteUndefined()
 	a.rep.Notes = p.notes
 	a.rep.Warnings = p.warnings
-	return a.rep, nil
+	return &Result{Report: a.rep, Summary: a.summary}, nil
 }
 
 func checkOptions(o Options) error {

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // evalMean is one human evaluator's mean rubric over LLM responses.
@@ -20,20 +21,20 @@ type evalMean struct {
 // the human label, in evaluator order.
 func (a *run) evaluatorMeans(v *view) []evalMean {
 	p := a.p
-	acc := map[int]*fracSum{}
+	acc := map[int]*study.RatSum{}
 	for _, gi := range v.g {
 		g := &p.grades[gi]
 		if math.IsNaN(g.rubMean) {
 			continue
 		}
 		if acc[g.e] == nil {
-			acc[g.e] = &fracSum{}
+			acc[g.e] = &study.RatSum{}
 		}
 		addRubric(acc[g.e], g)
 	}
 	var out []evalMean
 	for e, f := range acc {
-		out = append(out, evalMean{e: e, n: int(f.n), mean: f.mean()})
+		out = append(out, evalMean{e: e, n: int(f.N()), mean: f.Mean()})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].e < out[j].e })
 	return out
@@ -110,7 +111,7 @@ func (a *run) evaluatorsTable(v *view, ms []evalMean, crit, lenient []int) {
 	}
 	type agg struct {
 		n, sv, sn int64
-		chk       fracSum
+		chk       study.RatSum
 	}
 	ag := map[int]*agg{}
 	for _, gi := range v.g {
@@ -132,7 +133,7 @@ func (a *run) evaluatorsTable(v *view, ms []evalMean, crit, lenient []int) {
 	for _, m := range ms {
 		x := ag[m.e]
 		ev := p.s.Evaluators[m.e]
-		addRow(t, ev.ID, ev.Domain, x.n, m.mean, x.chk.mean(), frac(x.sv, x.sn), grp[m.e])
+		addRow(t, ev.ID, ev.Domain, x.n, m.mean, x.chk.Mean(), frac(x.sv, x.sn), grp[m.e])
 	}
 	a.addTable(t)
 }

@@ -46,3 +46,36 @@ func ExampleAnalyze() {
 	// all humans A: solve 0.50, rank 1.5, rubric 3.25, checklist 0.500
 	// all humans B: solve 0.50, rank 1.5, rubric 3.50, checklist 1.000
 }
+
+// AnalyzeResult gives the summary rows as typed values: no column
+// positions, no type assertions. Two human evaluators grade one question;
+// model A's rubric means are 4 and 3 (mean 3.5), B's 5 and 2 (also 3.5:
+// an exact tie, whatever the order of the graders).
+func ExampleAnalyzeResult() {
+	s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"R"}, ScaleMin: 1, ScaleMax: 5,
+		Questions:  []analysis.Question{{ID: "q1", GateScore: math.NaN()}},
+		Models:     []analysis.Model{{Name: "A"}, {Name: "B"}},
+		Evaluators: []analysis.Evaluator{{ID: "ann", Kind: analysis.Human}, {ID: "bob", Kind: analysis.Human}}}
+	for _, g := range []struct {
+		e, m string
+		x    float64
+	}{{"ann", "A", 4}, {"bob", "A", 3}, {"ann", "B", 5}, {"bob", "B", 2}} {
+		s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: g.e, Kind: analysis.Human, Round: "main",
+			QuestionID: "q1", Model: g.m, Rubric: []float64{g.x}})
+	}
+	opt := analysis.DefaultOptions()
+	opt.Bootstrap = 0
+	res, err := analysis.AnalyzeResult(context.Background(), s, opt)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range res.Summary {
+		fmt.Printf("%s %s %s: %d gradings, Solve Rate %.2f, rubric %.2f\n", r.Set, r.Graders, r.Model, r.Gradings, r.SolveRate, r.Rubric)
+	}
+	fmt.Println("tie:", res.Summary[0].Rubric == res.Summary[1].Rubric)
+	// Output:
+	// all humans A: 2 gradings, Solve Rate 1.00, rubric 3.50
+	// all humans B: 2 gradings, Solve Rate 0.50, rubric 3.50
+	// tie: true
+}

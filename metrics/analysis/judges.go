@@ -171,7 +171,7 @@ const (
 
 // jvExact holds the exact Table 9 sums of one model.
 type jvExact struct {
-	hRub, jRub, hChk, jChk   fracSum
+	hRub, jRub, hChk, jChk   study.RatSum
 	hSol, hSolN, jSol, jSolN int64
 	qs                       map[int]bool
 }
@@ -223,21 +223,17 @@ func (a *run) judgeVsHuman(hv *view) {
 		if len(jv.g) == 0 {
 			continue
 		}
-		a.judgeVsHumanOne(hv, jv, j, t, c)
+		// the figure: one series per judge, a point per model with both
+		// rubric means
+		if pts := a.judgeVsHumanOne(hv, jv, j, t, c); len(pts) > 0 {
+			f.Series = append(f.Series, report.Series{Name: p.popName(j), Points: pts})
+		}
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, row := range t.Rows {
-		h, jr := row[3].(float64), row[4].(float64)
-		if math.IsNaN(h) || math.IsNaN(jr) {
-			continue
+	for _, s := range f.Series {
+		for _, pt := range s.Points {
+			lo, hi = math.Min(lo, math.Min(pt.X, pt.Y)), math.Max(hi, math.Max(pt.X, pt.Y))
 		}
-		name := row[0].(string)
-		if len(f.Series) == 0 || f.Series[len(f.Series)-1].Name != name {
-			f.Series = append(f.Series, report.Series{Name: name})
-		}
-		s := &f.Series[len(f.Series)-1]
-		s.Points = append(s.Points, report.Point{X: h, Y: jr, Label: row[1].(string)})
-		lo, hi = math.Min(lo, math.Min(h, jr)), math.Max(hi, math.Max(h, jr))
 	}
 	if len(f.Series) > 0 {
 		f.Lines = []report.RefLine{{Name: "y = x", X1: lo, Y1: lo, X2: hi, Y2: hi}}
@@ -247,7 +243,10 @@ func (a *run) judgeVsHuman(hv *view) {
 	a.addTable(c)
 }
 
-func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) {
+// judgeVsHumanOne adds judge j's rows to judge_vs_human (t) and
+// judge_crispness (c), and returns the models' (human, judge) rubric means
+// where both are defined, labelled with the model.
+func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) []report.Point {
 	p := a.p
 	inJ := map[int]bool{}
 	for _, m := range jv.models {
@@ -263,7 +262,7 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) {
 	}
 	nM, nQ := len(models), len(hv.questions)
 	if nM == 0 {
-		return
+		return nil
 	}
 	// The pairing rule (scores.Grading.Usable): a grading with no usable
 	// score is not a grading, on either side.
@@ -359,10 +358,11 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) {
 	name := p.popName(j)
 	hm := make([][]float64, 3)
 	jm := make([][]float64, 3)
+	var pts []report.Point
 	for mi, m := range models {
 		e := &ex[mi]
-		h := [3]float64{e.hRub.mean(), e.hChk.mean(), frac(e.hSol, e.hSolN)}
-		jj := [3]float64{e.jRub.mean(), e.jChk.mean(), frac(e.jSol, e.jSolN)}
+		h := [3]float64{e.hRub.Mean(), e.hChk.Mean(), frac(e.hSol, e.hSolN)}
+		jj := [3]float64{e.jRub.Mean(), e.jChk.Mean(), frac(e.jSol, e.jSolN)}
 		row := []any{name, p.s.Models[m].Name, int64(len(e.qs))}
 		for k := 0; k < 3; k++ {
 			lo, hi := a.interval(reps, mi*3+k)
@@ -370,6 +370,9 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) {
 			if !math.IsNaN(h[k]) && !math.IsNaN(jj[k]) {
 				hm[k] = append(hm[k], h[k])
 				jm[k] = append(jm[k], jj[k])
+				if k == 0 {
+					pts = append(pts, report.Point{X: h[0], Y: jj[0], Label: p.s.Models[m].Name})
+				}
 			}
 		}
 		addRow(t, row...)
@@ -381,9 +384,10 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) {
 		sh, sj := stats.SD(hm[k]), stats.SD(jm[k])
 		addRow(c, name, meas, int64(len(hm[k])), lr.Slope, slo, shi, lr.Intercept, lr.R, sh, sj, sj/sh, rlo, rhi)
 	}
+	return pts
 }
 
-func pick(judge bool, j, h *fracSum) *fracSum {
+func pick(judge bool, j, h *study.RatSum) *study.RatSum {
 	if judge {
 		return j
 	}

@@ -185,7 +185,7 @@ func analyzeAll(t *testing.T, s *study.Study) *report.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep.Add(kr)
+	rep.Add(kr.Part())
 	co := calibration.DefaultOptions()
 	co.Bootstrap = 50
 	cr, err := calibration.Analyze(ctx, s, co)

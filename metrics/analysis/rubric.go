@@ -5,6 +5,7 @@ import (
 
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // rubricTables builds Figure 2 (mean ± SD per attribute, per domain,
@@ -30,11 +31,11 @@ func (a *run) rubricTables() {
 // meanSD is a mean (exact when the values are integers or fractions) and
 // the sample SD of a group of values.
 type meanSD struct {
-	exact fracSum
+	exact study.RatSum
 	x     []float64
 }
 
-func (m *meanSD) mean() float64 { return m.exact.mean() }
+func (m *meanSD) mean() float64 { return m.exact.Mean() }
 func (m *meanSD) sd() float64   { return stats.SD(m.x) }
 
 func meanSDCols(group, groupDoc string) []report.Column {
@@ -88,11 +89,8 @@ func (a *run) rubricByAttribute(v *view) {
 				continue
 			}
 			c := &cells[mp[g.m]][k]
-			if x == math.Trunc(x) {
-				c.exact.add(int64(x), 1)
-			} else {
-				c.exact.addFloat(x)
-			}
+			r, _ := study.RatOf(x) // exact when x is a short decimal
+			c.exact.Add(r, x)
 			c.x = append(c.x, x)
 		}
 	}

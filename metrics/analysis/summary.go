@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // modelStats are one model's Table 4 measures over one view's gradings.
@@ -44,7 +45,7 @@ func (a *run) summarize(v *view) []modelStats {
 	out := make([]modelStats, nM)
 	type exact struct {
 		solved, solvedN, rankSum, rankedN, wins int64
-		rub, chk                                fracSum
+		rub, chk                                study.RatSum
 		qs                                      map[int]bool
 	}
 	ex := make([]exact, nM)
@@ -107,8 +108,8 @@ func (a *run) summarize(v *view) []modelStats {
 		o.solve = frac(e.solved, e.solvedN)
 		o.rank = frac(e.rankSum, e.rankedN)
 		o.win = frac(e.wins, e.rankedN)
-		o.rubric = e.rub.mean()
-		o.checklist = e.chk.mean()
+		o.rubric = e.rub.Mean()
+		o.checklist = e.chk.Mean()
 		o.solveLo, o.solveHi = a.interval(reps, mi*k+0)
 		o.rankLo, o.rankHi = a.interval(reps, mi*k+1)
 		o.winLo, o.winHi = a.interval(reps, mi*k+2)
@@ -118,24 +119,21 @@ func (a *run) summarize(v *view) []modelStats {
 	return out
 }
 
-// addRubric adds g's rubric mean to an exact sum: the attribute sum over
-// the attribute count when the sum is an integer (human gradings), else
-// the float mean.
-func addRubric(f *fracSum, g *grade) {
-	if g.rub.OK() {
-		f.add(g.rub.Num, g.rub.Den)
-		return
-	}
-	f.addFloat(g.rubMean)
+// addRubric adds g's rubric mean to an exact sum: its exact fraction
+// (scores.Grading.RubricRat) when it has one, else the float mean (the sum
+// then falls back to float64, see study.RatSum).
+func addRubric(f *study.RatSum, g *grade) {
+	f.Add(g.rub, g.rubMean)
 }
 
-// addChecklist adds g's checklist rate to an exact sum.
-func addChecklist(f *fracSum, g *grade) {
+// addChecklist adds g's checklist rate to an exact sum (its exact fraction
+// when it has one, as addRubric).
+func addChecklist(f *study.RatSum, g *grade) {
+	r := study.Rat{}
 	if g.chkExact {
-		f.add(g.chkNum, g.chkDen)
-		return
+		r = study.NewRat(g.chkNum, g.chkDen)
 	}
-	f.addFloat(g.rate)
+	f.Add(r, g.rate)
 }
 
 func ratioF(num, den float64) float64 {
@@ -171,9 +169,6 @@ var summaryCols = []report.Column{
 // summaryTable builds Tables 4 and 10 for every set and grader population.
 func (a *run) summaryTable() {
 	p := a.p
-	t := newTable("summary", "Tables 4 and 10: Summary of results", report.SectionOverview,
-		"Solve Rate, average rank, win rate, rubric and checklist rate per model, per set of questions and grader population, with 95 % cluster-bootstrap intervals.",
-		summaryCols...)
 	for _, set := range []string{setAll, setRef} {
 		pops := append([]int{-1}, p.judges...)
 		for _, j := range pops {
@@ -186,9 +181,13 @@ func (a *run) summaryTable() {
 			}
 			p.noteCoverage("summary", v)
 			for _, o := range a.stats(set, j) {
-				addRow(t, set, v.pop, p.s.Models[o.model].Name, int64(o.nQuestions), int64(o.nGradings),
-					o.solve, o.solveLo, o.solveHi, o.rank, o.rankLo, o.rankHi, o.win, o.winLo, o.winHi,
-					o.rubric, o.rubricLo, o.rubricHi, o.checklist, o.chkLo, o.chkHi)
+				a.summary = append(a.summary, SummaryRow{Set: set, Graders: v.pop, Model: p.s.Models[o.model].Name,
+					Questions: int64(o.nQuestions), Gradings: int64(o.nGradings),
+					SolveRate: o.solve, SolveRateLo: o.solveLo, SolveRateHi: o.solveHi,
+					AvgRank: o.rank, AvgRankLo: o.rankLo, AvgRankHi: o.rankHi,
+					WinRate: o.win, WinRateLo: o.winLo, WinRateHi: o.winHi,
+					Rubric: o.rubric, RubricLo: o.rubricLo, RubricHi: o.rubricHi,
+					Checklist: o.checklist, ChecklistLo: o.chkLo, ChecklistHi: o.chkHi})
 			}
 		}
 	}
@@ -201,7 +200,7 @@ func (a *run) summaryTable() {
 	if !p.hasRubric {
 		p.note("summary", "the study has no rubric: rubric is empty")
 	}
-	a.addTable(t)
+	a.addTable(SummaryTable(a.summary))
 	a.headlineFigure()
 }
 

@@ -207,7 +207,7 @@ func (a *run) table7(scores [][]textScore) {
 			inText[[2]int{s.q, s.m}] = true
 		}
 	}
-	rub := make([]fracSum, nM)
+	rub := make([]study.RatSum, nM)
 	if v := a.view(setAll, -1); p.hasRubric {
 		for _, gi := range v.g {
 			g := &p.grades[gi]
@@ -221,7 +221,7 @@ func (a *run) table7(scores [][]textScore) {
 		if len(rs[m]) == 0 {
 			continue
 		}
-		r, ro, bl := rub[m].mean(), stats.Mean(rs[m]), stats.Mean(bs[m])
+		r, ro, bl := rub[m].Mean(), stats.Mean(rs[m]), stats.Mean(bs[m])
 		addRow(t, p.s.Models[m].Name, int64(len(rs[m])), r, ro, bl)
 		mr, mrouge, mbleu = append(mr, r), append(mrouge, ro), append(mbleu, bl)
 	}

@@ -73,47 +73,6 @@ func decimalRatio(x float64) (ratio, bool) {
 	return ratio{n, d}, true
 }
 
-// fracSum sums fractions exactly: numerators are kept per denominator as
-// integers and combined once by Value.
-type fracSum struct {
-	byDen   map[int64]int64
-	fl      float64 // sum of values added as floats
-	inexact bool
-	n       int64
-}
-
-func (f *fracSum) add(num, den int64) {
-	if f.byDen == nil {
-		f.byDen = map[int64]int64{}
-	}
-	f.byDen[den] += num
-	f.n++
-}
-
-func (f *fracSum) addFloat(x float64) {
-	f.fl += x
-	f.inexact = true
-	f.n++
-}
-
-// mean returns the sum divided by the number of terms, NaN when empty.
-func (f *fracSum) mean() float64 {
-	if f.n == 0 {
-		return math.NaN()
-	}
-	s := new(big.Rat)
-	for d, n := range f.byDen {
-		s.Add(s, big.NewRat(n, d))
-	}
-	if f.inexact {
-		v, _ := s.Float64()
-		return (v + f.fl) / float64(f.n)
-	}
-	s.Quo(s, new(big.Rat).SetInt64(f.n))
-	v, _ := s.Float64()
-	return v
-}
-
 // parallelFor runs body(i) for i in [0,n) on up to GOMAXPROCS goroutines.
 // Each body writes only its own slot, so results do not depend on the
 // number of cores.

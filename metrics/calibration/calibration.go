@@ -10,6 +10,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // Options control Analyze.
@@ -97,7 +98,11 @@ type metric struct {
 	// the metric (also PPI's prediction), y the human value.
 	feat, raw [][]float64
 	y         [][]float64
-	clip      bool // clip linear predictions to [0, 1]
+	// rawR and yR are raw and y as exact fractions (zero Rat: not exact),
+	// for the exact means judge_raw and human; rawR nil: raw is an integer
+	// (a 0/1 verdict) and is its own fraction.
+	rawR, yR [][]study.Rat
+	clip     bool // clip linear predictions to [0, 1]
 }
 
 // calRow is one judge_calibration row.
@@ -119,22 +124,29 @@ func calibrate(d *data, opt Options, r *Result) {
 	sum := summaryTable()
 	figs := map[string]*report.Figure{}
 	var order []string
+	noPPI, noCal := 0, 0 // rows without a PPI estimate, without calibrated values
 	for j, judge := range d.judges {
 		ms := []metric{}
 		if d.hasRubric {
-			ms = append(ms, metric{name: MetricRubric, feat: d.jRub[j], raw: d.jRub[j], y: d.hRub})
+			ms = append(ms, metric{name: MetricRubric, feat: d.jRub[j], raw: d.jRub[j], y: d.hRub, rawR: d.jRubR[j], yR: d.hRubR})
 		}
 		feat := d.jChk[j]
 		if d.hasRubric {
 			feat = d.jRub[j]
 		}
-		ms = append(ms, metric{name: MetricSolveRate, feat: feat, raw: d.jSolve[j], y: d.hSolve, clip: true})
+		ms = append(ms, metric{name: MetricSolveRate, feat: feat, raw: d.jSolve[j], y: d.hSolve, yR: d.hSolveR, clip: true})
 		for _, mt := range ms {
 			rows, warn := calibrateOne(d, j, mt, opt)
 			if warn != "" {
 				r.Warnings = append(r.Warnings, fmt.Sprintf("calibration: judge %s, %s: %s", judge, mt.name, warn))
 			}
 			for _, cr := range rows {
+				if math.IsNaN(cr.ppi.Estimate) {
+					noPPI++
+				}
+				if math.IsNaN(cr.iso) {
+					noCal++
+				}
 				t.Rows = append(t.Rows, []any{cr.judge, cr.model, cr.metric, cr.human, cr.raw, cr.lin, cr.iso,
 					cr.ppi.Estimate, cr.ppi.Lo, cr.ppi.Hi, cr.ppi.Tuned, cr.ppi.TunedLo, cr.ppi.TunedHi, cr.ppi.Lambda,
 					cr.ppi.HumanLo, cr.ppi.HumanHi,
@@ -166,15 +178,6 @@ func calibrate(d *data, opt Options, r *Result) {
 		}
 	}
 	r.Tables = append(r.Tables, t, sum)
-	noPPI, noCal := 0, 0
-	for _, row := range t.Rows {
-		if v, _ := row[7].(float64); math.IsNaN(v) {
-			noPPI++
-		}
-		if v, _ := row[6].(float64); math.IsNaN(v) {
-			noCal++
-		}
-	}
 	if noPPI > 0 {
 		r.Notes = append(r.Notes, report.Note{Table: TableCalibration, Reason: fmt.Sprintf("%d row(s) have no PPI or human-only estimate: fewer than 2 questions graded by both the judge and humans", noPPI)})
 	}
@@ -201,6 +204,7 @@ func calibrate(d *data, opt Options, r *Result) {
 type unit struct {
 	m, q      int
 	x, raw, y float64 // y NaN when no human label
+	rawR, yR  study.Rat
 	lin, iso  float64 // held-out predictions (labelled units only)
 }
 
@@ -214,7 +218,13 @@ func calibrateOne(d *data, j int, mt metric, opt Options) ([]calRow, string) {
 			if math.IsNaN(x) || math.IsNaN(raw) {
 				continue
 			}
-			us = append(us, unit{m: m, q: q, x: x, raw: raw, y: mt.y[m][q], lin: math.NaN(), iso: math.NaN()})
+			u := unit{m: m, q: q, x: x, raw: raw, y: mt.y[m][q], yR: mt.yR[m][q], lin: math.NaN(), iso: math.NaN()}
+			if mt.rawR != nil {
+				u.rawR = mt.rawR[m][q]
+			} else {
+				u.rawR, _ = study.RatOf(raw)
+			}
+			us = append(us, u)
 		}
 	}
 	// Labelled questions and their folds.
@@ -272,7 +282,8 @@ func calibrateOne(d *data, j int, mt metric, opt Options) ([]calRow, string) {
 	}
 	var rows []calRow
 	for m, model := range d.models {
-		var hy, raw, lin, iso []float64
+		var lin, iso []float64
+		var human, raw study.RatSum // the exact human and judge_raw means
 		f := make([]float64, len(d.questions))
 		y := make([]float64, len(d.questions))
 		for q := range f {
@@ -287,8 +298,8 @@ func calibrateOne(d *data, j int, mt metric, opt Options) ([]calRow, string) {
 			f[u.q] = u.raw
 			if !math.IsNaN(u.y) {
 				y[u.q] = u.y
-				hy = append(hy, u.y)
-				raw = append(raw, u.raw)
+				human.Add(u.yR, u.y)
+				raw.Add(u.rawR, u.raw)
 				lin = append(lin, u.lin)
 				iso = append(iso, u.iso)
 			}
@@ -297,8 +308,8 @@ func calibrateOne(d *data, j int, mt metric, opt Options) ([]calRow, string) {
 			continue
 		}
 		rows = append(rows, calRow{judge: d.judges[j], model: model, metric: mt.name,
-			human: stats.Mean(hy), raw: stats.Mean(raw), lin: stats.Mean(lin), iso: stats.Mean(iso),
-			ppi: PPIMean(f, y, opt.Level), nQ: len(hy), nJ: nJ})
+			human: human.Mean(), raw: raw.Mean(), lin: stats.Mean(lin), iso: stats.Mean(iso),
+			ppi: PPIMean(f, y, opt.Level), nQ: int(human.N()), nJ: nJ})
 	}
 	return rows, warn
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/study"
 )
 
 // data holds the main-round per-response scores of a study: human scores
@@ -17,12 +18,26 @@ type data struct {
 	questions []string // study question ids, study order
 	hasRubric bool
 
-	hRub   [][]float64 // mean human rubric_mean
+	hRub   [][]float64 // mean human rubric_mean (the exact mean divided once)
 	hSolve [][]float64 // share of human gradings that solve
 	judges []string    // judge evaluator ids, sorted
 	jRub   [][][]float64
 	jChk   [][][]float64
 	jSolve [][][]float64 // 0/1
+	// The same values as exact fractions (the zero Rat where there is
+	// nothing or the value is not exact), so that means over questions are
+	// exact too (study.RatSum).
+	// (The judge's verdicts, 0 or 1, need no second grid.)
+	hRubR, hSolveR [][]study.Rat
+	jRubR          [][][]study.Rat
+}
+
+func ratGrid(a, b int) [][]study.Rat {
+	g := make([][]study.Rat, a)
+	for i := range g {
+		g[i] = make([]study.Rat, b)
+	}
+	return g
 }
 
 func nanGrid(a, b int) [][]float64 {
@@ -74,15 +89,17 @@ func load(s *analysis.Study, so scores.Options) *data {
 	}
 	nM, nQ := len(d.models), len(d.questions)
 	d.hRub, d.hSolve = nanGrid(nM, nQ), nanGrid(nM, nQ)
+	d.hRubR, d.hSolveR = ratGrid(nM, nQ), ratGrid(nM, nQ)
 	for range d.judges {
 		d.jRub = append(d.jRub, nanGrid(nM, nQ))
 		d.jChk = append(d.jChk, nanGrid(nM, nQ))
 		d.jSolve = append(d.jSolve, nanGrid(nM, nQ))
+		d.jRubR = append(d.jRubR, ratGrid(nM, nQ))
 	}
-	rubSum, rubN := nanGrid(nM, nQ), make([][]int, nM)
-	solSum, solN := nanGrid(nM, nQ), make([][]int, nM)
-	for m := range rubN {
-		rubN[m], solN[m] = make([]int, nQ), make([]int, nQ)
+	rub := make([][]study.RatSum, nM) // per response: the human rubric means
+	solSum, solN := make([][]int64, nM), make([][]int64, nM)
+	for m := range rub {
+		rub[m], solSum[m], solN[m] = make([]study.RatSum, nQ), make([]int64, nQ), make([]int64, nQ)
 	}
 	// gs is sorted by (round, question, model, evaluator): sums are taken in
 	// that fixed order.
@@ -98,16 +115,9 @@ func load(s *analysis.Study, so scores.Options) *data {
 		switch g.Kind {
 		case analysis.Human:
 			if !math.IsNaN(g.RubricMean) {
-				if rubN[m][q] == 0 {
-					rubSum[m][q] = 0
-				}
-				rubSum[m][q] += g.RubricMean
-				rubN[m][q]++
+				rub[m][q].Add(g.RubricRat, g.RubricMean)
 			}
 			if g.Solve != scores.Undefined { // undefined: out of the Solve Rate (scores.Scorer.Rule)
-				if solN[m][q] == 0 {
-					solSum[m][q] = 0
-				}
 				if g.Solved {
 					solSum[m][q]++
 				}
@@ -119,19 +129,21 @@ func load(s *analysis.Study, so scores.Options) *data {
 			}
 			j := jPos[g.Evaluator]
 			d.jRub[j][m][q] = g.RubricMean
+			d.jRubR[j][m][q] = g.RubricRat
 			d.jChk[j][m][q] = g.ChecklistRate
 			if g.Solve != scores.Undefined {
 				d.jSolve[j][m][q] = b2f(g.Solved)
 			}
 		}
 	}
-	for m := range rubN {
-		for q := range rubN[m] {
-			if rubN[m][q] > 0 {
-				d.hRub[m][q] = rubSum[m][q] / float64(rubN[m][q])
+	for m := range rub {
+		for q := range rub[m] {
+			if rub[m][q].N() > 0 {
+				d.hRub[m][q], d.hRubR[m][q] = rub[m][q].Mean(), rub[m][q].Rat()
 			}
 			if solN[m][q] > 0 {
-				d.hSolve[m][q] = solSum[m][q] / float64(solN[m][q])
+				d.hSolveR[m][q] = study.NewRat(solSum[m][q], solN[m][q])
+				d.hSolve[m][q] = d.hSolveR[m][q].Float64()
 			}
 		}
 	}

@@ -63,4 +63,13 @@ func TestLabelledTooFew(t *testing.T) {
 			t.Errorf("n_questions = %v, want 1", n)
 		}
 	}
+	// every row lacks both, and the notes count them
+	for _, want := range []string{
+		fmt.Sprintf("%d row(s) have no PPI or human-only estimate", len(cal.Rows)),
+		fmt.Sprintf("%d row(s) have no calibrated values", len(cal.Rows)),
+	} {
+		if !strings.Contains(fmt.Sprint(res.Notes), want) {
+			t.Errorf("notes %v do not say %q", res.Notes, want)
+		}
+	}
 }

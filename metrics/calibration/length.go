@@ -9,6 +9,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // lengthSeedMix separates the bootstrap streams of length_controlled from
@@ -19,6 +20,7 @@ const lengthSeedMix = 0x9e3779b97f4a7c15
 type lengthObs struct {
 	m, q  int
 	y, z  float64
+	yR    study.Rat // y exactly (zero Rat: not exact), for raw_mean
 	chars int
 }
 
@@ -112,7 +114,7 @@ func lengthControlled(ctx context.Context, s *analysis.Study, d *data, opt Optio
 			continue
 		}
 		l := math.Log(float64(resp.Chars))
-		obs = append(obs, lengthObs{m: m, q: q, y: d.hRub[m][q], z: l, chars: resp.Chars})
+		obs = append(obs, lengthObs{m: m, q: q, y: d.hRub[m][q], yR: d.hRubR[m][q], z: l, chars: resp.Chars})
 		logs = append(logs, l)
 	}
 	if len(obs) == 0 {
@@ -178,16 +180,16 @@ func lengthControlled(ctx context.Context, s *analysis.Study, d *data, opt Optio
 	// Raw means and lengths per model.
 	sumY, sumC := make([]float64, nM), make([]float64, nM)
 	cnt := make([]int, nM)
-	ys := make([][]float64, nM)
+	ys := make([]study.RatSum, nM) // raw_mean: the exact mean of the responses' human means
 	for _, q := range qs {
 		for _, o := range byQ[q] {
-			ys[o.m] = append(ys[o.m], o.y)
+			ys[o.m].Add(o.yR, o.y)
 			sumC[o.m] += float64(o.chars)
 			cnt[o.m]++
 		}
 	}
 	for m := range ys {
-		sumY[m] = stats.Mean(ys[m])
+		sumY[m] = ys[m].Mean()
 	}
 	grand := stats.Mean(sumY)
 

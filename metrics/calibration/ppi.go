@@ -87,7 +87,9 @@ func PPIMean(f, y []float64, level float64) PPI {
 	n, N := float64(r.NLabelled), float64(r.N)
 	z := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(1 - (1-level)/2)
 	r.HumanMean = stats.Mean(yL)
-	hh := z * stats.SD(yL) / math.Sqrt(n)
+	// the same expression as the PPI's variance below, so that with every
+	// question labelled (ρ = 1) both intervals are equal bit for bit
+	hh := z * math.Sqrt(stats.Variance(yL)/n)
 	r.HumanLo, r.HumanHi = r.HumanMean-hh, r.HumanMean+hh
 
 	rect := make([]float64, len(yL))

@@ -357,6 +357,49 @@ func TestKappaHandComputed(t *testing.T) {
 	checkFloat(t, "diff", d[6], -0.125)
 }
 
+// TestKappaUndefinedLeftOut: a verdict that is undefined in either run
+// (an all-na checklist) is left out of κ and the flipped share, as from
+// every Solve Rate. Judge verdicts on four unchanged responses (rubric 4,
+// one checklist item): OLD hit, hit, miss, na → solved 1, 1, 0, undefined;
+// NEW hit, miss, miss, hit → 1, 0, 0, 1. On the three defined pairs p_o =
+// 2/3, p_e = ⅔·⅓ + ⅓·⅔ = 4/9, κ = (2/3 − 4/9)/(1 − 4/9) = 0.4; one flip
+// of three. (Counting the undefined verdict as unsolved gave κ 0 and 2/4.)
+func TestKappaUndefinedLeftOut(t *testing.T) {
+	H, M, NA := analysis.Hit, analysis.Miss, analysis.NA
+	mk := func(vs []analysis.Verdict) *analysis.Study {
+		s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"A"},
+			Models: []analysis.Model{{Name: "m"}}, Evaluators: []analysis.Evaluator{{ID: "j", Kind: analysis.Judge}}}
+		for i, v := range vs {
+			q := string(rune('a' + i))
+			s.Questions = append(s.Questions, analysis.Question{ID: q, Checklist: []string{"item"}})
+			s.Responses = append(s.Responses, analysis.Response{QuestionID: q, Model: "m", Text: "t" + q})
+			s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "j", Kind: analysis.Judge, Round: "main", QuestionID: q, Model: "m",
+				Rubric: []float64{4}, Verdicts: []analysis.Verdict{v}})
+		}
+		return s
+	}
+	opt := DefaultOptions()
+	opt.Bootstrap = 0
+	p := analyze(t, mk([]analysis.Verdict{H, H, M, NA}), mk([]analysis.Verdict{H, M, M, H}), opt)
+	tb := table(t, p, DriftTable)
+	d := tb.Rows[0]
+	at := func(name string) any {
+		for i, c := range tb.Columns {
+			if c.Name == name {
+				return d[i]
+			}
+		}
+		t.Fatalf("no column %s", name)
+		return nil
+	}
+	if at("n_responses") != int64(4) {
+		t.Errorf("n_responses = %v, want 4 (the rubric comparison keeps every response)", at("n_responses"))
+	}
+	checkFloat(t, "κ", at("kappa_solved"), 0.4)
+	checkFloat(t, "flipped", at("flipped_share"), 1.0/3)
+	checkFloat(t, "diff", at("rubric_diff"), 0)
+}
+
 // TestSameOnOneCore: replicates are seeded per replicate, so the tables do
 // not depend on the number of cores.
 func TestSameOnOneCore(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/study"
 )
 
 // comparison holds the state of one Analyze call.
@@ -322,8 +323,8 @@ func (c *comparison) judgeDrift(ctx context.Context) error {
 			// Clusters are questions: per question, the sum of differences
 			// and the count of responses.
 			var cl [][2]float64
-			var sa, sb float64
-			var va, vb []int
+			var sa, sb, sd study.RatSum // exact old, new means and their difference
+			var va, vb []int            // verdicts defined in both runs
 			flips := 0
 			for i, k := range keys {
 				x, y := a[k], b[k]
@@ -333,24 +334,24 @@ func (c *comparison) judgeDrift(ctx context.Context) error {
 				d := y.rubric - x.rubric
 				cl[len(cl)-1][0] += d
 				cl[len(cl)-1][1]++
-				sa += x.rubric
-				sb += y.rubric
+				sa.Add(x.rubricR, x.rubric)
+				sb.Add(y.rubricR, y.rubric)
+				sd.Add(y.rubricR.Add(x.rubricR.MulInt(-1)), d)
+				if !x.defined || !y.defined {
+					continue // an undefined verdict is left out, as from every Solve Rate
+				}
 				va = append(va, b2i(x.solved))
 				vb = append(vb, b2i(y.solved))
 				if x.solved != y.solved {
 					flips++
 				}
 			}
-			n := float64(len(keys))
 			r.nQ = len(cl)
-			r.oldMean, r.newMean = sa/n, sb/n
-			var sd float64
-			for _, x := range cl {
-				sd += x[0]
+			r.oldMean, r.newMean, r.diff = sa.Mean(), sb.Mean(), sd.Mean()
+			if len(va) > 0 {
+				r.kappa = stats.CohenKappa(va, vb, []int{0, 1}, stats.KappaUnweighted)
+				r.flipped = float64(flips) / float64(len(va))
 			}
-			r.diff = sd / n
-			r.kappa = stats.CohenKappa(va, vb, []int{0, 1}, stats.KappaUnweighted)
-			r.flipped = float64(flips) / n
 			if c.opt.Bootstrap > 0 {
 				reps := stats.ClusterBootstrap(len(cl), c.opt.Bootstrap, c.opt.Seed, 1, func(idx []int, out []float64) {
 					var s, m float64

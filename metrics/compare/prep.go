@@ -3,11 +3,11 @@ package compare
 import (
 	"crypto/sha256"
 	"math"
-	"math/big"
 	"sort"
 
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/study"
 )
 
 // Per-(question, model) accumulator layout.
@@ -28,54 +28,7 @@ const (
 // integer counts and rational sums (no float accumulation).
 type exact struct {
 	solvedN, solved, rankedN, rankSum, wins int64
-	rub, chk                                fracSum
-}
-
-// fracSum is an exact sum of fractions, grouped by denominator, plus the
-// values that are only known as floats (summed in data order), as the
-// summary table sums rubric means and checklist rates.
-type fracSum struct {
-	byDen   map[int64]int64
-	fl      float64
-	inexact bool
-	n       int64
-}
-
-func (f *fracSum) add(num, den int64) {
-	if f.byDen == nil {
-		f.byDen = map[int64]int64{}
-	}
-	f.byDen[den] += num
-	f.n++
-}
-
-func (f *fracSum) addFloat(x float64) {
-	f.fl += x
-	f.inexact = true
-	f.n++
-}
-
-// mean is the sum over the number of terms; NaN when empty.
-func (f *fracSum) mean() float64 {
-	if f.n == 0 {
-		return math.NaN()
-	}
-	dens := make([]int64, 0, len(f.byDen))
-	for d := range f.byDen {
-		dens = append(dens, d)
-	}
-	sort.Slice(dens, func(i, j int) bool { return dens[i] < dens[j] })
-	s := new(big.Rat)
-	for _, d := range dens {
-		s.Add(s, big.NewRat(f.byDen[d], d))
-	}
-	if f.inexact {
-		v, _ := s.Float64()
-		return (v + f.fl) / float64(f.n)
-	}
-	s.Quo(s, new(big.Rat).SetInt64(f.n))
-	v, _ := s.Float64()
-	return v
+	rub, chk                                study.RatSum // exact sums of the rubric means and checklist rates
 }
 
 func (e *exact) values() [5]float64 {
@@ -85,7 +38,7 @@ func (e *exact) values() [5]float64 {
 		}
 		return float64(n) / float64(d)
 	}
-	return [5]float64{ratio(e.solved, e.solvedN), e.rub.mean(), e.chk.mean(),
+	return [5]float64{ratio(e.solved, e.solvedN), e.rub.Mean(), e.chk.Mean(),
 		ratio(e.rankSum, e.rankedN), ratio(e.wins, e.rankedN)}
 }
 
@@ -101,8 +54,10 @@ type pop struct {
 
 // judgeScore is one judge's (run-averaged) grading of one response.
 type judgeScore struct {
-	rubric float64
-	solved bool
+	rubric  float64
+	rubricR study.Rat // rubric exactly; the zero Rat when not exact
+	solved  bool
+	defined bool // the Solve verdict is defined (scores.Undefined: out of κ and the flipped share)
 }
 
 // runData is one run, indexed.
@@ -184,7 +139,7 @@ func prepare(r Run, rename map[string]string) *runData {
 			if d.judges[g.Evaluator] == nil {
 				d.judges[g.Evaluator] = map[[2]string]judgeScore{}
 			}
-			d.judges[g.Evaluator][[2]string{g.QuestionID, g.Model}] = judgeScore{rubric: g.RubricMean, solved: g.Solved}
+			d.judges[g.Evaluator][[2]string{g.QuestionID, g.Model}] = judgeScore{rubric: g.RubricMean, rubricR: g.RubricRat, solved: g.Solved, defined: g.Solve != scores.Undefined}
 		}
 	}
 	nM := len(d.models)
@@ -237,7 +192,6 @@ func prepare(r Run, rename map[string]string) *runData {
 			rank[i] = int32(r + 1)
 		}
 	}
-	pc2 := int64(math.Round(2 * r.Scores.PartialCredit))
 	for _, i := range keep {
 		g := &gs[i]
 		pp := d.pops[popOf(g)]
@@ -268,60 +222,15 @@ func prepare(r Run, rename map[string]string) *runData {
 		if !math.IsNaN(g.RubricMean) {
 			c[acRubN]++
 			c[acRubSum] += g.RubricMean
-			addRubric(&e.rub, g)
+			e.rub.Add(g.RubricRat, g.RubricMean) // exact unless a score is not a short decimal
 		}
 		if !math.IsNaN(g.ChecklistRate) {
 			c[acChkN]++
 			c[acChkSum] += g.ChecklistRate
-			addChecklist(&e.chk, g, pc2, r.Scores.PartialCredit)
+			e.chk.Add(g.ChecklistRat, g.ChecklistRate)
 		}
 	}
 	return d
-}
-
-// addRubric adds a grading's rubric mean exactly: the sum of integer
-// attribute scores over their count, else the float mean.
-func addRubric(f *fracSum, g *scores.Grading) {
-	var sum, n int64
-	for _, v := range g.Rubric {
-		if math.IsNaN(v) {
-			continue
-		}
-		if v != math.Trunc(v) || math.Abs(v) > 1<<30 {
-			f.addFloat(g.RubricMean)
-			return
-		}
-		sum += int64(v)
-		n++
-	}
-	f.add(sum, n)
-}
-
-// addChecklist adds a single-run grading's checklist rate exactly (partial
-// credit in halves), else the float rate.
-func addChecklist(f *fracSum, g *scores.Grading, pc2 int64, pc float64) {
-	if g.Runs != 1 || float64(pc2) != 2*pc {
-		f.addFloat(g.ChecklistRate)
-		return
-	}
-	var hits, partials, n int64
-	for _, v := range g.Verdicts {
-		switch v {
-		case analysis.Hit:
-			hits++
-			n++
-		case analysis.Partial:
-			partials++
-			n++
-		case analysis.Miss:
-			n++
-		}
-	}
-	if n == 0 {
-		f.addFloat(g.ChecklistRate)
-		return
-	}
-	f.add(2*hits+pc2*partials, 2*n)
 }
 
 // renamer returns the matching name of each model of s: rename[name], else

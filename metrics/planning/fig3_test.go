@@ -46,7 +46,7 @@ func TestFigure3Relation(t *testing.T) {
 	}
 	opt := DefaultPlanOptions()
 	opt.Power = 0.5
-	tb, err := Plan(study(qs, gs), opt)
+	tb, err := Plan(newStudy(qs, gs), opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // PlanOptions are the design targets of Plan.
@@ -72,18 +73,19 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 
 func analyze(s *analysis.Study, opt Options) Result {
 	var r Result
-	t, err := Plan(s, opt.Plan)
+	pairs, err := plan(s, opt.Plan)
 	if err != nil {
 		r.Notes = append(r.Notes, report.Note{Table: TableName, Reason: err.Error()})
 		return r
 	}
+	t := planTable(pairs, opt.Plan)
 	r.Tables = append(r.Tables, t)
-	if f := planFigure(t, opt.Plan.GradersPerQuestion); f != nil {
+	if f := planFigure(pairs, opt.Plan.GradersPerQuestion); f != nil {
 		r.Figures = append(r.Figures, f)
 	}
-	for _, row := range t.Rows {
-		if note, _ := row[len(row)-1].(string); note != "" {
-			r.Notes = append(r.Notes, report.Note{Table: TableName, Reason: fmt.Sprintf("%v vs %v: %s", row[0], row[1], note)})
+	for _, ps := range pairs {
+		if ps.note != "" {
+			r.Notes = append(r.Notes, report.Note{Table: TableName, Reason: fmt.Sprintf("%v vs %v: %s", ps.a, ps.b, ps.note)})
 		}
 	}
 	return r
@@ -95,7 +97,14 @@ type pilot struct {
 	models []string
 	nQ     int
 	// per model: per question: grader → rubric mean (NaN skipped)
-	by [][]map[string]float64
+	by [][]map[string]score
+}
+
+// score is one grading's rubric mean, as a float and as an exact fraction
+// (the zero Rat where not exact).
+type score struct {
+	x float64
+	r study.Rat
 }
 
 // pairStats is one row of study_plan before formatting.
@@ -145,37 +154,63 @@ type pairStats struct {
 // Plan returns an error for invalid options, a study without rubric or
 // without two models with main-round human rubric gradings.
 func Plan(s *analysis.Study, opt PlanOptions) (*report.Table, error) {
-	if s == nil {
-		return nil, errors.New("planning: plan: the study is nil")
+	pairs, err := plan(s, opt)
+	if err != nil {
+		return nil, err
 	}
-	if !(opt.Alpha > 0 && opt.Alpha < 1) {
-		return nil, fmt.Errorf("planning: plan: alpha %v is not in (0, 1)", opt.Alpha)
-	}
-	if !(opt.Power > opt.Alpha && opt.Power < 1) {
-		return nil, fmt.Errorf("planning: plan: power %v is not in (alpha, 1)", opt.Power)
-	}
-	for _, g := range opt.GradersPerQuestion {
-		if g < 1 {
-			return nil, fmt.Errorf("planning: plan: graders per question %d is below 1", g)
-		}
-	}
-	if len(s.Attributes) == 0 {
-		return nil, errors.New("planning: plan: the study has no rubric")
+	return planTable(pairs, opt), nil
+}
+
+// plan checks s and opt and computes the adjacent pairs of Plan.
+func plan(s *analysis.Study, opt PlanOptions) ([]pairStats, error) {
+	if err := checkPlan(s, opt); err != nil {
+		return nil, err
 	}
 	p := loadPilot(s, opt.Scores)
 	if len(p.models) < 2 {
 		return nil, fmt.Errorf("planning: plan: %d model(s) with main-round human rubric gradings; need 2", len(p.models))
 	}
-	t := newPlanTable(opt)
+	var pairs []pairStats
 	for i := 0; i+1 < len(p.models); i++ {
-		ps := p.pair(i, i+1, opt)
+		pairs = append(pairs, p.pair(i, i+1, opt))
+	}
+	return pairs, nil
+}
+
+// checkPlan returns Plan's error for a nil study, invalid options or a
+// study without rubric.
+func checkPlan(s *analysis.Study, opt PlanOptions) error {
+	if s == nil {
+		return errors.New("planning: plan: the study is nil")
+	}
+	if !(opt.Alpha > 0 && opt.Alpha < 1) {
+		return fmt.Errorf("planning: plan: alpha %v is not in (0, 1)", opt.Alpha)
+	}
+	if !(opt.Power > opt.Alpha && opt.Power < 1) {
+		return fmt.Errorf("planning: plan: power %v is not in (alpha, 1)", opt.Power)
+	}
+	for _, g := range opt.GradersPerQuestion {
+		if g < 1 {
+			return fmt.Errorf("planning: plan: graders per question %d is below 1", g)
+		}
+	}
+	if len(s.Attributes) == 0 {
+		return errors.New("planning: plan: the study has no rubric")
+	}
+	return nil
+}
+
+// planTable builds the study_plan table from the pairs.
+func planTable(pairs []pairStats, opt PlanOptions) *report.Table {
+	t := newPlanTable(opt)
+	for _, ps := range pairs {
 		row := []any{ps.a, ps.b, int64(ps.n), ps.graders, ps.meanA, ps.meanB, ps.d, ps.varD, ps.varQ, ps.varE,
 			int64(ps.nVarQuestions), ps.effect, ps.powerP, ps.nPilot}
 		row = append(row, ps.nG...)
 		row = append(row, ps.note)
 		t.Rows = append(t.Rows, row)
 	}
-	return t, nil
+	return t
 }
 
 func newPlanTable(opt PlanOptions) *report.Table {
@@ -223,12 +258,8 @@ func loadPilot(s *analysis.Study, so scores.Options) *pilot {
 	for i, q := range s.Questions {
 		qPos[q.ID] = i
 	}
-	type acc struct {
-		sum float64
-		n   int
-	}
-	accs := map[string]*acc{}
-	by := map[string][]map[string]float64{}
+	accs := map[string]*study.RatSum{} // per model: the exact mean rubric over gradings
+	by := map[string][]map[string]score{}
 	for _, g := range scores.Compute(s, so) {
 		if g.Kind != analysis.Human || g.Round != round || g.Model == s.HumanLabel || math.IsNaN(g.RubricMean) {
 			continue
@@ -239,26 +270,24 @@ func loadPilot(s *analysis.Study, so scores.Options) *pilot {
 		}
 		a := accs[g.Model]
 		if a == nil {
-			a = &acc{}
+			a = &study.RatSum{}
 			accs[g.Model] = a
-			by[g.Model] = make([]map[string]float64, len(s.Questions))
+			by[g.Model] = make([]map[string]score, len(s.Questions))
 		}
-		a.sum += g.RubricMean
-		a.n++
+		a.Add(g.RubricRat, g.RubricMean)
 		if by[g.Model][qi] == nil {
-			by[g.Model][qi] = map[string]float64{}
+			by[g.Model][qi] = map[string]score{}
 		}
-		by[g.Model][qi][g.Evaluator] = g.RubricMean
+		by[g.Model][qi][g.Evaluator] = score{g.RubricMean, g.RubricRat}
 	}
 	p := &pilot{nQ: len(s.Questions)}
 	for m := range accs {
 		p.models = append(p.models, m)
 	}
-	mean := func(m string) float64 { return accs[m].sum / float64(accs[m].n) }
+	// descending exact means (equal means tie exactly), then by name
 	sort.Slice(p.models, func(i, j int) bool {
-		a, b := mean(p.models[i]), mean(p.models[j])
-		if a != b {
-			return a > b
+		if c := cmpMean(accs[p.models[i]], accs[p.models[j]]); c != 0 {
+			return c > 0
 		}
 		return p.models[i] < p.models[j]
 	})
@@ -268,19 +297,33 @@ func loadPilot(s *analysis.Study, so scores.Options) *pilot {
 	return p
 }
 
-// gradersMean returns the mean of a grader map (NaN when empty).
-func gradersMean(g map[string]float64) float64 {
-	if len(g) == 0 {
-		return math.NaN()
+// cmpMean compares two means exactly when both are exact, else as floats.
+func cmpMean(a, b *study.RatSum) int {
+	ra, rb := a.Rat(), b.Rat()
+	if ra.OK() && rb.OK() {
+		return ra.Cmp(rb)
 	}
-	v := make([]float64, 0, len(g))
-	for _, k := range sortedKeys(g) {
-		v = append(v, g[k])
+	x, y := a.Mean(), b.Mean()
+	switch {
+	case x > y:
+		return 1
+	case x < y:
+		return -1
 	}
-	return stats.Mean(v)
+	return 0
 }
 
-func sortedKeys(g map[string]float64) []string {
+// gradersMean returns the mean of a grader map: exact (a RatSum) when every
+// grader's mean is; its N is 0 when the map is empty.
+func gradersMean(g map[string]score) study.RatSum {
+	var m study.RatSum
+	for _, k := range sortedKeys(g) {
+		m.Add(g[k].r, g[k].x)
+	}
+	return m
+}
+
+func sortedKeys(g map[string]score) []string {
 	k := make([]string, 0, len(g))
 	for e := range g {
 		k = append(k, e)
@@ -292,7 +335,8 @@ func sortedKeys(g map[string]float64) []string {
 // pair computes one row for models i (higher) and j.
 func (p *pilot) pair(i, j int, opt PlanOptions) pairStats {
 	ps := pairStats{a: p.models[i], b: p.models[j], nG: make([]any, len(opt.GradersPerQuestion))}
-	var xa, xb, diff, inv []float64
+	var diff, inv []float64
+	var meanA, meanB, meanD study.RatSum // exact means over the questions
 	var gSum float64
 	// Paired per-grader differences (leniency cancels) and the unpaired
 	// fallback: within-response deviations.
@@ -303,16 +347,24 @@ func (p *pilot) pair(i, j int, opt PlanOptions) pairStats {
 		if len(ga) == 0 || len(gb) == 0 {
 			continue
 		}
-		ma, mb := gradersMean(ga), gradersMean(gb)
-		xa = append(xa, ma)
-		xb = append(xb, mb)
-		diff = append(diff, ma-mb)
+		sa, sb := gradersMean(ga), gradersMean(gb)
+		ra, rb := sa.Rat(), sb.Rat()
+		ma, mb := sa.Mean(), sb.Mean()
+		rd := ra.Add(rb.MulInt(-1)) // the zero Rat when either is not exact
+		dq := ma - mb
+		if rd.OK() {
+			dq = rd.Float64() // the difference rounded once
+		}
+		meanA.Add(ra, ma)
+		meanB.Add(rb, mb)
+		meanD.Add(rd, dq)
+		diff = append(diff, dq)
 		inv = append(inv, 1/float64(len(ga))+1/float64(len(gb)))
 		gSum += float64(len(ga) + len(gb))
 		var dj []float64
 		for _, e := range sortedKeys(ga) {
 			if vb, ok := gb[e]; ok {
-				dj = append(dj, ga[e]-vb)
+				dj = append(dj, ga[e].x-vb.x)
 			}
 		}
 		if len(dj) >= 2 {
@@ -321,11 +373,11 @@ func (p *pilot) pair(i, j int, opt PlanOptions) pairStats {
 			qPaired++
 		}
 		resp := false
-		for _, g := range []map[string]float64{ga, gb} {
+		for _, g := range []map[string]score{ga, gb} {
 			if len(g) >= 2 {
 				v := make([]float64, 0, len(g))
 				for _, e := range sortedKeys(g) {
-					v = append(v, g[e])
+					v = append(v, g[e].x)
 				}
 				ssResp += float64(stats.Variance(v) * float64(len(v)-1))
 				dfResp += len(v) - 1
@@ -341,8 +393,11 @@ func (p *pilot) pair(i, j int, opt PlanOptions) pairStats {
 	if ps.n > 0 {
 		ps.graders = gSum / float64(2*ps.n)
 	}
-	ps.meanA, ps.meanB = stats.Mean(xa), stats.Mean(xb)
-	ps.d = stats.Mean(diff)
+	ps.meanA, ps.meanB = meanA.Mean(), meanB.Mean()
+	ps.d = meanD.Mean() // exact: 0 only when the means are equal
+	if ps.n == 0 {
+		ps.meanA, ps.meanB, ps.d = math.NaN(), math.NaN(), math.NaN()
+	}
 	ps.varD = stats.Variance(diff)
 	ps.varE, ps.varQ = math.NaN(), math.NaN()
 	switch {
@@ -416,30 +471,33 @@ func joinUnique(s []string) string {
 
 // planFigure draws the needed questions per pair (categories) and design
 // (series: the pilot's design and each g).
-func planFigure(t *report.Table, gs []int) *report.Figure {
-	if len(t.Rows) == 0 {
+func planFigure(pairs []pairStats, gs []int) *report.Figure {
+	if len(pairs) == 0 {
 		return nil
 	}
 	f := &report.Figure{ID: FigureID, Section: report.SectionBeyond, Title: "Questions needed to separate adjacent models",
-		Kind: report.Bar, XName: "pair", YName: "questions needed", Table: t.Name}
-	first := 13 // column of n_questions_pilot
+		Kind: report.Bar, XName: "pair", YName: "questions needed", Table: TableName}
 	names := []string{"pilot design"}
 	for _, g := range gs {
 		names = append(names, fmt.Sprintf("%d grader(s)", g))
 	}
 	for k, name := range names {
 		s := report.Series{Name: name}
-		for _, row := range t.Rows {
+		for _, ps := range pairs {
+			n := ps.nPilot
+			if k > 0 {
+				n = ps.nG[k-1]
+			}
 			v := math.NaN()
-			if n, ok := row[first+k].(int64); ok {
+			if n, ok := n.(int64); ok {
 				v = float64(n)
 			}
 			s.Values = append(s.Values, v)
 		}
 		f.Series = append(f.Series, s)
 	}
-	for _, row := range t.Rows {
-		f.Categories = append(f.Categories, fmt.Sprintf("%v vs %v", row[0], row[1]))
+	for _, ps := range pairs {
+		f.Categories = append(f.Categories, fmt.Sprintf("%v vs %v", ps.a, ps.b))
 	}
 	return f
 }

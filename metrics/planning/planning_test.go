@@ -129,7 +129,7 @@ func grading(e, q, m string, v float64) analysis.Grading {
 	return analysis.Grading{Evaluator: e, Kind: analysis.Human, Round: "main", QuestionID: q, Model: m, Rubric: []float64{v}}
 }
 
-func study(qs []string, gs []analysis.Grading) *analysis.Study {
+func newStudy(qs []string, gs []analysis.Grading) *analysis.Study {
 	s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality"}, ScaleMin: 1, ScaleMax: 5}
 	for _, q := range qs {
 		s.Questions = append(s.Questions, analysis.Question{ID: q, GateScore: math.NaN()})
@@ -169,7 +169,7 @@ func TestPlanHand(t *testing.T) {
 	add("q3", 3, 4, 3, 3)
 	opt := DefaultPlanOptions()
 	opt.Alpha, opt.Power = 0.05, 0.8
-	tb, err := Plan(study([]string{"q1", "q2", "q3"}, gs), opt)
+	tb, err := Plan(newStudy([]string{"q1", "q2", "q3"}, gs), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestPlanCannotSeparate(t *testing.T) {
 		grading("e1", "q1", "A", 4), grading("e2", "q1", "A", 3), grading("e1", "q1", "B", 3), grading("e2", "q1", "B", 4),
 		grading("e1", "q2", "A", 2), grading("e2", "q2", "A", 5), grading("e1", "q2", "B", 4), grading("e2", "q2", "B", 3),
 	}
-	tb, err := Plan(study([]string{"q1", "q2"}, gs), DefaultPlanOptions())
+	tb, err := Plan(newStudy([]string{"q1", "q2"}, gs), DefaultPlanOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,10 +229,10 @@ func TestPlanCannotSeparate(t *testing.T) {
 }
 
 func TestPlanErrors(t *testing.T) {
-	one := study([]string{"q1"}, []analysis.Grading{grading("e1", "q1", "A", 3)})
+	one := newStudy([]string{"q1"}, []analysis.Grading{grading("e1", "q1", "A", 3)})
 	bad := DefaultPlanOptions()
 	bad.GradersPerQuestion = []int{0}
-	noRubric := study([]string{"q1"}, nil)
+	noRubric := newStudy([]string{"q1"}, nil)
 	noRubric.Attributes = nil
 	for name, c := range map[string]struct {
 		s   *analysis.Study
@@ -278,7 +278,7 @@ func TestPlanSimulated(t *testing.T) {
 			gs = append(gs, grading(e, id, "A", 3.25+ua+l+0.6*rng.NormFloat64()), grading(e, id, "B", 3+ub+l+0.6*rng.NormFloat64()))
 		}
 	}
-	tb, err := Plan(study(qs, gs), DefaultPlanOptions())
+	tb, err := Plan(newStudy(qs, gs), DefaultPlanOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

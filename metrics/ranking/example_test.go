@@ -49,8 +49,8 @@ func ExampleAnalyze() {
 	if err != nil {
 		panic(err)
 	}
-	for _, r := range res.Tables[0].Rows {
-		fmt.Printf("%s rubric %.0f solve rate %.2f rank %.0f\n", r[0], r[2], r[3], r[4])
+	for _, m := range res.Models {
+		fmt.Printf("%s rubric %.0f solve rate %.2f rank %.0f\n", m.Model, m.Rubric, m.SolveRate, m.Rank)
 	}
 	// Output:
 	// A rubric 5 solve rate 1.00 rank 1

@@ -99,8 +99,62 @@ func DefaultOptions() Options {
 	return Options{Seed: 1, Bootstrap: 2000, Level: 0.95, Alpha: 0.05, PLPrior: 1, MinCoverage: 0.90, Scores: scores.DefaultOptions()}
 }
 
-// Result is what Analyze produces, ready to be appended to a report.Report.
-type Result = report.Part
+// Result is what Analyze produces: the models in rank order and the
+// pairwise tests as typed values; Part builds the rankings and
+// pairwise_significance tables and their figures from them, and
+// AnnotateSummary the rank columns of the summary table.
+type Result struct {
+	// Models are the ranked models in rank order (by rubric rank, then
+	// name; models without a rubric last). Empty when the study gave
+	// nothing to rank (see Notes).
+	Models []Ranked
+	// Tests are the pairwise tests, pairs in rank order, the rubric t test
+	// (when there is a rubric) before the Solve Rate test of each pair.
+	Tests []Test
+	// HasRubric says some ranked model has a human rubric mean, so the
+	// ranks, their intervals, Group and the t tests are defined.
+	HasRubric bool
+	// HasRanks says the study has preference ranks, so the Plackett–Luce
+	// strengths are defined.
+	HasRanks bool
+	// Notes say what was left out and why.
+	Notes []report.Note
+	// Warnings are non-fatal findings (options replaced, no convergence).
+	Warnings []string
+
+	made bool // the analysed set was not empty: the tables are made
+}
+
+// Ranked is one model of the rankings table. Undefined numbers are NaN,
+// undefined letters "".
+type Ranked struct {
+	Model     string
+	Gradings  int64   // human gradings of the model
+	Rubric    float64 // exact mean of the gradings' rubric means, divided once
+	SolveRate float64 // share of the defined gradings that solve the question
+	// Rank is the rank by rubric (1 = best, ties share the mean rank);
+	// RankLo and RankHi bound its bootstrap interval.
+	Rank, RankLo, RankHi float64
+	// Group and GroupSolveRate are the compact letter displays of the
+	// rubric t tests and of the Solve Rate bootstrap tests.
+	Group, GroupSolveRate string
+	Rankings              int64 // preference rankings the model appears in
+	// PL is the Plackett–Luce strength (mean 1); PLLo and PLHi bound its
+	// bootstrap interval.
+	PL, PLLo, PLHi float64
+}
+
+// Test is one row of the pairwise_significance table.
+type Test struct {
+	A, B     string // A is ranked before B by rubric
+	Name     string // TestPairedT or TestBootstrapSR
+	Estimate float64
+	N        int64   // questions (t test) or replicates used
+	P, PHolm float64 // NaN when undefined
+	// Significant says the test is rejected after Holm at Options.Alpha
+	// (meaningless when P is NaN).
+	Significant bool
+}
 
 // Table names, and the test names of the pairwise_significance table.
 const (
@@ -168,6 +222,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	if d == nil {
 		return res, nil
 	}
+	res.made = true
 	K := len(d.models)
 	hasRubric, hasRanks := false, false
 	for m := range d.models {
@@ -251,23 +306,6 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 		return stats.PercentileInterval(reps, j, opt.Level)
 	}
 	// pairwise tests
-	pt := &report.Table{
-		Name:    PairwiseTable,
-		Title:   "Pairwise significance of model differences",
-		Section: report.SectionBeyond,
-		Doc: "Every pair of models (a ranked before b by rubric): paired t test of the per-question mean human rubric, and the Solve Rate difference with a two-sided cluster-bootstrap p-value; " +
-			"p_holm adjusts all tests of the table together (Holm).",
-		Columns: []report.Column{
-			{Name: "model_a", Kind: report.Text, Doc: "the model ranked higher by rubric"},
-			{Name: "model_b", Kind: report.Text, Doc: "the model ranked lower"},
-			{Name: "test", Kind: report.Text, Doc: "paired_t_rubric or bootstrap_solve_rate"},
-			{Name: "estimate", Kind: report.Float, Doc: "mean per-question rubric difference a − b, or Solve Rate a − b"},
-			{Name: "n", Kind: report.Int, Doc: "questions used (paired t), or bootstrap replicates used"},
-			{Name: "p", Kind: report.Float, Doc: "two-sided p-value"},
-			{Name: "p_holm", Kind: report.Float, Doc: "Holm-adjusted p-value over all tests of the table"},
-			{Name: "significant", Kind: report.Text, Doc: "true when rejected after Holm at the chosen α (default 0.05); empty when p is undefined"},
-		},
-	}
 	type test struct {
 		a, b    int
 		name    string
@@ -300,11 +338,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	sigS := map[[2]int]bool{}
 	for i, t := range tests {
 		sig := rej[i] && !math.IsNaN(t.p)
-		var sv any = sig
-		if math.IsNaN(t.p) {
-			sv = nil
-		}
-		pt.Rows = append(pt.Rows, []any{d.models[t.a], d.models[t.b], t.name, t.est, int64(t.n), t.p, adj[i], sv})
+		res.Tests = append(res.Tests, Test{A: d.models[t.a], B: d.models[t.b], Name: t.name, Estimate: t.est, N: int64(t.n), P: t.p, PHolm: adj[i], Significant: sig})
 		if sig {
 			if t.name == TestPairedT {
 				sigT[[2]int{t.a, t.b}] = true
@@ -323,69 +357,27 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	if reps != nil && d.hasSolve {
 		groupS = CompactLetters(K, differ(sigS))
 	}
-	// rankings table
-	rt := &report.Table{
-		Name:    RankingsTable,
-		Title:   "Model rankings with uncertainty",
-		Section: report.SectionBeyond,
-		Doc: "Per model (human gradings): rubric and Solve Rate, rank by rubric with its 95 % bootstrap rank interval, compact letter displays " +
-			"(models sharing a letter do not differ significantly after Holm), and Plackett–Luce strengths of the explicit preference rankings (mean 1) with bootstrap intervals.",
-		Columns: []report.Column{
-			{Name: "model", Kind: report.Text, Doc: "model name"},
-			{Name: "n_gradings", Kind: report.Int, Doc: "human gradings of the model"},
-			{Name: "rubric", Kind: report.Float, Doc: "mean rubric_mean over the human gradings"},
-			{Name: "solve_rate", Kind: report.Fraction, Doc: "share of the human gradings that solve the question"},
-			{Name: "rank", Kind: report.Float, Doc: "rank by rubric, 1 = best (ties share the mean rank)"},
-			{Name: "rank_lo", Kind: report.Float, Doc: "lower end of the bootstrap rank interval"},
-			{Name: "rank_hi", Kind: report.Float, Doc: "upper end of the bootstrap rank interval"},
-			{Name: "group", Kind: report.Text, Doc: "compact letter display of the paired rubric t tests"},
-			{Name: "group_solve_rate", Kind: report.Text, Doc: "compact letter display of the bootstrap Solve Rate tests"},
-			{Name: "n_rankings", Kind: report.Int, Doc: "preference rankings the model appears in"},
-			{Name: "pl_strength", Kind: report.Float, Doc: "Plackett–Luce strength (posterior mode, strengths average 1)"},
-			{Name: "pl_lo", Kind: report.Float, Doc: "lower end of the bootstrap interval of the strength"},
-			{Name: "pl_hi", Kind: report.Float, Doc: "upper end of the bootstrap interval of the strength"},
-		},
-	}
-	figPL := &report.Figure{ID: "ranking_pl_strength", Section: report.SectionBeyond, Title: "Plackett–Luce strengths of the preference rankings",
-		Kind: report.Bar, XName: "model", YName: "strength (mean 1)", Table: RankingsTable}
-	figRank := &report.Figure{ID: "ranking_rank_intervals", Section: report.SectionBeyond, Title: "Rank by rubric with 95 % bootstrap rank intervals",
-		Kind: report.Bar, XName: "model", YName: "rank (1 = best)", Table: RankingsTable}
-	sPL := report.Series{Name: "Plackett–Luce strength"}
-	sRank := report.Series{Name: "rank"}
+	res.HasRubric, res.HasRanks = hasRubric, hasRanks
 	for pos, m := range order {
-		var g, gs any
+		r := Ranked{Model: d.models[m], Gradings: int64(d.nGradings[m]), Rubric: rub[m], SolveRate: sr[m],
+			Rank: rank[m], RankLo: math.NaN(), RankHi: math.NaN(), Rankings: int64(d.nRanked[m]),
+			PL: math.NaN(), PLLo: math.NaN(), PLHi: math.NaN()}
 		if groupT != nil && !math.IsNaN(rank[m]) {
-			g = groupT[pos]
+			r.Group = groupT[pos]
 		}
 		if groupS != nil {
-			gs = groupS[pos]
+			r.GroupSolveRate = groupS[pos]
 		}
-		rlo, rhi := math.NaN(), math.NaN()
 		if hasRubric {
-			rlo, rhi = interval(K + m)
+			r.RankLo, r.RankHi = interval(K + m)
 		}
-		plv, plo, phi := math.NaN(), math.NaN(), math.NaN()
 		if hasRanks {
-			plv = pl.Strength[m]
-			if !math.IsNaN(plv) {
-				plo, phi = interval(m)
+			r.PL = pl.Strength[m]
+			if !math.IsNaN(r.PL) {
+				r.PLLo, r.PLHi = interval(m)
 			}
 		}
-		rt.Rows = append(rt.Rows, []any{d.models[m], int64(d.nGradings[m]), rub[m], sr[m], rank[m], rlo, rhi, g, gs,
-			int64(d.nRanked[m]), plv, plo, phi})
-		figPL.Categories = append(figPL.Categories, d.models[m])
-		figRank.Categories = append(figRank.Categories, d.models[m])
-		sPL.Values, sPL.Lo, sPL.Hi = append(sPL.Values, plv), append(sPL.Lo, plo), append(sPL.Hi, phi)
-		sRank.Values, sRank.Lo, sRank.Hi = append(sRank.Values, rank[m]), append(sRank.Lo, rlo), append(sRank.Hi, rhi)
-	}
-	figPL.Series = []report.Series{sPL}
-	figRank.Series = []report.Series{sRank}
-	res.Tables = append(res.Tables, rt, pt)
-	if hasRanks {
-		res.Figures = append(res.Figures, figPL)
-	}
-	if hasRubric {
-		res.Figures = append(res.Figures, figRank)
+		res.Models = append(res.Models, r)
 	}
 	if opt.Bootstrap <= 0 {
 		res.Notes = append(res.Notes, report.Note{Table: RankingsTable, Reason: "bootstrap disabled: intervals, Solve Rate tests and group_solve_rate are empty"})

@@ -23,7 +23,7 @@ func newStudy(gs []analysis.Grading) *analysis.Study {
 	return &analysis.Study{MainRound: "main", HumanLabel: "Human Expert", Attributes: []string{"R"}, ScaleMin: 1, ScaleMax: 5, Gradings: gs}
 }
 
-func tableRows(t *testing.T, res Result, name string) [][]any {
+func tableRows(t *testing.T, res report.Part, name string) [][]any {
 	t.Helper()
 	for _, tb := range res.Tables {
 		if tb.Name == name {

@@ -1,6 +1,98 @@
 package ranking
 
-import "github.com/euroexec/euroexec/report"
+import (
+	"math"
+
+	"github.com/euroexec/euroexec/report"
+)
+
+// Part builds the report tables (rankings, pairwise_significance) and
+// figures of r; with its Notes and Warnings it is ready for
+// report.Report.Add. It has no tables when the analysed set was empty.
+func (r Result) Part() report.Part {
+	p := report.Part{Notes: r.Notes, Warnings: r.Warnings}
+	if !r.made {
+		return p
+	}
+	pt := &report.Table{
+		Name:    PairwiseTable,
+		Title:   "Pairwise significance of model differences",
+		Section: report.SectionBeyond,
+		Doc: "Every pair of models (a ranked before b by rubric): paired t test of the per-question mean human rubric, and the Solve Rate difference with a two-sided cluster-bootstrap p-value; " +
+			"p_holm adjusts all tests of the table together (Holm).",
+		Columns: []report.Column{
+			{Name: "model_a", Kind: report.Text, Doc: "the model ranked higher by rubric"},
+			{Name: "model_b", Kind: report.Text, Doc: "the model ranked lower"},
+			{Name: "test", Kind: report.Text, Doc: "paired_t_rubric or bootstrap_solve_rate"},
+			{Name: "estimate", Kind: report.Float, Doc: "mean per-question rubric difference a − b, or Solve Rate a − b"},
+			{Name: "n", Kind: report.Int, Doc: "questions used (paired t), or bootstrap replicates used"},
+			{Name: "p", Kind: report.Float, Doc: "two-sided p-value"},
+			{Name: "p_holm", Kind: report.Float, Doc: "Holm-adjusted p-value over all tests of the table"},
+			{Name: "significant", Kind: report.Text, Doc: "true when rejected after Holm at the chosen α (default 0.05); empty when p is undefined"},
+		},
+	}
+	for _, t := range r.Tests {
+		var sv any = t.Significant
+		if math.IsNaN(t.P) {
+			sv = nil
+		}
+		pt.Rows = append(pt.Rows, []any{t.A, t.B, t.Name, t.Estimate, t.N, t.P, t.PHolm, sv})
+	}
+	rt := &report.Table{
+		Name:    RankingsTable,
+		Title:   "Model rankings with uncertainty",
+		Section: report.SectionBeyond,
+		Doc: "Per model (human gradings): rubric and Solve Rate, rank by rubric with its 95 % bootstrap rank interval, compact letter displays " +
+			"(models sharing a letter do not differ significantly after Holm), and Plackett–Luce strengths of the explicit preference rankings (mean 1) with bootstrap intervals.",
+		Columns: []report.Column{
+			{Name: "model", Kind: report.Text, Doc: "model name"},
+			{Name: "n_gradings", Kind: report.Int, Doc: "human gradings of the model"},
+			{Name: "rubric", Kind: report.Float, Doc: "mean rubric_mean over the human gradings"},
+			{Name: "solve_rate", Kind: report.Fraction, Doc: "share of the human gradings that solve the question"},
+			{Name: "rank", Kind: report.Float, Doc: "rank by rubric, 1 = best (ties share the mean rank)"},
+			{Name: "rank_lo", Kind: report.Float, Doc: "lower end of the bootstrap rank interval"},
+			{Name: "rank_hi", Kind: report.Float, Doc: "upper end of the bootstrap rank interval"},
+			{Name: "group", Kind: report.Text, Doc: "compact letter display of the paired rubric t tests"},
+			{Name: "group_solve_rate", Kind: report.Text, Doc: "compact letter display of the bootstrap Solve Rate tests"},
+			{Name: "n_rankings", Kind: report.Int, Doc: "preference rankings the model appears in"},
+			{Name: "pl_strength", Kind: report.Float, Doc: "Plackett–Luce strength (posterior mode, strengths average 1)"},
+			{Name: "pl_lo", Kind: report.Float, Doc: "lower end of the bootstrap interval of the strength"},
+			{Name: "pl_hi", Kind: report.Float, Doc: "upper end of the bootstrap interval of the strength"},
+		},
+	}
+	figPL := &report.Figure{ID: "ranking_pl_strength", Section: report.SectionBeyond, Title: "Plackett–Luce strengths of the preference rankings",
+		Kind: report.Bar, XName: "model", YName: "strength (mean 1)", Table: RankingsTable}
+	figRank := &report.Figure{ID: "ranking_rank_intervals", Section: report.SectionBeyond, Title: "Rank by rubric with 95 % bootstrap rank intervals",
+		Kind: report.Bar, XName: "model", YName: "rank (1 = best)", Table: RankingsTable}
+	sPL := report.Series{Name: "Plackett–Luce strength"}
+	sRank := report.Series{Name: "rank"}
+	for _, m := range r.Models {
+		rt.Rows = append(rt.Rows, []any{m.Model, m.Gradings, m.Rubric, m.SolveRate, m.Rank, m.RankLo, m.RankHi,
+			letters(m.Group), letters(m.GroupSolveRate), m.Rankings, m.PL, m.PLLo, m.PLHi})
+		figPL.Categories = append(figPL.Categories, m.Model)
+		figRank.Categories = append(figRank.Categories, m.Model)
+		sPL.Values, sPL.Lo, sPL.Hi = append(sPL.Values, m.PL), append(sPL.Lo, m.PLLo), append(sPL.Hi, m.PLHi)
+		sRank.Values, sRank.Lo, sRank.Hi = append(sRank.Values, m.Rank), append(sRank.Lo, m.RankLo), append(sRank.Hi, m.RankHi)
+	}
+	figPL.Series = []report.Series{sPL}
+	figRank.Series = []report.Series{sRank}
+	p.Tables = []*report.Table{rt, pt}
+	if r.HasRanks {
+		p.Figures = append(p.Figures, figPL)
+	}
+	if r.HasRubric {
+		p.Figures = append(p.Figures, figRank)
+	}
+	return p
+}
+
+// letters is a compact letter display as a cell: nil (empty) when undefined.
+func letters(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
 
 // SummaryColumns are the columns AnnotateSummary adds to the summary table.
 var SummaryColumns = []report.Column{
@@ -11,49 +103,39 @@ var SummaryColumns = []report.Column{
 	{Name: "group_solve_rate", Kind: report.Text, Doc: "compact letter display for Solve Rate (cluster bootstrap, Holm)"},
 }
 
-// AnnotateSummary adds each model's rank, rank interval and tie groups from
-// the rankings table to the summary table's rows for set "all" and graders
-// "humans", which the rankings are computed from; other rows get empty
-// cells. It does nothing when either table is missing.
-func AnnotateSummary(summary, rankings *report.Table) {
-	if summary == nil || rankings == nil {
+// AnnotateSummary adds each ranked model's rank, rank interval and tie
+// groups (from r.Models) to the summary table's rows for set "all" and
+// graders "humans", which the rankings are computed from; other rows get
+// empty cells. The summary's columns set, graders and model are found by
+// name. It does nothing when summary is nil, lacks one of those columns,
+// or r has no rankings.
+func (r Result) AnnotateSummary(summary *report.Table) {
+	if summary == nil || !r.made {
 		return
 	}
-	col := func(t *report.Table, name string) int {
-		for i, c := range t.Columns {
+	col := func(name string) int {
+		for i, c := range summary.Columns {
 			if c.Name == name {
 				return i
 			}
 		}
 		return -1
 	}
-	src := []int{col(rankings, "rank"), col(rankings, "rank_lo"), col(rankings, "rank_hi"), col(rankings, "group"), col(rankings, "group_solve_rate")}
-	rm := col(rankings, "model")
-	set, graders, model := col(summary, "set"), col(summary, "graders"), col(summary, "model")
-	if rm < 0 || set < 0 || graders < 0 || model < 0 {
+	set, graders, model := col("set"), col("graders"), col("model")
+	if set < 0 || graders < 0 || model < 0 {
 		return
 	}
-	for _, i := range src {
-		if i < 0 {
-			return
-		}
-	}
-	by := map[any][]any{}
-	for _, r := range rankings.Rows {
-		vals := make([]any, len(src))
-		for k, i := range src {
-			vals[k] = r[i]
-		}
-		by[r[rm]] = vals
+	by := make(map[string]Ranked, len(r.Models))
+	for _, m := range r.Models {
+		by[m.Model] = m
 	}
 	summary.Columns = append(summary.Columns, SummaryColumns...)
-	for i, r := range summary.Rows {
+	for i, row := range summary.Rows {
 		add := make([]any, len(SummaryColumns))
-		if r[set] == "all" && r[graders] == "humans" {
-			if v, ok := by[r[model]]; ok {
-				add = v
-			}
+		name, _ := row[model].(string)
+		if m, ok := by[name]; ok && row[set] == "all" && row[graders] == "humans" {
+			add = []any{m.Rank, m.RankLo, m.RankHi, letters(m.Group), letters(m.GroupSolveRate)}
 		}
-		summary.Rows[i] = append(r, add...)
+		summary.Rows[i] = append(row, add...)
 	}
 }

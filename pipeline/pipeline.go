@@ -1,0 +1,210 @@
+// Package pipeline runs a study folder end to end into the report model:
+// ingest (validate and load into a DuckDB file), read back into the study
+// model (package transform), the paper's analyses (package
+// metrics/analysis), the PRBench analysis, the analyses beyond the paper
+// (reliability, rankings with uncertainty, judge calibration, study
+// planning, the judge audit, pairwise judgments), the listings of
+// responses and failed batch requests, and the report's settings, inputs
+// and warnings. It also stores the text_metrics table into the database.
+//
+// Run is what `euroexec run` does between parsing its flags and writing
+// the report; a Go program calls it the same way and gets the same tables.
+// Writing the report (report/csvout, report/xlsx, report/site), output
+// folder safety (package outsafe) and printing stay with the caller.
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/euroexec/euroexec/ingest"
+	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/prbench"
+	"github.com/euroexec/euroexec/metrics/ranking"
+	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
+	"github.com/euroexec/euroexec/transform"
+)
+
+// Stage names passed to Options.Stage, in the order the stages start.
+const (
+	StageLoad     = "load"                     // ingest into the database
+	StageReadBack = "read back"                // the database into the study model
+	StageAnalyse  = "analyse"                  // the paper's tables and PRBench
+	StageBeyond   = "analyse beyond the paper" // reliability, rankings, calibration, planning, judge audit, pairwise
+)
+
+// Options control Run. The zero value is usable (see each field's
+// default); DefaultOptions returns it with Now set.
+type Options struct {
+	// DB is the DuckDB database file ingest creates and text_metrics is
+	// stored into. It must not exist yet (a stale file is an error of
+	// ingest). Default "": a database in a temporary folder, removed when
+	// Run returns.
+	DB string
+	// AllowEmpty accepts a study in which every rubric score (or every
+	// checklist verdict) of the human graders or of the judges was
+	// dropped (ingest.Options.AllowEmpty, flag --allow-empty); default
+	// false: that is a problem.
+	AllowEmpty bool
+	// Now returns the time the run starts; it is called once, and the time
+	// is recorded in the database's ingest_files and as
+	// Report.GeneratedAt. Default (nil): time.Now.
+	Now func() time.Time
+	// Version is the tool version recorded as Report.Version; default "".
+	Version string
+	// Stage, when not nil, is called with the name of each stage as it
+	// starts: StageLoad, StageReadBack, StageAnalyse, StageBeyond (the
+	// names `run --stats` prints). Default nil.
+	Stage func(name string)
+	// LoadProgress, when not nil, is called after each input file is read
+	// with the bytes read so far and the study's total (as
+	// ingest.Options.Progress). Default nil.
+	LoadProgress func(done, total int64)
+	// Progress, when not nil, is called as each stage of the paper's
+	// analysis starts, with its name ("overview", "summary", …), its index
+	// and the number of stages, and once more with "done" when the last
+	// ends (as analysis.Options.Progress). Default nil.
+	Progress func(name string, done, total int)
+	// TextProgress, when not nil, is called after each response is scored
+	// by ROUGE and BLEU with the number done and the total, from several
+	// goroutines (as analysis.Options.TextProgress). Default nil.
+	TextProgress func(done, total int)
+}
+
+// DefaultOptions returns the options of `euroexec run` without flags: a
+// temporary database, Now = time.Now, no callbacks.
+func DefaultOptions() Options { return Options{Now: time.Now} }
+
+// Result is what Run produced.
+type Result struct {
+	// Report is the complete report model, ready for the writers: tables,
+	// figures, question pages, notes, warnings (ingest's, read-back's, then
+	// the analyses'), settings (the effective study.toml), inputs (every
+	// file read, with its checksum), Version and GeneratedAt.
+	Report *report.Report
+	// Config is the effective study.toml.
+	Config config.Config
+	// Rows counts the rows ingest loaded per database table.
+	Rows map[string]int64
+	// Summary are the rows of the summary table (Tables 4 and 10) as typed
+	// values, without the rank columns the rankings add (see Rankings).
+	Summary []analysis.SummaryRow
+	// Rankings is the typed result of the rankings with uncertainty (the
+	// rankings table and the rank and group columns of the summary table
+	// are built from it).
+	Rankings ranking.Result
+}
+
+// Run ingests the study folder studyDir, analyses it and returns the
+// report model. Input problems come back as ingest's *ingest.ProblemsError
+// (every problem, located); nothing is written but opts.DB. A cancelled
+// ctx stops the run between stages and within the long ones (bootstraps,
+// resamples, text pairs) and returns ctx's error, wrapped.
+func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	start := opts.Now()
+	stage := func(name string) {
+		if opts.Stage != nil {
+			opts.Stage(name)
+		}
+	}
+	dbPath := opts.DB
+	if dbPath == "" {
+		tmp, err := os.MkdirTemp("", "euroexec-pipeline-*")
+		if err != nil {
+			return nil, fmt.Errorf("pipeline: temporary database: %w", err)
+		}
+		defer os.RemoveAll(tmp)
+		dbPath = filepath.Join(tmp, "study.duckdb")
+	}
+
+	stage(StageLoad)
+	ires, err := ingest.Ingest(ctx, studyDir, ingest.Options{DB: dbPath, Now: func() time.Time { return start },
+		AllowEmpty: opts.AllowEmpty, Progress: opts.LoadProgress})
+	if err != nil {
+		return nil, err
+	}
+	cfg := ires.Config
+
+	stage(StageReadBack)
+	db, err := transform.Open(dbPath)
+	if err != nil {
+		return nil, err
+	}
+	s, twarn, err := db.Load(ctx, cfg)
+	var listings transform.Listings
+	if err == nil {
+		listings, err = db.Listings(ctx)
+	}
+	db.Close()
+	if err != nil {
+		return nil, err
+	}
+
+	stage(StageAnalyse)
+	aopt := analysisOptions(cfg)
+	aopt.Progress, aopt.TextProgress = opts.Progress, opts.TextProgress
+	ares, err := analysis.AnalyzeResult(ctx, s, aopt)
+	if err != nil {
+		return nil, fmt.Errorf("analyse: %w", err)
+	}
+	rep := ares.Report
+	dropTexts(s)
+	pr, err := prbench.Analyze(ctx, s, prbenchOptions(cfg))
+	if err != nil {
+		return nil, fmt.Errorf("analyse: %w", err)
+	}
+	rep.Add(pr)
+
+	stage(StageBeyond)
+	res := &Result{Report: rep, Config: cfg, Rows: ires.Rows, Summary: ares.Summary}
+	if res.Rankings, err = beyond(ctx, rep, s, cfg); err != nil {
+		return nil, fmt.Errorf("analyse: %w", err)
+	}
+	if err := auditJudges(ctx, rep, s, cfg); err != nil {
+		return nil, err
+	}
+	if err := addPairwise(ctx, rep, s, cfg); err != nil {
+		return nil, err
+	}
+	rep.Tables = append(rep.Tables, listingTables(listings)...)
+	rep.Warnings = append(rep.Warnings, failedSummary(listings.Failed)...)
+	rep.Version = opts.Version
+	rep.GeneratedAt = start
+	for _, p := range cfg.Pairs() {
+		rep.Settings = append(rep.Settings, report.KV{Key: p[0], Value: p[1]})
+	}
+	for _, f := range ires.Files {
+		rep.Inputs = append(rep.Inputs, report.InputFile{Path: f.Path, SHA256: f.SHA256, Rows: f.Rows})
+	}
+	rep.Warnings = append(append(append([]string(nil), ires.Warnings...), twarn...), rep.Warnings...)
+	if t := rep.Table("text_metrics"); t != nil {
+		if err := storeTable(ctx, dbPath, t); err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("pipeline: %w", err)
+	}
+	return res, nil
+}
+
+// dropTexts forgets the response and reference texts of s once the text
+// metrics, lengths and question pages are made (nothing after them reads
+// the texts; the listings and pages keep what the writers need), so that
+// the garbage collector can return them.
+func dropTexts(s *study.Study) {
+	for i := range s.Responses {
+		s.Responses[i].Text = ""
+	}
+	for i := range s.References {
+		s.References[i].Text = ""
+	}
+}

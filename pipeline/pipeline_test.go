@@ -1,0 +1,332 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/ingest"
+	"github.com/euroexec/euroexec/report"
+)
+
+// sample unpacks the bundled sample study into a temporary folder.
+func sample(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, data.Sample()); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestRunCancelled cancels the run at the start of one stage or analysis
+// step and checks that Run returns ctx's error and starts no later stage.
+func TestRunCancelled(t *testing.T) {
+	dir := sample(t)
+	for _, c := range []struct {
+		name        string
+		stage, step string // cancel when this stage (or analysis step) starts
+	}{
+		{"before loading", StageLoad, ""},
+		{"mid-analysis (summary)", "", "summary"},
+		{"mid-analysis (questions)", "", "questions"},
+		{"beyond the paper", StageBeyond, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var stages []string
+			o := DefaultOptions()
+			o.DB = filepath.Join(t.TempDir(), "study.duckdb")
+			o.Stage = func(name string) {
+				stages = append(stages, name)
+				if name == c.stage {
+					cancel()
+				}
+			}
+			o.Progress = func(name string, _, _ int) {
+				if name == c.step {
+					cancel()
+				}
+			}
+			res, err := Run(ctx, dir, o)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("got %v, want context.Canceled", err)
+			}
+			if res != nil {
+				t.Error("a result came back with the error")
+			}
+			if c.step != "" && slices.Contains(stages, StageBeyond) {
+				t.Errorf("stages %v: the analyses beyond the paper started after a cancel in the paper's analysis", stages)
+			}
+		})
+	}
+}
+
+// TestRunStages checks the stage names and their order, the report's
+// metadata and that the text metrics are stored in the database.
+func TestRunStages(t *testing.T) {
+	dir := sample(t)
+	var stages []string
+	o := DefaultOptions()
+	o.DB = filepath.Join(t.TempDir(), "study.duckdb")
+	o.Version = "v-test"
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	o.Now = func() time.Time { return at }
+	o.Stage = func(name string) { stages = append(stages, name) }
+	res, err := Run(context.Background(), dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{StageLoad, StageReadBack, StageAnalyse, StageBeyond}; !slices.Equal(stages, want) {
+		t.Errorf("stages %q, want %q", stages, want)
+	}
+	rep := res.Report
+	if rep.Version != "v-test" || !rep.GeneratedAt.Equal(at) {
+		t.Errorf("version %q generated %v, want v-test %v", rep.Version, rep.GeneratedAt, at)
+	}
+	if len(rep.Inputs) == 0 || len(rep.Settings) == 0 {
+		t.Errorf("%d inputs, %d settings: want both", len(rep.Inputs), len(rep.Settings))
+	}
+	for _, name := range []string{"summary", "rankings", "reliability", "judge_calibration", "study_plan", "judge_audit", "responses", "text_metrics"} {
+		if rep.Table(name) == nil {
+			t.Errorf("no table %s", name)
+		}
+	}
+	if _, err := os.Stat(o.DB); err != nil {
+		t.Fatalf("database: %v", err)
+	}
+}
+
+// TestRunTemporaryDB checks that the default database is removed.
+func TestRunTemporaryDB(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	if _, err := Run(context.Background(), sample(t), DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	left, _ := os.ReadDir(tmp)
+	if len(left) != 0 {
+		t.Errorf("left in TMPDIR: %v", left)
+	}
+}
+
+// TestRunProblems checks that input problems come back located: a bad
+// study.toml value names the file, line and key; a bad data row comes as
+// ingest's *ProblemsError naming the file and the value.
+func TestRunProblems(t *testing.T) {
+	t.Run("study.toml", func(t *testing.T) {
+		dir := sample(t)
+		if err := os.WriteFile(filepath.Join(dir, "study.toml"), []byte("[solve]\nrubric_threshold = \"high\"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Run(context.Background(), dir, DefaultOptions())
+		checkErr(t, err, "study.toml:2", "solve.rubric_threshold", "expected a number")
+	})
+	t.Run("questions.csv", func(t *testing.T) {
+		dir := sample(t)
+		p := filepath.Join(dir, "questions.csv")
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = append(b, "q-bad,Product,prompt,author,lots,x\n"...)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err = Run(context.Background(), dir, DefaultOptions())
+		var pe *ingest.ProblemsError
+		if !errors.As(err, &pe) {
+			t.Fatalf("got %v, want an *ingest.ProblemsError", err)
+		}
+		checkErr(t, err, "questions.csv", "gate_score", `"lots"`)
+	})
+}
+
+// checkErr fails unless err is not nil and its text holds every part.
+func checkErr(t *testing.T, err error, parts ...string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("no error, want one saying %q", parts)
+	}
+	for _, p := range parts {
+		if !strings.Contains(err.Error(), p) {
+			t.Errorf("error %q does not say %q", err, p)
+		}
+	}
+}
+
+// TestTypedResults: the typed summary rows and rankings are the values of
+// the summary and rankings tables, cell for cell (looked up by column
+// name), and the summary's group letters are the rankings'.
+func TestTypedResults(t *testing.T) {
+	res := sampleResult(t)
+	sum := res.Report.Table("summary")
+	if sum == nil || len(res.Summary) == 0 || len(sum.Rows) != len(res.Summary) {
+		t.Fatalf("summary table %v, %d typed rows", sum != nil, len(res.Summary))
+	}
+	at := tableCells(sum)
+	for i, r := range res.Summary {
+		checkCells(t, fmt.Sprintf("summary row %d", i), at(i), map[string]any{
+			"set": r.Set, "graders": r.Graders, "model": r.Model, "n_questions": r.Questions, "n_gradings": r.Gradings,
+			"solve_rate": r.SolveRate, "solve_rate_lo": r.SolveRateLo, "solve_rate_hi": r.SolveRateHi,
+			"avg_rank": r.AvgRank, "win_rate_hi": r.WinRateHi, "rubric": r.Rubric, "rubric_lo": r.RubricLo,
+			"checklist_rate": r.Checklist, "checklist_rate_hi": r.ChecklistHi})
+	}
+	rk := res.Report.Table("rankings")
+	if rk == nil || len(rk.Rows) != len(res.Rankings.Models) {
+		t.Fatalf("rankings table %v, %d typed models", rk != nil, len(res.Rankings.Models))
+	}
+	rat := tableCells(rk)
+	group := map[string]string{}
+	for i, m := range res.Rankings.Models {
+		checkCells(t, fmt.Sprintf("rankings row %d", i), rat(i), map[string]any{
+			"model": m.Model, "n_gradings": m.Gradings, "rubric": m.Rubric, "solve_rate": m.SolveRate,
+			"rank": m.Rank, "rank_lo": m.RankLo, "group_solve_rate": m.GroupSolveRate, "pl_strength": m.PL})
+		group[m.Model] = m.GroupSolveRate
+	}
+	n := 0
+	for i, r := range res.Summary {
+		if r.Set == "all" && r.Graders == "humans" {
+			n++
+			if got := at(i)["group_solve_rate"]; got != group[r.Model] {
+				t.Errorf("summary %s group_solve_rate %v, rankings %q", r.Model, got, group[r.Model])
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no human rows in set all")
+	}
+}
+
+// tableCells returns a function giving row i of tb as column name → value.
+func tableCells(tb *report.Table) func(i int) map[string]any {
+	return func(i int) map[string]any {
+		m := map[string]any{}
+		for k, c := range tb.Columns {
+			m[c.Name] = tb.Rows[i][k]
+		}
+		return m
+	}
+}
+
+// checkCells fails for every cell that differs from want (NaN equals NaN;
+// "" equals an empty cell).
+func checkCells(t *testing.T, what string, got, want map[string]any) {
+	t.Helper()
+	for name, w := range want {
+		g, ok := got[name]
+		if !ok {
+			t.Errorf("%s: no column %s", what, name)
+			continue
+		}
+		if wf, ok := w.(float64); ok && math.IsNaN(wf) {
+			if gf, ok := g.(float64); ok && math.IsNaN(gf) {
+				continue
+			}
+		}
+		if w == "" && g == nil {
+			continue
+		}
+		if g != w {
+			t.Errorf("%s: %s = %v (%T), typed %v (%T)", what, name, g, g, w, w)
+		}
+	}
+}
+
+var sampleRun struct {
+	once sync.Once
+	res  *Result
+	err  error
+}
+
+// sampleResult runs the bundled sample once for the tests that only read
+// the result.
+func sampleResult(t *testing.T) *Result {
+	t.Helper()
+	sampleRun.once.Do(func() {
+		dir, err := os.MkdirTemp("", "pipeline-sample-*")
+		if err != nil {
+			sampleRun.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		if err := os.CopyFS(dir, data.Sample()); err != nil {
+			sampleRun.err = err
+			return
+		}
+		sampleRun.res, sampleRun.err = Run(context.Background(), dir, DefaultOptions())
+	})
+	if sampleRun.err != nil {
+		t.Fatal(sampleRun.err)
+	}
+	return sampleRun.res
+}
+
+// TestSameMeanAcrossTables: on the sample every model is graded by the
+// humans on every question (and by each judge, with a text for every
+// response but one), so the mean over questions of a model's per-question
+// human rubric means is one quantity in judge_calibration (human),
+// length_controlled (raw_mean) and study_plan (mean_a, mean_b). Where the
+// populations are the same (all questions), the three report it bit for
+// bit.
+func TestSameMeanAcrossTables(t *testing.T) {
+	rep := sampleResult(t).Report
+	nQ := int64(rep.Overview.Questions)
+	type val struct {
+		table string
+		v     float64
+	}
+	by := map[string][]val{}
+	add := func(table, model string, n int64, v any) {
+		if f, ok := v.(float64); ok && n == nQ {
+			by[model] = append(by[model], val{table, f})
+		}
+	}
+	for _, name := range []string{"judge_calibration", "length_controlled", "study_plan"} {
+		tb := rep.Table(name)
+		if tb == nil {
+			t.Fatalf("no table %s", name)
+		}
+		at := tableCells(tb)
+		for i := range tb.Rows {
+			c := at(i)
+			switch name {
+			case "judge_calibration":
+				if c["metric"] == "rubric" {
+					add(name, c["model"].(string), c["n_questions"].(int64), c["human"])
+				}
+			case "length_controlled":
+				add(name, c["model"].(string), c["n_responses"].(int64), c["raw_mean"])
+			case "study_plan":
+				add(name+" a", c["model_a"].(string), c["n_pilot"].(int64), c["mean_a"])
+				add(name+" b", c["model_b"].(string), c["n_pilot"].(int64), c["mean_b"])
+			}
+		}
+	}
+	compared := 0
+	for model, vs := range by {
+		tables := map[string]bool{}
+		for _, v := range vs {
+			tables[strings.Fields(v.table)[0]] = true
+			if v.v != vs[0].v {
+				t.Errorf("%s: %s reports %v, %s %v", model, v.table, v.v, vs[0].table, vs[0].v)
+			}
+		}
+		if len(tables) == 3 {
+			compared++
+		}
+	}
+	if compared < 4 {
+		t.Errorf("only %d models are in all three tables on every question: the test compares too little (%v)", compared, by)
+	}
+}
