@@ -539,7 +539,7 @@ func printSummary(w io.Writer, rep *report.Report) {
 	}
 	fmt.Fprintf(w, "\nhuman graders, all questions, by Solve Rate\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tmodel\tgradings\tSolve Rate [95% interval]\tavg rank\twin rate\trubric (points)\tchecklist\tgroup")
+	fmt.Fprintln(tw, "#\tmodel\thuman gradings\tSolve Rate [95% interval]\tavg rank\twin rate\trubric (points)\tchecklist\tgroup")
 	for _, m := range findings.Ranking(rep) {
 		row := byID[m.ID]
 		group, _ := get(row, "group_solve_rate").(string)

@@ -687,10 +687,15 @@ func (w *writer) aboutSheet(r *report.Report) error {
 	o := r.Overview
 	line("Questions", int64(o.Questions))
 	line("Models", int64(o.Models))
+	if o.HumanLabel != "" {
+		line("Expert answers graded as", o.HumanLabel)
+	}
 	line("Domains", int64(o.Domains))
 	line("Human graders", int64(o.HumanGraders))
 	line("Judges", int64(o.Judges))
 	line("Gradings", int64(o.Gradings))
+	line("Human gradings", int64(o.HumanGradings))
+	line("Judge gradings", int64(o.JudgeGradings))
 	line("Instruments present", strings.Join(o.Instruments, ", "))
 	line("Instruments missing", strings.Join(o.Missing, ", "))
 	if len(r.Attributes) > 0 {
