@@ -265,11 +265,15 @@ type ReferenceText struct {
 
 // ResponseView is one model's response to a question and its gradings.
 type ResponseView struct {
-	Model    string
-	Text     string // whole; empty when the dumps lack it
-	HasText  bool
-	Chars    int
-	Words    int
+	Model   string
+	Text    string // whole; empty when the dumps lack it
+	HasText bool
+	Chars   int
+	Words   int
+	// Labels are the blinded labels the graders saw the response under
+	// (GradingView.Label), distinct and sorted; empty when every grading
+	// named the model.
+	Labels   []string
 	Gradings []GradingView
 }
 
@@ -286,6 +290,9 @@ type GradingView struct {
 	Rank          int      // 0 = not ranked
 	Solved        bool
 	Comment       string
+	// Label is the blinded label under which this grader saw the response
+	// ("" when the grading named the model).
+	Label string
 }
 
 // Part is what one analysis adds to a Report: its tables, figures, notes

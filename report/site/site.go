@@ -433,6 +433,7 @@ type pageData struct {
 	// question
 	Q          *report.QuestionPage
 	Responses  []respView
+	HasLabels  bool // a response of the question page has a blinded label
 	Prev, Next string
 }
 
