@@ -100,11 +100,11 @@ type respView struct {
 	Model, Anchor, Text string
 	// Labels are the blinded labels the graders saw the response under,
 	// joined ("A", or "A, C" when graders saw different labels).
-	Labels  string
-	HasText bool
-	Chars, Words        int
-	Graders             []report.GradingView
-	Lines               []gradeLine
+	Labels       string
+	HasText      bool
+	Chars, Words int
+	Graders      []report.GradingView
+	Lines        []gradeLine
 }
 
 type gradeLine struct {
