@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -192,14 +193,18 @@ func TestEvaluatorPageAndQuestionIndex(t *testing.T) {
 	q.SolveRate, q.Solved, q.Graded, q.Disagreement = 0.25, 1, 4, 0.75
 	r.Tables = append(r.Tables, &report.Table{Name: "evaluators", Section: report.SectionDataset,
 		Columns: []report.Column{{Name: "evaluator"}, {Name: "n_gradings", Kind: report.Int}, {Name: "rubric_mean", Kind: report.Float},
-			{Name: "solve_rate", Kind: report.Fraction}, {Name: "group"}},
-		Rows: [][]any{{"human_a", int64(3), 3.5, 0.3333, "lenient"}}})
+			{Name: "solve_rate", Kind: report.Fraction}, {Name: "group"},
+			{Name: "rubric_abs_diff_others", Kind: report.Float}, {Name: "spearman_others", Kind: report.Float}, {Name: "solve_agreement", Kind: report.Fraction}},
+		Rows: [][]any{{"human_a", int64(3), 3.5, 0.3333, "lenient", 0.5, math.NaN(), 0.75}}})
 	dir := writeSite(t, r, Options{})
 	fs := files(t, dir)
 	page := html.UnescapeString(string(fs["evaluators/human_a.html"]))
 	for _, want := range []string{
 		"<th scope=\"row\">Rubric mean (points)</th><td>3.50</td>", "<td>33.3 %</td>", "<td>lenient</td>",
 		`<a href="../questions/q1.html">q1</a>`, "Only 3 gradings",
+		"<th scope=\"row\">Mean |Δ| from the others (points)</th><td>0.50</td>",
+		"<th scope=\"row\">Solve agreement with the others</th><td>75.0 %</td>",
+		"<th scope=\"row\">Spearman ρ with the others</th><td>—</td>",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("evaluators/human_a.html lacks %q", want)
