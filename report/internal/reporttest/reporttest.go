@@ -63,7 +63,7 @@ func Small() *report.Report {
 			{Path: "grades/humans/main/a.xlsx", SHA256: "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0", Rows: 12},
 		},
 		Overview: report.Overview{
-			Questions: 2, Models: 3, Domains: 2, HumanGraders: 2, Judges: 1, Gradings: 12,
+			Questions: 2, Models: 3, Domains: 2, HumanGraders: 2, Judges: 1, Gradings: 12, HumanGradings: 6, JudgeGradings: 6,
 			Instruments: []string{"rubric", "checklist", "ranking", "references", "judges"},
 			Missing:     []string{"criteria", "gate", "cost"},
 		},
