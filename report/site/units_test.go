@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/format"
 	"github.com/euroexec/euroexec/report/internal/reporttest"
 )
 
@@ -239,6 +241,44 @@ func TestFewPointsWarning(t *testing.T) {
 	} {
 		if got := fewPoints(c.f); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// Tables with a model and a Solve Rate are ordered by Solve Rate (places
+// shared by equal rates) or, on request, by display name keeping the
+// places; blocks of set and graders stay apart and in their order.
+func TestHeadlineOrder(t *testing.T) {
+	tab := &report.Table{Columns: []report.Column{{Name: "set"}, {Name: "model"}, {Name: "solve_rate", Kind: report.Fraction}},
+		Rows: [][]any{
+			{"all", "zeta", 0.2}, {"all", "Alpha", 0.5}, {"all", "beta", 0.5}, {"all", "mid", 0.3},
+			{"ref", "b", 0.1}, {"ref", "a", 0.9},
+		}}
+	display := map[string]string{"zeta": "Zeta", "mid": "Aardvark"}
+	name := func(id string) string {
+		if d, ok := display[id]; ok {
+			return d
+		}
+		return id
+	}
+	for _, c := range []struct {
+		by   format.Order
+		want string // model:place in display order
+	}{
+		{"", "Alpha:1 beta:1 mid:3 zeta:4 a:1 b:2"},
+		{format.OrderRank, "Alpha:1 beta:1 mid:3 zeta:4 a:1 b:2"},
+		{format.OrderAlpha, "mid:3 Alpha:1 beta:1 zeta:4 a:1 b:2"},
+	} {
+		order, rank, ok := headlineOrder(tab, c.by, name)
+		if !ok {
+			t.Fatal("not ranked")
+		}
+		var got []string
+		for k, r := range order {
+			got = append(got, fmt.Sprintf("%s:%d", tab.Rows[r][1], rank[k]))
+		}
+		if g := strings.Join(got, " "); g != c.want {
+			t.Errorf("order %q: got %s, want %s", c.by, g, c.want)
 		}
 	}
 }
