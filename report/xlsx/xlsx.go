@@ -161,6 +161,9 @@ type writer struct {
 	used   map[string]bool // sheet names, lower case
 	sheets []sheetInfo
 	models format.Models // display names and one colour per model
+	// pointColors are the per-bar colours of one-series bar charts over
+	// models, by the series' name cell (patchParts writes them).
+	pointColors map[string][]string
 }
 
 type sheetInfo struct{ sheet, table, title, doc string }
@@ -177,7 +180,7 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 	if r == nil {
 		return fmt.Errorf("xlsx: nil report")
 	}
-	w := &writer{f: excelize.NewFile(), opt: opt.withDefaults(), used: map[string]bool{}, models: format.ModelsOf(r)}
+	w := &writer{f: excelize.NewFile(), opt: opt.withDefaults(), used: map[string]bool{}, models: format.ModelsOf(r), pointColors: map[string][]string{}}
 	defer func() {
 		if cerr := w.f.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("xlsx: close: %w", cerr)
@@ -268,7 +271,7 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 		return fmt.Errorf("xlsx: save %s: %w", path, err)
 	}
 	b := buf.Bytes()
-	if b, err = patchParts(b); err != nil {
+	if b, err = patchParts(b, w.pointColors); err != nil {
 		return fmt.Errorf("xlsx: save %s: %w", path, err)
 	}
 	// Not SaveAs: it creates the file with mode 0777 (executable).

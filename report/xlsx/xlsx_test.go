@@ -3,15 +3,18 @@ package xlsx
 import (
 	"archive/zip"
 	"context"
+	"encoding/xml"
 	"io"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/format"
 	"github.com/euroexec/euroexec/report/internal/reporttest"
 	"github.com/xuri/excelize/v2"
 )
@@ -450,5 +453,73 @@ func TestSheetHeader(t *testing.T) {
 		if got := sheetHeader(c[0]); got != c[1] {
 			t.Errorf("sheetHeader(%q) = %q, want %q", c[0], got, c[1])
 		}
+	}
+}
+
+// A one-series bar chart over models colours each bar with its model's
+// colour (the colours of format.ModelsOf, the site's): the chart part holds
+// one c:dPt per bar, in category order, and stays well-formed XML.
+func TestBarColoursPerModel(t *testing.T) {
+	r := reporttest.Small()
+	r.Tables = append(r.Tables, &report.Table{Name: "models", Section: report.SectionDataset,
+		Columns: []report.Column{{Name: "model"}, {Name: "display_name"}},
+		Rows:    [][]any{{"gamma & co", "Gamma"}, {"alpha", "Alpha"}, {reporttest.XSSModel, ""}}})
+	path := filepath.Join(t.TempDir(), "report.xlsx")
+	if err := Write(context.Background(), path, r, DefaultOptions); err != nil {
+		t.Fatal(err)
+	}
+	var fig *report.Figure
+	for _, f := range r.Figures {
+		if f.Kind == report.Bar && len(f.Series) == 1 {
+			fig = f
+			break
+		}
+	}
+	if fig == nil {
+		t.Fatal("the test report has no one-series bar chart")
+	}
+	models := format.ModelsOf(r)
+	var want []string
+	for _, c := range fig.Categories {
+		want = append(want, strings.TrimPrefix(models.Color[c], "#"))
+	}
+	// the palette in models-table order: gamma first, then alpha, then the third
+	if models.Color["gamma & co"] != format.Palette[0] || models.Color["alpha"] != format.Palette[1] {
+		t.Fatalf("model colours %v", models.Color)
+	}
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	found := false
+	for _, zf := range zr.File {
+		if !strings.HasPrefix(zf.Name, "xl/charts/chart") {
+			continue
+		}
+		rc, _ := zf.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		if err := xml.Unmarshal(b, new(struct{})); err != nil {
+			t.Errorf("%s is not well-formed: %v", zf.Name, err)
+		}
+		if !strings.Contains(string(b), "<a:t>"+fig.Title+"</a:t>") {
+			continue
+		}
+		found = true
+		re := regexp.MustCompile(`<dPt><idx val="(\d+)"></idx>.*?<a:srgbClr val="([0-9A-F]{6})"></a:srgbClr>.*?</dPt>`)
+		var got []string
+		for i, m := range re.FindAllStringSubmatch(string(b), -1) {
+			if m[1] != strconv.Itoa(i) {
+				t.Errorf("point %d has idx %s", i, m[1])
+			}
+			got = append(got, m[2])
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: bar colours %q, want the models' %q", zf.Name, got, want)
+		}
+	}
+	if !found {
+		t.Errorf("no chart part titled %q", fig.Title)
 	}
 }
