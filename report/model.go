@@ -50,13 +50,32 @@ type InputFile struct {
 }
 
 // Overview counts what the study holds and which instruments it has.
+//
+// The counts have one definition each, computed by the analysis; every
+// writer shows these numbers and never recounts:
+//   - Models counts the evaluated models: the human label (expert answers
+//     graded like a model's) is not one, see HumanLabel; it equals the rows
+//     of Table 3 (tables/models.csv) whose human_label is "no".
+//   - HumanGraders counts people: the distinct human evaluators with at
+//     least one grading (Table 1's Total evaluators when every evaluator
+//     has a domain or graded a question).
+//   - Gradings counts every grading, human and judge, every round, with a
+//     judge's runs on one response averaged into one; it is the sum of
+//     Table 3's gradings column and of HumanGradings and JudgeGradings.
+//     The per-model human gradings of the summary (n_gradings, set all) are
+//     Table 3's human_gradings.
 type Overview struct {
-	Questions    int
-	Models       int
+	Questions int
+	Models    int // evaluated models, the human label not counted
+	// HumanLabel is the display name (else the name) of the human label
+	// when expert answers were graded as a model; "" when they were not.
+	HumanLabel   string
 	Domains      int
-	HumanGraders int
-	Judges       int
+	HumanGraders int // distinct human evaluators (people) with a grading
+	Judges       int // distinct LLM judges with a grading
 	Gradings     int // human and judge gradings after judge runs are averaged
+	// HumanGradings and JudgeGradings split Gradings by grader kind.
+	HumanGradings, JudgeGradings int
 	// Instruments present, from "rubric", "checklist", "ranking",
 	// "references", "judges", "criteria", "gate", "cost", "pairwise".
 	Instruments []string
@@ -246,11 +265,15 @@ type ReferenceText struct {
 
 // ResponseView is one model's response to a question and its gradings.
 type ResponseView struct {
-	Model    string
-	Text     string // whole; empty when the dumps lack it
-	HasText  bool
-	Chars    int
-	Words    int
+	Model   string
+	Text    string // whole; empty when the dumps lack it
+	HasText bool
+	Chars   int
+	Words   int
+	// Labels are the blinded labels the graders saw the response under
+	// (GradingView.Label), distinct and sorted; empty when every grading
+	// named the model.
+	Labels   []string
 	Gradings []GradingView
 }
 
@@ -267,6 +290,9 @@ type GradingView struct {
 	Rank          int      // 0 = not ranked
 	Solved        bool
 	Comment       string
+	// Label is the blinded label under which this grader saw the response
+	// ("" when the grading named the model).
+	Label string
 }
 
 // Part is what one analysis adds to a Report: its tables, figures, notes

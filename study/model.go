@@ -128,8 +128,12 @@ type Grading struct {
 	// question's responses (1 = shown first), from the grading row's
 	// position column or the blinding file; 0 when not known.
 	Position int
-	Comment  string
-	Tags     []Tag
+	// Label is the blinded label under which the grader saw the response
+	// (gradings.label: the label the grading row names, resolved to Model
+	// through the blinding file); "" when the row named the model itself.
+	Label   string
+	Comment string
+	Tags    []Tag
 }
 
 // GateRun is one cell of the difficulty gate: one automatic run on one item.

@@ -275,7 +275,7 @@ func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config
 		sel = ", " + strings.Join(scoreCols, ", ")
 	}
 	byID := map[int64]int{}
-	q := `SELECT g.grading_id, g.evaluator, g.kind, g.round, g.run, g.question_id, g.model, g.rank, g.position, g.comment, v.verdicts` + sel + `
+	q := `SELECT g.grading_id, g.evaluator, g.kind, g.round, g.run, g.question_id, g.model, g.rank, g.position, g.comment, g.label, v.verdicts` + sel + `
 		FROM gradings g
 		LEFT JOIN (` + rubric + `) r USING (grading_id)
 		LEFT JOIN (SELECT grading_id, string_agg(coalesce(verdict, '-'), ',' ORDER BY item) AS verdicts
@@ -294,8 +294,8 @@ func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config
 		var g study.Grading
 		var id int64
 		var rank, pos sql.NullInt64
-		var comment, verdicts sql.NullString
-		dest := []any{&id, &g.Evaluator, &g.Kind, &g.Round, &g.Run, &g.QuestionID, &g.Model, &rank, &pos, &comment, &verdicts}
+		var comment, label, verdicts sql.NullString
+		dest := []any{&id, &g.Evaluator, &g.Kind, &g.Round, &g.Run, &g.QuestionID, &g.Model, &rank, &pos, &comment, &label, &verdicts}
 		for i := range scores {
 			dest = append(dest, &scores[i])
 		}
@@ -308,6 +308,7 @@ func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config
 		g.Rank = int(rank.Int64)
 		g.Position = int(pos.Int64)
 		g.Comment = str(comment)
+		g.Label = in.get(str(label))
 		if nA > 0 {
 			g.Rubric = make([]float64, nA)
 			for i := range g.Rubric {

@@ -78,6 +78,11 @@ func TestLoad(t *testing.T) {
 		if g.Evaluator == "bob" && g.QuestionID == "q1" && g.Model != "m1" && g.Model != "m2" {
 			t.Errorf("bob's label not resolved: %q", g.Model)
 		}
+		// bob graded by label (blinding.csv: q1 A = m1, B = m2); alice named the models
+		wantLabel := map[string]string{"bob/q1/m1": "A", "bob/q1/m2": "B"}[g.Evaluator+"/"+g.QuestionID+"/"+g.Model]
+		if g.Label != wantLabel {
+			t.Errorf("%s %s/%s label = %q, want %q", g.Evaluator, g.QuestionID, g.Model, g.Label, wantLabel)
+		}
 	}
 	if len(s.References) != 1 || !s.References[0].Graded {
 		t.Errorf("references = %+v", s.References)

@@ -72,7 +72,7 @@ func TestRunGolden(t *testing.T) {
 	}
 	// Every table is documented in docs/OUTPUTS.md, generated from the tables.
 	var doc bytes.Buffer
-	doc.WriteString("# Output tables\n\n`euroexec run` writes these tables to `OUT/tables/` (CSV: proportions as fractions, floats in full,\nundefined values empty and explained in `notes.csv`). The workbook has one sheet per table and the\nsite shows each beside its figure. This file is generated from the sample study's report\n(`go test ./cmd/euroexec -update`); tables that need instruments the sample lacks are listed by the\npackages that write them. The tables of section compare are written by `euroexec compare` (see docs/METHODS.md).\n\n")
+	doc.WriteString("# Output tables\n\n`euroexec run` writes these tables to `OUT/tables/` (CSV: proportions as fractions, floats in full,\nundefined values empty and explained in `notes.csv`). The workbook has one sheet per table and the\nsite shows each beside its figure. A workbook sheet has two header rows: row 1 the column headers in\nwords (\"Solve Rate\"), row 2 the CSV column names below (`solve_rate`), which head the sheet's\nfilterable Excel table; a script reads a sheet with the CSV names by skipping row 1 (pandas:\n`read_excel(path, sheet_name=..., header=1)`). The site shows the words with the CSV name in the\nheader's tooltip. This file is generated from the sample study's report\n(`go test ./cmd/euroexec -update`); tables that need instruments the sample lacks are listed by the\npackages that write them. The tables of section compare are written by `euroexec compare` (see docs/METHODS.md).\n\n")
 	// Tables of instruments the sample lacks come from a weighted-criteria study.
 	crit := filepath.Join(t.TempDir(), "crit")
 	copt := data.DefaultOptions()

@@ -21,6 +21,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/outsafe"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/format"
 	"github.com/euroexec/euroexec/report/site"
 	"github.com/euroexec/euroexec/transform"
 )
@@ -163,7 +164,7 @@ func writeCompareReport(ctx context.Context, out string, rep *report.Report, run
 		return nil, fmt.Errorf("create output folder: %w", err)
 	}
 	defer os.RemoveAll(tmp) // a no-op once moved into place
-	swarn, err := writeReport(ctx, tmp, rep, nil)
+	swarn, err := writeReport(ctx, tmp, rep, nil, format.OrderRank)
 	if err != nil {
 		return nil, err
 	}

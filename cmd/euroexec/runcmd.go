@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
@@ -40,11 +41,12 @@ type runOptions struct {
 	// hook, when set (tests), is called with the name of each stage and of
 	// each analysis stage as it starts.
 	hook  func(stage string)
-	stats bool // print wall time, CPU time and peak RSS per stage
+	stats bool         // print wall time, CPU time and peak RSS per stage
+	order format.Order // --order: the models in the terminal summary and the site's tables
 }
 
 func runCmd(stdout, stderr io.Writer) *cobra.Command {
-	o := runOptions{now: time.Now}
+	o := runOptions{now: time.Now, order: format.OrderRank}
 	c := &cobra.Command{
 		Use:   "run [STUDY]",
 		Short: "Ingest a study, analyse it and write the report (bundled sample when STUDY is omitted)",
@@ -71,6 +73,7 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	c.Flags().BoolVar(&o.noWarnings, "no-warnings", false, "do not print warnings (they stay in the report's Notes)")
 	c.Flags().BoolVar(&o.force, "force", false, "replace OUT even when it holds files euroexec did not write")
 	c.Flags().BoolVar(&o.allowEmpty, "allow-empty", false, allowEmptyHelp)
+	c.Flags().Var(&o.order, "order", "order of the models in the terminal summary and the site's tables: rank (by Solve Rate) or alpha (by name); the place # is shown either way")
 	c.Flags().BoolVar(&o.stats, "stats", false, "print wall time, CPU time and peak memory (RSS) of every stage to stderr")
 	return c
 }
@@ -204,7 +207,7 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	rep = res.Report
 
 	stage("write tables, workbook and site", 0)
-	swarn, err := writeReport(ctx, tmp, rep, o.hook)
+	swarn, err := writeReport(ctx, tmp, rep, o.hook, o.order)
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +223,7 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	if o.quiet {
 		return rep, nil
 	}
-	printSummary(stdout, rep)
+	printSummary(stdout, rep, o.order)
 	fmt.Fprintf(stdout, "\nreport written to %s (site: %s, workbook: %s) in %.1fs\n", o.out,
 		filepath.Join(o.out, "site", "index.html"), filepath.Join(o.out, "report.xlsx"), time.Since(start).Seconds())
 	return rep, nil
@@ -229,7 +232,7 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 // writeReport writes the CSV tables, the workbook and the site of rep into
 // dir concurrently (the writers only read rep), and returns the site's
 // warnings; the errors of all three are joined, in that order.
-func writeReport(ctx context.Context, dir string, rep *report.Report, hook func(stage string)) ([]string, error) {
+func writeReport(ctx context.Context, dir string, rep *report.Report, hook func(stage string), order format.Order) ([]string, error) {
 	if hook != nil {
 		// the writers' stages start together (tests arm cancellation here)
 		for _, s := range []string{"write tables", "write workbook", "write site"} {
@@ -254,7 +257,9 @@ func writeReport(ctx context.Context, dir string, rep *report.Report, hook func(
 	}()
 	go func() {
 		defer wg.Done()
-		w, err := site.Write(ctx, filepath.Join(dir, "site"), rep, site.DefaultOptions)
+		so := site.DefaultOptions
+		so.Order = order
+		w, err := site.Write(ctx, filepath.Join(dir, "site"), rep, so)
 		swarn = w
 		if err != nil {
 			errs[2] = fmt.Errorf("write site: %w", err)
@@ -299,8 +304,9 @@ func newStages(w io.Writer, quiet bool) func(string, int) {
 	}
 }
 
-// printSummary prints the human summary table (set all) compactly.
-func printSummary(w io.Writer, rep *report.Report) {
+// printSummary prints the human summary table (set all) compactly, the
+// models by Solve Rate or, with format.OrderAlpha, by display name.
+func printSummary(w io.Writer, rep *report.Report, order format.Order) {
 	t := rep.Table("summary")
 	if t == nil {
 		return
@@ -333,10 +339,16 @@ func printSummary(w io.Writer, rep *report.Report) {
 			byID[m] = row
 		}
 	}
-	fmt.Fprintf(w, "\nhuman graders, all questions, by Solve Rate\n")
+	ranking := findings.Ranking(rep)
+	by := "by Solve Rate"
+	if order == format.OrderAlpha {
+		by = "by name (# = place by Solve Rate)"
+		sort.SliceStable(ranking, func(i, j int) bool { return strings.ToLower(ranking[i].Name) < strings.ToLower(ranking[j].Name) })
+	}
+	fmt.Fprintf(w, "\nhuman graders, all questions, %s\n", by)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tmodel\tgradings\tSolve Rate [95% interval]\tavg rank\twin rate\trubric (points)\tchecklist\tgroup")
-	for _, m := range findings.Ranking(rep) {
+	fmt.Fprintln(tw, "#\tmodel\thuman gradings\tSolve Rate [95% interval]\tavg rank\twin rate\trubric (points)\tchecklist\tgroup")
+	for _, m := range ranking {
 		row := byID[m.ID]
 		group, _ := get(row, "group_solve_rate").(string)
 		fmt.Fprintf(tw, "%d\t%s\t%v\t%s %s\t%s\t%s\t%s\t%s\t%s\n", m.Rank, termtext.Line(m.Name), get(row, "n_gradings"),
@@ -348,4 +360,3 @@ func printSummary(w io.Writer, rep *report.Report) {
 	fmt.Fprintln(w, "group: models sharing a letter do not differ significantly in Solve Rate (paired bootstrap, Holm-adjusted)")
 }
 
-var _ fs.FS = nil

@@ -2,10 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/format"
 )
 
 // The terminal summary opens with the findings and lists the models by Solve
@@ -24,7 +29,8 @@ func TestPrintSummaryOrder(t *testing.T) {
 	models := &report.Table{Name: "models", Columns: []report.Column{{Name: "model"}, {Name: "display_name"}},
 		Rows: [][]any{{"a-model", "A Model"}, {"z-model", "Z Model"}}}
 	var b bytes.Buffer
-	printSummary(&b, &report.Report{Title: "T", Tables: []*report.Table{models, sum}})
+	rep := &report.Report{Title: "T", Tables: []*report.Table{models, sum}}
+	printSummary(&b, rep, format.OrderRank)
 	out := b.String()
 	lines := strings.Split(out, "\n")
 	var rows []string
@@ -45,5 +51,74 @@ func TestPrintSummaryOrder(t *testing.T) {
 	}
 	if strings.Index(out, "findings") > strings.Index(out, "by Solve Rate") {
 		t.Errorf("findings not first:\n%s", out)
+	}
+	// --order alpha: the same rows by name, each keeping its place.
+	b.Reset()
+	printSummary(&b, rep, format.OrderAlpha)
+	rows = nil
+	for _, l := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(l, "1 ") || strings.HasPrefix(l, "2 ") {
+			rows = append(rows, strings.Join(strings.Fields(l), " "))
+		}
+	}
+	if strings.Join(rows, "\n") != want[1]+"\n"+want[0] {
+		t.Errorf("alpha rows:\n%s\nwant:\n%s\n%s", strings.Join(rows, "\n"), want[1], want[0])
+	}
+	if !strings.Contains(b.String(), "by name (# = place by Solve Rate)") {
+		t.Errorf("alpha order not announced:\n%s", b.String())
+	}
+}
+
+// run --order takes rank or alpha; anything else is a usage error (exit 2)
+// that names the accepted values, before anything is read or written.
+func TestRunOrderFlag(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r")
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), &stdout, &stderr, []string{"run", "--order", "size", "-o", out})
+	if code := exitCode(context.Background(), err); code != exitUsage {
+		t.Errorf("exit %d (%v), want %d", code, err, exitUsage)
+	}
+	if err == nil || !strings.Contains(err.Error(), "expected rank (by Solve Rate) or alpha (by model name)") {
+		t.Errorf("error %v does not name the accepted values", err)
+	}
+	if _, serr := os.Stat(out); !os.IsNotExist(serr) {
+		t.Errorf("%s was written although the flag was bad", out)
+	}
+	// A study whose best model's display name sorts last.
+	study := filepath.Join(t.TempDir(), "study")
+	if _, err := data.Write(study, data.DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	mp := filepath.Join(study, "models.csv")
+	mb, err := os.ReadFile(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(mb, []byte(",Atlas 5,")) {
+		t.Fatalf("models.csv has no display name Atlas 5:\n%s", mb)
+	}
+	if err := os.WriteFile(mp, bytes.Replace(mb, []byte(",Atlas 5,"), []byte(",Zulu Atlas 5,"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	if err := run(context.Background(), &stdout, &stderr, []string{"run", study, "--order", "alpha", "--no-warnings", "-o", out}); err != nil {
+		t.Fatalf("run --order alpha: %v\n%s", err, stderr.String())
+	}
+	s := stdout.String()
+	// by Solve Rate Zulu Atlas 5 is first (place 1); by name it is last
+	i, j := strings.Index(s, "Borealis 2.5 pro"), strings.Index(s, "Fjord 1.5 flash")
+	k := strings.Index(s, "1  Zulu Atlas 5")
+	if !strings.Contains(s, "by name (# = place by Solve Rate)") || i < 0 || !(i < j && j < k) {
+		t.Errorf("terminal summary not by name with the places kept:\n%s", s)
+	}
+	// The site's summary table is by name too.
+	idx, err := os.ReadFile(filepath.Join(out, "site", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := string(idx)
+	a, d, f := strings.Index(h, ">Borealis 2.5 pro</td>"), strings.Index(h, ">Fjord 1.5 flash</td>"), strings.Index(h, ">Zulu Atlas 5</td>")
+	if a < 0 || !(a < d && d < f) {
+		t.Errorf("site summary table not by name (positions %d, %d, %d)", a, d, f)
 	}
 }

@@ -284,6 +284,14 @@ func (a *run) overview() {
 	o := &a.rep.Overview
 	o.Questions = p.nQ()
 	o.Models = p.nM()
+	if p.label >= 0 {
+		o.Models--
+		m := p.s.Models[p.label]
+		o.HumanLabel = m.Name
+		if m.DisplayName != "" {
+			o.HumanLabel = m.DisplayName
+		}
+	}
 	doms := map[string]bool{}
 	for _, q := range p.s.Questions {
 		doms[q.Domain] = true
@@ -301,6 +309,13 @@ func (a *run) overview() {
 		}
 	}
 	o.Gradings = len(p.grades)
+	for i := range p.grades {
+		if p.grades[i].human {
+			o.HumanGradings++
+		} else {
+			o.JudgeGradings++
+		}
+	}
 	have := []struct {
 		name string
 		ok   bool

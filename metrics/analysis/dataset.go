@@ -220,6 +220,35 @@ func (a *run) difficultyTable() {
 	a.addTable(t)
 }
 
+// gradingCount is how many gradings a model has, by the one definition the
+// overview, Table 3 and the summary share.
+type gradingCount struct {
+	all   int64 // every grading, human and judge, every round (judge runs averaged)
+	main  int64 // human gradings in the main round (summary n_gradings, set all)
+	solve int64 // of main, those with a defined solved flag (Solve Rate denominator)
+	judge int64 // judge gradings, every round
+}
+
+// gradingCounts counts each model's gradings (by model index).
+func (p *prep) gradingCounts() []gradingCount {
+	c := make([]gradingCount, p.nM())
+	for i := range p.grades {
+		g := &p.grades[i]
+		n := &c[g.m]
+		n.all++
+		switch {
+		case !g.human:
+			n.judge++
+		case g.round == p.mainRnd:
+			n.main++
+			if g.solved >= 0 {
+				n.solve++
+			}
+		}
+	}
+	return c
+}
+
 // modelsTable is Table 3: the models with provider and prices.
 func (a *run) modelsTable() {
 	p := a.p
@@ -232,23 +261,24 @@ func (a *run) modelsTable() {
 		col("usd_per_1k_input", report.Float, "USD per 1,000 input tokens"),
 		col("usd_per_1k_output", report.Float, "USD per 1,000 output tokens"),
 		col("responses", report.Int, "responses in the dumps"),
-		col("gradings", report.Int, "gradings (judge runs averaged)"))
+		col("gradings", report.Int, "every grading of the model: human and judge, every round (judge runs averaged); the column sums to the overview's gradings"),
+		col("human_gradings", report.Int, "human gradings in the main round: the gradings the summary's n_gradings counts (set all, humans)"),
+		col("solve_gradings", report.Int, "of human_gradings, those with a defined solved flag: the denominator of the model's Solve Rate"),
+		col("judge_gradings", report.Int, "judge gradings, every round (judge runs averaged)"))
 	nResp := make([]int64, p.nM())
 	for _, r := range p.s.Responses {
 		if m, ok := p.mIdx[r.Model]; ok {
 			nResp[m]++
 		}
 	}
-	nG := make([]int64, p.nM())
-	for _, g := range p.grades {
-		nG[g.m]++
-	}
+	c := p.gradingCounts()
 	for i, m := range p.s.Models {
 		lbl := "no"
 		if i == p.label {
 			lbl = "yes"
 		}
-		addRow(t, m.Name, m.DisplayName, m.Provider, lbl, m.USDPer1kInput, m.USDPer1kOutput, nResp[i], nG[i])
+		addRow(t, m.Name, m.DisplayName, m.Provider, lbl, m.USDPer1kInput, m.USDPer1kOutput, nResp[i],
+			c[i].all, c[i].main, c[i].solve, c[i].judge)
 	}
 	a.addTable(t)
 }

@@ -94,14 +94,25 @@ func (a *run) extremeGroups(ms []evalMean) (crit, lenient []int) {
 func (a *run) evaluatorsTable(v *view, ms []evalMean, crit, lenient []int) {
 	p := a.p
 	t := newTable("evaluators", "Human evaluators", report.SectionConsistency,
-		"Each human evaluator of the main round: gradings, mean rubric and checklist rate over LLM responses, Solve Rate, and the Figure 7 group.",
+		"Each human evaluator of the main round: gradings, mean rubric and checklist rate over LLM responses, Solve Rate, the Figure 7 group, and their agreement with the other human graders of the same responses (mean absolute difference from the others' mean, Spearman's ρ with it, share of agreeing solved verdicts).",
 		col("evaluator", report.Text, "evaluator id"),
 		col("domain", report.Text, "evaluators.domain"),
 		col("n_gradings", report.Int, "gradings of LLM responses in the main round"),
 		col("rubric_mean", report.Float, "mean over the evaluator's gradings of the rubric mean"),
 		col("checklist_rate", report.Fraction, "mean over the evaluator's gradings of the checklist rate"),
 		col("solve_rate", report.Fraction, "share of the evaluator's gradings solved"),
-		col("group", report.Text, "critical or lenient (Figure 7), else empty"))
+		col("group", report.Text, "critical or lenient (Figure 7), else empty"),
+		col("n_shared", report.Int, "the evaluator's gradings with a rubric mean of responses another human grader also scored: the units of rubric_abs_diff_others and spearman_others"),
+		col("rubric_abs_diff_others", report.Float, "mean over the shared responses of |the evaluator's rubric mean − the mean of the other human graders' rubric means|, in rubric points (0 = always agrees)"),
+		col("spearman_others", report.Float, "Spearman's ρ between the evaluator's rubric means and the other graders' mean (leave-one-out) over the shared responses; empty below 3 or when either side is constant"),
+		col("solve_agreement", report.Fraction, "share of the pairs (this grading, another human grader's grading of the same response), both with a defined solved flag, that agree on solved"),
+		col("n_solve_pairs", report.Int, "pairs behind solve_agreement"))
+	var ag0 []agreeGrading
+	for _, gi := range v.g {
+		g := &p.grades[gi]
+		ag0 = append(ag0, agreeGrading{unit: g.q*p.nM() + g.m, e: g.e, score: g.rubMean, solved: g.solved})
+	}
+	agree := evaluatorAgreement(ag0)
 	grp := map[int]string{}
 	for _, e := range crit {
 		grp[e] = "critical"
@@ -133,7 +144,12 @@ func (a *run) evaluatorsTable(v *view, ms []evalMean, crit, lenient []int) {
 	for _, m := range ms {
 		x := ag[m.e]
 		ev := p.s.Evaluators[m.e]
-		addRow(t, ev.ID, ev.Domain, x.n, m.mean, x.chk.Mean(), frac(x.sv, x.sn), grp[m.e])
+		r, ok := agree[m.e]
+		if !ok {
+			r = agreement{mad: math.NaN(), rho: math.NaN(), solveAgree: math.NaN()}
+		}
+		addRow(t, ev.ID, ev.Domain, x.n, m.mean, x.chk.Mean(), frac(x.sv, x.sn), grp[m.e],
+			int64(r.shared), r.mad, r.rho, r.solveAgree, int64(r.solvePairs))
 	}
 	a.addTable(t)
 }

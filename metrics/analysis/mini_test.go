@@ -355,6 +355,23 @@ func TestMiniEvaluators(t *testing.T) {
 	checkExact(t, "crit M2", rowWhere(t, r, "extreme_evaluators", "group", "critical", "model", "M2")["solve_rate"], 1.0/3)
 	checkExact(t, "len M1", rowWhere(t, r, "extreme_evaluators", "group", "lenient", "model", "M1")["solve_rate"], 0)
 	checkExact(t, "len M2", rowWhere(t, r, "extreme_evaluators", "group", "lenient", "model", "M2")["solve_rate"], 1)
+	// Agreement with the others (M1, M2; M3 is below the coverage rule).
+	// Rubric means e1/other: q1 M1 3.5/3 (e2), q1 M2 2.5/4, q2 M1 3.5/4,
+	// q2 M2 1.5/4, q3 M1 5/4 (e3), q3 M2 3/4.5 → |diffs| .5 1.5 .5 2.5 1 1.5:
+	// e1 7.5/6, e2 5/4, e3 2.5/2 — all 1.25. Solved (e1/other): q1 M1 no/yes,
+	// q1 M2 no/no, q2 M1 yes/no, q2 M2 no/yes, q3 M1 yes/no, q3 M2 yes/yes →
+	// e1 2 of 6 agree, e2 1 of 4, e3 1 of 2.
+	for _, c := range []struct {
+		e             string
+		shared, pairs int64
+		agree         float64
+	}{{"e1", 6, 6, 1.0 / 3}, {"e2", 4, 4, 0.25}, {"e3", 2, 2, 0.5}} {
+		row := rowWhere(t, r, "evaluators", "evaluator", c.e)
+		checkInt(t, c.e+" n_shared", row["n_shared"], c.shared)
+		checkInt(t, c.e+" n_solve_pairs", row["n_solve_pairs"], c.pairs)
+		checkFloat(t, c.e+" rubric_abs_diff_others", row["rubric_abs_diff_others"], 1.25)
+		checkFloat(t, c.e+" solve_agreement", row["solve_agreement"], c.agree)
+	}
 }
 
 func TestMiniDataset(t *testing.T) {

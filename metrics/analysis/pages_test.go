@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -103,5 +104,58 @@ func TestQuestionPagesSelection(t *testing.T) {
 				t.Fatalf("QuestionPages %d: %s is %q (summary %v), want a plain page", n, q.ID, q.Featured, q.Summary)
 			}
 		}
+	}
+}
+
+// The blinded label of each grading reaches its question page: per grading
+// (GradingView.Label) and per response (the distinct labels, sorted).
+func TestQuestionPageLabels(t *testing.T) {
+	s := synthStudy(2, 3)
+	want := map[string]string{} // evaluator/question/model → label
+	for i := range s.Gradings {
+		g := &s.Gradings[i]
+		if g.Kind != Human {
+			continue
+		}
+		// the first human saw label "Z", the others "Y"; model names otherwise
+		g.Label = "Y"
+		if g.Evaluator == s.Gradings[0].Evaluator {
+			g.Label = "Z"
+		}
+		want[g.Evaluator+"/"+g.QuestionID+"/"+g.Model] = g.Label
+	}
+	o := DefaultOptions()
+	o.Bootstrap, o.Resamples = 0, 0
+	rep, err := Analyze(context.Background(), s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, q := range rep.Questions {
+		for _, r := range q.Responses {
+			seen := map[string]bool{}
+			for _, g := range r.Gradings {
+				w := want[g.Evaluator+"/"+q.ID+"/"+r.Model]
+				if g.Label != w {
+					t.Errorf("%s %s/%s: label %q, want %q", g.Evaluator, q.ID, r.Model, g.Label, w)
+				}
+				if w != "" {
+					seen[w] = true
+					n++
+				}
+			}
+			var labels []string
+			for _, l := range []string{"Y", "Z"} {
+				if seen[l] {
+					labels = append(labels, l)
+				}
+			}
+			if fmt.Sprint(r.Labels) != fmt.Sprint(labels) {
+				t.Errorf("%s/%s: labels %q, want %q", q.ID, r.Model, r.Labels, labels)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no labelled grading reached a page")
 	}
 }

@@ -3,6 +3,7 @@ package analysis
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	"github.com/euroexec/euroexec/report"
@@ -75,7 +76,11 @@ func (a *run) questionPages() {
 				views[g.m] = rv
 				order = append(order, g.m)
 			}
-			rv.Gradings = append(rv.Gradings, a.gradingView(g))
+			gv := a.gradingView(g)
+			rv.Gradings = append(rv.Gradings, gv)
+			if gv.Label != "" && !slices.Contains(rv.Labels, gv.Label) {
+				rv.Labels = append(rv.Labels, gv.Label)
+			}
 			if p.gradings[g.src].Kind == Human || p.gradings[g.src].Kind == "" {
 				if g.solved >= 0 {
 					pg.Graded++
@@ -106,6 +111,7 @@ func (a *run) questionPages() {
 		}
 		sortInts(order)
 		for _, m := range order {
+			slices.Sort(views[m].Labels)
 			pg.Responses = append(pg.Responses, *views[m])
 			pg.NGradings += len(views[m].Gradings)
 		}
@@ -210,7 +216,7 @@ func (a *run) gradingView(g *grade) report.GradingView {
 	row := &p.gradings[g.src]
 	gv := report.GradingView{Evaluator: row.Evaluator, Kind: row.Kind, Round: row.Round,
 		Rubric: append([]float64(nil), g.attr...), RubricMean: g.rubMean, ChecklistRate: g.rate,
-		Rank: int(math.Round(g.rank)), Solved: g.solved == 1, Comment: row.Comment}
+		Rank: int(math.Round(g.rank)), Solved: g.solved == 1, Comment: row.Comment, Label: row.Label}
 	if gv.Kind == "" {
 		gv.Kind = Human
 	}

@@ -148,7 +148,7 @@ var summaryCols = []report.Column{
 	col("graders", report.Text, "humans (all human gradings pooled) or judge:<id> (one judge, runs averaged per response)"),
 	col("model", report.Text, "model name"),
 	col("n_questions", report.Int, "questions on which the model has gradings"),
-	col("n_gradings", report.Int, "gradings of the model (one evaluator's grading of one response)"),
+	col("n_gradings", report.Int, "gradings of the model by the population (one evaluator's grading of one response, judge runs averaged); for set all and humans, Table 3's human_gradings"),
 	col("solve_rate", report.Fraction, "share of gradings with mean rubric ≥ threshold and checklist rate ≥ threshold"),
 	col("solve_rate_lo", report.Fraction, "95 % cluster-bootstrap interval over questions, lower end"),
 	col("solve_rate_hi", report.Fraction, "95 % cluster-bootstrap interval over questions, upper end"),

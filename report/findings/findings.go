@@ -387,11 +387,21 @@ func methods(r *report.Report) string {
 	if o.Domains > 0 {
 		fmt.Fprintf(&b, " from %d domains", o.Domains)
 	}
+	if o.HumanLabel != "" {
+		fmt.Fprintf(&b, ", with expert-written answers graded alongside them as “%s”", o.HumanLabel)
+	}
 	fmt.Fprintf(&b, ". %s graded the responses", plural(o.HumanGraders, "human expert", "human experts"))
 	if o.Judges > 0 {
 		fmt.Fprintf(&b, ", and %s graded them too", plural(o.Judges, "LLM judge", "LLM judges"))
 	}
-	fmt.Fprintf(&b, " (%d gradings in all).", o.Gradings)
+	switch {
+	case o.HumanGradings+o.JudgeGradings != o.Gradings:
+		fmt.Fprintf(&b, " (%d gradings in all).", o.Gradings) // a report without the split (compare)
+	case o.Judges > 0:
+		fmt.Fprintf(&b, " (%d human and %d judge gradings).", o.HumanGradings, o.JudgeGradings)
+	default:
+		fmt.Fprintf(&b, " (%d gradings).", o.HumanGradings)
+	}
 	if attrs := setting(r, "rubric.attributes"); attrs != "" {
 		fmt.Fprintf(&b, " Each response was scored on a rubric of %s%s", attrs, scale(r))
 		b.WriteString(" and checked against a per-question checklist.")

@@ -222,6 +222,31 @@ func TestMethods(t *testing.T) {
 	}
 }
 
+// The Methods paragraph counts the gradings by kind when the overview splits
+// them, and names the human label apart from the models.
+func TestMethodsCounts(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		o    report.Overview
+		want string
+	}{
+		{"humans only", report.Overview{Questions: 40, Models: 3, HumanGraders: 4, Gradings: 240, HumanGradings: 240},
+			"We evaluated 3 models on 40 questions. 4 human experts graded the responses (240 gradings)."},
+		{"judges and label", report.Overview{Questions: 40, Models: 3, HumanLabel: "Human Expert", HumanGraders: 2, Judges: 1,
+			Gradings: 300, HumanGradings: 180, JudgeGradings: 120},
+			"We evaluated 3 models on 40 questions, with expert-written answers graded alongside them as “Human Expert”. " +
+				"2 human experts graded the responses, and 1 LLM judge graded them too (180 human and 120 judge gradings)."},
+		{"no split (compare)", report.Overview{Questions: 40, Models: 3, HumanGraders: 4, Gradings: 240},
+			"(240 gradings in all)."},
+	} {
+		r := study([3]float64{0.8, 0.5, 0.3}, 0.7, [3]string{"a", "b", "c"}, [3]string{"true", "true", "true"})
+		r.Overview = c.o
+		if m := Make(r).Methods; !strings.Contains(m, c.want) {
+			t.Errorf("%s: Methods lacks %q:\n%s", c.name, c.want, m)
+		}
+	}
+}
+
 // A summary without the letters or intervals gives no tie sentence and no
 // empty interval.
 func TestMissingColumns(t *testing.T) {

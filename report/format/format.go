@@ -8,6 +8,7 @@
 package format
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -161,23 +162,28 @@ func Header(column string) string {
 }
 
 var headers = map[string]string{
-	"solve_rate":       "Solve Rate",
-	"p":                "p",
-	"p_holm":           "p (Holm)",
-	"avg_rank":         "Average rank",
-	"win_rate":         "Win rate",
-	"rubric":           "Rubric (points)",
-	"rubric_mean":      "Rubric mean (points)",
-	"checklist_rate":   "Checklist fulfilment",
-	"rubric_rank":      "Rank (rubric)",
-	"group_rubric":     "Group (rubric)",
-	"group_solve_rate": "Group (Solve Rate)",
-	"display_name":     "Model",
-	"sd":               "SD",
-	"df":               "df",
-	"t":                "t",
-	"icc1_1":           "ICC(1,1)",
-	"icc1_k":           "ICC(1,k)",
+	"solve_rate":             "Solve Rate",
+	"p":                      "p",
+	"p_holm":                 "p (Holm)",
+	"avg_rank":               "Average rank",
+	"win_rate":               "Win rate",
+	"rubric":                 "Rubric (points)",
+	"rubric_mean":            "Rubric mean (points)",
+	"checklist_rate":         "Checklist fulfilment",
+	"rubric_rank":            "Rank (rubric)",
+	"group_rubric":           "Group (rubric)",
+	"group_solve_rate":       "Group (Solve Rate)",
+	"display_name":           "Model",
+	"sd":                     "SD",
+	"df":                     "df",
+	"t":                      "t",
+	"icc1_1":                 "ICC(1,1)",
+	"icc1_k":                 "ICC(1,k)",
+	"n_shared":               "Shared gradings (n)",
+	"rubric_abs_diff_others": "Mean |Δ| from the others (points)",
+	"spearman_others":        "Spearman ρ with the others",
+	"solve_agreement":        "Solve agreement with the others",
+	"n_solve_pairs":          "Solve pairs (n)",
 }
 
 var wordMap = map[string]string{
@@ -249,3 +255,37 @@ func cell(row []any, i int) any {
 	}
 	return nil
 }
+
+// Order is how the terminal summary and the site's tables order the models:
+// OrderRank, by the headline metric (Solve Rate, highest first; the
+// default, also for ""), or OrderAlpha, by display name. The place (#) by
+// Solve Rate is shown either way. *Order is a command-line flag value
+// (`euroexec run --order`).
+type Order string
+
+// Orders accepted by Order.Set.
+const (
+	OrderRank  Order = "rank"
+	OrderAlpha Order = "alpha"
+)
+
+// Set parses a flag value: "rank" or "alpha".
+func (o *Order) Set(s string) error {
+	switch Order(s) {
+	case OrderRank, OrderAlpha:
+		*o = Order(s)
+		return nil
+	}
+	return fmt.Errorf("order %q: expected rank (by Solve Rate) or alpha (by model name)", s)
+}
+
+// String is the order's flag value; "rank" for the zero Order.
+func (o Order) String() string {
+	if o == "" {
+		return string(OrderRank)
+	}
+	return string(o)
+}
+
+// Type names the flag's values in --help.
+func (o *Order) Type() string { return "rank|alpha" }

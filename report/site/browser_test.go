@@ -11,6 +11,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -301,5 +302,93 @@ func TestBrowser(t *testing.T) {
 	})
 	if testing.Verbose() {
 		fmt.Println("browser test artifacts:", art)
+	}
+}
+
+// TestBrowserSaveSVG clicks each chart's "Save as SVG" toolbox button on the
+// index of the test report and checks that Chromium downloads an SVG
+// document named after the chart, drawn offline by the page itself; the
+// PNG button is still there beside it.
+func TestBrowserSaveSVG(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	b := startBrowser(t)
+	dir := filepath.Join(t.TempDir(), "site")
+	if _, err := Write(context.Background(), dir, reporttest.Small(), DefaultOptions); err != nil {
+		t.Fatal(err)
+	}
+	dl := t.TempDir()
+	if _, err := chromedp.CallBrowser(b.ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dl}); err != nil {
+		t.Fatalf("download behaviour: %v", err)
+	}
+	b.open(t, filepath.Join(dir, "index.html"), "")
+	// ECharts lays the toolbox's features out left to right, so SVG (added
+	// last) is the rightmost icon.
+	feats, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](`(() => {
+	  const tb = echarts.getInstanceByDom(document.querySelector('.echart')).getOption().toolbox[0];
+	  return Object.keys(tb.feature).filter(k => tb.feature[k].show);
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(feats, ",") != "saveAsImage,mySaveSVG" {
+		t.Errorf("toolbox features %q, want saveAsImage and mySaveSVG", feats)
+	}
+	type rect struct {
+		Right float64 `json:"right"`
+		Top   float64 `json:"top"`
+	}
+	box, err := chromedp.Run(b.ctx, chromedp.Evaluate[rect](`(() => { const el = document.querySelector('.echart'); el.scrollIntoView({block: 'center'});
+	  const q = el.getBoundingClientRect(); return {right: q.right, top: q.top}; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](
+		`echarts.getInstanceByDom(document.querySelector('.echart')).getOption().toolbox[0].feature.saveAsImage.name`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// toolbox right 8 px, padding 5, icons 15 px: the last icon's centre
+	if err := chromedp.Do(b.ctx, chromedp.MouseClickXY(box.Right-8-5-7.5, box.Top+5+7.5)); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(dl, name+".svg")
+	var got []byte
+	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		if b, err := os.ReadFile(want); err == nil && len(b) > 0 && strings.HasSuffix(strings.TrimSpace(string(b)), "</svg>") {
+			got = b
+			break
+		}
+	}
+	if got == nil {
+		ents, _ := os.ReadDir(dl)
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Fatalf("no %s downloaded after clicking Save as SVG (folder holds %q)", filepath.Base(want), names)
+	}
+	s := string(got)
+	if !strings.HasPrefix(strings.TrimSpace(s), "<svg") || !strings.Contains(s, `xmlns="http://www.w3.org/2000/svg"`) {
+		t.Errorf("download is not an SVG document: %.200q", s)
+	}
+	// The drawing is there (bars as paths, axis and title as text) and
+	// the model names are escaped text, not markup.
+	if strings.Count(s, "<path") < 5 || !strings.Contains(s, "<text") {
+		t.Errorf("SVG holds %d paths and no text: not the chart", strings.Count(s, "<path"))
+	}
+	if strings.Contains(s, reporttest.XSSModel) {
+		t.Error("the SVG holds the XSS model name unescaped")
+	}
+	errs, reqs, _ := b.take()
+	for _, e := range errs {
+		t.Errorf("console: %s", e)
+	}
+	for _, u := range reqs {
+		if !strings.HasPrefix(u, "file://") && !strings.HasPrefix(u, "blob:") {
+			t.Errorf("request outside the site: %s", u)
+		}
 	}
 }

@@ -3,9 +3,11 @@ package site
 import (
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/findings"
+	"github.com/euroexec/euroexec/report/format"
 )
 
 // setting returns a study setting's value, or "".
@@ -87,9 +89,11 @@ func (b *builder) sectionDefinitions(key string) []report.KV {
 
 // headlineOrder orders the rows of a table with a model and a solve_rate
 // column by Solve Rate, highest first, within blocks of equal set, graders
-// and judge, and gives each row its place (equal rates share it). ok is
-// false for other tables, which keep their order.
-func headlineOrder(t *report.Table) (order []int, rank []int, ok bool) {
+// and judge, and gives each row its place (equal rates share it). With
+// format.OrderAlpha the rows of a block are ordered by the model's display
+// name (name) instead, keeping their places. ok is false for other tables,
+// which keep their order.
+func headlineOrder(t *report.Table, by format.Order, name func(string) string) (order []int, rank []int, ok bool) {
 	idx := map[string]int{}
 	for i, c := range t.Columns {
 		idx[c.Name] = i
@@ -142,6 +146,28 @@ func headlineOrder(t *report.Table) (order []int, rank []int, ok bool) {
 				rank[i] = rank[i-1]
 			}
 		}
+	}
+	if by != format.OrderAlpha {
+		return order, rank, true
+	}
+	placeOf := make([]int, len(t.Rows))
+	for i, r := range order {
+		placeOf[r] = rank[i]
+	}
+	mi := idx["model"]
+	key := func(r int) string {
+		id := cellString(at(t.Rows[r], mi))
+		return strings.ToLower(name(id)) + "\x00" + id
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		ra, rb := order[a], order[b]
+		if block[ra] != block[rb] {
+			return block[ra] < block[rb]
+		}
+		return key(ra) < key(rb)
+	})
+	for i, r := range order {
+		rank[i] = placeOf[r]
 	}
 	return order, rank, true
 }

@@ -104,7 +104,7 @@ func (b *builder) writeEvaluators(dir string, evs []*evalView) error {
 	idx.Evaluators = evs
 	idx.Definitions = []report.KV{
 		{Key: "Leniency", Value: "An evaluator's mean rubric score, checklist fulfilment and Solve Rate over their gradings; the group (lenient, critical) is from tables/evaluators.csv."},
-		{Key: "Agreement", Value: "Each grading is shown beside the other human graders' mean rubric scores of the same response; Krippendorff's α over all graders is on the Consistency page."},
+		{Key: "Agreement", Value: "Mean |Δ| from the others: the mean distance, in rubric points, between the evaluator's rubric mean and the mean of the other human graders of the same response (0 = always agrees); Spearman ρ with the others: whether the evaluator orders the responses as the others do (1 = the same order; from 3 shared responses); Solve agreement: the share of pairs with another grader of the same response that agree on solved. Each grading is shown beside the other graders' scores; Krippendorff's α over all graders is on the Consistency page."},
 	}
 	if err := b.render(filepath.Join(d, "index.html"), idx); err != nil {
 		return err

@@ -98,10 +98,13 @@ func (b *builder) writeIndexData(dir string) ([]string, error) {
 // per grader, one line per attribute, score and checklist item.
 type respView struct {
 	Model, Anchor, Text string
-	HasText             bool
-	Chars, Words        int
-	Graders             []report.GradingView
-	Lines               []gradeLine
+	// Labels are the blinded labels the graders saw the response under,
+	// joined ("A", or "A, C" when graders saw different labels).
+	Labels       string
+	HasText      bool
+	Chars, Words int
+	Graders      []report.GradingView
+	Lines        []gradeLine
 }
 
 type gradeLine struct {
@@ -125,7 +128,8 @@ func (b *builder) questionPage(i int, q *report.QuestionPage) *pageData {
 	ids := map[string]bool{}
 	for _, r := range q.Responses {
 		rv := respView{Model: r.Model, Anchor: domID("response-", r.Model, ids), Text: r.Text, HasText: r.HasText || r.Text != "",
-			Chars: r.Chars, Words: r.Words, Graders: r.Gradings}
+			Chars: r.Chars, Words: r.Words, Graders: r.Gradings, Labels: strings.Join(r.Labels, ", ")}
+		p.HasLabels = p.HasLabels || len(r.Labels) > 0
 		if len(r.Gradings) > 0 {
 			rv.Lines = b.gradeLines(q, r.Gradings)
 		}
@@ -186,6 +190,17 @@ func (b *builder) gradeLines(q *report.QuestionPage, gs []report.GradingView) []
 		}
 		return gradeCell{Text: "no", Class: "unsolved"}
 	})
+	for _, g := range gs {
+		if g.Label != "" {
+			line("Label", "the blinded label this grader saw the response under", "summary", func(g report.GradingView) gradeCell {
+				if g.Label == "" {
+					return gradeCell{Text: "—", Class: "undef"}
+				}
+				return gradeCell{Text: g.Label, Class: "label"}
+			})
+			break
+		}
+	}
 	line("Comment", "", "comment", func(g report.GradingView) gradeCell {
 		return gradeCell{Text: g.Comment, Class: "comment"}
 	})

@@ -107,6 +107,11 @@ type Options struct {
 	// loaded with <script> so that it works from disk), keeping every page
 	// under 1 MB. Default 2000.
 	IndexRows int
+	// Order orders the models in tables with a model and a solve_rate
+	// column: format.OrderRank (by Solve Rate, highest first) or
+	// format.OrderAlpha (by display name); the place (#) by Solve Rate is
+	// shown either way. Default "" = format.OrderRank.
+	Order format.Order
 }
 
 // DefaultOptions are the options `euroexec run` uses.
@@ -433,6 +438,7 @@ type pageData struct {
 	// question
 	Q          *report.QuestionPage
 	Responses  []respView
+	HasLabels  bool // a response of the question page has a blinded label
 	Prev, Next string
 }
 
@@ -669,7 +675,7 @@ func (b *builder) tableView(t *report.Table, ids map[string]bool) tableView {
 		doc += "(CSV column: " + csv + ")"
 		tv.Grid.Head = append(tv.Grid.Head, headCell{Name: name, Doc: doc, CSV: csv, Num: c.Kind != report.Text && c.Kind != report.Link})
 	}
-	order, rank, ranked := headlineOrder(t)
+	order, rank, ranked := headlineOrder(t, b.opt.Order, b.style.name)
 	if ranked {
 		tv.Grid.Head = append([]headCell{{Name: "#", Doc: "place by Solve Rate within its block, highest first; equal rates share it (not in the CSV)", Num: true}}, tv.Grid.Head...)
 		tv.Ranked = true

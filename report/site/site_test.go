@@ -243,7 +243,7 @@ func TestEscaping(t *testing.T) {
 			continue
 		}
 		s := string(b)
-		for _, raw := range []string{reporttest.XSSModel, "<script>alert", "<b>bold</b>", "<b>two</b>", "<i>markup</i>"} {
+		for _, raw := range []string{reporttest.XSSModel, reporttest.XSSLabel, "<script>alert", "<b>bold</b>", "<b>two</b>", "<i>markup</i>"} {
 			if strings.Contains(s, raw) {
 				t.Errorf("%s holds %q unescaped", name, raw)
 			}
@@ -383,5 +383,46 @@ func TestWriteCancelled(t *testing.T) {
 	cancel()
 	if _, err := Write(ctx, t.TempDir(), reporttest.Small(), Options{Assets: fstest.MapFS{}}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
+	}
+}
+
+// A question page shows each response's blinded label, escaped, beside the
+// model (in the responses table and the response's heading) and each
+// grader's label in the gradings table.
+func TestBlindedLabels(t *testing.T) {
+	dir := writeSite(t, reporttest.Small(), Options{})
+	var page string
+	for name, b := range files(t, dir) {
+		if strings.HasPrefix(name, "questions/q1") {
+			page = string(b)
+		}
+	}
+	if page == "" {
+		t.Fatal("no page of question q1")
+	}
+	for _, want := range []string{
+		`>blinded label</th>`,
+		`<td class="blind">&lt;u&gt;A&lt;/u&gt;</td>`,
+		`<td class="blind">B</td>`,
+		`shown as &lt;u&gt;A&lt;/u&gt;</span></h3>`,
+		`shown as C</span></h3>`,
+		`<td class="label">B</td>`,
+		`<th scope="row" title="the blinded label this grader saw the response under">Label</th>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("question page lacks %s", want)
+		}
+	}
+	// the judge saw no label: its cell says so
+	if !strings.Contains(page, `<td class="undef">—</td>`) {
+		t.Error("a grading without a label has no — cell")
+	}
+	// a question whose gradings named the models has no label column
+	for name, b := range files(t, dir) {
+		if strings.HasPrefix(name, "questions/q_2") || strings.Contains(name, "weird") {
+			if strings.Contains(string(b), "blinded label") {
+				t.Errorf("%s: a label column without labels", name)
+			}
+		}
 	}
 }

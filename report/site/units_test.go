@@ -2,6 +2,8 @@ package site
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/format"
 	"github.com/euroexec/euroexec/report/internal/reporttest"
 )
 
@@ -192,14 +195,18 @@ func TestEvaluatorPageAndQuestionIndex(t *testing.T) {
 	q.SolveRate, q.Solved, q.Graded, q.Disagreement = 0.25, 1, 4, 0.75
 	r.Tables = append(r.Tables, &report.Table{Name: "evaluators", Section: report.SectionDataset,
 		Columns: []report.Column{{Name: "evaluator"}, {Name: "n_gradings", Kind: report.Int}, {Name: "rubric_mean", Kind: report.Float},
-			{Name: "solve_rate", Kind: report.Fraction}, {Name: "group"}},
-		Rows: [][]any{{"human_a", int64(3), 3.5, 0.3333, "lenient"}}})
+			{Name: "solve_rate", Kind: report.Fraction}, {Name: "group"},
+			{Name: "rubric_abs_diff_others", Kind: report.Float}, {Name: "spearman_others", Kind: report.Float}, {Name: "solve_agreement", Kind: report.Fraction}},
+		Rows: [][]any{{"human_a", int64(3), 3.5, 0.3333, "lenient", 0.5, math.NaN(), 0.75}}})
 	dir := writeSite(t, r, Options{})
 	fs := files(t, dir)
 	page := html.UnescapeString(string(fs["evaluators/human_a.html"]))
 	for _, want := range []string{
 		"<th scope=\"row\">Rubric mean (points)</th><td>3.50</td>", "<td>33.3 %</td>", "<td>lenient</td>",
 		`<a href="../questions/q1.html">q1</a>`, "Only 3 gradings",
+		"<th scope=\"row\">Mean |Δ| from the others (points)</th><td>0.50</td>",
+		"<th scope=\"row\">Solve agreement with the others</th><td>75.0 %</td>",
+		"<th scope=\"row\">Spearman ρ with the others</th><td>—</td>",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("evaluators/human_a.html lacks %q", want)
@@ -234,6 +241,44 @@ func TestFewPointsWarning(t *testing.T) {
 	} {
 		if got := fewPoints(c.f); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// Tables with a model and a Solve Rate are ordered by Solve Rate (places
+// shared by equal rates) or, on request, by display name keeping the
+// places; blocks of set and graders stay apart and in their order.
+func TestHeadlineOrder(t *testing.T) {
+	tab := &report.Table{Columns: []report.Column{{Name: "set"}, {Name: "model"}, {Name: "solve_rate", Kind: report.Fraction}},
+		Rows: [][]any{
+			{"all", "zeta", 0.2}, {"all", "Alpha", 0.5}, {"all", "beta", 0.5}, {"all", "mid", 0.3},
+			{"ref", "b", 0.1}, {"ref", "a", 0.9},
+		}}
+	display := map[string]string{"zeta": "Zeta", "mid": "Aardvark"}
+	name := func(id string) string {
+		if d, ok := display[id]; ok {
+			return d
+		}
+		return id
+	}
+	for _, c := range []struct {
+		by   format.Order
+		want string // model:place in display order
+	}{
+		{"", "Alpha:1 beta:1 mid:3 zeta:4 a:1 b:2"},
+		{format.OrderRank, "Alpha:1 beta:1 mid:3 zeta:4 a:1 b:2"},
+		{format.OrderAlpha, "mid:3 Alpha:1 beta:1 zeta:4 a:1 b:2"},
+	} {
+		order, rank, ok := headlineOrder(tab, c.by, name)
+		if !ok {
+			t.Fatal("not ranked")
+		}
+		var got []string
+		for k, r := range order {
+			got = append(got, fmt.Sprintf("%s:%d", tab.Rows[r][1], rank[k]))
+		}
+		if g := strings.Join(got, " "); g != c.want {
+			t.Errorf("order %q: got %s, want %s", c.by, g, c.want)
 		}
 	}
 }

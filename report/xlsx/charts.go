@@ -3,6 +3,7 @@ package xlsx
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"math"
@@ -87,6 +88,20 @@ func (w *writer) seriesColor(name string, i int) string {
 		return c
 	}
 	return format.Neutral[i%len(format.Neutral)]
+}
+
+// categoryColors are the colours of categories that are all models (nil
+// when one is not).
+func (w *writer) categoryColors(cats []string) []string {
+	var out []string
+	for _, c := range cats {
+		col := w.models.Color[c]
+		if col == "" {
+			return nil
+		}
+		out = append(out, col)
+	}
+	return out
 }
 
 // modelName is a model's display name (charts show it), else s.
@@ -272,9 +287,14 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 				cs.Marker = excelize.ChartMarker{Symbol: "circle", Size: 5, Fill: solid(col)}
 				cs.Line = excelize.LineOptions{Type: excelize.LineSolid, Width: 1.75, Fill: solid(col)}
 			}
-			// excelize writes per-point colours for pie charts only, so a
-			// one-series bar over models keeps one colour here (the site
-			// colours each bar by its model).
+			// excelize writes per-point colours (c:dPt) for pie charts
+			// only: a one-series bar chart over models gets its models'
+			// colours per bar when the workbook is saved (patchParts).
+			if fig.Kind == report.Bar && len(fig.Series) == 1 {
+				if cols := w.categoryColors(fig.Categories); cols != nil {
+					w.pointColors[cs.Name] = cols
+				}
+			}
 			ch.Series = append(ch.Series, cs)
 		}
 		d.row = h + n + 2
@@ -382,10 +402,45 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 // and draws no points.
 var xValRe = regexp.MustCompile(`<xVal><strRef><f>([^<]*)</f>(?:<strCache>.*?</strCache>)?</strRef></xVal>`)
 
+// pointColorXML is the c:dPt elements that colour the points of a bar
+// series one by one (hex colours "#RRGGBB").
+func pointColorXML(cols []string) []byte {
+	var b bytes.Buffer
+	for i, c := range cols {
+		fmt.Fprintf(&b, `<dPt><idx val="%d"></idx><invertIfNegative val="0"></invertIfNegative><bubble3D val="0"></bubble3D>`+
+			`<spPr><a:solidFill><a:srgbClr val="%s"></a:srgbClr></a:solidFill></spPr></dPt>`, i, strings.TrimPrefix(c, "#"))
+	}
+	return b.Bytes()
+}
+
+// colorPoints adds per-point colours to the bar series whose name cell is a
+// key of pointColors: c:dPt elements after the series' invertIfNegative
+// (their place in CT_BarSer).
+func colorPoints(b []byte, pointColors map[string][]string) []byte {
+	for ref, cols := range pointColors {
+		var esc bytes.Buffer
+		xml.EscapeText(&esc, []byte(ref))
+		start := bytes.Index(b, []byte("<tx><strRef><f>"+esc.String()+"</f>"))
+		if start < 0 {
+			continue
+		}
+		const inv = `<invertIfNegative val="0"></invertIfNegative>`
+		end := bytes.Index(b[start:], []byte("</ser>"))
+		at := bytes.Index(b[start:], []byte(inv))
+		if at < 0 || (end >= 0 && at > end) {
+			continue
+		}
+		at += start + len(inv)
+		b = append(b[:at:at], append(pointColorXML(cols), b[at:]...)...)
+	}
+	return b
+}
+
 // patchParts rewrites the chart parts of a saved workbook so that scatter x
-// values are a number reference; every other part is copied still
-// compressed.
-func patchParts(in []byte) ([]byte, error) {
+// values are a number reference and one-series bar charts over models have
+// their models' colours per bar (pointColors: series name cell → colours);
+// every other part is copied still compressed.
+func patchParts(in []byte, pointColors map[string][]string) ([]byte, error) {
 	zr, err := zip.NewReader(bytes.NewReader(in), int64(len(in)))
 	if err != nil {
 		return nil, err
@@ -419,6 +474,7 @@ func patchParts(in []byte) ([]byte, error) {
 			return nil, err
 		}
 		b = xValRe.ReplaceAll(b, []byte(`<xVal><numRef><f>$1</f></numRef></xVal>`))
+		b = colorPoints(b, pointColors)
 		wf, err := zw.CreateHeader(&zip.FileHeader{Name: zf.Name, Method: zf.Method, Modified: zf.Modified})
 		if err != nil {
 			return nil, err

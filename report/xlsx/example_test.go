@@ -31,7 +31,7 @@ func ExampleWrite() {
 	f, _ := excelize.OpenFile(path)
 	defer f.Close()
 	fmt.Println(f.GetSheetList())
-	v, _ := f.GetCellValue("Summary", "A3")
+	v, _ := f.GetCellValue("Summary", "A4") // two header rows, then the rows
 	fmt.Println(v)
 	// Output:
 	// [Findings About Summary a_name_that is far too long for Notes]

@@ -94,13 +94,13 @@ func howToRead(r *report.Report) []report.KV {
 		{Key: "Intervals", Value: "columns ending _lo and _hi are the ends of the 95 % interval (cluster bootstrap over questions); a rate's interval lies inside [0 %, 100 %]. On the charts, dashes mark the interval ends."},
 		{Key: "Group letters", Value: "models sharing a letter do not differ significantly after Holm's adjustment (α = 0.05)."},
 		{Key: "Reliability", Value: "Krippendorff's α ≥ .800 reliable, .667–.800 tentative, below .667 not reliable."},
-		{Key: "Sheets", Value: "each table sheet is tables/<name>.csv with its CSV column names in row 1 (full precision in the CSV); the About sheet lists the sheets, the settings and the input files."},
+		{Key: "Sheets", Value: "each table sheet is tables/<name>.csv: row 1 the column headers in words, row 2 the CSV column names (full precision in the CSV); the About sheet lists the sheets, the settings and the input files."},
 	}
 }
 
 // printSetup makes a sheet print landscape, fitted to the page width
-// (and, when pagesHigh > 0, to that many pages high), with row 1 repeated on
-// every page when repeatHeader.
+// (and, when pagesHigh > 0, to that many pages high); table sheets repeat
+// their header rows on every page (repeatRows).
 func (w *writer) printSetup(sheet string, pagesHigh int) error {
 	land := "landscape"
 	one := 1
@@ -116,9 +116,9 @@ func (w *writer) printSetup(sheet string, pagesHigh int) error {
 	return nil
 }
 
-// repeatHeader prints row 1 of a table sheet on every page.
-func (w *writer) repeatHeader(sheet string) error {
-	err := w.f.SetDefinedName(&excelize.DefinedName{Name: "_xlnm.Print_Titles", RefersTo: "'" + strings.ReplaceAll(sheet, "'", "''") + "'!$1:$1", Scope: sheet})
+// repeatRows prints the first n rows of a sheet (its header) on every page.
+func (w *writer) repeatRows(sheet string, n int) error {
+	err := w.f.SetDefinedName(&excelize.DefinedName{Name: "_xlnm.Print_Titles", RefersTo: fmt.Sprintf("'%s'!$1:$%d", strings.ReplaceAll(sheet, "'", "''"), n), Scope: sheet})
 	if err != nil {
 		return fmt.Errorf("xlsx: sheet %q: print titles: %w", sheet, err)
 	}

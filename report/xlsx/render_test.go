@@ -259,7 +259,7 @@ func TestFindingsSheet(t *testing.T) {
 	names, err := f.GetDefinedName(), error(nil)
 	found := false
 	for _, n := range names {
-		if n.Name == "_xlnm.Print_Titles" && n.Scope == "Summary" && n.RefersTo == "'Summary'!$1:$1" {
+		if n.Name == "_xlnm.Print_Titles" && n.Scope == "Summary" && n.RefersTo == "'Summary'!$1:$2" {
 			found = true
 		}
 	}

@@ -34,8 +34,11 @@
 // Every sheet prints landscape on A4, fitted to the page width; table sheets
 // repeat their header row on every printed page.
 //
-// Every table sheet has its header in row 1, frozen, and an Excel table with
-// filter buttons over its rows; Fraction columns have a percent format,
+// Every table sheet has two header rows, frozen and repeated on every
+// printed page: row 1 the column headers for people (report/format.Header,
+// e.g. "Solve Rate"), row 2 the CSV column names ("solve_rate"), which head
+// an Excel table with filter buttons over the rows below (read a sheet with
+// the CSV names by skipping row 1, e.g. pandas.read_excel(..., header=1)); Fraction columns have a percent format,
 // p-value columns PValueFormat, rubric scores PointsFormat, other Float
 // columns a decimal format, Int columns an integer format; column widths follow
 // the content up to Options.MaxColumnWidth characters, wider text wraps. Sheet
@@ -81,6 +84,11 @@ const CellLimit = 32767
 
 // maxRows is Excel's row limit.
 const maxRows = 1048576
+
+// headRows are the header rows of a table sheet: the headers for people
+// (report/format.Header), then the CSV column names, which head the Excel
+// table (its filter buttons and column names).
+const headRows = 2
 
 // Options control Write. A zero field takes its default.
 type Options struct {
@@ -143,6 +151,7 @@ const (
 type styles struct {
 	header, title, bold, text, wrap, integer, float, fraction int
 	pvalue, points                                            int
+	csvName                                                   int // row 2 of a table sheet
 }
 
 type writer struct {
@@ -152,6 +161,9 @@ type writer struct {
 	used   map[string]bool // sheet names, lower case
 	sheets []sheetInfo
 	models format.Models // display names and one colour per model
+	// pointColors are the per-bar colours of one-series bar charts over
+	// models, by the series' name cell (patchParts writes them).
+	pointColors map[string][]string
 }
 
 type sheetInfo struct{ sheet, table, title, doc string }
@@ -168,7 +180,7 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 	if r == nil {
 		return fmt.Errorf("xlsx: nil report")
 	}
-	w := &writer{f: excelize.NewFile(), opt: opt.withDefaults(), used: map[string]bool{}, models: format.ModelsOf(r)}
+	w := &writer{f: excelize.NewFile(), opt: opt.withDefaults(), used: map[string]bool{}, models: format.ModelsOf(r), pointColors: map[string][]string{}}
 	defer func() {
 		if cerr := w.f.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("xlsx: close: %w", cerr)
@@ -259,7 +271,7 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 		return fmt.Errorf("xlsx: save %s: %w", path, err)
 	}
 	b := buf.Bytes()
-	if b, err = patchParts(b); err != nil {
+	if b, err = patchParts(b, w.pointColors); err != nil {
 		return fmt.Errorf("xlsx: save %s: %w", path, err)
 	}
 	// Not SaveAs: it creates the file with mode 0777 (executable).
@@ -285,6 +297,12 @@ func (w *writer) makeStyles() error {
 		Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDE4EE"}},
 		Border:    []excelize.Border{{Type: "bottom", Color: "8096B4", Style: 1}},
 		Alignment: &excelize.Alignment{Vertical: "top", WrapText: true},
+	})
+	w.st.csvName = mk(&excelize.Style{
+		Font:      &excelize.Font{Italic: true, Size: 9, Color: "44546A"},
+		Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"EEF2F7"}},
+		Border:    []excelize.Border{{Type: "bottom", Color: "8096B4", Style: 1}},
+		Alignment: &excelize.Alignment{Vertical: "top"},
 	})
 	w.st.title = mk(&excelize.Style{Font: &excelize.Font{Bold: true, Size: 16}})
 	w.st.bold = mk(&excelize.Style{Font: &excelize.Font{Bold: true}, Alignment: top})
@@ -509,6 +527,16 @@ func displayWidth(v any, kind report.ColumnKind) float64 {
 	}
 }
 
+// sheetHeader is row 1 of a table sheet for a CSV column: format.Header,
+// except that the display name column, which the site folds into the
+// model column, is "Display name" beside the sheet's model ids.
+func sheetHeader(csvName string) string {
+	if csvName == "display_name" {
+		return "Display name"
+	}
+	return format.Header(csvName)
+}
+
 // tableSheet writes one table to a new sheet with the StreamWriter.
 func (w *writer) tableSheet(name string, t *report.Table) error {
 	if _, err := w.f.NewSheet(name); err != nil {
@@ -533,14 +561,14 @@ func (w *writer) tableSheet(name string, t *report.Table) error {
 	}
 	rows := t.Rows
 	truncated := 0
-	if len(rows) > maxRows-1 {
-		truncated = len(rows) - (maxRows - 1)
-		rows = rows[:maxRows-1]
+	if len(rows) > maxRows-headRows {
+		truncated = len(rows) - (maxRows - headRows)
+		rows = rows[:maxRows-headRows]
 	}
 	// Column widths from the header and a sample of rows.
 	wrap := make([]bool, ncol)
 	for j, c := range t.Columns {
-		width := float64(utf8.RuneCountInString(c.Name)) + 2 // filter button
+		width := float64(max(utf8.RuneCountInString(c.Name)+2, utf8.RuneCountInString(sheetHeader(c.Name)))) // +2: filter button
 		for i, row := range rows {
 			if i >= w.opt.WidthSampleRows {
 				break
@@ -563,10 +591,11 @@ func (w *writer) tableSheet(name string, t *report.Table) error {
 			return fmt.Errorf("xlsx: sheet %q, column %s: %w", name, c.Name, err)
 		}
 	}
-	if err := sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
-		Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}}}); err != nil {
+	if err := sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: headRows, TopLeftCell: "A3", ActivePane: "bottomLeft",
+		Selection: []excelize.Selection{{SQRef: "A3", ActiveCell: "A3", Pane: "bottomLeft"}}}); err != nil {
 		return fmt.Errorf("xlsx: sheet %q: freeze header: %w", name, err)
 	}
+	human := make([]any, ncol)
 	header := make([]any, ncol)
 	seen := map[string]int{}
 	for j, c := range t.Columns {
@@ -579,9 +608,13 @@ func (w *writer) tableSheet(name string, t *report.Table) error {
 			h = fmt.Sprintf("%s (%d)", h, n+1)
 		}
 		seen[key]++
-		header[j] = excelize.Cell{StyleID: w.st.header, Value: cut(h)}
+		header[j] = excelize.Cell{StyleID: w.st.csvName, Value: cut(h)}
+		human[j] = excelize.Cell{StyleID: w.st.header, Value: cut(sheetHeader(h))}
 	}
-	if err := sw.SetRow("A1", header, excelize.RowOpts{Height: 30}); err != nil {
+	if err := sw.SetRow("A1", human, excelize.RowOpts{Height: 30}); err != nil {
+		return fmt.Errorf("xlsx: sheet %q: header: %w", name, err)
+	}
+	if err := sw.SetRow("A2", header); err != nil {
 		return fmt.Errorf("xlsx: sheet %q: header: %w", name, err)
 	}
 	vals := make([]any, ncol)
@@ -600,19 +633,19 @@ func (w *writer) tableSheet(name string, t *report.Table) error {
 			}
 			vals[j] = c
 		}
-		ref, _ := excelize.CoordinatesToCellName(1, i+2)
+		ref, _ := excelize.CoordinatesToCellName(1, i+headRows+1)
 		if err := sw.SetRow(ref, vals); err != nil {
 			return fmt.Errorf("xlsx: table %s: row %d: %w", t.Name, i+1, err)
 		}
 	}
-	last, _ := excelize.CoordinatesToCellName(ncol, max(len(rows)+1, 2))
-	if err := sw.AddTable(&excelize.Table{Range: "A1:" + last, StyleName: "TableStyleLight1"}); err != nil {
+	last, _ := excelize.CoordinatesToCellName(ncol, max(len(rows)+headRows, headRows+1))
+	if err := sw.AddTable(&excelize.Table{Range: "A2:" + last, StyleName: "TableStyleLight1"}); err != nil {
 		return fmt.Errorf("xlsx: sheet %q: filter: %w", name, err)
 	}
 	if err := sw.Flush(); err != nil {
 		return fmt.Errorf("xlsx: sheet %q: %w", name, err)
 	}
-	if err := w.repeatHeader(name); err != nil {
+	if err := w.repeatRows(name, headRows); err != nil {
 		return err
 	}
 	if truncated > 0 {
@@ -679,7 +712,7 @@ func (w *writer) aboutSheet(r *report.Report) error {
 	if err == nil {
 		err = w.f.SetRowHeight(s, row-1, float64(15*(len([]rune(findings.Make(r).Methods))/70+1)))
 	}
-	line("How to read it", "Start with the Findings sheet: the headline results in sentences, with intervals and tests, and how to read every number. Summary holds the main table; Charts draw it; Heat maps shows the heat-map figures as coloured grids; every other sheet is one table of tables/*.csv (column names as in the CSV); Notes says what was left out and why.")
+	line("How to read it", "Start with the Findings sheet: the headline results in sentences, with intervals and tests, and how to read every number. Summary holds the main table; Charts draw it; Heat maps shows the heat-map figures as coloured grids; every other sheet is one table of tables/*.csv (row 1 the column headers in words, row 2 the CSV column names, which head the filterable table); Notes says what was left out and why.")
 	line("Tool version", r.Version)
 	line("Run time (UTC)", r.GeneratedAt.UTC().Format("2006-01-02 15:04:05"))
 	row++
@@ -687,10 +720,15 @@ func (w *writer) aboutSheet(r *report.Report) error {
 	o := r.Overview
 	line("Questions", int64(o.Questions))
 	line("Models", int64(o.Models))
+	if o.HumanLabel != "" {
+		line("Expert answers graded as", o.HumanLabel)
+	}
 	line("Domains", int64(o.Domains))
 	line("Human graders", int64(o.HumanGraders))
 	line("Judges", int64(o.Judges))
 	line("Gradings", int64(o.Gradings))
+	line("Human gradings", int64(o.HumanGradings))
+	line("Judge gradings", int64(o.JudgeGradings))
 	line("Instruments present", strings.Join(o.Instruments, ", "))
 	line("Instruments missing", strings.Join(o.Missing, ", "))
 	if len(r.Attributes) > 0 {

@@ -3,15 +3,18 @@ package xlsx
 import (
 	"archive/zip"
 	"context"
+	"encoding/xml"
 	"io"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/format"
 	"github.com/euroexec/euroexec/report/internal/reporttest"
 	"github.com/xuri/excelize/v2"
 )
@@ -64,20 +67,25 @@ func TestSheetsAndHeaders(t *testing.T) {
 	if got := f.GetSheetList(); !slices.Equal(got, want) {
 		t.Errorf("sheets = %q, want %q", got, want)
 	}
-	for i, h := range []string{"set", "graders", "model", "n_gradings", "solve_rate", "solve_rate_lo", "solve_rate_hi", "avg_rank", "rubric"} {
-		c, _ := excelize.CoordinatesToCellName(i+1, 1)
-		checkCell(t, f, "Summary", c, h)
+	// row 1: headers for people; row 2: the CSV names, heading the table
+	for i, h := range [][2]string{{"Set", "set"}, {"Graders", "graders"}, {"Model", "model"}, {"Gradings (n)", "n_gradings"},
+		{"Solve Rate", "solve_rate"}, {"Solve Rate, lower end", "solve_rate_lo"}, {"Solve Rate, upper end", "solve_rate_hi"},
+		{"Average rank", "avg_rank"}, {"Rubric (points)", "rubric"}} {
+		for r := range h {
+			c, _ := excelize.CoordinatesToCellName(i+1, r+1)
+			checkCell(t, f, "Summary", c, h[r])
+		}
 	}
-	checkCell(t, f, "Summary", "C3", reporttest.XSSModel)
-	checkCell(t, f, "Summary", "E2", "0.75")
-	checkCell(t, f, "Summary", "I4", "") // NaN → empty
-	checkCell(t, f, "tiny", "E2", "1")   // bool true
-	checkCell(t, f, "tiny", "C3", "0.0000001")
+	checkCell(t, f, "Summary", "C4", reporttest.XSSModel)
+	checkCell(t, f, "Summary", "E3", "0.75")
+	checkCell(t, f, "Summary", "I5", "") // NaN → empty
+	checkCell(t, f, "tiny", "E3", "1")   // bool true
+	checkCell(t, f, "tiny", "C4", "0.0000001")
 
 	// Percent on Fraction, decimal on Float, integer on Int.
 	for _, tc := range []struct{ sheet, cell, want string }{
-		{"Summary", "E2", "0.0%"}, {"Summary", "F3", "0.0%"}, {"Summary", "H2", "0.000"},
-		{"Summary", "I2", "0.00"}, {"tiny", "D2", "0.0%"}, {"Summary", "D2", "builtin:1"}, // I: rubric, in points
+		{"Summary", "E3", "0.0%"}, {"Summary", "F4", "0.0%"}, {"Summary", "H3", "0.000"},
+		{"Summary", "I3", "0.00"}, {"tiny", "D3", "0.0%"}, {"Summary", "D3", "builtin:1"}, // I: rubric, in points
 	} {
 		if got := numFmt(t, f, tc.sheet, tc.cell); got != tc.want {
 			t.Errorf("%s!%s number format = %q, want %q", tc.sheet, tc.cell, got, tc.want)
@@ -89,8 +97,8 @@ func TestSheetsAndHeaders(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !p.Freeze || p.YSplit != 1 || p.TopLeftCell != "A2" {
-			t.Errorf("%s panes = %+v, want the header row frozen", s, p)
+		if !p.Freeze || p.YSplit != 2 || p.TopLeftCell != "A3" {
+			t.Errorf("%s panes = %+v, want the two header rows frozen", s, p)
 		}
 		tabs, err := f.GetTables(s)
 		if err != nil {
@@ -101,24 +109,24 @@ func TestSheetsAndHeaders(t *testing.T) {
 		}
 	}
 	tabs, _ := f.GetTables("Summary")
-	if len(tabs) == 1 && tabs[0].Range != "A1:I4" {
-		t.Errorf("Summary filter range = %s, want A1:I4", tabs[0].Range)
+	if len(tabs) == 1 && tabs[0].Range != "A2:I5" {
+		t.Errorf("Summary filter range = %s, want A2:I5", tabs[0].Range)
 	}
 }
 
 func TestTextStaysText(t *testing.T) {
 	path, f := writeSmall(t)
-	// responses: row 2 is alpha's formula-looking answer.
-	checkCell(t, f, "responses", "D2", reporttest.FormulaAnswer)
-	if fm, _ := f.GetCellFormula("responses", "D2"); fm != "" {
-		t.Errorf("responses!D2 has formula %q, want none", fm)
+	// responses: row 3 is alpha's formula-looking answer.
+	checkCell(t, f, "responses", "D3", reporttest.FormulaAnswer)
+	if fm, _ := f.GetCellFormula("responses", "D3"); fm != "" {
+		t.Errorf("responses!D3 has formula %q, want none", fm)
 	}
-	typ, err := f.GetCellType("responses", "D2")
+	typ, err := f.GetCellType("responses", "D3")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if typ != excelize.CellTypeInlineString && typ != excelize.CellTypeSharedString {
-		t.Errorf("responses!D2 type = %v, want a string type", typ)
+		t.Errorf("responses!D3 type = %v, want a string type", typ)
 	}
 	// No formula element anywhere in the worksheets.
 	zr, err := zip.OpenReader(path)
@@ -138,12 +146,12 @@ func TestTextStaysText(t *testing.T) {
 		}
 	}
 
-	// The 40,000-character answer (row 3): marker(40000) is
+	// The 40,000-character answer (row 4): marker(40000) is
 	// "… [cut: 40,000 more characters; full text in the site]" = 54
 	// characters, so 32767 − 54 = 32713 characters are kept and
 	// 40000 − 32713 = 7287 are cut; the final marker has 53 characters,
 	// 32766 in all.
-	got, _ := f.GetCellValue("responses", "D3")
+	got, _ := f.GetCellValue("responses", "D4")
 	want := reporttest.LongText()[:32713] + "… [cut: 7,287 more characters; full text in the site]"
 	if got != want {
 		t.Errorf("long text: got %d characters ending %q, want %d ending %q",
@@ -353,7 +361,7 @@ func TestLargeTable(t *testing.T) {
 	if err := Write(context.Background(), path, &report.Report{Tables: []*report.Table{tb}}, DefaultOptions); err != nil {
 		t.Fatal(err)
 	}
-	// Row n+1 holds i = n−1 = 119999 and x = 119999/8 = 14999.875. The
+	// Row n+2 holds i = n−1 = 119999 and x = 119999/8 = 14999.875. The
 	// sheet XML is read directly: excelize would parse the whole sheet.
 	zr, err := zip.OpenReader(path)
 	if err != nil {
@@ -366,22 +374,22 @@ func TestLargeTable(t *testing.T) {
 		b, _ := io.ReadAll(rc)
 		rc.Close()
 		switch {
-		case strings.HasPrefix(zf.Name, "xl/worksheets/sheet") && strings.Contains(string(b), `r="A120001"`):
+		case strings.HasPrefix(zf.Name, "xl/worksheets/sheet") && strings.Contains(string(b), `r="A120002"`):
 			sheet = string(b)
 		case strings.HasPrefix(zf.Name, "xl/tables/table"):
 			table = string(b)
 		}
 	}
-	for _, want := range []string{`<c r="A120001" s="`, `<v>119999</v>`, `<c r="B120001" s="`, `<v>14999.875</v>`} {
+	for _, want := range []string{`<c r="A120002" s="`, `<v>119999</v>`, `<c r="B120002" s="`, `<v>14999.875</v>`} {
 		if !strings.Contains(sheet, want) {
 			t.Errorf("big sheet lacks %q", want)
 		}
 	}
-	if strings.Contains(sheet, `r="A120002"`) {
+	if strings.Contains(sheet, `r="A120003"`) {
 		t.Error("big sheet has a row past the table")
 	}
-	if !strings.Contains(table, `ref="A1:D120001"`) || !strings.Contains(table, `<autoFilter ref="A1:D120001"`) {
-		t.Errorf("table part = %.300s, want a filter over A1:D120001", table)
+	if !strings.Contains(table, `ref="A2:D120002"`) || !strings.Contains(table, `<autoFilter ref="A2:D120002"`) {
+		t.Errorf("table part = %.300s, want a filter over A2:D120002", table)
 	}
 }
 
@@ -432,5 +440,86 @@ func TestFindingsIsActive(t *testing.T) {
 	}
 	if selected != 1 {
 		t.Errorf("%d selected tabs, want 1", selected)
+	}
+}
+
+// Row 1 of a table sheet: the header for people; the display name column is
+// told apart from the model ids beside it.
+func TestSheetHeader(t *testing.T) {
+	for _, c := range [][2]string{
+		{"solve_rate", "Solve Rate"}, {"n_gradings", "Gradings (n)"}, {"model", "Model"},
+		{"display_name", "Display name"}, {"p_holm", "p (Holm)"},
+	} {
+		if got := sheetHeader(c[0]); got != c[1] {
+			t.Errorf("sheetHeader(%q) = %q, want %q", c[0], got, c[1])
+		}
+	}
+}
+
+// A one-series bar chart over models colours each bar with its model's
+// colour (the colours of format.ModelsOf, the site's): the chart part holds
+// one c:dPt per bar, in category order, and stays well-formed XML.
+func TestBarColoursPerModel(t *testing.T) {
+	r := reporttest.Small()
+	r.Tables = append(r.Tables, &report.Table{Name: "models", Section: report.SectionDataset,
+		Columns: []report.Column{{Name: "model"}, {Name: "display_name"}},
+		Rows:    [][]any{{"gamma & co", "Gamma"}, {"alpha", "Alpha"}, {reporttest.XSSModel, ""}}})
+	path := filepath.Join(t.TempDir(), "report.xlsx")
+	if err := Write(context.Background(), path, r, DefaultOptions); err != nil {
+		t.Fatal(err)
+	}
+	var fig *report.Figure
+	for _, f := range r.Figures {
+		if f.Kind == report.Bar && len(f.Series) == 1 {
+			fig = f
+			break
+		}
+	}
+	if fig == nil {
+		t.Fatal("the test report has no one-series bar chart")
+	}
+	models := format.ModelsOf(r)
+	var want []string
+	for _, c := range fig.Categories {
+		want = append(want, strings.TrimPrefix(models.Color[c], "#"))
+	}
+	// the palette in models-table order: gamma first, then alpha, then the third
+	if models.Color["gamma & co"] != format.Palette[0] || models.Color["alpha"] != format.Palette[1] {
+		t.Fatalf("model colours %v", models.Color)
+	}
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	found := false
+	for _, zf := range zr.File {
+		if !strings.HasPrefix(zf.Name, "xl/charts/chart") {
+			continue
+		}
+		rc, _ := zf.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		if err := xml.Unmarshal(b, new(struct{})); err != nil {
+			t.Errorf("%s is not well-formed: %v", zf.Name, err)
+		}
+		if !strings.Contains(string(b), "<a:t>"+fig.Title+"</a:t>") {
+			continue
+		}
+		found = true
+		re := regexp.MustCompile(`<dPt><idx val="(\d+)"></idx>.*?<a:srgbClr val="([0-9A-F]{6})"></a:srgbClr>.*?</dPt>`)
+		var got []string
+		for i, m := range re.FindAllStringSubmatch(string(b), -1) {
+			if m[1] != strconv.Itoa(i) {
+				t.Errorf("point %d has idx %s", i, m[1])
+			}
+			got = append(got, m[2])
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: bar colours %q, want the models' %q", zf.Name, got, want)
+		}
+	}
+	if !found {
+		t.Errorf("no chart part titled %q", fig.Title)
 	}
 }

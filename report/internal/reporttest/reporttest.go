@@ -17,6 +17,10 @@ import (
 // HTML.
 const XSSModel = `<img src=x onerror=alert(1)>`
 
+// XSSLabel is a blinded label that would be markup if a writer emitted it
+// as HTML unescaped.
+const XSSLabel = `<u>A</u>`
+
 // ScriptPrompt is the prompt of question q1: it tries to close a <script>
 // element.
 const ScriptPrompt = "Explain this snippet: </script><script>alert('prompt')</script> and answer in two lines."
@@ -59,7 +63,7 @@ func Small() *report.Report {
 			{Path: "grades/humans/main/a.xlsx", SHA256: "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0", Rows: 12},
 		},
 		Overview: report.Overview{
-			Questions: 2, Models: 3, Domains: 2, HumanGraders: 2, Judges: 1, Gradings: 12,
+			Questions: 2, Models: 3, Domains: 2, HumanGraders: 2, Judges: 1, Gradings: 12, HumanGradings: 6, JudgeGradings: 6,
 			Instruments: []string{"rubric", "checklist", "ranking", "references", "judges"},
 			Missing:     []string{"criteria", "gate", "cost"},
 		},
@@ -264,6 +268,9 @@ func Small() *report.Report {
 				Comment: fmt.Sprintf("comment %d by %s: <script>alert(%d)</script>", i, ev, g),
 			})
 		}
+		// the human grader saw the responses blinded; the first under a hostile label
+		rv.Gradings[0].Label = []string{XSSLabel, "B", "C"}[i]
+		rv.Labels = []string{rv.Gradings[0].Label}
 		q1.Responses = append(q1.Responses, rv)
 		responses.Rows = append(responses.Rows, []any{"q1", m, int64(rv.Chars), texts[i]})
 	}

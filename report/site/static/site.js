@@ -81,6 +81,48 @@
     };
   }
 
+  // svgOf draws option again with ECharts' SVG renderer on an offscreen
+  // element of el's size and returns the SVG document (no toolbox).
+  function svgOf(el, option) {
+    var div = document.createElement('div');
+    div.style.cssText = 'position:absolute;left:-20000px;top:0;width:' + (el.clientWidth || 800) +
+      'px;height:' + (el.clientHeight || 420) + 'px';
+    document.body.appendChild(div);
+    var c = window.echarts.init(div, null, { renderer: 'svg' });
+    try {
+      c.setOption(option);
+      c.setOption({ toolbox: { show: false } });
+      return c.renderToSVGString();
+    } finally {
+      c.dispose();
+      div.parentNode.removeChild(div);
+    }
+  }
+
+  // addSaveSVG puts a "Save as SVG" button beside the toolbox's PNG one:
+  // the chart is drawn again as SVG and downloaded, all in the page (offline).
+  function addSaveSVG(option, el) {
+    var tb = Array.isArray(option.toolbox) ? option.toolbox[0] : option.toolbox;
+    if (!tb || !tb.feature) return;
+    var png = tb.feature.saveAsImage || {};
+    var name = (png.name || 'chart') + '.svg';
+    tb.feature.mySaveSVG = {
+      show: true,
+      title: 'Save as SVG',
+      icon: 'path://M3,3H21V21H3Z M6,16L10,10L13,14L15,11L18,16Z',
+      onclick: function () {
+        var blob = new Blob([svgOf(el, option)], { type: 'image/svg+xml' });
+        var a = document.createElement('a');
+        a.href = URL.createObjectURL(blob);
+        a.download = name;
+        document.body.appendChild(a);
+        a.click();
+        a.parentNode.removeChild(a);
+        setTimeout(function () { URL.revokeObjectURL(a.href); }, 10000);
+      }
+    };
+  }
+
   function drawCharts() {
     var els = document.querySelectorAll('.echart');
     if (!els.length) return;
@@ -125,6 +167,7 @@
         var s = option.series[+k];
         if (s) s.renderItem = errorBarRenderer(bars[k].slot, bars[k].slots);
       });
+      addSaveSVG(option, el);
       var chart = window.echarts.init(el, null, { renderer: 'canvas' });
       chart.setOption(option);
       el.setAttribute('data-drawn', 'true');
