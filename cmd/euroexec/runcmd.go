@@ -359,4 +359,3 @@ func printSummary(w io.Writer, rep *report.Report, order format.Order) {
 	tw.Flush()
 	fmt.Fprintln(w, "group: models sharing a letter do not differ significantly in Solve Rate (paired bootstrap, Holm-adjusted)")
 }
-
