@@ -253,7 +253,7 @@ func (st *state) readGradingFile(rel, kind, round string) {
 		g := byKey[key]
 		if g != nil && !long {
 			st.ps.add(Problem{Loc: r.at("question_id"), Value: q + " / " + m,
-				Expected: fmt.Sprintf("one grading per evaluator, round, question and model (the same grading is at row %d)", g.loc.Row)})
+				Expected: fmt.Sprintf("one grading per evaluator, round, question and model (the same grading is at row %d)", g.loc.Row), Kind: "gradings given twice"})
 			return
 		}
 		if g == nil {
@@ -345,7 +345,7 @@ func (st *state) resolveModel(r row, q, evaluator string) (string, bool) {
 	if len(st.blinding) == 0 {
 		exp = "a label listed in a blinding file (blinding.csv), or a model column"
 	}
-	st.ps.add(Problem{Loc: r.at("label"), Value: l, Expected: exp})
+	st.ps.add(Problem{Loc: r.at("label"), Value: l, Expected: exp, Kind: "unknown labels"})
 	return "", false
 }
 
@@ -459,7 +459,8 @@ func (st *state) setScore(r row, col, v string, g *grading, ai int) {
 	if g.kind == "human" {
 		n, ok := tabular.ParseInt(v)
 		if !ok || float64(n) < lo || float64(n) > hi {
-			st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: fmt.Sprintf("an integer score from %d to %d", st.cfg.Rubric.Min, st.cfg.Rubric.Max) + noNA(v, "a rubric score")})
+			st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: fmt.Sprintf("an integer score from %d to %d", st.cfg.Rubric.Min, st.cfg.Rubric.Max) + noNA(v, "a rubric score"),
+				Kind: fmt.Sprintf("scores that are not integers from %d to %d", st.cfg.Rubric.Min, st.cfg.Rubric.Max)})
 			g.reported = append(g.reported, st.attrs[ai])
 			return
 		}
@@ -487,12 +488,12 @@ func (st *state) setVerdict(r row, col, v string, g *grading, qi *question, n in
 		return
 	}
 	if n > qi.items {
-		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: fmt.Sprintf("a blank cell: question %s has %d checklist items, not %d", g.q, qi.items, n)})
+		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: fmt.Sprintf("a blank cell: question %s has %d checklist items, not %d", g.q, qi.items, n), Kind: "verdicts for items the question does not have"})
 		return
 	}
 	vd, ok := parseVerdict(v)
 	if !ok {
-		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: "a verdict: hit, partial, miss or na (also yes/no/1/0; N/A and a lone dash are na)"})
+		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: "a verdict: hit, partial, miss or na (also yes/no/1/0; N/A and a lone dash are na)", Kind: "verdicts that are not hit, partial, miss or na"})
 		g.reported = append(g.reported, "c"+strconv.Itoa(n))
 		return
 	}
@@ -533,7 +534,7 @@ func parsePosition(r row, col, v string, st *state) (int64, bool) {
 func (st *state) setRank(r row, col, v string, g *grading) {
 	n, ok := tabular.ParseInt(v)
 	if !ok || n < 1 {
-		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: "a rank 1, 2, … (1 = best)" + noNA(v, "a rank")})
+		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: "a rank 1, 2, … (1 = best)" + noNA(v, "a rank"), Kind: "ranks that are not 1, 2, …"})
 		return
 	}
 	g.rank = n
@@ -591,7 +592,7 @@ func (st *state) accept(g *grading) {
 	k := [5]int32{st.sid(g.evaluator), st.sid(g.round), st.sid(g.run), st.sid(g.q), st.sid(g.model)}
 	if prev, dup := st.gseen[k]; dup {
 		st.ps.add(Problem{Loc: g.loc, Value: g.q + " / " + g.model,
-			Expected: fmt.Sprintf("one grading per evaluator, round, question and model (evaluator %s graded it also at %s)", g.evaluator, st.loc(prev).String())})
+			Expected: fmt.Sprintf("one grading per evaluator, round, question and model (evaluator %s graded it also at %s)", g.evaluator, st.loc(prev).String()), Kind: "gradings given twice"})
 		return
 	}
 	w := st.where(g.loc)
@@ -634,7 +635,7 @@ func (st *state) accept(g *grading) {
 				} else if math.IsNaN(sc) && !g.wasReported(st.attrs[i]) {
 					l := g.loc
 					l.Column = g.column(st.attrs[i], st.cfg.Rubric.Attributes[i])
-					st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a %s score for every human grading (it is missing)", st.cfg.Rubric.Attributes[i])})
+					st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a %s score for every human grading (it is missing)", st.cfg.Rubric.Attributes[i]), Kind: "missing scores"})
 				}
 			}
 		} else {
@@ -645,7 +646,7 @@ func (st *state) accept(g *grading) {
 				if (i >= len(g.verdicts) || g.verdicts[i] == vNone) && !g.wasReported("c"+strconv.Itoa(i+1)) {
 					l := g.loc
 					l.Column = g.column(fmt.Sprintf("c%d", i+1), fmt.Sprintf("C%d", i+1))
-					st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a verdict for item %d of question %s (hit, partial, miss or na; it is blank)", i+1, g.q)})
+					st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a verdict for item %d of question %s (hit, partial, miss or na; it is blank)", i+1, g.q), Kind: "blank checklist verdicts"})
 				}
 			}
 		}
@@ -694,7 +695,7 @@ func (st *state) checkRanks() {
 		first := st.loc(rg.first)
 		first.Column = "rank"
 		if int32(len(rg.ranks)) < rg.n {
-			st.ps.add(Problem{Loc: first, Expected: fmt.Sprintf("a rank for every response of question %s graded by %s (%d of %d are ranked)", rg.qv, rg.ev, len(rg.ranks), rg.n)})
+			st.ps.add(Problem{Loc: first, Expected: fmt.Sprintf("a rank for every response of question %s graded by %s (%d of %d are ranked)", rg.qv, rg.ev, len(rg.ranks), rg.n), Kind: "questions with responses left unranked"})
 			continue
 		}
 		ranks := append([]int32(nil), rg.ranks...)
@@ -705,7 +706,7 @@ func (st *state) checkRanks() {
 				for _, r := range ranks {
 					txt = append(txt, strconv.Itoa(int(r)))
 				}
-				st.ps.add(Problem{Loc: first, Value: strings.Join(txt, ","), Expected: fmt.Sprintf("ranks of question %s by %s forming a permutation of 1..%d without ties", rg.qv, rg.ev, len(ranks))})
+				st.ps.add(Problem{Loc: first, Value: strings.Join(txt, ","), Expected: fmt.Sprintf("ranks of question %s by %s forming a permutation of 1..%d without ties", rg.qv, rg.ev, len(ranks)), Kind: "questions whose ranks are not 1..k without ties"})
 				break
 			}
 		}

@@ -268,7 +268,7 @@ func (st *state) question(r row, col string) (string, *question, bool) {
 	}
 	qi := st.questions[q]
 	if qi == nil {
-		st.ps.add(Problem{Loc: r.at(col), Value: q, Expected: "a question id of the questions file" + didYouMean(st.qFold, q)})
+		st.ps.add(Problem{Loc: r.at(col), Value: q, Expected: "a question id of the questions file" + didYouMean(st.qFold, q), Kind: "unknown question ids"})
 		return q, nil, false
 	}
 	return q, qi, true
