@@ -114,6 +114,17 @@ func (st *state) gradingSpec() tableSpec {
 	return tableSpec{
 		required:   []string{"question_id"},
 		skipSheets: true,
+		looksLike: func(h *header) bool {
+			for c := range h.idx {
+				if _, attr := st.attrIndex[c]; attr || c == "model" || c == "label" || c == "model_a" || c == "label_a" {
+					return true
+				}
+				if _, item := checklistColumn(c); item {
+					return true
+				}
+			}
+			return false
+		},
 		known: func(c string) bool {
 			if gradingFixed[c] {
 				return true
@@ -177,8 +188,7 @@ func (st *state) readGradingFile(rel, kind, round string) {
 			return false
 		}
 		if st.cfg.Sheets.EvaluatorFrom == "column" && !h.has("evaluator") {
-			l := tabular.Loc{File: rel, Sheet: sheet, Row: 1, Offset: -1, Format: formatOf(rel)}
-			st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf(`a header with the column evaluator ([sheets] evaluator_from = "column" in study.toml); columns found: %s`, h.written())})
+			st.ps.add(Problem{Loc: h.at(rel, sheet), Expected: fmt.Sprintf(`a header with the column evaluator ([sheets] evaluator_from = "column" in study.toml); columns found: %s`, h.written())})
 			return false
 		}
 		if st.evaluatorFromName(h) {
@@ -186,6 +196,20 @@ func (st *state) readGradingFile(rel, kind, round string) {
 		}
 		return true
 	}, func(r row) {
+		if v, ok := totalsRow(r); ok {
+			l := r.loc
+			l.Offset = -1
+			st.ps.add(Problem{Loc: l, Value: v, Expected: "a grading: this row looks like a totals row", Kind: "totals rows",
+				Fix: "delete it (every row under the header is read as a grading; keep totals on another sheet)"})
+			st.taint(r.loc)
+			return
+		}
+		before := st.ps.total
+		defer func() {
+			if st.ps.total > before {
+				st.taint(r.loc)
+			}
+		}()
 		if (long && norm(r.get("instrument")) == "pairwise") || (!long && isPairwiseSheet(r.h)) {
 			if p := st.pairwiseRow(r, kind, round, long); p != nil {
 				if p.sheetEv {
@@ -253,7 +277,8 @@ func (st *state) readGradingFile(rel, kind, round string) {
 		g := byKey[key]
 		if g != nil && !long {
 			st.ps.add(Problem{Loc: r.at("question_id"), Value: q + " / " + m,
-				Expected: fmt.Sprintf("one grading per evaluator, round, question and model (the same grading is at row %d)", g.loc.Row), Kind: "gradings given twice"})
+				Expected: fmt.Sprintf("one grading per evaluator, round, question and model (the same grading is at row %d)", g.loc.Row), Kind: "gradings given twice",
+				Fix: "delete one of the two rows"})
 			return
 		}
 		if g == nil {
@@ -283,6 +308,15 @@ func (st *state) readGradingFile(rel, kind, round string) {
 		}
 		return st.intern(stem)
 	}
+	if st.cfg.Sheets.EvaluatorFrom == "" && len(sheetsNoEv) > 1 {
+		names := make([]string, 0, len(sheetsNoEv))
+		for s := range sheetsNoEv {
+			names = append(names, strconv.Quote(s))
+		}
+		sort.Strings(names)
+		st.ps.warn("%s: no evaluator column: the gradings of each of its %d sheets (%s) are taken as one grader's, named after its sheet; if the workbook is one grader's, set [sheets] evaluator_from = \"file\" in study.toml (or add an evaluator column)",
+			rel, len(names), strings.Join(names, ", "))
+	}
 	for _, g := range local {
 		if g.sheetEv {
 			g.evaluator = name(g.sheet)
@@ -293,6 +327,67 @@ func (st *state) readGradingFile(rel, kind, round string) {
 		p.ev = name(p.sheet)
 		st.acceptPair(p)
 	}
+}
+
+// totalsWords start a totals row: the first cell of such a row says what
+// it sums up.
+var totalsWords = []string{"total", "totals", "sum", "average", "mean", "overall", "grand total", "summe", "totaal"}
+
+// totalsRow reports whether a grading row is a totals row, one whose first
+// non-empty cell is "Total", "Sum", "Average", … (optionally followed by a
+// colon or more words), and returns that cell.
+func totalsRow(r row) (string, bool) {
+	for _, c := range r.cells {
+		v := strings.TrimSpace(c.Text)
+		if v == "" {
+			continue
+		}
+		w := strings.ToLower(strings.TrimRight(v, ":"))
+		for _, t := range totalsWords {
+			if w == t || strings.HasPrefix(w, t+" ") || strings.HasPrefix(w, t+":") {
+				return v, true
+			}
+		}
+		return "", false
+	}
+	return "", false
+}
+
+// taint marks the sheet of a grading row that had a problem: the ranks of
+// its questions are not checked, as a dropped row would make them look
+// incomplete (the problem is reported once, not echoed as a rank problem).
+func (st *state) taint(l tabular.Loc) {
+	st.tainted[l.File+"\x00"+l.Sheet] = true
+}
+
+// duplicateFix says how to fix a grading given twice, from where the two
+// copies are: the same sheet, two sheets of a workbook (one hidden), or
+// two files.
+func (st *state) duplicateFix(g *grading, prev tabular.Loc) string {
+	switch {
+	case prev.File != g.loc.File:
+		return fmt.Sprintf("two files hold the same gradings: remove the copy (%s or %s), or put a repeated grading in a round folder of its own (grades/humans/ROUND/)", prev.File, g.loc.File)
+	case prev.Sheet != g.sheet && g.hdr.hidden:
+		return fmt.Sprintf("sheet %q is hidden in Excel but read all the same: delete it, or leave it out with [sheets] exclude = [%q] in study.toml", g.sheet, g.sheet)
+	case prev.Sheet != g.sheet:
+		return fmt.Sprintf("sheet %q repeats sheet %q: delete one, or leave it out with [sheets] exclude = [%q] in study.toml", g.sheet, prev.Sheet, g.sheet)
+	}
+	return "delete one of the two rows"
+}
+
+// knownModel reports whether m is a model the study knows (any name when
+// there is no models file).
+func (st *state) knownModel(m string) bool {
+	return st.models == nil || st.models[m] || m == st.cfg.HumanLabel
+}
+
+// isLabel reports whether v is a blinded label of question q.
+func (st *state) isLabel(q, v, evaluator string) bool {
+	if _, ok := st.blinding[blindKey{q, v, evaluator}]; ok {
+		return true
+	}
+	_, ok := st.blinding[blindKey{q, v, ""}]
+	return ok
 }
 
 // evaluatorFromName reports whether the evaluator of a sheet's rows comes
@@ -321,6 +416,11 @@ func (st *state) resolveModel(r row, q, evaluator string) (string, bool) {
 	}
 	if m != "" {
 		m = st.intern(m)
+		if !st.knownModel(m) && st.isLabel(q, m, evaluator) {
+			st.ps.add(Problem{Loc: r.at("model"), Value: m, Expected: "a model listed in the models file", Kind: "unknown models",
+				Fix: fmt.Sprintf("%q is a blinded label of question %s: head the column \"label\"", m, q)})
+			return "", false
+		}
 		return m, st.checkModel(r, "model", m)
 	}
 	l, ok := st.cleanID(r, "label", "a label")
@@ -345,7 +445,11 @@ func (st *state) resolveModel(r row, q, evaluator string) (string, bool) {
 	if len(st.blinding) == 0 {
 		exp = "a label listed in a blinding file (blinding.csv), or a model column"
 	}
-	st.ps.add(Problem{Loc: r.at("label"), Value: l, Expected: exp, Kind: "unknown labels"})
+	fix := ""
+	if st.models[l] {
+		fix = fmt.Sprintf("%q is a model name: head the column \"model\"", l)
+	}
+	st.ps.add(Problem{Loc: r.at("label"), Value: l, Expected: exp, Kind: "unknown labels", Fix: fix})
 	return "", false
 }
 
@@ -459,8 +563,12 @@ func (st *state) setScore(r row, col, v string, g *grading, ai int) {
 	if g.kind == "human" {
 		n, ok := tabular.ParseInt(v)
 		if !ok || float64(n) < lo || float64(n) > hi {
+			fix := ""
+			if ok {
+				fix = "if the sheet uses another scale, set [rubric] min and max in study.toml"
+			}
 			st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: fmt.Sprintf("an integer score from %d to %d", st.cfg.Rubric.Min, st.cfg.Rubric.Max) + noNA(v, "a rubric score"),
-				Kind: fmt.Sprintf("scores that are not integers from %d to %d", st.cfg.Rubric.Min, st.cfg.Rubric.Max)})
+				Kind: fmt.Sprintf("scores that are not integers from %d to %d", st.cfg.Rubric.Min, st.cfg.Rubric.Max), Fix: fix})
 			g.reported = append(g.reported, st.attrs[ai])
 			return
 		}
@@ -591,8 +699,11 @@ func (st *state) accept(g *grading) {
 	st.noteKind(g.evaluator, g.kind, g.loc)
 	k := [5]int32{st.sid(g.evaluator), st.sid(g.round), st.sid(g.run), st.sid(g.q), st.sid(g.model)}
 	if prev, dup := st.gseen[k]; dup {
+		pl := st.loc(prev)
 		st.ps.add(Problem{Loc: g.loc, Value: g.q + " / " + g.model,
-			Expected: fmt.Sprintf("one grading per evaluator, round, question and model (evaluator %s graded it also at %s)", g.evaluator, st.loc(prev).String()), Kind: "gradings given twice"})
+			Expected: fmt.Sprintf("one grading per evaluator, round, question and model (evaluator %s graded it also at %s)", g.evaluator, pl.String()), Kind: "gradings given twice",
+			Fix: st.duplicateFix(g, pl)})
+		st.taint(g.loc)
 		return
 	}
 	w := st.where(g.loc)
@@ -628,9 +739,7 @@ func (st *state) accept(g *grading) {
 					k := g.loc.File + "\x00" + g.sheet + "\x00" + st.attrs[i]
 					if !st.missingCol[k] {
 						st.missingCol[k] = true
-						l := g.loc
-						l.Row = 1
-						st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a column for the rubric attribute %q (rubric.attributes in study.toml) in a sheet with rubric scores; columns found: %s", st.cfg.Rubric.Attributes[i], g.hdr.written())})
+						st.ps.add(Problem{Loc: g.hdr.at(g.loc.File, g.sheet), Kind: "missing columns", Expected: fmt.Sprintf("a column for the rubric attribute %q (rubric.attributes in study.toml) in a sheet with rubric scores; columns found: %s", st.cfg.Rubric.Attributes[i], g.hdr.written())})
 					}
 				} else if math.IsNaN(sc) && !g.wasReported(st.attrs[i]) {
 					l := g.loc
@@ -643,7 +752,19 @@ func (st *state) accept(g *grading) {
 		}
 		if st.haveChecklst {
 			for i := 0; i < qi.items; i++ {
-				if (i >= len(g.verdicts) || g.verdicts[i] == vNone) && !g.wasReported("c"+strconv.Itoa(i+1)) {
+				c := "c" + strconv.Itoa(i+1)
+				if !g.long && !g.hdr.has(c) {
+					// The sheet has no column for the item: one problem
+					// for the sheet, not one per grading.
+					k := g.loc.File + "\x00" + g.sheet + "\x00" + c
+					if !st.missingCol[k] {
+						st.missingCol[k] = true
+						st.ps.add(Problem{Loc: g.hdr.at(g.loc.File, g.sheet), Kind: "missing columns",
+							Expected: fmt.Sprintf("a column C%d for item %d of the checklist (question %s has %d items); columns found: %s%s", i+1, i+1, g.q, qi.items, g.hdr.written(), g.hdr.closest([]string{fmt.Sprintf("C%d", i+1)}))})
+					}
+					continue
+				}
+				if (i >= len(g.verdicts) || g.verdicts[i] == vNone) && !g.wasReported(c) {
 					l := g.loc
 					l.Column = g.column(fmt.Sprintf("c%d", i+1), fmt.Sprintf("C%d", i+1))
 					st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a verdict for item %d of question %s (hit, partial, miss or na; it is blank)", i+1, g.q), Kind: "blank checklist verdicts"})
@@ -693,6 +814,9 @@ func (st *state) checkRanks() {
 			continue
 		}
 		first := st.loc(rg.first)
+		if st.tainted[first.File+"\x00"+first.Sheet] {
+			continue // a row of the sheet had a problem: its ranks may lack that row
+		}
 		first.Column = "rank"
 		if int32(len(rg.ranks)) < rg.n {
 			st.ps.add(Problem{Loc: first, Expected: fmt.Sprintf("a rank for every response of question %s graded by %s (%d of %d are ranked)", rg.qv, rg.ev, len(rg.ranks), rg.n), Kind: "questions with responses left unranked"})

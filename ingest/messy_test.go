@@ -308,7 +308,7 @@ func TestEvaluatorFrom(t *testing.T) {
 	}{
 		{"[sheets]\nevaluator_from = \"file\"\n", "alice,bruno,chen", ""},
 		{"[sheets]\nevaluator_from = \"sheet\"\n", "", "one grading per evaluator, round, question and model (evaluator Finance graded it also"},
-		{"[sheets]\nevaluator_from = \"column\"\n", "", `grades/humans/main/alice.xlsx, sheet "Finance", row 1: a header with the column evaluator ([sheets] evaluator_from = "column" in study.toml)`},
+		{"[sheets]\nevaluator_from = \"column\"\n", "", `grades/humans/main/alice.xlsx, sheet "Finance", row 3: a header with the column evaluator ([sheets] evaluator_from = "column" in study.toml)`},
 	} {
 		dir := messyStudy(t)
 		write(t, dir, "study.toml", tc.toml)

@@ -348,6 +348,7 @@ type problems struct {
 	gr       grouper
 	list     []Problem // every problem (all) or the examples kept
 	total    int
+	inGrades int // problems located in files under grades/
 	warnings []string
 	counts   map[string]int // counted warnings: message → count
 	order    []string
@@ -355,6 +356,9 @@ type problems struct {
 
 func (ps *problems) add(p Problem) {
 	ps.total++
+	if strings.HasPrefix(p.Loc.File, "grades/") {
+		ps.inGrades++
+	}
 	kept := ps.gr.add(p)
 	if kept || ps.all {
 		ps.list = append(ps.list, p)

@@ -47,6 +47,7 @@ type state struct {
 	tagKeys      map[string]bool     // question tag keys (lower case)
 	attrSeen     []bool              // per rubric attribute: some grading sheet has it
 	missingCol   map[string]bool     // file, sheet, attribute reported as a missing column
+	tainted      map[string]bool     // file, sheet of grading rows with a problem (ranks not checked)
 	tagValues    map[string]bool     // lower-case key + "\x00" + value
 	haveDumps    bool
 	responses    map[respKey]*respInfo
@@ -131,6 +132,7 @@ func newState(dir string, cfg config.Config) *state {
 		tagKeys:    map[string]bool{},
 		attrSeen:   make([]bool, len(cfg.Rubric.Attributes)),
 		missingCol: map[string]bool{},
+		tainted:    map[string]bool{},
 		tagValues:  map[string]bool{},
 		responses:  map[respKey]*respInfo{},
 		evalKind:   map[string]evalSeen{},
@@ -167,7 +169,11 @@ func (st *state) id(r row, col, what string) (string, bool) {
 		return "", false
 	}
 	if v == "" {
-		st.ps.add(Problem{Loc: r.at(col), Expected: what + " (the cell is empty)"})
+		p := Problem{Loc: r.at(col), Expected: what + " (the cell is empty)", Kind: "empty " + col + " cells"}
+		if r.loc.Format == tabular.FormatXLSX {
+			p.Fix = "if it is part of merged cells, unmerge them and fill in the value on every row (a merged cell holds its value in its first row only)"
+		}
+		st.ps.add(p)
 		return "", false
 	}
 	return st.intern(v), true

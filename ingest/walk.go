@@ -231,6 +231,10 @@ func unreadReason(rel string) string {
 		if exts, ok := rootTables[strings.ToLower(stem)]; ok {
 			return fmt.Sprintf("the %s table is read from %s.%s", stem, strings.ToLower(stem), strings.Join(exts, ", ."))
 		}
+		switch ext {
+		case ".xlsx", ".csv", ".tsv", ".jsonl":
+			return "the tables at the top of the study folder are questions, checklist, models, evaluators, blinding, references, gate, criteria and request_map; a grading file goes in grades/humans/ (expert gradings) or grades/judges/ (LLM-judge gradings)"
+		}
 	}
 	if ext == ".json" {
 		return "JSON files are not read; tables are .csv, .tsv, .jsonl (one object per line) or .xlsx"
