@@ -483,4 +483,3 @@ func blindRows(s mstudy, rows [][]string) [][]string {
 	}
 	return rows
 }
-

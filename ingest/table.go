@@ -361,7 +361,7 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 		}
 		st.ps.add(Problem{Loc: l, Value: "header_row = " + strconv.Itoa(l.Row), Kind: "blank header rows",
 			Expected: fmt.Sprintf("the column names in row %d, the header row by [sheets] header_row in study.toml; that row is blank or past the end", l.Row),
-			Fix: "set header_row to the row of the column names, or leave it out to let the header be found"})
+			Fix:      "set header_row to the row of the column names, or leave it out to let the header be found"})
 	}
 	if rows == 0 && sheets > 0 {
 		st.ps.warn("%s: no data rows", rel)
