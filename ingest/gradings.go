@@ -180,15 +180,21 @@ func (st *state) readGradingFile(rel, kind, round string) {
 	byKey := map[gradingKey]*grading{}
 	sheetsNoEv := map[string]bool{}
 	long := false
+	from := st.cfg.EvaluatorFromFor(rel)
+	where := "[sheets] evaluator_from"
+	if f, ok := st.cfg.Sheets.Files[rel]; ok && f.EvaluatorFrom != "" {
+		where = fmt.Sprintf("[sheets.files] %q", rel)
+	}
 	st.readTable(rel, st.gradingSpec(), func(h *header, sheet string) bool {
+		h.evFrom = from
 		long = h.has("instrument") && h.has("key") && h.has("value")
 		pairCols := (h.has("model_a") || h.has("label_a")) && (h.has("model_b") || h.has("label_b"))
 		if !h.has("model") && !h.has("label") && !isPairwiseSheet(h) && !(long && pairCols) {
 			st.ps.warn("%s%s: skipped: no model or label column, nor model_a, model_b and winner (columns found: %s)", rel, sheetSuffix(sheet), h.written())
 			return false
 		}
-		if st.cfg.Sheets.EvaluatorFrom == "column" && !h.has("evaluator") {
-			st.ps.add(Problem{Loc: h.at(rel, sheet), Expected: fmt.Sprintf(`a header with the column evaluator ([sheets] evaluator_from = "column" in study.toml); columns found: %s`, h.written())})
+		if from == "column" && !h.has("evaluator") {
+			st.ps.add(Problem{Loc: h.at(rel, sheet), Expected: fmt.Sprintf(`a header with the column evaluator (%s = "column" in study.toml); columns found: %s`, where, h.written())})
 			return false
 		}
 		if st.evaluatorFromName(h) {
@@ -300,7 +306,7 @@ func (st *state) readGradingFile(rel, kind, round string) {
 	// all sheets, by [sheets] evaluator_from): the sheet name when several
 	// sheets of the workbook are read, else the file name without extension.
 	name := func(sheet string) string {
-		switch from := st.cfg.Sheets.EvaluatorFrom; {
+		switch {
 		case from == "file", from == "sheet" && sheet == "":
 			return st.intern(stem)
 		case from == "sheet", len(sheetsNoEv) > 1:
@@ -308,14 +314,14 @@ func (st *state) readGradingFile(rel, kind, round string) {
 		}
 		return st.intern(stem)
 	}
-	if st.cfg.Sheets.EvaluatorFrom == "" && len(sheetsNoEv) > 1 {
+	if from == "" && len(sheetsNoEv) > 1 {
 		names := make([]string, 0, len(sheetsNoEv))
 		for s := range sheetsNoEv {
 			names = append(names, strconv.Quote(s))
 		}
 		sort.Strings(names)
-		st.ps.warn("%s: no evaluator column: the gradings of each of its %d sheets (%s) are taken as one grader's, named after its sheet; if the workbook is one grader's, set [sheets] evaluator_from = \"file\" in study.toml (or add an evaluator column)",
-			rel, len(names), strings.Join(names, ", "))
+		st.ps.warn("%s: no evaluator column: the gradings of each of its %d sheets (%s) are taken as one grader's, named after its sheet; if the workbook is one grader's, set [sheets] evaluator_from = \"file\" in study.toml, or for this workbook only [sheets.files] %q = { evaluator_from = \"file\" } (or add an evaluator column)",
+			rel, len(names), strings.Join(names, ", "), rel)
 	}
 	for _, g := range local {
 		if g.sheetEv {
@@ -393,7 +399,7 @@ func (st *state) isLabel(q, v, evaluator string) bool {
 // evaluatorFromName reports whether the evaluator of a sheet's rows comes
 // from the file or sheet name rather than its evaluator column.
 func (st *state) evaluatorFromName(h *header) bool {
-	switch st.cfg.Sheets.EvaluatorFrom {
+	switch h.evFrom {
 	case "file", "sheet":
 		return true
 	}

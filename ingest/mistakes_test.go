@@ -365,6 +365,35 @@ func TestMistakes(t *testing.T) {
 			})
 		}, want{file: e1, sheet: grSheet, row: 3, says: []string{"a header with the column evaluator"}}},
 
+		{"header_row pointing at a blank row", func(s mstudy) {
+			s.appendFile("study.toml", "[sheets.files]\n\""+e1+"\" = { header_row = 2 }\n")
+			s.book(e1, func(f *excelize.File) { s.titleRow(f, false) })
+		}, want{file: e1, sheet: grSheet, row: 2, says: []string{`found "header_row = 2"`, "that row is blank", `[sheets.files] "` + e1 + `" header_row`, "fix: set header_row to the row of the column names"}}},
+
+		{"header_row set for the one workbook with a title", func(s mstudy) {
+			s.appendFile("study.toml", "[sheets.files]\n\""+e1+"\" = { header_row = 3 }\n")
+			s.book(e1, func(f *excelize.File) { s.titleRow(f, true) })
+		}, want{note: true, says: []string{`expert_01.xlsx, sheet "Grades": the header is row 3; row 1 above it skipped`}}},
+
+		{"per-domain sheets, evaluator_from set for the workbook", func(s mstudy) {
+			s.appendFile("study.toml", "[sheets.files]\n\""+e2+"\" = { evaluator_from = \"file\" }\n")
+			s.book(e2, func(f *excelize.File) {
+				for _, sh := range f.GetSheetList() {
+					if sh != "Instructions" {
+						s.do(f.RemoveCol(sh, "A"))
+					}
+				}
+			})
+		}, want{note: true, says: []string{"no problem"}}},
+
+		{"a [sheets.files] path misspelt", func(s mstudy) {
+			s.appendFile("study.toml", "[sheets.files]\n\"grades/humans/main/expert_1.xlsx\" = { header_row = 3 }\n")
+		}, want{note: true, says: []string{`[sheets.files] "grades/humans/main/expert_1.xlsx": no such file in the study`, `did you mean "` + e1 + `"`}}},
+
+		{"a tab-separated file named .csv", func(s mstudy) {
+			s.toCSV('\t', false, nil)
+		}, want{file: e1csv, row: 1, says: []string{"separated by tabs", "rename it to .tsv"}}},
+
 		{"a study.toml key typo", func(s mstudy) {
 			s.appendFile("study.toml", "[rubric]\nmaxx = 5\n")
 		}, want{config: true, says: []string{`unknown key "rubric.maxx"`, "did you mean rubric.max?"}}},
@@ -396,12 +425,30 @@ func TestMistakes(t *testing.T) {
 	if len(cases) < 30 {
 		t.Fatalf("%d cases, want at least 30", len(cases))
 	}
+	// The study as generated: no problem, and the warnings every case has.
+	base, err := Validate(context.Background(), newMistakeStudy(t).dir)
+	if err != nil {
+		t.Fatalf("the generated study: %v", err)
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := newMistakeStudy(t)
 			c.edit(s)
 			res, err := Validate(context.Background(), s.dir)
 			checkMistake(t, res, err, c.want)
+			if c.want.note && res != nil {
+				// nothing else is said: the generated study's warnings, plus
+				// the one note when one is wanted
+				extra := len(res.Warnings) - len(base.Warnings)
+				if want := 1; len(c.want.says) == 1 && c.want.says[0] == "no problem" {
+					want = 0
+					if extra != want || strings.Join(res.Warnings, "\n") != strings.Join(base.Warnings, "\n") {
+						t.Errorf("warnings differ from the generated study's:\n%s\nwant\n%s", strings.Join(res.Warnings, "\n"), strings.Join(base.Warnings, "\n"))
+					}
+				} else if extra != want {
+					t.Errorf("%d more warnings than the generated study's, want %d:\n%s", extra, want, strings.Join(res.Warnings, "\n"))
+				}
+			}
 		})
 	}
 }

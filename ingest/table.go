@@ -51,6 +51,7 @@ type header struct {
 	extras []int          // positions of columns the table does not define
 	wide   *wideCols      // grading sheets: rubric and checklist columns, cached
 	row    int            // the header's row number (1 when not known)
+	evFrom string         // grading sheets: the file's evaluator_from setting
 	hidden bool           // the sheet is hidden in Excel
 }
 
@@ -356,11 +357,11 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 	}
 	for _, l := range blankHdr {
 		if spec.skipSheets && sheets > 0 {
-			st.ps.warn("%s, sheet %q: skipped: row %d, the header row by [sheets] header_row, is blank", rel, l.Sheet, l.Row)
+			st.ps.warn("%s, sheet %q: skipped: row %d, the header row by %s, is blank", rel, l.Sheet, l.Row, st.headerRowSetting(rel))
 			continue
 		}
 		st.ps.add(Problem{Loc: l, Value: "header_row = " + strconv.Itoa(l.Row), Kind: "blank header rows",
-			Expected: fmt.Sprintf("the column names in row %d, the header row by [sheets] header_row in study.toml; that row is blank or past the end", l.Row),
+			Expected: fmt.Sprintf("the column names in row %d, the header row by %s in study.toml; that row is blank or past the end", l.Row, st.headerRowSetting(rel)),
 			Fix:      "set header_row to the row of the column names, or leave it out to let the header be found"})
 	}
 	if rows == 0 && sheets > 0 {
@@ -551,14 +552,25 @@ func (st *state) listFiles(dir string, exts ...string) []string {
 	return st.inv.under(dir, exts...)
 }
 
-// headerRow is the header row [sheets] header_row sets for file rel (0:
-// found): it applies to the grading files, under grades/ and
-// criterion_grades/, whatever their format.
+// headerRow is the header row of file rel (0: found): its [sheets.files]
+// header_row, else [sheets] header_row for a grading file (under grades/
+// or criterion_grades/, whatever its format).
 func (st *state) headerRow(rel string) int {
+	if f, ok := st.cfg.Sheets.Files[rel]; ok && f.HeaderRow > 0 {
+		return f.HeaderRow
+	}
 	if strings.HasPrefix(rel, "grades/") || strings.HasPrefix(rel, "criterion_grades/") {
 		return st.cfg.Sheets.HeaderRow
 	}
 	return 0
+}
+
+// headerRowSetting names the setting behind the header row of file rel.
+func (st *state) headerRowSetting(rel string) string {
+	if f, ok := st.cfg.Sheets.Files[rel]; ok && f.HeaderRow > 0 {
+		return fmt.Sprintf("[sheets.files] %q header_row", rel)
+	}
+	return "[sheets] header_row"
 }
 
 // separatorFix says how to fix a CSV or TSV file whose header is one cell

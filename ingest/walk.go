@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/ingest/internal/suggest"
 	"github.com/euroexec/euroexec/ingest/tabular"
 )
 
@@ -242,6 +243,33 @@ func unreadReason(rel string) string {
 	return "not a file of the study format (docs/FORMAT.md lists the files read)"
 }
 
+// sortedFiles returns the paths of [sheets.files] in order.
+func sortedFiles(m map[string]config.SheetFile) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// fileHint is " (did you mean "grades/humans/panel.xlsx"?)" for the study
+// file nearest to rel, "" when none is near; files differing only in
+// letter case are always named.
+func (st *state) fileHint(rel string) string {
+	files := make([]string, 0, len(st.inv.files))
+	for f := range st.inv.files {
+		if strings.EqualFold(f, rel) {
+			return fmt.Sprintf(" (did you mean %q? paths are compared with their letter case)", f)
+		}
+		files = append(files, f)
+	}
+	if c, ok := suggest.Closest(rel, files); ok {
+		return fmt.Sprintf(" (did you mean %q?)", c)
+	}
+	return ""
+}
+
 // sizeOf returns a study file's size as found by walk (0 when unknown).
 func (st *state) sizeOf(rel string) int64 { return st.inv.files[rel] }
 
@@ -276,6 +304,11 @@ func (st *state) checkNamedSettings() {
 				st.ps.add(Problem{Loc: at, Value: "rubric.attributes: " + strconv.Quote(st.cfg.Rubric.Attributes[i]),
 					Expected: "rubric attributes that the grading sheets have as columns (or long-form keys); no sheet with rubric scores has this one"})
 			}
+		}
+	}
+	for _, rel := range sortedFiles(st.cfg.Sheets.Files) {
+		if !st.inv.has(rel) {
+			st.ps.warn("study.toml: [sheets.files] %q: no such file in the study, the setting is not used%s", rel, st.fileHint(rel))
 		}
 	}
 	if key, val := st.cfg.TextFilter(); key != "" {
