@@ -53,7 +53,7 @@ func isNA(s string) bool {
 // in a cell that does not take one.
 func noNA(v, what string) string {
 	if isNA(v) {
-		return fmt.Sprintf(" (%s cannot be N/A; leave the cell empty when there is none)", what)
+		return fmt.Sprintf(" (%s cannot be N/A: an expert's grading needs every score, and a rank when the expert ranks)", what)
 	}
 	return ""
 }
@@ -745,7 +745,7 @@ func (st *state) accept(g *grading) {
 					k := g.loc.File + "\x00" + g.sheet + "\x00" + st.attrs[i]
 					if !st.missingCol[k] {
 						st.missingCol[k] = true
-						st.ps.add(Problem{Loc: g.hdr.at(g.loc.File, g.sheet), Kind: "missing columns", Expected: fmt.Sprintf("a column for the rubric attribute %q (rubric.attributes in study.toml) in a sheet with rubric scores; columns found: %s", st.cfg.Rubric.Attributes[i], g.hdr.written())})
+						st.ps.add(Problem{Loc: g.hdr.at(g.loc.File, g.sheet), Kind: "missing columns", Expected: fmt.Sprintf("a column for the rubric attribute %q (rubric.attributes in study.toml) in a sheet with rubric scores; columns found: %s%s", st.cfg.Rubric.Attributes[i], g.hdr.written(), g.hdr.closest([]string{st.cfg.Rubric.Attributes[i]}))})
 					}
 				} else if math.IsNaN(sc) && !g.wasReported(st.attrs[i]) {
 					l := g.loc

@@ -394,7 +394,7 @@ func TestBadValueReportedOnce(t *testing.T) {
 	}
 	msg := err.Error()
 	want := []string{
-		`alice.csv, row 2, column "Domain": found "N/A"; an integer score from 1 to 5 (a rubric score cannot be N/A; leave the cell empty when there is none)`,
+		`alice.csv, row 2, column "Domain": found "N/A"; an integer score from 1 to 5 (a rubric score cannot be N/A: an expert's grading needs every score, and a rank when the expert ranks)`,
 		`alice.csv, row 2, column "C1": found "maybe"; a verdict`,
 	}
 	for _, w := range want {

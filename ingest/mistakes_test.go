@@ -353,6 +353,10 @@ func TestMistakes(t *testing.T) {
 			})
 		}, want{file: e1, sheet: grSheet, row: 3, says: []string{`a column for the rubric attribute "Communication"`}}},
 
+		{"a rubric header misspelt", func(s mstudy) {
+			s.book(e1, func(f *excelize.File) { s.set(f, grSheet, "G1", "Comunication") })
+		}, want{file: e1, sheet: grSheet, row: 1, says: []string{`a column for the rubric attribute "Communication"`, `did you mean "Comunication" for Communication?`}}},
+
 		{"the question column headed Question", func(s mstudy) {
 			s.book(e1, func(f *excelize.File) { s.set(f, grSheet, "B1", "Qestion ID") })
 		}, want{file: e1, sheet: grSheet, row: 1, says: []string{"question_id", `did you mean "Qestion ID" for question_id`}}},
@@ -467,6 +471,7 @@ func checkMistake(t *testing.T, res *Result, err error, w want) {
 				t.Errorf("study.toml error lacks %q:\n%v", s, err)
 			}
 		}
+		t.Log(err)
 	case w.note:
 		if err != nil {
 			t.Fatalf("got %v, want no problem", err)
@@ -486,6 +491,8 @@ func checkMistake(t *testing.T, res *Result, err error, w want) {
 		}
 		if len(hits) != 1 {
 			t.Errorf("%d warnings hold %q, want 1:\n%s", len(hits), w.says, strings.Join(res.Warnings, "\n"))
+		} else {
+			t.Log("warning: " + hits[0])
 		}
 	default:
 		if !errors.As(err, &pe) {
@@ -496,6 +503,7 @@ func checkMistake(t *testing.T, res *Result, err error, w want) {
 		}
 		g := pe.Groups[0]
 		line := g.String()
+		t.Log(line)
 		if g.Loc.File != w.file || g.Loc.Sheet != w.sheet || g.Examples[0].Loc.Row != w.row || g.Loc.Column != w.column {
 			t.Errorf("group at %s, sheet %q, row %d, column %q; want %s, sheet %q, row %d, column %q\n%s",
 				g.Loc.File, g.Loc.Sheet, g.Examples[0].Loc.Row, g.Loc.Column, w.file, w.sheet, w.row, w.column, line)
