@@ -341,8 +341,10 @@ var totalsWords = []string{"total", "totals", "sum", "average", "mean", "overall
 
 // totalsRow reports whether a grading row is a totals row, one whose first
 // non-empty cell is "Total", "Sum", "Average", … (optionally followed by a
-// colon or more words), and returns that cell.
+// colon or more words) and whose question id is empty or that cell, and
+// returns that cell.
 func totalsRow(r row) (string, bool) {
+	q := strings.TrimSpace(r.get("question_id"))
 	for _, c := range r.cells {
 		v := strings.TrimSpace(c.Text)
 		if v == "" {
@@ -351,7 +353,7 @@ func totalsRow(r row) (string, bool) {
 		w := strings.ToLower(strings.TrimRight(v, ":"))
 		for _, t := range totalsWords {
 			if w == t || strings.HasPrefix(w, t+" ") || strings.HasPrefix(w, t+":") {
-				return v, true
+				return v, q == "" || q == v
 			}
 		}
 		return "", false
@@ -375,6 +377,8 @@ func (st *state) duplicateFix(g *grading, prev tabular.Loc) string {
 		return fmt.Sprintf("two files hold the same gradings: remove the copy (%s or %s), or put a repeated grading in a round folder of its own (grades/humans/ROUND/)", prev.File, g.loc.File)
 	case prev.Sheet != g.sheet && g.hdr.hidden:
 		return fmt.Sprintf("sheet %q is hidden in Excel but read all the same: delete it, or leave it out with [sheets] exclude = [%q] in study.toml", g.sheet, g.sheet)
+	case prev.Sheet != g.sheet && st.hidden[prev.File+"\x00"+prev.Sheet]:
+		return fmt.Sprintf("sheet %q is hidden in Excel but read all the same: delete it, or leave it out with [sheets] exclude = [%q] in study.toml", prev.Sheet, prev.Sheet)
 	case prev.Sheet != g.sheet:
 		return fmt.Sprintf("sheet %q repeats sheet %q: delete one, or leave it out with [sheets] exclude = [%q] in study.toml", g.sheet, prev.Sheet, g.sheet)
 	}

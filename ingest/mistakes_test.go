@@ -222,6 +222,15 @@ func TestMistakes(t *testing.T) {
 			})
 		}, want{note: true, says: []string{"no problem"}}},
 
+		{"an evaluator named like a totals word", func(s mstudy) {
+			s.book(e1, func(f *excelize.File) {
+				for r := 2; r <= 25; r++ {
+					s.set(f, grSheet, "A"+strconv.Itoa(r), "Sum Li")
+				}
+			})
+			s.appendFile("evaluators.csv", "Sum Li,Finance\n")
+		}, want{note: true, says: []string{"no problem"}}},
+
 		{"a totals row under the table", func(s mstudy) {
 			s.book(e1, func(f *excelize.File) {
 				s.set(f, grSheet, "A26", "Total", "D26", 70, "E26", 66)
@@ -236,6 +245,16 @@ func TestMistakes(t *testing.T) {
 				s.do(f.SetSheetVisible("Old", false))
 			})
 		}, want{file: e1, sheet: "Old", row: 2, says: []string{"24 gradings given twice", "hidden", "[sheets] exclude"}}},
+
+		{"a hidden sheet with old grades, before the grades", func(s mstudy) {
+			s.book(e1, func(f *excelize.File) {
+				i, err := f.NewSheet("Old")
+				s.do(err)
+				s.do(f.CopySheet(0, i))
+				s.do(f.MoveSheet("Old", grSheet))
+				s.do(f.SetSheetVisible("Old", false))
+			})
+		}, want{file: e1, sheet: grSheet, row: 2, says: []string{"24 gradings given twice", `sheet "Old" is hidden`, `[sheets] exclude = ["Old"]`}}},
 
 		{"a duplicated sheet", func(s mstudy) {
 			s.book(e1, func(f *excelize.File) {

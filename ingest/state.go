@@ -48,6 +48,7 @@ type state struct {
 	attrSeen     []bool              // per rubric attribute: some grading sheet has it
 	missingCol   map[string]bool     // file, sheet, attribute reported as a missing column
 	tainted      map[string]bool     // file, sheet of grading rows with a problem (ranks not checked)
+	hidden       map[string]bool     // file, sheet of the sheets hidden in Excel
 	tagValues    map[string]bool     // lower-case key + "\x00" + value
 	haveDumps    bool
 	responses    map[respKey]*respInfo
@@ -133,6 +134,7 @@ func newState(dir string, cfg config.Config) *state {
 		attrSeen:   make([]bool, len(cfg.Rubric.Attributes)),
 		missingCol: map[string]bool{},
 		tainted:    map[string]bool{},
+		hidden:     map[string]bool{},
 		tagValues:  map[string]bool{},
 		responses:  map[respKey]*respInfo{},
 		evalKind:   map[string]evalSeen{},

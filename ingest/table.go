@@ -301,6 +301,9 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 			var probs []Problem
 			h, probs = st.mapHeader(sh.Header, spec.isKnown, loc)
 			h.row, h.hidden = max(sh.HeaderRow, 1), sh.Hidden
+			if sh.Hidden {
+				st.hidden[rel+"\x00"+sh.Name] = true
+			}
 			if miss := h.missing(spec.required); len(miss) > 0 {
 				if spec.skipSheets && sh.Name != "" && (spec.looksLike == nil || !spec.looksLike(h)) {
 					st.ps.warn("%s, sheet %q: skipped: no column %s (columns found: %s)", rel, sh.Name, strings.Join(miss, ", "), h.written())
