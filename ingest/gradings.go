@@ -344,15 +344,15 @@ var totalsWords = []string{"total", "totals", "sum", "average", "mean", "overall
 // colon or more words) and whose question id is empty or that cell, and
 // returns that cell.
 func totalsRow(r row) (string, bool) {
-	q := strings.TrimSpace(r.get("question_id"))
 	for _, c := range r.cells {
 		v := strings.TrimSpace(c.Text)
 		if v == "" {
 			continue
 		}
-		w := strings.ToLower(strings.TrimRight(v, ":"))
 		for _, t := range totalsWords {
-			if w == t || strings.HasPrefix(w, t+" ") || strings.HasPrefix(w, t+":") {
+			// v starts with t (any case), then ends, or a space or colon follows
+			if len(v) >= len(t) && strings.EqualFold(v[:len(t)], t) && (len(v) == len(t) || v[len(t)] == ' ' || v[len(t)] == ':') {
+				q := strings.TrimSpace(r.get("question_id"))
 				return v, q == "" || q == v
 			}
 		}

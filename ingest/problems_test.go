@@ -183,3 +183,32 @@ func ExampleGroupProblems() {
 	// Output:
 	// 1 4 grades/humans/alice.xlsx, sheet "Finance", column "Domain": 4 scores that are not integers from 1 to 5 (e.g. row 4 "7", row 9 "0", row 12 "9"); an integer score from 1 to 5
 }
+
+// TestTotalsRow: a row whose first non-empty cell says Total, Sum,
+// Average, … and that has no question id of its own is a totals row.
+func TestTotalsRow(t *testing.T) {
+	h := &header{idx: map[string]int{"evaluator": 0, "question_id": 1}, names: []string{"evaluator", "question_id"}}
+	for _, c := range []struct {
+		cells []string
+		want  bool
+	}{
+		{[]string{"Total", ""}, true},
+		{[]string{"", "TOTAL:"}, true},
+		{[]string{"Total score", ""}, true},
+		{[]string{"  Average ", ""}, true},
+		{[]string{"mean", "mean"}, true},
+		{[]string{"Totals", ""}, true},
+		{[]string{"Sum Li", "101"}, false}, // an evaluator with a question: a grading
+		{[]string{"Totally", ""}, false},
+		{[]string{"expert_01", "Total"}, false}, // the first non-empty cell decides
+		{[]string{"", ""}, false},
+	} {
+		cells := make([]tabular.Cell, len(c.cells))
+		for i, s := range c.cells {
+			cells[i].Text = s
+		}
+		if _, got := totalsRow(row{h: h, cells: cells}); got != c.want {
+			t.Errorf("%q: totals row %v, want %v", c.cells, got, c.want)
+		}
+	}
+}
