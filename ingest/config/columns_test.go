@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -165,4 +166,24 @@ func TestSheetsFiles(t *testing.T) {
 			t.Errorf("error %v lacks %q", err, want)
 		}
 	}
+}
+
+// One workbook of a study has a sheet per grader, the others are a
+// grader's each.
+func ExampleConfig_EvaluatorFromFor() {
+	c, err := Parse("study.toml", []byte(`
+[sheets]
+evaluator_from = "file"
+[sheets.files]
+"grades/humans/panel.xlsx" = { evaluator_from = "sheet" }
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(c.EvaluatorFromFor("grades/humans/panel.xlsx"))
+	fmt.Println(c.EvaluatorFromFor("grades/humans/alice.xlsx"))
+	// Output:
+	// sheet
+	// file
 }
