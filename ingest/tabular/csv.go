@@ -252,6 +252,10 @@ func (c *csvReader) Next() ([]Cell, Loc, error) {
 	if c.final != nil {
 		return nil, Loc{}, c.final
 	}
+	if c.header == nil {
+		c.final = io.EOF // the header row (Options.HeaderRow) is blank: no table
+		return nil, Loc{}, io.EOF
+	}
 	if c.blanks.n > 0 {
 		return make([]Cell, len(c.header)), c.blanks.pop(c.loc), nil
 	}

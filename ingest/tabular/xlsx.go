@@ -263,6 +263,10 @@ func (x *xlsxReader) Next() ([]Cell, Loc, error) {
 	if x.final != nil {
 		return nil, Loc{}, x.final
 	}
+	if x.header == nil {
+		x.final = io.EOF // an empty sheet, or its header row (Options.HeaderRow) is blank
+		return nil, Loc{}, io.EOF
+	}
 	if x.blanks.n > 0 {
 		return []Cell{}, x.blanks.pop(x.loc), nil // blank: no cells
 	}
