@@ -190,9 +190,11 @@ type Sheets struct {
 	Include []string `toml:"include"`
 	// Exclude are glob patterns; default none.
 	Exclude []string `toml:"exclude"`
-	// HeaderRow is the row number of the header in every sheet; default 0:
-	// the first of a sheet's first 20 rows that holds the table's required
-	// columns (else its first non-blank row). Accepted 0 … 1048576.
+	// HeaderRow is the row number of the header in every sheet and CSV/TSV
+	// file of the graders (under grades/ and criterion_grades/; other
+	// files by Files only); default 0: the first of the first 20 rows that
+	// holds the table's required columns (else the first non-blank row).
+	// Accepted 0 … 1048576.
 	HeaderRow int `toml:"header_row"`
 	// EvaluatorFrom says who graded the rows of a grading sheet: "column"
 	// (the evaluator column, required), "file" (the file name without
