@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/ingest/internal/suggest"
 	"github.com/euroexec/euroexec/ingest/tabular"
 )
 
@@ -78,6 +79,7 @@ type grading struct {
 	sheetEv  bool        // the evaluator still has to be chosen from the sheet or file name
 	sheet    string
 	reported []string // canonical columns whose value was already a problem
+	bad      bool     // a row of the grading had a problem: what it lacks is not reported again
 }
 
 // wasReported reports whether the grading's value in canonical column c
@@ -211,9 +213,13 @@ func (st *state) readGradingFile(rel, kind, round string) {
 			return
 		}
 		before := st.ps.total
+		var held *grading // the grading this row adds to, when it is held until the file ends
 		defer func() {
 			if st.ps.total > before {
 				st.taint(r.loc)
+				if held != nil {
+					held.bad = true
+				}
 			}
 		}()
 		if (long && norm(r.get("instrument")) == "pairwise") || (!long && isPairwiseSheet(r.h)) {
@@ -295,6 +301,7 @@ func (st *state) readGradingFile(rel, kind, round string) {
 			byKey[key] = g
 			local = append(local, g)
 		}
+		held = g
 		st.setPosition(r, g)
 		if long {
 			st.longRow(r, g, qi)
@@ -333,6 +340,15 @@ func (st *state) readGradingFile(rel, kind, round string) {
 		p.ev = name(p.sheet)
 		st.acceptPair(p)
 	}
+}
+
+// closestWord is ` (did you mean "rubric"?)` for the word nearest to s,
+// "" when none is near.
+func closestWord(s string, words ...string) string {
+	if c, ok := suggest.Closest(s, words); ok {
+		return fmt.Sprintf(" (did you mean %q?)", c)
+	}
+	return ""
 }
 
 // totalsWords start a totals row: the first cell of such a row says what
@@ -564,7 +580,8 @@ func (st *state) longRow(r row, g *grading, qi *question) {
 	case "comment":
 		g.comment = v
 	default:
-		st.ps.add(Problem{Loc: r.at("instrument"), Value: r.get("instrument"), Expected: "rubric, checklist, rank, comment or pairwise"})
+		st.ps.add(Problem{Loc: r.at("instrument"), Value: r.get("instrument"), Kind: "unknown instruments",
+			Expected: "rubric, checklist, rank, comment or pairwise" + closestWord(inst, "rubric", "checklist", "rank", "comment", "pairwise")})
 	}
 }
 
@@ -740,7 +757,7 @@ func (st *state) accept(g *grading) {
 			}
 		}
 	}
-	if g.kind == "human" {
+	if g.kind == "human" && !g.bad {
 		if g.rubric {
 			for i, sc := range g.scores {
 				if math.IsNaN(sc) && !g.long && !g.hdr.has(st.attrs[i]) {

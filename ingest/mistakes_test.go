@@ -361,6 +361,10 @@ func TestMistakes(t *testing.T) {
 			s.book(e1, func(f *excelize.File) { s.set(f, grSheet, "I1", "CI") })
 		}, want{file: e1, sheet: grSheet, row: 1, says: []string{"C1", `did you mean "CI"`}}},
 
+		{"a long-form instrument misspelt", func(s mstudy) {
+			s.book(e3, func(f *excelize.File) { s.set(f, grSheet, "D2", "rubrik") })
+		}, want{file: e3, sheet: grSheet, row: 2, column: "instrument", says: []string{`found "rubrik"`, `did you mean "rubric"?`}}},
+
 		{"a verdict typo", func(s mstudy) {
 			s.book(e1, func(f *excelize.File) { s.set(f, grSheet, "I2", "Hti") })
 		}, want{file: e1, sheet: grSheet, row: 2, column: "C1", says: []string{`found "Hti"`, "a verdict"}}},
