@@ -156,8 +156,8 @@ func (st *state) dropWarnings() {
 // files under grades/ that were not read because they are not in
 // grades/humans/ or grades/judges/.
 func (st *state) checkSomeGradings() {
-	if st.nGradings > 0 || st.nPairs > 0 {
-		return
+	if st.nGradings > 0 || st.nPairs > 0 || st.ps.inGrades > 0 {
+		return // (problems in grading files: not echoed as "no gradings")
 	}
 	var stray []string
 	filepath.WalkDir(filepath.Join(st.dir, "grades"), func(p string, d os.DirEntry, err error) error {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/ingest/internal/suggest"
 	"github.com/euroexec/euroexec/ingest/tabular"
 )
 
@@ -53,7 +54,7 @@ func isNA(s string) bool {
 // in a cell that does not take one.
 func noNA(v, what string) string {
 	if isNA(v) {
-		return fmt.Sprintf(" (%s cannot be N/A; leave the cell empty when there is none)", what)
+		return fmt.Sprintf(" (%s cannot be N/A: an expert's grading needs every score, and a rank when the expert ranks)", what)
 	}
 	return ""
 }
@@ -79,6 +80,7 @@ type grading struct {
 	sheetEv  bool        // the evaluator still has to be chosen from the sheet or file name
 	sheet    string
 	reported []string // canonical columns whose value was already a problem
+	bad      bool     // a row of the grading had a problem: what it lacks is not reported again
 }
 
 // wasReported reports whether the grading's value in canonical column c
@@ -118,6 +120,17 @@ func (st *state) gradingSpec() tableSpec {
 	return tableSpec{
 		required:   []string{"question_id"},
 		skipSheets: true,
+		looksLike: func(h *header) bool {
+			for c := range h.idx {
+				if _, attr := st.attrIndex[c]; attr || c == "model" || c == "label" || c == "model_a" || c == "label_a" {
+					return true
+				}
+				if _, item := checklistColumn(c); item {
+					return true
+				}
+			}
+			return false
+		},
 		known: func(c string) bool {
 			if gradingFixed[c] {
 				return true
@@ -177,16 +190,21 @@ func (st *state) readGradingFile(rel, kind, round string) {
 	byKey := map[gradingKey]*grading{}
 	sheetsNoEv := map[string]bool{}
 	long := false
+	from := st.cfg.EvaluatorFromFor(rel)
+	where := "[sheets] evaluator_from"
+	if f, ok := st.cfg.Sheets.Files[rel]; ok && f.EvaluatorFrom != "" {
+		where = fmt.Sprintf("[sheets.files] %q", rel)
+	}
 	st.readTable(rel, st.gradingSpec(), func(h *header, sheet string) bool {
+		h.evFrom = from
 		long = h.has("instrument") && h.has("key") && h.has("value")
 		pairCols := (h.has("model_a") || h.has("label_a")) && (h.has("model_b") || h.has("label_b"))
 		if !h.has("model") && !h.has("label") && !isPairwiseSheet(h) && !(long && pairCols) {
 			st.ps.warn("%s%s: skipped: no model or label column, nor model_a, model_b and winner (columns found: %s)", rel, sheetSuffix(sheet), h.written())
 			return false
 		}
-		if st.cfg.Sheets.EvaluatorFrom == "column" && !h.has("evaluator") {
-			l := tabular.Loc{File: rel, Sheet: sheet, Row: 1, Offset: -1, Format: formatOf(rel)}
-			st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf(`a header with the column evaluator ([sheets] evaluator_from = "column" in study.toml); columns found: %s`, h.written())})
+		if from == "column" && !h.has("evaluator") {
+			st.ps.add(Problem{Loc: h.at(rel, sheet), Expected: fmt.Sprintf(`a header with the column evaluator (%s = "column" in study.toml); columns found: %s`, where, h.written())})
 			return false
 		}
 		if st.evaluatorFromName(h) {
@@ -194,6 +212,24 @@ func (st *state) readGradingFile(rel, kind, round string) {
 		}
 		return true
 	}, func(r row) {
+		if v, ok := totalsRow(r); ok {
+			l := r.loc
+			l.Offset = -1
+			st.ps.add(Problem{Loc: l, Value: v, Expected: "a grading: this row looks like a totals row", Kind: "totals rows",
+				Fix: "delete it (every row under the header is read as a grading; keep totals on another sheet)"})
+			st.taint(r.loc)
+			return
+		}
+		before := st.ps.total
+		var held *grading // the grading this row adds to, when it is held until the file ends
+		defer func() {
+			if st.ps.total > before {
+				st.taint(r.loc)
+				if held != nil {
+					held.bad = true
+				}
+			}
+		}()
 		if (long && norm(r.get("instrument")) == "pairwise") || (!long && isPairwiseSheet(r.h)) {
 			if p := st.pairwiseRow(r, kind, round, long); p != nil {
 				if p.sheetEv {
@@ -261,7 +297,8 @@ func (st *state) readGradingFile(rel, kind, round string) {
 		g := byKey[key]
 		if g != nil && !long {
 			st.ps.add(Problem{Loc: r.at("question_id"), Value: q + " / " + m,
-				Expected: fmt.Sprintf("one grading per evaluator, round, question and model (the same grading is at row %d)", g.loc.Row)})
+				Expected: fmt.Sprintf("one grading per evaluator, round, question and model (the same grading is at row %d)", g.loc.Row), Kind: "gradings given twice",
+				Fix: "delete one of the two rows"})
 			return
 		}
 		if g == nil {
@@ -272,6 +309,7 @@ func (st *state) readGradingFile(rel, kind, round string) {
 			byKey[key] = g
 			local = append(local, g)
 		}
+		held = g
 		st.setPosition(r, g)
 		if long {
 			st.longRow(r, g, qi)
@@ -283,13 +321,22 @@ func (st *state) readGradingFile(rel, kind, round string) {
 	// all sheets, by [sheets] evaluator_from): the sheet name when several
 	// sheets of the workbook are read, else the file name without extension.
 	name := func(sheet string) string {
-		switch from := st.cfg.Sheets.EvaluatorFrom; {
+		switch {
 		case from == "file", from == "sheet" && sheet == "":
 			return st.intern(stem)
 		case from == "sheet", len(sheetsNoEv) > 1:
 			return st.intern(sheet)
 		}
 		return st.intern(stem)
+	}
+	if from == "" && len(sheetsNoEv) > 1 {
+		names := make([]string, 0, len(sheetsNoEv))
+		for s := range sheetsNoEv {
+			names = append(names, strconv.Quote(s))
+		}
+		sort.Strings(names)
+		st.ps.warn("%s: no evaluator column: the gradings of each of its %d sheets (%s) are taken as one grader's, named after its sheet; if the workbook is one grader's, set [sheets] evaluator_from = \"file\" in study.toml, or for this workbook only [sheets.files] %q = { evaluator_from = \"file\" } (or add an evaluator column)",
+			rel, len(names), strings.Join(names, ", "), rel)
 	}
 	for _, g := range local {
 		if g.sheetEv {
@@ -303,10 +350,84 @@ func (st *state) readGradingFile(rel, kind, round string) {
 	}
 }
 
+// closestWord is ` (did you mean "rubric"?)` for the word nearest to s,
+// "" when none is near.
+func closestWord(s string, words ...string) string {
+	if c, ok := suggest.Closest(s, words); ok {
+		return fmt.Sprintf(" (did you mean %q?)", c)
+	}
+	return ""
+}
+
+// totalsWords start a totals row: the first cell of such a row says what
+// it sums up.
+var totalsWords = []string{"total", "totals", "sum", "average", "mean", "overall", "grand total", "summe", "totaal"}
+
+// totalsRow reports whether a grading row is a totals row, one whose first
+// non-empty cell is "Total", "Sum", "Average", … (optionally followed by a
+// colon or more words) and whose question id is empty or that cell, and
+// returns that cell.
+func totalsRow(r row) (string, bool) {
+	for _, c := range r.cells {
+		v := strings.TrimSpace(c.Text)
+		if v == "" {
+			continue
+		}
+		for _, t := range totalsWords {
+			// v starts with t (any case), then ends, or a space or colon follows
+			if len(v) >= len(t) && strings.EqualFold(v[:len(t)], t) && (len(v) == len(t) || v[len(t)] == ' ' || v[len(t)] == ':') {
+				q := strings.TrimSpace(r.get("question_id"))
+				return v, q == "" || q == v
+			}
+		}
+		return "", false
+	}
+	return "", false
+}
+
+// taint marks the sheet of a grading row that had a problem: the ranks of
+// its questions are not checked, as a dropped row would make them look
+// incomplete (the problem is reported once, not echoed as a rank problem).
+func (st *state) taint(l tabular.Loc) {
+	st.tainted[l.File+"\x00"+l.Sheet] = true
+}
+
+// duplicateFix says how to fix a grading given twice, from where the two
+// copies are: the same sheet, two sheets of a workbook (one hidden), or
+// two files.
+func (st *state) duplicateFix(g *grading, prev tabular.Loc) string {
+	switch {
+	case prev.File != g.loc.File:
+		return fmt.Sprintf("two files hold the same gradings: remove the copy (%s or %s), or put a repeated grading in a round folder of its own (grades/humans/ROUND/)", prev.File, g.loc.File)
+	case prev.Sheet != g.sheet && g.hdr.hidden:
+		return fmt.Sprintf("sheet %q is hidden in Excel but read all the same: delete it, or leave it out with [sheets] exclude = [%q] in study.toml", g.sheet, g.sheet)
+	case prev.Sheet != g.sheet && st.hidden[prev.File+"\x00"+prev.Sheet]:
+		return fmt.Sprintf("sheet %q is hidden in Excel but read all the same: delete it, or leave it out with [sheets] exclude = [%q] in study.toml", prev.Sheet, prev.Sheet)
+	case prev.Sheet != g.sheet:
+		return fmt.Sprintf("sheet %q repeats sheet %q: delete one, or leave it out with [sheets] exclude = [%q] in study.toml", g.sheet, prev.Sheet, g.sheet)
+	}
+	return "delete one of the two rows"
+}
+
+// knownModel reports whether m is a model the study knows (any name when
+// there is no models file).
+func (st *state) knownModel(m string) bool {
+	return st.models == nil || st.models[m] || m == st.cfg.HumanLabel
+}
+
+// isLabel reports whether v is a blinded label of question q.
+func (st *state) isLabel(q, v, evaluator string) bool {
+	if _, ok := st.blinding[blindKey{q, v, evaluator}]; ok {
+		return true
+	}
+	_, ok := st.blinding[blindKey{q, v, ""}]
+	return ok
+}
+
 // evaluatorFromName reports whether the evaluator of a sheet's rows comes
 // from the file or sheet name rather than its evaluator column.
 func (st *state) evaluatorFromName(h *header) bool {
-	switch st.cfg.Sheets.EvaluatorFrom {
+	switch h.evFrom {
 	case "file", "sheet":
 		return true
 	}
@@ -329,6 +450,11 @@ func (st *state) resolveModel(r row, q, evaluator string) (string, bool) {
 	}
 	if m != "" {
 		m = st.intern(m)
+		if !st.knownModel(m) && st.isLabel(q, m, evaluator) {
+			st.ps.add(Problem{Loc: r.at("model"), Value: m, Expected: "a model listed in the models file", Kind: "unknown models",
+				Fix: fmt.Sprintf("%q is a blinded label of question %s: head the column \"label\"", m, q)})
+			return "", false
+		}
 		return m, st.checkModel(r, "model", m)
 	}
 	l, ok := st.cleanID(r, "label", "a label")
@@ -353,7 +479,11 @@ func (st *state) resolveModel(r row, q, evaluator string) (string, bool) {
 	if len(st.blinding) == 0 {
 		exp = "a label listed in a blinding file (blinding.csv), or a model column"
 	}
-	st.ps.add(Problem{Loc: r.at("label"), Value: l, Expected: exp})
+	fix := ""
+	if st.models[l] {
+		fix = fmt.Sprintf("%q is a model name: head the column \"model\"", l)
+	}
+	st.ps.add(Problem{Loc: r.at("label"), Value: l, Expected: exp, Kind: "unknown labels", Fix: fix})
 	return "", false
 }
 
@@ -458,7 +588,8 @@ func (st *state) longRow(r row, g *grading, qi *question) {
 	case "comment":
 		g.comment = v
 	default:
-		st.ps.add(Problem{Loc: r.at("instrument"), Value: r.get("instrument"), Expected: "rubric, checklist, rank, comment or pairwise"})
+		st.ps.add(Problem{Loc: r.at("instrument"), Value: r.get("instrument"), Kind: "unknown instruments",
+			Expected: "rubric, checklist, rank, comment or pairwise" + closestWord(inst, "rubric", "checklist", "rank", "comment", "pairwise")})
 	}
 }
 
@@ -467,7 +598,12 @@ func (st *state) setScore(r row, col, v string, g *grading, ai int) {
 	if g.kind == "human" {
 		n, ok := tabular.ParseInt(v)
 		if !ok || float64(n) < lo || float64(n) > hi {
-			st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: fmt.Sprintf("an integer score from %d to %d", st.cfg.Rubric.Min, st.cfg.Rubric.Max) + noNA(v, "a rubric score")})
+			fix := ""
+			if ok {
+				fix = "if the sheet uses another scale, set [rubric] min and max in study.toml"
+			}
+			st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: fmt.Sprintf("an integer score from %d to %d", st.cfg.Rubric.Min, st.cfg.Rubric.Max) + noNA(v, "a rubric score"),
+				Kind: fmt.Sprintf("scores that are not integers from %d to %d", st.cfg.Rubric.Min, st.cfg.Rubric.Max), Fix: fix})
 			g.reported = append(g.reported, st.attrs[ai])
 			return
 		}
@@ -495,12 +631,12 @@ func (st *state) setVerdict(r row, col, v string, g *grading, qi *question, n in
 		return
 	}
 	if n > qi.items {
-		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: fmt.Sprintf("a blank cell: question %s has %d checklist items, not %d", g.q, qi.items, n)})
+		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: fmt.Sprintf("a blank cell: question %s has %d checklist items, not %d", g.q, qi.items, n), Kind: "verdicts for items the question does not have"})
 		return
 	}
 	vd, ok := parseVerdict(v)
 	if !ok {
-		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: "a verdict: hit, partial, miss or na (also yes/no/1/0; N/A and a lone dash are na)"})
+		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: "a verdict: hit, partial, miss or na (also yes/no/1/0; N/A and a lone dash are na)", Kind: "verdicts that are not hit, partial, miss or na"})
 		g.reported = append(g.reported, "c"+strconv.Itoa(n))
 		return
 	}
@@ -541,7 +677,7 @@ func parsePosition(r row, col, v string, st *state) (int64, bool) {
 func (st *state) setRank(r row, col, v string, g *grading) {
 	n, ok := tabular.ParseInt(v)
 	if !ok || n < 1 {
-		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: "a rank 1, 2, … (1 = best)" + noNA(v, "a rank")})
+		st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: "a rank 1, 2, … (1 = best)" + noNA(v, "a rank"), Kind: "ranks that are not 1, 2, …"})
 		return
 	}
 	g.rank = n
@@ -598,8 +734,11 @@ func (st *state) accept(g *grading) {
 	st.noteKind(g.evaluator, g.kind, g.loc)
 	k := [5]int32{st.sid(g.evaluator), st.sid(g.round), st.sid(g.run), st.sid(g.q), st.sid(g.model)}
 	if prev, dup := st.gseen[k]; dup {
+		pl := st.loc(prev)
 		st.ps.add(Problem{Loc: g.loc, Value: g.q + " / " + g.model,
-			Expected: fmt.Sprintf("one grading per evaluator, round, question and model (evaluator %s graded it also at %s)", g.evaluator, st.loc(prev).String())})
+			Expected: fmt.Sprintf("one grading per evaluator, round, question and model (evaluator %s graded it also at %s)", g.evaluator, pl.String()), Kind: "gradings given twice",
+			Fix: st.duplicateFix(g, pl)})
+		st.taint(g.loc)
 		return
 	}
 	w := st.where(g.loc)
@@ -626,7 +765,7 @@ func (st *state) accept(g *grading) {
 			}
 		}
 	}
-	if g.kind == "human" {
+	if g.kind == "human" && !g.bad {
 		if g.rubric {
 			for i, sc := range g.scores {
 				if math.IsNaN(sc) && !g.long && !g.hdr.has(st.attrs[i]) {
@@ -635,14 +774,12 @@ func (st *state) accept(g *grading) {
 					k := g.loc.File + "\x00" + g.sheet + "\x00" + st.attrs[i]
 					if !st.missingCol[k] {
 						st.missingCol[k] = true
-						l := g.loc
-						l.Row = 1
-						st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a column for the rubric attribute %q (rubric.attributes in study.toml) in a sheet with rubric scores; columns found: %s", st.cfg.Rubric.Attributes[i], g.hdr.written())})
+						st.ps.add(Problem{Loc: g.hdr.at(g.loc.File, g.sheet), Kind: "missing columns", Expected: fmt.Sprintf("a column for the rubric attribute %q (rubric.attributes in study.toml) in a sheet with rubric scores; columns found: %s%s", st.cfg.Rubric.Attributes[i], g.hdr.written(), g.hdr.closest([]string{st.cfg.Rubric.Attributes[i]}))})
 					}
 				} else if math.IsNaN(sc) && !g.wasReported(st.attrs[i]) {
 					l := g.loc
 					l.Column = g.column(st.attrs[i], st.cfg.Rubric.Attributes[i])
-					st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a %s score for every human grading (it is missing)", st.cfg.Rubric.Attributes[i])})
+					st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a %s score for every human grading (it is missing)", st.cfg.Rubric.Attributes[i]), Kind: "missing scores"})
 				}
 			}
 		} else {
@@ -650,10 +787,22 @@ func (st *state) accept(g *grading) {
 		}
 		if st.haveChecklst {
 			for i := 0; i < qi.items; i++ {
-				if (i >= len(g.verdicts) || g.verdicts[i] == vNone) && !g.wasReported("c"+strconv.Itoa(i+1)) {
+				c := "c" + strconv.Itoa(i+1)
+				if !g.long && !g.hdr.has(c) {
+					// The sheet has no column for the item: one problem
+					// for the sheet, not one per grading.
+					k := g.loc.File + "\x00" + g.sheet + "\x00" + c
+					if !st.missingCol[k] {
+						st.missingCol[k] = true
+						st.ps.add(Problem{Loc: g.hdr.at(g.loc.File, g.sheet), Kind: "missing columns",
+							Expected: fmt.Sprintf("a column C%d for item %d of the checklist (question %s has %d items); columns found: %s%s", i+1, i+1, g.q, qi.items, g.hdr.written(), g.hdr.closest([]string{fmt.Sprintf("C%d", i+1)}))})
+					}
+					continue
+				}
+				if (i >= len(g.verdicts) || g.verdicts[i] == vNone) && !g.wasReported(c) {
 					l := g.loc
 					l.Column = g.column(fmt.Sprintf("c%d", i+1), fmt.Sprintf("C%d", i+1))
-					st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a verdict for item %d of question %s (hit, partial, miss or na; it is blank)", i+1, g.q)})
+					st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a verdict for item %d of question %s (hit, partial, miss or na; it is blank)", i+1, g.q), Kind: "blank checklist verdicts"})
 				}
 			}
 		}
@@ -700,9 +849,12 @@ func (st *state) checkRanks() {
 			continue
 		}
 		first := st.loc(rg.first)
+		if st.tainted[first.File+"\x00"+first.Sheet] {
+			continue // a row of the sheet had a problem: its ranks may lack that row
+		}
 		first.Column = "rank"
 		if int32(len(rg.ranks)) < rg.n {
-			st.ps.add(Problem{Loc: first, Expected: fmt.Sprintf("a rank for every response of question %s graded by %s (%d of %d are ranked)", rg.qv, rg.ev, len(rg.ranks), rg.n)})
+			st.ps.add(Problem{Loc: first, Expected: fmt.Sprintf("a rank for every response of question %s graded by %s (%d of %d are ranked)", rg.qv, rg.ev, len(rg.ranks), rg.n), Kind: "questions with responses left unranked"})
 			continue
 		}
 		ranks := append([]int32(nil), rg.ranks...)
@@ -713,7 +865,7 @@ func (st *state) checkRanks() {
 				for _, r := range ranks {
 					txt = append(txt, strconv.Itoa(int(r)))
 				}
-				st.ps.add(Problem{Loc: first, Value: strings.Join(txt, ","), Expected: fmt.Sprintf("ranks of question %s by %s forming a permutation of 1..%d without ties", rg.qv, rg.ev, len(ranks))})
+				st.ps.add(Problem{Loc: first, Value: strings.Join(txt, ","), Expected: fmt.Sprintf("ranks of question %s by %s forming a permutation of 1..%d without ties", rg.qv, rg.ev, len(ranks)), Kind: "questions whose ranks are not 1..k without ties"})
 				break
 			}
 		}

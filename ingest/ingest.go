@@ -13,8 +13,9 @@
 // Nothing is written unless the whole study is valid: the database is built
 // in a new file beside the target and renamed over it only when the load
 // succeeded, so an existing database is left byte for byte as it was when
-// the study has problems. All problems are listed (up to MaxProblems) in a
-// *ProblemsError; warnings are returned as data in Result.
+// the study has problems. Problems come in a *ProblemsError, grouped by
+// file, sheet, column and kind (see Group; its message lists MaxGroups
+// groups and counts the rest); warnings are returned as data in Result.
 package ingest
 
 import (
@@ -44,7 +45,8 @@ type Options struct {
 	// gradings at all is a problem either way.
 	AllowEmpty bool
 	// AllProblems keeps every problem in the *ProblemsError; default false:
-	// the first MaxProblems are kept and the rest counted (for a terminal).
+	// MaxExamples problems of each group are kept and the rest counted
+	// (for a terminal).
 	AllProblems bool
 }
 

@@ -308,7 +308,14 @@ func TestEvaluatorFrom(t *testing.T) {
 	}{
 		{"[sheets]\nevaluator_from = \"file\"\n", "alice,bruno,chen", ""},
 		{"[sheets]\nevaluator_from = \"sheet\"\n", "", "one grading per evaluator, round, question and model (evaluator Finance graded it also"},
-		{"[sheets]\nevaluator_from = \"column\"\n", "", `grades/humans/main/alice.xlsx, sheet "Finance", row 1: a header with the column evaluator ([sheets] evaluator_from = "column" in study.toml)`},
+		{"[sheets]\nevaluator_from = \"column\"\n", "", `grades/humans/main/alice.xlsx, sheet "Finance", row 3: a header with the column evaluator ([sheets] evaluator_from = "column" in study.toml)`},
+		// per-file settings ([sheets.files]) override [sheets]
+		{"[sheets.files]\n\"grades/humans/main/alice.xlsx\" = { evaluator_from = \"file\" }\n\"grades/humans/main/bruno.xlsx\" = { evaluator_from = \"file\" }\n\"grades/humans/main/chen.xlsx\" = { evaluator_from = \"file\" }\n", "alice,bruno,chen", ""},
+		{"[sheets]\nevaluator_from = \"file\"\n[sheets.files.\"grades/humans/main/alice.xlsx\"]\nevaluator_from = \"sheet\"\n", "Finance,Legal,bruno,chen", ""},
+		// without a setting, each workbook's sheets are graders: bruno's Finance repeats alice's
+		{"[sheets.files]\n\"grades/humans/main/alice.xlsx\" = { evaluator_from = \"file\" }\n", "", "one grading per evaluator, round, question and model (evaluator Finance graded it also at grades/humans/main/bruno.xlsx"},
+		{"[sheets]\nevaluator_from = \"file\"\n[sheets.files]\n\"grades/humans/main/chen.xlsx\" = { evaluator_from = \"column\" }\n", "",
+			`grades/humans/main/chen.xlsx, sheet "Finance", row 3: a header with the column evaluator ([sheets.files] "grades/humans/main/chen.xlsx" = "column" in study.toml)`},
 	} {
 		dir := messyStudy(t)
 		write(t, dir, "study.toml", tc.toml)
@@ -329,6 +336,26 @@ func TestEvaluatorFrom(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("%q: evaluators %s, want %s", tc.toml, got, tc.want)
+		}
+	}
+}
+
+// TestSheetsFilesUnknown: a [sheets.files] path that names no file of the
+// study is a warning naming the nearest file.
+func TestSheetsFilesUnknown(t *testing.T) {
+	dir := messyStudy(t)
+	write(t, dir, "study.toml", messyStudyToml+"[sheets.files]\n\"grades/humans/main/alcie.xlsx\" = { evaluator_from = \"sheet\" }\n\"nothing/like/it.csv\" = { header_row = 2 }\n")
+	res, err := Validate(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := strings.Join(res.Warnings, "\n")
+	for _, want := range []string{
+		`study.toml: [sheets.files] "grades/humans/main/alcie.xlsx": no such file in the study, the setting is not used (did you mean "grades/humans/main/alice.xlsx"?)`,
+		`study.toml: [sheets.files] "nothing/like/it.csv": no such file in the study, the setting is not used` + "\n",
+	} {
+		if !strings.Contains(w+"\n", want) {
+			t.Errorf("warnings lack %q:\n%s", want, w)
 		}
 	}
 }
@@ -367,7 +394,7 @@ func TestBadValueReportedOnce(t *testing.T) {
 	}
 	msg := err.Error()
 	want := []string{
-		`alice.csv, row 2, column "Domain": found "N/A"; an integer score from 1 to 5 (a rubric score cannot be N/A; leave the cell empty when there is none)`,
+		`alice.csv, row 2, column "Domain": found "N/A"; an integer score from 1 to 5 (a rubric score cannot be N/A: an expert's grading needs every score, and a rank when the expert ranks)`,
 		`alice.csv, row 2, column "C1": found "maybe"; a verdict`,
 	}
 	for _, w := range want {

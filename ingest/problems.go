@@ -8,8 +8,21 @@ import (
 	"github.com/euroexec/euroexec/ingest/tabular"
 )
 
-// MaxProblems is how many problems are listed before the rest are only counted.
-const MaxProblems = 100
+// MaxGroups is how many groups of problems a terminal listing
+// (ProblemsError.Error) shows before the rest are only counted.
+const MaxGroups = 50
+
+// MaxExamples is how many problems of a group are shown as examples.
+const MaxExamples = 3
+
+// MaxProblems is kept for callers of the earlier API: it is MaxGroups ×
+// MaxExamples, the most problems a terminal listing holds.
+const MaxProblems = MaxGroups * MaxExamples
+
+// maxTracked bounds the groups counted one by one; problems of further
+// groups are only counted, so that a study with a million different
+// problems cannot exhaust memory.
+const maxTracked = 10_000
 
 // Problem is one thing wrong with the study's input, located as precisely as
 // the input allows.
@@ -21,72 +34,340 @@ type Problem struct {
 	Value string
 	// Expected says what was expected instead, or what is wrong.
 	Expected string
+	// Kind names the sort of problem, in the plural, for a group of them
+	// ("scores not on the rubric scale"). Problems of one file, sheet,
+	// column and kind are one group; "" (default) groups the problems
+	// whose Expected is the same.
+	Kind string
+	// Fix says how to fix the problem when Expected does not already say
+	// it ("" when it does).
+	Fix string
 }
 
 // String renders the problem as one line: where, the value found, what was
-// expected.
+// expected, and the fix.
 func (p Problem) String() string {
 	var b strings.Builder
 	b.WriteString(p.Loc.String())
 	b.WriteString(": ")
 	if p.Value != "" {
-		v := p.Value
-		if len(v) > 80 {
-			v = v[:77] + "..."
-		}
-		fmt.Fprintf(&b, "found %q; ", v)
+		fmt.Fprintf(&b, "found %q; ", short(p.Value))
 	}
 	b.WriteString(p.Expected)
+	if p.Fix != "" {
+		b.WriteString("; fix: ")
+		b.WriteString(p.Fix)
+	}
 	return b.String()
 }
 
-// ProblemsError is the error returned when a study has problems. It lists
-// up to MaxProblems of them, in file and row order, and counts the rest.
-type ProblemsError struct {
-	Problems []Problem // at most MaxProblems (Options.AllProblems: all)
-	More     int       // problems found beyond MaxProblems
-	Warnings []string  // the warnings found up to the problems
+// short cuts a value to at most 80 bytes for a message.
+func short(v string) string {
+	if len(v) > 80 {
+		v = v[:77] + "..."
+	}
+	return v
 }
 
-// Error lists every kept problem, one per line.
+// kind is the group kind of a problem: its Kind, else its Expected.
+func (p Problem) kind() string {
+	if p.Kind != "" {
+		return p.Kind
+	}
+	return p.Expected
+}
+
+// groupKey is the key of a problem's group: file, sheet, column and kind.
+func (p Problem) groupKey() string {
+	return p.Loc.File + "\x00" + p.Loc.Sheet + "\x00" + p.Loc.Column + "\x00" + p.kind()
+}
+
+// Group is the problems of one file, sheet, column and kind: a person fixes
+// them together.
+type Group struct {
+	// ID numbers the groups 1, 2, … in the order they are listed.
+	ID int
+	// Loc is the file, sheet and column the group's problems share (Row
+	// and Offset are those of its first problem when it has one problem,
+	// else 0 and -1).
+	Loc tabular.Loc
+	// Kind is the problems' Kind, "" when they are grouped by Expected.
+	Kind string
+	// Count is the number of problems in the group.
+	Count int
+	// Examples are its first MaxExamples problems, in row order.
+	Examples []Problem
+}
+
+// String renders the group as one line. A group of one problem is that
+// problem's line; a larger group says how many problems it holds, the rows
+// and values of the first three, what was expected and the fix:
+//
+//	grades/humans/alice.xlsx, sheet "Finance", column "Domain": 37 scores not on the rubric scale (e.g. row 4 "7", row 9 "0", row 12 "9"); an integer score from 1 to 5
+func (g Group) String() string {
+	first := g.Examples[0]
+	if g.Count == 1 {
+		return first.String()
+	}
+	var b strings.Builder
+	b.WriteString(g.Loc.String())
+	what := g.Kind
+	if what == "" {
+		what = "problems"
+	}
+	fmt.Fprintf(&b, ": %d %s (e.g. ", g.Count, what)
+	same := true
+	for i, p := range g.Examples {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if p.Expected != first.Expected {
+			same = false
+		}
+		if p.Loc.Row > 0 {
+			b.WriteString(rowWord(p.Loc))
+			fmt.Fprintf(&b, " %d", p.Loc.Row)
+			if p.Value != "" {
+				b.WriteString(" ")
+			}
+		}
+		if p.Value != "" {
+			fmt.Fprintf(&b, "%q", short(p.Value))
+		}
+		if p.Loc.Row == 0 && p.Value == "" {
+			b.WriteString("the whole file")
+		}
+	}
+	b.WriteString("); ")
+	if !same && first.Loc.Row > 0 {
+		fmt.Fprintf(&b, "%s %d: ", rowWord(first.Loc), first.Loc.Row)
+	}
+	b.WriteString(first.Expected)
+	if first.Fix != "" {
+		b.WriteString("; fix: ")
+		b.WriteString(first.Fix)
+	}
+	return b.String()
+}
+
+// rowWord is "line" for JSONL files, else "row".
+func rowWord(l tabular.Loc) string {
+	if l.Format == tabular.FormatJSONL {
+		return "line"
+	}
+	return "row"
+}
+
+// grouper gathers problems into groups, keeping MaxExamples of each.
+type grouper struct {
+	byKey map[string]*Group
+	list  []*Group
+	// untracked counts the problems (and untrackedGroups the groups) met
+	// once maxTracked groups were tracked; they may repeat one another.
+	untracked, untrackedGroups int
+	untrackedSeen              map[string]bool
+}
+
+// add puts p in its group and reports whether it is kept as an example.
+func (gr *grouper) add(p Problem) bool {
+	k := p.groupKey()
+	g := gr.byKey[k]
+	if g == nil {
+		if len(gr.list) >= maxTracked {
+			gr.untracked++
+			if gr.untrackedSeen == nil {
+				gr.untrackedSeen = map[string]bool{}
+			}
+			if !gr.untrackedSeen[k] && len(gr.untrackedSeen) < maxTracked {
+				gr.untrackedSeen[k] = true
+				gr.untrackedGroups++
+			}
+			return false
+		}
+		if gr.byKey == nil {
+			gr.byKey = map[string]*Group{}
+		}
+		l := p.Loc
+		l.Row, l.Offset = 0, -1
+		g = &Group{Loc: l, Kind: p.Kind}
+		gr.byKey[k] = g
+		gr.list = append(gr.list, g)
+	}
+	g.Count++
+	if len(g.Examples) < MaxExamples {
+		g.Examples = append(g.Examples, p)
+		return true
+	}
+	return false
+}
+
+// sorted returns the groups in file, sheet, first row, column order,
+// numbered from 1, their examples in row order.
+func (gr *grouper) sorted() []Group {
+	out := make([]Group, len(gr.list))
+	for i, g := range gr.list {
+		out[i] = *g
+		ex := append([]Problem(nil), g.Examples...)
+		sortProblems(ex)
+		out[i].Examples = ex
+		if g.Count == 1 {
+			out[i].Loc.Row, out[i].Loc.Offset = ex[0].Loc.Row, ex[0].Loc.Offset
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Loc.File != b.Loc.File {
+			return a.Loc.File < b.Loc.File
+		}
+		if a.Loc.Sheet != b.Loc.Sheet {
+			return a.Loc.Sheet < b.Loc.Sheet
+		}
+		if ra, rb := a.Examples[0].Loc.Row, b.Examples[0].Loc.Row; ra != rb {
+			return ra < rb
+		}
+		return a.Loc.Column < b.Loc.Column
+	})
+	for i := range out {
+		out[i].ID = i + 1
+	}
+	return out
+}
+
+// sortProblems sorts problems by file, sheet and row, keeping the order of
+// problems at one place.
+func sortProblems(list []Problem) {
+	sort.SliceStable(list, func(i, j int) bool {
+		a, b := list[i], list[j]
+		if a.Loc.File != b.Loc.File {
+			return a.Loc.File < b.Loc.File
+		}
+		if a.Loc.Sheet != b.Loc.Sheet {
+			return a.Loc.Sheet < b.Loc.Sheet
+		}
+		return a.Loc.Row < b.Loc.Row
+	})
+}
+
+// GroupProblems groups problems by file, sheet, column and kind (see
+// Problem.Kind), in the order a terminal lists them; every problem is in
+// exactly one group.
+func GroupProblems(probs []Problem) []Group {
+	var gr grouper
+	for _, p := range probs {
+		gr.add(p)
+	}
+	gs := gr.sorted()
+	if gr.untracked > 0 {
+		// Beyond maxTracked groups: a second pass over the rest keeps every
+		// problem in a group (a script asked for all of them).
+		rest := map[string]*Group{}
+		var order []string
+		for _, p := range probs {
+			k := p.groupKey()
+			if _, ok := gr.byKey[k]; ok {
+				continue
+			}
+			g := rest[k]
+			if g == nil {
+				l := p.Loc
+				l.Row, l.Offset = 0, -1
+				g = &Group{Loc: l, Kind: p.Kind}
+				rest[k] = g
+				order = append(order, k)
+			}
+			g.Count++
+			if len(g.Examples) < MaxExamples {
+				g.Examples = append(g.Examples, p)
+			}
+		}
+		for _, k := range order {
+			g := *rest[k]
+			g.ID = len(gs) + 1
+			gs = append(gs, g)
+		}
+	}
+	return gs
+}
+
+// ProblemsError is the error returned when a study has problems. Its
+// message (Error) lists the first MaxGroups groups of problems, each once,
+// and counts the rest.
+type ProblemsError struct {
+	// Problems are every problem (Options.AllProblems), else the examples
+	// of the groups, in file and row order.
+	Problems []Problem
+	// Groups are the problems grouped by file, sheet, column and kind, in
+	// the order listed.
+	Groups []Group
+	// Total is the number of problems found.
+	Total int
+	// More counts the problems that are in no group of Groups (beyond
+	// maxTracked groups; 0 but in pathological studies).
+	More int
+	// MoreGroups counts (at least) the groups of those problems.
+	MoreGroups int
+	// Warnings are the warnings found up to the problems.
+	Warnings []string
+}
+
+// Error lists the first MaxGroups groups, one per line, and says how many
+// groups and problems are left out.
 func (e *ProblemsError) Error() string {
 	var b strings.Builder
-	n := len(e.Problems) + e.More
-	fmt.Fprintf(&b, "the study has %d problem", n)
-	if n != 1 {
-		b.WriteString("s")
+	fmt.Fprintf(&b, "the study has %d problem%s", e.Total, plural(e.Total))
+	if ng := len(e.Groups) + e.MoreGroups; ng != e.Total {
+		fmt.Fprintf(&b, " in %d group%s", ng, plural(ng))
 	}
 	b.WriteString(":")
-	for _, p := range e.Problems {
+	shown, inShown := 0, 0
+	for _, g := range e.Groups {
+		if shown == MaxGroups {
+			break
+		}
 		b.WriteString("\n  ")
-		b.WriteString(p.String())
+		b.WriteString(g.String())
+		shown++
+		inShown += g.Count
 	}
-	if e.More > 0 {
-		fmt.Fprintf(&b, "\n  … and %d more", e.More)
+	if restG, restP := len(e.Groups)+e.MoreGroups-shown, e.Total-inShown; restP > 0 {
+		fmt.Fprintf(&b, "\n  … and %d more group%s (%d problem%s); validate --format csv lists every problem", restG, plural(restG), restP, plural(restP))
 	}
 	return b.String()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // problems collects problems and warnings during a read.
 type problems struct {
 	all      bool // keep every problem (Options.AllProblems)
-	list     []Problem
-	more     int
+	gr       grouper
+	list     []Problem // every problem (all) or the examples kept
+	total    int
+	inGrades int // problems located in files under grades/
 	warnings []string
 	counts   map[string]int // counted warnings: message → count
 	order    []string
 }
 
 func (ps *problems) add(p Problem) {
-	if ps.full() {
-		ps.more++
-		return
+	ps.total++
+	if strings.HasPrefix(p.Loc.File, "grades/") {
+		ps.inGrades++
 	}
-	ps.list = append(ps.list, p)
+	kept := ps.gr.add(p)
+	if kept || ps.all {
+		ps.list = append(ps.list, p)
+	}
 }
 
-// full reports whether the list holds as many problems as are kept.
-func (ps *problems) full() bool { return !ps.all && len(ps.list) >= MaxProblems }
+// full reports whether a further problem would most probably not be shown
+// (MaxGroups groups are listed), so that costly hints can be skipped.
+func (ps *problems) full() bool { return !ps.all && len(ps.gr.list) >= MaxGroups }
 
 func (ps *problems) warn(format string, args ...any) {
 	ps.warnings = append(ps.warnings, fmt.Sprintf(format, args...))
@@ -104,21 +385,19 @@ func (ps *problems) count(msg string) {
 }
 
 func (ps *problems) err() error {
-	if len(ps.list) == 0 && ps.more == 0 {
+	if ps.total == 0 {
 		return nil
 	}
 	list := append([]Problem(nil), ps.list...)
-	sort.SliceStable(list, func(i, j int) bool {
-		a, b := list[i], list[j]
-		if a.Loc.File != b.Loc.File {
-			return a.Loc.File < b.Loc.File
-		}
-		if a.Loc.Sheet != b.Loc.Sheet {
-			return a.Loc.Sheet < b.Loc.Sheet
-		}
-		return a.Loc.Row < b.Loc.Row
-	})
-	return &ProblemsError{Problems: list, More: ps.more, Warnings: ps.allWarnings()}
+	sortProblems(list)
+	e := &ProblemsError{Problems: list, Total: ps.total, Warnings: ps.allWarnings()}
+	if ps.all {
+		e.Groups = GroupProblems(ps.list)
+	} else {
+		e.Groups = ps.gr.sorted()
+		e.More, e.MoreGroups = ps.gr.untracked, ps.gr.untrackedGroups
+	}
+	return e
 }
 
 func (ps *problems) allWarnings() []string {

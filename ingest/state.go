@@ -47,6 +47,8 @@ type state struct {
 	tagKeys      map[string]bool     // question tag keys (lower case)
 	attrSeen     []bool              // per rubric attribute: some grading sheet has it
 	missingCol   map[string]bool     // file, sheet, attribute reported as a missing column
+	tainted      map[string]bool     // file, sheet of grading rows with a problem (ranks not checked)
+	hidden       map[string]bool     // file, sheet of the sheets hidden in Excel
 	tagValues    map[string]bool     // lower-case key + "\x00" + value
 	haveDumps    bool
 	responses    map[respKey]*respInfo
@@ -132,6 +134,8 @@ func newState(dir string, cfg config.Config) *state {
 		tagKeys:    map[string]bool{},
 		attrSeen:   make([]bool, len(cfg.Rubric.Attributes)),
 		missingCol: map[string]bool{},
+		tainted:    map[string]bool{},
+		hidden:     map[string]bool{},
 		tagValues:  map[string]bool{},
 		responses:  map[respKey]*respInfo{},
 		evalKind:   map[string]evalSeen{},
@@ -168,7 +172,11 @@ func (st *state) id(r row, col, what string) (string, bool) {
 		return "", false
 	}
 	if v == "" {
-		st.ps.add(Problem{Loc: r.at(col), Expected: what + " (the cell is empty)"})
+		p := Problem{Loc: r.at(col), Expected: what + " (the cell is empty)", Kind: "empty " + col + " cells"}
+		if r.loc.Format == tabular.FormatXLSX {
+			p.Fix = "if it is part of merged cells, unmerge them and fill in the value on every row (a merged cell holds its value in its first row only)"
+		}
+		st.ps.add(p)
 		return "", false
 	}
 	return st.intern(v), true
@@ -269,7 +277,7 @@ func (st *state) question(r row, col string) (string, *question, bool) {
 	}
 	qi := st.questions[q]
 	if qi == nil {
-		st.ps.add(Problem{Loc: r.at(col), Value: q, Expected: "a question id of the questions file" + didYouMean(st.qFold, q)})
+		st.ps.add(Problem{Loc: r.at(col), Value: q, Expected: "a question id of the questions file" + didYouMean(st.qFold, q), Kind: "unknown question ids"})
 		return q, nil, false
 	}
 	return q, qi, true

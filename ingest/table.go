@@ -50,6 +50,14 @@ type header struct {
 	idx    map[string]int // canonical name → position (first occurrence)
 	extras []int          // positions of columns the table does not define
 	wide   *wideCols      // grading sheets: rubric and checklist columns, cached
+	row    int            // the header's row number (1 when not known)
+	evFrom string         // grading sheets: the file's evaluator_from setting
+	hidden bool           // the sheet is hidden in Excel
+}
+
+// at is the location of the header row of sheet in file rel.
+func (h *header) at(rel, sheet string) tabular.Loc {
+	return tabular.Loc{File: rel, Sheet: sheet, Row: max(h.row, 1), Offset: -1, Format: formatOf(rel)}
 }
 
 // mapHeader resolves a header through the [columns] aliases and
@@ -122,19 +130,20 @@ func (h *header) missing(required []string) []string {
 }
 
 // closest names, for each missing column, a header written nearly like it
-// (` (did you mean "Qestion ID" for question_id?)`), "" when none is.
+// that is not a column of the table (` (did you mean "Qestion ID" for
+// question_id?)`), "" when none is.
 func (h *header) closest(missing []string) string {
-	keys := make([]string, 0, len(h.names))
+	keys := make([]string, 0, len(h.extras))
 	byKey := map[string]string{}
-	for _, n := range h.names {
-		if k := config.ColumnKey(n); k != "" {
+	for _, i := range h.extras {
+		if k := config.ColumnKey(h.names[i]); k != "" {
 			keys = append(keys, k)
-			byKey[k] = n
+			byKey[k] = h.names[i]
 		}
 	}
 	var hints []string
 	for _, m := range missing {
-		if c, ok := suggest.Closest(m, keys); ok {
+		if c, ok := suggest.Closest(strings.ToLower(m), keys); ok {
 			hints = append(hints, fmt.Sprintf("%q for %s", byKey[c], m))
 		}
 	}
@@ -206,8 +215,13 @@ type tableSpec struct {
 	// known accepts further canonical names (rubric attributes, C1…Cn, …).
 	known func(string) bool
 	// skipSheets: a worksheet without the required columns is skipped with
-	// a warning instead of being a problem.
+	// a warning instead of being a problem, unless looksLike says that it
+	// is one of the table's sheets with a header written wrong.
 	skipSheets bool
+	// looksLike, when not nil, reports whether a header that lacks a
+	// required column still has enough of the table's columns to be one
+	// of its sheets.
+	looksLike func(h *header) bool
 }
 
 func (sp tableSpec) isKnown(c string) bool {
@@ -238,7 +252,7 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 	}
 	path := filepath.Join(st.dir, filepath.FromSlash(rel))
 	opt := st.optFor(rel)
-	opt.HeaderRow = st.cfg.Sheets.HeaderRow
+	opt.HeaderRow = st.headerRow(rel)
 	opt.HeaderProbe = func(cells []string) bool {
 		have := map[string]bool{}
 		for _, c := range cells {
@@ -264,6 +278,7 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 	var loc tabular.Loc
 	skip, failed := true, false
 	digest := ""
+	var blankHdr []tabular.Loc // sheets whose header_row is blank
 	for ev := range events {
 		switch {
 		case ev.sheet != nil:
@@ -271,19 +286,31 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 			loc = tabular.Loc{File: rel, Sheet: sh.Name, Offset: -1, Format: formatOf(rel)}
 			skip = true
 			if sh.Header == nil {
+				switch {
+				case sh.HeaderRow > 0:
+					// header_row names a blank row: a problem, unless other
+					// sheets of a grading workbook are read (a Notes sheet)
+					l := loc
+					l.Row = sh.HeaderRow
+					blankHdr = append(blankHdr, l)
+				case sh.Name != "":
+					st.ps.warn("%s, sheet %q: skipped: the sheet is empty", rel, sh.Name)
+				}
 				continue
 			}
 			var probs []Problem
 			h, probs = st.mapHeader(sh.Header, spec.isKnown, loc)
-			hdrRow := max(sh.HeaderRow, 1)
+			h.row, h.hidden = max(sh.HeaderRow, 1), sh.Hidden
+			if sh.Hidden {
+				st.hidden[rel+"\x00"+sh.Name] = true
+			}
 			if miss := h.missing(spec.required); len(miss) > 0 {
-				if spec.skipSheets && sh.Name != "" {
+				if spec.skipSheets && sh.Name != "" && (spec.looksLike == nil || !spec.looksLike(h)) {
 					st.ps.warn("%s, sheet %q: skipped: no column %s (columns found: %s)", rel, sh.Name, strings.Join(miss, ", "), h.written())
 					continue
 				}
-				l := loc
-				l.Row = hdrRow
-				st.ps.add(Problem{Loc: l, Expected: fmt.Sprintf("a header with the column(s) %s; columns found: %s%s", strings.Join(miss, ", "), h.written(), h.closest(miss))})
+				st.ps.add(Problem{Loc: h.at(rel, sh.Name), Expected: fmt.Sprintf("a header with the column(s) %s; columns found: %s%s", strings.Join(miss, ", "), h.written(), h.closest(miss)),
+					Fix: separatorFix(rel, sh.Header)})
 				continue
 			}
 			for _, p := range probs {
@@ -331,6 +358,15 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 	if failed {
 		return
 	}
+	for _, l := range blankHdr {
+		if spec.skipSheets && sheets > 0 {
+			st.ps.warn("%s, sheet %q: skipped: row %d, the header row by %s, is blank", rel, l.Sheet, l.Row, st.headerRowSetting(rel))
+			continue
+		}
+		st.ps.add(Problem{Loc: l, Value: "header_row = " + strconv.Itoa(l.Row), Kind: "blank header rows",
+			Expected: fmt.Sprintf("the column names in row %d, the header row by %s in study.toml; that row is blank or past the end", l.Row, st.headerRowSetting(rel)),
+			Fix:      "set header_row to the row of the column names, or leave it out to let the header be found"})
+	}
 	if rows == 0 && sheets > 0 {
 		st.ps.warn("%s: no data rows", rel)
 	}
@@ -370,7 +406,7 @@ func scan(r tabular.Reader, events chan<- scanEvent) {
 		if sh.Header == nil {
 			hdr = nil
 		}
-		events <- scanEvent{sheet: &tabular.Sheet{Name: sh.Name, Header: hdr, HeaderRow: sh.HeaderRow, Skipped: sh.Skipped}}
+		events <- scanEvent{sheet: &tabular.Sheet{Name: sh.Name, Header: hdr, HeaderRow: sh.HeaderRow, Skipped: sh.Skipped, Hidden: sh.Hidden}}
 		width := len(sh.Header)
 		var buf []scanRow
 		for sh.Header != nil {
@@ -519,6 +555,45 @@ func (st *state) findTable(name string, exts ...string) string {
 // (recursively), sorted, with the given extensions.
 func (st *state) listFiles(dir string, exts ...string) []string {
 	return st.inv.under(dir, exts...)
+}
+
+// headerRow is the header row of file rel (0: found): its [sheets.files]
+// header_row, else [sheets] header_row for a grading file (under grades/
+// or criterion_grades/, whatever its format).
+func (st *state) headerRow(rel string) int {
+	if f, ok := st.cfg.Sheets.Files[rel]; ok && f.HeaderRow > 0 {
+		return f.HeaderRow
+	}
+	if strings.HasPrefix(rel, "grades/") || strings.HasPrefix(rel, "criterion_grades/") {
+		return st.cfg.Sheets.HeaderRow
+	}
+	return 0
+}
+
+// headerRowSetting names the setting behind the header row of file rel.
+func (st *state) headerRowSetting(rel string) string {
+	if f, ok := st.cfg.Sheets.Files[rel]; ok && f.HeaderRow > 0 {
+		return fmt.Sprintf("[sheets.files] %q header_row", rel)
+	}
+	return "[sheets] header_row"
+}
+
+// separatorFix says how to fix a CSV or TSV file whose header is one cell
+// holding the columns joined by another separator ("" when it is not).
+func separatorFix(rel string, hdr []string) string {
+	if len(hdr) != 1 {
+		return ""
+	}
+	f := formatOf(rel)
+	switch {
+	case f == tabular.FormatCSV && strings.Contains(hdr[0], ";"):
+		return "the file is separated by semicolons (as Excel saves CSV in some languages); save it as \"CSV UTF-8 (comma delimited)\" or as an .xlsx workbook"
+	case f == tabular.FormatCSV && strings.Contains(hdr[0], "\t"):
+		return "the file is separated by tabs; rename it to .tsv"
+	case f == tabular.FormatTSV && strings.Contains(hdr[0], ","):
+		return "the file is separated by commas; rename it to .csv"
+	}
+	return ""
 }
 
 // rowList names rows for a note: "row 1", "rows 1, 2 and 4".

@@ -251,7 +251,7 @@ func (st *state) checkModel(r row, col, m string) bool {
 	if st.models == nil || st.models[m] || m == st.cfg.HumanLabel {
 		return true
 	}
-	st.ps.add(Problem{Loc: r.at(col), Value: m, Expected: "a model listed in the models file" + st.hint(st.mFold, m, func() []string { return keys(st.models) }, "models")})
+	st.ps.add(Problem{Loc: r.at(col), Value: m, Expected: "a model listed in the models file" + st.hint(st.mFold, m, func() []string { return keys(st.models) }, "models"), Kind: "unknown models"})
 	return false
 }
 

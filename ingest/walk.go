@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/ingest/internal/suggest"
 	"github.com/euroexec/euroexec/ingest/tabular"
 )
 
@@ -233,11 +234,42 @@ func unreadReason(rel string) string {
 		if exts, ok := rootTables[strings.ToLower(stem)]; ok {
 			return fmt.Sprintf("the %s table is read from %s.%s", stem, strings.ToLower(stem), strings.Join(exts, ", ."))
 		}
+		switch ext {
+		case ".xlsx", ".csv", ".tsv", ".jsonl":
+			return "the tables at the top of the study folder are questions, checklist, models, evaluators, blinding, references, gate, criteria and request_map; a grading file goes in grades/humans/ (expert gradings) or grades/judges/ (LLM-judge gradings)"
+		}
 	}
 	if ext == ".json" {
 		return "JSON files are not read; tables are .csv, .tsv, .jsonl (one object per line) or .xlsx"
 	}
 	return "not a file of the study format (docs/FORMAT.md lists the files read)"
+}
+
+// sortedFiles returns the paths of [sheets.files] in order.
+func sortedFiles(m map[string]config.SheetFile) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// fileHint is " (did you mean "grades/humans/panel.xlsx"?)" for the study
+// file nearest to rel, "" when none is near; files differing only in
+// letter case are always named.
+func (st *state) fileHint(rel string) string {
+	files := make([]string, 0, len(st.inv.files))
+	for f := range st.inv.files {
+		if strings.EqualFold(f, rel) {
+			return fmt.Sprintf(" (did you mean %q? paths are compared with their letter case)", f)
+		}
+		files = append(files, f)
+	}
+	if c, ok := suggest.Closest(rel, files); ok {
+		return fmt.Sprintf(" (did you mean %q?)", c)
+	}
+	return ""
 }
 
 // sizeOf returns a study file's size as found by walk (0 when unknown).
@@ -274,6 +306,11 @@ func (st *state) checkNamedSettings() {
 				st.ps.add(Problem{Loc: at, Value: "rubric.attributes: " + strconv.Quote(st.cfg.Rubric.Attributes[i]),
 					Expected: "rubric attributes that the grading sheets have as columns (or long-form keys); no sheet with rubric scores has this one"})
 			}
+		}
+	}
+	for _, rel := range sortedFiles(st.cfg.Sheets.Files) {
+		if !st.inv.has(rel) {
+			st.ps.warn("study.toml: [sheets.files] %q: no such file in the study, the setting is not used%s", rel, st.fileHint(rel))
 		}
 	}
 	if key, val := st.cfg.TextFilter(); key != "" {

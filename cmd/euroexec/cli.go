@@ -128,11 +128,13 @@ func validateCmd(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "validate STUDY",
 		Short: "Check every file of a study folder and print every problem; load nothing",
 		Long: "validate reads every file of the study folder, checks every rule of the study format and prints\n" +
-			"every problem (file, sheet, row, column, the value found and what was expected) and every warning.\n" +
-			"It exits with status 1 when there is a problem. Nothing is written.\n\n" +
+			"its problems and warnings. Problems of one file, sheet, column and kind are one group, printed once\n" +
+			"with their count, the rows and values of the first three and what was expected; the first 50\n" +
+			"groups are printed and the rest counted. It exits with status 1 when there is a problem. Nothing\n" +
+			"is written.\n\n" +
 			"With --format json or csv, every problem (no cap) and every warning is written to standard output\n" +
-			"as a JSON array or a CSV table (severity, file, sheet, row, column, value, expected) for a script\n" +
-			"or a spreadsheet.",
+			"as a JSON array or a CSV table (severity, file, sheet, row, column, value, expected, fix, group,\n" +
+			"kind; group numbers the problem's group as printed) for a script or a spreadsheet.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != ingest.ListJSON && format != ingest.ListCSV {
@@ -161,7 +163,7 @@ func validateCmd(stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&allowEmpty, "allow-empty", false, allowEmptyHelp)
-	c.Flags().StringVar(&format, "format", "text", "how problems are written: text (to the terminal, the first 100), json or csv (every problem and warning, to standard output)")
+	c.Flags().StringVar(&format, "format", "text", "how problems are written: text (to the terminal, grouped, the first 50 groups), json or csv (every problem and warning, to standard output)")
 	return c
 }
 

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -108,7 +109,8 @@ func TestSheetsSettings(t *testing.T) {
 
 func TestUnknownKeyHints(t *testing.T) {
 	for _, c := range []struct{ toml, want string }{
-		{"[sheets]\nevaluatorfrom = \"file\"\n", `study.toml:2:1: unknown key "sheets.evaluatorfrom" (did you mean sheets.evaluator_from?); the keys in [sheets] are evaluator_from, exclude, header_row, include`},
+		{"[sheets]\nevaluatorfrom = \"file\"\n", `study.toml:2:1: unknown key "sheets.evaluatorfrom" (did you mean sheets.evaluator_from?); the keys in [sheets] are evaluator_from, exclude, files, header_row, include`},
+		{"[sheets.files]\n\"a.xlsx\" = { evaluatorfrom = \"file\" }\n", `unknown key "sheets.files.evaluatorfrom" (did you mean sheets.files.evaluator_from?); the keys in [sheets.files] are evaluator_from, header_row`},
 		{"[rubrik]\nmax = 3\n", `unknown key "rubrik" (did you mean rubric?)`},
 		{"[rubric]\nmaxx = 3\n", `unknown key "rubric.maxx" (did you mean rubric.max?); the keys in [rubric] are attributes, max, min`},
 		{"[rubric]\nscale = 3\n", `unknown key "rubric.scale"; the keys in [rubric] are attributes, max, min`},
@@ -123,4 +125,65 @@ func TestUnknownKeyHints(t *testing.T) {
 			t.Errorf("%q: Go names leak: %v", c.toml, err)
 		}
 	}
+}
+
+// TestSheetsFiles: [sheets.files] holds per-file evaluator_from and
+// header_row settings, checked like [sheets]'s, listed in Pairs.
+func TestSheetsFiles(t *testing.T) {
+	c, err := Parse("study.toml", []byte("[sheets]\nevaluator_from = \"column\"\n[sheets.files]\n\"grades/humans/panel.xlsx\" = { evaluator_from = \"sheet\", header_row = 3 }\n\"grades/humans/b.csv\" = { header_row = 2 }\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ rel, want string }{
+		{"grades/humans/panel.xlsx", "sheet"}, {"grades/humans/b.csv", "column"}, {"grades/humans/other.xlsx", "column"},
+	} {
+		if got := c.EvaluatorFromFor(tc.rel); got != tc.want {
+			t.Errorf("EvaluatorFromFor(%q) = %q, want %q", tc.rel, got, tc.want)
+		}
+	}
+	var got []string
+	for _, p := range c.Pairs() {
+		if strings.HasPrefix(p[0], "sheets.files.") {
+			got = append(got, p[0]+" = "+p[1])
+		}
+	}
+	want := []string{`sheets.files."grades/humans/b.csv".header_row = 2`, `sheets.files."grades/humans/panel.xlsx".evaluator_from = sheet`, `sheets.files."grades/humans/panel.xlsx".header_row = 3`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("pairs:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if n := len(Default().Pairs()); n != len(c.Pairs())-3 {
+		t.Errorf("a study without [sheets.files] lists %d settings, want %d", n, len(c.Pairs())-3)
+	}
+
+	_, err = Parse("study.toml", []byte("[sheets.files]\n\"grades\\\\humans\\\\a.xlsx\" = { evaluator_from = \"grader\" }\n\"../x.csv\" = { header_row = -2 }\n"))
+	for _, want := range []string{
+		`sheets.files."grades\\humans\\a.xlsx" = "grades\\humans\\a.xlsx": expected a path with forward slashes`,
+		`sheets.files."grades\\humans\\a.xlsx".evaluator_from = "grader": expected "column", "file" or "sheet"`,
+		`sheets.files."../x.csv" = "../x.csv": expected a file path relative to the study folder, inside it`,
+		`sheets.files."../x.csv".header_row = -2: expected a row number from 1 to 1048576, or 0 for [sheets] header_row`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v lacks %q", err, want)
+		}
+	}
+}
+
+// One workbook of a study has a sheet per grader, the others are a
+// grader's each.
+func ExampleConfig_EvaluatorFromFor() {
+	c, err := Parse("study.toml", []byte(`
+[sheets]
+evaluator_from = "file"
+[sheets.files]
+"grades/humans/panel.xlsx" = { evaluator_from = "sheet" }
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(c.EvaluatorFromFor("grades/humans/panel.xlsx"))
+	fmt.Println(c.EvaluatorFromFor("grades/humans/alice.xlsx"))
+	// Output:
+	// sheet
+	// file
 }

@@ -198,9 +198,11 @@ type Sheets struct {
 	Include []string `toml:"include"`
 	// Exclude are glob patterns; default none.
 	Exclude []string `toml:"exclude"`
-	// HeaderRow is the row number of the header in every sheet; default 0:
-	// the first of a sheet's first 20 rows that holds the table's required
-	// columns (else its first non-blank row). Accepted 0 … 1048576.
+	// HeaderRow is the row number of the header in every sheet and CSV/TSV
+	// file of the graders (under grades/ and criterion_grades/; other
+	// files by Files only); default 0: the first of the first 20 rows that
+	// holds the table's required columns (else the first non-blank row).
+	// Accepted 0 … 1048576.
 	HeaderRow int `toml:"header_row"`
 	// EvaluatorFrom says who graded the rows of a grading sheet: "column"
 	// (the evaluator column, required), "file" (the file name without
@@ -208,6 +210,31 @@ type Sheets struct {
 	// column when the sheet has one, else the sheet name when several
 	// sheets of a workbook lack it, else the file name).
 	EvaluatorFrom string `toml:"evaluator_from"`
+	// Files overrides EvaluatorFrom and HeaderRow for single files, by
+	// path relative to the study folder with forward slashes
+	// ("grades/humans/panel.xlsx"); default none. A path that names no
+	// file of the study is a warning.
+	Files map[string]SheetFile `toml:"files"`
+}
+
+// SheetFile holds the [sheets] settings of one file ([sheets.files]).
+type SheetFile struct {
+	// EvaluatorFrom: "column", "file" or "sheet" as in [sheets]; default
+	// "": the [sheets] evaluator_from.
+	EvaluatorFrom string `toml:"evaluator_from"`
+	// HeaderRow is the row number of the header in every sheet of the file
+	// (1 … 1048576); default 0: the [sheets] header_row for a grading file,
+	// else found.
+	HeaderRow int `toml:"header_row"`
+}
+
+// EvaluatorFromFor returns the evaluator_from setting of the file at rel
+// (its [sheets.files] entry, else [sheets] evaluator_from).
+func (c Config) EvaluatorFromFor(rel string) string {
+	if f, ok := c.Sheets.Files[rel]; ok && f.EvaluatorFrom != "" {
+		return f.EvaluatorFrom
+	}
+	return c.Sheets.EvaluatorFrom
 }
 
 // Rubric describes the rubric instrument.
@@ -526,6 +553,26 @@ func (c Config) validate() []SettingError {
 	default:
 		bad("sheets.evaluator_from", c.Sheets.EvaluatorFrom, `"column", "file" or "sheet"`)
 	}
+	for _, p := range sortedKeys(c.Sheets.Files) {
+		f := c.Sheets.Files[p]
+		key := "sheets.files." + strconv.Quote(p)
+		switch {
+		case p == "" || strings.TrimSpace(p) != p:
+			bad(key, p, "a file path relative to the study folder, without surrounding spaces")
+		case strings.Contains(p, `\`):
+			bad(key, p, "a path with forward slashes (grades/humans/panel.xlsx)")
+		case strings.HasPrefix(p, "/") || p != path.Clean(p) || strings.HasPrefix(p, "../") || p == "..":
+			bad(key, p, "a file path relative to the study folder, inside it (grades/humans/panel.xlsx)")
+		}
+		switch f.EvaluatorFrom {
+		case "", "column", "file", "sheet":
+		default:
+			bad(key+".evaluator_from", f.EvaluatorFrom, `"column", "file" or "sheet"`)
+		}
+		if f.HeaderRow < 0 || f.HeaderRow > 1<<20 {
+			bad(key+".header_row", f.HeaderRow, "a row number from 1 to 1048576, or 0 for [sheets] header_row")
+		}
+	}
 	rangeInt := fmt.Sprintf("an integer from %d to %d", -scaleBound, scaleBound)
 	okScale := true
 	if c.Rubric.Min < -scaleBound || c.Rubric.Min > scaleBound {
@@ -724,5 +771,32 @@ func (c Config) Pairs() [][2]string {
 	if len(imps) > 0 { // listed only when set, so studies without it keep their settings table
 		pairs = append(pairs, [2]string{"import", strings.Join(imps, ", ")})
 	}
-	return pairs
+	return append(pairs, c.sheetFilePairs()...)
+}
+
+// sheetFilePairs lists the [sheets.files] settings, by path (none when
+// there are none, so that studies without them list the same settings).
+func (c Config) sheetFilePairs() [][2]string {
+	var out [][2]string
+	for _, p := range sortedKeys(c.Sheets.Files) {
+		f := c.Sheets.Files[p]
+		key := "sheets.files." + strconv.Quote(p)
+		if f.EvaluatorFrom != "" {
+			out = append(out, [2]string{key + ".evaluator_from", f.EvaluatorFrom})
+		}
+		if f.HeaderRow > 0 {
+			out = append(out, [2]string{key + ".header_row", strconv.Itoa(f.HeaderRow)})
+		}
+	}
+	return out
+}
+
+// sortedKeys returns the keys of a map in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

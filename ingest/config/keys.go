@@ -18,6 +18,10 @@ func tableKeys(path []string) ([]string, bool) {
 		for t.Kind() == reflect.Slice || t.Kind() == reflect.Pointer {
 			t = t.Elem()
 		}
+		if t.Kind() == reflect.Map {
+			t = t.Elem() // p is a key of the map ([sheets.files] "path")
+			continue
+		}
 		if t.Kind() != reflect.Struct {
 			return nil, false
 		}
@@ -27,7 +31,9 @@ func tableKeys(path []string) ([]string, bool) {
 		}
 		t = f.Type
 	}
-	for t.Kind() == reflect.Slice || t.Kind() == reflect.Pointer {
+	// go-toml leaves the key of a map of tables out of the path
+	// ([sheets.files] "a.xlsx" = { … } is "sheets.files.KEY")
+	for t.Kind() == reflect.Slice || t.Kind() == reflect.Pointer || t.Kind() == reflect.Map {
 		t = t.Elem()
 	}
 	if t.Kind() != reflect.Struct {

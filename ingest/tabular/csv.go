@@ -25,10 +25,20 @@ type csvReader struct {
 	header []string
 	lim    Limits
 
-	rec    int // records read so far (the header record is 1)
+	rec    int // records read so far
+	atRow  int // record number of the header
+	skip   []int
+	replay []csvRec // records read while looking for the header, not yet returned
 	blanks blankRun
 	pend   *pending
 	final  error
+}
+
+// csvRec is a record (or a recoverable error) read ahead.
+type csvRec struct {
+	rec []string
+	loc Loc
+	err error
 }
 
 // pending is a row held back while the blank rows before it are returned.
@@ -40,7 +50,8 @@ type pending struct {
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
-func newCSVReader(f *os.File, name string, tsv bool, lim Limits) (*csvReader, error) {
+func newCSVReader(f *os.File, name string, tsv bool, opt Options) (*csvReader, error) {
+	lim := opt.Limits
 	c := &csvReader{f: f, loc: Loc{File: name, Format: FormatCSV, Offset: -1}, lim: lim}
 	if tsv {
 		c.loc.Format = FormatTSV
@@ -58,34 +69,99 @@ func newCSVReader(f *os.File, name string, tsv bool, lim Limits) (*csvReader, er
 	}
 	c.cr.FieldsPerRecord = -1
 	c.cr.LazyQuotes = false
-	for {
+	if err := c.findHeader(opt); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// findHeader reads the header as the XLSX reader does: record
+// Options.HeaderRow when set (blank or missing: a nil header, HeaderRow
+// set), else the first non-blank record among the first HeaderScan that
+// Options.HeaderProbe accepts, else the first non-blank record. Records
+// read past the header while looking are kept for Next.
+func (c *csvReader) findHeader(opt Options) error {
+	var buf []csvRec // non-blank records and errors from the first non-blank one on
+	chosen := -1
+	for chosen < 0 {
 		rec, loc, err := c.readRecord()
 		if err == io.EOF {
-			return nil, &Error{Loc: c.at(0, "", -1), Msg: "empty file", Expected: "a header row", Err: ErrEmptyFile}
+			break
+		}
+		if err != nil && !isRecoverable(err) {
+			return err
 		}
 		if err != nil {
-			var te *Error
-			if errors.As(err, &te) {
-				te.Recoverable = false
+			// A malformed record before the header is final, as it was
+			// when the header was the first record; after a first
+			// non-blank record it is kept for Next.
+			if len(buf) == 0 {
+				var te *Error
+				if errors.As(err, &te) {
+					te.Recoverable = false
+				}
+				return err
 			}
-			return nil, err
+			buf = append(buf, csvRec{nil, loc, err})
+			continue
 		}
-		blank := true
-		for _, s := range rec {
-			if s != "" {
-				blank = false
+		blank := !nonBlank(rec)
+		if opt.HeaderRow > 0 {
+			if c.rec == opt.HeaderRow {
+				if blank {
+					c.atRow = opt.HeaderRow
+					return nil // nil header: the header row is blank
+				}
+				buf, chosen = append(buf[:0], csvRec{rec, loc, nil}), 0
 				break
 			}
-		}
-		if !blank {
-			if len(rec) > lim.Columns {
-				return nil, &Error{Loc: loc, Msg: fmt.Sprintf("header of %d columns, more than the limit of %d", len(rec), lim.Columns),
-					Expected: "fewer columns", Limit: LimitColumns}
+			if !blank {
+				c.skip = append(c.skip, c.rec)
 			}
-			c.header = rec
-			return c, nil
+			continue
+		}
+		if len(buf) > 0 && c.rec > HeaderScan {
+			// no record the probe accepts: the first non-blank one
+			buf = append(buf, csvRec{rec, loc, nil})
+			break
+		}
+		if blank {
+			if len(buf) > 0 {
+				buf = append(buf, csvRec{rec, loc, nil})
+			}
+			continue
+		}
+		buf = append(buf, csvRec{rec, loc, nil})
+		if opt.HeaderProbe == nil || c.rec > HeaderScan || opt.HeaderProbe(rec) {
+			chosen = len(buf) - 1
 		}
 	}
+	if chosen < 0 {
+		if opt.HeaderRow > 0 {
+			c.atRow = opt.HeaderRow // the file ends before the header row
+			if c.rec == 0 {
+				return &Error{Loc: c.at(0, "", -1), Msg: "empty file", Expected: "a header row", Err: ErrEmptyFile}
+			}
+			return nil
+		}
+		if len(buf) == 0 {
+			return &Error{Loc: c.at(0, "", -1), Msg: "empty file", Expected: "a header row", Err: ErrEmptyFile}
+		}
+		chosen = 0
+	}
+	for _, r := range buf[:chosen] {
+		if r.err == nil && nonBlank(r.rec) {
+			c.skip = append(c.skip, r.loc.Row)
+		}
+	}
+	h := buf[chosen]
+	if len(h.rec) > c.lim.Columns {
+		return &Error{Loc: h.loc, Msg: fmt.Sprintf("header of %d columns, more than the limit of %d", len(h.rec), c.lim.Columns),
+			Expected: "fewer columns", Limit: LimitColumns}
+	}
+	c.header, c.atRow = h.rec, h.loc.Row
+	c.replay = buf[chosen+1:]
+	return nil
 }
 
 // at returns a location in this file.
@@ -157,11 +233,28 @@ func (c *csvReader) readRecord() ([]string, Loc, error) {
 	return rec, loc, nil
 }
 
-func (c *csvReader) Sheet() Sheet { return Sheet{Header: c.header} }
+func (c *csvReader) Sheet() Sheet {
+	return Sheet{Header: c.header, HeaderRow: c.atRow, Skipped: c.skip}
+}
+
+// nextRecord returns the records read ahead while looking for the header,
+// then reads on.
+func (c *csvReader) nextRecord() ([]string, Loc, error) {
+	if len(c.replay) > 0 {
+		r := c.replay[0]
+		c.replay = c.replay[1:]
+		return r.rec, r.loc, r.err
+	}
+	return c.readRecord()
+}
 
 func (c *csvReader) Next() ([]Cell, Loc, error) {
 	if c.final != nil {
 		return nil, Loc{}, c.final
+	}
+	if c.header == nil {
+		c.final = io.EOF // the header row (Options.HeaderRow) is blank: no table
+		return nil, Loc{}, io.EOF
 	}
 	if c.blanks.n > 0 {
 		return make([]Cell, len(c.header)), c.blanks.pop(c.loc), nil
@@ -171,7 +264,7 @@ func (c *csvReader) Next() ([]Cell, Loc, error) {
 		return p.row, p.loc, p.err
 	}
 	for {
-		rec, loc, err := c.readRecord()
+		rec, loc, err := c.nextRecord()
 		var row []Cell
 		if err == io.EOF {
 			c.final = io.EOF // held-back blank rows were trailing: dropped

@@ -106,10 +106,18 @@ func FuzzCSV(f *testing.F) {
 		"a,b\n1,x\"y\n",
 		"a\n\xff\n",
 		"",
+		"title\n,\na,b\n1,2\n",
+		"title\n\"x\ny\n",
+		"t\n\n\na,b\n\"q\n",
 	} {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, "f.csv", data) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzRead(t, "f.csv", data)
+		// the header looked for, and named
+		fuzzReadOpt(t, "f.csv", data, Options{HeaderProbe: func(c []string) bool { return len(c) > 1 && c[1] == "b" }})
+		fuzzReadOpt(t, "f.csv", data, Options{HeaderRow: 2})
+	})
 }
 
 func FuzzJSONL(f *testing.F) {

@@ -32,8 +32,10 @@
 //     number 101 → "101"; text cells that look like numbers ("007", "4.0")
 //     stay exactly as typed. Spreadsheet numbers carry at most 15
 //     significant digits, as Excel displays them (see Cell).
-//   - The header is the first row that is not blank (rows above it are
-//     skipped); blank rows at the end of a table are dropped, a blank row
+//   - The header of a sheet or CSV/TSV file is the first row that is not
+//     blank, or the first of its first HeaderScan rows that
+//     Options.HeaderProbe accepts, or row Options.HeaderRow (rows above it
+//     are skipped, see Sheet.Skipped); blank rows at the end of a table are dropped, a blank row
 //     between data rows is returned as all-empty cells. (Empty CSV lines
 //     and blank JSONL lines are not rows at all; ",,," and {} are.)
 //   - JSONL has no header line: the header is the keys of the first object,
@@ -163,17 +165,22 @@ type Sheet struct {
 	Name string
 	// Header holds the column names as written (not trimmed; a name may be
 	// empty, e.g. for an XLSX table that starts in column B). It is nil for
-	// an XLSX sheet without any non-blank row. For JSONL it grows while
+	// an XLSX sheet without any non-blank row (HeaderRow 0), and for a
+	// sheet or CSV/TSV file whose row Options.HeaderRow is blank or beyond
+	// its end (HeaderRow set: a mistake to report, not an empty sheet). For JSONL it grows while
 	// reading: it starts with the keys of the first object in their order
 	// and every key first seen on a later line is appended; existing
 	// indices never change.
 	Header []string
-	// HeaderRow is the sheet row number of the header (XLSX; 0 when not
-	// known).
+	// HeaderRow is the row number of the header (XLSX: the sheet row;
+	// CSV/TSV: the record number; 0 for JSONL).
 	HeaderRow int
 	// Skipped are the row numbers of the non-blank rows above the header
-	// (XLSX: a title row, notes), which are not read.
+	// (a title row, notes), which are not read.
 	Skipped []int
+	// Hidden is true for a worksheet hidden in Excel (it is read all the
+	// same); XLSX only.
+	Hidden bool
 }
 
 // HeaderScan is how many rows of a sheet Options.HeaderProbe looks at.
@@ -226,14 +233,14 @@ type Options struct {
 	// included. Default: none. Used by XLSX only.
 	SheetExclude []string
 	// HeaderProbe, when not nil, tells a header row: the header of a sheet
-	// is the first non-blank row among its first HeaderScan rows that
-	// HeaderProbe accepts (given the row's cells as written), else its
-	// first non-blank row. Default nil: the first non-blank row. Used by
-	// XLSX only.
+	// (or CSV/TSV file) is the first non-blank row among its first
+	// HeaderScan rows that HeaderProbe accepts (given the row's cells as
+	// written), else its first non-blank row. Default nil: the first
+	// non-blank row. Not used by JSONL.
 	HeaderProbe func(cells []string) bool
-	// HeaderRow, when above 0, is the sheet row number of every sheet's
-	// header (rows above it are skipped); default 0: see HeaderProbe. Used
-	// by XLSX only.
+	// HeaderRow, when above 0, is the row number of every sheet's header
+	// (CSV/TSV: the record number; rows above it are skipped); default 0:
+	// see HeaderProbe. Not used by JSONL.
 	HeaderRow int
 	// Limits bound what one file may hold; a zero field means its default
 	// (DefaultLimits).
@@ -379,8 +386,8 @@ var ErrEmptyFile = errors.New("empty file")
 // between fields). Only a regular file is read: anything else (a named
 // pipe, a device, a socket) is an error found without blocking. displayName is what error
 // locations show as the file (typically the path relative to the study
-// folder). Open reads the header: for CSV the first non-blank record, for
-// JSONL the first object (a bad first line is an error from Open), for XLSX
+// folder). Open reads the header: for CSV the header record (see
+// Options.HeaderProbe and HeaderRow), for JSONL the first object (a bad first line is an error from Open), for XLSX
 // the first non-blank row of the first selected sheet (a problem there is
 // returned by the first Next, as for later sheets). Located problems are
 // returned as *Error: an empty file (wrapping ErrEmptyFile), a workbook
@@ -404,7 +411,7 @@ func Open(path, displayName string, opt Options) (Reader, error) {
 	var r Reader
 	switch ext {
 	case ".csv", ".tsv":
-		r, err = newCSVReader(f, displayName, ext == ".tsv", opt.Limits)
+		r, err = newCSVReader(f, displayName, ext == ".tsv", opt)
 	case ".jsonl":
 		r, err = newJSONLReader(f, displayName, opt.Limits)
 	default:

@@ -47,6 +47,7 @@ type xlsxReader struct {
 	hdrRow int                 // Options.HeaderRow
 	atRow  int                 // sheet row number of the header
 	skip   []int               // non-blank rows above the header
+	hidden bool                // the sheet is hidden in Excel
 	replay [][]string          // rows read while looking for the header, not yet returned
 	blanks blankRun
 	pend   *pending
@@ -130,6 +131,8 @@ func (x *xlsxReader) openSheet(i int) {
 	x.si, x.rowNum, x.header, x.blanks, x.pend, x.final = i, 0, nil, blankRun{}, nil, nil
 	x.atRow, x.skip, x.replay = 0, nil, nil
 	x.loc.Sheet = x.sheets[i]
+	vis, err := x.file.GetSheetVisible(x.sheets[i])
+	x.hidden = err == nil && !vis
 	rows, err := x.file.Rows(x.sheets[i])
 	if err != nil {
 		x.final = &Error{Loc: x.at(0, ""), Msg: "cannot read sheet: " + err.Error(), Err: err}
@@ -152,6 +155,8 @@ func (x *xlsxReader) openSheet(i int) {
 			if n == x.hdrRow {
 				if nonBlank(cols) {
 					buf, chosen = append(buf, cols), len(buf)
+				} else {
+					x.atRow = x.hdrRow // a blank header row: nil header
 				}
 				break
 			}
@@ -185,6 +190,9 @@ func (x *xlsxReader) openSheet(i int) {
 		}
 	}
 	if chosen < 0 {
+		if x.hdrRow > 0 && len(x.skip) > 0 {
+			x.atRow = x.hdrRow // the sheet ends above its header row
+		}
 		if first < 0 {
 			x.replay = nil
 			return
@@ -248,12 +256,16 @@ func (x *xlsxReader) readRow() ([]string, error) {
 }
 
 func (x *xlsxReader) Sheet() Sheet {
-	return Sheet{Name: x.loc.Sheet, Header: x.header, HeaderRow: x.atRow, Skipped: x.skip}
+	return Sheet{Name: x.loc.Sheet, Header: x.header, HeaderRow: x.atRow, Skipped: x.skip, Hidden: x.hidden}
 }
 
 func (x *xlsxReader) Next() ([]Cell, Loc, error) {
 	if x.final != nil {
 		return nil, Loc{}, x.final
+	}
+	if x.header == nil {
+		x.final = io.EOF // an empty sheet, or its header row (Options.HeaderRow) is blank
+		return nil, Loc{}, io.EOF
 	}
 	if x.blanks.n > 0 {
 		return []Cell{}, x.blanks.pop(x.loc), nil // blank: no cells

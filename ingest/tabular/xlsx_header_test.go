@@ -2,8 +2,11 @@ package tabular
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/xuri/excelize/v2"
@@ -67,7 +70,8 @@ func TestXLSXHeaderProbe(t *testing.T) {
 	}{
 		{"probe", Options{HeaderProbe: probe}, []string{"Question ID", "Model", "Score", "Notes"}, 4, []int{1, 2}, []int{5, 6}, "q1", "a title", 3},
 		{"no probe: first non-blank row", Options{}, []string{"Expert grading — Finance"}, 1, nil, []int{2, 3, 4, 5, 6}, "graded by Alice", "a title", 3},
-		{"header_row", Options{HeaderRow: 4}, []string{"Question ID", "Model", "Score", "Notes"}, 4, []int{1, 2}, []int{5, 6}, "q1", "", 0},
+		// Late's row 4 is blank: no header, HeaderRow 4 (a mistake to report)
+		{"header_row", Options{HeaderRow: 4}, []string{"Question ID", "Model", "Score", "Notes"}, 4, []int{1, 2}, []int{5, 6}, "q1", "", 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := Open(p, "alice.xlsx", tc.opt)
@@ -164,5 +168,79 @@ func TestXLSXDates(t *testing.T) {
 		if got := row[i].Text; got != c.want {
 			t.Errorf("%v with style %d: got %q, want %q", c.v, c.style, got, c.want)
 		}
+	}
+}
+
+// TestCSVHeader: a CSV or TSV file's header is found like a sheet's: the
+// first of the first HeaderScan records the probe accepts (records above
+// it skipped), else the first non-blank one; Options.HeaderRow names it;
+// a blank header row gives no header and its row number.
+func TestCSVHeader(t *testing.T) {
+	probe := func(cells []string) bool { return slices.Contains(cells, "question_id") }
+	titled := "Grades of Alice\n,,\nquestion_id,score\nq1,4\n,\nq2,3\n"
+	late := strings.Repeat("note\n", 21) + "question_id,score\nq1,4\n"
+	for _, tc := range []struct {
+		name, content string
+		tsv           bool
+		opt           Options
+		wantHdr       []string
+		wantAt        int
+		wantSkip      []int
+		wantRows      []int // row numbers of the non-blank data rows
+		wantFirst     string
+	}{
+		{"probe", titled, false, Options{HeaderProbe: probe}, []string{"question_id", "score"}, 3, []int{1}, []int{4, 6}, "q1"},
+		{"tsv probe", strings.ReplaceAll(titled, ",", "\t"), true, Options{HeaderProbe: probe}, []string{"question_id", "score"}, 3, []int{1}, []int{4, 6}, "q1"},
+		{"no probe: first non-blank record", titled, false, Options{}, []string{"Grades of Alice"}, 1, nil, nil, "-"},
+		{"probe accepts none: first non-blank record", "\ntitle,x\nq1,4\n", false, Options{HeaderProbe: probe}, []string{"title", "x"}, 1, nil, []int{2}, "q1"},
+		{"header past the first 20 records: first non-blank", late, false, Options{HeaderProbe: probe}, []string{"note"}, 1, nil, nil, "-"},
+		{"header_row", titled, false, Options{HeaderRow: 3}, []string{"question_id", "score"}, 3, []int{1}, []int{4, 6}, "q1"},
+		{"header_row blank", titled, false, Options{HeaderRow: 2}, nil, 2, []int{1}, nil, ""},
+		{"header_row past the end", titled, false, Options{HeaderRow: 40}, nil, 40, []int{1, 3, 4, 6}, nil, ""},
+		{"header at the top", "question_id,score\nq1,4\n", false, Options{HeaderProbe: probe}, []string{"question_id", "score"}, 1, nil, []int{2}, "q1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			name := "g.csv"
+			if tc.tsv {
+				name = "g.tsv"
+			}
+			p := filepath.Join(t.TempDir(), name)
+			if err := os.WriteFile(p, []byte(tc.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r, err := Open(p, name, tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			sh := r.Sheet()
+			if !slices.Equal(sh.Header, tc.wantHdr) || sh.HeaderRow != tc.wantAt || !slices.Equal(sh.Skipped, tc.wantSkip) {
+				t.Errorf("header %q at row %d, skipped %v; want %q at %d, skipped %v", sh.Header, sh.HeaderRow, sh.Skipped, tc.wantHdr, tc.wantAt, tc.wantSkip)
+			}
+			if sh.Header == nil || tc.wantFirst == "-" {
+				return
+			}
+			var rows []int
+			first := ""
+			for {
+				row, loc, err := r.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rowIsBlank(row) {
+					continue
+				}
+				if first == "" {
+					first = row[0].Text
+				}
+				rows = append(rows, loc.Row)
+			}
+			if !slices.Equal(rows, tc.wantRows) || first != tc.wantFirst {
+				t.Errorf("data rows %v, first %q; want %v, %q", rows, first, tc.wantRows, tc.wantFirst)
+			}
+		})
 	}
 }
