@@ -185,7 +185,7 @@ func TestPlatformProblemsLocated(t *testing.T) {
 	}{
 		{"rating off the scale", "grades/humans/ls.json",
 			"[" + lsTask(1, q2m1, `{"id": 1, "email": "zed"}`, strings.Replace(full(""), `{"rating": 4}`, `{"rating": 7}`, 1)) + "]",
-			[]string{`grades/humans/ls.json, record 1, column "domain_score": found "7"; an integer score from 1 to 5`}},
+			[]string{`grades/humans/ls.json, record 1, column "domain_score": found "7"; an integer score from 1 to 5; fix: if the sheet uses another scale, set [rubric] min and max in study.toml`}},
 		{"two choices for a verdict", "grades/humans/ls.json",
 			"[" + lsTask(1, q2m1, `7`, strings.Replace(full(""), `["yes"]`, `["yes", "no"]`, 1)) + "]",
 			[]string{`grades/humans/ls.json, record 1, column "c1": found "[\"yes\",\"no\"]"; one choice for a checklist value (found 2)`,
@@ -341,7 +341,19 @@ func TestPlatformHostile(t *testing.T) {
 				}
 				return
 			}
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
+			// The problem is either the error's own line or one of the
+			// examples of its group.
+			text := ""
+			if err != nil {
+				text = err.Error()
+			}
+			var pe *ProblemsError
+			if errors.As(err, &pe) {
+				for _, p := range pe.Problems {
+					text += "\n" + p.String()
+				}
+			}
+			if err == nil || !strings.Contains(text, tc.want) {
 				t.Fatalf("Validate: %v\nwant a problem %q", err, tc.want)
 			}
 		})

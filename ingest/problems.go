@@ -150,10 +150,14 @@ func (g Group) String() string {
 	return b.String()
 }
 
-// rowWord is "line" for JSONL files, else "row".
+// rowWord is "line" for JSONL files, "record" for JSON exports, else "row"
+// (as tabular.Loc.String says).
 func rowWord(l tabular.Loc) string {
-	if l.Format == tabular.FormatJSONL {
+	switch l.Format {
+	case tabular.FormatJSONL:
 		return "line"
+	case tabular.FormatJSON:
+		return "record"
 	}
 	return "row"
 }
