@@ -27,7 +27,7 @@ build: assets
 	$(GO) build -tags $(TAGS) -o bin/euroexec ./cmd/euroexec
 
 test: assets
-	$(GO) test -tags $(TAGS) ./...
+	$(GO) test -tags $(TAGS) -timeout 30m ./...
 
 clean-assets:
 	rm -rf node_modules $(ECHARTS)
