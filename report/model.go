@@ -138,6 +138,26 @@ type Table struct {
 	Rows    [][]any
 }
 
+// Index returns the position of the column called name, or -1 when t has
+// none. Code that reads a table reads it by column name, never by position.
+func (t *Table) Index(name string) int {
+	for i, c := range t.Columns {
+		if c.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the cell of row in the column called name, or nil when t has
+// no such column or row is shorter.
+func (t *Table) Get(row []any, name string) any {
+	if i := t.Index(name); i >= 0 && i < len(row) {
+		return row[i]
+	}
+	return nil
+}
+
 // FigureKind is the chart type.
 type FigureKind string
 

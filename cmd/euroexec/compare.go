@@ -358,16 +358,7 @@ func printFlagged(w io.Writer, rep *report.Report) {
 	fmt.Fprintf(w, "\n%s — significant changes (Holm across the table)\n", termtext.Line(rep.Title))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "model\tmetric\tgraders\told\tnew\tdelta\t95% CI")
-	idx := map[string]int{}
-	for i, c := range t.Columns {
-		idx[c.Name] = i
-	}
-	get := func(row []any, name string) any {
-		if i, ok := idx[name]; ok && i < len(row) {
-			return row[i]
-		}
-		return nil
-	}
+	get := t.Get
 	g := func(row []any, name string) string {
 		if f, ok := get(row, name).(float64); ok {
 			return fmt.Sprintf("%.4g", f)

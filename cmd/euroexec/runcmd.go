@@ -311,16 +311,7 @@ func printSummary(w io.Writer, rep *report.Report, order format.Order) {
 	if t == nil {
 		return
 	}
-	idx := map[string]int{}
-	for i, c := range t.Columns {
-		idx[c.Name] = i
-	}
-	get := func(row []any, name string) any {
-		if i, ok := idx[name]; ok && i < len(row) {
-			return row[i]
-		}
-		return nil
-	}
+	get := t.Get
 	f64 := func(v any) float64 {
 		if f, ok := v.(float64); ok {
 			return f

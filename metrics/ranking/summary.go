@@ -113,15 +113,7 @@ func (r Result) AnnotateSummary(summary *report.Table) {
 	if summary == nil || !r.made {
 		return
 	}
-	col := func(name string) int {
-		for i, c := range summary.Columns {
-			if c.Name == name {
-				return i
-			}
-		}
-		return -1
-	}
-	set, graders, model := col("set"), col("graders"), col("model")
+	set, graders, model := summary.Index("set"), summary.Index("graders"), summary.Index("model")
 	if set < 0 || graders < 0 || model < 0 {
 		return
 	}
