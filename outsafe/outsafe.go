@@ -318,6 +318,36 @@ func alive(pid int) bool {
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
+// stale is an entry of a folder named like TempDir's or TempFileName's
+// whose process is gone.
+type stale struct {
+	entry os.DirEntry
+	m     []string // tempRe's submatches: base, pid, nanos, ".old"
+	pid   int
+}
+
+// staleEntries lists the entries of parent named like a temporary output
+// of a process that is no longer running (not this one).
+func staleEntries(parent string) []stale {
+	ents, err := os.ReadDir(parent)
+	if err != nil {
+		return nil
+	}
+	var out []stale
+	for _, e := range ents {
+		m := tempRe.FindStringSubmatch(e.Name())
+		if m == nil {
+			continue
+		}
+		pid, err := strconv.Atoi(m[2])
+		if err != nil || pid == os.Getpid() || alive(pid) {
+			continue
+		}
+		out = append(out, stale{entry: e, m: m, pid: pid})
+	}
+	return out
+}
+
 // CleanStale removes the temporary folders in parent that a run killed
 // before it could clean up left behind: folders named like TempDir's whose
 // process is gone and which hold one of the markers. A previous output that
@@ -325,18 +355,10 @@ func alive(pid int) bool {
 // returns one note per folder handled; folders it cannot handle are left
 // alone.
 func CleanStale(parent string, markers ...string) []string {
-	ents, err := os.ReadDir(parent)
-	if err != nil {
-		return nil
-	}
 	var notes []string
-	for _, e := range ents {
-		m := tempRe.FindStringSubmatch(e.Name())
-		if m == nil || !e.IsDir() {
-			continue
-		}
-		pid, err := strconv.Atoi(m[2])
-		if err != nil || pid == os.Getpid() || alive(pid) {
+	for _, st := range staleEntries(parent) {
+		e, m, pid := st.entry, st.m, st.pid
+		if !e.IsDir() {
 			continue
 		}
 		p := filepath.Join(parent, e.Name())
@@ -392,18 +414,10 @@ func TempFileName(out string) string {
 // removed or not removable.
 func CleanStaleFiles(out string) []string {
 	parent, base := filepath.Dir(out), filepath.Base(out)
-	ents, err := os.ReadDir(parent)
-	if err != nil {
-		return nil
-	}
 	var notes []string
-	for _, e := range ents {
-		m := tempRe.FindStringSubmatch(e.Name())
-		if m == nil || m[1] != base || m[4] != "" || !e.Type().IsRegular() {
-			continue
-		}
-		pid, err := strconv.Atoi(m[2])
-		if err != nil || pid == os.Getpid() || alive(pid) {
+	for _, st := range staleEntries(parent) {
+		e, m, pid := st.entry, st.m, st.pid
+		if m[1] != base || m[4] != "" || !e.Type().IsRegular() {
 			continue
 		}
 		p := filepath.Join(parent, e.Name())
