@@ -118,13 +118,16 @@ type row struct {
 	lo, hi                            float64
 }
 
-// repGroup computes the replicate values of several rows in one pass:
-// fn(cnt, out, sc) fills out (length n) for the resample with cnt[q] copies
-// of question q, using the worker's scratch space sc (so that replicates
-// allocate nothing).
+// repGroup computes the replicate values of several rows in one pass, for
+// a block of replicates at once (stats.ClusterBootstrapCountBlocks):
+// fn(cnt, out, sc) fills out[b] (length n each) for the block's replicate b,
+// the resample with cnt[q·len(out)+b] copies of question q, using the
+// worker's scratch space sc (so that replicates allocate nothing). Each
+// replicate is computed with the same operations in the same order whatever
+// the block size, so the values do not depend on it.
 type repGroup struct {
 	n  int
-	fn func(cnt []int32, out []float64, sc *scratch)
+	fn func(cnt []int32, out [][]float64, sc *scratch)
 }
 
 // setGroup makes g the replicate group of rows, row i being output i.
@@ -141,7 +144,7 @@ func (r *row) replicate(cnt []int) float64 {
 	for i, c := range cnt {
 		c32[i] = int32(c)
 	}
-	r.grp.fn(c32, out, &scratch{})
+	r.grp.fn(c32, [][]float64{out}, &scratch{})
 	return out[r.gi]
 }
 
@@ -272,12 +275,17 @@ func bootstrapRows(ctx context.Context, rows []*row, nQ int, opt Options) error 
 	for i, g := range groups {
 		offs[i] = offset[g]
 	}
-	reps, err := stats.ClusterBootstrapCounts(ctx, nQ, opt.Bootstrap, opt.Seed, width, func() stats.CountStat {
+	reps, err := stats.ClusterBootstrapCountBlocks(ctx, nQ, opt.Bootstrap, opt.Seed, width, 0, func() stats.CountBlockStat {
 		sc := &scratch{}
-		return func(cnt []int32, out []float64) {
+		var sub [][]float64
+		return func(cnt []int32, out [][]float64) {
 			for i, g := range groups {
 				o := offs[i]
-				g.fn(cnt, out[o:o+g.n], sc)
+				sub = sub[:0]
+				for _, row := range out {
+					sub = append(sub, row[o:o+g.n])
+				}
+				g.fn(cnt, sub, sc)
 			}
 		}
 	})
