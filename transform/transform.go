@@ -290,34 +290,55 @@ func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config
 	nA := len(s.Attributes)
 	scores := make([]sql.NullFloat64, nA)
 	in := interner{}
+	// One scan target list and two slabs for all rows: the rubric scores
+	// and verdicts of the gradings are sub-slices of a few large arrays
+	// (capacity capped, so that an append to one never reaches the next)
+	// instead of two allocations per grading.
+	var (
+		g                      study.Grading
+		id                     int64
+		rank, pos              sql.NullInt64
+		comment, verdicts      sql.NullString
+		evaluator, kind, round sql.RawBytes
+		run, questionID, model sql.RawBytes
+		rubricSlab             = make([]float64, 0, n*nA)
+		verdictSlab            []study.Verdict
+	)
+	dest := []any{&id, &evaluator, &kind, &round, &run, &questionID, &model, &rank, &pos, &comment, &verdicts}
+	for i := range scores {
+		dest = append(dest, &scores[i])
+	}
 	err = d.query(ctx, q, func(r *sql.Rows) error {
-		var g study.Grading
-		var id int64
-		var rank, pos sql.NullInt64
-		var comment, verdicts sql.NullString
-		dest := []any{&id, &g.Evaluator, &g.Kind, &g.Round, &g.Run, &g.QuestionID, &g.Model, &rank, &pos, &comment, &verdicts}
-		for i := range scores {
-			dest = append(dest, &scores[i])
-		}
 		if err := r.Scan(dest...); err != nil {
 			return err
 		}
+		g = study.Grading{}
 		// a study repeats these few values over millions of rows: keep one copy
-		g.Evaluator, g.Kind, g.Round, g.Run = in.get(g.Evaluator), in.get(g.Kind), in.get(g.Round), in.get(g.Run)
-		g.QuestionID, g.Model = in.get(g.QuestionID), in.get(g.Model)
+		g.Evaluator, g.Kind, g.Round, g.Run = in.bytes(evaluator), in.bytes(kind), in.bytes(round), in.bytes(run)
+		g.QuestionID, g.Model = in.bytes(questionID), in.bytes(model)
 		g.Rank = int(rank.Int64)
 		g.Position = int(pos.Int64)
 		g.Comment = str(comment)
 		if nA > 0 {
-			g.Rubric = make([]float64, nA)
-			for i := range g.Rubric {
-				g.Rubric[i] = f64(scores[i])
+			k := len(rubricSlab)
+			for i := range scores {
+				rubricSlab = append(rubricSlab, f64(scores[i]))
 			}
+			g.Rubric = rubricSlab[k:len(rubricSlab):len(rubricSlab)]
 		}
 		if verdicts.Valid {
-			for _, w := range strings.Split(verdicts.String, ",") {
-				g.Verdicts = append(g.Verdicts, verdict(w))
+			w := verdicts.String
+			items := strings.Count(w, ",") + 1
+			if cap(verdictSlab)-len(verdictSlab) < items {
+				verdictSlab = make([]study.Verdict, 0, max(1<<16, items))
 			}
+			k := len(verdictSlab)
+			for range items {
+				v, rest, _ := strings.Cut(w, ",")
+				verdictSlab = append(verdictSlab, verdict(v))
+				w = rest
+			}
+			g.Verdicts = verdictSlab[k:len(verdictSlab):len(verdictSlab)]
 		}
 		byID[id] = len(s.Gradings)
 		s.Gradings = append(s.Gradings, g)
@@ -346,6 +367,17 @@ func (in interner) get(s string) string {
 	if c, ok := in[s]; ok {
 		return c
 	}
+	in[s] = s
+	return s
+}
+
+// bytes returns the kept copy of string(b), allocating only for a value
+// not seen before (the map lookup with string(b) does not allocate).
+func (in interner) bytes(b []byte) string {
+	if c, ok := in[string(b)]; ok {
+		return c
+	}
+	s := string(b)
 	in[s] = s
 	return s
 }
