@@ -219,3 +219,45 @@ func BenchmarkBootstrap(b *testing.B) {
 		})
 	}
 }
+
+// Analyze bootstraps one population at a time (so that only one
+// population's packed statistics are held); its intervals equal those of
+// one bootstrap over every population's rows at once, bit for bit.
+func TestPerPopulationBootstrapEqualsJoint(t *testing.T) {
+	s := synthStudy(120, 8)
+	opt := DefaultOptions()
+	opt.Bootstrap, opt.Seed = 150, 4
+	res := analyze(t, s, opt)
+	b := newBuilder(s, computeMain(s))
+	var joint []*row
+	for _, p := range []population{{name: "humans"}, {name: "humans+judge:j1", judge: "j1"}, {name: "humans+judge:j2", judge: "j2"}} {
+		pr, _, _ := b.analyzePopulation(s, p, 1, 5)
+		joint = append(joint, pr...)
+	}
+	if err := bootstrapRows(context.Background(), joint, len(b.questions), opt); err != nil {
+		t.Fatal(err)
+	}
+	var tab [][]any
+	for _, tb := range res.Tables {
+		if tb.Name == TableName {
+			tab = tb.Rows
+		}
+	}
+	if len(tab) != len(joint) {
+		t.Fatalf("Analyze gave %d rows, the joint build %d", len(tab), len(joint))
+	}
+	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b) }
+	finite := 0
+	for i, r := range joint {
+		lo, hi := tab[i][6].(float64), tab[i][7].(float64)
+		if !same(lo, r.lo) || !same(hi, r.hi) {
+			t.Errorf("row %d (%s %s %s): Analyze [%v, %v], joint bootstrap [%v, %v]", i, r.population, r.instrument, r.statistic, lo, hi, r.lo, r.hi)
+		}
+		if !math.IsNaN(r.lo) {
+			finite++
+		}
+	}
+	if finite < len(joint)/2 {
+		t.Errorf("only %d of %d rows have an interval; the comparison says little", finite, len(joint))
+	}
+}

@@ -209,16 +209,22 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	instruments := b.instruments(s)
 	for _, p := range pops {
 		pr, notes, nd := b.analyzePopulation(s, p, lo, hi)
+		// One bootstrap per population, so that only one population's packed
+		// sufficient statistics are held at a time. Replicate r draws the
+		// same counts (seed, r) in every call, so the intervals equal those
+		// of one bootstrap over all rows bit for bit.
+		if err := bootstrapRows(ctx, pr, nQ, opt); err != nil {
+			return Result{}, fmt.Errorf("reliability: %w", err)
+		}
+		for _, r := range pr {
+			r.grp = nil // the packed statistics can go
+		}
 		rows = append(rows, pr...)
 		dropped += nd
 		res.Notes = append(res.Notes, notes...)
 	}
 	if dropped > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("reliability: %d judge rubric scores are not whole points (averaged runs) and were left out of κ", dropped))
-	}
-	b = nil // the rows keep only the packed sufficient statistics
-	if err := bootstrapRows(ctx, rows, nQ, opt); err != nil {
-		return Result{}, fmt.Errorf("reliability: %w", err)
 	}
 	t := &report.Table{
 		Name:    TableName,
@@ -250,9 +256,9 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 }
 
 // bootstrapRows fills lo and hi of every row with a replicate function from
-// one cluster bootstrap over the questions (stats.ClusterBootstrapCounts:
-// the draws of stats.ClusterBootstrap, replicates on all cores, each worker
-// with its own scratch space).
+// one cluster bootstrap over the questions (stats.ClusterBootstrapCountBlocks:
+// the draws of stats.ClusterBootstrap, blocks of replicates on all cores,
+// each worker with its own scratch space).
 func bootstrapRows(ctx context.Context, rows []*row, nQ int, opt Options) error {
 	var groups []*repGroup
 	offset := map[*repGroup]int{}
