@@ -246,7 +246,9 @@ func TestPerPopulationBootstrapEqualsJoint(t *testing.T) {
 	if len(tab) != len(joint) {
 		t.Fatalf("Analyze gave %d rows, the joint build %d", len(tab), len(joint))
 	}
-	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b) }
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
 	finite := 0
 	for i, r := range joint {
 		lo, hi := tab[i][6].(float64), tab[i][7].(float64)
