@@ -9,6 +9,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -210,26 +211,55 @@ func (d *DB) loadModels(ctx context.Context, s *study.Study) error {
 	return err
 }
 
+// responseBatch is the number of rows of the responses table read per
+// query by loadResponses (a variable so that tests can make it small).
+var responseBatch int64 = 16384
+
+// loadResponses reads the latest attempt of every response. The texts are
+// most of a study's bytes and the driver materialises a query's whole
+// result in DuckDB's memory before the first row, so the table is read in
+// batches of rowids (each a bounded result) and sorted here by (question,
+// model) — byte order, as DuckDB's ORDER BY on VARCHAR — instead of one
+// ordered query over all texts.
 func (d *DB) loadResponses(ctx context.Context, s *study.Study) error {
-	return d.query(ctx, `SELECT question_id, model, text, chars, words, cost_usd, input_tokens, output_tokens
-		FROM responses WHERE latest ORDER BY question_id, model`, func(r *sql.Rows) error {
-		var x study.Response
-		var cost sql.NullFloat64
-		var in, out sql.NullInt64
-		if err := r.Scan(&x.QuestionID, &x.Model, &x.Text, &x.Chars, &x.Words, &cost, &in, &out); err != nil {
+	var maxRow int64
+	if err := d.db.QueryRowContext(ctx, `SELECT coalesce(max(rowid), -1) FROM responses`).Scan(&maxRow); err != nil {
+		return fmt.Errorf("count responses: %w", err)
+	}
+	in := interner{}
+	var qid, model sql.RawBytes
+	var cost sql.NullFloat64
+	var inTok, outTok sql.NullInt64
+	for lo := int64(0); lo <= maxRow; lo += responseBatch {
+		err := d.query(ctx, `SELECT question_id, model, text, chars, words, cost_usd, input_tokens, output_tokens
+			FROM responses WHERE latest AND rowid >= ? AND rowid < ?`, func(r *sql.Rows) error {
+			var x study.Response
+			if err := r.Scan(&qid, &model, &x.Text, &x.Chars, &x.Words, &cost, &inTok, &outTok); err != nil {
+				return err
+			}
+			x.QuestionID, x.Model = in.bytes(qid), in.bytes(model)
+			x.CostUSD = f64(cost)
+			x.InputTokens, x.OutputTokens = -1, -1
+			if inTok.Valid {
+				x.InputTokens = inTok.Int64
+			}
+			if outTok.Valid {
+				x.OutputTokens = outTok.Int64
+			}
+			s.Responses = append(s.Responses, x)
+			return nil
+		}, lo, lo+responseBatch)
+		if err != nil {
 			return err
 		}
-		x.CostUSD = f64(cost)
-		x.InputTokens, x.OutputTokens = -1, -1
-		if in.Valid {
-			x.InputTokens = in.Int64
+	}
+	slices.SortStableFunc(s.Responses, func(a, b study.Response) int {
+		if c := strings.Compare(a.QuestionID, b.QuestionID); c != 0 {
+			return c
 		}
-		if out.Valid {
-			x.OutputTokens = out.Int64
-		}
-		s.Responses = append(s.Responses, x)
-		return nil
+		return strings.Compare(a.Model, b.Model)
 	})
+	return nil
 }
 
 func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config) error {

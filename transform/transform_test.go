@@ -223,3 +223,36 @@ func TestIDIndex(t *testing.T) {
 		}
 	}
 }
+
+// The responses, read in batches of rowids and sorted in Go, are what one
+// ordered query returns, whatever the batch size.
+func TestLoadResponsesBatched(t *testing.T) {
+	for _, batch := range []int64{1, 2, 3, 16384} {
+		prev := responseBatch
+		responseBatch = batch
+		d, s, _ := load(t)
+		responseBatch = prev
+		var want []analysis.Response
+		rows, err := d.SQL().Query(`SELECT question_id, model, text, chars, words FROM responses WHERE latest ORDER BY question_id, model`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var x analysis.Response
+			if err := rows.Scan(&x.QuestionID, &x.Model, &x.Text, &x.Chars, &x.Words); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, x)
+		}
+		rows.Close()
+		if len(s.Responses) != len(want) || len(want) < 3 {
+			t.Fatalf("batch %d: %d responses, want %d (at least 3)", batch, len(s.Responses), len(want))
+		}
+		for i, w := range want {
+			g := s.Responses[i]
+			if g.QuestionID != w.QuestionID || g.Model != w.Model || g.Text != w.Text || g.Chars != w.Chars || g.Words != w.Words {
+				t.Errorf("batch %d: response %d = %s/%s %q, want %s/%s %q", batch, i, g.QuestionID, g.Model, g.Text, w.QuestionID, w.Model, w.Text)
+			}
+		}
+	}
+}
