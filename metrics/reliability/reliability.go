@@ -171,12 +171,15 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	if round == "" {
 		round = "main"
 	}
-	var gs []scores.Grading
-	for _, g := range scores.Compute(s, opt.Scores) {
+	// the round's gradings, filtered in place (no second copy of the study's)
+	all := scores.Compute(s, opt.Scores)
+	gs := all[:0]
+	for _, g := range all {
 		if g.Round == round {
 			gs = append(gs, g)
 		}
 	}
+	clear(all[len(gs):]) // the rest keep nothing alive
 	b := newBuilder(s, gs)
 	if len(b.units) == 0 {
 		res.Notes = append(res.Notes, report.Note{Table: TableName, Reason: fmt.Sprintf("no gradings in round %q", round)})
