@@ -413,15 +413,6 @@ func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config
 // interner keeps one copy of each distinct string.
 type interner map[string]string
 
-// get returns the kept copy of s.
-func (in interner) get(s string) string {
-	if c, ok := in[s]; ok {
-		return c
-	}
-	in[s] = s
-	return s
-}
-
 // bytes returns the kept copy of string(b), allocating only for a value
 // not seen before (the map lookup with string(b) does not allocate).
 func (in interner) bytes(b []byte) string {
