@@ -2,8 +2,10 @@ package transform
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -146,5 +148,116 @@ func TestLoadInternsStrings(t *testing.T) {
 	}
 	if shared == 0 {
 		t.Fatal("no repeated value in the test study; the check says nothing")
+	}
+}
+
+// Every grading's verdicts, as read back, are its checklist_verdicts rows in
+// item order (NULL as VerdictNone): checked against one query per grading.
+func TestLoadVerdictsInItemOrder(t *testing.T) {
+	d, s, _ := load(t)
+	names := map[analysis.Verdict]string{analysis.Hit: "hit", analysis.Partial: "partial", analysis.Miss: "miss", analysis.NA: "na", analysis.VerdictNone: "-"}
+	checked := 0
+	for _, g := range s.Gradings {
+		var want []string
+		rows, err := d.SQL().Query(`SELECT coalesce(v.verdict, '-') FROM checklist_verdicts v JOIN gradings g USING (grading_id)
+			WHERE g.evaluator = ? AND g.round = ? AND g.run = ? AND g.question_id = ? AND g.model = ? ORDER BY v.item`,
+			g.Evaluator, g.Round, g.Run, g.QuestionID, g.Model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var v string
+			if err := rows.Scan(&v); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, v)
+		}
+		rows.Close()
+		var got []string
+		for _, v := range g.Verdicts {
+			got = append(got, names[v])
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s %s/%s run %q: verdicts %v, want %v", g.Evaluator, g.QuestionID, g.Model, g.Run, got, want)
+		}
+		if len(want) > 0 {
+			checked++
+		}
+		if cap(g.Verdicts) != len(g.Verdicts) {
+			t.Errorf("%s %s/%s: verdicts capacity %d > length %d (an append would overwrite the next grading's)", g.Evaluator, g.QuestionID, g.Model, cap(g.Verdicts), len(g.Verdicts))
+		}
+	}
+	if checked < 2 {
+		t.Errorf("only %d gradings with verdicts; the test says little", checked)
+	}
+}
+
+func TestIDIndex(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		ids    []int64
+		sparse bool
+	}{
+		{"dense from 1", []int64{1, 2, 3, 5}, false},
+		{"dense from 0", []int64{0, 4, 2}, false},
+		{"sparse", []int64{7, 1 << 40, -3}, true},
+	} {
+		lo, hi := c.ids[0], c.ids[0]
+		for _, id := range c.ids {
+			lo, hi = min(lo, id), max(hi, id)
+		}
+		x := newIDIndex(len(c.ids), lo, hi)
+		if (x.m != nil) != c.sparse {
+			t.Errorf("%s: map used = %v, want %v", c.name, x.m != nil, c.sparse)
+		}
+		for i, id := range c.ids {
+			x.set(id, i)
+		}
+		for i, id := range c.ids {
+			if got, ok := x.get(id); !ok || got != i {
+				t.Errorf("%s: get(%d) = %d, %v; want %d, true", c.name, id, got, ok, i)
+			}
+		}
+		for _, id := range []int64{lo - 1, hi + 1, 6} {
+			if slices.Contains(c.ids, id) {
+				continue
+			}
+			if got, ok := x.get(id); ok {
+				t.Errorf("%s: get(%d) = %d, true; want not found", c.name, id, got)
+			}
+		}
+	}
+}
+
+// The responses, read in batches of rowids and sorted in Go, are what one
+// ordered query returns, whatever the batch size.
+func TestLoadResponsesBatched(t *testing.T) {
+	for _, batch := range []int64{1, 2, 3, 16384} {
+		prev := responseBatch
+		responseBatch = batch
+		d, s, _ := load(t)
+		responseBatch = prev
+		var want []analysis.Response
+		rows, err := d.SQL().Query(`SELECT question_id, model, text, chars, words FROM responses WHERE latest ORDER BY question_id, model`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var x analysis.Response
+			if err := rows.Scan(&x.QuestionID, &x.Model, &x.Text, &x.Chars, &x.Words); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, x)
+		}
+		rows.Close()
+		if len(s.Responses) != len(want) || len(want) < 3 {
+			t.Fatalf("batch %d: %d responses, want %d (at least 3)", batch, len(s.Responses), len(want))
+		}
+		for i, w := range want {
+			g := s.Responses[i]
+			if g.QuestionID != w.QuestionID || g.Model != w.Model || g.Text != w.Text || g.Chars != w.Chars || g.Words != w.Words {
+				t.Errorf("batch %d: response %d = %s/%s %q, want %s/%s %q", batch, i, g.QuestionID, g.Model, g.Text, w.QuestionID, w.Model, w.Text)
+			}
+		}
 	}
 }

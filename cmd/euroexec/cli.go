@@ -81,15 +81,20 @@ func exitCode(ctx context.Context, err error) int {
 // command (main cancels it on SIGINT and SIGTERM).
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	started := false
+	var prof profiles
 	root := &cobra.Command{
 		Use:          "euroexec",
 		Short:        "Analyse a human evaluation study of LLM answers",
 		Long:         "euroexec turns expert grading spreadsheets, model response dumps and LLM-judge outputs into\nthe full analysis of a human evaluation study: tables (CSV), an Excel workbook, an HTML site and\na DuckDB database.\n\n" + exitHelp,
 		SilenceUsage: true,
 		// Errors before this point are usage errors (flags, arguments, command).
-		PersistentPreRun: func(*cobra.Command, []string) { started = true },
-		SilenceErrors:    true,
+		PersistentPreRunE: func(*cobra.Command, []string) error {
+			started = true
+			return prof.start()
+		},
+		SilenceErrors: true,
 	}
+	prof.flags(root)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetArgs(args)
@@ -100,6 +105,9 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		return &usageError{fmt.Errorf("%w (see euroexec %s --help)", err, c.Name())}
 	})
 	err := root.ExecuteContext(ctx)
+	if perr := prof.stop(); err == nil {
+		err = perr
+	}
 	if err != nil && !started {
 		var ue *usageError
 		if !errors.As(err, &ue) {

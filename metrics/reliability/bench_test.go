@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/euroexec/euroexec/metrics/analysis"
@@ -117,19 +119,25 @@ func instrumentCases(s *analysis.Study) ([]instrumentCase, int) {
 	return out, len(b.questions)
 }
 
-// newBootstrap runs the packed groups through the counts engine, as
-// bootstrapRows does.
-func newBootstrap(t testing.TB, groups []*repGroup, nQ, B int, seed uint64) [][]float64 {
+// newBootstrap runs the packed groups through the counts engine in blocks
+// of block replicates (0: the default, as bootstrapRows does; 1: one
+// replicate at a time, as before blocks).
+func newBootstrap(t testing.TB, groups []*repGroup, nQ, B int, seed uint64, block int) [][]float64 {
 	width := 0
 	for _, g := range groups {
 		width += g.n
 	}
-	reps, err := stats.ClusterBootstrapCounts(context.Background(), nQ, B, seed, width, func() stats.CountStat {
+	reps, err := stats.ClusterBootstrapCountBlocks(context.Background(), nQ, B, seed, width, block, func() stats.CountBlockStat {
 		sc := &scratch{}
-		return func(cnt []int32, out []float64) {
+		var sub [][]float64
+		return func(cnt []int32, out [][]float64) {
 			o := 0
 			for _, g := range groups {
-				g.fn(cnt, out[o:o+g.n], sc)
+				sub = sub[:0]
+				for _, row := range out {
+					sub = append(sub, row[o:o+g.n])
+				}
+				g.fn(cnt, sub, sc)
 				o += g.n
 			}
 		}
@@ -142,22 +150,23 @@ func newBootstrap(t testing.TB, groups []*repGroup, nQ, B int, seed uint64) [][]
 
 // The packed replicate statistics equal the previous implementation
 // (reference_test.go) bit for bit on every replicate, whatever the number
-// of cores.
+// of cores and the block size.
 func TestPackedEqualsReference(t *testing.T) {
 	s := synthStudy(150, 5)
 	cases, nQ := instrumentCases(s)
 	const B = 200
-	for _, procs := range []int{1, 3} {
+	for _, pb := range [][2]int{{1, 1}, {3, 0}, {2, 7}} {
+		procs, block := pb[0], pb[1]
 		prev := runtime.GOMAXPROCS(procs)
 		for _, c := range cases {
-			got := newBootstrap(t, c.groups, nQ, B, 9)
+			got := newBootstrap(t, c.groups, nQ, B, 9, block)
 			want := refBootstrap(c.ref, c.widths, nQ, B, 9)
 			finite := 0
 			for r := range want {
 				for j := range want[r] {
 					g, w := got[r][j], want[r][j]
 					if math.Float64bits(g) != math.Float64bits(w) && !(math.IsNaN(g) && math.IsNaN(w)) {
-						t.Fatalf("GOMAXPROCS %d %s replicate %d column %d: got %v, reference %v", procs, c.name, r, j, g, w)
+						t.Fatalf("GOMAXPROCS %d block %d %s replicate %d column %d: got %v, reference %v", procs, block, c.name, r, j, g, w)
 					}
 					if !math.IsNaN(w) {
 						finite++
@@ -174,10 +183,18 @@ func TestPackedEqualsReference(t *testing.T) {
 
 // BenchmarkBootstrap compares the previous replicate statistics (old, the
 // reference implementation on ClusterBootstrap) with the packed ones on the
-// counts engine (new), on the same 2,000-question study in one run: every
-// (population, instrument) of TestPackedEqualsReference, 200 replicates.
+// counts engine one replicate at a time (packed) and in blocks of
+// stats.DefaultCountBlock replicates (new), on the same study in one run:
+// every (population, instrument) of TestPackedEqualsReference, 200
+// replicates. EUROEXEC_BENCH_QUESTIONS sets the number of questions
+// (default 2,000; the per-question data outgrow the caches from about
+// 10,000, where blocks pay most).
 func BenchmarkBootstrap(b *testing.B) {
-	s := synthStudy(2000, 5)
+	nQ := 2000
+	if v, err := strconv.Atoi(os.Getenv("EUROEXEC_BENCH_QUESTIONS")); err == nil && v > 0 {
+		nQ = v
+	}
+	s := synthStudy(nQ, 5)
 	cases, nQ := instrumentCases(s)
 	const B = 200
 	b.Run("old", func(b *testing.B) {
@@ -188,12 +205,61 @@ func BenchmarkBootstrap(b *testing.B) {
 			}
 		}
 	})
-	b.Run("new", func(b *testing.B) {
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			for _, c := range cases {
-				newBootstrap(b, c.groups, nQ, B, 9)
+	for _, v := range []struct {
+		name  string
+		block int
+	}{{"packed", 1}, {"new", 0}} {
+		b.Run(v.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				for _, c := range cases {
+					newBootstrap(b, c.groups, nQ, B, 9, v.block)
+				}
 			}
+		})
+	}
+}
+
+// Analyze bootstraps one population at a time (so that only one
+// population's packed statistics are held); its intervals equal those of
+// one bootstrap over every population's rows at once, bit for bit.
+func TestPerPopulationBootstrapEqualsJoint(t *testing.T) {
+	s := synthStudy(120, 8)
+	opt := DefaultOptions()
+	opt.Bootstrap, opt.Seed = 150, 4
+	res := analyze(t, s, opt)
+	b := newBuilder(s, computeMain(s))
+	var joint []*row
+	for _, p := range []population{{name: "humans"}, {name: "humans+judge:j1", judge: "j1"}, {name: "humans+judge:j2", judge: "j2"}} {
+		pr, _, _ := b.analyzePopulation(s, p, 1, 5)
+		joint = append(joint, pr...)
+	}
+	if err := bootstrapRows(context.Background(), joint, len(b.questions), opt); err != nil {
+		t.Fatal(err)
+	}
+	var tab [][]any
+	for _, tb := range res.Tables {
+		if tb.Name == TableName {
+			tab = tb.Rows
 		}
-	})
+	}
+	if len(tab) != len(joint) {
+		t.Fatalf("Analyze gave %d rows, the joint build %d", len(tab), len(joint))
+	}
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
+	finite := 0
+	for i, r := range joint {
+		lo, hi := tab[i][6].(float64), tab[i][7].(float64)
+		if !same(lo, r.lo) || !same(hi, r.hi) {
+			t.Errorf("row %d (%s %s %s): Analyze [%v, %v], joint bootstrap [%v, %v]", i, r.population, r.instrument, r.statistic, lo, hi, r.lo, r.hi)
+		}
+		if !math.IsNaN(r.lo) {
+			finite++
+		}
+	}
+	if finite < len(joint)/2 {
+		t.Errorf("only %d of %d rows have an interval; the comparison says little", finite, len(joint))
+	}
 }

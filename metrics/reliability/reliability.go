@@ -118,13 +118,16 @@ type row struct {
 	lo, hi                            float64
 }
 
-// repGroup computes the replicate values of several rows in one pass:
-// fn(cnt, out, sc) fills out (length n) for the resample with cnt[q] copies
-// of question q, using the worker's scratch space sc (so that replicates
-// allocate nothing).
+// repGroup computes the replicate values of several rows in one pass, for
+// a block of replicates at once (stats.ClusterBootstrapCountBlocks):
+// fn(cnt, out, sc) fills out[b] (length n each) for the block's replicate b,
+// the resample with cnt[q·len(out)+b] copies of question q, using the
+// worker's scratch space sc (so that replicates allocate nothing). Each
+// replicate is computed with the same operations in the same order whatever
+// the block size, so the values do not depend on it.
 type repGroup struct {
 	n  int
-	fn func(cnt []int32, out []float64, sc *scratch)
+	fn func(cnt []int32, out [][]float64, sc *scratch)
 }
 
 // setGroup makes g the replicate group of rows, row i being output i.
@@ -141,7 +144,7 @@ func (r *row) replicate(cnt []int) float64 {
 	for i, c := range cnt {
 		c32[i] = int32(c)
 	}
-	r.grp.fn(c32, out, &scratch{})
+	r.grp.fn(c32, [][]float64{out}, &scratch{})
 	return out[r.gi]
 }
 
@@ -168,12 +171,15 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	if round == "" {
 		round = "main"
 	}
-	var gs []scores.Grading
-	for _, g := range scores.Compute(s, opt.Scores) {
+	// the round's gradings, filtered in place (no second copy of the study's)
+	all := scores.Compute(s, opt.Scores)
+	gs := all[:0]
+	for _, g := range all {
 		if g.Round == round {
 			gs = append(gs, g)
 		}
 	}
+	clear(all[len(gs):]) // the rest keep nothing alive
 	b := newBuilder(s, gs)
 	if len(b.units) == 0 {
 		res.Notes = append(res.Notes, report.Note{Table: TableName, Reason: fmt.Sprintf("no gradings in round %q", round)})
@@ -206,16 +212,22 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	instruments := b.instruments(s)
 	for _, p := range pops {
 		pr, notes, nd := b.analyzePopulation(s, p, lo, hi)
+		// One bootstrap per population, so that only one population's packed
+		// sufficient statistics are held at a time. Replicate r draws the
+		// same counts (seed, r) in every call, so the intervals equal those
+		// of one bootstrap over all rows bit for bit.
+		if err := bootstrapRows(ctx, pr, nQ, opt); err != nil {
+			return Result{}, fmt.Errorf("reliability: %w", err)
+		}
+		for _, r := range pr {
+			r.grp = nil // the packed statistics can go
+		}
 		rows = append(rows, pr...)
 		dropped += nd
 		res.Notes = append(res.Notes, notes...)
 	}
 	if dropped > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("reliability: %d judge rubric scores are not whole points (averaged runs) and were left out of κ", dropped))
-	}
-	b = nil // the rows keep only the packed sufficient statistics
-	if err := bootstrapRows(ctx, rows, nQ, opt); err != nil {
-		return Result{}, fmt.Errorf("reliability: %w", err)
 	}
 	t := &report.Table{
 		Name:    TableName,
@@ -247,9 +259,9 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 }
 
 // bootstrapRows fills lo and hi of every row with a replicate function from
-// one cluster bootstrap over the questions (stats.ClusterBootstrapCounts:
-// the draws of stats.ClusterBootstrap, replicates on all cores, each worker
-// with its own scratch space).
+// one cluster bootstrap over the questions (stats.ClusterBootstrapCountBlocks:
+// the draws of stats.ClusterBootstrap, blocks of replicates on all cores,
+// each worker with its own scratch space).
 func bootstrapRows(ctx context.Context, rows []*row, nQ int, opt Options) error {
 	var groups []*repGroup
 	offset := map[*repGroup]int{}
@@ -272,12 +284,17 @@ func bootstrapRows(ctx context.Context, rows []*row, nQ int, opt Options) error 
 	for i, g := range groups {
 		offs[i] = offset[g]
 	}
-	reps, err := stats.ClusterBootstrapCounts(ctx, nQ, opt.Bootstrap, opt.Seed, width, func() stats.CountStat {
+	reps, err := stats.ClusterBootstrapCountBlocks(ctx, nQ, opt.Bootstrap, opt.Seed, width, 0, func() stats.CountBlockStat {
 		sc := &scratch{}
-		return func(cnt []int32, out []float64) {
+		var sub [][]float64
+		return func(cnt []int32, out [][]float64) {
 			for i, g := range groups {
 				o := offs[i]
-				g.fn(cnt, out[o:o+g.n], sc)
+				sub = sub[:0]
+				for _, row := range out {
+					sub = append(sub, row[o:o+g.n])
+				}
+				g.fn(cnt, sub, sc)
 			}
 		}
 	})

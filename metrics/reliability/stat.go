@@ -58,7 +58,7 @@ func alphaRows(d ratings, levels []string, unitNote string) []*row {
 		}
 		rows = append(rows, r)
 	}
-	setGroup(&repGroup{n: len(levels), fn: func(cnt []int32, out []float64, sc *scratch) { co.alphas(cnt, levels, out, sc) }}, rows...)
+	setGroup(&repGroup{n: len(levels), fn: func(cnt []int32, out [][]float64, sc *scratch) { co.alphas(cnt, levels, out, sc) }}, rows...)
 	return rows
 }
 
@@ -177,14 +177,20 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 	return co
 }
 
-// alphas sets out[i] to α at levels[i] (AlphaNominal, AlphaOrdinal or
-// AlphaInterval) for the resample with cnt[q] copies of question q:
-// 1 − (n−1)·Σ o·δ² / Σ n_c·n_k·δ², as stats.KrippendorffAlpha; NaN when
-// undefined. sc is the calling worker's scratch space.
-func (co *coincidences) alphas(cnt []int32, levels []string, out []float64, sc *scratch) {
+// alphas sets out[b][i] to α at levels[i] (AlphaNominal, AlphaOrdinal or
+// AlphaInterval) for the block's replicate b, the resample with
+// cnt[q·len(out)+b] copies of question q: 1 − (n−1)·Σ o·δ² / Σ n_c·n_k·δ²,
+// as stats.KrippendorffAlpha; NaN when undefined. sc is the calling
+// worker's scratch space. Each pass over the questions serves the whole
+// block; every replicate's sums are taken in question order, as one
+// replicate alone would take them.
+func (co *coincidences) alphas(cnt []int32, levels []string, out [][]float64, sc *scratch) {
 	V := len(co.domain)
-	for i := range out {
-		out[i] = math.NaN()
+	nb := len(out)
+	for _, o := range out {
+		for i := range o {
+			o[i] = math.NaN()
+		}
 	}
 	if V < 2 {
 		return
@@ -198,67 +204,90 @@ func (co *coincidences) alphas(cnt []int32, levels []string, out []float64, sc *
 	// disagreement sums and the margins; the ordinal δ_ck is M_k − M_c with
 	// M_g = Σ_{h<g} n_h + n_g/2, an interval metric on the resample's
 	// mid-ranks, so its observed disagreement is one pass over the entries.
-	nc := sc.floats(0, V)
-	var doNom, doInt float64
+	ncAll := sc.floats(0, V*nb)
+	doNom, doInt := sc.floats(3, nb), sc.floats(4, nb)
 	for q := 0; q < co.nQ; q++ {
-		c := cnt[q]
-		if c == 0 {
-			continue
-		}
-		fc := float64(c)
-		for i := co.mStart[q]; i < co.mStart[q+1]; i++ {
-			nc[co.mC[i]] += fc * co.mN[i]
-		}
-		doNom += fc * co.doNom[q]
-		doInt += fc * co.doInt[q]
-	}
-	var n, s1, s2, sq float64
-	for c := 0; c < V; c++ {
-		n += nc[c]
-		x := co.domain[c]
-		s1 += nc[c] * x
-		s2 += nc[c] * x * x
-		sq += nc[c] * nc[c]
-	}
-	if n == 0 {
-		return
-	}
-	var doOrd, deOrd float64
-	if ordinal {
-		mid := sc.floats(1, V)
-		var cum, m1, m2 float64
-		for g := 0; g < V; g++ {
-			mid[g] = cum + nc[g]/2
-			cum += nc[g]
-			m1 += nc[g] * mid[g]
-			m2 += nc[g] * mid[g] * mid[g]
-		}
-		deOrd = 2 * (n*m2 - m1*m1)
-		for q := 0; q < co.nQ; q++ {
-			c := cnt[q]
+		cq := cnt[q*nb : q*nb+nb]
+		lo, hi := co.mStart[q], co.mStart[q+1]
+		mC, mN := co.mC[lo:hi], co.mN[lo:hi]
+		for b, c := range cq {
 			if c == 0 {
 				continue
 			}
-			var sq float64
-			for i := co.eStart[q]; i < co.eStart[q+1]; i++ {
-				d := mid[co.eC[i]] - mid[co.eK[i]]
-				sq += co.eV[i] * d * d
+			fc := float64(c)
+			nc := ncAll[b*V : b*V+V]
+			for i, k := range mC {
+				nc[k] += fc * mN[i]
 			}
-			doOrd += float64(c) * sq
+			doNom[b] += fc * co.doNom[q]
+			doInt[b] += fc * co.doInt[q]
 		}
 	}
-	for li, level := range levels {
-		var do, de float64
-		switch level {
-		case AlphaNominal:
-			do, de = doNom, n*n-sq
-		case AlphaInterval:
-			do, de = doInt, 2*(n*s2-s1*s1)
-		default: // ordinal
-			do, de = doOrd, deOrd
+	ns, s1s, s2s, sqs := sc.floats(5, nb), sc.floats(6, nb), sc.floats(7, nb), sc.floats(8, nb)
+	var midAll, doOrd, deOrd []float64
+	if ordinal {
+		midAll, doOrd, deOrd = sc.floats(1, V*nb), sc.floats(9, nb), sc.floats(10, nb)
+	}
+	for b := 0; b < nb; b++ {
+		nc := ncAll[b*V : b*V+V]
+		var n, s1, s2, sq float64
+		for c := 0; c < V; c++ {
+			n += nc[c]
+			x := co.domain[c]
+			s1 += nc[c] * x
+			s2 += nc[c] * x * x
+			sq += nc[c] * nc[c]
 		}
-		if a := 1 - float64((n-1)*do)/de; !math.IsInf(a, 0) {
-			out[li] = a
+		ns[b], s1s[b], s2s[b], sqs[b] = n, s1, s2, sq
+		if ordinal && n != 0 {
+			mid := midAll[b*V : b*V+V]
+			var cum, m1, m2 float64
+			for g := 0; g < V; g++ {
+				mid[g] = cum + nc[g]/2
+				cum += nc[g]
+				m1 += nc[g] * mid[g]
+				m2 += nc[g] * mid[g] * mid[g]
+			}
+			deOrd[b] = 2 * (n*m2 - m1*m1)
+		}
+	}
+	if ordinal {
+		for q := 0; q < co.nQ; q++ {
+			cq := cnt[q*nb : q*nb+nb]
+			lo, hi := co.eStart[q], co.eStart[q+1]
+			eC, eK, eV := co.eC[lo:hi], co.eK[lo:hi], co.eV[lo:hi]
+			for b, c := range cq {
+				if c == 0 || ns[b] == 0 {
+					continue
+				}
+				mid := midAll[b*V : b*V+V]
+				var sq float64
+				for i, v := range eV {
+					d := mid[eC[i]] - mid[eK[i]]
+					sq += v * d * d
+				}
+				doOrd[b] += float64(c) * sq
+			}
+		}
+	}
+	for b := 0; b < nb; b++ {
+		n := ns[b]
+		if n == 0 {
+			continue
+		}
+		for li, level := range levels {
+			var do, de float64
+			switch level {
+			case AlphaNominal:
+				do, de = doNom[b], n*n-sqs[b]
+			case AlphaInterval:
+				do, de = doInt[b], 2*(n*s2s[b]-s1s[b]*s1s[b])
+			default: // ordinal
+				do, de = doOrd[b], deOrd[b]
+			}
+			if a := 1 - float64((n-1)*do)/de; !math.IsInf(a, 0) {
+				out[b][li] = a
+			}
 		}
 	}
 }
@@ -266,7 +295,7 @@ func (co *coincidences) alphas(cnt []int32, levels []string, out []float64, sc *
 // scratch is one bootstrap worker's reusable space, so that replicates
 // allocate nothing once the buffers have grown to their largest size.
 type scratch struct {
-	f [3][]float64
+	f [12][]float64
 }
 
 // floats returns buffer i with length n, zeroed.
@@ -372,25 +401,29 @@ func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 		cellsOf[i] = p.cells
 	}
 	pk := packCells(cellsOf, L) // the replicates keep only the packed cells
-	setGroup(&repGroup{n: len(rows), fn: func(cnt []int32, out []float64, sc *scratch) {
-		acc := pk.accumulate(cnt, sc.floats(2, pk.stride*pk.pairs))
-		var num0, numQ, den0, denQ float64
-		for p := 0; p < pk.pairs; p++ {
-			k0, kq, n := kappaFromSums(acc[p*pk.stride:(p+1)*pk.stride], L)
-			if !math.IsNaN(k0) {
-				num0 += float64(n * k0)
-				den0 += n
+	setGroup(&repGroup{n: len(rows), fn: func(cnt []int32, out [][]float64, sc *scratch) {
+		w := pk.stride * pk.pairs
+		accAll := pk.accumulate(cnt, len(out), sc.floats(2, w*len(out)))
+		for b, o := range out {
+			acc := accAll[b*w : b*w+w]
+			var num0, numQ, den0, denQ float64
+			for p := 0; p < pk.pairs; p++ {
+				k0, kq, n := kappaFromSums(acc[p*pk.stride:(p+1)*pk.stride], L)
+				if !math.IsNaN(k0) {
+					num0 += float64(n * k0)
+					den0 += n
+				}
+				if !math.IsNaN(kq) {
+					numQ += float64(n * kq)
+					denQ += n
+				}
 			}
-			if !math.IsNaN(kq) {
-				numQ += float64(n * kq)
-				denQ += n
+			if den0 > 0 {
+				o[0] = num0 / den0
 			}
-		}
-		if den0 > 0 {
-			out[0] = num0 / den0
-		}
-		if len(out) > 1 && denQ > 0 {
-			out[1] = numQ / denQ
+			if len(o) > 1 && denQ > 0 {
+				o[1] = numQ / denQ
+			}
 		}
 	}}, rows...)
 	return rows, dropped
@@ -482,20 +515,25 @@ func packCells(pairs [][]cell, L int) *packedCells {
 	return pk
 }
 
-// accumulate fills acc (zeroed, pairs × stride) with each pair's weighted
-// confusion-matrix sums over the resample with cnt[q] copies of question
-// q: row sums r (L), column sums c (L), then n, the diagonal and
-// Σ w·(i−j)² off the diagonal.
-func (pk *packedCells) accumulate(cnt []int32, acc []float64) []float64 {
-	slot, val := pk.slot, pk.val
+// accumulate fills acc (zeroed, nb × pairs × stride) with each pair's
+// weighted confusion-matrix sums over the resamples of a block of nb
+// replicates, replicate b having cnt[q·nb+b] copies of question q: row sums
+// r (L), column sums c (L), then n, the diagonal and Σ w·(i−j)² off the
+// diagonal.
+func (pk *packedCells) accumulate(cnt []int32, nb int, acc []float64) []float64 {
+	w := pk.stride * pk.pairs
 	for q := 0; q+1 < len(pk.start); q++ {
-		cq := cnt[q]
-		if cq == 0 {
-			continue
-		}
-		fc := float64(cq)
-		for x := pk.start[q]; x < pk.start[q+1]; x++ {
-			acc[slot[x]] += fc * val[x]
+		lo, hi := pk.start[q], pk.start[q+1]
+		slot, val := pk.slot[lo:hi], pk.val[lo:hi]
+		for b, cq := range cnt[q*nb : q*nb+nb] {
+			if cq == 0 {
+				continue
+			}
+			fc := float64(cq)
+			ab := acc[b*w : b*w+w]
+			for x, s := range slot {
+				ab[s] += fc * val[x]
+			}
 		}
 	}
 	return acc
@@ -586,9 +624,8 @@ func iccRows(d ratings) (rows []*row, why string) {
 	}
 	r1.value, r1k.value = res.ICC1, res.ICC1k
 	suff := newANOVASums(x, qs, k)
-	grp := &repGroup{n: 4, fn: func(cnt []int32, out []float64, sc *scratch) {
-		r := suff.icc(cnt, sc)
-		out[0], out[1], out[2], out[3] = r.ICC1, r.ICC1k, r.ICC2, r.ICC2k
+	grp := &repGroup{n: 4, fn: func(cnt []int32, out [][]float64, sc *scratch) {
+		suff.icc(cnt, out, sc)
 	}}
 	setGroup(grp, r1, r1k)
 	rows = []*row{r1, r1k}
@@ -680,49 +717,55 @@ func newANOVASums(x [][]float64, qs []int, k int) *anovaSums {
 	return a
 }
 
-// icc returns the ICC(1,·) and ICC(2,·) of the resample with cnt[q] copies
-// of question q, from the Shrout & Fleiss mean squares. sc is the calling
-// worker's scratch space.
-func (a *anovaSums) icc(cnt []int32, sc *scratch) stats.ICCResult {
-	nan := math.NaN()
-	out := stats.ICCResult{ICC1: nan, ICC1k: nan, ICC2: nan, ICC2k: nan, ICC3: nan, ICC3k: nan}
+// icc sets out[b] to ICC(1,1), ICC(1,k), ICC(2,1), ICC(2,k) of the block's
+// replicate b, the resample with cnt[q·len(out)+b] copies of question q,
+// from the Shrout & Fleiss mean squares (NaN when undefined). sc is the
+// calling worker's scratch space.
+func (a *anovaSums) icc(cnt []int32, out [][]float64, sc *scratch) {
+	nb := len(out)
 	k := float64(a.k)
-	var N, G, S, Q float64
-	C := sc.floats(0, a.k)
+	Ns, Gs, Ss, Qs := sc.floats(5, nb), sc.floats(6, nb), sc.floats(7, nb), sc.floats(8, nb)
+	Call := sc.floats(0, a.k*nb)
 	for i, q := range a.qs {
-		c := cnt[q]
-		if c == 0 {
+		cs := a.c[i*a.k : (i+1)*a.k]
+		for b, c := range cnt[int(q)*nb : int(q)*nb+nb] {
+			if c == 0 {
+				continue
+			}
+			w := float64(c)
+			Ns[b] += w * a.n[i]
+			Gs[b] += w * a.g[i]
+			Ss[b] += w * a.s[i]
+			Qs[b] += w * a.q[i]
+			C := Call[b*a.k : b*a.k+a.k]
+			for j := range C {
+				C[j] += w * cs[j]
+			}
+		}
+	}
+	nan := math.NaN()
+	for b, o := range out {
+		o[0], o[1], o[2], o[3] = nan, nan, nan, nan
+		N, G, S, Q := Ns[b], Gs[b], Ss[b], Qs[b]
+		if N < 2 || a.k < 2 {
 			continue
 		}
-		w := float64(c)
-		N += w * a.n[i]
-		G += w * a.g[i]
-		S += w * a.s[i]
-		Q += w * a.q[i]
-		cs := a.c[i*a.k : (i+1)*a.k]
-		for j := range C {
-			C[j] += w * cs[j]
+		corr := G * G / (N * k)
+		ssr := S/k - corr
+		var sc2 float64
+		for _, c := range Call[b*a.k : b*a.k+a.k] {
+			sc2 += c * c
 		}
+		ssc := sc2/N - corr
+		sst := Q - corr
+		sse := sst - ssr - ssc
+		msr := ssr / (N - 1)
+		msw := (Q - S/k) / (N * (k - 1))
+		msc := ssc / (k - 1)
+		mse := sse / ((N - 1) * (k - 1))
+		o[0] = (msr - msw) / (msr + (k-1)*msw)
+		o[1] = (msr - msw) / msr
+		o[2] = (msr - mse) / (msr + (k-1)*mse + k*(msc-mse)/N)
+		o[3] = (msr - mse) / (msr + (msc-mse)/N)
 	}
-	if N < 2 || a.k < 2 {
-		return out
-	}
-	corr := G * G / (N * k)
-	ssr := S/k - corr
-	var sc2 float64
-	for _, c := range C {
-		sc2 += c * c
-	}
-	ssc := sc2/N - corr
-	sst := Q - corr
-	sse := sst - ssr - ssc
-	msr := ssr / (N - 1)
-	msw := (Q - S/k) / (N * (k - 1))
-	msc := ssc / (k - 1)
-	mse := sse / ((N - 1) * (k - 1))
-	out.ICC1 = (msr - msw) / (msr + (k-1)*msw)
-	out.ICC1k = (msr - msw) / msr
-	out.ICC2 = (msr - mse) / (msr + (k-1)*mse + k*(msc-mse)/N)
-	out.ICC2k = (msr - mse) / (msr + (msc-mse)/N)
-	return out
 }

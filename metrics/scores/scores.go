@@ -127,10 +127,16 @@ func HasChecklist(gs []study.Grading) bool {
 // Score scores the runs of one grader on one response (one row for humans
 // and single-run judges) and applies Rule.
 func (sc *Scorer) Score(runs []study.Grading) Grading {
+	return sc.score(runs, make([]float64, sc.nAttr))
+}
+
+// score is Score with the attribute means written into rubric (length
+// nAttr), which the Grading keeps.
+func (sc *Scorer) score(runs []study.Grading, rubric []float64) Grading {
 	first := &runs[0]
 	g := Grading{Evaluator: first.Evaluator, Kind: first.Kind, Round: first.Round, QuestionID: first.QuestionID,
 		Model: first.Model, Runs: len(runs), Verdicts: first.Verdicts}
-	g.Rubric = make([]float64, sc.nAttr)
+	g.Rubric = rubric
 	var sum study.RatSum // of the attribute means
 	for k := range g.Rubric {
 		var a study.RatSum
@@ -276,12 +282,16 @@ func (sc *Scorer) Collapse(gs []study.Grading) []Grading {
 		}
 	}
 	out := make([]Grading, 0, n)
+	// one array holds the attribute means of all gradings (capacity capped
+	// per grading), instead of one allocation each
+	slab := make([]float64, n*sc.nAttr)
 	for i := 0; i < len(gs); {
 		j := i + 1
 		for j < len(gs) && same(&gs[j], &gs[i]) {
 			j++
 		}
-		g := sc.Score(gs[i:j])
+		k := len(out) * sc.nAttr
+		g := sc.score(gs[i:j], slab[k:k+sc.nAttr:k+sc.nAttr])
 		g.Src = i
 		out = append(out, g)
 		i = j

@@ -83,3 +83,71 @@ func TestClusterBootstrapCountsNoAllocPerReplicate(t *testing.T) {
 		t.Errorf("allocations: %v for 10 replicates, %v for 1000; want no growth", a, b)
 	}
 }
+
+// The block engine hands each replicate the same counts as the
+// per-replicate engine, whatever the block size and number of cores: a
+// statistic that uses every count (an order-dependent hash of them) gives
+// the same matrix bit for bit.
+func TestClusterBootstrapCountBlocksSameCounts(t *testing.T) {
+	const nC, reps = 37, 203
+	hash := func(cnt func(c int) int32) float64 {
+		var h uint64 = 1469598103934665603
+		for c := 0; c < nC; c++ {
+			h = (h ^ uint64(cnt(c))) * 1099511628211
+		}
+		return float64(h >> 11)
+	}
+	want, err := ClusterBootstrapCounts(context.Background(), nC, reps, 7, 1, func() CountStat {
+		return func(cnt []int32, out []float64) { out[0] = hash(func(c int) int32 { return cnt[c] }) }
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, procs := range []int{1, 3} {
+		for _, block := range []int{0, 1, 5, 16, 300} {
+			prev := runtime.GOMAXPROCS(procs)
+			got, err := ClusterBootstrapCountBlocks(context.Background(), nC, reps, 7, 1, block, func() CountBlockStat {
+				return func(cnt []int32, out [][]float64) {
+					nb := len(out)
+					for b := range out {
+						out[b][0] = hash(func(c int) int32 { return cnt[c*nb+b] })
+					}
+				}
+			})
+			runtime.GOMAXPROCS(prev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != reps {
+				t.Fatalf("block %d: %d replicates, want %d", block, len(got), reps)
+			}
+			for r := range want {
+				if got[r][0] != want[r][0] {
+					t.Fatalf("GOMAXPROCS %d block %d replicate %d: got %v, want %v", procs, block, r, got[r][0], want[r][0])
+				}
+			}
+		}
+	}
+}
+
+func TestClusterBootstrapCountBlocksEdges(t *testing.T) {
+	stat := func() CountBlockStat {
+		return func(cnt []int32, out [][]float64) {
+			for _, o := range out {
+				o[0] = 1
+			}
+		}
+	}
+	if reps, err := ClusterBootstrapCountBlocks(context.Background(), 5, 0, 1, 1, 0, stat); err != nil || len(reps) != 0 {
+		t.Errorf("0 replicates: %v %v, want empty", reps, err)
+	}
+	reps, err := ClusterBootstrapCountBlocks(context.Background(), 0, 3, 1, 2, 0, stat)
+	if err != nil || len(reps) != 3 || !math.IsNaN(reps[2][1]) {
+		t.Errorf("0 clusters: %v %v, want 3 rows of NaN", reps, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if reps, err := ClusterBootstrapCountBlocks(ctx, 5, 100, 1, 1, 4, stat); err != context.Canceled || reps != nil {
+		t.Errorf("cancelled: %v %v, want nil and context.Canceled", reps, err)
+	}
+}

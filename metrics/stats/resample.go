@@ -49,15 +49,7 @@ func ClusterBootstrap(nClusters, replicates int, seed uint64, nOut int, stat fun
 	if replicates < 1 {
 		return [][]float64{}
 	}
-	nOut = max(nOut, 0)
-	rows := nanRows(replicates, nOut)
-	if nClusters < 1 {
-		return rows
-	}
-	parallelRows(replicates, func(r int) {
-		idx := ResampleIndices(nClusters, NewRand(seed, r))
-		stat(idx, rows[r])
-	})
+	rows, _ := ClusterBootstrapContext(context.Background(), nClusters, replicates, seed, nOut, stat)
 	return rows
 }
 
@@ -74,12 +66,22 @@ func ClusterBootstrapContext(ctx context.Context, nClusters, replicates int, see
 	if nClusters < 1 {
 		return rows, ctx.Err()
 	}
+	// The index lists are reused between replicates (stat must not keep
+	// idx after it returns), so a bootstrap allocates a few lists, not one
+	// per replicate.
+	pool := sync.Pool{New: func() any { b := make([]int, nClusters); return &b }}
 	parallelRows(replicates, func(r int) {
 		if ctx.Err() != nil {
 			return
 		}
-		idx := ResampleIndices(nClusters, NewRand(seed, r))
+		bp := pool.Get().(*[]int)
+		idx := *bp
+		rng := NewRand(seed, r)
+		for i := range idx {
+			idx[i] = rng.IntN(nClusters)
+		}
 		stat(idx, rows[r])
+		pool.Put(bp)
 	})
 	return rows, ctx.Err()
 }
