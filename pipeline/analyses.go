@@ -53,40 +53,43 @@ func scoreOptions(c config.Config) scores.Options {
 
 // beyond adds the analyses beyond the paper: reliability, rankings with
 // uncertainty (and their columns of the summary table), judge calibration
-// and prediction-powered estimates, length control and study planning. It
-// returns the rankings' typed result.
-func beyond(ctx context.Context, rep *report.Report, s *study.Study, c config.Config) (ranking.Result, error) {
+// and prediction-powered estimates, length control and study planning, and
+// keeps their typed results in res.
+func beyond(ctx context.Context, res *Result, s *study.Study, c config.Config) error {
+	rep := res.Report
 	sc := scoreOptions(c)
 	ro := reliability.DefaultOptions()
 	ro.Seed, ro.Bootstrap, ro.Round, ro.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound, sc
 	r, err := reliability.Analyze(ctx, s, ro)
 	if err != nil {
-		return ranking.Result{}, err
+		return err
 	}
-	rep.Add(r)
+	rep.Add(r.Part())
+	res.Reliability = r
 	ko := ranking.DefaultOptions()
 	ko.Seed, ko.Bootstrap, ko.Round, ko.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound, sc
 	k, err := ranking.Analyze(ctx, s, ko)
 	if err != nil {
-		return ranking.Result{}, err
+		return err
 	}
 	rep.Add(k.Part())
+	res.Rankings = k
 	k.AnnotateSummary(rep.Table("summary"))
 	co := calibration.DefaultOptions()
 	co.Seed, co.Bootstrap, co.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, sc
 	cr, err := calibration.Analyze(ctx, s, co)
 	if err != nil {
-		return ranking.Result{}, err
+		return err
 	}
 	rep.Add(cr)
 	po := planning.DefaultOptions()
 	po.Plan.Scores = sc
 	pr, err := planning.Analyze(ctx, s, po)
 	if err != nil {
-		return ranking.Result{}, err
+		return err
 	}
 	rep.Add(pr)
-	return k, nil
+	return nil
 }
 
 // auditJudges adds the judge audit (judge_bias, judge_bias_by_attribute,

@@ -25,6 +25,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/prbench"
 	"github.com/euroexec/euroexec/metrics/ranking"
+	"github.com/euroexec/euroexec/metrics/reliability"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 	"github.com/euroexec/euroexec/transform"
@@ -98,6 +99,9 @@ type Result struct {
 	// rankings table and the rank and group columns of the summary table
 	// are built from it).
 	Rankings ranking.Result
+	// Reliability is the typed result of the inter-rater reliability (the
+	// reliability table and its figure are built from it).
+	Reliability reliability.Result
 }
 
 // Run ingests the study folder studyDir, analyses it and returns the
@@ -165,7 +169,7 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 
 	stage(StageBeyond)
 	res := &Result{Report: rep, Config: cfg, Rows: ires.Rows, Summary: ares.Summary}
-	if res.Rankings, err = beyond(ctx, rep, s, cfg); err != nil {
+	if err := beyond(ctx, res, s, cfg); err != nil {
 		return nil, fmt.Errorf("analyse: %w", err)
 	}
 	if err := auditJudges(ctx, rep, s, cfg); err != nil {

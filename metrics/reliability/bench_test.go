@@ -238,7 +238,7 @@ func TestPerPopulationBootstrapEqualsJoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	var tab [][]any
-	for _, tb := range res.Tables {
+	for _, tb := range res.Part().Tables {
 		if tb.Name == TableName {
 			tab = tb.Rows
 		}

@@ -28,9 +28,9 @@ func ExampleAnalyze() {
 	if err != nil {
 		panic(err)
 	}
-	for _, r := range res.Tables[0].Rows {
-		if r[0] == "rubric:Reasoning" {
-			fmt.Printf("%s %.4f (%d units, %d graders)\n", r[2], r[3], r[4], r[5])
+	for _, r := range res.Rows {
+		if r.Instrument == "rubric:Reasoning" {
+			fmt.Printf("%s %.4f (%d units, %d graders)\n", r.Statistic, r.Value, r.Units, r.Graders)
 		}
 	}
 	// Output:

@@ -88,8 +88,49 @@ func DefaultOptions() Options {
 	return Options{Seed: 1, Bootstrap: 2000, Level: 0.95, Scores: scores.DefaultOptions()}
 }
 
-// Result is what Analyze produces, ready to be appended to a report.Report.
-type Result = report.Part
+// Result is what Analyze produces: the rows of the reliability table as
+// typed values; Part builds the table and its figure from them in one
+// place, ready for report.Report.Add.
+type Result struct {
+	// Rows are the statistics, population by population (humans first,
+	// then humans with each judge in name order), instruments in output
+	// order within a population. Empty when the study gave nothing to
+	// measure (see Notes).
+	Rows []Row
+	// Instruments are the instruments measured, in output order:
+	// rubric:<attribute> per attribute, rubric_mean, checklist.
+	Instruments []string
+	// Populations are the population names, in output order: humans, then
+	// humans+judge:<name> per judge.
+	Populations []string
+	// Notes say what was left out and why.
+	Notes []report.Note
+	// Warnings are non-fatal findings (level replaced, scale not set,
+	// judge scores left out of κ).
+	Warnings []string
+}
+
+// Row is one statistic of one instrument for one population: a row of the
+// reliability table. Undefined numbers are NaN (empty cells).
+type Row struct {
+	// Instrument is rubric:<attribute>, rubric_mean or checklist.
+	Instrument string
+	// Population is humans, or humans+judge:<name>.
+	Population string
+	// Statistic is one of AlphaNominal … ICC2k.
+	Statistic string
+	// Value is the statistic; NaN when undefined.
+	Value float64
+	// Units are the units used: pairable units (α), shared units summed
+	// over grader pairs (κ), units with k values (ICC).
+	Units int64
+	// Graders are the graders with at least one value in the units used.
+	Graders int64
+	// Lo and Hi bound the bootstrap percentile interval; NaN without one.
+	Lo, Hi float64
+	// Note says how the value was computed or why it is undefined.
+	Note string
+}
 
 // Statistic names used in the statistic column.
 const (
@@ -229,6 +270,26 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	if dropped > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("reliability: %d judge rubric scores are not whole points (averaged runs) and were left out of κ", dropped))
 	}
+	res.Instruments = instruments
+	for _, p := range pops {
+		res.Populations = append(res.Populations, p.name)
+	}
+	res.Rows = make([]Row, len(rows))
+	for i, r := range rows {
+		res.Rows[i] = Row{Instrument: r.instrument, Population: r.population, Statistic: r.statistic, Value: r.value,
+			Units: int64(r.nUnits), Graders: int64(r.nGraders), Lo: r.lo, Hi: r.hi, Note: r.note}
+	}
+	return res, nil
+}
+
+// Part builds the reliability table and the α figure of r; with its Notes
+// and Warnings it is ready for report.Report.Add. It has no table when r
+// has no rows.
+func (r Result) Part() report.Part {
+	p := report.Part{Notes: r.Notes, Warnings: r.Warnings}
+	if len(r.Rows) == 0 {
+		return p
+	}
 	t := &report.Table{
 		Name:    TableName,
 		Title:   "Inter-rater reliability",
@@ -248,14 +309,14 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 			{Name: "note", Kind: report.Text, Doc: "how the value was computed or why it is empty"},
 		},
 	}
-	for _, r := range rows {
-		t.Rows = append(t.Rows, []any{r.instrument, r.population, r.statistic, r.value, int64(r.nUnits), int64(r.nGraders), r.lo, r.hi, r.note})
+	for _, w := range r.Rows {
+		t.Rows = append(t.Rows, []any{w.Instrument, w.Population, w.Statistic, w.Value, w.Units, w.Graders, w.Lo, w.Hi, w.Note})
 	}
-	res.Tables = append(res.Tables, t)
-	if f := alphaFigure(rows, pops, instruments); f != nil {
-		res.Figures = append(res.Figures, f)
+	p.Tables = append(p.Tables, t)
+	if f := alphaFigure(r.Rows, r.Populations, r.Instruments); f != nil {
+		p.Figures = append(p.Figures, f)
 	}
-	return res, nil
+	return p
 }
 
 // bootstrapRows fills lo and hi of every row with a replicate function from
@@ -311,7 +372,7 @@ func bootstrapRows(ctx context.Context, rows []*row, nQ int, opt Options) error 
 
 // alphaFigure draws the headline α of every instrument (interval α for the
 // rubric, nominal α for the checklist) per population, with its interval.
-func alphaFigure(rows []*row, pops []population, instruments []string) *report.Figure {
+func alphaFigure(rows []Row, pops []string, instruments []string) *report.Figure {
 	if len(instruments) == 0 {
 		return nil
 	}
@@ -330,20 +391,20 @@ func alphaFigure(rows []*row, pops []population, instruments []string) *report.F
 		pos[c] = i
 	}
 	for _, p := range pops {
-		s := report.Series{Name: p.name, Values: nanSlice(len(instruments)), Lo: nanSlice(len(instruments)), Hi: nanSlice(len(instruments))}
+		s := report.Series{Name: p, Values: nanSlice(len(instruments)), Lo: nanSlice(len(instruments)), Hi: nanSlice(len(instruments))}
 		for _, r := range rows {
-			if r.population != p.name {
+			if r.Population != p {
 				continue
 			}
 			want := AlphaInterval
-			if r.instrument == "checklist" {
+			if r.Instrument == "checklist" {
 				want = AlphaNominal
 			}
-			if r.statistic != want {
+			if r.Statistic != want {
 				continue
 			}
-			i := pos[r.instrument]
-			s.Values[i], s.Lo[i], s.Hi[i] = r.value, r.lo, r.hi
+			i := pos[r.Instrument]
+			s.Values[i], s.Lo[i], s.Hi[i] = r.Value, r.Lo, r.Hi
 		}
 		f.Series = append(f.Series, s)
 	}

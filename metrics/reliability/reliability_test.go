@@ -38,10 +38,10 @@ func studyFromMatrix(data [][]float64, lo, hi int, judges map[int]bool) *analysi
 // find returns the row of the reliability table for (instrument, population, statistic).
 func find(t *testing.T, res Result, inst, pop, stat string) []any {
 	t.Helper()
-	if len(res.Tables) != 1 {
-		t.Fatalf("got %d tables, want 1", len(res.Tables))
+	if len(res.Part().Tables) != 1 {
+		t.Fatalf("got %d tables, want 1", len(res.Part().Tables))
 	}
-	for _, r := range res.Tables[0].Rows {
+	for _, r := range res.Part().Tables[0].Rows {
 		if r[0] == inst && r[1] == pop && r[2] == stat {
 			return r
 		}
@@ -109,7 +109,7 @@ func TestAlphaKrippendorffExampleC(t *testing.T) {
 	if !foundNote {
 		t.Errorf("no note on ICC(2,·) being left out; notes %v", res.Notes)
 	}
-	for _, row := range res.Tables[0].Rows {
+	for _, row := range res.Part().Tables[0].Rows {
 		if row[2] == ICC21 || row[2] == ICC2k {
 			t.Errorf("unexpected row %v", row)
 		}
@@ -236,7 +236,7 @@ func TestChecklistAlpha(t *testing.T) {
 	res := analyze(t, s, opt)
 	checkRow(t, res, "checklist", "humans", AlphaNominal, 6.0/11, 3, 2)
 	checkRow(t, res, "checklist", "humans", Kappa, 0.5, 3, 2)
-	for _, r := range res.Tables[0].Rows {
+	for _, r := range res.Part().Tables[0].Rows {
 		if strings.HasPrefix(r[0].(string), "rubric") {
 			t.Errorf("rubric row in a study without rubric: %v", r)
 		}
@@ -297,8 +297,8 @@ func TestDeterministicAcrossCores(t *testing.T) {
 	runtime.GOMAXPROCS(4)
 	b := analyze(t, s, opt)
 	runtime.GOMAXPROCS(prev)
-	if !reflect.DeepEqual(fmt.Sprint(a.Tables[0].Rows), fmt.Sprint(b.Tables[0].Rows)) {
-		t.Errorf("GOMAXPROCS 1 and 4 differ:\n%v\n%v", a.Tables[0].Rows, b.Tables[0].Rows)
+	if !reflect.DeepEqual(fmt.Sprint(a.Part().Tables[0].Rows), fmt.Sprint(b.Part().Tables[0].Rows)) {
+		t.Errorf("GOMAXPROCS 1 and 4 differ:\n%v\n%v", a.Part().Tables[0].Rows, b.Part().Tables[0].Rows)
 	}
 }
 
@@ -316,20 +316,20 @@ func TestDegenerate(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res := analyze(t, c.s, DefaultOptions())
-			if len(res.Tables) != 0 || len(res.Notes) != 1 || !strings.Contains(res.Notes[0].Reason, c.note) {
-				t.Errorf("got tables %d notes %v; want none and a note %q", len(res.Tables), res.Notes, c.note)
+			if len(res.Part().Tables) != 0 || len(res.Notes) != 1 || !strings.Contains(res.Notes[0].Reason, c.note) {
+				t.Errorf("got tables %d notes %v; want none and a note %q", len(res.Part().Tables), res.Notes, c.note)
 			}
 		})
 	}
 	// One grader only: every statistic undefined (NaN), never a panic.
 	s := studyFromMatrix(m([]float64{1, 2, 3}), 1, 5, nil)
 	res := analyze(t, s, DefaultOptions())
-	for _, r := range res.Tables[0].Rows {
+	for _, r := range res.Part().Tables[0].Rows {
 		if v := r[3].(float64); !math.IsNaN(v) {
 			t.Errorf("one grader: %v = %v, want NaN", r[:3], v)
 		}
 	}
-	if res.Tables[0].Section != report.SectionBeyond {
-		t.Errorf("section %q", res.Tables[0].Section)
+	if res.Part().Tables[0].Section != report.SectionBeyond {
+		t.Errorf("section %q", res.Part().Tables[0].Section)
 	}
 }
