@@ -81,7 +81,8 @@ func beyond(ctx context.Context, res *Result, s *study.Study, c config.Config) e
 	if err != nil {
 		return err
 	}
-	rep.Add(cr)
+	rep.Add(cr.Part())
+	res.Calibration = cr
 	po := planning.DefaultOptions()
 	po.Plan.Scores = sc
 	pr, err := planning.Analyze(ctx, s, po)

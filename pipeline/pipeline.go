@@ -23,6 +23,7 @@ import (
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/calibration"
 	"github.com/euroexec/euroexec/metrics/prbench"
 	"github.com/euroexec/euroexec/metrics/ranking"
 	"github.com/euroexec/euroexec/metrics/reliability"
@@ -102,6 +103,10 @@ type Result struct {
 	// Reliability is the typed result of the inter-rater reliability (the
 	// reliability table and its figure are built from it).
 	Reliability reliability.Result
+	// Calibration is the typed result of the judge calibration and the
+	// length-controlled comparison (judge_calibration,
+	// judge_calibration_summary, length_controlled and their figures).
+	Calibration calibration.Result
 }
 
 // Run ingests the study folder studyDir, analyses it and returns the

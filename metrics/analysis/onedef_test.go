@@ -192,7 +192,7 @@ func analyzeAll(t *testing.T, s *study.Study) *report.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep.Add(cr)
+	rep.Add(cr.Part())
 	return rep
 }
 

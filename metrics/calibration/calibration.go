@@ -40,10 +40,120 @@ func DefaultOptions() Options {
 	return Options{Seed: 1, Folds: 5, Level: 0.95, Bootstrap: 2000, Scores: scores.DefaultOptions()}
 }
 
-// Result is what Analyze produced. Notes say which tables were left out and
-// why; Warnings are non-fatal problems (such as a judge with too few
-// labelled questions to calibrate).
-type Result = report.Part
+// Result is what Analyze produced, as typed values; Part builds the
+// judge_calibration, judge_calibration_summary and length_controlled tables
+// and their figures from them in one place.
+type Result struct {
+	// Judges are the judges of the main round, in name order; without
+	// judges there are no calibration tables (see Notes).
+	Judges []string
+	// Calibration are the rows of judge_calibration: per judge (in Judges
+	// order), metric (rubric before solve_rate) and model (in name order),
+	// for the models the judge graded.
+	Calibration []CalibrationRow
+	// Summary are the rows of judge_calibration_summary, one per judge and
+	// metric, in the order of Calibration.
+	Summary []SummaryRow
+	// Length is the length-controlled model comparison; no rows when it
+	// could not be fitted (see Notes).
+	Length Length
+	// Notes say which tables were left out and why.
+	Notes []report.Note
+	// Warnings are non-fatal problems (such as a judge with too few
+	// labelled questions to calibrate).
+	Warnings []string
+}
+
+// CalibrationRow is one (judge, model, metric) row of judge_calibration.
+// Undefined numbers are NaN (empty cells).
+type CalibrationRow struct {
+	Judge, Model string
+	// Metric is MetricRubric or MetricSolveRate.
+	Metric string
+	// Human is the mean over the labelled questions (graded by the judge
+	// and by humans) of the per-question human value, graders averaged;
+	// HumanExact is the same mean as an exact fraction (the zero Rat when
+	// a term was not exact).
+	Human      float64
+	HumanExact study.Rat
+	// JudgeRaw is the judge's own value on the same questions (rubric
+	// mean, or share solved by the judge's rule); JudgeRawExact is it as an
+	// exact fraction (the zero Rat when not exact).
+	JudgeRaw      float64
+	JudgeRawExact study.Rat
+	// JudgeLinear and JudgeIsotonic are the means of the held-out linear
+	// (solve_rate: clipped to [0, 1]) and isotonic calibrated judge scores.
+	JudgeLinear, JudgeIsotonic float64
+	// PPI is the prediction-powered estimate of the human mean from the
+	// judge on all its questions, with the power-tuned and human-only
+	// intervals.
+	PPI PPI
+	// Questions are the labelled questions; JudgeQuestions the questions
+	// graded by the judge (the PPI's unlabelled pool includes the labelled
+	// ones).
+	Questions, JudgeQuestions int64
+}
+
+// ErrRaw is JudgeRaw − Human.
+func (c CalibrationRow) ErrRaw() float64 { return c.JudgeRaw - c.Human }
+
+// ErrLinear is JudgeLinear − Human (held out).
+func (c CalibrationRow) ErrLinear() float64 { return c.JudgeLinear - c.Human }
+
+// ErrIsotonic is JudgeIsotonic − Human (held out).
+func (c CalibrationRow) ErrIsotonic() float64 { return c.JudgeIsotonic - c.Human }
+
+// SummaryRow is one (judge, metric) row of judge_calibration_summary: how
+// much calibration closes the judge–human gap. Undefined numbers are NaN.
+type SummaryRow struct {
+	Judge, Metric string
+	// Models are the models with a raw and an isotonic error.
+	Models int64
+	// MAERaw, MAELinear and MAEIsotonic are the mean absolute errors
+	// against the human means over those models.
+	MAERaw, MAELinear, MAEIsotonic float64
+	// GapClosedLinear and GapClosedIsotonic are 1 − MAE calibrated / MAERaw
+	// (negative: calibration adds error; NaN when MAERaw is 0).
+	GapClosedLinear, GapClosedIsotonic float64
+	// PPIWidth and HumanOnlyWidth are the mean interval widths over models;
+	// WidthRatio is PPIWidth / HumanOnlyWidth and TunedWidthRatio the mean
+	// power-tuned PPI width / HumanOnlyWidth.
+	PPIWidth, HumanOnlyWidth, WidthRatio, TunedWidthRatio float64
+	// Sentence is the result in one sentence.
+	Sentence string
+}
+
+// Length is the length-controlled model comparison (table
+// length_controlled).
+type Length struct {
+	// Rows are the models with responses in the fit, in name order.
+	Rows []LengthRow
+	// Coef is the rubric points per standard deviation of log length, with
+	// CoefLo and CoefHi its bootstrap interval (NaN without one).
+	Coef, CoefLo, CoefHi float64
+}
+
+// LengthRow is one model of the length-controlled comparison. Undefined
+// numbers are NaN.
+type LengthRow struct {
+	Model string
+	// Responses are the model's responses in the fit (with text and human
+	// rubric gradings).
+	Responses int64
+	// MeanChars is the mean response length in characters.
+	MeanChars float64
+	// RawMean is the mean over the model's responses of the mean human
+	// rubric_mean; RawMeanExact is it as an exact fraction (the zero Rat
+	// when not exact).
+	RawMean      float64
+	RawMeanExact study.Rat
+	// RawEffect is RawMean − the mean of RawMean over the models.
+	RawEffect float64
+	// AdjustedEffect is the length-adjusted model effect (fixed-effects
+	// coefficient, centred over models), AdjustedLo and AdjustedHi its
+	// bootstrap interval.
+	AdjustedEffect, AdjustedLo, AdjustedHi float64
+}
 
 // Table names.
 const (
@@ -105,14 +215,6 @@ type metric struct {
 	clip     bool // clip linear predictions to [0, 1]
 }
 
-// calRow is one judge_calibration row.
-type calRow struct {
-	judge, model, metric string
-	human, raw, lin, iso float64
-	ppi                  PPI
-	nQ, nJ               int
-}
-
 func calibrate(d *data, opt Options, r *Result) {
 	if len(d.judges) == 0 {
 		for _, n := range []string{TableCalibration, TableSummary} {
@@ -120,10 +222,7 @@ func calibrate(d *data, opt Options, r *Result) {
 		}
 		return
 	}
-	t := calTable()
-	sum := summaryTable()
-	figs := map[string]*report.Figure{}
-	var order []string
+	r.Judges = append([]string(nil), d.judges...)
 	noPPI, noCal := 0, 0 // rows without a PPI estimate, without calibrated values
 	for j, judge := range d.judges {
 		ms := []metric{}
@@ -141,63 +240,93 @@ func calibrate(d *data, opt Options, r *Result) {
 				r.Warnings = append(r.Warnings, fmt.Sprintf("calibration: judge %s, %s: %s", judge, mt.name, warn))
 			}
 			for _, cr := range rows {
-				if math.IsNaN(cr.ppi.Estimate) {
+				if math.IsNaN(cr.PPI.Estimate) {
 					noPPI++
 				}
-				if math.IsNaN(cr.iso) {
+				if math.IsNaN(cr.JudgeIsotonic) {
 					noCal++
 				}
-				t.Rows = append(t.Rows, []any{cr.judge, cr.model, cr.metric, cr.human, cr.raw, cr.lin, cr.iso,
-					cr.ppi.Estimate, cr.ppi.Lo, cr.ppi.Hi, cr.ppi.Tuned, cr.ppi.TunedLo, cr.ppi.TunedHi, cr.ppi.Lambda,
-					cr.ppi.HumanLo, cr.ppi.HumanHi,
-					cr.raw - cr.human, cr.lin - cr.human, cr.iso - cr.human, int64(cr.nQ), int64(cr.nJ)})
 			}
-			sum.Rows = append(sum.Rows, summaryRow(judge, mt.name, rows))
-			f := figs[mt.name]
-			if f == nil {
-				f = &report.Figure{ID: "judge_calibration_" + mt.name, Section: report.SectionJudges,
-					Title: "Judge vs human " + mt.name + " per model, raw and isotonic-calibrated (held out)",
-					Kind:  report.Scatter, XName: "human " + mt.name, YName: "judge " + mt.name,
-					Percent: mt.name == MetricSolveRate, Table: TableCalibration}
-				figs[mt.name] = f
-				order = append(order, mt.name)
-			}
-			for k, name := range []string{"raw", "isotonic"} {
-				sr := report.Series{Name: judge + " " + name}
-				for _, cr := range rows {
-					y := cr.raw
-					if k == 1 {
-						y = cr.iso
-					}
-					if !math.IsNaN(cr.human) && !math.IsNaN(y) {
-						sr.Points = append(sr.Points, report.Point{X: cr.human, Y: y, Label: cr.model})
-					}
-				}
-				f.Series = append(f.Series, sr)
-			}
+			r.Calibration = append(r.Calibration, rows...)
+			r.Summary = append(r.Summary, summarize(judge, mt.name, rows))
 		}
 	}
-	r.Tables = append(r.Tables, t, sum)
 	if noPPI > 0 {
 		r.Notes = append(r.Notes, report.Note{Table: TableCalibration, Reason: fmt.Sprintf("%d row(s) have no PPI or human-only estimate: fewer than 2 questions graded by both the judge and humans", noPPI)})
 	}
 	if noCal > 0 {
 		r.Notes = append(r.Notes, report.Note{Table: TableCalibration, Reason: fmt.Sprintf("%d row(s) have no calibrated values: the judge has fewer than 2 labelled questions, or the model none", noCal)})
 	}
-	for _, name := range order {
-		f := figs[name]
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, sr := range f.Series {
-			for _, p := range sr.Points {
-				lo = math.Min(lo, math.Min(p.X, p.Y))
-				hi = math.Max(hi, math.Max(p.X, p.Y))
+}
+
+// Part builds the report tables and figures of r (judge_calibration and
+// judge_calibration_summary with a scatter per metric when there are
+// judges, length_controlled with its bar chart when it was fitted); with
+// its Notes and Warnings it is ready for report.Report.Add.
+func (r Result) Part() report.Part {
+	p := report.Part{Notes: r.Notes, Warnings: r.Warnings}
+	if len(r.Judges) > 0 {
+		t := calTable()
+		for _, cr := range r.Calibration {
+			t.Rows = append(t.Rows, []any{cr.Judge, cr.Model, cr.Metric, cr.Human, cr.JudgeRaw, cr.JudgeLinear, cr.JudgeIsotonic,
+				cr.PPI.Estimate, cr.PPI.Lo, cr.PPI.Hi, cr.PPI.Tuned, cr.PPI.TunedLo, cr.PPI.TunedHi, cr.PPI.Lambda,
+				cr.PPI.HumanLo, cr.PPI.HumanHi,
+				cr.ErrRaw(), cr.ErrLinear(), cr.ErrIsotonic(), cr.Questions, cr.JudgeQuestions})
+		}
+		sum := summaryTable()
+		figs := map[string]*report.Figure{}
+		var order []string
+		for _, sr := range r.Summary {
+			sum.Rows = append(sum.Rows, []any{sr.Judge, sr.Metric, sr.Models, sr.MAERaw, sr.MAELinear, sr.MAEIsotonic,
+				sr.GapClosedLinear, sr.GapClosedIsotonic, sr.PPIWidth, sr.HumanOnlyWidth, sr.WidthRatio, sr.TunedWidthRatio, sr.Sentence})
+			f := figs[sr.Metric]
+			if f == nil {
+				f = &report.Figure{ID: "judge_calibration_" + sr.Metric, Section: report.SectionJudges,
+					Title: "Judge vs human " + sr.Metric + " per model, raw and isotonic-calibrated (held out)",
+					Kind:  report.Scatter, XName: "human " + sr.Metric, YName: "judge " + sr.Metric,
+					Percent: sr.Metric == MetricSolveRate, Table: TableCalibration}
+				figs[sr.Metric] = f
+				order = append(order, sr.Metric)
+			}
+			for k, name := range []string{"raw", "isotonic"} {
+				s := report.Series{Name: sr.Judge + " " + name}
+				for _, cr := range r.Calibration {
+					if cr.Judge != sr.Judge || cr.Metric != sr.Metric {
+						continue
+					}
+					y := cr.JudgeRaw
+					if k == 1 {
+						y = cr.JudgeIsotonic
+					}
+					if !math.IsNaN(cr.Human) && !math.IsNaN(y) {
+						s.Points = append(s.Points, report.Point{X: cr.Human, Y: y, Label: cr.Model})
+					}
+				}
+				f.Series = append(f.Series, s)
 			}
 		}
-		if lo <= hi {
-			f.Lines = []report.RefLine{{Name: "y = x", X1: lo, Y1: lo, X2: hi, Y2: hi}}
+		p.Tables = append(p.Tables, t, sum)
+		for _, name := range order {
+			f := figs[name]
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, sr := range f.Series {
+				for _, pt := range sr.Points {
+					lo = math.Min(lo, math.Min(pt.X, pt.Y))
+					hi = math.Max(hi, math.Max(pt.X, pt.Y))
+				}
+			}
+			if lo <= hi {
+				f.Lines = []report.RefLine{{Name: "y = x", X1: lo, Y1: lo, X2: hi, Y2: hi}}
+			}
+			p.Figures = append(p.Figures, f)
 		}
-		r.Figures = append(r.Figures, f)
 	}
+	if len(r.Length.Rows) > 0 {
+		t, f := r.Length.tables()
+		p.Tables = append(p.Tables, t)
+		p.Figures = append(p.Figures, f)
+	}
+	return p
 }
 
 // unit is one (model, question) response graded by the judge.
@@ -210,7 +339,7 @@ type unit struct {
 
 // calibrateOne cross-fits the linear and isotonic maps of judge j for one
 // metric and computes the per-model rows.
-func calibrateOne(d *data, j int, mt metric, opt Options) ([]calRow, string) {
+func calibrateOne(d *data, j int, mt metric, opt Options) ([]CalibrationRow, string) {
 	var us []unit
 	for m := range d.models {
 		for q := range d.questions {
@@ -280,7 +409,7 @@ func calibrateOne(d *data, j int, mt metric, opt Options) ([]calRow, string) {
 	} else {
 		warn = fmt.Sprintf("%d labelled question(s); calibration needs 2", len(lq))
 	}
-	var rows []calRow
+	var rows []CalibrationRow
 	for m, model := range d.models {
 		var lin, iso []float64
 		var human, raw study.RatSum // the exact human and judge_raw means
@@ -307,9 +436,10 @@ func calibrateOne(d *data, j int, mt metric, opt Options) ([]calRow, string) {
 		if nJ == 0 {
 			continue
 		}
-		rows = append(rows, calRow{judge: d.judges[j], model: model, metric: mt.name,
-			human: human.Mean(), raw: raw.Mean(), lin: stats.Mean(lin), iso: stats.Mean(iso),
-			ppi: PPIMean(f, y, opt.Level), nQ: int(human.N()), nJ: nJ})
+		rows = append(rows, CalibrationRow{Judge: d.judges[j], Model: model, Metric: mt.name,
+			Human: human.Mean(), HumanExact: human.Rat(), JudgeRaw: raw.Mean(), JudgeRawExact: raw.Rat(),
+			JudgeLinear: stats.Mean(lin), JudgeIsotonic: stats.Mean(iso),
+			PPI: PPIMean(f, y, opt.Level), Questions: human.N(), JudgeQuestions: int64(nJ)})
 	}
 	return rows, warn
 }
@@ -366,24 +496,27 @@ func summaryTable() *report.Table {
 	}
 }
 
-func summaryRow(judge, metric string, rows []calRow) []any {
+// summarize is the summary row of one judge and metric.
+func summarize(judge, metric string, rows []CalibrationRow) SummaryRow {
 	var eR, eL, eI, wP, wH, wT []float64
 	for _, cr := range rows {
-		if r, i := cr.raw-cr.human, cr.iso-cr.human; !math.IsNaN(r) && !math.IsNaN(i) {
+		if r, i := cr.ErrRaw(), cr.ErrIsotonic(); !math.IsNaN(r) && !math.IsNaN(i) {
 			eR = append(eR, math.Abs(r))
 			eI = append(eI, math.Abs(i))
-			eL = append(eL, math.Abs(cr.lin-cr.human))
+			eL = append(eL, math.Abs(cr.ErrLinear()))
 		}
-		if w, h := cr.ppi.Hi-cr.ppi.Lo, cr.ppi.HumanHi-cr.ppi.HumanLo; !math.IsNaN(w) && !math.IsNaN(h) {
+		if w, h := cr.PPI.Hi-cr.PPI.Lo, cr.PPI.HumanHi-cr.PPI.HumanLo; !math.IsNaN(w) && !math.IsNaN(h) {
 			wP = append(wP, w)
 			wH = append(wH, h)
-			wT = append(wT, cr.ppi.TunedHi-cr.ppi.TunedLo)
+			wT = append(wT, cr.PPI.TunedHi-cr.PPI.TunedLo)
 		}
 	}
 	mr, ml, mi := stats.Mean(eR), stats.Mean(eL), stats.Mean(eI)
 	gl, gi := closed(ml, mr), closed(mi, mr)
 	pw, hw := stats.Mean(wP), stats.Mean(wH)
-	return []any{judge, metric, int64(len(eR)), mr, ml, mi, gl, gi, pw, hw, pw / hw, stats.Mean(wT) / hw, sentence(judge, metric, len(eR), mr, mi, gi, gl)}
+	return SummaryRow{Judge: judge, Metric: metric, Models: int64(len(eR)), MAERaw: mr, MAELinear: ml, MAEIsotonic: mi,
+		GapClosedLinear: gl, GapClosedIsotonic: gi, PPIWidth: pw, HumanOnlyWidth: hw, WidthRatio: pw / hw,
+		TunedWidthRatio: stats.Mean(wT) / hw, Sentence: sentence(judge, metric, len(eR), mr, mi, gi, gl)}
 }
 
 // closed is 1 − cal/raw; NaN when raw is 0 or NaN.

@@ -29,7 +29,7 @@ func TestDeterministicAcrossCores(t *testing.T) {
 		defer runtime.GOMAXPROCS(old)
 		r := analyze(t, s, opt)
 		var b strings.Builder
-		for _, tb := range r.Tables {
+		for _, tb := range r.Part().Tables {
 			fmt.Fprintf(&b, "%s %v\n", tb.Name, tb.Rows)
 		}
 		return b.String()

@@ -33,20 +33,20 @@ func ExampleAnalyze() {
 	if err != nil {
 		panic(err)
 	}
-	for _, t := range res.Tables {
+	for _, t := range res.Part().Tables {
 		fmt.Println(t.Name, len(t.Rows))
 	}
-	cal := res.Tables[0]
-	for _, row := range cal.Rows {
-		if row[2] == calibration.MetricRubric {
-			fmt.Printf("%s: human %.3f, judge raw %.3f, isotonic %.3f, PPI %.3f\n", row[1], row[3], row[4], row[6], row[7])
+	for _, c := range res.Calibration {
+		if c.Metric == calibration.MetricRubric {
+			fmt.Printf("%s: human %.3f (%d/%d), judge raw %.3f, isotonic %.3f, PPI %.3f\n",
+				c.Model, c.Human, c.HumanExact.Num, c.HumanExact.Den, c.JudgeRaw, c.JudgeIsotonic, c.PPI.Estimate)
 		}
 	}
 	// Output:
 	// judge_calibration 4
 	// judge_calibration_summary 2
-	// A: human 2.875, judge raw 3.875, isotonic 2.875, PPI 3.000
-	// B: human 3.125, judge raw 4.125, isotonic 3.125, PPI 3.000
+	// A: human 2.875 (23/8), judge raw 3.875, isotonic 2.875, PPI 3.000
+	// B: human 3.125 (25/8), judge raw 4.125, isotonic 3.125, PPI 3.000
 }
 
 // PPI with eight judged units, four of them also graded by humans. The

@@ -209,6 +209,20 @@ func lengthControlled(ctx context.Context, s *analysis.Study, d *data, opt Optio
 			lo[k], hi[k] = stats.PercentileInterval(reps, k, opt.Level)
 		}
 	}
+	r.Length = Length{Coef: est[nM], CoefLo: lo[nM], CoefHi: hi[nM]}
+	for m, name := range models {
+		r.Length.Rows = append(r.Length.Rows, LengthRow{Model: name, Responses: int64(cnt[m]), MeanChars: sumC[m] / float64(cnt[m]),
+			RawMean: sumY[m], RawMeanExact: ys[m].Rat(), RawEffect: sumY[m] - grand,
+			AdjustedEffect: est[m], AdjustedLo: lo[m], AdjustedHi: hi[m]})
+	}
+	if math.IsNaN(est[nM]) {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("calibration: %s: the fixed-effects fit is singular (length is collinear with the models or questions)", TableLength))
+	}
+	return nil
+}
+
+// tables builds the length_controlled table and its figure.
+func (l Length) tables() (*report.Table, *report.Figure) {
 	t := &report.Table{
 		Name: TableLength, Title: "Length-controlled model comparison", Section: report.SectionBeyond,
 		Doc: "Per model, the mean human rubric and the model effect after controlling for response length: least squares of each response's mean human rubric_mean on standardised log length with question and model fixed effects; effects are centred on the mean model, intervals from a bootstrap over questions.",
@@ -228,24 +242,20 @@ func lengthControlled(ctx context.Context, s *analysis.Study, d *data, opt Optio
 	}
 	fig := &report.Figure{ID: "length_controlled_effects", Section: report.SectionBeyond,
 		Title: "Model effects on the human rubric, raw and length-adjusted", Kind: report.Bar,
-		XName: "model", YName: "effect (rubric points vs the mean model)", Table: TableLength, Categories: models}
+		XName: "model", YName: "effect (rubric points vs the mean model)", Table: TableLength}
 	raw := report.Series{Name: "raw"}
 	adj := report.Series{Name: "length-adjusted"}
-	for m, name := range models {
-		t.Rows = append(t.Rows, []any{name, int64(cnt[m]), sumC[m] / float64(cnt[m]), sumY[m], sumY[m] - grand,
-			est[m], lo[m], hi[m], est[nM], lo[nM], hi[nM]})
-		raw.Values = append(raw.Values, sumY[m]-grand)
-		adj.Values = append(adj.Values, est[m])
-		adj.Lo = append(adj.Lo, lo[m])
-		adj.Hi = append(adj.Hi, hi[m])
+	for _, m := range l.Rows {
+		t.Rows = append(t.Rows, []any{m.Model, m.Responses, m.MeanChars, m.RawMean, m.RawEffect,
+			m.AdjustedEffect, m.AdjustedLo, m.AdjustedHi, l.Coef, l.CoefLo, l.CoefHi})
+		fig.Categories = append(fig.Categories, m.Model)
+		raw.Values = append(raw.Values, m.RawEffect)
+		adj.Values = append(adj.Values, m.AdjustedEffect)
+		adj.Lo = append(adj.Lo, m.AdjustedLo)
+		adj.Hi = append(adj.Hi, m.AdjustedHi)
 	}
 	fig.Series = []report.Series{raw, adj}
-	r.Tables = append(r.Tables, t)
-	r.Figures = append(r.Figures, fig)
-	if math.IsNaN(est[nM]) {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("calibration: %s: the fixed-effects fit is singular (length is collinear with the models or questions)", TableLength))
-	}
-	return nil
+	return t, fig
 }
 
 // demean returns one question's rows minus the question means.

@@ -125,7 +125,7 @@ func TestLengthDegenerate(t *testing.T) {
 		s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: m, Rubric: []float64{3}})
 	}
 	res := analyze(t, s, DefaultOptions())
-	for _, tb := range res.Tables {
+	for _, tb := range res.Part().Tables {
 		if tb.Name == TableLength {
 			t.Fatal("length table without texts")
 		}

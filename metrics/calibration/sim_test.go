@@ -49,7 +49,7 @@ func (sp simSpec) build(seed uint64, rep int) *analysis.Study {
 
 func table(t *testing.T, r Result, name string) *report.Table {
 	t.Helper()
-	for _, tb := range r.Tables {
+	for _, tb := range r.Part().Tables {
 		if tb.Name == name {
 			return tb
 		}
