@@ -94,8 +94,9 @@ func beyond(ctx context.Context, res *Result, s *study.Study, c config.Config) e
 }
 
 // auditJudges adds the judge audit (judge_bias, judge_bias_by_attribute,
-// judge_audit and a forest plot per judge) to the report.
-func auditJudges(ctx context.Context, rep *report.Report, s *study.Study, c config.Config) error {
+// judge_audit and a forest plot per judge) to the report and keeps its
+// typed result in res.
+func auditJudges(ctx context.Context, res *Result, s *study.Study, c config.Config) error {
 	o := judgeaudit.DefaultOptions()
 	o.Seed, o.Bootstrap, o.Round = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound
 	o.Scores = scoreOptions(c)
@@ -103,7 +104,8 @@ func auditJudges(ctx context.Context, rep *report.Report, s *study.Study, c conf
 	if err != nil {
 		return fmt.Errorf("analyse: %w", err)
 	}
-	rep.Add(r)
+	res.Report.Add(r.Part())
+	res.JudgeAudit = r
 	return nil
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/calibration"
+	"github.com/euroexec/euroexec/metrics/judgeaudit"
 	"github.com/euroexec/euroexec/metrics/prbench"
 	"github.com/euroexec/euroexec/metrics/ranking"
 	"github.com/euroexec/euroexec/metrics/reliability"
@@ -107,6 +108,9 @@ type Result struct {
 	// length-controlled comparison (judge_calibration,
 	// judge_calibration_summary, length_controlled and their figures).
 	Calibration calibration.Result
+	// JudgeAudit is the typed result of the judge audit (judge_bias,
+	// judge_bias_by_attribute, judge_audit and the forest plots).
+	JudgeAudit judgeaudit.Result
 }
 
 // Run ingests the study folder studyDir, analyses it and returns the
@@ -177,7 +181,7 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 	if err := beyond(ctx, res, s, cfg); err != nil {
 		return nil, fmt.Errorf("analyse: %w", err)
 	}
-	if err := auditJudges(ctx, rep, s, cfg); err != nil {
+	if err := auditJudges(ctx, res, s, cfg); err != nil {
 		return nil, err
 	}
 	if err := addPairwise(ctx, rep, s, cfg); err != nil {

@@ -75,8 +75,97 @@ func DefaultOptions() Options {
 		Thresholds: DefaultThresholds()}
 }
 
-// Result is what Analyze produced.
-type Result = report.Part
+// Result is what Analyze produced, as typed values; Part builds the
+// judge_bias, judge_bias_by_attribute and judge_audit tables and the
+// forest plot of every judge from them in one place.
+type Result struct {
+	// Judges are the audited judges of the round, in evaluator-id order;
+	// empty when the round has none (see Notes).
+	Judges []Judge
+	// Attributes are the rubric attributes (the rows of
+	// judge_bias_by_attribute per judge); none: no such table.
+	Attributes []string
+	// Thresholds are the verdict thresholds used (stated in the
+	// judge_audit table's description).
+	Thresholds Thresholds
+	// Notes say which tables were left out and why.
+	Notes []report.Note
+	// Warnings are non-fatal problems (options replaced, no humans).
+	Warnings []string
+}
+
+// Judge is the audit of one judge: a row of judge_audit, its rows of
+// judge_bias and judge_bias_by_attribute. Undefined numbers are NaN.
+type Judge struct {
+	// Judge is the evaluator id, Provider its provider ("" when not given).
+	Judge, Provider string
+	// Responses are the responses graded by the judge and humans,
+	// Questions the questions with such responses.
+	Responses, Questions int64
+	// Tau is Table 8's τ-b (judge rubric vs mean-human rubric ranking)
+	// averaged over the TauN questions where it is defined.
+	Tau  float64
+	TauN int64
+	// Kappa is Cohen's κ and MacroF1 the macro-F1 of the judge's
+	// solved/unsolved against the humans', over Pairs (judge grading,
+	// human grading) pairs of a response.
+	Kappa, MacroF1 float64
+	Pairs          int64
+	// Flagged are the names of the flagged biases, in Biases order.
+	Flagged []string
+	// Verdict is the audit in plain words (see Verdict).
+	Verdict string
+	// Biases are the judge's rows of judge_bias, one per bias in table
+	// order (Leniency … ChecklistLeniency).
+	Biases []Bias
+	// ByAttribute are the judge's leniency per rubric attribute (rows of
+	// judge_bias_by_attribute), in Result.Attributes order.
+	ByAttribute []Bias
+}
+
+// Bias is one bias estimate of a judge with its interval. Undefined
+// numbers are NaN.
+type Bias struct {
+	// Name is the bias (Leniency … ChecklistLeniency).
+	Name string
+	// Attribute is the rubric attribute of a by-attribute row; "" in
+	// Judge.Biases.
+	Attribute string
+	// Estimate is the bias estimate in Unit; Lo and Hi bound its cluster
+	// bootstrap interval (NaN without one).
+	Estimate, Lo, Hi float64
+	// N are the units behind the estimate: responses (run gradings for
+	// position).
+	N int64
+	// Unit is the unit of the estimate ("rubric points", "SD", "ratio", …).
+	Unit string
+	// Null is the no-bias value (0; 1 for scale and rerun; NaN for
+	// rerun_mad, which is descriptive).
+	Null float64
+	// Flagged says the interval excludes the no-bias value (rerun: its
+	// upper end is below Options.RerunAlpha); false when it cannot be
+	// decided (see Decided).
+	Flagged bool
+	// Note says why the row is empty, or a remark.
+	Note string
+}
+
+// Decided says the flag is defined: the estimate and both ends of its
+// interval are numbers. The flagged cell is empty otherwise.
+func (b Bias) Decided() bool {
+	return !math.IsNaN(b.Estimate) && !math.IsNaN(b.Lo) && !math.IsNaN(b.Hi)
+}
+
+// flagCell is the flagged cell of b: "yes", "no" or "" when undecided.
+func (b Bias) flagCell() string {
+	switch {
+	case !b.Decided():
+		return ""
+	case b.Flagged:
+		return "yes"
+	}
+	return "no"
+}
 
 // Table names and the report section.
 const (
@@ -188,79 +277,102 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 		return stats.PercentileInterval(reps, k, ExpandedLevel(opt.Level, len(jd.questions)))
 	}
 
-	tb := biasTable()
-	ta := attrTable()
-	tau := auditTable(opt)
+	res.Attributes = append([]string(nil), p.attrs...)
 	for ji, jd := range p.judges {
 		base := ji * perJudge
-		rows := map[string]biasRow{}
-		fig := &report.Figure{ID: "judge_audit_" + figID(jd.id), Section: Section, Kind: report.Bar,
-			Title: "Judge audit: " + jd.id + " — bias estimate minus its no-bias value, 95 % interval",
-			XName: "bias", YName: "estimate − no-bias value", Table: TableBias}
-		sr := report.Series{Name: jd.id}
+		j := Judge{Judge: jd.id, Provider: jd.provider, Responses: int64(jd.responses), Questions: int64(len(jd.questions))}
+		rows := map[string]Bias{}
 		for bi, b := range biases {
 			e := est[base+bi]
 			lo, hi := iv(base + bi)
-			n := count(jd, b.nStat)
-			br := biasRow{name: b.name, est: e, lo: lo, hi: hi, n: n}
-			br.flag = flagOf(b, lo, hi, e, opt)
-			br.note = noteOf(p, jd, b.name, e, reps != nil)
+			br := Bias{Name: b.name, Estimate: e, Lo: lo, Hi: hi, N: int64(count(jd, b.nStat)), Unit: b.unit, Null: b.null,
+				Flagged: flagOf(b, lo, hi, e, opt) == "yes", Note: noteOf(p, jd, b.name, e, reps != nil)}
 			rows[b.name] = br
-			tb.Rows = append(tb.Rows, []any{jd.id, b.name, e, lo, hi, int64(n), b.unit, br.flag, br.note})
-			if b.name == Rerun || b.name == RerunMAD {
-				continue // α is not a signed bias; it is in the table, not on the forest plot
-			}
-			label := b.name + " (" + b.unit + ")"
-			if b.null != 0 {
-				label = fmt.Sprintf("%s (%s − %g)", b.name, b.unit, b.null)
-			}
-			fig.Categories = append(fig.Categories, label)
-			sr.Values = append(sr.Values, e-b.null)
-			sr.Lo = append(sr.Lo, lo-b.null)
-			sr.Hi = append(sr.Hi, hi-b.null)
+			j.Biases = append(j.Biases, br)
 		}
 		for a, name := range p.attrs {
 			k := base + len(biases) + a
 			e := est[k]
 			lo, hi := iv(k)
-			n := count(jd, nFixed+2*a)
 			note := ""
 			if math.IsNaN(e) {
 				note = "no response with this attribute scored by both the judge and humans"
 			} else if reps == nil {
 				note = "no interval: bootstrap = 0"
 			}
-			fl := flagOf(biases[0], lo, hi, e, opt)
-			ta.Rows = append(ta.Rows, []any{jd.id, name, Leniency, e, lo, hi, int64(n), "rubric points", fl, note})
+			j.ByAttribute = append(j.ByAttribute, Bias{Name: Leniency, Attribute: name, Estimate: e, Lo: lo, Hi: hi,
+				N: int64(count(jd, nFixed+2*a)), Unit: "rubric points", Null: 0, Flagged: flagOf(biases[0], lo, hi, e, opt) == "yes", Note: note})
 		}
-		fig.Series = []report.Series{sr}
-		res.Figures = append(res.Figures, fig)
-		kappa := stats.CohenKappa(jd.solvedH, jd.solvedJ, []int{0, 1}, stats.KappaUnweighted)
-		f1 := math.NaN()
+		j.Kappa = stats.CohenKappa(jd.solvedH, jd.solvedJ, []int{0, 1}, stats.KappaUnweighted)
+		j.MacroF1 = math.NaN()
 		if len(jd.solvedH) > 0 {
-			f1 = stats.MacroF1(jd.solvedH, jd.solvedJ, []int{0, 1})
+			j.MacroF1 = stats.MacroF1(jd.solvedH, jd.solvedJ, []int{0, 1})
 		}
-		t8 := div(jd.tauSum, jd.tauN)
-		var flagged []string
-		for _, b := range biases {
-			if rows[b.name].flag == "yes" {
-				flagged = append(flagged, b.name)
+		j.Pairs = int64(len(jd.solvedH))
+		j.Tau, j.TauN = div(jd.tauSum, jd.tauN), int64(jd.tauN)
+		for _, b := range j.Biases {
+			if b.Flagged {
+				j.Flagged = append(j.Flagged, b.Name)
 			}
 		}
-		tau.Rows = append(tau.Rows, []any{jd.id, jd.provider, int64(jd.responses), int64(len(jd.questions)),
-			t8, int64(jd.tauN), kappa, f1, int64(len(jd.solvedH)), strings.Join(flagged, ";"),
-			Verdict(jd.responses, t8, kappa, rows, opt.Thresholds)})
+		j.Verdict = Verdict(jd.responses, j.Tau, j.Kappa, rows, opt.Thresholds)
+		res.Judges = append(res.Judges, j)
 	}
-	res.Tables = append(res.Tables, tb, ta, tau)
+	res.Thresholds = opt.Thresholds
 	if nA == 0 {
-		res.Tables = res.Tables[:0]
-		res.Tables = append(res.Tables, tb, tau)
 		res.Notes = append(res.Notes, report.Note{Table: TableByAttribute, Reason: "the study has no rubric"})
 	}
 	if !p.humans {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("judge audit: no human gradings in round %s; the judges cannot be audited", p.round))
 	}
 	return res, nil
+}
+
+// Part builds the tables judge_bias, judge_bias_by_attribute (when there
+// are rubric attributes) and judge_audit, and a forest plot per judge, from
+// r; with its Notes and Warnings it is ready for report.Report.Add. It has
+// no tables when no judge was audited.
+func (r Result) Part() report.Part {
+	p := report.Part{Notes: r.Notes, Warnings: r.Warnings}
+	if len(r.Judges) == 0 {
+		return p
+	}
+	tb := biasTable()
+	ta := attrTable()
+	tau := auditTable(r.Thresholds)
+	for _, j := range r.Judges {
+		fig := &report.Figure{ID: "judge_audit_" + figID(j.Judge), Section: Section, Kind: report.Bar,
+			Title: "Judge audit: " + j.Judge + " — bias estimate minus its no-bias value, 95 % interval",
+			XName: "bias", YName: "estimate − no-bias value", Table: TableBias}
+		sr := report.Series{Name: j.Judge}
+		for _, b := range j.Biases {
+			tb.Rows = append(tb.Rows, []any{j.Judge, b.Name, b.Estimate, b.Lo, b.Hi, b.N, b.Unit, b.flagCell(), b.Note})
+			if b.Name == Rerun || b.Name == RerunMAD {
+				continue // α is not a signed bias; it is in the table, not on the forest plot
+			}
+			label := b.Name + " (" + b.Unit + ")"
+			if b.Null != 0 {
+				label = fmt.Sprintf("%s (%s − %g)", b.Name, b.Unit, b.Null)
+			}
+			fig.Categories = append(fig.Categories, label)
+			sr.Values = append(sr.Values, b.Estimate-b.Null)
+			sr.Lo = append(sr.Lo, b.Lo-b.Null)
+			sr.Hi = append(sr.Hi, b.Hi-b.Null)
+		}
+		for _, b := range j.ByAttribute {
+			ta.Rows = append(ta.Rows, []any{j.Judge, b.Attribute, b.Name, b.Estimate, b.Lo, b.Hi, b.N, b.Unit, b.flagCell(), b.Note})
+		}
+		fig.Series = []report.Series{sr}
+		p.Figures = append(p.Figures, fig)
+		tau.Rows = append(tau.Rows, []any{j.Judge, j.Provider, j.Responses, j.Questions,
+			j.Tau, j.TauN, j.Kappa, j.MacroF1, j.Pairs, strings.Join(j.Flagged, ";"), j.Verdict})
+	}
+	if len(r.Attributes) > 0 {
+		p.Tables = append(p.Tables, tb, ta, tau)
+	} else {
+		p.Tables = append(p.Tables, tb, tau)
+	}
+	return p
 }
 
 // ExpandedLevel is the percentile level that the interval of a bootstrap
@@ -380,13 +492,6 @@ func count(jd *judgeData, k int) int {
 	return n
 }
 
-type biasRow struct {
-	name        string
-	est, lo, hi float64
-	n           int
-	flag, note  string
-}
-
 func flagOf(b bias, lo, hi, e float64, opt Options) string {
 	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsNaN(e) {
 		return ""
@@ -472,16 +577,16 @@ func noteOf(p *prepared, jd *judgeData, name string, e float64, boot bool) strin
 // Verdict puts a judge's audit in plain words from its Table 8 τ, its κ on
 // solved/unsolved and its bias rows (by bias name), with the thresholds th.
 // It is exported so that its wording can be tested and documented.
-func Verdict(responses int, tau, kappa float64, rows map[string]biasRow, th Thresholds) string {
+func Verdict(responses int, tau, kappa float64, rows map[string]Bias, th Thresholds) string {
 	if responses == 0 {
 		return "not audited: no response graded by both the judge and humans"
 	}
 	big := func(name string, tooFar func(e float64) bool) (float64, bool) {
 		r, ok := rows[name]
-		if !ok || r.flag != "yes" || !tooFar(r.est) {
+		if !ok || !r.Flagged || !tooFar(r.Estimate) {
 			return 0, false
 		}
-		return r.est, true
+		return r.Estimate, true
 	}
 	points := func(e float64) bool { return math.Abs(e) >= th.Points }
 	var rank, abs []string
@@ -620,8 +725,7 @@ func attrTable() *report.Table {
 		}}
 }
 
-func auditTable(opt Options) *report.Table {
-	th := opt.Thresholds
+func auditTable(th Thresholds) *report.Table {
 	return &report.Table{Name: TableAudit, Title: "Judge audit: verdict per judge", Section: Section,
 		Doc: fmt.Sprintf("Per judge: agreement with the humans (Table 8 τ, Cohen's κ and macro-F1 on solved/unsolved), the flagged biases and a verdict. Usable for ranking: τ ≥ %.2f and no flagged self_preference ≥ %.2f points or length ≥ %.2f per doubling; usable for absolute scores: κ ≥ %.2f and no flagged leniency or position ≥ %.2f points, scale outside [%.2f, %.2f] or checklist_leniency ≥ %.2f.",
 			th.Tau, th.Points, th.Length, th.Kappa, th.Points, th.ScaleLow, th.ScaleHigh, th.Rate),

@@ -77,7 +77,7 @@ func near(t *testing.T, what string, got, want float64) {
 }
 
 func table(r Result, name string) *report.Table {
-	for _, t := range r.Tables {
+	for _, t := range r.Part().Tables {
 		if t.Name == name {
 			return t
 		}
@@ -215,27 +215,27 @@ func TestNoJudges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Tables) != 0 || len(res.Notes) != 3 {
-		t.Errorf("got %d tables and notes %v; want none and 3 notes", len(res.Tables), res.Notes)
+	if len(res.Part().Tables) != 0 || len(res.Notes) != 3 {
+		t.Errorf("got %d tables and notes %v; want none and 3 notes", len(res.Part().Tables), res.Notes)
 	}
 }
 
 func TestVerdict(t *testing.T) {
 	th := DefaultThresholds()
-	yes := func(e float64) biasRow { return biasRow{est: e, flag: "yes"} }
+	yes := func(e float64) Bias { return Bias{Estimate: e, Lo: e, Hi: e, Flagged: true} }
 	for _, c := range []struct {
 		name  string
 		tau   float64
 		kappa float64
-		rows  map[string]biasRow
+		rows  map[string]Bias
 		want  string
 	}{
 		{"fair", 0.8, 0.7, nil, "usable for ranking and absolute scores"},
-		{"lenient", 0.8, 0.7, map[string]biasRow{Leniency: yes(0.4)}, "usable for ranking, not for absolute scores: lenient by 0.40 points"},
-		{"lenient but small", 0.8, 0.7, map[string]biasRow{Leniency: yes(0.1)}, "usable for ranking and absolute scores"},
-		{"not flagged", 0.8, 0.7, map[string]biasRow{Leniency: {est: 0.6, flag: "no"}}, "usable for ranking and absolute scores"},
-		{"self", 0.8, 0.7, map[string]biasRow{SelfPreference: yes(0.6)}, "not usable for ranking: favours its own provider by 0.60 points; absolute scores agree with the humans"},
-		{"both", 0.3, 0.2, map[string]biasRow{Scale: yes(0.6)}, "not usable for ranking or absolute scores: orders models unlike the humans (τ 0.30 < 0.50); compresses the scale (SD ratio 0.60); agrees little with the humans on solved (κ 0.20 < 0.40)"},
+		{"lenient", 0.8, 0.7, map[string]Bias{Leniency: yes(0.4)}, "usable for ranking, not for absolute scores: lenient by 0.40 points"},
+		{"lenient but small", 0.8, 0.7, map[string]Bias{Leniency: yes(0.1)}, "usable for ranking and absolute scores"},
+		{"not flagged", 0.8, 0.7, map[string]Bias{Leniency: {Estimate: 0.6, Lo: 0.5, Hi: 0.7, Flagged: false}}, "usable for ranking and absolute scores"},
+		{"self", 0.8, 0.7, map[string]Bias{SelfPreference: yes(0.6)}, "not usable for ranking: favours its own provider by 0.60 points; absolute scores agree with the humans"},
+		{"both", 0.3, 0.2, map[string]Bias{Scale: yes(0.6)}, "not usable for ranking or absolute scores: orders models unlike the humans (τ 0.30 < 0.50); compresses the scale (SD ratio 0.60); agrees little with the humans on solved (κ 0.20 < 0.40)"},
 	} {
 		if got := Verdict(10, c.tau, c.kappa, c.rows, th); got != c.want {
 			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)

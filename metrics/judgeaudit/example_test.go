@@ -27,9 +27,11 @@ func ExampleAnalyze() {
 		fmt.Println(err)
 		return
 	}
-	for _, r := range res.Tables[0].Rows {
-		if r[1] == judgeaudit.Leniency || r[1] == judgeaudit.Scale {
-			fmt.Printf("%s %s %.2f n=%d\n", r[0], r[1], r[2], r[5])
+	for _, j := range res.Judges {
+		for _, b := range j.Biases {
+			if b.Name == judgeaudit.Leniency || b.Name == judgeaudit.Scale {
+				fmt.Printf("%s %s %.2f n=%d\n", j.Judge, b.Name, b.Estimate, b.N)
+			}
 		}
 	}
 	// Output:
