@@ -14,7 +14,6 @@ import (
 	"github.com/euroexec/euroexec/metrics/ranking"
 	"github.com/euroexec/euroexec/metrics/reliability"
 	"github.com/euroexec/euroexec/metrics/scores"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -109,14 +108,16 @@ func auditJudges(ctx context.Context, res *Result, s *study.Study, c config.Conf
 	return nil
 }
 
-// addPairwise adds the analysis of the pairwise (A-vs-B) judgments.
-func addPairwise(ctx context.Context, rep *report.Report, s *study.Study, c config.Config) error {
+// addPairwise adds the analysis of the pairwise (A-vs-B) judgments and
+// keeps its typed result in res.
+func addPairwise(ctx context.Context, res *Result, s *study.Study, c config.Config) error {
 	o := pairwise.DefaultOptions()
 	o.Seed, o.Bootstrap, o.Round = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound
 	p, err := pairwise.Analyze(ctx, s, o)
 	if err != nil {
 		return fmt.Errorf("analyse pairwise judgments: %w", err)
 	}
-	rep.Add(p)
+	res.Report.Add(p.Part())
+	res.Pairwise = p
 	return nil
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/calibration"
 	"github.com/euroexec/euroexec/metrics/judgeaudit"
+	"github.com/euroexec/euroexec/metrics/pairwise"
 	"github.com/euroexec/euroexec/metrics/prbench"
 	"github.com/euroexec/euroexec/metrics/ranking"
 	"github.com/euroexec/euroexec/metrics/reliability"
@@ -111,6 +112,9 @@ type Result struct {
 	// JudgeAudit is the typed result of the judge audit (judge_bias,
 	// judge_bias_by_attribute, judge_audit and the forest plots).
 	JudgeAudit judgeaudit.Result
+	// Pairwise is the typed result of the pairwise (A-vs-B) judgments (the
+	// pairwise_* tables and their figures).
+	Pairwise pairwise.Result
 }
 
 // Run ingests the study folder studyDir, analyses it and returns the
@@ -184,7 +188,7 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 	if err := auditJudges(ctx, res, s, cfg); err != nil {
 		return nil, err
 	}
-	if err := addPairwise(ctx, rep, s, cfg); err != nil {
+	if err := addPairwise(ctx, res, s, cfg); err != nil {
 		return nil, err
 	}
 	rep.Tables = append(rep.Tables, listingTables(listings)...)

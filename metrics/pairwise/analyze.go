@@ -11,10 +11,149 @@ import (
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
+	studymodel "github.com/euroexec/euroexec/study"
 )
 
-// Result is what Analyze adds to a report.
-type Result = report.Part
+// Result is what Analyze produced, as typed values; Part builds the
+// pairwise tables and figures from them in one place.
+type Result struct {
+	// Models are the models of the analysed judgments, in name order (the
+	// categories of the rating chart).
+	Models []string
+	// Populations are the grader populations (humans pooled, then each
+	// judge); empty when the round has no pairwise judgments (see Notes).
+	Populations []Population
+	// Agreement are the rows of pairwise_agreement: every two graders, and
+	// each grader against the majority of the other humans, with enough
+	// comparisons in common; empty: no such table (see Notes).
+	Agreement []Agreement
+	// LengthMargin is the length difference in characters above which a
+	// pair counts for the length bias (Options.LengthMargin).
+	LengthMargin int
+	// Notes say what was left out and why.
+	Notes []report.Note
+	// Warnings are non-fatal findings.
+	Warnings []string
+}
+
+// Estimate is a point estimate with its 95 % cluster-bootstrap interval
+// over questions; NaN when undefined or without a bootstrap.
+type Estimate struct {
+	Value, Lo, Hi float64
+}
+
+// Population is one grader population's results: its rows of
+// pairwise_models, pairwise_matrix, pairwise_position, pairwise_length
+// and pairwise_rubric.
+type Population struct {
+	// Name is "humans" (pooled) or the judge's evaluator id.
+	Name string
+	// Present are the models this population judged, in name order (the
+	// rows and columns of its heat map).
+	Present []string
+	// Models are its pairwise_models rows, by rank, then model name.
+	Models []ModelRow
+	// Matrix are its pairwise_matrix cells: every ordered pair of Present
+	// models that met, row model major, in Present order.
+	Matrix []MatrixCell
+	// Position is its position bias.
+	Position Position
+	// HasLength says some judgment compared two responses with texts, so
+	// Length is defined (a pairwise_length row).
+	HasLength bool
+	Length    LengthBias
+	// HasRubric says some judgment compared two responses both graded on
+	// the rubric by this population, so Rubric is defined (a
+	// pairwise_rubric row).
+	HasRubric bool
+	Rubric    RubricAgreement
+}
+
+// ModelRow is one model of a population: judgments, win rate and
+// Bradley–Terry rating.
+type ModelRow struct {
+	Model string
+	// N are the judgments of the model's answers against another model's,
+	// Wins, Losses and Ties their outcomes.
+	N, Wins, Losses, Ties int64
+	// WinRate is (Wins + Ties/2) / N with its interval.
+	WinRate Estimate
+	// Rating is the Bradley–Terry rating on the Elo scale (1000 = the
+	// average model) with its interval.
+	Rating Estimate
+	// Rank is the rank by rating (1 = best; 1 + models rated strictly
+	// higher), 0 when undefined; RankLo and RankHi are the best and worst
+	// rank of its bootstrap interval (2.5th percentile rounded down, 97.5th
+	// rounded up), 0 without an interval.
+	Rank, RankLo, RankHi int64
+}
+
+// WinRateExact is the win rate as an exact fraction (2·Wins + Ties) / 2N
+// in lowest terms; the zero Rat when N is 0.
+func (m ModelRow) WinRateExact() studymodel.Rat { return studymodel.NewRat(2*m.Wins+m.Ties, 2*m.N) }
+
+// MatrixCell is one ordered pair of models that met.
+type MatrixCell struct {
+	// ModelA is the row model, ModelB the column model.
+	ModelA, ModelB string
+	// N are the judgments of the pair, WinsA, Ties and WinsB their
+	// outcomes.
+	N, WinsA, Ties, WinsB int64
+	// WinRateA is ModelA's win rate (WinsA + Ties/2) / N with its interval.
+	WinRateA Estimate
+}
+
+// WinRateExact is ModelA's win rate as an exact fraction (2·WinsA + Ties)
+// / 2N in lowest terms.
+func (c MatrixCell) WinRateExact() studymodel.Rat { return studymodel.NewRat(2*c.WinsA+c.Ties, 2*c.N) }
+
+// Agreement is one row of pairwise_agreement: GraderA's verdicts against
+// GraderB's (a grader, or the majority of the other humans) over the N
+// comparisons both judged.
+type Agreement struct {
+	GraderA, GraderB string
+	N                int64
+	// Agreement is the share of comparisons with the same verdict, Kappa
+	// Cohen's κ on three classes, MacroF1, Precision and Recall the macro
+	// scores with GraderB as the reference.
+	Agreement, Kappa, MacroF1, Precision, Recall Estimate
+}
+
+// Position is a population's position bias.
+type Position struct {
+	// N are the non-tie verdicts, FirstWins those won by the answer shown
+	// first; FirstShare = FirstWins / N and PValue the exact two-sided
+	// binomial test of FirstShare = ½.
+	N, FirstWins int64
+	FirstShare   Estimate
+	PValue       float64
+	// Swapped are the comparisons judged in both orders by the same grader
+	// (and run); SwapConsistency the share with the same verdict in both
+	// orders, ConflictRate the share with a different winner in each.
+	Swapped                       int64
+	SwapConsistency, ConflictRate Estimate
+}
+
+// LengthBias is a population's length bias over the pairs whose lengths
+// differ by more than Result.LengthMargin characters.
+type LengthBias struct {
+	// N are the non-tie verdicts on such pairs, LongerWins those won by the
+	// longer answer; LongerShare = LongerWins / N and PValue the exact
+	// two-sided binomial test of LongerShare = ½.
+	N, LongerWins int64
+	LongerShare   Estimate
+	PValue        float64
+}
+
+// RubricAgreement compares a population's pairwise verdicts with its
+// rubric grades.
+type RubricAgreement struct {
+	// N are the non-tie verdicts on responses with different rubric means,
+	// Agree those won by the answer with the higher rubric mean, Agreement
+	// = Agree / N.
+	N, Agree  int64
+	Agreement Estimate
+}
 
 // Table names.
 const (
@@ -110,7 +249,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 		}
 		return stats.PercentileInterval(reps, j, opt.Level)
 	}
-	build(&res, s, p, l, point, reg, ci, opt)
+	compute(&res, p, l, point, reg, ci, opt)
 	if opt.Bootstrap == 0 {
 		res.Notes = append(res.Notes, report.Note{Table: ModelsTable, Reason: "bootstrap disabled: the pairwise intervals are empty"})
 	}
@@ -140,32 +279,24 @@ func cols(parts ...any) []report.Column {
 	return out
 }
 
-// build makes the tables, figures and notes from the point estimates and
+// compute fills res's typed values and notes from the point estimates and
 // the interval function.
-func build(res *Result, s *analysis.Study, p *prepared, l *layout, point []float64, reg []bool, ci func(int) (float64, float64), opt Options) {
+func compute(res *Result, p *prepared, l *layout, point []float64, reg []bool, ci func(int) (float64, float64), opt Options) {
 	m := len(p.models)
-	mt := &report.Table{Name: ModelsTable, Title: "Pairwise judgments: win rates and Bradley–Terry ratings", Section: report.SectionPairwise,
-		Doc: "Per grader population (humans pooled, each judge) and model, on the main round: judgments, wins, losses, ties, the win rate (ties count half) and the Bradley–Terry rating (ties as half wins, Elo scale 1000 + 400·log10(e)·β, mean β = 0), with the rank by rating; 95 % cluster-bootstrap intervals over questions.",
-		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("model", report.Text, "the model"),
-			col("n", report.Int, "judgments of the model's answers against another model's"),
-			col("wins", report.Int, "judgments the model won"), col("losses", report.Int, "judgments the model lost"), col("ties", report.Int, "ties"),
-			withCI("win_rate", report.Fraction, "(wins + ties/2) / n"),
-			withCI("bt_rating", report.Float, "Bradley–Terry rating on the Elo scale (1000 = average)"),
-			col("rank", report.Int, "rank by rating, 1 = best (1 + models rated strictly higher)"),
-			col("rank_lo", report.Int, "best rank in the 95 % bootstrap interval (2.5th percentile, rounded down)"),
-			col("rank_hi", report.Int, "worst rank in the 95 % bootstrap interval (97.5th percentile, rounded up)"))}
-	xt := &report.Table{Name: MatrixTable, Title: "Pairwise judgments: win-rate matrix", Section: report.SectionPairwise,
-		Doc: "Per grader population and every ordered pair of models that met, whichever was shown first: judgments, wins of model_a, ties, wins of model_b and model_a's win rate (ties count half), with its 95 % cluster-bootstrap interval over questions.",
-		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("model_a", report.Text, "the row model"), col("model_b", report.Text, "the column model"),
-			col("n", report.Int, "judgments of the pair"), col("wins_a", report.Int, "won by model_a"), col("ties", report.Int, "ties"), col("wins_b", report.Int, "won by model_b"),
-			withCI("win_rate_a", report.Fraction, "(wins_a + ties/2) / n"))}
-	figBT := &report.Figure{ID: "pairwise_bt_ratings", Section: report.SectionPairwise, Title: "Bradley–Terry ratings with 95 % intervals",
-		Kind: report.Bar, XName: "model", YName: "rating (Elo scale)", Table: ModelsTable, Categories: p.models}
-	var heat []*report.Figure
+	est := func(j int) Estimate {
+		lo, hi := ci(j)
+		return Estimate{point[j], lo, hi}
+	}
+	res.Models = append([]string(nil), p.models...)
+	res.LengthMargin = opt.LengthMargin
 	for pi, pp := range p.pops {
 		pres := l.present[pi]
 		k := len(pres)
 		base := l.popOff[pi]
+		pop := Population{Name: pp.name}
+		for _, g := range pres {
+			pop.Present = append(pop.Present, p.models[g])
+		}
 		// Integer counts.
 		acc := make([]int64, m*m*3)
 		ones := make([]int32, len(p.questions))
@@ -195,33 +326,18 @@ func build(res *Result, s *analysis.Study, p *prepared, l *layout, point []float
 			order[i] = i
 		}
 		sortByRank(order, func(i int) float64 { return point[base+2*k+i] })
-		ser := report.Series{Name: pp.name, Values: make([]float64, m), Lo: make([]float64, m), Hi: make([]float64, m)}
-		for i := range ser.Values {
-			ser.Values[i], ser.Lo[i], ser.Hi[i] = math.NaN(), math.NaN(), math.NaN()
-		}
 		for _, li := range order {
 			g := int(pres[li])
-			wlo, whi := ci(base + li)
-			rlo, rhi := ci(base + k + li)
+			mr := ModelRow{Model: p.models[g], N: n[g], Wins: wins[g], Losses: losses[g], Ties: ties[g],
+				WinRate: est(base + li), Rating: est(base + k + li)}
 			klo, khi := ci(base + 2*k + li)
-			var rank, rl, rh any
 			if !math.IsNaN(point[base+2*k+li]) {
-				rank = int64(point[base+2*k+li])
+				mr.Rank = int64(point[base+2*k+li])
 			}
 			if !math.IsNaN(klo) {
-				rl, rh = int64(math.Floor(klo)), int64(math.Ceil(khi))
+				mr.RankLo, mr.RankHi = int64(math.Floor(klo)), int64(math.Ceil(khi))
 			}
-			mt.Rows = append(mt.Rows, []any{pp.name, p.models[g], n[g], wins[g], losses[g], ties[g],
-				point[base+li], wlo, whi, point[base+k+li], rlo, rhi, rank, rl, rh})
-			ser.Values[g], ser.Lo[g], ser.Hi[g] = point[base+k+li], rlo, rhi
-		}
-		figBT.Series = append(figBT.Series, ser)
-		hf := &report.Figure{ID: fmt.Sprintf("pairwise_matrix_%d", pi+1), Section: report.SectionPairwise,
-			Title: "Win rate of the row model against the column model: " + pp.name, Kind: report.Heatmap,
-			XName: "against", YName: "model", Percent: true, Table: MatrixTable}
-		for _, g := range pres {
-			hf.Categories = append(hf.Categories, p.models[g])
-			hf.YCategories = append(hf.YCategories, p.models[g])
+			pop.Models = append(pop.Models, mr)
 		}
 		// pairCI is the interval of a's win rate against b (b's is the
 		// mirror image of a's against b).
@@ -242,21 +358,17 @@ func build(res *Result, s *analysis.Study, p *prepared, l *layout, point []float
 			}
 			return 1 - ch, 1 - cl
 		}
-		hs := report.Series{Name: "win rate"}
-		for ya, a := range pres {
-			for xb, b := range pres {
+		for _, a := range pres {
+			for _, b := range pres {
 				c, ok := mat[[2]int{int(a), int(b)}]
 				if !ok {
 					continue
 				}
-				wr := float64(2*c.a+c.t) / float64(2*c.n)
 				lo, hi := pairCI(a, b)
-				xt.Rows = append(xt.Rows, []any{pp.name, p.models[a], p.models[b], c.n, c.a, c.t, c.b, wr, lo, hi})
-				hs.Cells = append(hs.Cells, report.Cell{X: xb, Y: ya, Value: wr})
+				pop.Matrix = append(pop.Matrix, MatrixCell{ModelA: p.models[a], ModelB: p.models[b], N: c.n, WinsA: c.a, Ties: c.t, WinsB: c.b,
+					WinRateA: Estimate{float64(2*c.a+c.t) / float64(2*c.n), lo, hi}})
 			}
 		}
-		hf.Series = []report.Series{hs}
-		heat = append(heat, hf)
 		if reg[pi] {
 			var never []string
 			for _, g := range pres {
@@ -275,13 +387,124 @@ func build(res *Result, s *analysis.Study, p *prepared, l *layout, point []float
 				"%s: the maximum-likelihood Bradley–Terry ratings do not exist (%s); the ratings add %g virtual ties between every two models and stay finite, but are not comparable across populations",
 				pp.name, why, opt.Prior)})
 		}
+		// Position, length, rubric.
+		sh := base + 3*k
+		posN, posF := sum32(pp.posN), sum32(pp.posFirst)
+		pop.Position = Position{N: posN, FirstWins: posF, FirstShare: est(sh + sPos), PValue: binomTwoSided(posF, posN),
+			Swapped: sum32(pp.swapN), SwapConsistency: est(sh + sSwapSame), ConflictRate: est(sh + sSwapConflict)}
+		if pp.hasLen {
+			ln, lw := sum32(pp.lenN), sum32(pp.lenLonger)
+			pop.HasLength = true
+			pop.Length = LengthBias{N: ln, LongerWins: lw, LongerShare: est(sh + sLen), PValue: binomTwoSided(lw, ln)}
+		}
+		if pp.hasRub {
+			pop.HasRubric = true
+			pop.Rubric = RubricAgreement{N: sum32(pp.rubN), Agree: sum32(pp.rubAgree), Agreement: est(sh + sRub)}
+		}
+		res.Populations = append(res.Populations, pop)
+	}
+	for i, ap := range p.pairs {
+		o := l.pairOff + nAgree*i
+		res.Agreement = append(res.Agreement, Agreement{GraderA: ap.a, GraderB: ap.b, N: int64(ap.n),
+			Agreement: est(o + aAgree), Kappa: est(o + aKappa), MacroF1: est(o + aF1), Precision: est(o + aPrec), Recall: est(o + aRec)})
+	}
+	if len(p.pairs) == 0 {
+		res.Notes = append(res.Notes, report.Note{Table: AgreementTable, Reason: fmt.Sprintf("no two graders judged %d or more of the same comparisons", max(opt.MinOverlap, 1))})
+	}
+	if p.dropped > 0 {
+		res.Notes = append(res.Notes, report.Note{Table: AgreementTable, Reason: fmt.Sprintf("%d pairs of graders with fewer than %d comparisons in common are left out", p.dropped, max(opt.MinOverlap, 1))})
+	}
+	hasLen, hasRub := false, false
+	for _, pop := range res.Populations {
+		hasLen, hasRub = hasLen || pop.HasLength, hasRub || pop.HasRubric
+	}
+	if !hasLen {
+		res.Notes = append(res.Notes, report.Note{Table: LengthTable, Reason: "no pairwise judgment of two responses whose texts are in the response dumps"})
+	}
+	if !hasRub {
+		res.Notes = append(res.Notes, report.Note{Table: RubricTable, Reason: "no pairwise judgment of two responses both graded on the rubric by the same population"})
+	}
+}
+
+// ciCells are the value, lo and hi cells of e.
+func ciCells(e Estimate) []any { return []any{e.Value, e.Lo, e.Hi} }
+
+// intOrNil is v as a cell, empty when v is 0 (undefined).
+func intOrNil(v int64) any {
+	if v == 0 {
+		return nil
+	}
+	return v
+}
+
+// Part builds the pairwise tables (pairwise_models, pairwise_matrix,
+// pairwise_agreement when there are agreement rows, pairwise_position,
+// pairwise_length and pairwise_rubric when some population has them) and
+// their figures from r; with its Notes and Warnings it is ready for
+// report.Report.Add. It has no tables when r has no populations.
+func (r Result) Part() report.Part {
+	res := report.Part{Notes: r.Notes, Warnings: r.Warnings}
+	if len(r.Populations) == 0 {
+		return res
+	}
+	mt := &report.Table{Name: ModelsTable, Title: "Pairwise judgments: win rates and Bradley–Terry ratings", Section: report.SectionPairwise,
+		Doc: "Per grader population (humans pooled, each judge) and model, on the main round: judgments, wins, losses, ties, the win rate (ties count half) and the Bradley–Terry rating (ties as half wins, Elo scale 1000 + 400·log10(e)·β, mean β = 0), with the rank by rating; 95 % cluster-bootstrap intervals over questions.",
+		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("model", report.Text, "the model"),
+			col("n", report.Int, "judgments of the model's answers against another model's"),
+			col("wins", report.Int, "judgments the model won"), col("losses", report.Int, "judgments the model lost"), col("ties", report.Int, "ties"),
+			withCI("win_rate", report.Fraction, "(wins + ties/2) / n"),
+			withCI("bt_rating", report.Float, "Bradley–Terry rating on the Elo scale (1000 = average)"),
+			col("rank", report.Int, "rank by rating, 1 = best (1 + models rated strictly higher)"),
+			col("rank_lo", report.Int, "best rank in the 95 % bootstrap interval (2.5th percentile, rounded down)"),
+			col("rank_hi", report.Int, "worst rank in the 95 % bootstrap interval (97.5th percentile, rounded up)"))}
+	xt := &report.Table{Name: MatrixTable, Title: "Pairwise judgments: win-rate matrix", Section: report.SectionPairwise,
+		Doc: "Per grader population and every ordered pair of models that met, whichever was shown first: judgments, wins of model_a, ties, wins of model_b and model_a's win rate (ties count half), with its 95 % cluster-bootstrap interval over questions.",
+		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("model_a", report.Text, "the row model"), col("model_b", report.Text, "the column model"),
+			col("n", report.Int, "judgments of the pair"), col("wins_a", report.Int, "won by model_a"), col("ties", report.Int, "ties"), col("wins_b", report.Int, "won by model_b"),
+			withCI("win_rate_a", report.Fraction, "(wins_a + ties/2) / n"))}
+	figBT := &report.Figure{ID: "pairwise_bt_ratings", Section: report.SectionPairwise, Title: "Bradley–Terry ratings with 95 % intervals",
+		Kind: report.Bar, XName: "model", YName: "rating (Elo scale)", Table: ModelsTable, Categories: r.Models}
+	gpos := make(map[string]int, len(r.Models))
+	for i, m := range r.Models {
+		gpos[m] = i
+	}
+	var heat []*report.Figure
+	for pi, pop := range r.Populations {
+		ser := report.Series{Name: pop.Name, Values: make([]float64, len(r.Models)), Lo: make([]float64, len(r.Models)), Hi: make([]float64, len(r.Models))}
+		for i := range ser.Values {
+			ser.Values[i], ser.Lo[i], ser.Hi[i] = math.NaN(), math.NaN(), math.NaN()
+		}
+		for _, m := range pop.Models {
+			row := append([]any{pop.Name, m.Model, m.N, m.Wins, m.Losses, m.Ties}, ciCells(m.WinRate)...)
+			row = append(row, ciCells(m.Rating)...)
+			mt.Rows = append(mt.Rows, append(row, intOrNil(m.Rank), intOrNil(m.RankLo), intOrNil(m.RankHi)))
+			g := gpos[m.Model]
+			ser.Values[g], ser.Lo[g], ser.Hi[g] = m.Rating.Value, m.Rating.Lo, m.Rating.Hi
+		}
+		figBT.Series = append(figBT.Series, ser)
+		hf := &report.Figure{ID: fmt.Sprintf("pairwise_matrix_%d", pi+1), Section: report.SectionPairwise,
+			Title: "Win rate of the row model against the column model: " + pop.Name, Kind: report.Heatmap,
+			XName: "against", YName: "model", Percent: true, Table: MatrixTable}
+		ppos := make(map[string]int, len(pop.Present))
+		for i, m := range pop.Present {
+			hf.Categories = append(hf.Categories, m)
+			hf.YCategories = append(hf.YCategories, m)
+			ppos[m] = i
+		}
+		hs := report.Series{Name: "win rate"}
+		for _, c := range pop.Matrix {
+			xt.Rows = append(xt.Rows, append([]any{pop.Name, c.ModelA, c.ModelB, c.N, c.WinsA, c.Ties, c.WinsB}, ciCells(c.WinRateA)...))
+			hs.Cells = append(hs.Cells, report.Cell{X: ppos[c.ModelB], Y: ppos[c.ModelA], Value: c.WinRateA.Value})
+		}
+		hf.Series = []report.Series{hs}
+		heat = append(heat, hf)
 	}
 	res.Tables = append(res.Tables, mt, xt)
 	res.Figures = append(res.Figures, figBT)
 	res.Figures = append(res.Figures, heat...)
 
 	// Agreement.
-	if len(p.pairs) > 0 {
+	if len(r.Agreement) > 0 {
 		at := &report.Table{Name: AgreementTable, Title: "Pairwise judgments: agreement between graders", Section: report.SectionPairwise,
 			Doc: "For every two graders over the comparisons both judged (same question and model pair, either order; a grader's verdict is the sign of its wins minus losses over its judgments of the comparison), and for each grader against the strict majority of the other human graders: raw agreement, Cohen's κ on three classes (first model by name better, tie, second better), macro F1, precision and recall with grader_b as the reference; 95 % cluster-bootstrap intervals over questions.",
 			Columns: cols(col("grader_a", report.Text, "a grader (the predictions for F1)"), col("grader_b", report.Text, "the other grader or the majority of the other humans (the reference for F1)"),
@@ -294,26 +517,18 @@ func build(res *Result, s *analysis.Study, p *prepared, l *layout, point []float
 		fig := &report.Figure{ID: "pairwise_kappa", Section: report.SectionPairwise, Title: "Cohen's κ between graders on the pairwise judgments, 95 % intervals",
 			Kind: report.Bar, XName: "graders", YName: "κ", Table: AgreementTable}
 		sk := report.Series{Name: "κ"}
-		for i, ap := range p.pairs {
-			o := l.pairOff + nAgree*i
-			row := []any{ap.a, ap.b, int64(ap.n)}
-			for j := 0; j < nAgree; j++ {
-				lo, hi := ci(o + j)
-				row = append(row, point[o+j], lo, hi)
+		for _, ap := range r.Agreement {
+			row := []any{ap.GraderA, ap.GraderB, ap.N}
+			for _, e := range []Estimate{ap.Agreement, ap.Kappa, ap.MacroF1, ap.Precision, ap.Recall} {
+				row = append(row, ciCells(e)...)
 			}
 			at.Rows = append(at.Rows, row)
-			lo, hi := ci(o + aKappa)
-			fig.Categories = append(fig.Categories, ap.a+" vs "+ap.b)
-			sk.Values, sk.Lo, sk.Hi = append(sk.Values, point[o+aKappa]), append(sk.Lo, lo), append(sk.Hi, hi)
+			fig.Categories = append(fig.Categories, ap.GraderA+" vs "+ap.GraderB)
+			sk.Values, sk.Lo, sk.Hi = append(sk.Values, ap.Kappa.Value), append(sk.Lo, ap.Kappa.Lo), append(sk.Hi, ap.Kappa.Hi)
 		}
 		fig.Series = []report.Series{sk}
 		res.Tables = append(res.Tables, at)
 		res.Figures = append(res.Figures, fig)
-	} else {
-		res.Notes = append(res.Notes, report.Note{Table: AgreementTable, Reason: fmt.Sprintf("no two graders judged %d or more of the same comparisons", max(opt.MinOverlap, 1))})
-	}
-	if p.dropped > 0 {
-		res.Notes = append(res.Notes, report.Note{Table: AgreementTable, Reason: fmt.Sprintf("%d pairs of graders with fewer than %d comparisons in common are left out", p.dropped, max(opt.MinOverlap, 1))})
 	}
 
 	// Position, length, rubric.
@@ -325,7 +540,7 @@ func build(res *Result, s *analysis.Study, p *prepared, l *layout, point []float
 			withCI("swap_consistency", report.Fraction, "same verdict in both orders"),
 			withCI("conflict_rate", report.Fraction, "a different model wins in each order"))}
 	lt := &report.Table{Name: LengthTable, Title: "Pairwise judgments: length bias", Section: report.SectionPairwise,
-		Doc: fmt.Sprintf("Per grader population: share of non-tie verdicts won by the longer answer, over the pairs whose lengths differ by more than %d characters, with the exact two-sided binomial p-value against ½.", opt.LengthMargin),
+		Doc: fmt.Sprintf("Per grader population: share of non-tie verdicts won by the longer answer, over the pairs whose lengths differ by more than %d characters, with the exact two-sided binomial p-value against ½.", r.LengthMargin),
 		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("n", report.Int, "non-tie verdicts on pairs of different length"),
 			col("longer_wins", report.Int, "won by the longer answer"), withCI("longer_share", report.Fraction, "longer_wins / n"),
 			col("p_value", report.Float, "exact two-sided binomial test of longer_share = ½"))}
@@ -337,31 +552,22 @@ func build(res *Result, s *analysis.Study, p *prepared, l *layout, point []float
 		Kind: report.Bar, XName: "graders", YName: "share", Percent: true, Table: PositionTable}
 	sp := report.Series{Name: "first shown wins"}
 	hasLen, hasRub := false, false
-	for pi, pp := range p.pops {
-		k := len(l.present[pi])
-		sh := l.popOff[pi] + 3*k
-		ones := make([]int32, len(p.questions))
-		for i := range ones {
-			ones[i] = 1
-		}
-		posN, posF := sum32(pp.posN), sum32(pp.posFirst)
-		lo, hi := ci(sh + sPos)
-		slo, shi := ci(sh + sSwapSame)
-		clo, chi := ci(sh + sSwapConflict)
-		pt.Rows = append(pt.Rows, []any{pp.name, posN, posF, point[sh+sPos], lo, hi, binomTwoSided(posF, posN),
-			sum32(pp.swapN), point[sh+sSwapSame], slo, shi, point[sh+sSwapConflict], clo, chi})
-		fp.Categories = append(fp.Categories, pp.name)
-		sp.Values, sp.Lo, sp.Hi = append(sp.Values, point[sh+sPos]), append(sp.Lo, lo), append(sp.Hi, hi)
-		if pp.hasLen {
+	for _, pop := range r.Populations {
+		ps := pop.Position
+		row := append([]any{pop.Name, ps.N, ps.FirstWins}, ciCells(ps.FirstShare)...)
+		row = append(append(row, ps.PValue, ps.Swapped), ciCells(ps.SwapConsistency)...)
+		pt.Rows = append(pt.Rows, append(row, ciCells(ps.ConflictRate)...))
+		fp.Categories = append(fp.Categories, pop.Name)
+		sp.Values, sp.Lo, sp.Hi = append(sp.Values, ps.FirstShare.Value), append(sp.Lo, ps.FirstShare.Lo), append(sp.Hi, ps.FirstShare.Hi)
+		if pop.HasLength {
 			hasLen = true
-			ln, lw := sum32(pp.lenN), sum32(pp.lenLonger)
-			lo, hi := ci(sh + sLen)
-			lt.Rows = append(lt.Rows, []any{pp.name, ln, lw, point[sh+sLen], lo, hi, binomTwoSided(lw, ln)})
+			lb := pop.Length
+			lt.Rows = append(lt.Rows, append(append([]any{pop.Name, lb.N, lb.LongerWins}, ciCells(lb.LongerShare)...), lb.PValue))
 		}
-		if pp.hasRub {
+		if pop.HasRubric {
 			hasRub = true
-			lo, hi := ci(sh + sRub)
-			rt.Rows = append(rt.Rows, []any{pp.name, sum32(pp.rubN), sum32(pp.rubAgree), point[sh+sRub], lo, hi})
+			ra := pop.Rubric
+			rt.Rows = append(rt.Rows, append([]any{pop.Name, ra.N, ra.Agree}, ciCells(ra.Agreement)...))
 		}
 	}
 	fp.Series = []report.Series{sp}
@@ -369,14 +575,11 @@ func build(res *Result, s *analysis.Study, p *prepared, l *layout, point []float
 	res.Figures = append(res.Figures, fp)
 	if hasLen {
 		res.Tables = append(res.Tables, lt)
-	} else {
-		res.Notes = append(res.Notes, report.Note{Table: LengthTable, Reason: "no pairwise judgment of two responses whose texts are in the response dumps"})
 	}
 	if hasRub {
 		res.Tables = append(res.Tables, rt)
-	} else {
-		res.Notes = append(res.Notes, report.Note{Table: RubricTable, Reason: "no pairwise judgment of two responses both graded on the rubric by the same population"})
 	}
+	return res
 }
 
 func sum32(x []int32) int64 {

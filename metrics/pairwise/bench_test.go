@@ -79,8 +79,8 @@ func BenchmarkArena(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(res.Tables) < 4 {
-			b.Fatalf("%d tables", len(res.Tables))
+		if len(res.Part().Tables) < 4 {
+			b.Fatalf("%d tables", len(res.Part().Tables))
 		}
 	}
 	var ms runtime.MemStats

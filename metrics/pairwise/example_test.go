@@ -34,10 +34,13 @@ func ExampleAnalyze() {
 	if err != nil {
 		panic(err)
 	}
-	for _, r := range res.Tables[0].Rows {
-		fmt.Printf("%s %s win rate %.3f rating %.1f rank %d\n", r[0], r[1], r[6], r[9], r[12])
+	for _, pop := range res.Populations {
+		for _, m := range pop.Models {
+			w := m.WinRateExact()
+			fmt.Printf("%s %s win rate %.3f (%d/%d) rating %.1f rank %d\n", pop.Name, m.Model, m.WinRate.Value, w.Num, w.Den, m.Rating.Value, m.Rank)
+		}
 	}
 	// Output:
-	// humans alpha win rate 0.625 rating 1044.4 rank 1
-	// humans beta win rate 0.375 rating 955.6 rank 2
+	// humans alpha win rate 0.625 (5/8) rating 1044.4 rank 1
+	// humans beta win rate 0.375 (3/8) rating 955.6 rank 2
 }

@@ -200,8 +200,8 @@ func TestLengthAndRubric(t *testing.T) {
 // No comparisons: no tables and no error; cancelled context: an error.
 func TestEmptyAndCancel(t *testing.T) {
 	res := run(t, &analysis.Study{MainRound: "main"}, 10)
-	if len(res.Tables) != 0 {
-		t.Errorf("tables %d, want 0", len(res.Tables))
+	if len(res.Part().Tables) != 0 {
+		t.Errorf("tables %d, want 0", len(res.Part().Tables))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

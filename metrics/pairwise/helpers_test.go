@@ -149,7 +149,7 @@ func checkClose(t *testing.T, what string, got, want, tol float64) {
 // rowsOf returns a table's rows as maps by column name.
 func rowsOf(t *testing.T, res Result, name string) []map[string]any {
 	t.Helper()
-	for _, tb := range res.Tables {
+	for _, tb := range res.Part().Tables {
 		if tb.Name != name {
 			continue
 		}

@@ -1,0 +1,180 @@
+package pairwise
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/report"
+)
+
+// sameCell says a table cell holds want: floats equal bit for bit or both
+// NaN, other values equal.
+func sameCell(got, want any) bool {
+	if w, ok := want.(float64); ok {
+		g, ok := got.(float64)
+		return ok && (g == w || math.IsNaN(g) && math.IsNaN(w))
+	}
+	return got == want
+}
+
+// checkCells fails when a cell of row, read by column name, is not the
+// wanted value, or a column of the table is not checked.
+func checkCells(t *testing.T, tab *report.Table, row []any, want map[string]any) {
+	t.Helper()
+	for name, w := range want {
+		if tab.Index(name) < 0 {
+			t.Fatalf("table %s has no column %q", tab.Name, name)
+		}
+		if got := tab.Get(row, name); !sameCell(got, w) {
+			t.Errorf("%s.%s = %v (%T), want %v (%T)", tab.Name, name, got, got, w, w)
+		}
+	}
+	if len(want) != len(tab.Columns) {
+		t.Errorf("%s: checked %d of %d columns", tab.Name, len(want), len(tab.Columns))
+	}
+}
+
+// withCI adds name, name_lo and name_hi of e to m.
+func addCI(m map[string]any, name string, e Estimate) map[string]any {
+	m[name], m[name+"_lo"], m[name+"_hi"] = e.Value, e.Lo, e.Hi
+	return m
+}
+
+// rank is a rank cell: empty when 0 (undefined).
+func rankCell(v int64) any {
+	if v == 0 {
+		return nil
+	}
+	return v
+}
+
+// partStudy: three models, 24 questions; two humans and a judge each judge
+// every pair of every question, the judge in both orders; responses have
+// texts of different lengths and a human rubric grade.
+func partStudy() *analysis.Study {
+	s := &analysis.Study{MainRound: "main", Attributes: []string{"Overall"}}
+	models := []string{"alpha", "beta", "gamma"}
+	prefs := []analysis.Preference{analysis.PreferA, analysis.PreferB, analysis.Tie, analysis.PreferA, analysis.PreferA}
+	k := 0
+	for q := 0; q < 24; q++ {
+		qid := fmt.Sprintf("q%02d", q)
+		for m, name := range models {
+			s.Responses = append(s.Responses, analysis.Response{QuestionID: qid, Model: name, Text: "x", Chars: 100 + 80*m + 7*q})
+			s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "h1", Kind: analysis.Human, Round: "main", QuestionID: qid, Model: name,
+				Rubric: []float64{float64(1 + (q+2*m)%5)}})
+		}
+		for a := 0; a < 3; a++ {
+			for b := a + 1; b < 3; b++ {
+				for _, ev := range []string{"h1", "h2", "judge"} {
+					kind := analysis.Human
+					if ev == "judge" {
+						kind = analysis.Judge
+					}
+					k++
+					s.Comparisons = append(s.Comparisons, analysis.Comparison{Evaluator: ev, Kind: kind, Round: "main", QuestionID: qid,
+						ModelA: models[a], ModelB: models[b], Winner: prefs[(k+q)%len(prefs)]})
+					if ev == "judge" {
+						s.Comparisons = append(s.Comparisons, analysis.Comparison{Evaluator: ev, Kind: kind, Round: "main", QuestionID: qid,
+							ModelA: models[b], ModelB: models[a], Winner: prefs[(k+q+1)%len(prefs)]})
+					}
+				}
+			}
+		}
+	}
+	return s
+}
+
+// TestPartFromTyped: every cell of the pairwise tables, read by column
+// name, is the typed value of the Result; the figures show the same values.
+func TestPartFromTyped(t *testing.T) {
+	res := run(t, partStudy(), 60)
+	if len(res.Populations) != 2 || len(res.Agreement) == 0 {
+		t.Fatalf("populations %d, agreement rows %d; want 2 and some", len(res.Populations), len(res.Agreement))
+	}
+	p := res.Part()
+	tabs := map[string]*report.Table{}
+	var names []string
+	for _, tb := range p.Tables {
+		tabs[tb.Name] = tb
+		names = append(names, tb.Name)
+	}
+	if fmt.Sprint(names) != fmt.Sprint([]string{ModelsTable, MatrixTable, AgreementTable, PositionTable, LengthTable, RubricTable}) {
+		t.Fatalf("tables %v", names)
+	}
+	next := map[string]int{}
+	row := func(name string) []any {
+		tb := tabs[name]
+		i := next[name]
+		next[name]++
+		if i >= len(tb.Rows) {
+			t.Fatalf("%s: fewer rows than typed values", name)
+		}
+		return tb.Rows[i]
+	}
+	withLen, withRub, ranked := 0, 0, 0
+	for pi, pop := range res.Populations {
+		bt := p.Figures[0].Series[pi]
+		for _, m := range pop.Models {
+			w := map[string]any{"graders": pop.Name, "model": m.Model, "n": m.N, "wins": m.Wins, "losses": m.Losses, "ties": m.Ties,
+				"rank": rankCell(m.Rank), "rank_lo": rankCell(m.RankLo), "rank_hi": rankCell(m.RankHi)}
+			addCI(addCI(w, "win_rate", m.WinRate), "bt_rating", m.Rating)
+			checkCells(t, tabs[ModelsTable], row(ModelsTable), w)
+			if x := m.WinRateExact(); x.Float64() != m.WinRate.Value {
+				t.Errorf("%s %s: win rate %v, exact %d/%d", pop.Name, m.Model, m.WinRate.Value, x.Num, x.Den)
+			}
+			if m.RankLo > 0 {
+				ranked++
+			}
+			for g, name := range res.Models {
+				if name == m.Model && (!sameCell(bt.Values[g], m.Rating.Value) || !sameCell(bt.Lo[g], m.Rating.Lo)) {
+					t.Errorf("rating bar %s %s = %v, want %v", pop.Name, name, bt.Values[g], m.Rating.Value)
+				}
+			}
+		}
+		heat := p.Figures[1+pi]
+		for ci, c := range pop.Matrix {
+			checkCells(t, tabs[MatrixTable], row(MatrixTable), addCI(map[string]any{"graders": pop.Name, "model_a": c.ModelA, "model_b": c.ModelB,
+				"n": c.N, "wins_a": c.WinsA, "ties": c.Ties, "wins_b": c.WinsB}, "win_rate_a", c.WinRateA))
+			if x := c.WinRateExact(); x.Float64() != c.WinRateA.Value {
+				t.Errorf("%s %s–%s: win rate %v, exact %d/%d", pop.Name, c.ModelA, c.ModelB, c.WinRateA.Value, x.Num, x.Den)
+			}
+			cell := heat.Series[0].Cells[ci]
+			if heat.Categories[cell.X] != c.ModelB || heat.YCategories[cell.Y] != c.ModelA || cell.Value != c.WinRateA.Value {
+				t.Errorf("heat cell %v, want %s vs %s %v", cell, c.ModelA, c.ModelB, c.WinRateA.Value)
+			}
+		}
+		ps := pop.Position
+		w := map[string]any{"graders": pop.Name, "n": ps.N, "first_wins": ps.FirstWins, "p_value": ps.PValue, "n_swapped": ps.Swapped}
+		addCI(addCI(addCI(w, "first_share", ps.FirstShare), "swap_consistency", ps.SwapConsistency), "conflict_rate", ps.ConflictRate)
+		checkCells(t, tabs[PositionTable], row(PositionTable), w)
+		if pop.HasLength {
+			withLen++
+			lb := pop.Length
+			checkCells(t, tabs[LengthTable], row(LengthTable), addCI(map[string]any{"graders": pop.Name, "n": lb.N, "longer_wins": lb.LongerWins,
+				"p_value": lb.PValue}, "longer_share", lb.LongerShare))
+		}
+		if pop.HasRubric {
+			withRub++
+			ra := pop.Rubric
+			checkCells(t, tabs[RubricTable], row(RubricTable), addCI(map[string]any{"graders": pop.Name, "n": ra.N, "agree": ra.Agree}, "agreement", ra.Agreement))
+		}
+	}
+	for _, a := range res.Agreement {
+		w := map[string]any{"grader_a": a.GraderA, "grader_b": a.GraderB, "n": a.N}
+		addCI(addCI(addCI(addCI(addCI(w, "agreement", a.Agreement), "kappa", a.Kappa), "macro_f1", a.MacroF1), "precision_macro", a.Precision), "recall_macro", a.Recall)
+		checkCells(t, tabs[AgreementTable], row(AgreementTable), w)
+	}
+	for name, tb := range tabs {
+		if next[name] != len(tb.Rows) {
+			t.Errorf("%s: %d rows, %d typed values", name, len(tb.Rows), next[name])
+		}
+	}
+	if withLen == 0 || withRub == 0 || ranked == 0 {
+		t.Errorf("length rows %d, rubric rows %d, rank intervals %d: a part of the check proves nothing", withLen, withRub, ranked)
+	}
+	if q := (Result{}).Part(); len(q.Tables) != 0 || len(q.Figures) != 0 {
+		t.Error("no populations: tables made")
+	}
+}
