@@ -88,7 +88,8 @@ func beyond(ctx context.Context, res *Result, s *study.Study, c config.Config) e
 	if err != nil {
 		return err
 	}
-	rep.Add(pr)
+	rep.Add(pr.Part())
+	res.Planning = pr
 	return nil
 }
 

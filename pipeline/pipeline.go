@@ -26,6 +26,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/calibration"
 	"github.com/euroexec/euroexec/metrics/judgeaudit"
 	"github.com/euroexec/euroexec/metrics/pairwise"
+	"github.com/euroexec/euroexec/metrics/planning"
 	"github.com/euroexec/euroexec/metrics/prbench"
 	"github.com/euroexec/euroexec/metrics/ranking"
 	"github.com/euroexec/euroexec/metrics/reliability"
@@ -115,6 +116,9 @@ type Result struct {
 	// Pairwise is the typed result of the pairwise (A-vs-B) judgments (the
 	// pairwise_* tables and their figures).
 	Pairwise pairwise.Result
+	// Planning is the typed result of the study plan (the study_plan table
+	// and its figure).
+	Planning planning.Result
 }
 
 // Run ingests the study folder studyDir, analyses it and returns the

@@ -46,9 +46,57 @@ type Options struct {
 // DefaultOptions returns Options{Plan: DefaultPlanOptions()}.
 func DefaultOptions() Options { return Options{Plan: DefaultPlanOptions()} }
 
-// Result is what Analyze produced: the study_plan table, its figure, notes
-// on what was left out and warnings.
-type Result = report.Part
+// Result is what Analyze produced, as typed values; Part builds the
+// study_plan table and its figure from them in one place.
+type Result struct {
+	// Pairs are the adjacent pairs of models in the human rubric order,
+	// higher model first; empty when the plan could not be made (see
+	// Notes).
+	Pairs []Pair
+	// Plan are the design targets used (alpha, power and the graders per
+	// response of the sample-size columns).
+	Plan PlanOptions
+	// Notes say what was left out and why.
+	Notes []report.Note
+	// Warnings are non-fatal findings.
+	Warnings []string
+}
+
+// Pair is one row of study_plan: two models adjacent in the human rubric
+// order. Undefined numbers are NaN; undefined sample sizes 0.
+type Pair struct {
+	// ModelA is the higher model, ModelB the next one.
+	ModelA, ModelB string
+	// Questions are the pilot questions with a human score for both.
+	Questions int64
+	// Graders is the mean number of human graders per response in the
+	// pilot.
+	Graders float64
+	// MeanA and MeanB are the models' mean per-question rubric on those
+	// questions, D the mean per-question difference a − b; the Exact
+	// fields are the same means as exact fractions (the zero Rat when a
+	// term was not exact).
+	MeanA, MeanB, D                float64
+	MeanAExact, MeanBExact, DExact study.Rat
+	// VarDiff is the variance (n − 1) of the per-question difference,
+	// VarQuestion its between-question part σ²_q and VarGrader the grader
+	// noise variance per response σ²_e, estimated on GraderQuestions
+	// questions.
+	VarDiff, VarQuestion, VarGrader float64
+	GraderQuestions                 int64
+	// EffectSize is D / √VarDiff (Cohen's d_z); PowerPilot the power of
+	// the pilot itself at alpha for the observed D.
+	EffectSize, PowerPilot float64
+	// QuestionsPilot are the questions needed with the pilot's graders per
+	// response; 0 when it cannot be computed (see Note).
+	QuestionsPilot int64
+	// QuestionsByGraders are the questions needed with g graders per
+	// response, g in Result.Plan.GradersPerQuestion order; 0 when it cannot
+	// be computed.
+	QuestionsByGraders []int64
+	// Note says why a sample size is empty.
+	Note string
+}
 
 // TableName is the name of Plan's table (tables/study_plan.csv).
 const TableName = "study_plan"
@@ -72,23 +120,32 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 }
 
 func analyze(s *analysis.Study, opt Options) Result {
-	var r Result
+	r := Result{Plan: opt.Plan}
 	pairs, err := plan(s, opt.Plan)
 	if err != nil {
 		r.Notes = append(r.Notes, report.Note{Table: TableName, Reason: err.Error()})
 		return r
 	}
-	t := planTable(pairs, opt.Plan)
-	r.Tables = append(r.Tables, t)
-	if f := planFigure(pairs, opt.Plan.GradersPerQuestion); f != nil {
-		r.Figures = append(r.Figures, f)
-	}
+	r.Pairs = pairs
 	for _, ps := range pairs {
-		if ps.note != "" {
-			r.Notes = append(r.Notes, report.Note{Table: TableName, Reason: fmt.Sprintf("%v vs %v: %s", ps.a, ps.b, ps.note)})
+		if ps.Note != "" {
+			r.Notes = append(r.Notes, report.Note{Table: TableName, Reason: fmt.Sprintf("%v vs %v: %s", ps.ModelA, ps.ModelB, ps.Note)})
 		}
 	}
 	return r
+}
+
+// Part builds the study_plan table and its bar chart from r; with its
+// Notes and Warnings it is ready for report.Report.Add. It has no table
+// when r has no pairs.
+func (r Result) Part() report.Part {
+	p := report.Part{Notes: r.Notes, Warnings: r.Warnings}
+	if len(r.Pairs) == 0 {
+		return p
+	}
+	p.Tables = append(p.Tables, planTable(r.Pairs, r.Plan))
+	p.Figures = append(p.Figures, planFigure(r.Pairs, r.Plan.GradersPerQuestion))
+	return p
 }
 
 // pilot holds the main-round human rubric means of the study per model and
@@ -105,21 +162,6 @@ type pilot struct {
 type score struct {
 	x float64
 	r study.Rat
-}
-
-// pairStats is one row of study_plan before formatting.
-type pairStats struct {
-	a, b           string
-	meanA, meanB   float64
-	n              int     // questions with a score for both
-	graders        float64 // mean graders per response over the pair's responses
-	d, varD        float64
-	varQ, varE     float64
-	nVarQuestions  int
-	effect, powerP float64
-	nPilot         any
-	nG             []any
-	note           string
 }
 
 // Plan sizes a follow-up study from a pilot. For each pair of models
@@ -162,7 +204,7 @@ func Plan(s *analysis.Study, opt PlanOptions) (*report.Table, error) {
 }
 
 // plan checks s and opt and computes the adjacent pairs of Plan.
-func plan(s *analysis.Study, opt PlanOptions) ([]pairStats, error) {
+func plan(s *analysis.Study, opt PlanOptions) ([]Pair, error) {
 	if err := checkPlan(s, opt); err != nil {
 		return nil, err
 	}
@@ -170,7 +212,7 @@ func plan(s *analysis.Study, opt PlanOptions) ([]pairStats, error) {
 	if len(p.models) < 2 {
 		return nil, fmt.Errorf("planning: plan: %d model(s) with main-round human rubric gradings; need 2", len(p.models))
 	}
-	var pairs []pairStats
+	var pairs []Pair
 	for i := 0; i+1 < len(p.models); i++ {
 		pairs = append(pairs, p.pair(i, i+1, opt))
 	}
@@ -201,16 +243,26 @@ func checkPlan(s *analysis.Study, opt PlanOptions) error {
 }
 
 // planTable builds the study_plan table from the pairs.
-func planTable(pairs []pairStats, opt PlanOptions) *report.Table {
+func planTable(pairs []Pair, opt PlanOptions) *report.Table {
 	t := newPlanTable(opt)
 	for _, ps := range pairs {
-		row := []any{ps.a, ps.b, int64(ps.n), ps.graders, ps.meanA, ps.meanB, ps.d, ps.varD, ps.varQ, ps.varE,
-			int64(ps.nVarQuestions), ps.effect, ps.powerP, ps.nPilot}
-		row = append(row, ps.nG...)
-		row = append(row, ps.note)
+		row := []any{ps.ModelA, ps.ModelB, ps.Questions, ps.Graders, ps.MeanA, ps.MeanB, ps.D, ps.VarDiff, ps.VarQuestion, ps.VarGrader,
+			ps.GraderQuestions, ps.EffectSize, ps.PowerPilot, sizeCell(ps.QuestionsPilot)}
+		for _, n := range ps.QuestionsByGraders {
+			row = append(row, sizeCell(n))
+		}
+		row = append(row, ps.Note)
 		t.Rows = append(t.Rows, row)
 	}
 	return t
+}
+
+// sizeCell is a sample size as a cell: empty when 0 (not computed).
+func sizeCell(n int64) any {
+	if n == 0 {
+		return nil
+	}
+	return n
 }
 
 func newPlanTable(opt PlanOptions) *report.Table {
@@ -333,8 +385,8 @@ func sortedKeys(g map[string]score) []string {
 }
 
 // pair computes one row for models i (higher) and j.
-func (p *pilot) pair(i, j int, opt PlanOptions) pairStats {
-	ps := pairStats{a: p.models[i], b: p.models[j], nG: make([]any, len(opt.GradersPerQuestion))}
+func (p *pilot) pair(i, j int, opt PlanOptions) Pair {
+	ps := Pair{ModelA: p.models[i], ModelB: p.models[j], QuestionsByGraders: make([]int64, len(opt.GradersPerQuestion))}
 	var diff, inv []float64
 	var meanA, meanB, meanD study.RatSum // exact means over the questions
 	var gSum float64
@@ -388,68 +440,70 @@ func (p *pilot) pair(i, j int, opt PlanOptions) pairStats {
 			qResp++
 		}
 	}
-	ps.n = len(diff)
-	ps.graders = math.NaN()
-	if ps.n > 0 {
-		ps.graders = gSum / float64(2*ps.n)
+	n := len(diff)
+	ps.Questions = int64(n)
+	ps.Graders = math.NaN()
+	if n > 0 {
+		ps.Graders = gSum / float64(2*n)
 	}
-	ps.meanA, ps.meanB = meanA.Mean(), meanB.Mean()
-	ps.d = meanD.Mean() // exact: 0 only when the means are equal
-	if ps.n == 0 {
-		ps.meanA, ps.meanB, ps.d = math.NaN(), math.NaN(), math.NaN()
+	ps.MeanA, ps.MeanB = meanA.Mean(), meanB.Mean()
+	ps.MeanAExact, ps.MeanBExact, ps.DExact = meanA.Rat(), meanB.Rat(), meanD.Rat()
+	ps.D = meanD.Mean() // exact: 0 only when the means are equal
+	if n == 0 {
+		ps.MeanA, ps.MeanB, ps.D = math.NaN(), math.NaN(), math.NaN()
 	}
-	ps.varD = stats.Variance(diff)
-	ps.varE, ps.varQ = math.NaN(), math.NaN()
+	ps.VarDiff = stats.Variance(diff)
+	ps.VarGrader, ps.VarQuestion = math.NaN(), math.NaN()
 	switch {
 	case dfPaired > 0:
-		ps.varE = ssPaired / float64(dfPaired) / 2
-		ps.nVarQuestions = qPaired
+		ps.VarGrader = ssPaired / float64(dfPaired) / 2
+		ps.GraderQuestions = int64(qPaired)
 	case dfResp > 0:
-		ps.varE = ssResp / float64(dfResp)
-		ps.nVarQuestions = qResp
+		ps.VarGrader = ssResp / float64(dfResp)
+		ps.GraderQuestions = int64(qResp)
 	}
-	if !math.IsNaN(ps.varE) && !math.IsNaN(ps.varD) {
-		ps.varQ = math.Max(0, ps.varD-float64(ps.varE*stats.Mean(inv)))
+	if !math.IsNaN(ps.VarGrader) && !math.IsNaN(ps.VarDiff) {
+		ps.VarQuestion = math.Max(0, ps.VarDiff-float64(ps.VarGrader*stats.Mean(inv)))
 	}
-	ps.effect = ps.d / math.Sqrt(ps.varD)
-	ps.powerP = math.NaN()
-	if ps.n >= 2 {
-		ps.powerP = PairedPower(float64(ps.n), ps.effect, opt.Alpha)
+	ps.EffectSize = ps.D / math.Sqrt(ps.VarDiff)
+	ps.PowerPilot = math.NaN()
+	if n >= 2 {
+		ps.PowerPilot = PairedPower(float64(n), ps.EffectSize, opt.Alpha)
 	}
 	var notes []string
-	size := func(v float64) any {
-		if math.IsNaN(v) || ps.n < 2 {
-			return nil
+	size := func(v float64) int64 {
+		if math.IsNaN(v) || n < 2 {
+			return 0
 		}
 		if v == 0 {
-			if ps.d != 0 {
+			if ps.D != 0 {
 				notes = append(notes, "no variance: every question shows the same difference")
 			}
-			return nil
+			return 0
 		}
-		n, _, err := PairedSampleSize(ps.d/math.Sqrt(v), opt.Alpha, opt.Power)
+		k, _, err := PairedSampleSize(ps.D/math.Sqrt(v), opt.Alpha, opt.Power)
 		if err != nil {
 			if !errors.Is(err, ErrNoEffect) {
 				notes = append(notes, err.Error())
 			}
-			return nil
+			return 0
 		}
-		return int64(n)
+		return int64(k)
 	}
 	switch {
-	case ps.n < 2:
-		notes = append(notes, fmt.Sprintf("%d question(s) with a score for both models; need 2", ps.n))
-	case ps.d == 0:
+	case n < 2:
+		notes = append(notes, fmt.Sprintf("%d question(s) with a score for both models; need 2", n))
+	case ps.D == 0:
 		notes = append(notes, "cannot be separated: the pilot's mean difference is 0")
 	}
-	ps.nPilot = size(ps.varD)
-	if math.IsNaN(ps.varE) && ps.n >= 2 {
+	ps.QuestionsPilot = size(ps.VarDiff)
+	if math.IsNaN(ps.VarGrader) && n >= 2 {
 		notes = append(notes, "no question has two graders: the grader variance cannot be estimated")
 	}
 	for k, g := range opt.GradersPerQuestion {
-		ps.nG[k] = size(ps.varQ + 2*ps.varE/float64(g))
+		ps.QuestionsByGraders[k] = size(ps.VarQuestion + 2*ps.VarGrader/float64(g))
 	}
-	ps.note = joinUnique(notes)
+	ps.Note = joinUnique(notes)
 	return ps
 }
 
@@ -471,10 +525,7 @@ func joinUnique(s []string) string {
 
 // planFigure draws the needed questions per pair (categories) and design
 // (series: the pilot's design and each g).
-func planFigure(pairs []pairStats, gs []int) *report.Figure {
-	if len(pairs) == 0 {
-		return nil
-	}
+func planFigure(pairs []Pair, gs []int) *report.Figure {
 	f := &report.Figure{ID: FigureID, Section: report.SectionBeyond, Title: "Questions needed to separate adjacent models",
 		Kind: report.Bar, XName: "pair", YName: "questions needed", Table: TableName}
 	names := []string{"pilot design"}
@@ -484,12 +535,12 @@ func planFigure(pairs []pairStats, gs []int) *report.Figure {
 	for k, name := range names {
 		s := report.Series{Name: name}
 		for _, ps := range pairs {
-			n := ps.nPilot
+			n := ps.QuestionsPilot
 			if k > 0 {
-				n = ps.nG[k-1]
+				n = ps.QuestionsByGraders[k-1]
 			}
 			v := math.NaN()
-			if n, ok := n.(int64); ok {
+			if n > 0 {
 				v = float64(n)
 			}
 			s.Values = append(s.Values, v)
@@ -497,7 +548,7 @@ func planFigure(pairs []pairStats, gs []int) *report.Figure {
 		f.Series = append(f.Series, s)
 	}
 	for _, ps := range pairs {
-		f.Categories = append(f.Categories, fmt.Sprintf("%v vs %v", ps.a, ps.b))
+		f.Categories = append(f.Categories, fmt.Sprintf("%v vs %v", ps.ModelA, ps.ModelB))
 	}
 	return f
 }

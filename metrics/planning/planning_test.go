@@ -250,8 +250,8 @@ func TestPlanErrors(t *testing.T) {
 		}
 	}
 	r := analyze(one, DefaultOptions())
-	if len(r.Tables) != 0 || len(r.Notes) != 1 {
-		t.Errorf("Analyze on one model: %d tables, %d notes; want 0, 1", len(r.Tables), len(r.Notes))
+	if len(r.Part().Tables) != 0 || len(r.Notes) != 1 {
+		t.Errorf("Analyze on one model: %d tables, %d notes; want 0, 1", len(r.Part().Tables), len(r.Notes))
 	}
 }
 
