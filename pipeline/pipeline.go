@@ -99,6 +99,9 @@ type Result struct {
 	// Summary are the rows of the summary table (Tables 4 and 10) as typed
 	// values, without the rank columns the rankings add (see Rankings).
 	Summary []analysis.SummaryRow
+	// PRBench is the typed result of the PRBench analysis (the prbench_*,
+	// criterion_agreement and judge_parity tables and their figures).
+	PRBench prbench.Result
 	// Rankings is the typed result of the rankings with uncertainty (the
 	// rankings table and the rank and group columns of the summary table
 	// are built from it).
@@ -182,10 +185,10 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("analyse: %w", err)
 	}
-	rep.Add(pr)
+	rep.Add(pr.Part())
 
 	stage(StageBeyond)
-	res := &Result{Report: rep, Config: cfg, Rows: ires.Rows, Summary: ares.Summary}
+	res := &Result{Report: rep, Config: cfg, Rows: ires.Rows, Summary: ares.Summary, PRBench: pr}
 	if err := beyond(ctx, res, s, cfg); err != nil {
 		return nil, fmt.Errorf("analyse: %w", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 )
 
 // conf2 is a 2×2 confusion of two graders' criterion grades: index a·2 + b
@@ -268,40 +267,14 @@ func (p *prep) agreeStats(clusters []conf2) agreeRow {
 	return r
 }
 
-// agreementTable builds criterion_agreement, its figure and judge_parity.
-func (p *prep) agreementTables() (*report.Table, *report.Figure, *report.Table) {
+// agreementRows are the rows of criterion_agreement and judge_parity.
+func (p *prep) agreementRows() ([]AgreementRow, []ParityRow) {
 	pairs, parity := p.collectPairs()
 	if len(pairs) == 0 {
 		p.note("criterion_agreement", "no two graders graded the same (response, criterion) cells; the agreement tables are left out")
-		return nil, nil, nil
+		return nil, nil
 	}
-	t := &report.Table{Name: "criterion_agreement", Title: "Agreement on criterion grades", Section: report.SectionPRBench,
-		Doc: "For every pair of graders, over the (response, criterion) cells both graded: raw agreement, Cohen's κ and macro F1 (mean F1 of met and not met, grader_b as reference), overall and per domain and category, with 95 % cluster-bootstrap intervals over questions.",
-		Columns: []report.Column{
-			col("grader_a", report.Text, "first grader (the judge of a judge–expert pair)"),
-			col("grader_b", report.Text, "second grader"),
-			col("pair_kind", report.Text, "judge-expert, expert-expert or judge-judge"),
-			col("breakdown", report.Text, "all, domain:<domain> or category:<category>"),
-			col("n_questions", report.Int, "questions with cells graded by both"),
-			col("n", report.Int, "(response, criterion) cells graded by both"),
-			col("n_both_met", report.Int, "cells both graded met"),
-			col("n_a_only", report.Int, "cells only grader_a graded met"),
-			col("n_b_only", report.Int, "cells only grader_b graded met"),
-			col("n_neither", report.Int, "cells both graded not met"),
-			col("agreement", report.Fraction, "share of cells with the same grade"),
-			col("agreement_lo", report.Fraction, "95 % interval, lower end"),
-			col("agreement_hi", report.Fraction, "95 % interval, upper end"),
-			col("kappa", report.Float, "Cohen's κ (unweighted)"),
-			col("kappa_lo", report.Float, "95 % interval, lower end"),
-			col("kappa_hi", report.Float, "95 % interval, upper end"),
-			col("macro_f1", report.Fraction, "mean of the F1 of the met and the not-met class"),
-			col("macro_f1_lo", report.Fraction, "95 % interval, lower end"),
-			col("macro_f1_hi", report.Fraction, "95 % interval, upper end"),
-		}}
-	fig := &report.Figure{ID: "prbench_criterion_agreement", Section: report.SectionPRBench,
-		Title: "Agreement on criterion grades per grader pair", Kind: report.Bar,
-		XName: "grader pair", YName: "agreement", Table: t.Name}
-	series := []report.Series{{Name: "agreement"}, {Name: "kappa"}, {Name: "macro_f1"}}
+	var out []AgreementRow
 	for _, pa := range pairs {
 		qs := make([]int, 0, len(pa.perQ))
 		for q := range pa.perQ {
@@ -314,16 +287,9 @@ func (p *prep) agreementTables() (*report.Table, *report.Figure, *report.Table) 
 			}
 			r := p.agreeStats(clusters)
 			c := r.total
-			addRow(t, p.graders[pa.a].id, p.graders[pa.b].id, pairKind(p, pa), breakdown, int64(r.nQ), c.n(),
-				c[3], c[2], c[1], c[0], r.agr, r.agrLo, r.agrHi, r.kap, r.kapLo, r.kapHi, r.f1, r.f1Lo, r.f1Hi)
-			if breakdown == "all" {
-				fig.Categories = append(fig.Categories, p.graders[pa.a].id+" vs "+p.graders[pa.b].id)
-				for i, v := range [][3]float64{{r.agr, r.agrLo, r.agrHi}, {r.kap, r.kapLo, r.kapHi}, {r.f1, r.f1Lo, r.f1Hi}} {
-					series[i].Values = append(series[i].Values, v[0])
-					series[i].Lo = append(series[i].Lo, v[1])
-					series[i].Hi = append(series[i].Hi, v[2])
-				}
-			}
+			out = append(out, AgreementRow{GraderA: p.graders[pa.a].id, GraderB: p.graders[pa.b].id, PairKind: pairKind(p, pa),
+				Breakdown: breakdown, Questions: int64(r.nQ), N: c.n(), BothMet: c[3], AOnly: c[2], BOnly: c[1], Neither: c[0],
+				Agreement: Interval{r.agr, r.agrLo, r.agrHi}, Kappa: Interval{r.kap, r.kapLo, r.kapHi}, MacroF1: Interval{r.f1, r.f1Lo, r.f1Hi}})
 		}
 		sumSlots := func(q int, slot int) conf2 {
 			if slot >= 0 {
@@ -355,27 +321,12 @@ func (p *prep) agreementTables() (*report.Table, *report.Figure, *report.Table) 
 			emit("category:"+c, collect(nil, ci+1))
 		}
 	}
-	fig.Series = series
-	return t, fig, p.parityTable(parity)
+	return out, p.parityRows(parity)
 }
 
-// parityTable builds judge_parity.
-func (p *prep) parityTable(parity map[int]*parityAcc) *report.Table {
-	t := &report.Table{Name: "judge_parity", Title: "Judge within expert range", Section: report.SectionPRBench,
-		Doc: "Per judge, over the cells graded by the judge and two experts (pooled over every pair of experts): judge–expert agreement, expert–expert agreement and their difference with a 95 % paired cluster-bootstrap interval over questions; within expert range when the interval's lower end is above −parity_margin.",
-		Columns: []report.Column{
-			col("judge", report.Text, "judge id"),
-			col("n_expert_pairs", report.Int, "pairs of experts with cells in common with the judge"),
-			col("n_questions", report.Int, "questions with such cells"),
-			col("n", report.Int, "(response, criterion, expert pair) cells graded by the judge and both experts"),
-			col("judge_expert_agreement", report.Fraction, "(#judge = expert 1 + #judge = expert 2) / (2n)"),
-			col("expert_expert_agreement", report.Fraction, "#expert 1 = expert 2 / n"),
-			col("difference", report.Float, "judge_expert_agreement − expert_expert_agreement"),
-			col("difference_lo", report.Float, "95 % paired cluster-bootstrap interval over questions, lower end"),
-			col("difference_hi", report.Float, "95 % paired cluster-bootstrap interval over questions, upper end"),
-			col("parity_margin", report.Float, "the margin (study.toml criteria.parity_margin)"),
-			col("within_expert_range", report.Text, "true when difference_lo > −parity_margin; empty when the interval is undefined"),
-		}}
+// parityRows are the rows of judge_parity.
+func (p *prep) parityRows(parity map[int]*parityAcc) []ParityRow {
+	var out []ParityRow
 	for gi, g := range p.graders {
 		if !g.judge {
 			continue
@@ -420,21 +371,15 @@ func (p *prep) parityTable(parity map[int]*parityAcc) *report.Table {
 			})
 			lo, hi = stats.PercentileInterval(reps, 0, level)
 		}
-		var within any
-		if !math.IsNaN(lo) {
-			within = lo > -p.opt.ParityMargin
-		} else {
+		if math.IsNaN(lo) {
 			p.note("judge_parity", "judge %s: the bootstrap interval is undefined (no replicates), so within_expert_range is empty", g.id)
 		}
-		addRow(t, g.id, int64(len(pa.pairs)), int64(len(qs)), tot[0],
-			float64(tot[1])/float64(2*tot[0]), float64(tot[2])/float64(tot[0]), diff(tot),
-			lo, hi, p.opt.ParityMargin, within)
+		out = append(out, ParityRow{Judge: g.id, ExpertPairs: int64(len(pa.pairs)), Questions: int64(len(qs)), N: tot[0],
+			JudgeExpert: float64(tot[1]) / float64(2*tot[0]), ExpertExpert: float64(tot[2]) / float64(tot[0]), Difference: diff(tot),
+			DifferenceLo: lo, DifferenceHi: hi, ParityMargin: p.opt.ParityMargin, Within: !math.IsNaN(lo) && lo > -p.opt.ParityMargin})
 	}
-	if len(t.Rows) == 0 {
-		if len(parity) == 0 {
-			p.note("judge_parity", "no judge shares criterion cells with two experts; judge parity is left out")
-		}
-		return nil
+	if len(out) == 0 && len(parity) == 0 {
+		p.note("judge_parity", "no judge shares criterion cells with two experts; judge parity is left out")
 	}
-	return t
+	return out
 }

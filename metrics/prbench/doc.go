@@ -8,8 +8,10 @@
 // whether each LLM judge agrees with the experts about as well as the
 // experts agree with each other; and response length against score.
 //
-// The entry point is Analyze, which takes an *analysis.Study and returns the
-// tables and figures of the report's PRBench section (report.SectionPRBench).
+// The entry point is Analyze, which takes an *analysis.Study and returns a
+// typed Result (rows of exported structs, numbers as numbers); Result.Part
+// builds from it, in one place, the tables and figures of the report's
+// PRBench section (report.SectionPRBench).
 // It never panics on user input and never fails: what cannot be computed is
 // left out with a report.Note, and a value that is undefined for the data
 // at hand is NaN (an empty cell in tables/*.csv).

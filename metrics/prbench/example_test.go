@@ -34,13 +34,8 @@ func ExampleAnalyze() {
 		fmt.Println(err)
 		return
 	}
-	for _, t := range res.Tables {
-		if t.Name != "prbench_scores" {
-			continue
-		}
-		for _, r := range t.Rows {
-			fmt.Printf("%s %s %s: clipped %.2f, normalized %.2f\n", r[0], r[1], r[2], r[5], r[9])
-		}
+	for _, r := range res.Scores {
+		fmt.Printf("%s %s %s: clipped %.2f, normalized %.2f\n", r.Set, r.Graders, r.Model, r.Clipped.Mean, r.Normalized.Mean)
 	}
 	// Output:
 	// all judge:o4-mini alpha: clipped 0.10, normalized 0.40

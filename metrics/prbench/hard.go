@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"math/big"
 	"slices"
-
-	"github.com/euroexec/euroexec/report"
 )
 
 // hardScore is one question's difficulty score.
@@ -61,20 +59,11 @@ func (p *prep) difficulty() ([]hardScore, string) {
 	return out, source
 }
 
-// hardSubset marks the Hard questions and builds prbench_hard_questions.
-func (p *prep) hardSubset() *report.Table {
+// hardSubset marks the Hard questions and returns them per domain,
+// hardest first, with whose gradings ranked them.
+func (p *prep) hardSubset() ([]HardQuestion, string) {
 	scores, source := p.difficulty()
-	t := &report.Table{Name: "prbench_hard_questions", Title: "PRBench Hard subset", Section: report.SectionPRBench,
-		Doc: "The Hard subset: per domain, the questions with the lowest mean clipped score across models (from the " + source + "), ties broken by question id.",
-		Columns: []report.Column{
-			col("domain", report.Text, "question domain"),
-			col("rank", report.Int, "1 = the hardest question of the domain"),
-			col("question_id", report.Text, "question id"),
-			col("mean_clipped", report.Fraction, "mean over models of the model's mean clipped score on the question"),
-			col("n_models", report.Int, "models with a defined clipped score on the question"),
-			col("source", report.Text, "judges (all judges' gradings) or humans, whose gradings rank the questions"),
-			col("n_domain", report.Int, "questions of the domain with a difficulty score"),
-		}}
+	var out []HardQuestion
 	for _, d := range p.domains {
 		var ds []hardScore
 		for _, s := range scores {
@@ -95,8 +84,9 @@ func (p *prep) hardSubset() *report.Table {
 		for i, s := range ds[:k] {
 			p.qs[s.q].hard = true
 			v, _ := s.score.Float64()
-			addRow(t, d, int64(i+1), p.qs[s.q].id, v, int64(s.nModels), source, int64(len(ds)))
+			out = append(out, HardQuestion{Domain: d, Rank: int64(i + 1), QuestionID: p.qs[s.q].id, MeanClipped: v,
+				Models: int64(s.nModels), Source: source, DomainQuestions: int64(len(ds))})
 		}
 	}
-	return t
+	return out, source
 }

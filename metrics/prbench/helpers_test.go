@@ -23,7 +23,7 @@ func grade(s *analysis.Study, ev, kind, q, m string, ids []string, mets string) 
 
 func table(t *testing.T, res Result, name string) *report.Table {
 	t.Helper()
-	for _, tb := range res.Tables {
+	for _, tb := range res.Part().Tables {
 		if tb.Name == name {
 			return tb
 		}
@@ -34,7 +34,7 @@ func table(t *testing.T, res Result, name string) *report.Table {
 
 func tableNames(res Result) []string {
 	var n []string
-	for _, tb := range res.Tables {
+	for _, tb := range res.Part().Tables {
 		n = append(n, tb.Name)
 	}
 	return n

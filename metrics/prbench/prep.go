@@ -132,7 +132,6 @@ type prep struct {
 	cats    []string
 	domains []string
 	res     *Result
-	figIDs  map[string]bool
 }
 
 func (p *prep) warnf(format string, a ...any) {

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 )
 
 // modelRow is one model's two scores over one block of units.
@@ -141,69 +140,32 @@ func (p *prep) unitScores(ui int) (rat, rat) {
 	return p.units[ui].clip, p.units[ui].norm
 }
 
-func col(name string, kind report.ColumnKind, doc string) report.Column {
-	return report.Column{Name: name, Kind: kind, Doc: doc}
+// scoreRow is the typed row of a model's block.
+func (p *prep) scoreRow(set, pop string, r modelRow) ScoreRow {
+	return ScoreRow{Set: set, Graders: pop, Model: p.models[r.model], Questions: int64(r.nQ), N: int64(r.n),
+		Clipped:    Score{r.mean[0], r.sd[0], r.lo[0], r.hi[0]},
+		Normalized: Score{r.mean[1], r.sd[1], r.lo[1], r.hi[1]}}
 }
 
-var scoreCols = []report.Column{
-	col("n_questions", report.Int, "questions on which the model has gradings in this block"),
-	col("n", report.Int, "gradings (one grader's criterion grades of one response); a grading with an undefined clipped score is left out of the clipped columns"),
-	col("clipped_mean", report.Fraction, "mean over gradings of max(raw/max, 0), raw = Σ weight·met over the graded criteria, max = Σ of their positive weights"),
-	col("clipped_sd", report.Fraction, "SD (n − 1) of the clipped scores"),
-	col("clipped_lo", report.Fraction, "95 % cluster-bootstrap interval over questions, lower end"),
-	col("clipped_hi", report.Fraction, "95 % cluster-bootstrap interval over questions, upper end"),
-	col("normalized_mean", report.Fraction, "mean over gradings of (raw − min)/(max − min), min = Σ of the negative weights"),
-	col("normalized_sd", report.Fraction, "SD (n − 1) of the min-normalised scores"),
-	col("normalized_lo", report.Fraction, "95 % cluster-bootstrap interval over questions, lower end"),
-	col("normalized_hi", report.Fraction, "95 % cluster-bootstrap interval over questions, upper end"),
-}
-
-func withScoreCols(cols ...report.Column) []report.Column {
-	return append(cols, scoreCols...)
-}
-
-func scoreValues(r modelRow) []any {
-	return []any{int64(r.nQ), int64(r.n),
-		r.mean[0], r.sd[0], r.lo[0], r.hi[0],
-		r.mean[1], r.sd[1], r.lo[1], r.hi[1]}
-}
-
-func addRow(t *report.Table, vals ...any) {
-	if len(vals) != len(t.Columns) {
-		panic("prbench: table " + t.Name + ": row width does not match its columns") // programming error only
-	}
-	t.Rows = append(t.Rows, vals)
-}
-
-var (
-	colSet     = col("set", report.Text, "all = every question with criteria; hard = the Hard subset (prbench_hard_questions)")
-	colGraders = col("graders", report.Text, "humans (every human grader's gradings pooled) or judge:<id> (one LLM judge)")
-	colModel   = col("model", report.Text, "model name")
-)
-
-// scoresTable builds prbench_scores: per set, population and model.
-func (p *prep) scoresTable() (*report.Table, map[[2]int][]modelRow) {
-	t := &report.Table{Name: "prbench_scores", Title: "PRBench scores per model", Section: report.SectionPRBench,
-		Doc:     "Clipped and min-normalised weighted-criteria scores per model and grader population, on all questions and on the Hard subset, with 95 % cluster-bootstrap intervals over questions.",
-		Columns: withScoreCols(colSet, colGraders, colModel)}
-	blocks := map[[2]int][]modelRow{}
+// scoreRows are the rows of prbench_scores: per set, population and model;
+// hard says the Hard subset is not empty.
+func (p *prep) scoreRows() (out []ScoreRow, hard bool) {
 	for si, set := range []string{"all", "hard"} {
 		var inQ func(int) bool
 		if si == 1 {
 			if !p.anyHard() {
 				continue
 			}
+			hard = true
 			inQ = func(q int) bool { return p.qs[q].hard }
 		}
 		for pop := range p.pops {
-			rows := p.scoreBlock(pop, inQ, 2, p.unitScores)
-			blocks[[2]int{si, pop}] = rows
-			for _, r := range rows {
-				addRow(t, append([]any{set, p.pops[pop], p.models[r.model]}, scoreValues(r)...)...)
+			for _, r := range p.scoreBlock(pop, inQ, 2, p.unitScores) {
+				out = append(out, p.scoreRow(set, p.pops[pop], r))
 			}
 		}
 	}
-	return t, blocks
+	return out, hard
 }
 
 func (p *prep) anyHard() bool {
@@ -215,11 +177,9 @@ func (p *prep) anyHard() bool {
 	return false
 }
 
-// domainTable builds prbench_by_domain.
-func (p *prep) domainTable() *report.Table {
-	t := &report.Table{Name: "prbench_by_domain", Title: "PRBench scores per domain", Section: report.SectionPRBench,
-		Doc:     "Clipped and min-normalised scores per domain, model and grader population, on all the domain's questions and on its Hard subset.",
-		Columns: withScoreCols(colSet, colGraders, col("domain", report.Text, "question domain"), colModel)}
+// domainRows are the rows of prbench_by_domain.
+func (p *prep) domainRows() []ScoreRow {
+	var out []ScoreRow
 	for si, set := range []string{"all", "hard"} {
 		if si == 1 && !p.anyHard() {
 			continue
@@ -228,16 +188,19 @@ func (p *prep) domainTable() *report.Table {
 			for _, d := range p.domains {
 				inQ := func(q int) bool { return p.qs[q].domain == d && (si == 0 || p.qs[q].hard) }
 				for _, r := range p.scoreBlock(pop, inQ, 2, p.unitScores) {
-					addRow(t, append([]any{set, p.pops[pop], d, p.models[r.model]}, scoreValues(r)...)...)
+					row := p.scoreRow(set, p.pops[pop], r)
+					row.Domain = d
+					out = append(out, row)
 				}
 			}
 		}
 	}
-	return t
+	return out
 }
 
-// tagTable builds prbench_by_tag; nil when no question has a tag.
-func (p *prep) tagTable() *report.Table {
+// tagRows are the rows of prbench_by_tag; false when no question has a
+// tag.
+func (p *prep) tagRows() ([]ScoreRow, bool) {
 	var keys []string
 	values := map[string][]string{}
 	for _, q := range p.qs {
@@ -262,12 +225,9 @@ func (p *prep) tagTable() *report.Table {
 		}
 	}
 	if len(keys) == 0 {
-		return nil
+		return nil, false
 	}
-	t := &report.Table{Name: "prbench_by_tag", Title: "PRBench scores per question tag", Section: report.SectionPRBench,
-		Doc: "Clipped and min-normalised scores per question tag value (extra columns of the questions file, such as decision type), model and grader population; questions with a blank tag value are left out of that tag's rows.",
-		Columns: withScoreCols(colGraders, col("tag", report.Text, "tag (question column) name"),
-			col("value", report.Text, "tag value"), colModel)}
+	var out []ScoreRow
 	hasTag := func(q int, key, val string) bool {
 		for _, tg := range p.qs[q].tags {
 			if tg.Key == key {
@@ -283,10 +243,12 @@ func (p *prep) tagTable() *report.Table {
 			for _, v := range vs {
 				inQ := func(q int) bool { return hasTag(q, key, v) }
 				for _, r := range p.scoreBlock(pop, inQ, 2, p.unitScores) {
-					addRow(t, append([]any{p.pops[pop], key, v, p.models[r.model]}, scoreValues(r)...)...)
+					row := p.scoreRow("", p.pops[pop], r)
+					row.Tag, row.Value = key, v
+					out = append(out, row)
 				}
 			}
 		}
 	}
-	return t
+	return out, true
 }

@@ -140,7 +140,7 @@ func TestCategories(t *testing.T) {
 		checkV(t, tb, r, "n", 2)
 	}
 	var heat bool
-	for _, f := range res.Figures {
+	for _, f := range res.Part().Figures {
 		if f.Kind == "heatmap" {
 			heat = true
 			if len(f.Categories) != 2 || len(f.YCategories) != 4 || len(f.Series[0].Cells) != 8 {
@@ -295,10 +295,10 @@ func TestUngradedAndDegenerate(t *testing.T) {
 
 func TestNoCriteria(t *testing.T) {
 	res := analyze(&analysis.Study{Questions: []analysis.Question{{ID: "q"}}}, DefaultOptions())
-	if len(res.Tables)+len(res.Figures)+len(res.Notes)+len(res.Warnings) != 0 {
+	if len(res.Part().Tables)+len(res.Part().Figures)+len(res.Notes)+len(res.Warnings) != 0 {
 		t.Errorf("study without criteria gave %+v, want an empty Result", res)
 	}
-	if res := analyze(nil, DefaultOptions()); len(res.Tables) != 0 {
+	if res := analyze(nil, DefaultOptions()); len(res.Part().Tables) != 0 {
 		t.Error("nil study gave tables")
 	}
 	// Criteria but no grades: only the ungraded list and a note.

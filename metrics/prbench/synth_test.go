@@ -88,15 +88,15 @@ func TestDeterministicAcrossCores(t *testing.T) {
 	runtime.GOMAXPROCS(max(prev, 4))
 	many := analyze(s, opt)
 	runtime.GOMAXPROCS(prev)
-	if len(one.Tables) < 8 {
+	if len(one.Part().Tables) < 8 {
 		t.Fatalf("synthetic study gave tables %v, want every PRBench table", tableNames(one))
 	}
-	if len(one.Tables) != len(many.Tables) {
-		t.Fatalf("%d tables with one core, %d with four", len(one.Tables), len(many.Tables))
+	if len(one.Part().Tables) != len(many.Part().Tables) {
+		t.Fatalf("%d tables with one core, %d with four", len(one.Part().Tables), len(many.Part().Tables))
 	}
-	for i := range one.Tables {
-		if a, b := fmt.Sprintf("%v", *one.Tables[i]), fmt.Sprintf("%v", *many.Tables[i]); a != b {
-			t.Errorf("table %s differs between GOMAXPROCS 1 and 4", one.Tables[i].Name)
+	for i := range one.Part().Tables {
+		if a, b := fmt.Sprintf("%v", *one.Part().Tables[i]), fmt.Sprintf("%v", *many.Part().Tables[i]); a != b {
+			t.Errorf("table %s differs between GOMAXPROCS 1 and 4", one.Part().Tables[i].Name)
 		}
 	}
 	if !reflect.DeepEqual(one.Warnings, many.Warnings) {
@@ -114,7 +114,7 @@ func BenchmarkAnalyzePRBenchScale(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		res := analyze(s, opt)
-		if len(res.Tables) == 0 {
+		if len(res.Part().Tables) == 0 {
 			b.Fatal("no tables")
 		}
 	}
