@@ -330,3 +330,48 @@ func TestSameMeanAcrossTables(t *testing.T) {
 		t.Errorf("only %d models are in all three tables on every question: the test compares too little (%v)", compared, by)
 	}
 }
+
+// TestTypedResultsBeyond: each analysis beyond the paper (and PRBench)
+// exposes its typed result on Result, and the report's tables are exactly
+// the tables its Part builds from it (every cell, NaN equal to NaN).
+func TestTypedResultsBeyond(t *testing.T) {
+	res := sampleResult(t)
+	parts := []struct {
+		name string
+		part report.Part
+		typ  int // typed rows, to see the result is filled
+	}{
+		{"reliability", res.Reliability.Part(), len(res.Reliability.Rows)},
+		{"calibration", res.Calibration.Part(), len(res.Calibration.Calibration) + len(res.Calibration.Length.Rows)},
+		{"judge audit", res.JudgeAudit.Part(), len(res.JudgeAudit.Judges)},
+		{"pairwise", res.Pairwise.Part(), len(res.Pairwise.Populations)},
+		{"planning", res.Planning.Part(), len(res.Planning.Pairs)},
+		{"prbench", res.PRBench.Part(), len(res.PRBench.Scores)},
+	}
+	compared := 0
+	for _, p := range parts {
+		if len(p.part.Tables) > 0 && p.typ == 0 {
+			t.Errorf("%s: tables but no typed rows", p.name)
+		}
+		for _, tb := range p.part.Tables {
+			got := res.Report.Table(tb.Name)
+			if got == nil {
+				t.Errorf("%s: the report has no table %s", p.name, tb.Name)
+				continue
+			}
+			if a, b := fmt.Sprintf("%#v", got.Rows), fmt.Sprintf("%#v", tb.Rows); a != b {
+				t.Errorf("%s: report table %s differs from the typed result's", p.name, tb.Name)
+			}
+			if a, b := fmt.Sprint(got.Columns), fmt.Sprint(tb.Columns); a != b {
+				t.Errorf("%s: report table %s has other columns than the typed result's", p.name, tb.Name)
+			}
+			compared++
+		}
+	}
+	for _, name := range []string{"reliability", "judge_calibration", "judge_audit", "study_plan"} {
+		if res.Report.Table(name) == nil {
+			t.Errorf("the sample study has no %s table: the check proves less than it says", name)
+		}
+	}
+	t.Logf("%d tables compared", compared)
+}
