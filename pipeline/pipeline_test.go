@@ -16,6 +16,7 @@ import (
 	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/site"
 )
 
 // sample unpacks the bundled sample study into a temporary folder.
@@ -328,5 +329,47 @@ func TestSameMeanAcrossTables(t *testing.T) {
 	}
 	if compared < 4 {
 		t.Errorf("only %d models are in all three tables on every question: the test compares too little (%v)", compared, by)
+	}
+}
+
+// A blinded label reaches the question page from blinding.csv even where
+// every grader named the model: in ingest/testdata/base, alice grades q2 by
+// model name and blinding.csv labels q2's m2 A and m1 B.
+func TestBlindingLabelsOnQuestionPage(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "ingest", "testdata", "base"))); err != nil {
+		t.Fatal(err)
+	}
+	o := DefaultOptions()
+	o.DB = filepath.Join(t.TempDir(), "study.duckdb")
+	res, err := Run(context.Background(), dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "site")
+	if _, err := site.Write(context.Background(), out, res.Report, site.DefaultOptions); err != nil {
+		t.Fatal(err)
+	}
+	pages, _ := filepath.Glob(filepath.Join(out, "questions", "q2*.html"))
+	if len(pages) != 1 {
+		t.Fatalf("pages of q2: %v, want one", pages)
+	}
+	b, err := os.ReadFile(pages[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	for _, want := range []string{
+		`>blinded label</th>`,      // the responses table has the label column
+		`<td class="blind">A</td>`, // m2
+		`<td class="blind">B</td>`, // m1
+		`shown as A</span></h3>`,   // the response headings
+		`shown as B</span></h3>`,   //
+		`<td class="label">A</td>`, // alice's column of the gradings table
+		`<td class="label">B</td>`, //
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page of q2 lacks %s", want)
+		}
 	}
 }

@@ -291,8 +291,8 @@ type ResponseView struct {
 	Chars   int
 	Words   int
 	// Labels are the blinded labels the graders saw the response under
-	// (GradingView.Label), distinct and sorted; empty when every grading
-	// named the model.
+	// (GradingView.Label), distinct and sorted; empty when no grading has
+	// a label.
 	Labels   []string
 	Gradings []GradingView
 }
@@ -310,8 +310,9 @@ type GradingView struct {
 	Rank          int      // 0 = not ranked
 	Solved        bool
 	Comment       string
-	// Label is the blinded label under which this grader saw the response
-	// ("" when the grading named the model).
+	// Label is the blinded label under which this grader saw the response:
+	// the one the grading row wrote, else the blinding file's for its
+	// question and model ("" when neither has one).
 	Label string
 }
 
