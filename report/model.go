@@ -63,7 +63,9 @@ type InputFile struct {
 //     judge's runs on one response averaged into one; it is the sum of
 //     Table 3's gradings column and of HumanGradings and JudgeGradings.
 //     The per-model human gradings of the summary (n_gradings, set all) are
-//     Table 3's human_gradings.
+//     Table 3's human_gradings. analysis.CountGradings is the one count of
+//     gradings and graders; a comparison's overview (compare.Overview)
+//     sums it over the runs.
 type Overview struct {
 	Questions int
 	Models    int // evaluated models, the human label not counted
