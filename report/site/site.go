@@ -640,9 +640,12 @@ func (b *builder) tableView(t *report.Table, ids map[string]bool) tableView {
 		tv.Title = t.Name
 	}
 	col := map[string]int{}
+	names := make([]string, len(t.Columns))
 	for i, c := range t.Columns {
 		col[c.Name] = i
+		names[i] = c.Name
 	}
+	headers, showIDs := format.Headers(names), format.ShowsIDs(names)
 	type shown struct{ i, lo, hi int }
 	var cols []shown
 	hidden := map[int]bool{}
@@ -662,7 +665,7 @@ func (b *builder) tableView(t *report.Table, ids map[string]bool) tableView {
 			continue
 		}
 		c := t.Columns[s.i]
-		name := format.Header(c.Name)
+		name := headers[s.i]
 		csv := c.Name
 		if s.lo >= 0 {
 			name += " [lo, hi]"
@@ -699,6 +702,9 @@ func (b *builder) tableView(t *report.Table, ids map[string]bool) tableView {
 			}
 			col := t.Columns[s.i]
 			c := b.colCell(at(row, s.i), col)
+			if showIDs && modelColumns[col.Name] {
+				c = b.cell(at(row, s.i), col.Kind) // the ids, beside their display names
+			}
 			if col.Kind == report.Link {
 				c = linkCell(at(row, s.i))
 			}

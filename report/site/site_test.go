@@ -426,3 +426,20 @@ func TestBlindedLabels(t *testing.T) {
 		}
 	}
 }
+
+// Table 3 (a table with model and display_name columns) shows the model ids
+// as written under "Model id", beside the display names under "Display
+// name": two columns, two headers, not the display name twice.
+func TestModelsTableIDsBesideDisplayNames(t *testing.T) {
+	r := reporttest.Small()
+	r.Tables = append(r.Tables, &report.Table{Name: "models", Title: "Table 3", Section: report.SectionDataset,
+		Columns: []report.Column{{Name: "model"}, {Name: "display_name"}},
+		Rows:    [][]any{{"gamma & co", "Gamma"}, {"alpha", "Alpha"}}})
+	dir := writeSite(t, r, Options{})
+	page := string(files(t, dir)["dataset.html"])
+	for _, want := range []string{`>Model id</th>`, `>Display name</th>`, `<td>gamma &amp; co</td><td>Gamma</td>`, `<td>alpha</td><td>Alpha</td>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("dataset.html lacks %s", want)
+		}
+	}
+}
