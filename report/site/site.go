@@ -427,6 +427,10 @@ type pageData struct {
 	QTotal, QPages int
 	Shards         []string
 
+	// index: the headline chart (Solve Rate with intervals), shown right
+	// after the findings; nil when the report has none
+	Headline *figView
+
 	// index and section
 	Figures []figView
 	Tables  []tableView
@@ -475,8 +479,9 @@ func (b *builder) writeAll(dir string) error {
 	var tabs []*report.Table
 	// The headline figure and table first, then the rest of the overview
 	// section.
-	if f := b.headlineFigure(); f != nil {
-		figs = append(figs, f)
+	headline := b.headlineFigure()
+	if headline != nil {
+		figs = append(figs, headline)
 	}
 	if t := b.r.Table("summary"); t != nil {
 		tabs = append(tabs, t)
@@ -495,6 +500,11 @@ func (b *builder) writeAll(dir string) error {
 	}
 	if err := b.fill(idx, figs, tabs, ids, "index.html"); err != nil {
 		return err
+	}
+	if headline != nil {
+		// the first screen: findings, then this chart, then the Methods
+		idx.Headline = &idx.Figures[0]
+		idx.Figures = idx.Figures[1:]
 	}
 	if err := b.render(filepath.Join(dir, "index.html"), idx); err != nil {
 		return err
