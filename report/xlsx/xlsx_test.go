@@ -529,8 +529,27 @@ func TestBarColoursPerModel(t *testing.T) {
 		if strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("%s: bar colours %q, want the models' %q", zf.Name, got, want)
 		}
+		// no legend: its one swatch would be the series' colour
+		if strings.Contains(string(b), "<legend>") {
+			t.Errorf("%s: a chart of bars coloured per model has a legend", zf.Name)
+		}
 	}
 	if !found {
 		t.Errorf("no chart part titled %q", fig.Title)
+	}
+	// A chart whose bars are not models keeps its legend.
+	legends := 0
+	for _, zf := range zr.File {
+		if strings.HasPrefix(zf.Name, "xl/charts/chart") {
+			rc, _ := zf.Open()
+			b, _ := io.ReadAll(rc)
+			rc.Close()
+			if strings.Contains(string(b), "<legend>") {
+				legends++
+			}
+		}
+	}
+	if legends == 0 {
+		t.Error("no chart has a legend: the other charts lost theirs")
 	}
 }
