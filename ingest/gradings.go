@@ -872,6 +872,21 @@ func (st *state) checkRanks() {
 	}
 }
 
+// gradingLabel is the blinded label of a grading: the one its row names,
+// else the label the blinding file gives its (question, model) for its
+// evaluator, then for every evaluator; "" when neither has one. It is the
+// one place gradings.label is filled, so a grading row that names the model
+// still carries the label its grader saw.
+func (st *state) gradingLabel(g *grading) string {
+	if g.label != "" {
+		return g.label
+	}
+	if l, ok := st.labelOf[blindKey{g.q, g.model, g.evaluator}]; ok {
+		return l
+	}
+	return st.labelOf[blindKey{g.q, g.model, ""}]
+}
+
 // writeGrading writes one grading and its scores, verdicts and tags.
 func (st *state) writeGrading(g *grading) {
 	o := st.out
@@ -885,7 +900,7 @@ func (st *state) writeGrading(g *grading) {
 	t.str(4, g.run)
 	t.str(5, g.q)
 	t.str(6, g.model)
-	t.optStr(7, g.label)
+	t.optStr(7, st.gradingLabel(g))
 	if g.rank > 0 {
 		t.i64(8, g.rank)
 	} else {

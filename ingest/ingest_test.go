@@ -259,3 +259,52 @@ func TestJudgeAuditInputs(t *testing.T) {
 		t.Errorf("gpt's provider = %q, %v; want OpenAI", prov, err)
 	}
 }
+
+// Every grading carries the blinded label its grader saw: the label its row
+// names, else the one blinding.csv gives its (question, model) for its
+// evaluator, then for every evaluator; none where blinding has no entry.
+func TestGradingLabelsFromBlinding(t *testing.T) {
+	dir := copyStudy(t, map[string]string{
+		// q2/m1 has no label; alice saw q1/m1 as X, the others as A.
+		"blinding.csv": "question_id,label,model,evaluator\nq1,A,m1,\nq1,B,m2,\nq1,X,m1,alice\nq2,A,m2,\n",
+	})
+	db := filepath.Join(t.TempDir(), "s.duckdb")
+	if _, err := Ingest(context.Background(), dir, Options{DB: db}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := openDB(t, db).Query(`SELECT evaluator, question_id, model, coalesce(label, '') FROM gradings`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	got := map[string]string{}
+	for rows.Next() {
+		var e, q, m, l string
+		if err := rows.Scan(&e, &q, &m, &l); err != nil {
+			t.Fatal(err)
+		}
+		got[e+"/"+q+"/"+m] = l
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ grading, label string }{
+		{"alice/q1/m1", "X"}, // named the model: her own blinding entry
+		{"alice/q1/m2", "B"}, // named the model: the question's entry
+		{"alice/q2/m2", "A"},
+		{"alice/q2/m1", ""}, // no blinding entry
+		{"bob/q1/m1", "A"},  // wrote the label A (his own entry would be none)
+		{"bob/q1/m2", "B"},
+		{"gpt/q1/m1", "A"}, // the judge named the model
+		{"gpt/q1/m2", "B"},
+	} {
+		l, ok := got[c.grading]
+		if !ok {
+			t.Errorf("%s: no grading (have %v)", c.grading, got)
+			continue
+		}
+		if l != c.label {
+			t.Errorf("%s: label %q, want %q", c.grading, l, c.label)
+		}
+	}
+}

@@ -108,9 +108,10 @@ func TestPlatformExportsRoundTrip(t *testing.T) {
 	}
 	want, wantRes := load(t, platformStudy(t, platformToml, map[string]string{
 		"grades/humans/main/grades.csv": "sheets/grades.csv", "grades/humans/main/pairs.csv": "sheets/pairs.csv"}))
-	// Hand-checked from gen.py: bob ranks B (m2) first on q1.
+	// Hand-checked from gen.py: bob ranks B (m2) first on q1; alice named the
+	// model m2, which blinding.csv labels B on q1.
 	for _, line := range []string{
-		"alice|main|q1|m2||rank=2|Actionability=2.0,Communication=3.0,Domain=2.0,Localization=3.0,Reasoning=2.0|1=miss,2=na|comment==SUM(A1)",
+		"alice|main|q1|m2|B|rank=2|Actionability=2.0,Communication=3.0,Domain=2.0,Localization=3.0,Reasoning=2.0|1=miss,2=na|comment==SUM(A1)",
 		"bob|main|q1|m2|B|rank=1|Actionability=4.0,Communication=4.0,Domain=4.0,Localization=4.0,Reasoning=4.0|1=hit,2=miss|comment=",
 		"pair|carol|human|main|q1|m1|m2|a",
 	} {

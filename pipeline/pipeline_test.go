@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,9 +14,12 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/net/html"
+
 	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/site"
 )
 
 // sample unpacks the bundled sample study into a temporary folder.
@@ -374,4 +378,132 @@ func TestTypedResultsBeyond(t *testing.T) {
 		}
 	}
 	t.Logf("%d tables compared", compared)
+// A blinded label reaches the question page from blinding.csv even where
+// every grader named the model: in ingest/testdata/base, alice grades q2 by
+// model name and blinding.csv labels q2's m2 A and m1 B.
+func TestBlindingLabelsOnQuestionPage(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "ingest", "testdata", "base"))); err != nil {
+		t.Fatal(err)
+	}
+	o := DefaultOptions()
+	o.DB = filepath.Join(t.TempDir(), "study.duckdb")
+	res, err := Run(context.Background(), dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "site")
+	if _, err := site.Write(context.Background(), out, res.Report, site.DefaultOptions); err != nil {
+		t.Fatal(err)
+	}
+	pages, _ := filepath.Glob(filepath.Join(out, "questions", "q2*.html"))
+	if len(pages) != 1 {
+		t.Fatalf("pages of q2: %v, want one", pages)
+	}
+	b, err := os.ReadFile(pages[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	for _, want := range []string{
+		`>blinded label</th>`,      // the responses table has the label column
+		`<td class="blind">A</td>`, // m2
+		`<td class="blind">B</td>`, // m1
+		`shown as A</span></h3>`,   // the response headings
+		`shown as B</span></h3>`,   //
+		`<td class="label">A</td>`, // alice's column of the gradings table
+		`<td class="label">B</td>`, //
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page of q2 lacks %s", want)
+		}
+	}
+}
+
+// No table on the sample's site has two columns with the same header (Table
+// 3 had the display names and the model ids both headed "Model"), and Table
+// 3 shows the ids as written under "Model id", beside "Display name".
+func TestSiteHeadersDistinct(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	if _, err := site.Write(context.Background(), out, sampleResult(t).Report, site.DefaultOptions); err != nil {
+		t.Fatal(err)
+	}
+	tables, table3 := 0, false
+	err := filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		doc, err := html.Parse(bytes.NewReader(b))
+		if err != nil {
+			return err
+		}
+		for _, heads := range tableHeads(doc) {
+			tables++
+			seen := map[string]bool{}
+			for _, h := range heads {
+				if seen[h] {
+					t.Errorf("%s: a table has two columns headed %q: %q", p, h, heads)
+				}
+				seen[h] = true
+			}
+			if slices.Contains(heads, "Display name") {
+				table3 = true
+				if !slices.Contains(heads, "Model id") {
+					t.Errorf("%s: Table 3's headers %q lack Model id", p, heads)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tables < 20 || !table3 {
+		t.Fatalf("%d tables checked, Table 3 among them: %v", tables, table3)
+	}
+}
+
+// tableHeads returns the text of the header cells of each table's first
+// header row (thead) in doc.
+func tableHeads(doc *html.Node) [][]string {
+	var text func(n *html.Node) string
+	text = func(n *html.Node) string {
+		if n.Type == html.TextNode {
+			return n.Data
+		}
+		var b strings.Builder
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			b.WriteString(text(c))
+		}
+		return b.String()
+	}
+	var out [][]string
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && n.Data == "thead" {
+			var heads []string
+			var ths func(n *html.Node)
+			ths = func(n *html.Node) {
+				if n.Type == html.ElementNode && n.Data == "th" {
+					heads = append(heads, strings.TrimSpace(text(n)))
+					return
+				}
+				for c := n.FirstChild; c != nil; c = c.NextSibling {
+					ths(c)
+				}
+			}
+			ths(n)
+			out = append(out, heads)
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	return out
 }

@@ -63,7 +63,9 @@ type InputFile struct {
 //     judge's runs on one response averaged into one; it is the sum of
 //     Table 3's gradings column and of HumanGradings and JudgeGradings.
 //     The per-model human gradings of the summary (n_gradings, set all) are
-//     Table 3's human_gradings.
+//     Table 3's human_gradings. analysis.CountGradings is the one count of
+//     gradings and graders; a comparison's overview (compare.Overview)
+//     sums it over the runs.
 type Overview struct {
 	Questions int
 	Models    int // evaluated models, the human label not counted
@@ -291,8 +293,8 @@ type ResponseView struct {
 	Chars   int
 	Words   int
 	// Labels are the blinded labels the graders saw the response under
-	// (GradingView.Label), distinct and sorted; empty when every grading
-	// named the model.
+	// (GradingView.Label), distinct and sorted; empty when no grading has
+	// a label.
 	Labels   []string
 	Gradings []GradingView
 }
@@ -310,8 +312,9 @@ type GradingView struct {
 	Rank          int      // 0 = not ranked
 	Solved        bool
 	Comment       string
-	// Label is the blinded label under which this grader saw the response
-	// ("" when the grading named the model).
+	// Label is the blinded label under which this grader saw the response:
+	// the one the grading row wrote, else the blinding file's for its
+	// question and model ("" when neither has one).
 	Label string
 }
 

@@ -73,7 +73,7 @@ CREATE TABLE gradings (
   run         VARCHAR NOT NULL,   -- '' unless a judge ran several times
   question_id VARCHAR NOT NULL,
   model       VARCHAR NOT NULL,   -- resolved through blinding when graded by label
-  label       VARCHAR,            -- the blinded label as written, if any
+  label       VARCHAR,            -- the blinded label as written, else blinding's for (question, model, evaluator), then (question, model)
   rank        INTEGER,            -- preference rank, 1 = best
   comment     VARCHAR,
   source_file VARCHAR NOT NULL,

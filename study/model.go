@@ -129,8 +129,10 @@ type Grading struct {
 	// position column or the blinding file; 0 when not known.
 	Position int
 	// Label is the blinded label under which the grader saw the response
-	// (gradings.label: the label the grading row names, resolved to Model
-	// through the blinding file); "" when the row named the model itself.
+	// (gradings.label): the label the grading row names (resolved to Model
+	// through the blinding file), else the blinding file's label of the
+	// question and model for this evaluator, then for every evaluator; ""
+	// when neither has one.
 	Label   string
 	Comment string
 	Tags    []Tag

@@ -80,8 +80,10 @@ func TestLoad(t *testing.T) {
 		if g.Evaluator == "bob" && g.QuestionID == "q1" && g.Model != "m1" && g.Model != "m2" {
 			t.Errorf("bob's label not resolved: %q", g.Model)
 		}
-		// bob graded by label (blinding.csv: q1 A = m1, B = m2); alice named the models
-		wantLabel := map[string]string{"bob/q1/m1": "A", "bob/q1/m2": "B"}[g.Evaluator+"/"+g.QuestionID+"/"+g.Model]
+		// bob graded by label, alice and the judge gpt named the models: every
+		// grading carries the label blinding.csv gives its question and model
+		// (q1: A = m1, B = m2; q2: A = m2, B = m1).
+		wantLabel := map[string]string{"q1/m1": "A", "q1/m2": "B", "q2/m2": "A", "q2/m1": "B"}[g.QuestionID+"/"+g.Model]
 		if g.Label != wantLabel {
 			t.Errorf("%s %s/%s label = %q, want %q", g.Evaluator, g.QuestionID, g.Model, g.Label, wantLabel)
 		}

@@ -297,25 +297,10 @@ func (a *run) overview() {
 		doms[q.Domain] = true
 	}
 	o.Domains = len(doms)
-	used := map[int]bool{}
-	for _, g := range p.grades {
-		used[g.e] = true
-	}
-	for e := range used {
-		if p.s.Evaluators[e].Kind == Judge {
-			o.Judges++
-		} else {
-			o.HumanGraders++
-		}
-	}
-	o.Gradings = len(p.grades)
-	for i := range p.grades {
-		if p.grades[i].human {
-			o.HumanGradings++
-		} else {
-			o.JudgeGradings++
-		}
-	}
+	c := CountGradings(p.s)
+	o.HumanGraders, o.Judges = len(c.Humans), len(c.Judges)
+	o.HumanGradings, o.JudgeGradings = c.HumanGradings, c.JudgeGradings
+	o.Gradings = c.HumanGradings + c.JudgeGradings
 	have := []struct {
 		name string
 		ok   bool

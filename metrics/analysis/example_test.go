@@ -79,3 +79,22 @@ func ExampleAnalyzeResult() {
 	// all humans B: 2 gradings, Solve Rate 0.50, rubric 3.50
 	// tie: true
 }
+
+// A human grades two responses; a judge grades one of them in two runs,
+// which count as one grading; an evaluator without a grading is no grader.
+func ExampleCountGradings() {
+	s := &analysis.Study{
+		Questions:  []analysis.Question{{ID: "q1"}},
+		Models:     []analysis.Model{{Name: "m1"}, {Name: "m2"}},
+		Evaluators: []analysis.Evaluator{{ID: "ana", Kind: analysis.Human}, {ID: "bob", Kind: analysis.Human}, {ID: "gpt", Kind: analysis.Judge}},
+		Gradings: []analysis.Grading{
+			{Evaluator: "ana", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "m1"},
+			{Evaluator: "gpt", Kind: analysis.Judge, Round: "main", QuestionID: "q1", Model: "m1", Run: "1"},
+			{Evaluator: "gpt", Kind: analysis.Judge, Round: "main", QuestionID: "q1", Model: "m1", Run: "2"},
+			{Evaluator: "ana", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "m2"},
+		},
+	}
+	c := analysis.CountGradings(s)
+	fmt.Println(c.HumanGradings, c.JudgeGradings, c.Humans, c.Judges)
+	// Output: 2 1 [ana] [gpt]
+}

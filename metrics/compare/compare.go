@@ -155,8 +155,10 @@ func pValue(est, se float64) float64 {
 }
 
 // Overview counts the runs' union for the report's "at a glance" block:
-// distinct questions, models (after renames), human graders and judges,
-// and the gradings of all runs (judge runs counted separately).
+// distinct questions, models (after renames), human graders and judges
+// with a grading, and the gradings of all runs split by grader kind, each
+// run counted as analysis.CountGradings counts a study (the definitions of
+// report.Overview: a judge's runs on one response are one grading).
 func Overview(runs []Run, rename map[string]string) report.Overview {
 	qs, ms, hs, js := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	var o report.Overview
@@ -173,15 +175,17 @@ func Overview(runs []Run, rename map[string]string) report.Overview {
 				ms[name(m.Name)] = true
 			}
 		}
-		for _, e := range r.Study.Evaluators {
-			if e.Kind == analysis.Judge {
-				js[e.ID] = true
-			} else {
-				hs[e.ID] = true
-			}
+		c := analysis.CountGradings(r.Study)
+		for _, e := range c.Humans {
+			hs[e] = true
 		}
-		o.Gradings += len(r.Study.Gradings)
+		for _, e := range c.Judges {
+			js[e] = true
+		}
+		o.HumanGradings += c.HumanGradings
+		o.JudgeGradings += c.JudgeGradings
 	}
+	o.Gradings = o.HumanGradings + o.JudgeGradings
 	o.Questions, o.Models, o.HumanGraders, o.Judges = len(qs), len(ms), len(hs), len(js)
 	return o
 }

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"runtime"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/findings"
 )
 
 func analyze(t *testing.T, old, new *analysis.Study, opt Options) report.Part {
@@ -448,9 +450,54 @@ func TestOverview(t *testing.T) {
 	b.Questions = append(b.Questions, analysis.Question{ID: "extra"})
 	o := Overview([]Run{{Study: a}, {Study: b}}, map[string]string{"model-a": "model-b"})
 	// 8 questions, model-a renamed onto model-b: 2 models, 6 humans, 1 judge;
-	// 7 questions × 3 models × 3 gradings per run.
-	if o.Questions != 8 || o.Models != 2 || o.HumanGraders != 6 || o.Judges != 1 || o.Gradings != 2*7*3*3 {
+	// per run 7 questions × 3 models × (2 human + 1 judge) gradings.
+	if o.Questions != 8 || o.Models != 2 || o.HumanGraders != 6 || o.Judges != 1 || o.Gradings != 2*7*3*3 ||
+		o.HumanGradings != 2*7*3*2 || o.JudgeGradings != 2*7*3 {
 		t.Errorf("overview %+v", o)
+	}
+}
+
+// TestOverviewDefinitions: compare's overview counts gradings and graders
+// as the analysis's overview does (one shared definition): a judge's runs
+// on one response are one grading, an evaluator without a grading is no
+// grader, a grading of an unlisted question is not counted; and the counts
+// of one run equal analysis.Analyze's.
+func TestOverviewDefinitions(t *testing.T) {
+	a, _ := simulate(simParams{questions: 5, seed: 3})
+	// judge-1 ran twice on every response: the second runs add no grading.
+	var extra []analysis.Grading
+	for _, g := range a.Gradings {
+		if g.Kind == analysis.Judge {
+			g.Run = "2"
+			extra = append(extra, g)
+		}
+	}
+	a.Gradings = append(a.Gradings, extra...)
+	a.Evaluators = append(a.Evaluators, analysis.Evaluator{ID: "idle", Kind: analysis.Human},
+		analysis.Evaluator{ID: "idle-judge", Kind: analysis.Judge})
+	a.Gradings = append(a.Gradings, analysis.Grading{Evaluator: "h1", Kind: analysis.Human, Round: "main",
+		QuestionID: "not-listed", Model: "model-a", Rubric: []float64{3, 3}, Verdicts: verdicts(2)})
+	o := Overview([]Run{{Study: a}}, nil)
+	// 5 questions × 3 models × 2 human gradings; × 1 judge grading.
+	got := []int{o.Gradings, o.HumanGradings, o.JudgeGradings, o.HumanGraders, o.Judges}
+	want := []int{5 * 3 * 3, 5 * 3 * 2, 5 * 3, 6, 1}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("gradings, human, judge, humans, judges: got %v, want %v", got, want)
+	}
+	ao := analysis.DefaultOptions()
+	ao.Bootstrap, ao.Resamples = 0, 0
+	rep, err := analysis.Analyze(context.Background(), a, ao)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Overview
+	if fmt.Sprint(got) != fmt.Sprint([]int{r.Gradings, r.HumanGradings, r.JudgeGradings, r.HumanGraders, r.Judges}) {
+		t.Errorf("compare's overview %+v, analysis's %+v", o, r)
+	}
+	// The comparison's Methods paragraph gives the split, not "N gradings in all".
+	m := findings.Make(&report.Report{Overview: o}).Methods
+	if w := "(30 human and 15 judge gradings)"; !strings.Contains(m, w) {
+		t.Errorf("Methods paragraph %q lacks %q", m, w)
 	}
 }
 

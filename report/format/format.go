@@ -10,6 +10,7 @@ package format
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -161,6 +162,37 @@ func Header(column string) string {
 	return s + suffix
 }
 
+// Headers gives the columns of one table (CSV names, in order) their
+// headers for people, distinct within the table: Header of each, except
+// that beside a display_name column ("Display name") the model column is
+// "Model id" (it then shows the ids as written); a header that would still
+// repeat another is followed by its CSV name, "Header (csv_name)".
+func Headers(columns []string) []string {
+	out := make([]string, len(columns))
+	withDisplay := slices.Contains(columns, "display_name")
+	count := map[string]int{}
+	for i, c := range columns {
+		out[i] = Header(c)
+		if c == "model" && withDisplay {
+			out[i] = "Model id"
+		}
+		count[strings.ToLower(out[i])]++
+	}
+	for i, c := range columns {
+		if count[strings.ToLower(out[i])] > 1 && out[i] != c {
+			out[i] += " (" + c + ")"
+		}
+	}
+	return out
+}
+
+// ShowsIDs reports whether a table with these columns shows its model
+// column's ids as written rather than as display names: when a
+// display_name column stands beside it (see Headers).
+func ShowsIDs(columns []string) bool {
+	return slices.Contains(columns, "display_name")
+}
+
 var headers = map[string]string{
 	"solve_rate":             "Solve Rate",
 	"p":                      "p",
@@ -173,7 +205,7 @@ var headers = map[string]string{
 	"rubric_rank":            "Rank (rubric)",
 	"group_rubric":           "Group (rubric)",
 	"group_solve_rate":       "Group (Solve Rate)",
-	"display_name":           "Model",
+	"display_name":           "Display name",
 	"sd":                     "SD",
 	"df":                     "df",
 	"t":                      "t",

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -39,6 +40,31 @@ func TestFormats(t *testing.T) {
 	for _, c := range cases {
 		if c.got != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
+		}
+	}
+}
+
+// Headers: one table's headers are distinct; the model ids beside display
+// names are "Model id"; a header that repeats another says its CSV name.
+func TestHeaders(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		columns []string
+		want    []string
+		ids     bool
+	}{
+		{"Table 3", []string{"model", "display_name", "provider"}, []string{"Model id", "Display name", "Provider"}, true},
+		{"model only", []string{"model", "solve_rate"}, []string{"Model", "Solve Rate"}, false},
+		{"repeat", []string{"n_gradings", "gradings_(n)", "p"}, []string{"Gradings (n) (n_gradings)", "Gradings (n) (gradings_(n))", "p"}, false},
+		{"repeat by case", []string{"solve_rate", "Solve_rate"}, []string{"Solve Rate (solve_rate)", "Solve rate (Solve_rate)"}, false},
+		{"empty", nil, []string{}, false},
+	} {
+		got := Headers(c.columns)
+		if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", c.want) {
+			t.Errorf("%s: Headers(%q) = %q, want %q", c.name, c.columns, got, c.want)
+		}
+		if ShowsIDs(c.columns) != c.ids {
+			t.Errorf("%s: ShowsIDs = %v, want %v", c.name, !c.ids, c.ids)
 		}
 	}
 }

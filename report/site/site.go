@@ -427,6 +427,10 @@ type pageData struct {
 	QTotal, QPages int
 	Shards         []string
 
+	// index: the headline chart (Solve Rate with intervals), shown right
+	// after the findings; nil when the report has none
+	Headline *figView
+
 	// index and section
 	Figures []figView
 	Tables  []tableView
@@ -475,8 +479,9 @@ func (b *builder) writeAll(dir string) error {
 	var tabs []*report.Table
 	// The headline figure and table first, then the rest of the overview
 	// section.
-	if f := b.headlineFigure(); f != nil {
-		figs = append(figs, f)
+	headline := b.headlineFigure()
+	if headline != nil {
+		figs = append(figs, headline)
 	}
 	if t := b.r.Table("summary"); t != nil {
 		tabs = append(tabs, t)
@@ -495,6 +500,11 @@ func (b *builder) writeAll(dir string) error {
 	}
 	if err := b.fill(idx, figs, tabs, ids, "index.html"); err != nil {
 		return err
+	}
+	if headline != nil {
+		// the first screen: findings, then this chart, then the Methods
+		idx.Headline = &idx.Figures[0]
+		idx.Figures = idx.Figures[1:]
 	}
 	if err := b.render(filepath.Join(dir, "index.html"), idx); err != nil {
 		return err
@@ -640,9 +650,12 @@ func (b *builder) tableView(t *report.Table, ids map[string]bool) tableView {
 		tv.Title = t.Name
 	}
 	col := map[string]int{}
+	names := make([]string, len(t.Columns))
 	for i, c := range t.Columns {
 		col[c.Name] = i
+		names[i] = c.Name
 	}
+	headers, showIDs := format.Headers(names), format.ShowsIDs(names)
 	type shown struct{ i, lo, hi int }
 	var cols []shown
 	hidden := map[int]bool{}
@@ -662,7 +675,7 @@ func (b *builder) tableView(t *report.Table, ids map[string]bool) tableView {
 			continue
 		}
 		c := t.Columns[s.i]
-		name := format.Header(c.Name)
+		name := headers[s.i]
 		csv := c.Name
 		if s.lo >= 0 {
 			name += " [lo, hi]"
@@ -699,6 +712,9 @@ func (b *builder) tableView(t *report.Table, ids map[string]bool) tableView {
 			}
 			col := t.Columns[s.i]
 			c := b.colCell(at(row, s.i), col)
+			if showIDs && modelColumns[col.Name] {
+				c = b.cell(at(row, s.i), col.Kind) // the ids, beside their display names
+			}
 			if col.Kind == report.Link {
 				c = linkCell(at(row, s.i))
 			}

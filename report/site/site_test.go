@@ -426,3 +426,52 @@ func TestBlindedLabels(t *testing.T) {
 		}
 	}
 }
+
+// Table 3 (a table with model and display_name columns) shows the model ids
+// as written under "Model id", beside the display names under "Display
+// name": two columns, two headers, not the display name twice.
+func TestModelsTableIDsBesideDisplayNames(t *testing.T) {
+	r := reporttest.Small()
+	r.Tables = append(r.Tables, &report.Table{Name: "models", Title: "Table 3", Section: report.SectionDataset,
+		Columns: []report.Column{{Name: "model"}, {Name: "display_name"}},
+		Rows:    [][]any{{"gamma & co", "Gamma"}, {"alpha", "Alpha"}}})
+	dir := writeSite(t, r, Options{})
+	page := string(files(t, dir)["dataset.html"])
+	for _, want := range []string{`>Model id</th>`, `>Display name</th>`, `<td>gamma &amp; co</td><td>Gamma</td>`, `<td>alpha</td><td>Alpha</td>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("dataset.html lacks %s", want)
+		}
+	}
+}
+
+// The index's first screen: the findings, then the headline chart (Solve
+// Rate with intervals), then the Methods paragraph and how to read; the
+// headline chart is on the page once.
+func TestIndexHeadlineChartAfterFindings(t *testing.T) {
+	r := reporttest.Small()
+	var headline *report.Figure
+	for _, f := range r.Figures {
+		if f.Table == "summary" && f.Kind == report.Bar {
+			headline = f
+		}
+	}
+	if headline == nil {
+		t.Fatal("the test report has no headline figure")
+	}
+	page := string(files(t, writeSite(t, r, Options{}))["index.html"])
+	chart := `<figure class="chart" id="fig-` + headline.ID + `"`
+	var at []int
+	for _, mark := range []string{`<section class="findings"`, chart, `<section class="methods"`, `<section class="howto"`, `<section class="glance"`} {
+		i := strings.Index(page, mark)
+		if i < 0 {
+			t.Fatalf("index.html lacks %s", mark)
+		}
+		at = append(at, i)
+	}
+	if !slices.IsSorted(at) {
+		t.Errorf("index.html order (findings, headline chart, methods, how to read, at a glance): offsets %v", at)
+	}
+	if n := strings.Count(page, chart); n != 1 {
+		t.Errorf("the headline chart is on the index %d times, want once", n)
+	}
+}

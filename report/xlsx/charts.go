@@ -290,9 +290,12 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 			// excelize writes per-point colours (c:dPt) for pie charts
 			// only: a one-series bar chart over models gets its models'
 			// colours per bar when the workbook is saved (patchParts).
+			// Its legend would show the series' one colour beside bars
+			// of other colours: it is hidden, the axis names the models.
 			if fig.Kind == report.Bar && len(fig.Series) == 1 {
 				if cols := w.categoryColors(fig.Categories); cols != nil {
 					w.pointColors[cs.Name] = cols
+					ch.Legend = excelize.ChartLegend{Position: "none"}
 				}
 			}
 			ch.Series = append(ch.Series, cs)

@@ -18,6 +18,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/format"
 	"github.com/euroexec/euroexec/report/internal/reporttest"
 )
 
@@ -83,6 +84,31 @@ func colouredPixels(img image.Image) int {
 	return n
 }
 
+// pixelsNear counts the pixels of img within 16 of the colour "#RRGGBB" in
+// every channel.
+func pixelsNear(img image.Image, hex string) int {
+	v, _ := strconv.ParseUint(strings.TrimPrefix(hex, "#"), 16, 32)
+	want := [3]int{int(v >> 16 & 0xff), int(v >> 8 & 0xff), int(v & 0xff)}
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			got := [3]int{int(r >> 8), int(g >> 8), int(bl >> 8)}
+			near := true
+			for i := range got {
+				if d := got[i] - want[i]; d > 16 || d < -16 {
+					near = false
+				}
+			}
+			if near {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 func pdfPages(t *testing.T, pdf string) int {
 	t.Helper()
 	out, err := exec.Command("pdfinfo", pdf).Output()
@@ -117,21 +143,53 @@ func TestRenderLibreOffice(t *testing.T) {
 	type book struct {
 		name   string
 		sheets int
+		// colours drawn on the page (the models' bars) and colours that
+		// must not be (the legend swatch of a series coloured per model)
+		drawn, hidden []string
 	}
 	var books []book
 	full := reporttest.Small()
+	models := &report.Table{Name: "models", Section: report.SectionDataset,
+		Columns: []report.Column{{Name: "model"}, {Name: "display_name"}},
+		Rows:    [][]any{{"gamma & co", "Gamma"}, {"alpha", "Alpha"}, {reporttest.XSSModel, ""}}}
 	for _, fig := range full.Figures {
 		if !chartable(fig) {
 			continue
 		}
 		r := reporttest.Small()
 		r.Figures = []*report.Figure{fig}
+		r.Tables = append(r.Tables, models)
 		name := "fig_" + fig.ID
 		p := filepath.Join(dir, name+".xlsx")
 		if err := Write(context.Background(), p, r, DefaultOptions); err != nil {
 			t.Fatal(err)
 		}
-		books = append(books, book{name, onlyChartSheets(t, p)})
+		b := book{name: name, sheets: onlyChartSheets(t, p)}
+		// A one-series bar chart over the models: bars in the models'
+		// colours, no legend (its swatch would be the series' neutral blue).
+		if fig.Kind == report.Bar && len(fig.Series) == 1 {
+			mc := format.ModelsOf(r)
+			for _, c := range fig.Categories {
+				if col := mc.Color[c]; col != "" {
+					b.drawn = append(b.drawn, col)
+				}
+			}
+			if len(b.drawn) == len(fig.Categories) {
+				b.hidden = []string{format.Neutral[0]}
+			} else {
+				b.drawn = nil
+			}
+		}
+		books = append(books, b)
+	}
+	perModel := 0
+	for _, b := range books {
+		if len(b.hidden) > 0 {
+			perModel++
+		}
+	}
+	if perModel == 0 {
+		t.Fatal("no one-series bar chart over the models to render")
 	}
 	// The heat maps sheet alone: its grid is coloured by the 3-colour scale.
 	{
@@ -144,7 +202,7 @@ func TestRenderLibreOffice(t *testing.T) {
 		if err := Write(context.Background(), p, r, DefaultOptions); err != nil {
 			t.Fatal(err)
 		}
-		books = append(books, book{"heatmaps", onlySheets(t, p, func(s string) bool { return s == SheetHeatmaps })})
+		books = append(books, book{name: "heatmaps", sheets: onlySheets(t, p, func(s string) bool { return s == SheetHeatmaps })})
 	}
 	// Enough figures for three chart sheets: twelve copies of the four.
 	many := reporttest.Small()
@@ -156,7 +214,7 @@ func TestRenderLibreOffice(t *testing.T) {
 	if err := Write(context.Background(), filepath.Join(dir, "all.xlsx"), many, DefaultOptions); err != nil {
 		t.Fatal(err)
 	}
-	books = append(books, book{"all", onlyChartSheets(t, filepath.Join(dir, "all.xlsx"))})
+	books = append(books, book{name: "all", sheets: onlyChartSheets(t, filepath.Join(dir, "all.xlsx"))})
 	if books[len(books)-1].sheets < 3 {
 		t.Fatalf("all.xlsx has %d chart sheets, want 3", books[len(books)-1].sheets)
 	}
@@ -202,6 +260,16 @@ func TestRenderLibreOffice(t *testing.T) {
 		t.Logf("%s: %d pages, %d coloured pixels", b.name, pages, n)
 		if n < 40 {
 			t.Errorf("%s: %d coloured pixels on its page: the chart draws no points or bars (or the grid no colours)", b.name, n)
+		}
+		for _, c := range b.drawn {
+			if k := pixelsNear(img, c); k < 40 {
+				t.Errorf("%s: %d pixels of the model colour %s: a bar is not in its model's colour", b.name, k, c)
+			}
+		}
+		for _, c := range b.hidden {
+			if k := pixelsNear(img, c); k > 0 {
+				t.Errorf("%s: %d pixels of the series colour %s: the legend of bars coloured per model is drawn", b.name, k, c)
+			}
 		}
 		if art != "" {
 			if data, err := os.ReadFile(pngs[0]); err == nil {

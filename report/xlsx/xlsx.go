@@ -527,16 +527,6 @@ func displayWidth(v any, kind report.ColumnKind) float64 {
 	}
 }
 
-// sheetHeader is row 1 of a table sheet for a CSV column: format.Header,
-// except that the display name column, which the site folds into the
-// model column, is "Display name" beside the sheet's model ids.
-func sheetHeader(csvName string) string {
-	if csvName == "display_name" {
-		return "Display name"
-	}
-	return format.Header(csvName)
-}
-
 // tableSheet writes one table to a new sheet with the StreamWriter.
 func (w *writer) tableSheet(name string, t *report.Table) error {
 	if _, err := w.f.NewSheet(name); err != nil {
@@ -565,10 +555,17 @@ func (w *writer) tableSheet(name string, t *report.Table) error {
 		truncated = len(rows) - (maxRows - headRows)
 		rows = rows[:maxRows-headRows]
 	}
+	// Row 1: the headers for people, distinct within the sheet (one
+	// definition with the site's, format.Headers).
+	names := make([]string, ncol)
+	for j, c := range t.Columns {
+		names[j] = c.Name
+	}
+	humans := format.Headers(names)
 	// Column widths from the header and a sample of rows.
 	wrap := make([]bool, ncol)
 	for j, c := range t.Columns {
-		width := float64(max(utf8.RuneCountInString(c.Name)+2, utf8.RuneCountInString(sheetHeader(c.Name)))) // +2: filter button
+		width := float64(max(utf8.RuneCountInString(c.Name)+2, utf8.RuneCountInString(humans[j]))) // +2: filter button
 		for i, row := range rows {
 			if i >= w.opt.WidthSampleRows {
 				break
@@ -608,8 +605,12 @@ func (w *writer) tableSheet(name string, t *report.Table) error {
 			h = fmt.Sprintf("%s (%d)", h, n+1)
 		}
 		seen[key]++
+		hh := humans[j]
+		if h != c.Name {
+			hh = format.Header(h) // a made-up or repeated CSV name
+		}
 		header[j] = excelize.Cell{StyleID: w.st.csvName, Value: cut(h)}
-		human[j] = excelize.Cell{StyleID: w.st.header, Value: cut(sheetHeader(h))}
+		human[j] = excelize.Cell{StyleID: w.st.header, Value: cut(hh)}
 	}
 	if err := sw.SetRow("A1", human, excelize.RowOpts{Height: 30}); err != nil {
 		return fmt.Errorf("xlsx: sheet %q: header: %w", name, err)

@@ -443,17 +443,28 @@ func TestFindingsIsActive(t *testing.T) {
 	}
 }
 
-// Row 1 of a table sheet: the header for people; the display name column is
-// told apart from the model ids beside it.
-func TestSheetHeader(t *testing.T) {
-	for _, c := range [][2]string{
-		{"solve_rate", "Solve Rate"}, {"n_gradings", "Gradings (n)"}, {"model", "Model"},
-		{"display_name", "Display name"}, {"p_holm", "p (Holm)"},
-	} {
-		if got := sheetHeader(c[0]); got != c[1] {
-			t.Errorf("sheetHeader(%q) = %q, want %q", c[0], got, c[1])
-		}
+// Row 1 of a table sheet: headers for people, distinct within the sheet:
+// the model ids beside their display names are "Model id", and two columns
+// whose headers would be the same say their CSV names.
+func TestSheetHeadersDistinct(t *testing.T) {
+	r := reporttest.Small()
+	r.Tables = append(r.Tables, &report.Table{Name: "models", Title: "Table 3", Section: report.SectionDataset,
+		Columns: []report.Column{{Name: "model"}, {Name: "display_name"}, {Name: "n_gradings", Kind: report.Int}, {Name: "gradings_(n)", Kind: report.Int}},
+		Rows:    [][]any{{"alpha", "Alpha", int64(1), int64(2)}}})
+	path := filepath.Join(t.TempDir(), "report.xlsx")
+	if err := Write(context.Background(), path, r, DefaultOptions); err != nil {
+		t.Fatal(err)
 	}
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for i, want := range []string{"Model id", "Display name", "Gradings (n) (n_gradings)", "Gradings (n) (gradings_(n))"} {
+		c, _ := excelize.CoordinatesToCellName(i+1, 1)
+		checkCell(t, f, "models", c, want)
+	}
+	checkCell(t, f, "models", "A3", "alpha") // the id, as written
 }
 
 // A one-series bar chart over models colours each bar with its model's
@@ -518,8 +529,27 @@ func TestBarColoursPerModel(t *testing.T) {
 		if strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("%s: bar colours %q, want the models' %q", zf.Name, got, want)
 		}
+		// no legend: its one swatch would be the series' colour
+		if strings.Contains(string(b), "<legend>") {
+			t.Errorf("%s: a chart of bars coloured per model has a legend", zf.Name)
+		}
 	}
 	if !found {
 		t.Errorf("no chart part titled %q", fig.Title)
+	}
+	// A chart whose bars are not models keeps its legend.
+	legends := 0
+	for _, zf := range zr.File {
+		if strings.HasPrefix(zf.Name, "xl/charts/chart") {
+			rc, _ := zf.Open()
+			b, _ := io.ReadAll(rc)
+			rc.Close()
+			if strings.Contains(string(b), "<legend>") {
+				legends++
+			}
+		}
+	}
+	if legends == 0 {
+		t.Error("no chart has a legend: the other charts lost theirs")
 	}
 }
