@@ -378,6 +378,8 @@ func TestTypedResultsBeyond(t *testing.T) {
 		}
 	}
 	t.Logf("%d tables compared", compared)
+}
+
 // A blinded label reaches the question page from blinding.csv even where
 // every grader named the model: in ingest/testdata/base, alice grades q2 by
 // model name and blinding.csv labels q2's m2 A and m1 B.
