@@ -75,13 +75,22 @@
 //     (sheet "Grades", model names, long form kept for expert_03).
 //   - grades/judges/<judge>.jsonl: the wide columns, scores multiples of 0.5
 //     or 0.25, only the question's C items, lower-case verdicts, a comment.
-//     The first judge ran 3 times (a run column 1..3); the last judge has a
-//     null score on questions 4, 33, 62, … (i % 29 == 3).
+//     The first judge ran 3 times (a run column 1..3; with Options.SingleRun
+//     every judge ran once, no run column); the last judge has a null score on
+//     questions 4, 33, 62, … (i % 29 == 3).
 //   - With Options.Criteria: criteria.jsonl (question_id, criterion_id c01…,
 //     text, weight in −10..10 without 0, category), 10–30 per question, the
 //     first always positive; criterion_grades/judges/<judge>.jsonl (met
 //     true/false) on every response; criterion_grades/humans/<expert>.csv (met
 //     yes/no) by the first two graders of every fifth question.
+//
+// A judge-only study (Options.Evaluators = 0, `euroexec sample --judge-only`)
+// has no grades/humans, no references.jsonl and no human criterion grades;
+// its study.toml sets only the title (no human rounds for main_round to
+// name), evaluators.csv lists the judges alone, and each question's author is
+// "author_<Domain>". Its judge gradings draw the same kind of scores, but
+// the random stream differs from a study with humans, so its numbers are not
+// those of the same seed with humans.
 //
 // Above XLSXQuestionLimit questions every human grading file is a .csv with
 // the same columns (per-domain sheets, the Instructions sheet and text-cell

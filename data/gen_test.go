@@ -211,6 +211,8 @@ func TestOptionsValidate(t *testing.T) {
 		func(o *Options) { o.ReferenceShare = 1.5 },
 		func(o *Options) { o.ReferenceShare = math.NaN() },
 		func(o *Options) { o.ResponseChars = 10 },
+		func(o *Options) { o.Evaluators = 0 }, // judge-only with the default reference share
+		func(o *Options) { o.Evaluators, o.ReferenceShare, o.Judges = 0, 0, 0 },
 	}
 	for i, mod := range bad {
 		o := DefaultOptions()
@@ -278,6 +280,10 @@ func TestWalkMatchesFiles(t *testing.T) {
 	big := Options{Questions: XLSXQuestionLimit + 1, Models: 3, Evaluators: 5, Judges: 1,
 		ReferenceShare: 0.01, ResponseChars: 100, Seed: 3}
 	checkWalkMatchesFiles(t, big, false)
+	// Judge-only (no human graders, no references), every judge run once.
+	judgeOnly := Options{Questions: 40, Models: 4, Evaluators: 0, Judges: 2, SingleRun: true,
+		ResponseChars: 100, Seed: 5}
+	checkWalkMatchesFiles(t, judgeOnly, false)
 }
 
 func checkWalkMatchesFiles(t *testing.T, opt Options, defaults bool) {
@@ -516,5 +522,84 @@ func BenchmarkWrite40000(b *testing.B) {
 		if _, err := Write(dir, opt); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestJudgeOnly writes a judge-only study with single judge runs and checks,
+// by reading the files back, that it has no human side at all and exactly
+// questions × models × judges judge gradings, none with a run.
+func TestJudgeOnly(t *testing.T) {
+	opt := DefaultOptions()
+	opt.Questions, opt.Evaluators, opt.ReferenceShare, opt.Judges, opt.SingleRun = 30, 0, 0, 2, true
+	opt.ResponseChars = 100
+	dir := t.TempDir()
+	sum, err := Write(dir, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.HumanGradings != 0 || sum.References != 0 || sum.HumanEvaluators != 0 {
+		t.Errorf("summary %+v, want no human gradings, references or evaluators", sum)
+	}
+	if want := 30 * 6 * 2; sum.JudgeGradings != want {
+		t.Errorf("judge gradings = %d, want %d", sum.JudgeGradings, want)
+	}
+	for _, f := range sum.Files {
+		if strings.HasPrefix(f, "grades/humans/") || f == "references.jsonl" {
+			t.Errorf("judge-only study wrote %s", f)
+		}
+	}
+	lines := 0
+	for _, j := range []string{"arbiter-large", "critic-mini"} {
+		for i, m := range readJSONL(t, filepath.Join(dir, "grades", "judges", j+".jsonl")) {
+			if _, ok := m["run"]; ok {
+				t.Errorf("%s line %d has a run with SingleRun", j, i+1)
+			}
+			lines++
+		}
+	}
+	if lines != 30*6*2 {
+		t.Errorf("judge files hold %d lines, want %d", lines, 30*6*2)
+	}
+	ev, err := os.ReadFile(filepath.Join(dir, "evaluators.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(ev), "evaluator,domain\narbiter-large,\ncritic-mini,\n"; got != want {
+		t.Errorf("evaluators.csv = %q, want %q", got, want)
+	}
+	toml, err := os.ReadFile(filepath.Join(dir, "study.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"main_round", "human_label"} {
+		if strings.Contains(string(toml), key) {
+			t.Errorf("judge-only study.toml sets %s (no human rounds or references):\n%s", key, toml)
+		}
+	}
+	humans := 0
+	if err := Walk(opt, func(r Record) error {
+		if r.EvaluatorKind == "human" || r.Kind == KindReference || r.Run != 0 {
+			humans++
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if humans != 0 {
+		t.Errorf("Walk yields %d human, reference or run records, want 0", humans)
+	}
+
+	// SingleRun with humans: the first judge loses its three runs only.
+	opt = DefaultOptions()
+	opt.Questions, opt.SingleRun = 10, true
+	sum, err = Write(t.TempDir(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 10 * 6 * 2; sum.JudgeGradings != want {
+		t.Errorf("SingleRun with humans: judge gradings = %d, want %d", sum.JudgeGradings, want)
+	}
+	if sum.HumanGradings == 0 {
+		t.Error("SingleRun with humans wrote no human gradings")
 	}
 }

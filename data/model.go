@@ -180,7 +180,7 @@ func newStudy(opt Options) *study {
 		} else {
 			ji.samples, ji.step = 4, 0.25
 		}
-		if j == 0 {
+		if j == 0 && !opt.SingleRun {
 			ji.runs = 3
 		}
 		ji.missing = j == opt.Judges-1

@@ -13,12 +13,19 @@ type Options struct {
 	Questions int
 	// Models is the number of models answering every question (2..60). Default 6.
 	Models int
-	// Evaluators is the size of the human grader pool (≥ 3: a question's
-	// author never grades it and each question needs two graders). Default 12.
+	// Evaluators is the size of the human grader pool: 0 for a judge-only
+	// study (no human gradings, no reference answers: ReferenceShare must be
+	// 0 and Judges at least 1), else ≥ 3 (a question's author never grades
+	// it and each question needs two graders). Default 12.
 	Evaluators int
 	// Judges is the number of LLM judges (0..20). The first judge is run three
-	// times (a `run` column); the last one has a few missing scores. Default 2.
+	// times (a `run` column) unless SingleRun; the last one has a few missing
+	// scores. Default 2.
 	Judges int
+	// SingleRun runs every judge once: no judge file has a `run` column, so a
+	// study has exactly Questions × Models × Judges judge gradings. Default
+	// false (the first judge is run three times).
+	SingleRun bool
 	// ReferenceShare is the share of questions, in [0, 1], that get an
 	// expert-written reference answer and a second grading round
 	// ("reference") in which other experts grade it beside the models.
@@ -64,12 +71,16 @@ func (o Options) validate() error {
 		return fmt.Errorf("data: options: questions = %d, want at least 1", o.Questions)
 	case o.Models < 2 || o.Models > 60:
 		return fmt.Errorf("data: options: models = %d, want 2..60", o.Models)
-	case o.Evaluators < 3:
-		return fmt.Errorf("data: options: evaluators = %d, want at least 3", o.Evaluators)
+	case o.Evaluators != 0 && o.Evaluators < 3:
+		return fmt.Errorf("data: options: evaluators = %d, want 0 (judge-only) or at least 3", o.Evaluators)
 	case o.Judges < 0 || o.Judges > 20:
 		return fmt.Errorf("data: options: judges = %d, want 0..20", o.Judges)
 	case math.IsNaN(o.ReferenceShare) || o.ReferenceShare < 0 || o.ReferenceShare > 1:
 		return fmt.Errorf("data: options: reference share = %v, want a number in [0, 1]", o.ReferenceShare)
+	case o.Evaluators == 0 && o.Judges == 0:
+		return fmt.Errorf("data: options: evaluators = 0 and judges = 0, want at least 1 judge in a judge-only study (evaluators = 0)")
+	case o.Evaluators == 0 && o.ReferenceShare != 0:
+		return fmt.Errorf("data: options: reference share = %v with evaluators = 0, want 0: reference answers are graded by human evaluators", o.ReferenceShare)
 	case o.ResponseChars < 100:
 		return fmt.Errorf("data: options: response chars = %d, want at least 100", o.ResponseChars)
 	}

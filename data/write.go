@@ -251,6 +251,12 @@ func (w *writer) writeStatic() error {
 		"human_label = " + strconv.Quote(HumanLabel) + "\n" +
 		"main_round = " + strconv.Quote(MainRound) + "\n\n" +
 		"[columns]\n\"Loc.\" = \"Localization\"\n"
+	if len(s.humans) == 0 {
+		// Judge-only: no human rounds for main_round to name, no reference
+		// answers for human_label, no per-domain sheets with "Loc.".
+		toml = "# Synthetic judge-only study written by euroexec's data package.\n" +
+			"title = " + strconv.Quote(fmt.Sprintf("Synthetic judge-only study (seed %d, %d questions)", s.opt.Seed, s.opt.Questions)) + "\n"
+	}
 	f, err := w.create("study.toml")
 	if err != nil {
 		return err

@@ -160,3 +160,55 @@ func TestValidateBundledSample(t *testing.T) {
 	}
 	_ = context.Background
 }
+
+// TestSampleJudgeOnly writes a judge-only study with the CLI, checks that it
+// validates and runs, that the database holds exactly questions × models
+// judge gradings and no human ones, and that --judge-only refuses a human
+// pool or reference answers asked for beside it.
+func TestSampleJudgeOnly(t *testing.T) {
+	dir := t.TempDir()
+	study := filepath.Join(dir, "study")
+	code, _, se, err := cli(context.Background(), "sample", "-o", study, "--questions", "15", "--judge-only",
+		"--judges", "1", "--single-run", "--response-chars", "100")
+	checkExit(t, err, code, exitOK, se)
+	code, _, se, err = cli(context.Background(), "validate", study)
+	checkExit(t, err, code, exitOK, se)
+	out := filepath.Join(dir, "report")
+	code, _, se, err = cli(context.Background(), "run", study, "-o", out, "-q")
+	checkExit(t, err, code, exitOK, se)
+
+	c, err := duckdb.NewConnector(filepath.Join(out, "study.duckdb")+"?access_mode=read_only", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sql.OpenDB(c)
+	defer h.Close()
+	var judge, human, runs int
+	if err := h.QueryRow(`SELECT count(*) FILTER (WHERE e.kind = 'judge'), count(*) FILTER (WHERE e.kind <> 'judge'),
+		count(DISTINCT coalesce(g.run, '')) FROM gradings g JOIN evaluators e USING (evaluator)`).Scan(&judge, &human, &runs); err != nil {
+		t.Fatal(err)
+	}
+	// 15 questions × 6 models × 1 judge; the one response missing from the
+	// dumps is still graded.
+	if judge != 15*6 || human != 0 || runs != 1 {
+		t.Errorf("gradings: %d judge, %d human, %d distinct runs; want 90, 0, 1", judge, human, runs)
+	}
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--judge-only", "--evaluators", "5"}, "--evaluators 5"},
+		{[]string{"--judge-only", "--reference-share", "0.2"}, "--reference-share 0.2"},
+		{[]string{"--evaluators", "0"}, "reference share"},
+		{[]string{"--judge-only", "--judges", "0"}, "at least 1 judge"},
+	} {
+		args := append([]string{"sample", "-o", filepath.Join(dir, "bad"), "--questions", "3"}, tc.args...)
+		code, _, se, err := cli(context.Background(), args...)
+		if code == exitOK {
+			t.Errorf("%v: exit status 0, want a refusal", tc.args)
+			continue
+		}
+		checkExit(t, err, code, code, se, tc.want)
+	}
+}

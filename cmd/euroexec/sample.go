@@ -16,7 +16,7 @@ import (
 func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 	opt := data.DefaultOptions()
 	var dir string
-	var force bool
+	var force, judgeOnly bool
 	c := &cobra.Command{
 		Use:   "sample -o DIR",
 		Short: "Write a synthetic study in the study format",
@@ -25,11 +25,25 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 			"large studies (--questions 40000) are written in bounded memory.\n" +
 			"The study is written to a temporary folder beside DIR and moved into place when complete. DIR\n" +
 			"is replaced only when it does not exist, is empty or holds a study written by sample (marked by\n" +
-			"its " + outsafe.SampleMarker + " file), unless --force; nothing of a previous study is left behind.",
+			"its " + outsafe.SampleMarker + " file), unless --force; nothing of a previous study is left behind.\n" +
+			"--judge-only writes a study graded by LLM judges alone (no human graders, no reference answers);\n" +
+			"with --single-run every judge grades each response once, so a study has questions × models ×\n" +
+			"judges gradings, e.g. --questions 200000 --judge-only --judges 1 --single-run --response-chars 100\n" +
+			"for 1.2 M gradings of short answers.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dir == "" {
 				return &usageError{fmt.Errorf("sample: -o DIR is required")}
+			}
+			if judgeOnly {
+				fl := cmd.Flags()
+				if fl.Changed("evaluators") && opt.Evaluators != 0 {
+					return &usageError{fmt.Errorf("sample: --judge-only with --evaluators %d: a judge-only study has no human evaluators; drop one of the two", opt.Evaluators)}
+				}
+				if fl.Changed("reference-share") && opt.ReferenceShare != 0 {
+					return &usageError{fmt.Errorf("sample: --judge-only with --reference-share %v: reference answers are graded by human evaluators; drop one of the two", opt.ReferenceShare)}
+				}
+				opt.Evaluators, opt.ReferenceShare = 0, 0
 			}
 			out, err := filepath.Abs(dir)
 			if err != nil {
@@ -73,10 +87,12 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 	f.BoolVar(&force, "force", false, "replace DIR even when it holds files sample did not write")
 	f.IntVar(&opt.Questions, "questions", opt.Questions, "number of questions")
 	f.IntVar(&opt.Models, "models", opt.Models, "number of models")
-	f.IntVar(&opt.Evaluators, "evaluators", opt.Evaluators, "size of the human grader pool")
+	f.IntVar(&opt.Evaluators, "evaluators", opt.Evaluators, "size of the human grader pool (0 or at least 3; 0 = judge-only, see --judge-only)")
+	f.BoolVar(&judgeOnly, "judge-only", false, "no human graders and no reference answers: LLM judges only (same as --evaluators 0 --reference-share 0)")
 	f.IntVar(&opt.Judges, "judges", opt.Judges, "number of LLM judges")
+	f.BoolVar(&opt.SingleRun, "single-run", opt.SingleRun, "run every judge once (by default the first judge is run three times, with a run column)")
 	f.Float64Var(&opt.ReferenceShare, "reference-share", opt.ReferenceShare, "share of questions with an expert answer")
-	f.IntVar(&opt.ResponseChars, "response-chars", opt.ResponseChars, "typical response length in characters")
+	f.IntVar(&opt.ResponseChars, "response-chars", opt.ResponseChars, "typical response length in characters (at least 100)")
 	f.Uint64Var(&opt.Seed, "seed", opt.Seed, "random seed")
 	f.BoolVar(&opt.Criteria, "criteria", opt.Criteria, "also write PRBench-style weighted criteria and criterion grades")
 	return c

@@ -253,7 +253,9 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 	if err := w.findingsSheet(r); err != nil {
 		return err
 	}
-	w.f.SetActiveSheet(0)
+	// No SetActiveSheet: the renamed default sheet (Findings) is already the
+	// active, only selected tab, and SetActiveSheet would make excelize parse
+	// every streamed sheet back and marshal it again (half the workbook's time).
 	if err := w.f.SetDocProps(&excelize.DocProperties{
 		Title:          cut(r.Title),
 		Creator:        "euroexec " + r.Version,
