@@ -118,7 +118,9 @@ func checkServedEqualsRows(t *testing.T, s *study.Study, opt scores.Options, row
 	if len(served) != len(rows) {
 		t.Fatalf("served %d gradings, rows give %d", len(served), len(rows))
 	}
-	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b)) }
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
+	}
 	bad := 0
 	for i := range served {
 		a, b := &served[i], &rows[i]

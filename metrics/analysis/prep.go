@@ -59,7 +59,7 @@ type prep struct {
 	humans   []int     // evaluator indexes of humans (sorted by id)
 	judges   []int     // evaluator indexes of judges (sorted by id)
 
-	sopt   scores.Options // the Solve rule of Options
+	sopt scores.Options // the Solve rule of Options
 
 	notes    []report.Note
 	warnings []string
