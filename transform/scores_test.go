@@ -40,6 +40,11 @@ func checkViewMatchesGo(t *testing.T, dir string) int {
 	if len(s.Scores) == 0 {
 		t.Fatal("Load read no rows of grading_scores into Study.Scores")
 	}
+	// the rule the view applied is the study's, so the analyses (which pass
+	// the study's [solve] settings) are served the view's solve column
+	if r := s.ScoreRule; r.RubricThreshold != opt.RubricThreshold || r.ChecklistThreshold != opt.ChecklistThreshold || r.PartialCredit != opt.PartialCredit {
+		t.Errorf("solve_rule %+v, study settings %+v", r, opt)
+	}
 	gs := scores.FromRows(s, opt)
 	checkServedEqualsRows(t, s, opt, gs)
 	type key struct{ r, q, m, e string }

@@ -1,7 +1,9 @@
 // Package transform opens a study database, applies the sql/ views and reads
-// the study into the plain Go values of package metrics/study. It holds
-// the small typed query helpers; every statement binds user values as
-// parameters.
+// the study into the plain Go values of package study — the per-grading
+// scores included: the view grading_scores is read once, in one ordered
+// scan, into Study.Scores, from which package scores serves every analysis.
+// It holds the small typed query helpers; every statement binds user values
+// as parameters.
 package transform
 
 import (

@@ -1,10 +1,17 @@
 // Package scores is the one definition of the per-grading scores of
 // DESIGN.md — attribute means, rubric mean, checklist rate, solved — that
 // every analysis uses: the paper's tables (package analysis), reliability,
-// rankings, calibration and planning. Judge runs are averaged per response so
-// that a judge has one grading per response. The same quantities are the
-// columns of the SQL view grading_scores (package sql); a test checks that
-// both agree. No I/O.
+// rankings, calibration, planning, run comparison and the judge audit. Judge
+// runs are averaged per response so that a judge has one grading per
+// response.
+//
+// Source: the same quantities are the columns of the SQL view
+// grading_scores (package sql). For a study read from a database, package
+// transform scans the view once into study.Study.Scores and Compute serves
+// every analysis from those rows (FromView). The Go computation from the raw
+// grading rows (Scorer, FromRows) serves studies built in memory (tests, Go
+// callers) and is the oracle the view is tested against (bit for bit on the
+// bundled sample and a 5,000-question study). No I/O.
 //
 // Exactness: rubric means and checklist rates are kept as exact fractions
 // (study.Rat) and compared with the thresholds exactly; the float64 fields
