@@ -335,9 +335,10 @@ func FromRows(s *study.Study, opt Options) []Grading {
 // for a single run (shared, not copied) and the mean over runs for a judge's
 // several runs; Verdicts are the first run's. Src is Score.First.
 //
-// ok is false — and the caller computes from the rows — when s has no
-// Scores, when s.Gradings is not sorted, or when opt's partial credit is not
-// the one the view used (the checklist rates would differ).
+// ok is false — and Compute computes from the rows — when s has no Scores,
+// when s.Gradings is not sorted or no longer matches s.Scores (a row's runs
+// out of range or its first run another grading's), or when opt's partial
+// credit is not the one the view used (the checklist rates would differ).
 func FromView(s *study.Study, opt Options) (out []Grading, ok bool) {
 	if s.Scores == nil || opt.PartialCredit != s.ScoreRule.PartialCredit {
 		return nil, false
@@ -353,7 +354,16 @@ func FromView(s *study.Study, opt Options) (out []Grading, ok bool) {
 	out = make([]Grading, len(s.Scores))
 	own := 0 // gradings whose attribute means are computed here
 	for i := range s.Scores {
-		if x := &s.Scores[i]; x.Runs != 1 || len(gs[x.First].Rubric) != nA {
+		x := &s.Scores[i]
+		// Scores must still describe Gradings (a Go caller may have edited
+		// either): each row's runs in range and its first run its key
+		if x.Runs < 1 || x.First < 0 || int(x.First)+int(x.Runs) > len(gs) {
+			return nil, false
+		}
+		if g := &gs[x.First]; g.Round != x.Round || g.QuestionID != x.QuestionID || g.Model != x.Model || g.Evaluator != x.Evaluator {
+			return nil, false
+		}
+		if x.Runs != 1 || len(gs[x.First].Rubric) != nA {
 			own++
 		}
 	}

@@ -157,4 +157,23 @@ func TestFromView(t *testing.T) {
 	if _, ok := FromView(&u, DefaultOptions()); ok {
 		t.Error("FromView served a study whose gradings are not sorted")
 	}
+	// rows that no longer describe the gradings: refused, never a panic
+	for _, c := range []struct {
+		name string
+		edit func(x *analysis.Score)
+	}{
+		{"runs beyond the gradings", func(x *analysis.Score) { x.Runs = 5 }},
+		{"first run out of range", func(x *analysis.Score) { x.First = 7 }},
+		{"first run of another grading", func(x *analysis.Score) { x.First = 0 }},
+	} {
+		e := *s
+		e.Scores = append([]analysis.Score(nil), s.Scores...)
+		c.edit(&e.Scores[1])
+		if _, ok := FromView(&e, DefaultOptions()); ok {
+			t.Errorf("%s: FromView served the study", c.name)
+		}
+		if got := Compute(&e, DefaultOptions()); len(got) != 2 || got[0].Solve != Unsolved {
+			t.Errorf("%s: Compute did not fall back to the rows (h/m1 solve %d, want unsolved)", c.name, got[0].Solve)
+		}
+	}
 }
