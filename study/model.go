@@ -26,6 +26,13 @@ type Study struct {
 	// Comparisons are the pairwise (A-vs-B) judgments, sorted by (Round,
 	// QuestionID, Evaluator, Run, ModelA, ModelB); empty when the study has none.
 	Comparisons []Comparison
+	// Scores are the rows of the SQL view grading_scores, one per
+	// (Round, QuestionID, Model, Evaluator) in that order, read once by
+	// package transform; ScoreRule is the Solve rule they were scored with.
+	// Nil for a study built in memory (tests, Go callers): package scores
+	// then computes the same values from Gradings.
+	Scores    []Score
+	ScoreRule ScoreRule
 }
 
 // Question is one question of the study.

@@ -37,7 +37,16 @@ func checkViewMatchesGo(t *testing.T, dir string) int {
 	}
 	opt := scores.Options{RubricThreshold: res.Config.Solve.RubricThreshold, ChecklistThreshold: res.Config.Solve.ChecklistThreshold,
 		PartialCredit: res.Config.Solve.PartialCredit}
-	gs := scores.Compute(s, opt)
+	if len(s.Scores) == 0 {
+		t.Fatal("Load read no rows of grading_scores into Study.Scores")
+	}
+	// the rule the view applied is the study's, so the analyses (which pass
+	// the study's [solve] settings) are served the view's solve column
+	if r := s.ScoreRule; r.RubricThreshold != opt.RubricThreshold || r.ChecklistThreshold != opt.ChecklistThreshold || r.PartialCredit != opt.PartialCredit {
+		t.Errorf("solve_rule %+v, study settings %+v", r, opt)
+	}
+	gs := scores.FromRows(s, opt)
+	checkServedEqualsRows(t, s, opt, gs)
 	type key struct{ r, q, m, e string }
 	byKey := make(map[key]*scores.Grading, len(gs))
 	for i := range gs {
@@ -96,6 +105,51 @@ func checkViewMatchesGo(t *testing.T, dir string) int {
 		t.Errorf("%v: in scores.Compute, not in grading_scores", k)
 	}
 	return n
+}
+
+// checkServedEqualsRows checks that what the analyses get from
+// scores.Compute on a study read by Load — the view's rows — is bit for bit
+// what the Go computation from the raw rows (rows) gives: every field, the
+// attribute means and the verdicts.
+func checkServedEqualsRows(t *testing.T, s *study.Study, opt scores.Options, rows []scores.Grading) {
+	t.Helper()
+	served, ok := scores.FromView(s, opt)
+	if !ok {
+		t.Fatal("scores.FromView refused a study read by Load")
+	}
+	if got := scores.Compute(s, opt); len(got) != len(served) {
+		t.Fatalf("scores.Compute returned %d gradings, FromView %d", len(got), len(served))
+	}
+	if len(served) != len(rows) {
+		t.Fatalf("served %d gradings, rows give %d", len(served), len(rows))
+	}
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
+	}
+	bad := 0
+	for i := range served {
+		a, b := &served[i], &rows[i]
+		ok := a.Evaluator == b.Evaluator && a.Kind == b.Kind && a.Round == b.Round && a.QuestionID == b.QuestionID && a.Model == b.Model &&
+			a.Runs == b.Runs && a.RubricN == b.RubricN && a.RubricRat == b.RubricRat && same(a.RubricMean, b.RubricMean) &&
+			a.Hits == b.Hits && a.Partials == b.Partials && a.Misses == b.Misses && a.NAs == b.NAs &&
+			a.ChecklistRat == b.ChecklistRat && same(a.ChecklistRate, b.ChecklistRate) && same(a.Rank, b.Rank) &&
+			a.Solve == b.Solve && a.Solved == b.Solved && a.Src == b.Src && a.Usable() == b.Usable() &&
+			len(a.Rubric) == len(b.Rubric) && len(a.Verdicts) == len(b.Verdicts)
+		for k := 0; ok && k < len(a.Rubric); k++ {
+			ok = same(a.Rubric[k], b.Rubric[k])
+		}
+		for k := 0; ok && k < len(a.Verdicts); k++ {
+			ok = a.Verdicts[k] == b.Verdicts[k]
+		}
+		if !ok {
+			if bad++; bad <= 10 {
+				t.Errorf("grading %d: served from the view %+v, computed from the rows %+v", i, *a, *b)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d gradings differ", bad, len(served))
+	}
 }
 
 // checkFrac compares the view's fraction (or DOUBLE when it has none) with

@@ -1,7 +1,9 @@
 // Package transform opens a study database, applies the sql/ views and reads
-// the study into the plain Go values of package metrics/study. It holds
-// the small typed query helpers; every statement binds user values as
-// parameters.
+// the study into the plain Go values of package study — the per-grading
+// scores included: the view grading_scores is read once, in one ordered
+// scan, into Study.Scores, from which package scores serves every analysis.
+// It holds the small typed query helpers; every statement binds user values
+// as parameters.
 package transform
 
 import (
@@ -153,6 +155,9 @@ func (d *DB) Load(ctx context.Context, cfg config.Config) (*study.Study, []strin
 		return nil, nil, err
 	}
 	if err := d.loadGradings(ctx, s, cfg); err != nil {
+		return nil, nil, err
+	}
+	if err := d.loadScores(ctx, s); err != nil {
 		return nil, nil, err
 	}
 	if err := d.loadRest(ctx, s); err != nil {
@@ -643,4 +648,89 @@ func nullInt(n sql.NullInt64) int64 {
 		return -1
 	}
 	return n.Int64
+}
+
+// loadScores reads the view grading_scores — the per-grading scores every
+// analysis uses — in one ordered scan into Study.Scores (one preallocated
+// array sharing the Grading rows' strings, no allocation per row), and the rule it
+// applied (view solve_rule) into Study.ScoreRule. Each row is matched with
+// its runs in Study.Gradings (same order); a database without the view (a
+// study.duckdb written before it existed) leaves Scores nil.
+func (d *DB) loadScores(ctx context.Context, s *study.Study) error {
+	var n int64
+	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.tables WHERE table_name IN ('grading_scores', 'solve_rule')`).Scan(&n); err != nil {
+		return fmt.Errorf("query grading_scores: %w", err)
+	}
+	if n < 2 {
+		return nil
+	}
+	r := &s.ScoreRule
+	if err := d.db.QueryRowContext(ctx, `SELECT rubric_threshold, checklist_threshold, partial_credit, has_rubric, has_checklist FROM solve_rule`).Scan(
+		&r.RubricThreshold, &r.ChecklistThreshold, &r.PartialCredit, &r.HasRubric, &r.HasChecklist); err != nil {
+		return fmt.Errorf("read solve_rule: %w", err)
+	}
+	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT DISTINCT round, question_id, model, evaluator FROM gradings)`).Scan(&n); err != nil {
+		return fmt.Errorf("count gradings: %w", err)
+	}
+	out := make([]study.Score, 0, n)
+	gs := s.Gradings
+	var (
+		round, qid, model, ev, kind sql.RawBytes
+		runs, rubN, h, p, m, na     int64
+		rn, rd, cn, cd              sql.NullInt64
+		rmean, crate, rank          sql.NullFloat64
+		solve                       sql.RawBytes
+		usable                      bool
+		next                        int // index into gs of the next grading's first run
+	)
+	err := d.query(ctx, `SELECT round, question_id, model, evaluator, kind, runs, rubric_n, rubric_num, rubric_den, rubric_mean,
+		hits, partials, misses, nas, checklist_num, checklist_den, checklist_rate, rank, solve, usable
+		FROM grading_scores ORDER BY round, question_id, model, evaluator`, func(rows *sql.Rows) error {
+		if err := rows.Scan(&round, &qid, &model, &ev, &kind, &runs, &rubN, &rn, &rd, &rmean,
+			&h, &p, &m, &na, &cn, &cd, &crate, &rank, &solve, &usable); err != nil {
+			return err
+		}
+		// the grading's runs are the next Runs rows of Study.Gradings; the
+		// row shares their strings (no copy)
+		if runs < 1 || next+int(runs) > len(gs) {
+			return fmt.Errorf("grading_scores: %s/%s/%s/%s has %d runs; %d gradings are left", round, qid, model, ev, runs, len(gs)-next)
+		}
+		for k := next; k < next+int(runs); k++ {
+			g := &gs[k]
+			if string(round) != g.Round || string(qid) != g.QuestionID || string(model) != g.Model || string(ev) != g.Evaluator || string(kind) != g.Kind {
+				return fmt.Errorf("grading_scores: row %d (%s/%s/%s/%s) does not match gradings row %d (%s/%s/%s/%s)",
+					len(out)+1, round, qid, model, ev, k, g.Round, g.QuestionID, g.Model, g.Evaluator)
+			}
+		}
+		g := &gs[next]
+		x := study.Score{Round: g.Round, QuestionID: g.QuestionID, Model: g.Model, Evaluator: g.Evaluator,
+			Kind: g.Kind, First: int32(next), Runs: int32(runs), RubricN: int32(rubN),
+			Hits: int32(h), Partials: int32(p), Misses: int32(m), NAs: int32(na),
+			RubricMean: f64(rmean), ChecklistRate: f64(crate), Rank: rank.Float64, Usable: usable}
+		if rn.Valid && rd.Valid {
+			x.Rubric = study.Rat{Num: rn.Int64, Den: rd.Int64}
+		}
+		if cn.Valid && cd.Valid {
+			x.Checklist = study.Rat{Num: cn.Int64, Den: cd.Int64}
+		}
+		switch string(solve) {
+		case "solved":
+			x.Solve = 1
+		case "unsolved":
+			x.Solve = 0
+		default:
+			x.Solve = -1
+		}
+		next += int(runs)
+		out = append(out, x)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if next != len(gs) {
+		return fmt.Errorf("grading_scores: %d rows cover %d of %d gradings", len(out), next, len(gs))
+	}
+	s.Scores = out
+	return nil
 }

@@ -59,8 +59,7 @@ type prep struct {
 	humans   []int     // evaluator indexes of humans (sorted by id)
 	judges   []int     // evaluator indexes of judges (sorted by id)
 
-	sopt   scores.Options // the Solve rule of Options
-	scorer *scores.Scorer
+	sopt scores.Options // the Solve rule of Options
 
 	notes    []report.Note
 	warnings []string
@@ -175,10 +174,16 @@ func (p *prep) collapse() {
 		roundIdx[r] = i
 	}
 	p.rounds = rounds
-	p.scorer = scores.NewScorer(p.nAttr, scores.HasChecklist(gs), p.sopt)
-	p.hasChecklist = p.scorer.HasChecks
+	p.hasChecklist = scores.HasChecklist(gs)
 	unknown := 0
-	sgs := p.scorer.Collapse(gs)
+	// the rows of the view grading_scores when transform read them, else the
+	// same definition computed from the rows (a study built in memory)
+	var sgs []scores.Grading
+	if sorted {
+		sgs = scores.Compute(p.s, p.sopt)
+	} else {
+		sgs = scores.NewScorer(p.nAttr, p.hasChecklist, p.sopt).Collapse(gs)
+	}
 	p.grades = make([]grade, 0, len(sgs))
 	for _, sg := range sgs {
 		q, okq := p.qIdx[sg.QuestionID]

@@ -1,10 +1,17 @@
 // Package scores is the one definition of the per-grading scores of
 // DESIGN.md — attribute means, rubric mean, checklist rate, solved — that
 // every analysis uses: the paper's tables (package analysis), reliability,
-// rankings, calibration and planning. Judge runs are averaged per response so
-// that a judge has one grading per response. The same quantities are the
-// columns of the SQL view grading_scores (package sql); a test checks that
-// both agree. No I/O.
+// rankings, calibration, planning, run comparison and the judge audit. Judge
+// runs are averaged per response so that a judge has one grading per
+// response.
+//
+// Source: the same quantities are the columns of the SQL view
+// grading_scores (package sql). For a study read from a database, package
+// transform scans the view once into study.Study.Scores and Compute serves
+// every analysis from those rows (FromView). The Go computation from the raw
+// grading rows (Scorer, FromRows) serves studies built in memory (tests, Go
+// callers) and is the oracle the view is tested against (bit for bit on the
+// bundled sample and a 5,000-question study). No I/O.
 //
 // Exactness: rubric means and checklist rates are kept as exact fractions
 // (study.Rat) and compared with the thresholds exactly; the float64 fields
@@ -300,8 +307,106 @@ func (sc *Scorer) Collapse(gs []study.Grading) []Grading {
 }
 
 // Compute returns the gradings of s scored with opt, sorted by (Round,
-// QuestionID, Model, Evaluator).
+// QuestionID, Model, Evaluator). When s.Scores holds the rows of the SQL view
+// grading_scores (a study read by package transform) they are the values
+// served — see FromView; otherwise (a study built in memory) the Go
+// computation FromRows.
 func Compute(s *study.Study, opt Options) []Grading {
+	if out, ok := FromView(s, opt); ok {
+		return out
+	}
+	return FromRows(s, opt)
+}
+
+// FromRows computes the gradings of s from its raw Grading rows with
+// Scorer: the one definition in Go, used for studies built in memory (tests,
+// Go callers) and as the oracle the view grading_scores is tested against.
+func FromRows(s *study.Study, opt Options) []Grading {
 	gs, _ := Sorted(s.Gradings)
 	return NewScorer(len(s.Attributes), HasChecklist(gs), opt).Collapse(gs)
+}
+
+// FromView returns the gradings of s as read from the SQL view
+// grading_scores (s.Scores): runs, rubric and checklist fractions and means,
+// verdict counts, rank, solve and usable are the view's. The view's solve is
+// used when opt is the rule it applied (s.ScoreRule); with other thresholds
+// Rule is applied to the view's scores. The view does not carry the
+// per-attribute means nor the verdicts: Rubric is the grading row's scores
+// for a single run (shared, not copied) and the mean over runs for a judge's
+// several runs; Verdicts are the first run's. Src is Score.First.
+//
+// ok is false — and Compute computes from the rows — when s has no Scores,
+// when s.Gradings is not sorted or no longer matches s.Scores (a row's runs
+// out of range or its first run another grading's), or when opt's partial
+// credit is not the one the view used (the checklist rates would differ).
+func FromView(s *study.Study, opt Options) (out []Grading, ok bool) {
+	if s.Scores == nil || opt.PartialCredit != s.ScoreRule.PartialCredit {
+		return nil, false
+	}
+	if _, sorted := Sorted(s.Gradings); !sorted {
+		return nil, false
+	}
+	nA := len(s.Attributes)
+	sc := NewScorer(nA, s.ScoreRule.HasChecklist, opt)
+	sc.HasRubric = s.ScoreRule.HasRubric
+	sameRule := opt.RubricThreshold == s.ScoreRule.RubricThreshold && opt.ChecklistThreshold == s.ScoreRule.ChecklistThreshold
+	gs := s.Gradings
+	out = make([]Grading, len(s.Scores))
+	own := 0 // gradings whose attribute means are computed here
+	for i := range s.Scores {
+		x := &s.Scores[i]
+		// Scores must still describe Gradings (a Go caller may have edited
+		// either): each row's runs in range and its first run its key
+		if x.Runs < 1 || x.First < 0 || int(x.First)+int(x.Runs) > len(gs) {
+			return nil, false
+		}
+		if g := &gs[x.First]; g.Round != x.Round || g.QuestionID != x.QuestionID || g.Model != x.Model || g.Evaluator != x.Evaluator {
+			return nil, false
+		}
+		if x.Runs != 1 || len(gs[x.First].Rubric) != nA {
+			own++
+		}
+	}
+	slab := make([]float64, own*nA)
+	for i := range s.Scores {
+		x := &s.Scores[i]
+		first := &gs[x.First]
+		g := &out[i]
+		*g = Grading{Evaluator: x.Evaluator, Kind: x.Kind, Round: x.Round, QuestionID: x.QuestionID, Model: x.Model,
+			Runs: int(x.Runs), RubricN: int(x.RubricN), RubricRat: x.Rubric, RubricMean: x.RubricMean,
+			Hits: int(x.Hits), Partials: int(x.Partials), Misses: int(x.Misses), NAs: int(x.NAs),
+			ChecklistRat: x.Checklist, ChecklistRate: x.ChecklistRate, Verdicts: first.Verdicts,
+			Rank: x.Rank, Solve: x.Solve, Src: int(x.First)}
+		switch {
+		case x.Runs == 1 && len(first.Rubric) == nA:
+			g.Rubric = first.Rubric[:nA:nA]
+		default:
+			g.Rubric, slab = slab[:nA:nA], slab[nA:]
+			attributeMeans(g.Rubric, gs[x.First:x.First+x.Runs])
+		}
+		if !sameRule {
+			g.Solve = sc.Rule(g)
+		}
+		g.Solved = g.Solve == Solved
+	}
+	return out, true
+}
+
+// attributeMeans writes into rubric the mean over runs of each attribute
+// (NaN where no run scored it), as Scorer does.
+func attributeMeans(rubric []float64, runs []study.Grading) {
+	for k := range rubric {
+		var a study.RatSum
+		for i := range runs {
+			if k < len(runs[i].Rubric) && !math.IsNaN(runs[i].Rubric[k]) {
+				v := runs[i].Rubric[k]
+				r, _ := study.RatOf(v)
+				a.Add(r, v)
+			}
+		}
+		rubric[k] = math.NaN()
+		if a.N() > 0 {
+			rubric[k] = a.Mean()
+		}
+	}
 }

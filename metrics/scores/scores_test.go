@@ -85,3 +85,95 @@ func ExampleCompute() {
 	fmt.Println(g.Runs, g.RubricRat, g.RubricMean, g.ChecklistRat, g.ChecklistRate, g.Solved)
 	// Output: 2 {15 4} 3.75 {3 4} 0.75 true
 }
+
+// TestFromView: a study that carries the view's rows (Study.Scores) is
+// served from them; the values below are written by hand — one of them
+// (h/m1 marked solved) deliberately not what the rows give, to show which
+// source is used. Other thresholds re-apply Rule to the view's scores; another
+// partial credit falls back to the rows.
+func TestFromView(t *testing.T) {
+	H, P, M, N := analysis.Hit, analysis.Partial, analysis.Miss, analysis.NA
+	s := &analysis.Study{
+		Attributes: []string{"A", "B"},
+		Gradings: []analysis.Grading{
+			{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "m1", Rubric: []float64{3, 3}, Verdicts: []analysis.Verdict{H, P, M, N}, Rank: 2},
+			{Evaluator: "j", Kind: analysis.Judge, Round: "main", Run: "1", QuestionID: "q1", Model: "m1", Rubric: []float64{4, 3}, Verdicts: []analysis.Verdict{H, H}, Rank: 1},
+			{Evaluator: "j", Kind: analysis.Judge, Round: "main", Run: "2", QuestionID: "q1", Model: "m1", Rubric: []float64{5, math.NaN()}, Verdicts: []analysis.Verdict{H, M}, Rank: 2},
+		},
+		Scores: []analysis.Score{
+			// h/m1: the rows give unsolved (rate 1/2 < 0.6); the "view" says solved
+			{Round: "main", QuestionID: "q1", Model: "m1", Evaluator: "h", Kind: analysis.Human, First: 0, Runs: 1, RubricN: 2,
+				Hits: 1, Partials: 1, Misses: 1, NAs: 1, Rubric: analysis.Rat{Num: 3, Den: 1}, RubricMean: 3,
+				Checklist: analysis.Rat{Num: 1, Den: 2}, ChecklistRate: 0.5, Rank: 2, Solve: Solved, Usable: true},
+			{Round: "main", QuestionID: "q1", Model: "m1", Evaluator: "j", Kind: analysis.Judge, First: 1, Runs: 2, RubricN: 2,
+				Hits: 3, Misses: 1, Rubric: analysis.Rat{Num: 15, Den: 4}, RubricMean: 3.75,
+				Checklist: analysis.Rat{Num: 3, Den: 4}, ChecklistRate: 0.75, Rank: 1.5, Solve: Solved, Usable: true},
+		},
+		ScoreRule: analysis.ScoreRule{RubricThreshold: 3, ChecklistThreshold: 0.6, PartialCredit: 0.5, HasRubric: true, HasChecklist: true},
+	}
+	tests := []struct {
+		name        string
+		opt         Options
+		fromView    bool
+		solveH      int8      // h/m1
+		solveJ      int8      // j/m1
+		attrJ       []float64 // j/m1's attribute means
+		rubricMeanJ float64
+	}{
+		{"the view's rule: the view's solve", DefaultOptions(), true, Solved, Solved, []float64{4.5, 3}, 3.75},
+		{"rubric threshold 4: Rule on the view's scores", Options{RubricThreshold: 4, ChecklistThreshold: 0.6, PartialCredit: 0.5}, true, Unsolved, Unsolved, []float64{4.5, 3}, 3.75},
+		{"checklist threshold 0.7: Rule on the view's scores", Options{RubricThreshold: 3, ChecklistThreshold: 0.7, PartialCredit: 0.5}, true, Unsolved, Solved, []float64{4.5, 3}, 3.75},
+		{"partial credit 1: from the rows (h: 2/3 ≥ 0.6)", Options{RubricThreshold: 3, ChecklistThreshold: 0.6, PartialCredit: 1}, false, Solved, Solved, []float64{4.5, 3}, 3.75},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, ok := FromView(s, tt.opt)
+			if ok != tt.fromView {
+				t.Errorf("FromView ok = %v, want %v", ok, tt.fromView)
+			}
+			got := Compute(s, tt.opt)
+			if len(got) != 2 {
+				t.Fatalf("got %d gradings, want 2", len(got))
+			}
+			if got[0].Solve != tt.solveH || got[1].Solve != tt.solveJ {
+				t.Errorf("solve h, j = %d, %d; want %d, %d", got[0].Solve, got[1].Solve, tt.solveH, tt.solveJ)
+			}
+			if got[0].Solved != (tt.solveH == Solved) {
+				t.Errorf("h Solved = %v with Solve %d", got[0].Solved, got[0].Solve)
+			}
+			j := got[1]
+			if fmt.Sprint(j.Rubric) != fmt.Sprint(tt.attrJ) || j.RubricMean != tt.rubricMeanJ || j.Src != 1 || j.Runs != 2 || len(j.Verdicts) != 2 {
+				t.Errorf("j: attribute means %v mean %v src %d runs %d verdicts %v; want %v %v 1 2 [hit hit]",
+					j.Rubric, j.RubricMean, j.Src, j.Runs, j.Verdicts, tt.attrJ, tt.rubricMeanJ)
+			}
+			if h := got[0]; fmt.Sprint(h.Rubric) != "[3 3]" || h.Hits != 1 || h.NAs != 1 || h.Rank != 2 {
+				t.Errorf("h: attribute means %v hits %d nas %d rank %v; want [3 3] 1 1 2", h.Rubric, h.Hits, h.NAs, h.Rank)
+			}
+		})
+	}
+	// unsorted rows: the view cannot be matched with them
+	u := *s
+	u.Gradings = []analysis.Grading{s.Gradings[1], s.Gradings[0], s.Gradings[2]}
+	if _, ok := FromView(&u, DefaultOptions()); ok {
+		t.Error("FromView served a study whose gradings are not sorted")
+	}
+	// rows that no longer describe the gradings: refused, never a panic
+	for _, c := range []struct {
+		name string
+		edit func(x *analysis.Score)
+	}{
+		{"runs beyond the gradings", func(x *analysis.Score) { x.Runs = 5 }},
+		{"first run out of range", func(x *analysis.Score) { x.First = 7 }},
+		{"first run of another grading", func(x *analysis.Score) { x.First = 0 }},
+	} {
+		e := *s
+		e.Scores = append([]analysis.Score(nil), s.Scores...)
+		c.edit(&e.Scores[1])
+		if _, ok := FromView(&e, DefaultOptions()); ok {
+			t.Errorf("%s: FromView served the study", c.name)
+		}
+		if got := Compute(&e, DefaultOptions()); len(got) != 2 || got[0].Solve != Unsolved {
+			t.Errorf("%s: Compute did not fall back to the rows (h/m1 solve %d, want unsolved)", c.name, got[0].Solve)
+		}
+	}
+}

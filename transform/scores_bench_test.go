@@ -1,0 +1,73 @@
+package transform
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/ingest"
+	"github.com/euroexec/euroexec/metrics/scores"
+)
+
+// BenchmarkScores compares, on one synthetic study
+// (EUROEXEC_BENCH_QUESTIONS questions, default 10,000), the two sources of
+// the per-grading scores in the same run: rows = the Go computation from the
+// raw rows (what each scoring analysis did before, six times per run), view
+// = serving them from Study.Scores, and read = the one scan of the view
+// grading_scores that Load adds.
+func BenchmarkScores(b *testing.B) {
+	nq := 10000
+	if v, err := strconv.Atoi(os.Getenv("EUROEXEC_BENCH_QUESTIONS")); err == nil && v > 0 {
+		nq = v
+	}
+	dir := b.TempDir()
+	opt := data.DefaultOptions()
+	opt.Questions, opt.ResponseChars = nq, 100
+	if _, err := data.Write(dir, opt); err != nil {
+		b.Fatal(err)
+	}
+	db := filepath.Join(b.TempDir(), "s.duckdb")
+	ctx := context.Background()
+	res, err := ingest.Ingest(ctx, dir, ingest.Options{DB: db})
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := Open(db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	s, _, err := d.Load(ctx, res.Config)
+	if err != nil {
+		b.Fatal(err)
+	}
+	so := scores.Options{RubricThreshold: res.Config.Solve.RubricThreshold, ChecklistThreshold: res.Config.Solve.ChecklistThreshold,
+		PartialCredit: res.Config.Solve.PartialCredit}
+	b.Logf("%d questions, %d grading rows, %d gradings", nq, len(s.Gradings), len(s.Scores))
+	b.Run("rows", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			scores.FromRows(s, so)
+		}
+	})
+	b.Run("view", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, ok := scores.FromView(s, so); !ok {
+				b.Fatal("FromView refused the study")
+			}
+		}
+	})
+	b.Run("read", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s.Scores = nil
+			if err := d.loadScores(ctx, s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
