@@ -5,36 +5,10 @@ import (
 	"math"
 	"testing"
 
+	"github.com/euroexec/euroexec/internal/tabletest"
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/report"
 )
-
-// sameCell says a table cell holds want: floats equal bit for bit or both
-// NaN, other values equal.
-func sameCell(got, want any) bool {
-	if w, ok := want.(float64); ok {
-		g, ok := got.(float64)
-		return ok && (g == w || math.IsNaN(g) && math.IsNaN(w))
-	}
-	return got == want
-}
-
-// checkCells fails when a cell of row, read by column name, is not the
-// wanted value.
-func checkCells(t *testing.T, tab *report.Table, row []any, want map[string]any) {
-	t.Helper()
-	for name, w := range want {
-		if tab.Index(name) < 0 {
-			t.Fatalf("table %s has no column %q", tab.Name, name)
-		}
-		if got := tab.Get(row, name); !sameCell(got, w) {
-			t.Errorf("%s.%s = %v (%T), want %v (%T)", tab.Name, name, got, got, w, w)
-		}
-	}
-	if len(want) != len(tab.Columns) {
-		t.Errorf("%s: checked %d of %d columns", tab.Name, len(want), len(tab.Columns))
-	}
-}
 
 // partStudy: three models, two judges (one grading every question, one
 // half), one human on 10 of 16 questions with a checklist, responses of
@@ -91,7 +65,7 @@ func TestPartFromTyped(t *testing.T) {
 	}
 	exact := 0
 	for i, c := range res.Calibration {
-		checkCells(t, cal, cal.Rows[i], map[string]any{
+		tabletest.CheckCells(t, cal, cal.Rows[i], map[string]any{
 			"judge": c.Judge, "model": c.Model, "metric": c.Metric, "human": c.Human, "judge_raw": c.JudgeRaw,
 			"judge_linear": c.JudgeLinear, "judge_isotonic": c.JudgeIsotonic, "ppi": c.PPI.Estimate, "ppi_lo": c.PPI.Lo,
 			"ppi_hi": c.PPI.Hi, "ppi_tuned": c.PPI.Tuned, "ppi_tuned_lo": c.PPI.TunedLo, "ppi_tuned_hi": c.PPI.TunedHi,
@@ -110,7 +84,7 @@ func TestPartFromTyped(t *testing.T) {
 		t.Error("no exact human mean: the check of the fractions proves nothing")
 	}
 	for i, s := range res.Summary {
-		checkCells(t, sum, sum.Rows[i], map[string]any{
+		tabletest.CheckCells(t, sum, sum.Rows[i], map[string]any{
 			"judge": s.Judge, "metric": s.Metric, "n_models": s.Models, "mae_raw": s.MAERaw, "mae_linear": s.MAELinear,
 			"mae_isotonic": s.MAEIsotonic, "gap_closed_linear": s.GapClosedLinear, "gap_closed_isotonic": s.GapClosedIsotonic,
 			"ppi_width": s.PPIWidth, "human_only_width": s.HumanOnlyWidth, "width_ratio": s.WidthRatio,
@@ -122,7 +96,7 @@ func TestPartFromTyped(t *testing.T) {
 		t.Error("no bootstrap interval of the length coefficient")
 	}
 	for i, m := range l.Rows {
-		checkCells(t, length, length.Rows[i], map[string]any{
+		tabletest.CheckCells(t, length, length.Rows[i], map[string]any{
 			"model": m.Model, "n_responses": m.Responses, "mean_chars": m.MeanChars, "raw_mean": m.RawMean,
 			"raw_effect": m.RawEffect, "adjusted_effect": m.AdjustedEffect, "adjusted_lo": m.AdjustedLo,
 			"adjusted_hi": m.AdjustedHi, "length_coef": l.Coef, "length_coef_lo": l.CoefLo, "length_coef_hi": l.CoefHi,
@@ -154,7 +128,7 @@ func TestPartFromTyped(t *testing.T) {
 		}
 		if f.ID == "length_controlled_effects" {
 			for i, m := range l.Rows {
-				if f.Categories[i] != m.Model || f.Series[0].Values[i] != m.RawEffect || !sameCell(f.Series[1].Values[i], m.AdjustedEffect) {
+				if f.Categories[i] != m.Model || f.Series[0].Values[i] != m.RawEffect || !tabletest.SameCell(f.Series[1].Values[i], m.AdjustedEffect) {
 					t.Errorf("length bar %d: %v %v %v", i, f.Categories[i], f.Series[0].Values[i], f.Series[1].Values[i])
 				}
 			}

@@ -6,35 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/internal/tabletest"
 )
-
-// sameCell says a table cell holds want: floats equal bit for bit or both
-// NaN, other values equal.
-func sameCell(got, want any) bool {
-	if w, ok := want.(float64); ok {
-		g, ok := got.(float64)
-		return ok && (g == w || math.IsNaN(g) && math.IsNaN(w))
-	}
-	return got == want
-}
-
-// checkCells fails when a cell of row, read by column name, is not the
-// wanted value, or a column of the table is not checked.
-func checkCells(t *testing.T, tab *report.Table, row []any, want map[string]any) {
-	t.Helper()
-	for name, w := range want {
-		if tab.Index(name) < 0 {
-			t.Fatalf("table %s has no column %q", tab.Name, name)
-		}
-		if got := tab.Get(row, name); !sameCell(got, w) {
-			t.Errorf("%s.%s = %v (%T), want %v (%T)", tab.Name, name, got, got, w, w)
-		}
-	}
-	if len(want) != len(tab.Columns) {
-		t.Errorf("%s: checked %d of %d columns", tab.Name, len(want), len(tab.Columns))
-	}
-}
 
 // flagWord is the flagged cell written out independently of flagCell.
 func flagWord(b Bias) string {
@@ -68,7 +41,7 @@ func TestPartFromTyped(t *testing.T) {
 		}
 		ib, ia, flagged, decided := 0, 0, 0, 0
 		for ji, j := range res.Judges {
-			checkCells(t, tau, tau.Rows[ji], map[string]any{
+			tabletest.CheckCells(t, tau, tau.Rows[ji], map[string]any{
 				"judge": j.Judge, "provider": j.Provider, "n_responses": j.Responses, "n_questions": j.Questions,
 				"tau": j.Tau, "tau_n": j.TauN, "kappa": j.Kappa, "macro_f1": j.MacroF1, "n_pairs": j.Pairs,
 				"flagged": strings.Join(j.Flagged, ";"), "verdict": j.Verdict,
@@ -79,7 +52,7 @@ func TestPartFromTyped(t *testing.T) {
 			}
 			k := 0
 			for _, b := range j.Biases {
-				checkCells(t, tb, tb.Rows[ib], map[string]any{
+				tabletest.CheckCells(t, tb, tb.Rows[ib], map[string]any{
 					"judge": j.Judge, "bias": b.Name, "estimate": b.Estimate, "lo": b.Lo, "hi": b.Hi, "n": b.N,
 					"unit": b.Unit, "flagged": flagWord(b), "note": b.Note,
 				})
@@ -93,8 +66,8 @@ func TestPartFromTyped(t *testing.T) {
 				if b.Name == Rerun || b.Name == RerunMAD {
 					continue
 				}
-				if !strings.HasPrefix(f.Categories[k], b.Name+" (") || !sameCell(f.Series[0].Values[k], b.Estimate-b.Null) ||
-					!sameCell(f.Series[0].Lo[k], b.Lo-b.Null) || !sameCell(f.Series[0].Hi[k], b.Hi-b.Null) {
+				if !strings.HasPrefix(f.Categories[k], b.Name+" (") || !tabletest.SameCell(f.Series[0].Values[k], b.Estimate-b.Null) ||
+					!tabletest.SameCell(f.Series[0].Lo[k], b.Lo-b.Null) || !tabletest.SameCell(f.Series[0].Hi[k], b.Hi-b.Null) {
 					t.Errorf("%s bar %d %q: %v, want %s %v", j.Judge, k, f.Categories[k], f.Series[0].Values[k], b.Name, b.Estimate-b.Null)
 				}
 				k++
@@ -103,7 +76,7 @@ func TestPartFromTyped(t *testing.T) {
 				if b.Attribute != res.Attributes[ai] {
 					t.Errorf("%s attribute %d is %s, want %s", j.Judge, ai, b.Attribute, res.Attributes[ai])
 				}
-				checkCells(t, ta, ta.Rows[ia], map[string]any{
+				tabletest.CheckCells(t, ta, ta.Rows[ia], map[string]any{
 					"judge": j.Judge, "attribute": b.Attribute, "bias": b.Name, "estimate": b.Estimate, "lo": b.Lo, "hi": b.Hi,
 					"n": b.N, "unit": b.Unit, "flagged": flagWord(b), "note": b.Note,
 				})

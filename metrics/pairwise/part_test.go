@@ -2,39 +2,12 @@ package pairwise
 
 import (
 	"fmt"
-	"math"
 	"testing"
 
+	"github.com/euroexec/euroexec/internal/tabletest"
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/report"
 )
-
-// sameCell says a table cell holds want: floats equal bit for bit or both
-// NaN, other values equal.
-func sameCell(got, want any) bool {
-	if w, ok := want.(float64); ok {
-		g, ok := got.(float64)
-		return ok && (g == w || math.IsNaN(g) && math.IsNaN(w))
-	}
-	return got == want
-}
-
-// checkCells fails when a cell of row, read by column name, is not the
-// wanted value, or a column of the table is not checked.
-func checkCells(t *testing.T, tab *report.Table, row []any, want map[string]any) {
-	t.Helper()
-	for name, w := range want {
-		if tab.Index(name) < 0 {
-			t.Fatalf("table %s has no column %q", tab.Name, name)
-		}
-		if got := tab.Get(row, name); !sameCell(got, w) {
-			t.Errorf("%s.%s = %v (%T), want %v (%T)", tab.Name, name, got, got, w, w)
-		}
-	}
-	if len(want) != len(tab.Columns) {
-		t.Errorf("%s: checked %d of %d columns", tab.Name, len(want), len(tab.Columns))
-	}
-}
 
 // withCI adds name, name_lo and name_hi of e to m.
 func addCI(m map[string]any, name string, e Estimate) map[string]any {
@@ -120,7 +93,7 @@ func TestPartFromTyped(t *testing.T) {
 			w := map[string]any{"graders": pop.Name, "model": m.Model, "n": m.N, "wins": m.Wins, "losses": m.Losses, "ties": m.Ties,
 				"rank": rankCell(m.Rank), "rank_lo": rankCell(m.RankLo), "rank_hi": rankCell(m.RankHi)}
 			addCI(addCI(w, "win_rate", m.WinRate), "bt_rating", m.Rating)
-			checkCells(t, tabs[ModelsTable], row(ModelsTable), w)
+			tabletest.CheckCells(t, tabs[ModelsTable], row(ModelsTable), w)
 			if x := m.WinRateExact(); x.Float64() != m.WinRate.Value {
 				t.Errorf("%s %s: win rate %v, exact %d/%d", pop.Name, m.Model, m.WinRate.Value, x.Num, x.Den)
 			}
@@ -128,14 +101,14 @@ func TestPartFromTyped(t *testing.T) {
 				ranked++
 			}
 			for g, name := range res.Models {
-				if name == m.Model && (!sameCell(bt.Values[g], m.Rating.Value) || !sameCell(bt.Lo[g], m.Rating.Lo)) {
+				if name == m.Model && (!tabletest.SameCell(bt.Values[g], m.Rating.Value) || !tabletest.SameCell(bt.Lo[g], m.Rating.Lo)) {
 					t.Errorf("rating bar %s %s = %v, want %v", pop.Name, name, bt.Values[g], m.Rating.Value)
 				}
 			}
 		}
 		heat := p.Figures[1+pi]
 		for ci, c := range pop.Matrix {
-			checkCells(t, tabs[MatrixTable], row(MatrixTable), addCI(map[string]any{"graders": pop.Name, "model_a": c.ModelA, "model_b": c.ModelB,
+			tabletest.CheckCells(t, tabs[MatrixTable], row(MatrixTable), addCI(map[string]any{"graders": pop.Name, "model_a": c.ModelA, "model_b": c.ModelB,
 				"n": c.N, "wins_a": c.WinsA, "ties": c.Ties, "wins_b": c.WinsB}, "win_rate_a", c.WinRateA))
 			if x := c.WinRateExact(); x.Float64() != c.WinRateA.Value {
 				t.Errorf("%s %s–%s: win rate %v, exact %d/%d", pop.Name, c.ModelA, c.ModelB, c.WinRateA.Value, x.Num, x.Den)
@@ -148,23 +121,23 @@ func TestPartFromTyped(t *testing.T) {
 		ps := pop.Position
 		w := map[string]any{"graders": pop.Name, "n": ps.N, "first_wins": ps.FirstWins, "p_value": ps.PValue, "n_swapped": ps.Swapped}
 		addCI(addCI(addCI(w, "first_share", ps.FirstShare), "swap_consistency", ps.SwapConsistency), "conflict_rate", ps.ConflictRate)
-		checkCells(t, tabs[PositionTable], row(PositionTable), w)
+		tabletest.CheckCells(t, tabs[PositionTable], row(PositionTable), w)
 		if pop.HasLength {
 			withLen++
 			lb := pop.Length
-			checkCells(t, tabs[LengthTable], row(LengthTable), addCI(map[string]any{"graders": pop.Name, "n": lb.N, "longer_wins": lb.LongerWins,
+			tabletest.CheckCells(t, tabs[LengthTable], row(LengthTable), addCI(map[string]any{"graders": pop.Name, "n": lb.N, "longer_wins": lb.LongerWins,
 				"p_value": lb.PValue}, "longer_share", lb.LongerShare))
 		}
 		if pop.HasRubric {
 			withRub++
 			ra := pop.Rubric
-			checkCells(t, tabs[RubricTable], row(RubricTable), addCI(map[string]any{"graders": pop.Name, "n": ra.N, "agree": ra.Agree}, "agreement", ra.Agreement))
+			tabletest.CheckCells(t, tabs[RubricTable], row(RubricTable), addCI(map[string]any{"graders": pop.Name, "n": ra.N, "agree": ra.Agree}, "agreement", ra.Agreement))
 		}
 	}
 	for _, a := range res.Agreement {
 		w := map[string]any{"grader_a": a.GraderA, "grader_b": a.GraderB, "n": a.N}
 		addCI(addCI(addCI(addCI(addCI(w, "agreement", a.Agreement), "kappa", a.Kappa), "macro_f1", a.MacroF1), "precision_macro", a.Precision), "recall_macro", a.Recall)
-		checkCells(t, tabs[AgreementTable], row(AgreementTable), w)
+		tabletest.CheckCells(t, tabs[AgreementTable], row(AgreementTable), w)
 	}
 	for name, tb := range tabs {
 		if next[name] != len(tb.Rows) {

@@ -6,20 +6,11 @@ import (
 	"math"
 	"testing"
 
+	"github.com/euroexec/euroexec/internal/tabletest"
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
-
-// sameCell says a table cell holds want: floats equal bit for bit or both
-// NaN, other values equal.
-func sameCell(got, want any) bool {
-	if w, ok := want.(float64); ok {
-		g, ok := got.(float64)
-		return ok && (g == w || math.IsNaN(g) && math.IsNaN(w))
-	}
-	return got == want
-}
 
 // size is a sample size as a cell, written out independently of sizeCell.
 func size(n int64) any {
@@ -74,7 +65,7 @@ func TestPartFromTyped(t *testing.T) {
 			if tb.Index(name) < 0 {
 				t.Fatalf("no column %q", name)
 			}
-			if got := tb.Get(row, name); !sameCell(got, w) {
+			if got := tb.Get(row, name); !tabletest.SameCell(got, w) {
 				t.Errorf("pair %d %s = %v (%T), want %v (%T)", i, name, got, got, w, w)
 			}
 		}

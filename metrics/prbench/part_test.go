@@ -4,18 +4,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/euroexec/euroexec/internal/tabletest"
 	"github.com/euroexec/euroexec/report"
 )
-
-// sameCell says a table cell holds want: floats equal bit for bit or both
-// NaN, other values equal.
-func sameCell(got, want any) bool {
-	if w, ok := want.(float64); ok {
-		g, ok := got.(float64)
-		return ok && (g == w || math.IsNaN(g) && math.IsNaN(w))
-	}
-	return got == want
-}
 
 // cellChecker reads a table's rows in order and checks every column by name.
 type cellChecker struct {
@@ -35,7 +26,7 @@ func (c *cellChecker) row(want map[string]any) {
 		if c.tab.Index(name) < 0 {
 			c.t.Fatalf("table %s has no column %q", c.tab.Name, name)
 		}
-		if got := c.tab.Get(r, name); !sameCell(got, w) {
+		if got := c.tab.Get(r, name); !tabletest.SameCell(got, w) {
 			c.t.Errorf("%s row %d %s = %v (%T), want %v (%T)", c.tab.Name, c.next-1, name, got, got, w, w)
 		}
 	}
@@ -142,7 +133,7 @@ func TestPartFromTyped(t *testing.T) {
 				found := false
 				for _, r := range res.Scores {
 					if r.Set == "all" && r.Model == m && f.Title == "Clipped score per model ("+r.Graders+")" {
-						found = sameCell(f.Series[0].Values[i], r.Clipped.Mean) && sameCell(f.Series[0].Lo[i], r.Clipped.Lo)
+						found = tabletest.SameCell(f.Series[0].Values[i], r.Clipped.Mean) && tabletest.SameCell(f.Series[0].Lo[i], r.Clipped.Lo)
 					}
 				}
 				if !found {

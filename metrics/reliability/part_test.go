@@ -4,18 +4,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/euroexec/euroexec/internal/tabletest"
 	"github.com/euroexec/euroexec/report"
 )
-
-// sameCell says a table cell holds want: floats equal bit for bit or both
-// NaN, other values equal.
-func sameCell(got, want any) bool {
-	if w, ok := want.(float64); ok {
-		g, ok := got.(float64)
-		return ok && (g == w || math.IsNaN(g) && math.IsNaN(w))
-	}
-	return got == want
-}
 
 // checkCell fails when the cell of row in column name is not want.
 func checkCell(t *testing.T, tab *report.Table, row []any, name string, want any) {
@@ -23,7 +14,7 @@ func checkCell(t *testing.T, tab *report.Table, row []any, name string, want any
 	if tab.Index(name) < 0 {
 		t.Fatalf("table %s has no column %q", tab.Name, name)
 	}
-	if got := tab.Get(row, name); !sameCell(got, want) {
+	if got := tab.Get(row, name); !tabletest.SameCell(got, want) {
 		t.Errorf("%s.%s = %v (%T), want %v (%T)", tab.Name, name, got, got, want, want)
 	}
 }
@@ -75,7 +66,7 @@ func TestPartFromTyped(t *testing.T) {
 		for ci, inst := range f.Categories {
 			for _, r := range res.Rows {
 				if r.Population == s.Name && r.Instrument == inst && r.Statistic == AlphaInterval {
-					if !sameCell(s.Values[ci], r.Value) || !sameCell(s.Lo[ci], r.Lo) || !sameCell(s.Hi[ci], r.Hi) {
+					if !tabletest.SameCell(s.Values[ci], r.Value) || !tabletest.SameCell(s.Lo[ci], r.Lo) || !tabletest.SameCell(s.Hi[ci], r.Hi) {
 						t.Errorf("series %d %s: bar %v [%v, %v], want %v [%v, %v]", si, inst, s.Values[ci], s.Lo[ci], s.Hi[ci], r.Value, r.Lo, r.Hi)
 					}
 				}
