@@ -80,10 +80,17 @@ func (b *builder) evaluatorViews() []*evalView {
 		if t == nil {
 			continue
 		}
+		ei := t.Index("evaluator")
+		if ei < 0 {
+			continue
+		}
 		for _, row := range t.Rows {
-			if len(row) > 0 && row[0] == v.Name {
-				for i, c := range t.Columns[1:] {
-					v.Facts = append(v.Facts, report.KV{Key: format.Header(c.Name), Value: b.colCell(at(row, i+1), c).Text})
+			if at(row, ei) != v.Name {
+				continue
+			}
+			for i, c := range t.Columns {
+				if i != ei {
+					v.Facts = append(v.Facts, report.KV{Key: format.Header(c.Name), Value: b.colCell(at(row, i), c).Text})
 				}
 			}
 		}
