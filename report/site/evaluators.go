@@ -18,8 +18,17 @@ type evalView struct {
 	Name, File string
 	Human      bool
 	Facts      []report.KV // the evaluators table's row, for people
-	Gradings   []evalGrading
+	// Gradings are the evaluator's gradings on the question pages, in
+	// question order, at most maxEvaluatorRows of them; Total counts all.
+	Gradings []evalGrading
+	Total    int
 }
+
+// maxEvaluatorRows caps the gradings listed on one evaluator page, so that
+// the page stays under 1 MB at any study size (a judge of a 40,000-question
+// study has 12,000 gradings on the question pages: 2.8 MB of rows). The page
+// says how many are left out and where every grading is.
+const maxEvaluatorRows = 2000
 
 type evalGrading struct {
 	QID, QFile, Model, Round string
@@ -65,7 +74,10 @@ func (b *builder) evaluatorViews() []*evalView {
 					}
 					eg.Others += o.Evaluator + " " + format.Points(o.RubricMean)
 				}
-				v.Gradings = append(v.Gradings, eg)
+				v.Total++
+				if len(v.Gradings) < maxEvaluatorRows {
+					v.Gradings = append(v.Gradings, eg)
+				}
 			}
 		}
 	}
@@ -119,8 +131,8 @@ func (b *builder) writeEvaluators(dir string, evs []*evalView) error {
 	for _, v := range evs {
 		p := b.base("evaluator", "Evaluator "+v.Name, "evaluators", "../")
 		p.Evaluator = v
-		if len(v.Gradings) < 10 {
-			p.Warnings = []string{"Only " + strconv.Itoa(len(v.Gradings)) + " gradings: this evaluator's leniency rests on few units."}
+		if v.Total < 10 {
+			p.Warnings = []string{"Only " + strconv.Itoa(v.Total) + " gradings: this evaluator's leniency rests on few units."}
 		}
 		if err := b.render(filepath.Join(d, v.File), p); err != nil {
 			return err

@@ -282,3 +282,45 @@ func TestHeadlineOrder(t *testing.T) {
 		}
 	}
 }
+
+// A judge that graded every response of a large study gets an evaluator
+// page under 1 MB: it lists the first maxEvaluatorRows gradings, says how
+// many there are and where the rest are; the evaluators index counts all.
+func TestEvaluatorPageCapped(t *testing.T) {
+	r := reporttest.Small()
+	models := []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta"}
+	r.Questions = nil
+	const nq = 700 // 4,200 gradings of judge:J1, 2,100 more than the cap
+	for q := 0; q < nq; q++ {
+		qp := &report.QuestionPage{ID: fmt.Sprintf("Q%05d", q), Domain: "Law", Prompt: "p"}
+		for _, m := range models {
+			qp.Responses = append(qp.Responses, report.ResponseView{Model: m, Gradings: []report.GradingView{
+				{Evaluator: "judge:J1", Kind: "judge", Round: "main", RubricMean: 3.25, ChecklistRate: 0.5},
+				{Evaluator: "human_a", Kind: "human", Round: "main", RubricMean: 2.5, ChecklistRate: 0.5},
+			}})
+		}
+		r.Questions = append(r.Questions, qp)
+	}
+	dir := writeSite(t, r, Options{})
+	fs := files(t, dir)
+	var page string
+	for name, b := range fs {
+		if strings.HasPrefix(name, "evaluators/judge") {
+			page = string(b)
+			if len(b) >= 1<<20 {
+				t.Errorf("%s is %d bytes, want < 1 MB", name, len(b))
+			}
+		}
+	}
+	if got, want := strings.Count(page, `<tr><td><a href="../questions/`), 2000; got != want {
+		t.Errorf("judge page lists %d gradings, want %d", got, want)
+	}
+	for _, want := range []string{"<h2>Gradings (4200)</h2>", "The first 2000 of 4200 gradings", "study.duckdb"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("judge page lacks %q", want)
+		}
+	}
+	if idx := string(fs["evaluators/index.html"]); !strings.Contains(idx, `data-sort="4200">4200</td>`) {
+		t.Errorf("evaluators/index.html does not count the judge's 4,200 gradings")
+	}
+}
