@@ -161,14 +161,20 @@ type row struct {
 
 // repGroup computes the replicate values of several rows in one pass, for
 // a block of replicates at once (stats.ClusterBootstrapCountBlocks):
-// fn(cnt, out, sc) fills out[b] (length n each) for the block's replicate b,
-// the resample with cnt[q·len(out)+b] copies of question q, using the
+// k.eval(bc, out, sc) fills out[b] (length n each) for the block's
+// replicate b, the resample with bc's counts of each question, using the
 // worker's scratch space sc (so that replicates allocate nothing). Each
 // replicate is computed with the same operations in the same order whatever
 // the block size, so the values do not depend on it.
 type repGroup struct {
-	n  int
-	fn func(cnt []int32, out [][]float64, sc *scratch)
+	n int
+	k kernel
+}
+
+// kernel is a replicate statistic on per-question sufficient statistics
+// (alphaKernel, kappaKernel, anovaSums).
+type kernel interface {
+	eval(bc *blockCounts, out [][]float64, sc *scratch)
 }
 
 // setGroup makes g the replicate group of rows, row i being output i.
@@ -185,7 +191,9 @@ func (r *row) replicate(cnt []int) float64 {
 	for i, c := range cnt {
 		c32[i] = int32(c)
 	}
-	r.grp.fn(c32, [][]float64{out}, &scratch{})
+	var bc blockCounts
+	bc.fill(c32, 1)
+	r.grp.k.eval(&bc, [][]float64{out}, &scratch{})
 	return out[r.gi]
 }
 
@@ -348,14 +356,16 @@ func bootstrapRows(ctx context.Context, rows []*row, nQ int, opt Options) error 
 	reps, err := stats.ClusterBootstrapCountBlocks(ctx, nQ, opt.Bootstrap, opt.Seed, width, 0, func() stats.CountBlockStat {
 		sc := &scratch{}
 		var sub [][]float64
+		var bc blockCounts
 		return func(cnt []int32, out [][]float64) {
+			bc.fill(cnt, len(out)) // once for every row of the population
 			for i, g := range groups {
 				o := offs[i]
 				sub = sub[:0]
 				for _, row := range out {
 					sub = append(sub, row[o:o+g.n])
 				}
-				g.fn(cnt, sub, sc)
+				g.k.eval(&bc, sub, sc)
 			}
 		}
 	})

@@ -58,8 +58,18 @@ func alphaRows(d ratings, levels []string, unitNote string) []*row {
 		}
 		rows = append(rows, r)
 	}
-	setGroup(&repGroup{n: len(levels), fn: func(cnt []int32, out [][]float64, sc *scratch) { co.alphas(cnt, levels, out, sc) }}, rows...)
+	setGroup(&repGroup{n: len(levels), k: &alphaKernel{co: co, levels: levels}}, rows...)
 	return rows
+}
+
+// alphaKernel is the replicate statistic of the α rows: α at each level.
+type alphaKernel struct {
+	co     *coincidences
+	levels []string
+}
+
+func (k *alphaKernel) eval(bc *blockCounts, out [][]float64, sc *scratch) {
+	k.co.alphas(bc, k.levels, out, sc)
 }
 
 // trimStats drops the "stats: " prefix of an error from package stats.
@@ -178,13 +188,13 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 }
 
 // alphas sets out[b][i] to α at levels[i] (AlphaNominal, AlphaOrdinal or
-// AlphaInterval) for the block's replicate b, the resample with
-// cnt[q·len(out)+b] copies of question q: 1 − (n−1)·Σ o·δ² / Σ n_c·n_k·δ²,
-// as stats.KrippendorffAlpha; NaN when undefined. sc is the calling
-// worker's scratch space. Each pass over the questions serves the whole
-// block; every replicate's sums are taken in question order, as one
-// replicate alone would take them.
-func (co *coincidences) alphas(cnt []int32, levels []string, out [][]float64, sc *scratch) {
+// AlphaInterval) for the block's replicate b, the resample with bc's count
+// of copies of each question: 1 − (n−1)·Σ o·δ² / Σ n_c·n_k·δ², as
+// stats.KrippendorffAlpha; NaN when undefined. sc is the calling worker's
+// scratch space. Each pass over the questions serves the whole block;
+// every replicate's sums are taken in question order, as one replicate
+// alone would take them.
+func (co *coincidences) alphas(bc *blockCounts, levels []string, out [][]float64, sc *scratch) {
 	V := len(co.domain)
 	nb := len(out)
 	for _, o := range out {
@@ -206,21 +216,24 @@ func (co *coincidences) alphas(cnt []int32, levels []string, out [][]float64, sc
 	// mid-ranks, so its observed disagreement is one pass over the entries.
 	ncAll := sc.floats(0, V*nb)
 	doNom, doInt := sc.floats(3, nb), sc.floats(4, nb)
-	for q := 0; q < co.nQ; q++ {
-		cq := cnt[q*nb : q*nb+nb]
+	nQ := min(co.nQ, bc.nQ())
+	for q := 0; q < nQ; q++ {
+		j0, j1 := bc.start[q], bc.start[q+1]
+		if j0 == j1 {
+			continue
+		}
+		bs, cs := bc.b[j0:j1], bc.c[j0:j1:j1]
 		lo, hi := co.mStart[q], co.mStart[q+1]
-		mC, mN := co.mC[lo:hi], co.mN[lo:hi]
-		for b, c := range cq {
-			if c == 0 {
-				continue
-			}
-			fc := float64(c)
-			nc := ncAll[b*V : b*V+V]
+		mC, mN := co.mC[lo:hi], co.mN[lo:hi:hi]
+		dn, di := co.doNom[q], co.doInt[q]
+		for j, b := range bs {
+			fc := float64(cs[j])
+			nc := ncAll[int(b)*V : int(b)*V+V]
 			for i, k := range mC {
 				nc[k] += fc * mN[i]
 			}
-			doNom[b] += fc * co.doNom[q]
-			doInt[b] += fc * co.doInt[q]
+			doNom[b] += fc * dn
+			doInt[b] += fc * di
 		}
 	}
 	ns, s1s, s2s, sqs := sc.floats(5, nb), sc.floats(6, nb), sc.floats(7, nb), sc.floats(8, nb)
@@ -252,21 +265,25 @@ func (co *coincidences) alphas(cnt []int32, levels []string, out [][]float64, sc
 		}
 	}
 	if ordinal {
-		for q := 0; q < co.nQ; q++ {
-			cq := cnt[q*nb : q*nb+nb]
+		for q := 0; q < nQ; q++ {
+			j0, j1 := bc.start[q], bc.start[q+1]
+			if j0 == j1 {
+				continue
+			}
+			bs, cs := bc.b[j0:j1], bc.c[j0:j1:j1]
 			lo, hi := co.eStart[q], co.eStart[q+1]
-			eC, eK, eV := co.eC[lo:hi], co.eK[lo:hi], co.eV[lo:hi]
-			for b, c := range cq {
-				if c == 0 || ns[b] == 0 {
+			eC, eK, eV := co.eC[lo:hi], co.eK[lo:hi:hi], co.eV[lo:hi:hi]
+			for j, b := range bs {
+				if ns[b] == 0 {
 					continue
 				}
-				mid := midAll[b*V : b*V+V]
+				mid := midAll[int(b)*V : int(b)*V+V]
 				var sq float64
 				for i, v := range eV {
 					d := mid[eC[i]] - mid[eK[i]]
 					sq += v * d * d
 				}
-				doOrd[b] += float64(c) * sq
+				doOrd[b] += float64(cs[j]) * sq
 			}
 		}
 	}
@@ -290,6 +307,48 @@ func (co *coincidences) alphas(cnt []int32, levels []string, out [][]float64, sc
 			}
 		}
 	}
+}
+
+// blockCounts is a block of replicates' counts, question by question, with
+// the zero counts left out: question q was drawn c[j] times in the block's
+// replicate b[j] for j in [start[q], start[q+1]), replicates ascending. The
+// kernels loop over these lists instead of testing every count (a third of
+// them are zero, in no predictable pattern), and one list serves every
+// statistic of a population.
+type blockCounts struct {
+	start []int32
+	b     []uint8
+	c     []int32
+}
+
+// maxBlock is the largest block of replicates blockCounts can hold.
+const maxBlock = 256
+
+// nQ returns the number of questions of bc.
+func (bc *blockCounts) nQ() int { return max(len(bc.start)-1, 0) }
+
+// fill sets bc from the counts of a block of nb ≤ maxBlock replicates,
+// cnt[q·nb+b] copies of question q in replicate b.
+func (bc *blockCounts) fill(cnt []int32, nb int) {
+	nQ := len(cnt) / nb
+	if cap(bc.start) < nQ+1 {
+		bc.start = make([]int32, nQ+1)
+	}
+	if cap(bc.b) < len(cnt) {
+		bc.b, bc.c = make([]uint8, len(cnt)), make([]int32, len(cnt))
+	}
+	bc.start = bc.start[:nQ+1]
+	bs, cs := bc.b[:len(cnt)], bc.c[:len(cnt)]
+	n := 0
+	for q := 0; q < nQ; q++ {
+		bc.start[q] = int32(n)
+		for b, c := range cnt[q*nb : q*nb+nb] {
+			// written always, kept when c > 0: no branch to mispredict
+			bs[n], cs[n] = uint8(b), c
+			n += int(uint32(-c) >> 31)
+		}
+	}
+	bc.start[nQ] = int32(n)
 }
 
 // scratch is one bootstrap worker's reusable space, so that replicates
@@ -401,31 +460,7 @@ func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 		cellsOf[i] = p.cells
 	}
 	pk := packCells(cellsOf, L) // the replicates keep only the packed cells
-	setGroup(&repGroup{n: len(rows), fn: func(cnt []int32, out [][]float64, sc *scratch) {
-		w := pk.stride * pk.pairs
-		accAll := pk.accumulate(cnt, len(out), sc.floats(2, w*len(out)))
-		for b, o := range out {
-			acc := accAll[b*w : b*w+w]
-			var num0, numQ, den0, denQ float64
-			for p := 0; p < pk.pairs; p++ {
-				k0, kq, n := kappaFromSums(acc[p*pk.stride:(p+1)*pk.stride], L)
-				if !math.IsNaN(k0) {
-					num0 += float64(n * k0)
-					den0 += n
-				}
-				if !math.IsNaN(kq) {
-					numQ += float64(n * kq)
-					denQ += n
-				}
-			}
-			if den0 > 0 {
-				o[0] = num0 / den0
-			}
-			if len(o) > 1 && denQ > 0 {
-				o[1] = numQ / denQ
-			}
-		}
-	}}, rows...)
+	setGroup(&repGroup{n: len(rows), k: &kappaKernel{pk: pk, L: L}}, rows...)
 	return rows, dropped
 }
 
@@ -515,22 +550,65 @@ func packCells(pairs [][]cell, L int) *packedCells {
 	return pk
 }
 
+// kappaKernel is the replicate statistic of the κ rows: the pair-averaged
+// unweighted κ and, when there is a second output, the quadratic one.
+type kappaKernel struct {
+	pk *packedCells
+	L  int
+}
+
+func (k *kappaKernel) eval(bc *blockCounts, out [][]float64, sc *scratch) {
+	w := k.pk.stride * k.pk.pairs
+	k.finish(k.pk.accumulate(bc, len(out), sc.floats(2, w*len(out))), out)
+}
+
+// finish sets out[b] from the block's accumulated pair sums accAll (see
+// accumulate): the pair-averaged κ of replicate b, pairs weighted by their
+// units, pairs with κ undefined left out.
+func (k *kappaKernel) finish(accAll []float64, out [][]float64) {
+	pk, L := k.pk, k.L
+	w := pk.stride * pk.pairs
+	for b, o := range out {
+		acc := accAll[b*w : b*w+w]
+		var num0, numQ, den0, denQ float64
+		for p := 0; p < pk.pairs; p++ {
+			k0, kq, n := kappaFromSums(acc[p*pk.stride:(p+1)*pk.stride], L)
+			if !math.IsNaN(k0) {
+				num0 += float64(n * k0)
+				den0 += n
+			}
+			if !math.IsNaN(kq) {
+				numQ += float64(n * kq)
+				denQ += n
+			}
+		}
+		if den0 > 0 {
+			o[0] = num0 / den0
+		}
+		if len(o) > 1 && denQ > 0 {
+			o[1] = numQ / denQ
+		}
+	}
+}
+
 // accumulate fills acc (zeroed, nb × pairs × stride) with each pair's
 // weighted confusion-matrix sums over the resamples of a block of nb
-// replicates, replicate b having cnt[q·nb+b] copies of question q: row sums
-// r (L), column sums c (L), then n, the diagonal and Σ w·(i−j)² off the
-// diagonal.
-func (pk *packedCells) accumulate(cnt []int32, nb int, acc []float64) []float64 {
+// replicates (bc): row sums r (L), column sums c (L), then n, the diagonal
+// and Σ w·(i−j)² off the diagonal.
+func (pk *packedCells) accumulate(bc *blockCounts, nb int, acc []float64) []float64 {
 	w := pk.stride * pk.pairs
-	for q := 0; q+1 < len(pk.start); q++ {
+	nQ := min(len(pk.start)-1, bc.nQ())
+	for q := 0; q < nQ; q++ {
+		j0, j1 := bc.start[q], bc.start[q+1]
 		lo, hi := pk.start[q], pk.start[q+1]
-		slot, val := pk.slot[lo:hi], pk.val[lo:hi]
-		for b, cq := range cnt[q*nb : q*nb+nb] {
-			if cq == 0 {
-				continue
-			}
-			fc := float64(cq)
-			ab := acc[b*w : b*w+w]
+		if j0 == j1 || lo == hi {
+			continue
+		}
+		slot, val := pk.slot[lo:hi], pk.val[lo:hi:hi]
+		cs := bc.c[j0:j1:j1]
+		for j, b := range bc.b[j0:j1] {
+			fc := float64(cs[j])
+			ab := acc[int(b)*w : int(b)*w+w]
 			for x, s := range slot {
 				ab[s] += fc * val[x]
 			}
@@ -624,9 +702,7 @@ func iccRows(d ratings) (rows []*row, why string) {
 	}
 	r1.value, r1k.value = res.ICC1, res.ICC1k
 	suff := newANOVASums(x, qs, k)
-	grp := &repGroup{n: 4, fn: func(cnt []int32, out [][]float64, sc *scratch) {
-		suff.icc(cnt, out, sc)
-	}}
+	grp := &repGroup{n: 4, k: suff}
 	setGroup(grp, r1, r1k)
 	rows = []*row{r1, r1k}
 	// ICC(2,·): the same graders on every unit that has a value.
@@ -717,27 +793,36 @@ func newANOVASums(x [][]float64, qs []int, k int) *anovaSums {
 	return a
 }
 
+func (a *anovaSums) eval(bc *blockCounts, out [][]float64, sc *scratch) { a.icc(bc, out, sc) }
+
 // icc sets out[b] to ICC(1,1), ICC(1,k), ICC(2,1), ICC(2,k) of the block's
-// replicate b, the resample with cnt[q·len(out)+b] copies of question q,
+// replicate b, the resample with bc's count of copies of each question,
 // from the Shrout & Fleiss mean squares (NaN when undefined). sc is the
 // calling worker's scratch space.
-func (a *anovaSums) icc(cnt []int32, out [][]float64, sc *scratch) {
+func (a *anovaSums) icc(bc *blockCounts, out [][]float64, sc *scratch) {
 	nb := len(out)
 	k := float64(a.k)
 	Ns, Gs, Ss, Qs := sc.floats(5, nb), sc.floats(6, nb), sc.floats(7, nb), sc.floats(8, nb)
 	Call := sc.floats(0, a.k*nb)
+	nQ := bc.nQ()
 	for i, q := range a.qs {
-		cs := a.c[i*a.k : (i+1)*a.k]
-		for b, c := range cnt[int(q)*nb : int(q)*nb+nb] {
-			if c == 0 {
-				continue
-			}
-			w := float64(c)
-			Ns[b] += w * a.n[i]
-			Gs[b] += w * a.g[i]
-			Ss[b] += w * a.s[i]
-			Qs[b] += w * a.q[i]
-			C := Call[b*a.k : b*a.k+a.k]
+		if int(q) >= nQ {
+			break
+		}
+		j0, j1 := bc.start[q], bc.start[q+1]
+		if j0 == j1 {
+			continue
+		}
+		cs := a.c[i*a.k : (i+1)*a.k : (i+1)*a.k]
+		an, ag, as, aq := a.n[i], a.g[i], a.s[i], a.q[i]
+		bcc := bc.c[j0:j1:j1]
+		for j, b := range bc.b[j0:j1] {
+			w := float64(bcc[j])
+			Ns[b] += w * an
+			Gs[b] += w * ag
+			Ss[b] += w * as
+			Qs[b] += w * aq
+			C := Call[int(b)*a.k : int(b)*a.k+a.k]
 			for j := range C {
 				C[j] += w * cs[j]
 			}
