@@ -19,7 +19,6 @@ import (
 	"github.com/euroexec/euroexec/metrics/stats"
 )
 
-
 // kappaOld is the κ replicate statistic of k on the old accumulate.
 func (k *kappaKernel) evalOld(cnt []int32, out [][]float64, sc *scratch) {
 	pk := k.pk
@@ -157,7 +156,6 @@ func (co *coincidences) alphasOld(cnt []int32, levels []string, out [][]float64,
 	}
 }
 
-
 // accumulate fills acc (zeroed, nb × pairs × stride) with each pair's
 // weighted confusion-matrix sums over the resamples of a block of nb
 // replicates, replicate b having cnt[q·nb+b] copies of question q: row sums
@@ -181,7 +179,6 @@ func (pk *packedCells) accumulateOld(cnt []int32, nb int, acc []float64) []float
 	}
 	return acc
 }
-
 
 // icc sets out[b] to ICC(1,1), ICC(1,k), ICC(2,1), ICC(2,k) of the block's
 // replicate b, the resample with cnt[q·len(out)+b] copies of question q,
@@ -235,6 +232,7 @@ func (a *anovaSums) iccOld(cnt []int32, out [][]float64, sc *scratch) {
 		o[3] = (msr - mse) / (msr + (msc-mse)/N)
 	}
 }
+
 // populationGroups returns, per population of s (humans, then humans with
 // each judge), the replicate groups of its rows, as Analyze bootstraps them.
 func populationGroups(s *analysis.Study) ([][]*repGroup, int) {
