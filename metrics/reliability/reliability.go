@@ -353,7 +353,7 @@ func bootstrapRows(ctx context.Context, rows []*row, nQ int, opt Options) error 
 	for i, g := range groups {
 		offs[i] = offset[g]
 	}
-	reps, err := stats.ClusterBootstrapCountBlocks(ctx, nQ, opt.Bootstrap, opt.Seed, width, 0, func() stats.CountBlockStat {
+	reps, err := stats.ClusterBootstrapCountBlocks(ctx, nQ, opt.Bootstrap, opt.Seed, width, repBlock, func() stats.CountBlockStat {
 		sc := &scratch{}
 		var sub [][]float64
 		var bc blockCounts
@@ -379,6 +379,11 @@ func bootstrapRows(ctx context.Context, rows []*row, nQ int, opt Options) error 
 	}
 	return nil
 }
+
+// repBlock is the number of replicates each pass over the questions serves
+// (at most maxBlock). Larger blocks read the per-question statistics fewer
+// times; the accumulators of a block must stay in the core's cache.
+var repBlock = 64
 
 // alphaFigure draws the headline α of every instrument (interval α for the
 // rubric, nominal α for the checklist) per population, with its interval.

@@ -90,7 +90,11 @@ type coincidences struct {
 	nQ     int
 	// Off-diagonal entries (c ≠ k), only kept when the ordinal level is
 	// asked for: the ordinal δ depends on the replicate's margins.
+	// The entries' (c, k) are eCK = c·V + k when V ≤ smallV (the
+	// replicate then looks δ up in a V×V table of mid-rank differences),
+	// eC and eK otherwise.
 	eStart []int32
+	eCK    []int32
 	eC, eK []int32
 	eV     []float64
 	// Per question, for the nominal and interval levels, which need no
@@ -101,6 +105,10 @@ type coincidences struct {
 	mC           []int32
 	mN           []float64
 }
+
+// smallV is the largest number of distinct values whose ordinal
+// replicates use a table of mid-rank differences.
+const smallV = 16
 
 type coEntry struct {
 	c, k int
@@ -167,8 +175,12 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 				d := domain[e.c] - domain[e.k]
 				co.doInt[q] += e.v * d * d
 				if ordinal {
-					co.eC = append(co.eC, int32(e.c))
-					co.eK = append(co.eK, int32(e.k))
+					if V <= smallV {
+						co.eCK = append(co.eCK, int32(e.c*V+e.k))
+					} else {
+						co.eC = append(co.eC, int32(e.c))
+						co.eK = append(co.eK, int32(e.k))
+					}
 					co.eV = append(co.eV, e.v)
 				}
 			}
@@ -180,7 +192,7 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 		}
 		co.mStart[q+1] = int32(len(co.mC))
 		if ordinal {
-			co.eStart[q+1] = int32(len(co.eC))
+			co.eStart[q+1] = int32(len(co.eV))
 		}
 		perQ[q] = nil
 	}
@@ -237,9 +249,12 @@ func (co *coincidences) alphas(bc *blockCounts, levels []string, out [][]float64
 		}
 	}
 	ns, s1s, s2s, sqs := sc.floats(5, nb), sc.floats(6, nb), sc.floats(7, nb), sc.floats(8, nb)
-	var midAll, doOrd, deOrd []float64
+	var midAll, doOrd, deOrd, diffAll []float64
 	if ordinal {
 		midAll, doOrd, deOrd = sc.floats(1, V*nb), sc.floats(9, nb), sc.floats(10, nb)
+		if V <= smallV {
+			diffAll = sc.floats(11, V*V*nb)
+		}
 	}
 	for b := 0; b < nb; b++ {
 		nc := ncAll[b*V : b*V+V]
@@ -262,6 +277,14 @@ func (co *coincidences) alphas(bc *blockCounts, levels []string, out [][]float64
 				m2 += nc[g] * mid[g] * mid[g]
 			}
 			deOrd[b] = 2 * (n*m2 - m1*m1)
+			if diffAll != nil {
+				diff := diffAll[b*V*V : (b+1)*V*V]
+				for c := 0; c < V; c++ {
+					for k := 0; k < V; k++ {
+						diff[c*V+k] = mid[c] - mid[k]
+					}
+				}
+			}
 		}
 	}
 	if ordinal {
@@ -272,6 +295,23 @@ func (co *coincidences) alphas(bc *blockCounts, levels []string, out [][]float64
 			}
 			bs, cs := bc.b[j0:j1], bc.c[j0:j1:j1]
 			lo, hi := co.eStart[q], co.eStart[q+1]
+			if diffAll != nil {
+				eCK, eV := co.eCK[lo:hi], co.eV[lo:hi:hi]
+				VV := V * V
+				for j, b := range bs {
+					if ns[b] == 0 {
+						continue
+					}
+					diff := diffAll[int(b)*VV : int(b)*VV+VV]
+					var sq float64
+					for i, v := range eV {
+						d := diff[eCK[i]]
+						sq += v * d * d
+					}
+					doOrd[b] += float64(cs[j]) * sq
+				}
+				continue
+			}
 			eC, eK, eV := co.eC[lo:hi], co.eK[lo:hi:hi], co.eV[lo:hi:hi]
 			for j, b := range bs {
 				if ns[b] == 0 {
