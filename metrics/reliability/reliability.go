@@ -557,22 +557,39 @@ func (b *builder) collect(p population, items int, value func(g *scores.Grading,
 		}
 	}
 	n := max(items, 1)
+	// The values go into one slab, the units' vals are windows on it: no
+	// allocation per unit (a checklist has millions of units).
+	type span struct{ q, lo, hi int32 }
+	var spans []span
+	var slab []rVal
+	var gi []int
 	for _, u := range b.units {
+		gi = gi[:0]
+		for _, g := range u.gs {
+			i, ok := gpos[g.Evaluator]
+			if !ok {
+				i = -1
+			}
+			gi = append(gi, i)
+		}
 		for it := 0; it < n; it++ {
-			ru := rUnit{q: u.q}
-			for _, g := range u.gs {
-				gi, ok := gpos[g.Evaluator]
-				if !ok {
+			lo := len(slab)
+			for x, g := range u.gs {
+				if gi[x] < 0 {
 					continue
 				}
 				if v := value(g, it); !math.IsNaN(v) {
-					ru.vals = append(ru.vals, rVal{gi, v})
+					slab = append(slab, rVal{gi[x], v})
 				}
 			}
-			if len(ru.vals) > 0 {
-				r.units = append(r.units, ru)
+			if len(slab) > lo {
+				spans = append(spans, span{int32(u.q), int32(lo), int32(len(slab))})
 			}
 		}
+	}
+	r.units = make([]rUnit, len(spans))
+	for i, sp := range spans {
+		r.units[i] = rUnit{q: int(sp.q), vals: slab[sp.lo:sp.hi:sp.hi]}
 	}
 	return r
 }

@@ -445,7 +445,7 @@ func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 				}
 				pairs[p].a = append(pairs[p].a, labels[lab[x]])
 				pairs[p].b = append(pairs[p].b, labels[lab[y]])
-				pairs[p].cells = append(pairs[p].cells, cell{ru.q, lab[x], lab[y], 1})
+				pairs[p].cells = append(pairs[p].cells, cell{int32(ru.q), int32(lab[x]), int32(lab[y]), 1})
 			}
 		}
 	}
@@ -506,19 +506,19 @@ func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 
 // cell is a grader pair's shared units of one question with the same two
 // label positions: w units.
-type cell struct{ q, i, j, w int }
+type cell struct{ q, i, j, w int32 }
 
 // compressCells merges the cells of equal (q, i, j), summing w, in
 // (q, i, j) order.
 func compressCells(cs []cell) []cell {
 	slices.SortFunc(cs, func(a, b cell) int {
 		if a.q != b.q {
-			return a.q - b.q
+			return int(a.q - b.q)
 		}
 		if a.i != b.i {
-			return a.i - b.i
+			return int(a.i - b.i)
 		}
-		return a.j - b.j
+		return int(a.j - b.j)
 	})
 	out := cs[:0]
 	for _, c := range cs {
@@ -547,45 +547,51 @@ type packedCells struct {
 func packCells(pairs [][]cell, L int) *packedCells {
 	stride := 2*L + 3
 	nQ := 0
+	n := 0
 	for _, cs := range pairs {
 		for _, c := range cs {
-			nQ = max(nQ, c.q+1)
+			nQ = max(nQ, int(c.q)+1)
 		}
+		n += 4 * len(cs)
 	}
-	// per question, the pairs' sums of its cells (sparse)
-	byQ := make([]map[int32]float64, nQ)
+	// every cell's contributions as (question, slot, value), then sorted
+	// and merged: the values are whole numbers, so the sums are exact
+	type ent struct {
+		q, slot int32
+		v       float64
+	}
+	es := make([]ent, 0, n)
 	for p, cs := range pairs {
 		base := int32(p * stride)
 		for _, c := range cs {
-			m := byQ[c.q]
-			if m == nil {
-				m = map[int32]float64{}
-				byQ[c.q] = m
-			}
 			w := float64(c.w)
-			m[base+int32(c.i)] += w
-			m[base+int32(L+c.j)] += w
-			m[base+int32(2*L)] += w
+			es = append(es, ent{c.q, base + c.i, w}, ent{c.q, base + int32(L) + c.j, w}, ent{c.q, base + int32(2*L), w})
 			if c.i == c.j {
-				m[base+int32(2*L+1)] += w
+				es = append(es, ent{c.q, base + int32(2*L+1), w})
 			} else {
-				m[base+int32(2*L+2)] += w * float64((c.i-c.j)*(c.i-c.j))
+				es = append(es, ent{c.q, base + int32(2*L+2), w * float64((c.i-c.j)*(c.i-c.j))})
 			}
 		}
 	}
+	slices.SortFunc(es, func(a, b ent) int {
+		if a.q != b.q {
+			return int(a.q - b.q)
+		}
+		return int(a.slot - b.slot)
+	})
 	pk := &packedCells{pairs: len(pairs), stride: stride, start: make([]int32, nQ+1)}
-	var keys []int32
-	for q, m := range byQ {
-		keys = keys[:0]
-		for k := range m {
-			keys = append(keys, k)
+	for i := 0; i < len(es); {
+		e := es[i]
+		v := e.v
+		for i++; i < len(es) && es[i].q == e.q && es[i].slot == e.slot; i++ {
+			v += es[i].v
 		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			pk.slot = append(pk.slot, k)
-			pk.val = append(pk.val, m[k])
-		}
-		pk.start[q+1] = int32(len(pk.slot))
+		pk.slot = append(pk.slot, e.slot)
+		pk.val = append(pk.val, v)
+		pk.start[e.q+1] = int32(len(pk.slot))
+	}
+	for q := 1; q <= nQ; q++ { // questions without cells
+		pk.start[q] = max(pk.start[q], pk.start[q-1])
 	}
 	return pk
 }
