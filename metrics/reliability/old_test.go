@@ -260,6 +260,18 @@ func populationGroups(s *analysis.Study) ([][]*repGroup, int) {
 						k.co.eC, k.co.eK = append(k.co.eC, ck/V), append(k.co.eK, ck%V)
 					}
 				}
+				if k, ok := r.grp.k.(*alphaKernel); ok && k.co.mD != nil && k.co.mC == nil {
+					// and the margins sparse from mC and mN
+					V := len(k.co.domain)
+					for q := 0; q < k.co.nQ; q++ {
+						for c, m := range k.co.mD[q*V : q*V+V] {
+							if m != 0 {
+								k.co.mC, k.co.mN = append(k.co.mC, int32(c)), append(k.co.mN, m)
+							}
+						}
+						k.co.mStart[q+1] = int32(len(k.co.mC))
+					}
+				}
 			}
 		}
 		out = append(out, gs)

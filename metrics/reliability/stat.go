@@ -104,6 +104,10 @@ type coincidences struct {
 	mStart       []int32
 	mC           []int32
 	mN           []float64
+	// mD holds the margins dense instead (V per question, zero for a
+	// value the question lacks) when V ≤ smallV: no index to follow, and
+	// adding a zero leaves a sum as it was.
+	mD []float64
 }
 
 // smallV is the largest number of distinct values whose ordinal
@@ -156,6 +160,9 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 	co.nQ = nQ
 	co.doNom, co.doInt = make([]float64, nQ), make([]float64, nQ)
 	co.mStart = make([]int32, nQ+1)
+	if V <= smallV {
+		co.mD = make([]float64, nQ*V)
+	}
 	if ordinal {
 		co.eStart = make([]int32, nQ+1)
 	}
@@ -186,8 +193,12 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 			}
 		}
 		for _, c := range keys {
-			co.mC = append(co.mC, int32(c))
-			co.mN = append(co.mN, m[c])
+			if co.mD != nil {
+				co.mD[q*V+c] = m[c]
+			} else {
+				co.mC = append(co.mC, int32(c))
+				co.mN = append(co.mN, m[c])
+			}
 			m[c], seen[c] = 0, false
 		}
 		co.mStart[q+1] = int32(len(co.mC))
@@ -235,9 +246,22 @@ func (co *coincidences) alphas(bc *blockCounts, levels []string, out [][]float64
 			continue
 		}
 		bs, cs := bc.b[j0:j1], bc.c[j0:j1:j1]
+		dn, di := co.doNom[q], co.doInt[q]
+		if co.mD != nil {
+			md := co.mD[q*V : q*V+V : q*V+V]
+			for j, b := range bs {
+				fc := float64(cs[j])
+				nc := ncAll[int(b)*V : int(b)*V+V]
+				for k, m := range md {
+					nc[k] += fc * m
+				}
+				doNom[b] += fc * dn
+				doInt[b] += fc * di
+			}
+			continue
+		}
 		lo, hi := co.mStart[q], co.mStart[q+1]
 		mC, mN := co.mC[lo:hi], co.mN[lo:hi:hi]
-		dn, di := co.doNom[q], co.doInt[q]
 		for j, b := range bs {
 			fc := float64(cs[j])
 			nc := ncAll[int(b)*V : int(b)*V+V]
