@@ -42,8 +42,14 @@
 // are evaluated from per-question sufficient statistics (coincidence
 // matrices, confusion matrices, ANOVA sums) that give the same value as the
 // stats function on the duplicated data (checked in the tests), so that 2,000
-// replicates take well under a second. A replicate where a statistic is
-// undefined is ignored by the interval.
+// replicates take well under a second. The replicates run on all cores in
+// blocks of consecutive replicates (stats.ClusterBootstrapCountBlocks): for
+// each block the drawn questions are listed once with their counts, and
+// every statistic of the population streams its per-question sums over
+// that list, each replicate's sums in question order as one replicate alone
+// would take them — so the intervals do not depend on the block size or the
+// number of cores, bit for bit. A replicate where a statistic is undefined
+// is ignored by the interval.
 //
 // Undefined values (too few units, no variation) are NaN, written as empty
 // cells; the note column says why where it is known.
@@ -382,8 +388,11 @@ func bootstrapRows(ctx context.Context, rows []*row, nQ int, opt Options) error 
 
 // repBlock is the number of replicates each pass over the questions serves
 // (at most maxBlock). Larger blocks read the per-question statistics fewer
-// times; the accumulators of a block must stay in the core's cache.
-var repBlock = 64
+// times, but each worker holds 9 bytes per question and replicate of its
+// block (the counts and their lists) and the κ accumulators of a block
+// should stay in the core's cache: 32 gains most of what 64 gains at half
+// the memory.
+const repBlock = 32
 
 // alphaFigure draws the headline α of every instrument (interval α for the
 // rubric, nominal α for the checklist) per population, with its interval.
