@@ -59,6 +59,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -470,6 +471,10 @@ func newBuilder(s *analysis.Study, gs []scores.Grading) *builder {
 	qpos := map[string]int{}
 	type rk struct{ q, m string }
 	upos := map[rk]int{}
+	// first pass: the unit of every grading; second: the units' gradings
+	// as windows on one slab (no allocation per unit)
+	ui := make([]int32, len(gs))
+	var n []int32 // gradings per unit
 	for i := range gs {
 		g := &gs[i]
 		if _, ok := b.kind[g.Evaluator]; !ok {
@@ -487,18 +492,30 @@ func newBuilder(s *analysis.Study, gs []scores.Grading) *builder {
 			b.questions = append(b.questions, g.QuestionID)
 		}
 		k := rk{g.QuestionID, g.Model}
-		ui, ok := upos[k]
+		u, ok := upos[k]
 		if !ok {
-			ui = len(b.units)
-			upos[k] = ui
+			u = len(b.units)
+			upos[k] = u
 			b.units = append(b.units, unit{q: qi})
+			n = append(n, 0)
 		}
-		b.units[ui].gs = append(b.units[ui].gs, g)
+		ui[i] = int32(u)
+		n[u]++
+	}
+	slab := make([]*scores.Grading, len(gs))
+	off := 0
+	for u := range b.units {
+		b.units[u].gs = slab[off : off : off+int(n[u])]
+		off += int(n[u])
+	}
+	for i := range gs {
+		u := &b.units[ui[i]]
+		u.gs = append(u.gs, &gs[i]) // within its window: no allocation
 	}
 	sort.Strings(b.evaluators)
 	for i := range b.units {
 		u := &b.units[i]
-		sort.SliceStable(u.gs, func(x, y int) bool { return u.gs[x].Evaluator < u.gs[y].Evaluator })
+		slices.SortStableFunc(u.gs, func(x, y *scores.Grading) int { return strings.Compare(x.Evaluator, y.Evaluator) })
 	}
 	return b
 }
