@@ -578,44 +578,52 @@ func packCells(pairs [][]cell, L int) *packedCells {
 		}
 		n += 4 * len(cs)
 	}
-	// every cell's contributions as (question, slot, value), then sorted
-	// and merged: the values are whole numbers, so the sums are exact
+	// every cell's contributions as (slot, value), bucketed by question
+	// (a counting sort), then sorted by slot within the question and
+	// merged: the values are whole numbers, so the sums are exact
 	type ent struct {
-		q, slot int32
-		v       float64
+		slot int32
+		v    float64
 	}
-	es := make([]ent, 0, n)
+	qStart := make([]int32, nQ+1)
+	for _, cs := range pairs {
+		for _, c := range cs {
+			qStart[c.q+1] += 4
+		}
+	}
+	for q := 0; q < nQ; q++ {
+		qStart[q+1] += qStart[q]
+	}
+	fill := slices.Clone(qStart[:nQ])
+	es := make([]ent, n)
 	for p, cs := range pairs {
 		base := int32(p * stride)
 		for _, c := range cs {
 			w := float64(c.w)
-			es = append(es, ent{c.q, base + c.i, w}, ent{c.q, base + int32(L) + c.j, w}, ent{c.q, base + int32(2*L), w})
+			e := es[fill[c.q] : fill[c.q]+4]
+			fill[c.q] += 4
+			e[0], e[1], e[2] = ent{base + c.i, w}, ent{base + int32(L) + c.j, w}, ent{base + int32(2*L), w}
 			if c.i == c.j {
-				es = append(es, ent{c.q, base + int32(2*L+1), w})
+				e[3] = ent{base + int32(2*L+1), w}
 			} else {
-				es = append(es, ent{c.q, base + int32(2*L+2), w * float64((c.i-c.j)*(c.i-c.j))})
+				e[3] = ent{base + int32(2*L+2), w * float64((c.i-c.j)*(c.i-c.j))}
 			}
 		}
 	}
-	slices.SortFunc(es, func(a, b ent) int {
-		if a.q != b.q {
-			return int(a.q - b.q)
-		}
-		return int(a.slot - b.slot)
-	})
 	pk := &packedCells{pairs: len(pairs), stride: stride, start: make([]int32, nQ+1)}
-	for i := 0; i < len(es); {
-		e := es[i]
-		v := e.v
-		for i++; i < len(es) && es[i].q == e.q && es[i].slot == e.slot; i++ {
-			v += es[i].v
+	for q := 0; q < nQ; q++ {
+		qe := es[qStart[q]:qStart[q+1]]
+		slices.SortFunc(qe, func(a, b ent) int { return int(a.slot - b.slot) })
+		for i := 0; i < len(qe); {
+			e := qe[i]
+			v := e.v
+			for i++; i < len(qe) && qe[i].slot == e.slot; i++ {
+				v += qe[i].v
+			}
+			pk.slot = append(pk.slot, e.slot)
+			pk.val = append(pk.val, v)
 		}
-		pk.slot = append(pk.slot, e.slot)
-		pk.val = append(pk.val, v)
-		pk.start[e.q+1] = int32(len(pk.slot))
-	}
-	for q := 1; q <= nQ; q++ { // questions without cells
-		pk.start[q] = max(pk.start[q], pk.start[q-1])
+		pk.start[q+1] = int32(len(pk.slot))
 	}
 	return pk
 }
