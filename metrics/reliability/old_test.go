@@ -9,6 +9,7 @@ package reliability
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"os"
 	"runtime"
 	"slices"
@@ -392,3 +393,61 @@ func BenchmarkPopulationBootstrap(b *testing.B) {
 		})
 	}
 }
+
+// The ordinal α of a scale with more than smallV values (mid-rank
+// differences looked up per entry, margins sparse) and the κ and ICC of
+// units with two to four graders also equal the old kernels bit for bit.
+func TestKernelsEqualOldWideScale(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var d ratings
+	for g := 0; g < 6; g++ {
+		d.graders = append(d.graders, string(rune('a'+g)))
+	}
+	const nQ = 250
+	for q := 0; q < nQ; q++ {
+		for u := 0; u < 3; u++ {
+			ru := rUnit{q: q}
+			lat := r.IntN(21)
+			for _, g := range r.Perm(6)[:1+r.IntN(4)] {
+				ru.vals = append(ru.vals, rVal{g, float64(max(0, min(20, lat+r.IntN(7)-3)))})
+			}
+			slices.SortFunc(ru.vals, func(a, b rVal) int { return a.g - b.g })
+			d.units = append(d.units, ru)
+		}
+	}
+	labels := make([]int, 21)
+	for i := range labels {
+		labels[i] = i
+	}
+	var groups []*repGroup
+	for _, rows := range [][]*row{alphaRows(d, []string{AlphaNominal, AlphaOrdinal, AlphaInterval}, ""), first(kappaRows(d, labels, 0, true)), first(iccRows(d))} {
+		for _, r := range rows {
+			if r.grp != nil && !slices.Contains(groups, r.grp) {
+				groups = append(groups, r.grp)
+			}
+		}
+	}
+	if co := groups[0].k.(*alphaKernel).co; len(co.domain) <= smallV || co.eC == nil || co.mD != nil {
+		t.Fatalf("%d values: the test means the wide-scale path", len(co.domain))
+	}
+	const B = 150
+	want := popBootstrap(t, groups, nQ, B, 5, 0, true)
+	got := popBootstrap(t, groups, nQ, B, 5, repBlock, false)
+	finite := 0
+	for i := range want {
+		for j := range want[i] {
+			g, w := got[i][j], want[i][j]
+			if math.Float64bits(g) != math.Float64bits(w) && !(math.IsNaN(g) && math.IsNaN(w)) {
+				t.Fatalf("replicate %d column %d: got %v, old %v", i, j, g, w)
+			}
+			if !math.IsNaN(w) {
+				finite++
+			}
+		}
+	}
+	if finite < B*len(want[0])*9/10 {
+		t.Errorf("%d finite replicate values of %d; the comparison says little", finite, B*len(want[0]))
+	}
+}
+
+func first[T any, U any](a T, _ U) T { return a }
