@@ -440,8 +440,9 @@ func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 	dropped := 0
 	type pairData struct {
 		g1, g2 int
-		a, b   []int
-		cells  []cell // (question, label a, label b) per shared unit
+		n      int        // shared units
+		cells  []cell     // (question, label a, label b) per shared unit
+		k      [2]float64 // κ unweighted and quadratic
 	}
 	pid := map[int]int{}
 	var pairs []*pairData
@@ -467,38 +468,50 @@ func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 					pid[key] = p
 					pairs = append(pairs, &pairData{g1: gs[x], g2: gs[y]})
 				}
-				pairs[p].a = append(pairs[p].a, labels[lab[x]])
-				pairs[p].b = append(pairs[p].b, labels[lab[y]])
+				pairs[p].n++
 				pairs[p].cells = append(pairs[p].cells, cell{int32(ru.q), int32(lab[x]), int32(lab[y]), 1})
 			}
 		}
 	}
+	// κ of each pair by stats.CohenKappaDetail, on the pair's labels
+	// expanded from its merged cells (κ depends on the labels only through
+	// the confusion matrix, whose counts are the cells' sums) into buffers
+	// reused from pair to pair
+	var la, lb []int
 	for _, p := range pairs {
 		p.cells = compressCells(p.cells)
+		la, lb = la[:0], lb[:0]
+		for _, c := range p.cells {
+			for range c.w {
+				la, lb = append(la, labels[c.i]), append(lb, labels[c.j])
+			}
+		}
+		p.k = [2]float64{math.NaN(), math.NaN()}
+		if res, err := stats.CohenKappaDetail(la, lb, labels); err == nil {
+			p.k = [2]float64{res.Kappa, res.Quadratic}
+		}
 	}
-	weightings := []string{stats.KappaUnweighted}
 	names := []string{Kappa}
 	if weighted {
-		weightings = append(weightings, stats.KappaQuadratic)
 		names = append(names, KappaQuadratic)
 	}
 	var rows []*row
-	for wi, w := range weightings {
+	for wi := range names {
 		var num, den float64
 		used, undefined, nUnits := 0, 0, 0
 		seen := make([]bool, G)
 		nG := 0
 		for _, p := range pairs {
-			k := stats.CohenKappa(p.a, p.b, labels, w)
+			k := p.k[wi]
 			if math.IsNaN(k) {
 				undefined++
 				continue
 			}
-			n := float64(len(p.a))
+			n := float64(p.n)
 			num += float64(n * k)
 			den += n
 			used++
-			nUnits += len(p.a)
+			nUnits += p.n
 			for _, g := range []int{p.g1, p.g2} {
 				if !seen[g] {
 					seen[g] = true
