@@ -130,14 +130,16 @@ func newBootstrap(t testing.TB, groups []*repGroup, nQ, B int, seed uint64, bloc
 	reps, err := stats.ClusterBootstrapCountBlocks(context.Background(), nQ, B, seed, width, block, func() stats.CountBlockStat {
 		sc := &scratch{}
 		var sub [][]float64
+		var bc blockCounts
 		return func(cnt []int32, out [][]float64) {
+			bc.fill(cnt, len(out))
 			o := 0
 			for _, g := range groups {
 				sub = sub[:0]
 				for _, row := range out {
 					sub = append(sub, row[o:o+g.n])
 				}
-				g.fn(cnt, sub, sc)
+				g.k.eval(&bc, sub, sc)
 				o += g.n
 			}
 		}

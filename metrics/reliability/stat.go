@@ -58,8 +58,18 @@ func alphaRows(d ratings, levels []string, unitNote string) []*row {
 		}
 		rows = append(rows, r)
 	}
-	setGroup(&repGroup{n: len(levels), fn: func(cnt []int32, out [][]float64, sc *scratch) { co.alphas(cnt, levels, out, sc) }}, rows...)
+	setGroup(&repGroup{n: len(levels), k: &alphaKernel{co: co, levels: levels}}, rows...)
 	return rows
+}
+
+// alphaKernel is the replicate statistic of the α rows: α at each level.
+type alphaKernel struct {
+	co     *coincidences
+	levels []string
+}
+
+func (k *alphaKernel) eval(bc *blockCounts, out [][]float64, sc *scratch) {
+	k.co.alphas(bc, k.levels, out, sc)
 }
 
 // trimStats drops the "stats: " prefix of an error from package stats.
@@ -80,7 +90,11 @@ type coincidences struct {
 	nQ     int
 	// Off-diagonal entries (c ≠ k), only kept when the ordinal level is
 	// asked for: the ordinal δ depends on the replicate's margins.
+	// The entries' (c, k) are eCK = c·V + k when V ≤ smallV (the
+	// replicate then looks δ up in a V×V table of mid-rank differences),
+	// eC and eK otherwise.
 	eStart []int32
+	eCK    []int32
 	eC, eK []int32
 	eV     []float64
 	// Per question, for the nominal and interval levels, which need no
@@ -90,7 +104,15 @@ type coincidences struct {
 	mStart       []int32
 	mC           []int32
 	mN           []float64
+	// mD holds the margins dense instead (V per question, zero for a
+	// value the question lacks) when V ≤ smallV: no index to follow, and
+	// adding a zero leaves a sum as it was.
+	mD []float64
 }
+
+// smallV is the largest number of distinct values whose ordinal
+// replicates use a table of mid-rank differences.
+const smallV = 16
 
 type coEntry struct {
 	c, k int
@@ -138,6 +160,9 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 	co.nQ = nQ
 	co.doNom, co.doInt = make([]float64, nQ), make([]float64, nQ)
 	co.mStart = make([]int32, nQ+1)
+	if V <= smallV {
+		co.mD = make([]float64, nQ*V)
+	}
 	if ordinal {
 		co.eStart = make([]int32, nQ+1)
 	}
@@ -157,20 +182,28 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 				d := domain[e.c] - domain[e.k]
 				co.doInt[q] += e.v * d * d
 				if ordinal {
-					co.eC = append(co.eC, int32(e.c))
-					co.eK = append(co.eK, int32(e.k))
+					if V <= smallV {
+						co.eCK = append(co.eCK, int32(e.c*V+e.k))
+					} else {
+						co.eC = append(co.eC, int32(e.c))
+						co.eK = append(co.eK, int32(e.k))
+					}
 					co.eV = append(co.eV, e.v)
 				}
 			}
 		}
 		for _, c := range keys {
-			co.mC = append(co.mC, int32(c))
-			co.mN = append(co.mN, m[c])
+			if co.mD != nil {
+				co.mD[q*V+c] = m[c]
+			} else {
+				co.mC = append(co.mC, int32(c))
+				co.mN = append(co.mN, m[c])
+			}
 			m[c], seen[c] = 0, false
 		}
 		co.mStart[q+1] = int32(len(co.mC))
 		if ordinal {
-			co.eStart[q+1] = int32(len(co.eC))
+			co.eStart[q+1] = int32(len(co.eV))
 		}
 		perQ[q] = nil
 	}
@@ -178,13 +211,13 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 }
 
 // alphas sets out[b][i] to α at levels[i] (AlphaNominal, AlphaOrdinal or
-// AlphaInterval) for the block's replicate b, the resample with
-// cnt[q·len(out)+b] copies of question q: 1 − (n−1)·Σ o·δ² / Σ n_c·n_k·δ²,
-// as stats.KrippendorffAlpha; NaN when undefined. sc is the calling
-// worker's scratch space. Each pass over the questions serves the whole
-// block; every replicate's sums are taken in question order, as one
-// replicate alone would take them.
-func (co *coincidences) alphas(cnt []int32, levels []string, out [][]float64, sc *scratch) {
+// AlphaInterval) for the block's replicate b, the resample with bc's count
+// of copies of each question: 1 − (n−1)·Σ o·δ² / Σ n_c·n_k·δ², as
+// stats.KrippendorffAlpha; NaN when undefined. sc is the calling worker's
+// scratch space. Each pass over the questions serves the whole block;
+// every replicate's sums are taken in question order, as one replicate
+// alone would take them.
+func (co *coincidences) alphas(bc *blockCounts, levels []string, out [][]float64, sc *scratch) {
 	V := len(co.domain)
 	nb := len(out)
 	for _, o := range out {
@@ -206,27 +239,46 @@ func (co *coincidences) alphas(cnt []int32, levels []string, out [][]float64, sc
 	// mid-ranks, so its observed disagreement is one pass over the entries.
 	ncAll := sc.floats(0, V*nb)
 	doNom, doInt := sc.floats(3, nb), sc.floats(4, nb)
-	for q := 0; q < co.nQ; q++ {
-		cq := cnt[q*nb : q*nb+nb]
-		lo, hi := co.mStart[q], co.mStart[q+1]
-		mC, mN := co.mC[lo:hi], co.mN[lo:hi]
-		for b, c := range cq {
-			if c == 0 {
-				continue
+	nQ := min(co.nQ, bc.nQ())
+	for q := 0; q < nQ; q++ {
+		j0, j1 := bc.start[q], bc.start[q+1]
+		if j0 == j1 {
+			continue
+		}
+		bs, cs := bc.b[j0:j1], bc.c[j0:j1:j1]
+		dn, di := co.doNom[q], co.doInt[q]
+		if co.mD != nil {
+			md := co.mD[q*V : q*V+V : q*V+V]
+			for j, b := range bs {
+				fc := float64(cs[j])
+				nc := ncAll[int(b)*V : int(b)*V+V]
+				for k, m := range md {
+					nc[k] += fc * m
+				}
+				doNom[b] += fc * dn
+				doInt[b] += fc * di
 			}
-			fc := float64(c)
-			nc := ncAll[b*V : b*V+V]
+			continue
+		}
+		lo, hi := co.mStart[q], co.mStart[q+1]
+		mC, mN := co.mC[lo:hi], co.mN[lo:hi:hi]
+		for j, b := range bs {
+			fc := float64(cs[j])
+			nc := ncAll[int(b)*V : int(b)*V+V]
 			for i, k := range mC {
 				nc[k] += fc * mN[i]
 			}
-			doNom[b] += fc * co.doNom[q]
-			doInt[b] += fc * co.doInt[q]
+			doNom[b] += fc * dn
+			doInt[b] += fc * di
 		}
 	}
 	ns, s1s, s2s, sqs := sc.floats(5, nb), sc.floats(6, nb), sc.floats(7, nb), sc.floats(8, nb)
-	var midAll, doOrd, deOrd []float64
+	var midAll, doOrd, deOrd, diffAll []float64
 	if ordinal {
 		midAll, doOrd, deOrd = sc.floats(1, V*nb), sc.floats(9, nb), sc.floats(10, nb)
+		if V <= smallV {
+			diffAll = sc.floats(11, V*V*nb)
+		}
 	}
 	for b := 0; b < nb; b++ {
 		nc := ncAll[b*V : b*V+V]
@@ -249,24 +301,53 @@ func (co *coincidences) alphas(cnt []int32, levels []string, out [][]float64, sc
 				m2 += nc[g] * mid[g] * mid[g]
 			}
 			deOrd[b] = 2 * (n*m2 - m1*m1)
+			if diffAll != nil {
+				diff := diffAll[b*V*V : (b+1)*V*V]
+				for c := 0; c < V; c++ {
+					for k := 0; k < V; k++ {
+						diff[c*V+k] = mid[c] - mid[k]
+					}
+				}
+			}
 		}
 	}
 	if ordinal {
-		for q := 0; q < co.nQ; q++ {
-			cq := cnt[q*nb : q*nb+nb]
+		for q := 0; q < nQ; q++ {
+			j0, j1 := bc.start[q], bc.start[q+1]
+			if j0 == j1 {
+				continue
+			}
+			bs, cs := bc.b[j0:j1], bc.c[j0:j1:j1]
 			lo, hi := co.eStart[q], co.eStart[q+1]
-			eC, eK, eV := co.eC[lo:hi], co.eK[lo:hi], co.eV[lo:hi]
-			for b, c := range cq {
-				if c == 0 || ns[b] == 0 {
+			if diffAll != nil {
+				eCK, eV := co.eCK[lo:hi], co.eV[lo:hi:hi]
+				VV := V * V
+				for j, b := range bs {
+					if ns[b] == 0 {
+						continue
+					}
+					diff := diffAll[int(b)*VV : int(b)*VV+VV]
+					var sq float64
+					for i, v := range eV {
+						d := diff[eCK[i]]
+						sq += v * d * d
+					}
+					doOrd[b] += float64(cs[j]) * sq
+				}
+				continue
+			}
+			eC, eK, eV := co.eC[lo:hi], co.eK[lo:hi:hi], co.eV[lo:hi:hi]
+			for j, b := range bs {
+				if ns[b] == 0 {
 					continue
 				}
-				mid := midAll[b*V : b*V+V]
+				mid := midAll[int(b)*V : int(b)*V+V]
 				var sq float64
 				for i, v := range eV {
 					d := mid[eC[i]] - mid[eK[i]]
 					sq += v * d * d
 				}
-				doOrd[b] += float64(c) * sq
+				doOrd[b] += float64(cs[j]) * sq
 			}
 		}
 	}
@@ -290,6 +371,48 @@ func (co *coincidences) alphas(cnt []int32, levels []string, out [][]float64, sc
 			}
 		}
 	}
+}
+
+// blockCounts is a block of replicates' counts, question by question, with
+// the zero counts left out: question q was drawn c[j] times in the block's
+// replicate b[j] for j in [start[q], start[q+1]), replicates ascending. The
+// kernels loop over these lists instead of testing every count (a third of
+// them are zero, in no predictable pattern), and one list serves every
+// statistic of a population.
+type blockCounts struct {
+	start []int32
+	b     []uint8
+	c     []int32
+}
+
+// maxBlock is the largest block of replicates blockCounts can hold.
+const maxBlock = 256
+
+// nQ returns the number of questions of bc.
+func (bc *blockCounts) nQ() int { return max(len(bc.start)-1, 0) }
+
+// fill sets bc from the counts of a block of nb ≤ maxBlock replicates,
+// cnt[q·nb+b] copies of question q in replicate b.
+func (bc *blockCounts) fill(cnt []int32, nb int) {
+	nQ := len(cnt) / nb
+	if cap(bc.start) < nQ+1 {
+		bc.start = make([]int32, nQ+1)
+	}
+	if cap(bc.b) < len(cnt) {
+		bc.b, bc.c = make([]uint8, len(cnt)), make([]int32, len(cnt))
+	}
+	bc.start = bc.start[:nQ+1]
+	bs, cs := bc.b[:len(cnt)], bc.c[:len(cnt)]
+	n := 0
+	for q := 0; q < nQ; q++ {
+		bc.start[q] = int32(n)
+		for b, c := range cnt[q*nb : q*nb+nb] {
+			// written always, kept when c > 0: no branch to mispredict
+			bs[n], cs[n] = uint8(b), c
+			n += int(uint32(-c) >> 31)
+		}
+	}
+	bc.start[nQ] = int32(n)
 }
 
 // scratch is one bootstrap worker's reusable space, so that replicates
@@ -317,8 +440,9 @@ func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 	dropped := 0
 	type pairData struct {
 		g1, g2 int
-		a, b   []int
-		cells  []cell // (question, label a, label b) per shared unit
+		n      int        // shared units
+		cells  []cell     // (question, label a, label b) per shared unit
+		k      [2]float64 // κ unweighted and quadratic
 	}
 	pid := map[int]int{}
 	var pairs []*pairData
@@ -344,38 +468,50 @@ func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 					pid[key] = p
 					pairs = append(pairs, &pairData{g1: gs[x], g2: gs[y]})
 				}
-				pairs[p].a = append(pairs[p].a, labels[lab[x]])
-				pairs[p].b = append(pairs[p].b, labels[lab[y]])
-				pairs[p].cells = append(pairs[p].cells, cell{ru.q, lab[x], lab[y], 1})
+				pairs[p].n++
+				pairs[p].cells = append(pairs[p].cells, cell{int32(ru.q), int32(lab[x]), int32(lab[y]), 1})
 			}
 		}
 	}
+	// κ of each pair by stats.CohenKappaDetail, on the pair's labels
+	// expanded from its merged cells (κ depends on the labels only through
+	// the confusion matrix, whose counts are the cells' sums) into buffers
+	// reused from pair to pair
+	var la, lb []int
 	for _, p := range pairs {
 		p.cells = compressCells(p.cells)
+		la, lb = la[:0], lb[:0]
+		for _, c := range p.cells {
+			for range c.w {
+				la, lb = append(la, labels[c.i]), append(lb, labels[c.j])
+			}
+		}
+		p.k = [2]float64{math.NaN(), math.NaN()}
+		if res, err := stats.CohenKappaDetail(la, lb, labels); err == nil {
+			p.k = [2]float64{res.Kappa, res.Quadratic}
+		}
 	}
-	weightings := []string{stats.KappaUnweighted}
 	names := []string{Kappa}
 	if weighted {
-		weightings = append(weightings, stats.KappaQuadratic)
 		names = append(names, KappaQuadratic)
 	}
 	var rows []*row
-	for wi, w := range weightings {
+	for wi := range names {
 		var num, den float64
 		used, undefined, nUnits := 0, 0, 0
 		seen := make([]bool, G)
 		nG := 0
 		for _, p := range pairs {
-			k := stats.CohenKappa(p.a, p.b, labels, w)
+			k := p.k[wi]
 			if math.IsNaN(k) {
 				undefined++
 				continue
 			}
-			n := float64(len(p.a))
+			n := float64(p.n)
 			num += float64(n * k)
 			den += n
 			used++
-			nUnits += len(p.a)
+			nUnits += p.n
 			for _, g := range []int{p.g1, p.g2} {
 				if !seen[g] {
 					seen[g] = true
@@ -401,49 +537,25 @@ func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 		cellsOf[i] = p.cells
 	}
 	pk := packCells(cellsOf, L) // the replicates keep only the packed cells
-	setGroup(&repGroup{n: len(rows), fn: func(cnt []int32, out [][]float64, sc *scratch) {
-		w := pk.stride * pk.pairs
-		accAll := pk.accumulate(cnt, len(out), sc.floats(2, w*len(out)))
-		for b, o := range out {
-			acc := accAll[b*w : b*w+w]
-			var num0, numQ, den0, denQ float64
-			for p := 0; p < pk.pairs; p++ {
-				k0, kq, n := kappaFromSums(acc[p*pk.stride:(p+1)*pk.stride], L)
-				if !math.IsNaN(k0) {
-					num0 += float64(n * k0)
-					den0 += n
-				}
-				if !math.IsNaN(kq) {
-					numQ += float64(n * kq)
-					denQ += n
-				}
-			}
-			if den0 > 0 {
-				o[0] = num0 / den0
-			}
-			if len(o) > 1 && denQ > 0 {
-				o[1] = numQ / denQ
-			}
-		}
-	}}, rows...)
+	setGroup(&repGroup{n: len(rows), k: &kappaKernel{pk: pk, L: L}}, rows...)
 	return rows, dropped
 }
 
 // cell is a grader pair's shared units of one question with the same two
 // label positions: w units.
-type cell struct{ q, i, j, w int }
+type cell struct{ q, i, j, w int32 }
 
 // compressCells merges the cells of equal (q, i, j), summing w, in
 // (q, i, j) order.
 func compressCells(cs []cell) []cell {
 	slices.SortFunc(cs, func(a, b cell) int {
 		if a.q != b.q {
-			return a.q - b.q
+			return int(a.q - b.q)
 		}
 		if a.i != b.i {
-			return a.i - b.i
+			return int(a.i - b.i)
 		}
-		return a.j - b.j
+		return int(a.j - b.j)
 	})
 	out := cs[:0]
 	for _, c := range cs {
@@ -472,65 +584,122 @@ type packedCells struct {
 func packCells(pairs [][]cell, L int) *packedCells {
 	stride := 2*L + 3
 	nQ := 0
+	n := 0
 	for _, cs := range pairs {
 		for _, c := range cs {
-			nQ = max(nQ, c.q+1)
+			nQ = max(nQ, int(c.q)+1)
+		}
+		n += 4 * len(cs)
+	}
+	// every cell's contributions as (slot, value), bucketed by question
+	// (a counting sort), then sorted by slot within the question and
+	// merged: the values are whole numbers, so the sums are exact
+	type ent struct {
+		slot int32
+		v    float64
+	}
+	qStart := make([]int32, nQ+1)
+	for _, cs := range pairs {
+		for _, c := range cs {
+			qStart[c.q+1] += 4
 		}
 	}
-	// per question, the pairs' sums of its cells (sparse)
-	byQ := make([]map[int32]float64, nQ)
+	for q := 0; q < nQ; q++ {
+		qStart[q+1] += qStart[q]
+	}
+	fill := slices.Clone(qStart[:nQ])
+	es := make([]ent, n)
 	for p, cs := range pairs {
 		base := int32(p * stride)
 		for _, c := range cs {
-			m := byQ[c.q]
-			if m == nil {
-				m = map[int32]float64{}
-				byQ[c.q] = m
-			}
 			w := float64(c.w)
-			m[base+int32(c.i)] += w
-			m[base+int32(L+c.j)] += w
-			m[base+int32(2*L)] += w
+			e := es[fill[c.q] : fill[c.q]+4]
+			fill[c.q] += 4
+			e[0], e[1], e[2] = ent{base + c.i, w}, ent{base + int32(L) + c.j, w}, ent{base + int32(2*L), w}
 			if c.i == c.j {
-				m[base+int32(2*L+1)] += w
+				e[3] = ent{base + int32(2*L+1), w}
 			} else {
-				m[base+int32(2*L+2)] += w * float64((c.i-c.j)*(c.i-c.j))
+				e[3] = ent{base + int32(2*L+2), w * float64((c.i-c.j)*(c.i-c.j))}
 			}
 		}
 	}
 	pk := &packedCells{pairs: len(pairs), stride: stride, start: make([]int32, nQ+1)}
-	var keys []int32
-	for q, m := range byQ {
-		keys = keys[:0]
-		for k := range m {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			pk.slot = append(pk.slot, k)
-			pk.val = append(pk.val, m[k])
+	for q := 0; q < nQ; q++ {
+		qe := es[qStart[q]:qStart[q+1]]
+		slices.SortFunc(qe, func(a, b ent) int { return int(a.slot - b.slot) })
+		for i := 0; i < len(qe); {
+			e := qe[i]
+			v := e.v
+			for i++; i < len(qe) && qe[i].slot == e.slot; i++ {
+				v += qe[i].v
+			}
+			pk.slot = append(pk.slot, e.slot)
+			pk.val = append(pk.val, v)
 		}
 		pk.start[q+1] = int32(len(pk.slot))
 	}
 	return pk
 }
 
+// kappaKernel is the replicate statistic of the κ rows: the pair-averaged
+// unweighted κ and, when there is a second output, the quadratic one.
+type kappaKernel struct {
+	pk *packedCells
+	L  int
+}
+
+func (k *kappaKernel) eval(bc *blockCounts, out [][]float64, sc *scratch) {
+	w := k.pk.stride * k.pk.pairs
+	k.finish(k.pk.accumulate(bc, len(out), sc.floats(2, w*len(out))), out)
+}
+
+// finish sets out[b] from the block's accumulated pair sums accAll (see
+// accumulate): the pair-averaged κ of replicate b, pairs weighted by their
+// units, pairs with κ undefined left out.
+func (k *kappaKernel) finish(accAll []float64, out [][]float64) {
+	pk, L := k.pk, k.L
+	w := pk.stride * pk.pairs
+	for b, o := range out {
+		acc := accAll[b*w : b*w+w]
+		var num0, numQ, den0, denQ float64
+		for p := 0; p < pk.pairs; p++ {
+			k0, kq, n := kappaFromSums(acc[p*pk.stride:(p+1)*pk.stride], L)
+			if !math.IsNaN(k0) {
+				num0 += float64(n * k0)
+				den0 += n
+			}
+			if !math.IsNaN(kq) {
+				numQ += float64(n * kq)
+				denQ += n
+			}
+		}
+		if den0 > 0 {
+			o[0] = num0 / den0
+		}
+		if len(o) > 1 && denQ > 0 {
+			o[1] = numQ / denQ
+		}
+	}
+}
+
 // accumulate fills acc (zeroed, nb × pairs × stride) with each pair's
 // weighted confusion-matrix sums over the resamples of a block of nb
-// replicates, replicate b having cnt[q·nb+b] copies of question q: row sums
-// r (L), column sums c (L), then n, the diagonal and Σ w·(i−j)² off the
-// diagonal.
-func (pk *packedCells) accumulate(cnt []int32, nb int, acc []float64) []float64 {
+// replicates (bc): row sums r (L), column sums c (L), then n, the diagonal
+// and Σ w·(i−j)² off the diagonal.
+func (pk *packedCells) accumulate(bc *blockCounts, nb int, acc []float64) []float64 {
 	w := pk.stride * pk.pairs
-	for q := 0; q+1 < len(pk.start); q++ {
+	nQ := min(len(pk.start)-1, bc.nQ())
+	for q := 0; q < nQ; q++ {
+		j0, j1 := bc.start[q], bc.start[q+1]
 		lo, hi := pk.start[q], pk.start[q+1]
-		slot, val := pk.slot[lo:hi], pk.val[lo:hi]
-		for b, cq := range cnt[q*nb : q*nb+nb] {
-			if cq == 0 {
-				continue
-			}
-			fc := float64(cq)
-			ab := acc[b*w : b*w+w]
+		if j0 == j1 || lo == hi {
+			continue
+		}
+		slot, val := pk.slot[lo:hi], pk.val[lo:hi:hi]
+		cs := bc.c[j0:j1:j1]
+		for j, b := range bc.b[j0:j1] {
+			fc := float64(cs[j])
+			ab := acc[int(b)*w : int(b)*w+w]
 			for x, s := range slot {
 				ab[s] += fc * val[x]
 			}
@@ -624,9 +793,7 @@ func iccRows(d ratings) (rows []*row, why string) {
 	}
 	r1.value, r1k.value = res.ICC1, res.ICC1k
 	suff := newANOVASums(x, qs, k)
-	grp := &repGroup{n: 4, fn: func(cnt []int32, out [][]float64, sc *scratch) {
-		suff.icc(cnt, out, sc)
-	}}
+	grp := &repGroup{n: 4, k: suff}
 	setGroup(grp, r1, r1k)
 	rows = []*row{r1, r1k}
 	// ICC(2,·): the same graders on every unit that has a value.
@@ -717,27 +884,36 @@ func newANOVASums(x [][]float64, qs []int, k int) *anovaSums {
 	return a
 }
 
+func (a *anovaSums) eval(bc *blockCounts, out [][]float64, sc *scratch) { a.icc(bc, out, sc) }
+
 // icc sets out[b] to ICC(1,1), ICC(1,k), ICC(2,1), ICC(2,k) of the block's
-// replicate b, the resample with cnt[q·len(out)+b] copies of question q,
+// replicate b, the resample with bc's count of copies of each question,
 // from the Shrout & Fleiss mean squares (NaN when undefined). sc is the
 // calling worker's scratch space.
-func (a *anovaSums) icc(cnt []int32, out [][]float64, sc *scratch) {
+func (a *anovaSums) icc(bc *blockCounts, out [][]float64, sc *scratch) {
 	nb := len(out)
 	k := float64(a.k)
 	Ns, Gs, Ss, Qs := sc.floats(5, nb), sc.floats(6, nb), sc.floats(7, nb), sc.floats(8, nb)
 	Call := sc.floats(0, a.k*nb)
+	nQ := bc.nQ()
 	for i, q := range a.qs {
-		cs := a.c[i*a.k : (i+1)*a.k]
-		for b, c := range cnt[int(q)*nb : int(q)*nb+nb] {
-			if c == 0 {
-				continue
-			}
-			w := float64(c)
-			Ns[b] += w * a.n[i]
-			Gs[b] += w * a.g[i]
-			Ss[b] += w * a.s[i]
-			Qs[b] += w * a.q[i]
-			C := Call[b*a.k : b*a.k+a.k]
+		if int(q) >= nQ {
+			break
+		}
+		j0, j1 := bc.start[q], bc.start[q+1]
+		if j0 == j1 {
+			continue
+		}
+		cs := a.c[i*a.k : (i+1)*a.k : (i+1)*a.k]
+		an, ag, as, aq := a.n[i], a.g[i], a.s[i], a.q[i]
+		bcc := bc.c[j0:j1:j1]
+		for j, b := range bc.b[j0:j1] {
+			w := float64(bcc[j])
+			Ns[b] += w * an
+			Gs[b] += w * ag
+			Ss[b] += w * as
+			Qs[b] += w * aq
+			C := Call[int(b)*a.k : int(b)*a.k+a.k]
 			for j := range C {
 				C[j] += w * cs[j]
 			}
