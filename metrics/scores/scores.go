@@ -368,6 +368,7 @@ func FromView(s *study.Study, opt Options) (out []Grading, ok bool) {
 		}
 	}
 	slab := make([]float64, own*nA)
+	rats := ratCache{}
 	for i := range s.Scores {
 		x := &s.Scores[i]
 		first := &gs[x.First]
@@ -382,7 +383,7 @@ func FromView(s *study.Study, opt Options) (out []Grading, ok bool) {
 			g.Rubric = first.Rubric[:nA:nA]
 		default:
 			g.Rubric, slab = slab[:nA:nA], slab[nA:]
-			attributeMeans(g.Rubric, gs[x.First:x.First+x.Runs])
+			attributeMeans(g.Rubric, gs[x.First:x.First+x.Runs], rats)
 		}
 		if !sameRule {
 			g.Solve = sc.Rule(g)
@@ -392,15 +393,36 @@ func FromView(s *study.Study, opt Options) (out []Grading, ok bool) {
 	return out, true
 }
 
+// ratCache memoises study.RatOf by the value's bits: a study has few
+// distinct scores, and RatOf of a non-integer formats and parses the value.
+type ratCache map[uint64]ratOf
+
+type ratOf struct {
+	r  study.Rat
+	ok bool
+}
+
+// of is study.RatOf(v), computed once per distinct v.
+func (c ratCache) of(v float64) (study.Rat, bool) {
+	k := math.Float64bits(v)
+	if e, hit := c[k]; hit {
+		return e.r, e.ok
+	}
+	r, ok := study.RatOf(v)
+	c[k] = ratOf{r, ok}
+	return r, ok
+}
+
 // attributeMeans writes into rubric the mean over runs of each attribute
-// (NaN where no run scored it), as Scorer does.
-func attributeMeans(rubric []float64, runs []study.Grading) {
+// (NaN where no run scored it), as Scorer does; rats caches the exact
+// fractions of the scores.
+func attributeMeans(rubric []float64, runs []study.Grading, rats ratCache) {
 	for k := range rubric {
 		var a study.RatSum
 		for i := range runs {
 			if k < len(runs[i].Rubric) && !math.IsNaN(runs[i].Rubric[k]) {
 				v := runs[i].Rubric[k]
-				r, _ := study.RatOf(v)
+				r, _ := rats.of(v)
 				a.Add(r, v)
 			}
 		}

@@ -177,3 +177,21 @@ func TestFromView(t *testing.T) {
 		}
 	}
 }
+
+// TestRatCacheMatchesRatOf checks the memoised fractions against
+// analysis.RatOf, on first and repeated look-ups.
+func TestRatCacheMatchesRatOf(t *testing.T) {
+	c := ratCache{}
+	for pass := 0; pass < 2; pass++ {
+		for _, v := range []float64{0, 1, 3, 2.5, 3.25, 1.0 / 3, 4.1, -0.5, 1e300, math.NaN(), math.Inf(1)} {
+			gr, gok := c.of(v)
+			wr, wok := analysis.RatOf(v)
+			if gr != wr || gok != wok {
+				t.Errorf("pass %d: of(%v) = %v, %v; analysis.RatOf = %v, %v", pass, v, gr, gok, wr, wok)
+			}
+		}
+	}
+	if len(c) != 11 {
+		t.Errorf("cache holds %d values, want 11 (one per distinct bit pattern)", len(c))
+	}
+}
