@@ -33,10 +33,11 @@ const sumRowsMin = 256
 // same floating-point operations in the same order as sumRows on the drawn
 // indices, so the matrix equals a.bootstrap(nClusters, nOut, stat) with
 // stat = sumRows then finish, bit for bit, for any number of cores. For
-// nClusters ≥ sumRowsMin and width ≥ 4 it runs stats.ClusterBootstrapCountBlocks
-// over blocks of sumBlock replicates, skipping the zero cells of acc (the
-// sums never hold −0, so adding a zero changes nothing); nothing is
-// allocated per replicate. nil when there is nothing to resample.
+// nClusters ≥ sumRowsMin and width ≥ 4 it runs
+// stats.ClusterBootstrapCountBlocks over blocks of sumBlock replicates on
+// packedRows (integer columns summed exactly, several to a word; all-zero
+// rows skipped); nothing is allocated per replicate. nil when there is
+// nothing to resample.
 func (a *run) bootstrapSums(acc []float64, width, nOut int, newFinish func() func(s, o []float64)) [][]float64 {
 	if width < 1 {
 		return nil
@@ -131,6 +132,11 @@ func newPackedRows(acc []float64, width int) *packedRows {
 		nb := bits.Len64(uint64(maxv[j]) * uint64(nC))
 		if nb == 0 {
 			continue // an all-zero column: its sum is 0
+		}
+		if nb > 53 {
+			// float64 sums of integers are exact only below 2⁵³
+			pr.fcols = append(pr.fcols, int32(j))
+			continue
 		}
 		if used+nb > 64 {
 			pr.nw++

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/euroexec/euroexec/metrics/stats"
@@ -257,5 +258,31 @@ func BenchmarkBootstrapSums(b *testing.B) {
 			}
 			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 		})
+	}
+}
+
+// TestBootstrapSumsColumnKinds covers the columns newPackedRows must not
+// pack (negative integers, integers above packedMaxCell, fractions) beside
+// packable ones and an all-zero column.
+func TestBootstrapSumsColumnKinds(t *testing.T) {
+	const nC, width = 600, 6
+	r := rand.New(rand.NewPCG(8, 8))
+	acc := make([]float64, nC*width)
+	for c := range nC {
+		x := acc[c*width : (c+1)*width]
+		x[0] = float64(r.IntN(3))                 // packable
+		x[1] = float64(r.IntN(5) - 2)             // negative: float
+		x[2] = float64(packedMaxCell + r.IntN(3)) // too large: float
+		x[3] = float64(r.IntN(9)) / 7             // fraction: float
+		// x[4] stays 0
+		x[5] = float64(packedMaxCell - r.IntN(2)) // packable, wide field
+	}
+	fin := func() func(s, o []float64) { return func(s, o []float64) { copy(o, s) } }
+	want := oldBootstrapSums(30, 4, acc, width, width, fin)
+	a := &run{ctx: context.Background(), opt: Options{Bootstrap: 30, Seed: 4}}
+	sameBits(t, "column kinds", a.bootstrapSums(acc, width, width, fin), want)
+	pr := newPackedRows(acc, width)
+	if !slices.Equal(pr.fcols, []int32{1, 2, 3}) || len(pr.ffld) != 2 {
+		t.Errorf("float columns %v and %d packed fields, want [1 2 3] and 2", pr.fcols, len(pr.ffld))
 	}
 }
