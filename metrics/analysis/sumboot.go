@@ -8,13 +8,6 @@ import (
 	"github.com/euroexec/euroexec/metrics/stats"
 )
 
-// sumBlock is how many consecutive replicates bootstrapSums accumulates in
-// one pass over the per-question sums: a row of sums is read once per block
-// instead of once per replicate, and the block's accumulators (sumBlock ×
-// width floats) stay in the first-level cache for the widths the analyses
-// use.
-const sumBlock = 16
-
 // sumRowsMin is the number of clusters from which sumRows and bootstrapSums
 // add rows in cluster order (a row drawn m times counting m·row); below it,
 // and for widths under 4, sumRows adds the drawn rows in draw order, and
@@ -33,11 +26,12 @@ const sumRowsMin = 256
 // same floating-point operations in the same order as sumRows on the drawn
 // indices, so the matrix equals a.bootstrap(nClusters, nOut, stat) with
 // stat = sumRows then finish, bit for bit, for any number of cores. For
-// nClusters ≥ sumRowsMin and width ≥ 4 it runs
-// stats.ClusterBootstrapCountBlocks over blocks of sumBlock replicates on
-// packedRows (integer columns summed exactly, several to a word; all-zero
-// rows skipped); nothing is allocated per replicate. nil when there is
-// nothing to resample.
+// nClusters ≥ sumRowsMin and width ≥ 4 it runs stats.ClusterBootstrapCounts
+// on packedRows (integer columns summed exactly, several to a word; all-zero
+// rows skipped); nothing is allocated per replicate. (Blocks of replicates
+// over stats.ClusterBootstrapCountBlocks were measured too: their scattered
+// count writes cost more than the shared pass over the rows saves.) nil
+// when there is nothing to resample.
 func (a *run) bootstrapSums(acc []float64, width, nOut int, newFinish func() func(s, o []float64)) [][]float64 {
 	if width < 1 {
 		return nil
@@ -60,17 +54,15 @@ func (a *run) bootstrapSums(acc []float64, width, nOut int, newFinish func() fun
 		})
 	}
 	pr := newPackedRows(acc, width)
-	reps, _ := stats.ClusterBootstrapCountBlocks(a.ctx, nC, a.opt.Bootstrap, a.opt.Seed, nOut, sumBlock,
-		func() stats.CountBlockStat {
+	reps, _ := stats.ClusterBootstrapCounts(a.ctx, nC, a.opt.Bootstrap, a.opt.Seed, nOut,
+		func() stats.CountStat {
 			fin := newFinish()
-			bs := &blockSums{f: make([]float64, sumBlock*len(pr.fcols)), w: make([]uint64, sumBlock*pr.nw)}
+			rs := &repSums{f: make([]float64, len(pr.fcols)), w: make([]uint64, pr.nw)}
 			s := make([]float64, width)
-			return func(cnt []int32, out [][]float64) {
-				pr.addWeighted(cnt, len(out), bs)
-				for b := range out {
-					pr.unpack(bs, b, s)
-					fin(s, out[b])
-				}
+			return func(cnt []int32, out []float64) {
+				pr.addWeighted(cnt, rs)
+				pr.unpack(rs, s)
+				fin(s, out)
 			}
 		})
 	return reps
@@ -168,63 +160,57 @@ func newPackedRows(acc []float64, width int) *packedRows {
 	return pr
 }
 
-// blockSums is the scratch of one worker: per replicate of a block, the
-// float sums and the packed sums.
-type blockSums struct {
+// repSums is the scratch of one worker: the float sums and the packed sums
+// of a replicate.
+type repSums struct {
 	f []float64
 	w []uint64
 }
 
-// addWeighted adds, for each replicate b of a block of nb, the rows
-// weighted by their draw counts (cnt[c·nb+b], clusters major): the float
-// cells into bs.f[b·nF:] as s += float64(m·x) row by row in cluster order
-// (sumRows's operations; m·x = x for m = 1), the packed words into
-// bs.w[b·nw:] as exact integers.
-func (pr *packedRows) addWeighted(cnt []int32, nb int, bs *blockSums) {
+// addWeighted sums the rows weighted by their draw counts cnt[c]: the float
+// cells into rs.f as s += float64(m·x) row by row in cluster order
+// (sumRows's operations; m·x = x for m = 1), the packed words into rs.w as
+// exact integers.
+func (pr *packedRows) addWeighted(cnt []int32, rs *repSums) {
 	nF, nw := len(pr.fcols), pr.nw
-	fs := bs.f[:nb*nF]
-	ws := bs.w[:nb*nw]
-	clear(fs)
-	clear(ws)
+	s := rs.f[:nF]
+	w := rs.w[:nw]
+	clear(s)
+	clear(w)
 	for _, c32 := range pr.live {
 		c := int(c32)
-		cs := cnt[c*nb : (c+1)*nb : (c+1)*nb]
+		m := cnt[c]
+		if m == 0 {
+			continue
+		}
 		row := pr.fval[c*nF : (c+1)*nF : (c+1)*nF]
+		s := s[:len(row)]
+		if m == 1 {
+			for j, x := range row {
+				s[j] += x
+			}
+		} else {
+			f := float64(m)
+			for j, x := range row {
+				s[j] += float64(f * x)
+			}
+		}
 		wr := pr.wval[c*nw : (c+1)*nw : (c+1)*nw]
-		for b, m := range cs {
-			if m == 0 {
-				continue
-			}
-			s := fs[b*nF : (b+1)*nF : (b+1)*nF]
-			s = s[:len(row)]
-			if m == 1 {
-				for j, x := range row {
-					s[j] += x
-				}
-			} else {
-				f := float64(m)
-				for j, x := range row {
-					s[j] += float64(f * x)
-				}
-			}
-			w := ws[b*nw : (b+1)*nw : (b+1)*nw]
-			w = w[:len(wr)]
-			um := uint64(m)
-			for k, x := range wr {
-				w[k] += um * x
-			}
+		w := w[:len(wr)]
+		um := uint64(m)
+		for k, x := range wr {
+			w[k] += um * x
 		}
 	}
 }
 
-// unpack writes replicate b's sums into s (length width, all columns).
-func (pr *packedRows) unpack(bs *blockSums, b int, s []float64) {
+// unpack writes a replicate's sums into s (length width, all columns).
+func (pr *packedRows) unpack(rs *repSums, s []float64) {
 	clear(s)
-	nF, nw := len(pr.fcols), pr.nw
 	for k, j := range pr.fcols {
-		s[j] = bs.f[b*nF+k]
+		s[j] = rs.f[k]
 	}
-	w := bs.w[b*nw : (b+1)*nw]
+	w := rs.w
 	for _, f := range pr.ffld {
 		s[f.col] = float64(w[f.word] >> f.shift & f.mask)
 	}
