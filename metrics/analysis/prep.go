@@ -11,31 +11,33 @@ import (
 )
 
 // grade is one grading after judge runs are averaged: one evaluator's
-// grading of one response in one round.
+// grading of one response in one round. It holds only what the analyses
+// read (the verdict counts and the number of runs stay in scores.Grading),
+// with the small fields packed together: 136 bytes instead of 200, a
+// third less for the largest value the analysis keeps (one per grading).
 type grade struct {
 	round int // index into prep.rounds
 	q, m  int // question and model index
 	e     int // evaluator index
-	human bool
-	runs  int // rows averaged into this grade (1 for humans)
-	src   int // index of the first Study.Gradings row
+
+	src  int32 // index of the first Study.Gradings row (a study holds far fewer than 2³¹)
+	rubN int32 // number of present attributes
 
 	attr    []float64 // per attribute; NaN = missing
 	rubSum  float64   // sum of the present attributes (float)
-	rubN    int       // number of present attributes
 	rubMean float64   // NaN when rubN == 0
 	rub     study.Rat // exact rubric mean; zero when not exact
 
 	// Checklist credit as the exact fraction chkNum/chkDen (units of the
 	// partial credit's denominator) when chkExact; rate is the divided value.
-	chkNum, chkDen              int64
-	chkExact                    bool
-	rate                        float64 // NaN when no item has a verdict other than na
-	hits, partials, misses, nas int
+	chkNum, chkDen int64
+	rate           float64 // NaN when no item has a verdict other than na
 
-	rank   float64 // evaluator's rank (mean over runs); 0 = not ranked
-	solved int8    // 1 solved, 0 not, -1 undefined
-	usable bool    // scores.Grading.Usable: pairs judge with human
+	rank     float64 // evaluator's rank (mean over runs); 0 = not ranked
+	human    bool
+	chkExact bool
+	solved   int8 // 1 solved, 0 not, -1 undefined
+	usable   bool // scores.Grading.Usable: pairs judge with human
 }
 
 // prep is the indexed study that every analysis reads.
@@ -193,11 +195,10 @@ func (p *prep) collapse() {
 			unknown += sg.Runs
 			continue
 		}
-		g := grade{round: roundIdx[sg.Round], q: q, m: m, e: e, src: sg.Src,
-			human: p.s.Evaluators[e].Kind != Judge, runs: sg.Runs,
-			attr: sg.Rubric, rubN: sg.RubricN, rubMean: sg.RubricMean, rub: sg.RubricRat,
-			rate: sg.ChecklistRate, hits: sg.Hits, partials: sg.Partials, misses: sg.Misses, nas: sg.NAs,
-			rank: sg.Rank, solved: sg.Solve, usable: sg.Usable()}
+		g := grade{round: roundIdx[sg.Round], q: q, m: m, e: e, src: int32(sg.Src),
+			human: p.s.Evaluators[e].Kind != Judge,
+			attr:  sg.Rubric, rubN: int32(sg.RubricN), rubMean: sg.RubricMean, rub: sg.RubricRat,
+			rate: sg.ChecklistRate, rank: sg.Rank, solved: sg.Solve, usable: sg.Usable()}
 		for _, v := range sg.Rubric {
 			if !math.IsNaN(v) {
 				g.rubSum += v
