@@ -179,21 +179,21 @@ func (p *prep) collapse() {
 	p.hasChecklist = scores.HasChecklist(gs)
 	unknown := 0
 	// the rows of the view grading_scores when transform read them, else the
-	// same definition computed from the rows (a study built in memory)
-	var sgs []scores.Grading
-	if sorted {
-		sgs = scores.Compute(p.s, p.sopt)
-	} else {
-		sgs = scores.NewScorer(p.nAttr, p.hasChecklist, p.sopt).Collapse(gs)
+	// same definition computed from the rows (a study built in memory); one
+	// grading at a time (scores.Each), so that no slice of scores.Grading is
+	// built only to be copied into grades
+	n := len(p.s.Scores)
+	if n == 0 || !sorted {
+		n = len(gs)
 	}
-	p.grades = make([]grade, 0, len(sgs))
-	for _, sg := range sgs {
+	p.grades = make([]grade, 0, n)
+	add := func(sg *scores.Grading) {
 		q, okq := p.qIdx[sg.QuestionID]
 		m, okm := p.mIdx[sg.Model]
 		e, oke := p.eIdx[sg.Evaluator]
 		if !okq || !okm || !oke {
 			unknown += sg.Runs
-			continue
+			return
 		}
 		g := grade{round: roundIdx[sg.Round], q: q, m: m, e: e, src: int32(sg.Src),
 			human: p.s.Evaluators[e].Kind != Judge,
@@ -212,6 +212,14 @@ func (p *prep) collapse() {
 				sg.Evaluator, sg.QuestionID, sg.Model, sg.Runs, sg.Round)
 		}
 		p.grades = append(p.grades, g)
+	}
+	if sorted {
+		scores.Each(p.s, p.sopt, add)
+	} else {
+		sgs := scores.NewScorer(p.nAttr, p.hasChecklist, p.sopt).Collapse(gs)
+		for i := range sgs {
+			add(&sgs[i])
+		}
 	}
 	if unknown > 0 {
 		p.warn("analysis: %d gradings name an unknown question, model or evaluator and were left out", unknown)

@@ -135,6 +135,7 @@ func TestFromView(t *testing.T) {
 			if len(got) != 2 {
 				t.Fatalf("got %d gradings, want 2", len(got))
 			}
+			checkEach(t, s, tt.opt, got)
 			if got[0].Solve != tt.solveH || got[1].Solve != tt.solveJ {
 				t.Errorf("solve h, j = %d, %d; want %d, %d", got[0].Solve, got[1].Solve, tt.solveH, tt.solveJ)
 			}
@@ -172,9 +173,11 @@ func TestFromView(t *testing.T) {
 		if _, ok := FromView(&e, DefaultOptions()); ok {
 			t.Errorf("%s: FromView served the study", c.name)
 		}
-		if got := Compute(&e, DefaultOptions()); len(got) != 2 || got[0].Solve != Unsolved {
+		got := Compute(&e, DefaultOptions())
+		if len(got) != 2 || got[0].Solve != Unsolved {
 			t.Errorf("%s: Compute did not fall back to the rows (h/m1 solve %d, want unsolved)", c.name, got[0].Solve)
 		}
+		checkEach(t, &e, DefaultOptions(), got)
 	}
 }
 
@@ -193,5 +196,16 @@ func TestRatCacheMatchesRatOf(t *testing.T) {
 	}
 	if len(c) != 11 {
 		t.Errorf("cache holds %d values, want 11 (one per distinct bit pattern)", len(c))
+	}
+}
+
+// checkEach checks that Each passes Compute's gradings, in order, each
+// value intact after the later calls (copies kept by the caller).
+func checkEach(t *testing.T, s *analysis.Study, opt Options, want []Grading) {
+	t.Helper()
+	var got []Grading
+	Each(s, opt, func(g *Grading) { got = append(got, *g) })
+	if g, w := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", want); g != w {
+		t.Errorf("Each passed\n%s\nwant Compute's\n%s", g, w)
 	}
 }
