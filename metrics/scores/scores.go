@@ -11,7 +11,10 @@
 // every analysis from those rows (FromView). The Go computation from the raw
 // grading rows (Scorer, FromRows) serves studies built in memory (tests, Go
 // callers) and is the oracle the view is tested against (bit for bit on the
-// bundled sample and a 5,000-question study). No I/O.
+// bundled sample and a 5,000-question study). Each passes the same values
+// one at a time, for a caller that turns them into its own records and
+// need not hold Compute's slice (a few hundred MB at 40,000 questions). No
+// I/O.
 //
 // Exactness: rubric means and checklist rates are kept as exact fractions
 // (study.Rat) and compared with the thresholds exactly; the float64 fields
