@@ -29,9 +29,20 @@ type entry struct {
 }
 
 // byQuestion groups a view's gradings per question position, each group
-// sorted by (evaluator, model).
+// sorted by (evaluator, model). The groups share one backing array sized
+// by a first counting pass (no slack from growing a slice per question).
 func (a *run) byQuestion(v *view) [][]entry {
 	out := make([][]entry, len(v.questions))
+	n := make([]int32, len(v.questions))
+	for _, gi := range v.g {
+		n[v.qPos[a.p.grades[gi].q]]++
+	}
+	backing := make([]entry, len(v.g))
+	at := 0
+	for qi, k := range n {
+		out[qi] = backing[at : at : at+int(k)]
+		at += int(k)
+	}
 	for _, gi := range v.g {
 		g := &a.p.grades[gi]
 		e := entry{e: g.e, m: g.m, val: [nIns]float64{math.NaN(), g.rubMean, g.rate}}

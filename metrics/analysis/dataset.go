@@ -457,14 +457,7 @@ func (a *run) groupRates(v *view, nGroups int, groupOf func(g *grade) int) [][]g
 		acc[c+1] += float64(g.solved)
 	}
 	w := nGroups * nM * 2
-	stat := func(idx []int, o []float64) {
-		s := make([]float64, w)
-		sumRows(acc, w, idx, s)
-		for j := range o {
-			o[j] = ratioF(s[2*j+1], s[2*j])
-		}
-	}
-	reps := a.bootstrap(nC, nGroups*nM, stat)
+	reps := a.bootstrapSums(acc, w, nGroups*nM, pairRatioFinish)
 	for k := range out {
 		for mi := range out[k] {
 			r := &out[k][mi]

@@ -332,29 +332,7 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) []report.
 	}
 	// Bootstrap: per model 3 biases; per measure slope and SD ratio.
 	nOut := nM*3 + 6
-	stat := func(idx []int, o []float64) {
-		s := make([]float64, nM*jvLen)
-		sumRows(acc, nM*jvLen, idx, s)
-		hm := make([][]float64, 3)
-		jm := make([][]float64, 3)
-		for mi := 0; mi < nM; mi++ {
-			x := s[mi*jvLen:][:jvLen]
-			for k := 0; k < 3; k++ {
-				h := ratioF(x[jvHRub+4*k], x[jvHRubN+4*k])
-				jj := ratioF(x[jvJRub+4*k], x[jvJRubN+4*k])
-				o[mi*3+k] = jj - h
-				if !math.IsNaN(h) && !math.IsNaN(jj) {
-					hm[k] = append(hm[k], h)
-					jm[k] = append(jm[k], jj)
-				}
-			}
-		}
-		for k := 0; k < 3; k++ {
-			o[nM*3+2*k] = stats.LinRegress(hm[k], jm[k]).Slope
-			o[nM*3+2*k+1] = stats.SD(jm[k]) / stats.SD(hm[k])
-		}
-	}
-	reps := a.bootstrap(nQ, nOut, stat)
+	reps := a.bootstrapSums(acc, nM*jvLen, nOut, func() func(s, o []float64) { return jvFinish(nM) })
 	name := p.popName(j)
 	hm := make([][]float64, 3)
 	jm := make([][]float64, 3)
@@ -385,6 +363,40 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) []report.
 		addRow(c, name, meas, int64(len(hm[k])), lr.Slope, slo, shi, lr.Intercept, lr.R, sh, sj, sj/sh, rlo, rhi)
 	}
 	return pts
+}
+
+// jvFinish turns the summed accumulators of one replicate (nM rows of
+// jvLen) into the judge-vs-human bootstrap outputs: per model the three
+// biases, per measure the slope and the SD ratio. Its per-model lists are
+// reused between replicates.
+func jvFinish(nM int) func(s, o []float64) {
+	hm := make([][]float64, 3)
+	jm := make([][]float64, 3)
+	for k := range hm {
+		hm[k] = make([]float64, 0, nM)
+		jm[k] = make([]float64, 0, nM)
+	}
+	return func(s, o []float64) {
+		for k := range hm {
+			hm[k], jm[k] = hm[k][:0], jm[k][:0]
+		}
+		for mi := 0; mi < nM; mi++ {
+			x := s[mi*jvLen:][:jvLen]
+			for k := 0; k < 3; k++ {
+				h := ratioF(x[jvHRub+4*k], x[jvHRubN+4*k])
+				jj := ratioF(x[jvJRub+4*k], x[jvJRubN+4*k])
+				o[mi*3+k] = jj - h
+				if !math.IsNaN(h) && !math.IsNaN(jj) {
+					hm[k] = append(hm[k], h)
+					jm[k] = append(jm[k], jj)
+				}
+			}
+		}
+		for k := 0; k < 3; k++ {
+			o[nM*3+2*k] = stats.LinRegress(hm[k], jm[k]).Slope
+			o[nM*3+2*k+1] = stats.SD(jm[k]) / stats.SD(hm[k])
+		}
+	}
 }
 
 func pick(judge bool, j, h *study.RatSum) *study.RatSum {

@@ -11,31 +11,33 @@ import (
 )
 
 // grade is one grading after judge runs are averaged: one evaluator's
-// grading of one response in one round.
+// grading of one response in one round. It holds only what the analyses
+// read (the verdict counts and the number of runs stay in scores.Grading),
+// with the small fields packed together: 136 bytes instead of 200, a
+// third less for the largest value the analysis keeps (one per grading).
 type grade struct {
 	round int // index into prep.rounds
 	q, m  int // question and model index
 	e     int // evaluator index
-	human bool
-	runs  int // rows averaged into this grade (1 for humans)
-	src   int // index of the first Study.Gradings row
+
+	src  int32 // index of the first Study.Gradings row (a study holds far fewer than 2³¹)
+	rubN int32 // number of present attributes
 
 	attr    []float64 // per attribute; NaN = missing
 	rubSum  float64   // sum of the present attributes (float)
-	rubN    int       // number of present attributes
 	rubMean float64   // NaN when rubN == 0
 	rub     study.Rat // exact rubric mean; zero when not exact
 
 	// Checklist credit as the exact fraction chkNum/chkDen (units of the
 	// partial credit's denominator) when chkExact; rate is the divided value.
-	chkNum, chkDen              int64
-	chkExact                    bool
-	rate                        float64 // NaN when no item has a verdict other than na
-	hits, partials, misses, nas int
+	chkNum, chkDen int64
+	rate           float64 // NaN when no item has a verdict other than na
 
-	rank   float64 // evaluator's rank (mean over runs); 0 = not ranked
-	solved int8    // 1 solved, 0 not, -1 undefined
-	usable bool    // scores.Grading.Usable: pairs judge with human
+	rank     float64 // evaluator's rank (mean over runs); 0 = not ranked
+	human    bool
+	chkExact bool
+	solved   int8 // 1 solved, 0 not, -1 undefined
+	usable   bool // scores.Grading.Usable: pairs judge with human
 }
 
 // prep is the indexed study that every analysis reads.
@@ -177,27 +179,26 @@ func (p *prep) collapse() {
 	p.hasChecklist = scores.HasChecklist(gs)
 	unknown := 0
 	// the rows of the view grading_scores when transform read them, else the
-	// same definition computed from the rows (a study built in memory)
-	var sgs []scores.Grading
-	if sorted {
-		sgs = scores.Compute(p.s, p.sopt)
-	} else {
-		sgs = scores.NewScorer(p.nAttr, p.hasChecklist, p.sopt).Collapse(gs)
+	// same definition computed from the rows (a study built in memory); one
+	// grading at a time (scores.Each), so that no slice of scores.Grading is
+	// built only to be copied into grades
+	n := len(p.s.Scores)
+	if n == 0 || !sorted {
+		n = len(gs)
 	}
-	p.grades = make([]grade, 0, len(sgs))
-	for _, sg := range sgs {
+	p.grades = make([]grade, 0, n)
+	add := func(sg *scores.Grading) {
 		q, okq := p.qIdx[sg.QuestionID]
 		m, okm := p.mIdx[sg.Model]
 		e, oke := p.eIdx[sg.Evaluator]
 		if !okq || !okm || !oke {
 			unknown += sg.Runs
-			continue
+			return
 		}
-		g := grade{round: roundIdx[sg.Round], q: q, m: m, e: e, src: sg.Src,
-			human: p.s.Evaluators[e].Kind != Judge, runs: sg.Runs,
-			attr: sg.Rubric, rubN: sg.RubricN, rubMean: sg.RubricMean, rub: sg.RubricRat,
-			rate: sg.ChecklistRate, hits: sg.Hits, partials: sg.Partials, misses: sg.Misses, nas: sg.NAs,
-			rank: sg.Rank, solved: sg.Solve, usable: sg.Usable()}
+		g := grade{round: roundIdx[sg.Round], q: q, m: m, e: e, src: int32(sg.Src),
+			human: p.s.Evaluators[e].Kind != Judge,
+			attr:  sg.Rubric, rubN: int32(sg.RubricN), rubMean: sg.RubricMean, rub: sg.RubricRat,
+			rate: sg.ChecklistRate, rank: sg.Rank, solved: sg.Solve, usable: sg.Usable()}
 		for _, v := range sg.Rubric {
 			if !math.IsNaN(v) {
 				g.rubSum += v
@@ -211,6 +212,14 @@ func (p *prep) collapse() {
 				sg.Evaluator, sg.QuestionID, sg.Model, sg.Runs, sg.Round)
 		}
 		p.grades = append(p.grades, g)
+	}
+	if sorted {
+		scores.Each(p.s, p.sopt, add)
+	} else {
+		sgs := scores.NewScorer(p.nAttr, p.hasChecklist, p.sopt).Collapse(gs)
+		for i := range sgs {
+			add(&sgs[i])
+		}
 	}
 	if unknown > 0 {
 		p.warn("analysis: %d gradings name an unknown question, model or evaluator and were left out", unknown)

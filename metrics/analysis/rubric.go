@@ -193,7 +193,7 @@ func (a *run) attributeCorrelations(v *view) {
 			var x, y []float64
 			for _, gi := range v.g {
 				g := &p.grades[gi]
-				if g.rubN != p.nAttr {
+				if int(g.rubN) != p.nAttr {
 					continue
 				}
 				x = append(x, g.attr[k])

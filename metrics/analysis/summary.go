@@ -87,19 +87,7 @@ func (a *run) summarize(v *view) []modelStats {
 		}
 	}
 	const k = 5
-	stat := func(idx []int, o []float64) {
-		all := make([]float64, nM*acLen)
-		sumRows(acc, nM*acLen, idx, all)
-		for mi := 0; mi < nM; mi++ {
-			s := all[mi*acLen : (mi+1)*acLen]
-			o[mi*k+0] = ratioF(s[acSolved], s[acSolvedN])
-			o[mi*k+1] = ratioF(s[acRankSum], s[acRankedN])
-			o[mi*k+2] = ratioF(s[acWins], s[acRankedN])
-			o[mi*k+3] = ratioF(s[acRubSum], s[acRubN])
-			o[mi*k+4] = ratioF(s[acChkSum], s[acChkN])
-		}
-	}
-	reps := a.bootstrap(nC, nM*k, stat)
+	reps := a.bootstrapSums(acc, nM*acLen, nM*k, func() func(all, o []float64) { return summaryFinish(nM) })
 	for mi, m := range v.models {
 		e := &ex[mi]
 		o := &out[mi]
@@ -117,6 +105,22 @@ func (a *run) summarize(v *view) []modelStats {
 		o.chkLo, o.chkHi = a.interval(reps, mi*k+4)
 	}
 	return out
+}
+
+// summaryFinish turns the summed accumulators of one replicate (nM rows of
+// acLen) into the five Table 4 measures per model.
+func summaryFinish(nM int) func(all, o []float64) {
+	const k = 5
+	return func(all, o []float64) {
+		for mi := 0; mi < nM; mi++ {
+			s := all[mi*acLen : (mi+1)*acLen]
+			o[mi*k+0] = ratioF(s[acSolved], s[acSolvedN])
+			o[mi*k+1] = ratioF(s[acRankSum], s[acRankedN])
+			o[mi*k+2] = ratioF(s[acWins], s[acRankedN])
+			o[mi*k+3] = ratioF(s[acRubSum], s[acRubN])
+			o[mi*k+4] = ratioF(s[acChkSum], s[acChkN])
+		}
+	}
 }
 
 // addRubric adds g's rubric mean to an exact sum: its exact fraction

@@ -139,7 +139,7 @@ func sumRows(acc []float64, width int, idx []int, s []float64) {
 		s[j] = 0
 	}
 	nRows := len(acc) / max(width, 1)
-	if len(idx) < 256 || width < 4 {
+	if len(idx) < sumRowsMin || width < 4 {
 		for _, c := range idx {
 			row := acc[c*width : c*width+width : c*width+width]
 			s := s[:len(row)]

@@ -11,7 +11,10 @@
 // every analysis from those rows (FromView). The Go computation from the raw
 // grading rows (Scorer, FromRows) serves studies built in memory (tests, Go
 // callers) and is the oracle the view is tested against (bit for bit on the
-// bundled sample and a 5,000-question study). No I/O.
+// bundled sample and a 5,000-question study). Each passes the same values
+// one at a time, for a caller that turns them into its own records and
+// need not hold Compute's slice (a few hundred MB at 40,000 questions). No
+// I/O.
 //
 // Exactness: rubric means and checklist rates are kept as exact fractions
 // (study.Rat) and compared with the thresholds exactly; the float64 fields
@@ -340,39 +343,76 @@ func FromRows(s *study.Study, opt Options) []Grading {
 // out of range or its first run another grading's), or when opt's partial
 // credit is not the one the view used (the checklist rates would differ).
 func FromView(s *study.Study, opt Options) (out []Grading, ok bool) {
-	if s.Scores == nil || opt.PartialCredit != s.ScoreRule.PartialCredit {
+	ok = eachFromView(s, opt, func(g *Grading) {
+		if out == nil {
+			out = make([]Grading, 0, len(s.Scores))
+		}
+		out = append(out, *g)
+	})
+	if !ok {
 		return nil, false
 	}
+	if out == nil {
+		out = []Grading{}
+	}
+	return out, true
+}
+
+// Each calls fn with each grading of s scored with opt — Compute's values
+// in Compute's order — without holding them all at once when s.Scores holds
+// the view's rows: the *Grading passed is reused between calls, so fn must
+// copy what it keeps (the Rubric slice it points to stays valid). A study
+// built in memory is computed from its rows (FromRows) first. It is what a
+// caller that turns the gradings into its own records should use: at
+// 40,000 questions Compute's slice is a few hundred MB that such a caller
+// drops at once.
+func Each(s *study.Study, opt Options, fn func(g *Grading)) {
+	if eachFromView(s, opt, fn) {
+		return
+	}
+	gs := FromRows(s, opt)
+	for i := range gs {
+		fn(&gs[i])
+	}
+}
+
+// eachFromView is FromView calling fn with each grading in turn (one
+// reused value) instead of returning them; false, before any call, when
+// FromView would return false.
+func eachFromView(s *study.Study, opt Options, fn func(g *Grading)) bool {
+	if s.Scores == nil || opt.PartialCredit != s.ScoreRule.PartialCredit {
+		return false
+	}
 	if _, sorted := Sorted(s.Gradings); !sorted {
-		return nil, false
+		return false
 	}
 	nA := len(s.Attributes)
 	sc := NewScorer(nA, s.ScoreRule.HasChecklist, opt)
 	sc.HasRubric = s.ScoreRule.HasRubric
 	sameRule := opt.RubricThreshold == s.ScoreRule.RubricThreshold && opt.ChecklistThreshold == s.ScoreRule.ChecklistThreshold
 	gs := s.Gradings
-	out = make([]Grading, len(s.Scores))
 	own := 0 // gradings whose attribute means are computed here
 	for i := range s.Scores {
 		x := &s.Scores[i]
 		// Scores must still describe Gradings (a Go caller may have edited
 		// either): each row's runs in range and its first run its key
 		if x.Runs < 1 || x.First < 0 || int(x.First)+int(x.Runs) > len(gs) {
-			return nil, false
+			return false
 		}
 		if g := &gs[x.First]; g.Round != x.Round || g.QuestionID != x.QuestionID || g.Model != x.Model || g.Evaluator != x.Evaluator {
-			return nil, false
+			return false
 		}
 		if x.Runs != 1 || len(gs[x.First].Rubric) != nA {
 			own++
 		}
 	}
 	slab := make([]float64, own*nA)
+	rats := ratCache{}
+	var g Grading
 	for i := range s.Scores {
 		x := &s.Scores[i]
 		first := &gs[x.First]
-		g := &out[i]
-		*g = Grading{Evaluator: x.Evaluator, Kind: x.Kind, Round: x.Round, QuestionID: x.QuestionID, Model: x.Model,
+		g = Grading{Evaluator: x.Evaluator, Kind: x.Kind, Round: x.Round, QuestionID: x.QuestionID, Model: x.Model,
 			Runs: int(x.Runs), RubricN: int(x.RubricN), RubricRat: x.Rubric, RubricMean: x.RubricMean,
 			Hits: int(x.Hits), Partials: int(x.Partials), Misses: int(x.Misses), NAs: int(x.NAs),
 			ChecklistRat: x.Checklist, ChecklistRate: x.ChecklistRate, Verdicts: first.Verdicts,
@@ -382,25 +422,47 @@ func FromView(s *study.Study, opt Options) (out []Grading, ok bool) {
 			g.Rubric = first.Rubric[:nA:nA]
 		default:
 			g.Rubric, slab = slab[:nA:nA], slab[nA:]
-			attributeMeans(g.Rubric, gs[x.First:x.First+x.Runs])
+			attributeMeans(g.Rubric, gs[x.First:x.First+x.Runs], rats)
 		}
 		if !sameRule {
-			g.Solve = sc.Rule(g)
+			g.Solve = sc.Rule(&g)
 		}
 		g.Solved = g.Solve == Solved
+		fn(&g)
 	}
-	return out, true
+	return true
+}
+
+// ratCache memoises study.RatOf by the value's bits: a study has few
+// distinct scores, and RatOf of a non-integer formats and parses the value.
+type ratCache map[uint64]ratOf
+
+type ratOf struct {
+	r  study.Rat
+	ok bool
+}
+
+// of is study.RatOf(v), computed once per distinct v.
+func (c ratCache) of(v float64) (study.Rat, bool) {
+	k := math.Float64bits(v)
+	if e, hit := c[k]; hit {
+		return e.r, e.ok
+	}
+	r, ok := study.RatOf(v)
+	c[k] = ratOf{r, ok}
+	return r, ok
 }
 
 // attributeMeans writes into rubric the mean over runs of each attribute
-// (NaN where no run scored it), as Scorer does.
-func attributeMeans(rubric []float64, runs []study.Grading) {
+// (NaN where no run scored it), as Scorer does; rats caches the exact
+// fractions of the scores.
+func attributeMeans(rubric []float64, runs []study.Grading, rats ratCache) {
 	for k := range rubric {
 		var a study.RatSum
 		for i := range runs {
 			if k < len(runs[i].Rubric) && !math.IsNaN(runs[i].Rubric[k]) {
 				v := runs[i].Rubric[k]
-				r, _ := study.RatOf(v)
+				r, _ := rats.of(v)
 				a.Add(r, v)
 			}
 		}

@@ -135,6 +135,7 @@ func TestFromView(t *testing.T) {
 			if len(got) != 2 {
 				t.Fatalf("got %d gradings, want 2", len(got))
 			}
+			checkEach(t, s, tt.opt, got)
 			if got[0].Solve != tt.solveH || got[1].Solve != tt.solveJ {
 				t.Errorf("solve h, j = %d, %d; want %d, %d", got[0].Solve, got[1].Solve, tt.solveH, tt.solveJ)
 			}
@@ -172,8 +173,39 @@ func TestFromView(t *testing.T) {
 		if _, ok := FromView(&e, DefaultOptions()); ok {
 			t.Errorf("%s: FromView served the study", c.name)
 		}
-		if got := Compute(&e, DefaultOptions()); len(got) != 2 || got[0].Solve != Unsolved {
+		got := Compute(&e, DefaultOptions())
+		if len(got) != 2 || got[0].Solve != Unsolved {
 			t.Errorf("%s: Compute did not fall back to the rows (h/m1 solve %d, want unsolved)", c.name, got[0].Solve)
 		}
+		checkEach(t, &e, DefaultOptions(), got)
+	}
+}
+
+// TestRatCacheMatchesRatOf checks the memoised fractions against
+// analysis.RatOf, on first and repeated look-ups.
+func TestRatCacheMatchesRatOf(t *testing.T) {
+	c := ratCache{}
+	for pass := 0; pass < 2; pass++ {
+		for _, v := range []float64{0, 1, 3, 2.5, 3.25, 1.0 / 3, 4.1, -0.5, 1e300, math.NaN(), math.Inf(1)} {
+			gr, gok := c.of(v)
+			wr, wok := analysis.RatOf(v)
+			if gr != wr || gok != wok {
+				t.Errorf("pass %d: of(%v) = %v, %v; analysis.RatOf = %v, %v", pass, v, gr, gok, wr, wok)
+			}
+		}
+	}
+	if len(c) != 11 {
+		t.Errorf("cache holds %d values, want 11 (one per distinct bit pattern)", len(c))
+	}
+}
+
+// checkEach checks that Each passes Compute's gradings, in order, each
+// value intact after the later calls (copies kept by the caller).
+func checkEach(t *testing.T, s *analysis.Study, opt Options, want []Grading) {
+	t.Helper()
+	var got []Grading
+	Each(s, opt, func(g *Grading) { got = append(got, *g) })
+	if g, w := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", want); g != w {
+		t.Errorf("Each passed\n%s\nwant Compute's\n%s", g, w)
 	}
 }

@@ -1,0 +1,300 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"testing"
+	"unsafe"
+
+	"github.com/euroexec/euroexec/metrics/stats"
+)
+
+// oldSumRows is sumRows as it was before bootstrapSums (main at f9ab1dd),
+// kept as the oracle of bootstrapSums: the rows idx of a row-major
+// matrix added in draw order for small draws, else in row order with
+// per-row counts.
+func oldSumRows(acc []float64, width int, idx []int, s []float64) {
+	s = s[:width]
+	for j := range s {
+		s[j] = 0
+	}
+	nRows := len(acc) / max(width, 1)
+	if len(idx) < 256 || width < 4 {
+		for _, c := range idx {
+			row := acc[c*width : c*width+width]
+			for j := range row {
+				s[j] += row[j]
+			}
+		}
+		return
+	}
+	cnt := make([]int32, nRows)
+	for _, c := range idx {
+		cnt[c]++
+	}
+	for c, m := range cnt {
+		if m == 0 {
+			continue
+		}
+		row := acc[c*width : c*width+width]
+		if m == 1 {
+			for j := range row {
+				s[j] += row[j]
+			}
+			continue
+		}
+		w := float64(m)
+		for j := range row {
+			s[j] += float64(w * row[j])
+		}
+	}
+}
+
+// oldBootstrapSums is the bootstrap the analyses ran before bootstrapSums:
+// stats.ClusterBootstrapContext with a statistic that sums the drawn rows
+// (oldSumRows, a fresh buffer per replicate) and finishes them.
+func oldBootstrapSums(nB int, seed uint64, acc []float64, width, nOut int, newFinish func() func(s, o []float64)) [][]float64 {
+	nC := len(acc) / width
+	reps, _ := stats.ClusterBootstrapContext(context.Background(), nC, nB, seed, nOut, func(idx []int, o []float64) {
+		s := make([]float64, width)
+		oldSumRows(acc, width, idx, s)
+		newFinish()(s, o)
+	})
+	return reps
+}
+
+// sumTestMatrix is an nC × width matrix of per-question sums like the
+// analyses build: small integer counts in even columns, real-valued sums
+// (thirds and sevenths, so that the order of additions matters) in odd
+// ones, and a share of all-zero cells (groups a question is not in).
+func sumTestMatrix(nC, width int, zeroShare float64, seed uint64) []float64 {
+	r := rand.New(rand.NewPCG(seed, 1))
+	acc := make([]float64, nC*width)
+	for i := range acc {
+		if r.Float64() < zeroShare {
+			continue
+		}
+		if i%2 == 0 {
+			acc[i] = float64(1 + r.IntN(4))
+		} else {
+			acc[i] = float64(r.IntN(50)) / 3.0 / 7.0 * (1 + r.Float64())
+		}
+	}
+	return acc
+}
+
+// ratioPairs is a finish function that keeps every quotient s[2j+1]/s[2j]
+// and the raw sums, so that a test compares the sums themselves.
+func ratioPairs(width int) func() func(s, o []float64) {
+	return func() func(s, o []float64) {
+		return func(s, o []float64) {
+			for j := 0; j+1 < width; j += 2 {
+				o[j/2] = ratioF(s[j+1], s[j])
+			}
+			copy(o[width/2:], s)
+		}
+	}
+}
+
+func sameBits(t *testing.T, what string, got, want [][]float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d replicates, want %d", what, len(got), len(want))
+	}
+	for r := range want {
+		if len(got[r]) != len(want[r]) {
+			t.Fatalf("%s: replicate %d has %d outputs, want %d", what, r, len(got[r]), len(want[r]))
+		}
+		for j := range want[r] {
+			g, w := got[r][j], want[r][j]
+			if math.Float64bits(g) != math.Float64bits(w) && !(math.IsNaN(g) && math.IsNaN(w)) {
+				t.Fatalf("%s: replicate %d output %d = %v (%x), want %v (%x)", what, r, j, g, math.Float64bits(g), w, math.Float64bits(w))
+			}
+		}
+	}
+}
+
+func TestBootstrapSumsMatchesOld(t *testing.T) {
+	for _, tc := range []struct {
+		nC, width, nB int
+		zero          float64
+	}{
+		{1, 6, 40, 0},
+		{10, 6, 50, 0.2},
+		{255, 8, 50, 0.1},   // largest draw summed in draw order
+		{256, 8, 50, 0.1},   // smallest draw summed in row order
+		{300, 2, 33, 0.1},   // width < 4: draw order
+		{1000, 54, 37, 0},   // summary-like
+		{2000, 60, 64, 0.8}, // groupRates-like: most cells zero
+		{700, 72, 17, 0.3},
+	} {
+		t.Run(fmt.Sprintf("%dx%d", tc.nC, tc.width), func(t *testing.T) {
+			acc := sumTestMatrix(tc.nC, tc.width, tc.zero, uint64(tc.nC))
+			nOut := tc.width/2 + tc.width
+			fin := ratioPairs(tc.width)
+			want := oldBootstrapSums(tc.nB, 99, acc, tc.width, nOut, fin)
+			for _, procs := range []int{1, 3} {
+				prev := runtime.GOMAXPROCS(procs)
+				a := &run{ctx: context.Background(), opt: Options{Bootstrap: tc.nB, Seed: 99}}
+				got := a.bootstrapSums(acc, tc.width, nOut, fin)
+				runtime.GOMAXPROCS(prev)
+				sameBits(t, fmt.Sprintf("GOMAXPROCS=%d", procs), got, want)
+			}
+		})
+	}
+}
+
+// TestBootstrapSumsHandComputed checks the sums of one replicate against
+// the draws of stats.ResampleIndices added up by hand.
+func TestBootstrapSumsHandComputed(t *testing.T) {
+	const nC, width = 300, 4
+	acc := make([]float64, nC*width)
+	for c := range nC {
+		acc[c*width] = 1
+		acc[c*width+1] = float64(c)
+		acc[c*width+3] = float64(c % 2)
+	}
+	a := &run{ctx: context.Background(), opt: Options{Bootstrap: 5, Seed: 3}}
+	got := a.bootstrapSums(acc, width, width, func() func(s, o []float64) {
+		return func(s, o []float64) { copy(o, s) }
+	})
+	for r := range 5 {
+		var n, sum, odd float64
+		for _, c := range stats.ResampleIndices(nC, stats.NewRand(3, r)) {
+			n++
+			sum += float64(c)
+			odd += float64(c % 2)
+		}
+		want := []float64{n, sum, 0, odd}
+		for j := range want {
+			if got[r][j] != want[j] {
+				t.Errorf("replicate %d column %d = %v, want %v", r, j, got[r][j], want[j])
+			}
+		}
+	}
+}
+
+func TestBootstrapSumsCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	a := &run{ctx: ctx, opt: Options{Bootstrap: 10, Seed: 1}}
+	if got := a.bootstrapSums(sumTestMatrix(500, 8, 0, 1), 8, 4, ratioPairs(8)); got != nil {
+		t.Errorf("cancelled bootstrap gave %d replicates, want none", len(got))
+	}
+}
+
+// summaryLikeMatrix is an nC × 6 models × acLen matrix laid out as
+// summarize's: one to three gradings per question and model, their counts,
+// solved flags, ranks and wins as integers, rubric and checklist sums as
+// floats.
+func summaryLikeMatrix(nC int, seed uint64) []float64 {
+	r := rand.New(rand.NewPCG(seed, 2))
+	const nM = 6
+	acc := make([]float64, nC*nM*acLen)
+	for c := range nC {
+		for mi := range nM {
+			x := acc[(c*nM+mi)*acLen:][:acLen]
+			for range 1 + r.IntN(3) {
+				x[acSolvedN]++
+				x[acSolved] += float64(r.IntN(2))
+				x[acRankedN]++
+				rk := 1 + r.IntN(nM)
+				x[acRankSum] += float64(rk)
+				if rk == 1 {
+					x[acWins]++
+				}
+				x[acRubN]++
+				x[acRubSum] += float64(1+r.IntN(20)) / 4
+				x[acChkN]++
+				x[acChkSum] += float64(r.IntN(8)) / 7
+			}
+		}
+	}
+	return acc
+}
+
+// BenchmarkBootstrapSums compares the summary bootstrap at 40,000
+// questions × 6 models (width 54) and groupRates' at 5 groups (width 60,
+// four fifths of the cells zero), 100 replicates, before (per-replicate
+// index list, counts and a float pass over the whole matrix) and after
+// (stats.ClusterBootstrapCounts, integer columns packed, zero rows skipped),
+// in the same run; cpu-ns/op is the CPU time (the wall time of a shared
+// machine says little).
+func BenchmarkBootstrapSums(b *testing.B) {
+	const nC, nB = 40000, 100
+	groups := make([]float64, nC*60)
+	r := rand.New(rand.NewPCG(1, 1))
+	for c := range nC {
+		k := r.IntN(5)
+		for mi := range 6 {
+			n := 1 + r.IntN(3)
+			groups[c*60+(k*6+mi)*2] = float64(n)
+			groups[c*60+(k*6+mi)*2+1] = float64(r.IntN(n + 1))
+		}
+	}
+	for _, tc := range []struct {
+		name      string
+		acc       []float64
+		width     int
+		newFinish func() func(s, o []float64)
+		nOut      int
+	}{
+		{"summary", summaryLikeMatrix(nC, 5), 6 * acLen, func() func(s, o []float64) { return summaryFinish(6) }, 30},
+		{"groups", groups, 60, pairRatioFinish, 30},
+	} {
+		b.Run("old/"+tc.name, func(b *testing.B) {
+			cpu0 := cpuTime()
+			for range b.N {
+				oldBootstrapSums(nB, 1, tc.acc, tc.width, tc.nOut, tc.newFinish)
+			}
+			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+		})
+		b.Run("new/"+tc.name, func(b *testing.B) {
+			a := &run{ctx: context.Background(), opt: Options{Bootstrap: nB, Seed: 1}}
+			cpu0 := cpuTime()
+			for range b.N {
+				a.bootstrapSums(tc.acc, tc.width, tc.nOut, tc.newFinish)
+			}
+			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// TestBootstrapSumsColumnKinds covers the columns newPackedRows must not
+// pack (negative integers, integers above packedMaxCell, fractions) beside
+// packable ones and an all-zero column.
+func TestBootstrapSumsColumnKinds(t *testing.T) {
+	const nC, width = 600, 6
+	r := rand.New(rand.NewPCG(8, 8))
+	acc := make([]float64, nC*width)
+	for c := range nC {
+		x := acc[c*width : (c+1)*width]
+		x[0] = float64(r.IntN(3))                 // packable
+		x[1] = float64(r.IntN(5) - 2)             // negative: float
+		x[2] = float64(packedMaxCell + r.IntN(3)) // too large: float
+		x[3] = float64(r.IntN(9)) / 7             // fraction: float
+		// x[4] stays 0
+		x[5] = float64(packedMaxCell - r.IntN(2)) // packable, wide field
+	}
+	fin := func() func(s, o []float64) { return func(s, o []float64) { copy(o, s) } }
+	want := oldBootstrapSums(30, 4, acc, width, width, fin)
+	a := &run{ctx: context.Background(), opt: Options{Bootstrap: 30, Seed: 4}}
+	sameBits(t, "column kinds", a.bootstrapSums(acc, width, width, fin), want)
+	pr := newPackedRows(acc, width)
+	if !slices.Equal(pr.fcols, []int32{1, 2, 3}) || len(pr.ffld) != 2 {
+		t.Errorf("float columns %v and %d packed fields, want [1 2 3] and 2", pr.fcols, len(pr.ffld))
+	}
+}
+
+// TestGradeSize keeps the per-grading record of the analysis small: one
+// grade per grading is the largest value the analysis keeps (840,000 at
+// 40,000 questions), and 200 bytes was 198 MB there.
+func TestGradeSize(t *testing.T) {
+	if got := unsafe.Sizeof(grade{}); got > 136 {
+		t.Errorf("grade is %d bytes, want at most 136", got)
+	}
+}
