@@ -2,9 +2,13 @@ package transform
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/ingest/config"
@@ -91,4 +95,65 @@ func openBase(t *testing.T) (*DB, config.Config) {
 	}
 	t.Cleanup(func() { d.Close() })
 	return d, res.Config
+}
+
+// TestHostileTextLengths: the lengths read back without the texts are those
+// of the texts, counted here independently (code points; words split on
+// Unicode white space as strings.Fields), on texts with combining marks,
+// NBSP, tabs, CRLF, emoji, NEL, ideographic space and a zero-width joiner.
+func TestHostileTextLengths(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "ingest", "testdata", "base"))); err != nil {
+		t.Fatal(err)
+	}
+	texts := map[[2]string]string{
+		{"q1", "m1"}: "e\u0301te\u0301\u00a0caf\u00e9\tna\u00efve\r\nline two  \u2003 end",
+		{"q1", "m2"}: "👩\u200d💻 codes; 🇪🇺 flag\u0085next\u3000word\u00a0\u00a0",
+		{"q2", "m1"}: "\t \r\n",
+	}
+	var b strings.Builder
+	for _, k := range [][2]string{{"q1", "m1"}, {"q1", "m2"}, {"q2", "m1"}} {
+		line, err := json.Marshal(map[string]string{"question_id": k[0], "model": k[1], "text": texts[k]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(filepath.Join(dir, "responses", "all.jsonl"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "s.duckdb")
+	res, err := ingest.Ingest(context.Background(), dir, ingest.Options{DB: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	s, _, err := d.LoadWithoutTexts(context.Background(), res.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Responses) != len(texts) {
+		t.Fatalf("%d responses, want %d", len(s.Responses), len(texts))
+	}
+	for _, r := range s.Responses {
+		txt := texts[[2]string{r.QuestionID, r.Model}]
+		chars, words := 0, 0
+		in := false
+		for _, c := range txt { // independent of strings.Fields
+			chars++
+			sp := unicode.IsSpace(c)
+			if !sp && !in {
+				words++
+			}
+			in = !sp
+		}
+		if r.Chars != chars || r.Words != words || r.Text != "" {
+			t.Errorf("%s/%s: chars %d words %d text %q, want %d, %d and no text", r.QuestionID, r.Model, r.Chars, r.Words, r.Text, chars, words)
+		}
+	}
 }
