@@ -32,7 +32,6 @@ import (
 	"github.com/euroexec/euroexec/metrics/reliability"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
-	"github.com/euroexec/euroexec/transform"
 )
 
 // Stage names passed to Options.Stage, in the order the stages start.
@@ -158,23 +157,14 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 	cfg := ires.Config
 
 	stage(StageReadBack)
-	db, err := transform.Open(dbPath)
-	if err != nil {
-		return nil, err
-	}
-	s, twarn, err := db.Load(ctx, cfg)
-	var listings transform.Listings
-	if err == nil {
-		listings, err = db.Listings(ctx)
-	}
-	db.Close()
+	aopt := analysisOptions(cfg)
+	aopt.Progress, aopt.TextProgress = opts.Progress, opts.TextProgress
+	s, twarn, listings, err := readBack(ctx, dbPath, cfg, aopt)
 	if err != nil {
 		return nil, err
 	}
 
 	stage(StageAnalyse)
-	aopt := analysisOptions(cfg)
-	aopt.Progress, aopt.TextProgress = opts.Progress, opts.TextProgress
 	ares, err := analysis.AnalyzeResult(ctx, s, aopt)
 	if err != nil {
 		return nil, fmt.Errorf("analyse: %w", err)
@@ -221,9 +211,10 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 }
 
 // dropTexts forgets the response and reference texts of s once the text
-// metrics, lengths and question pages are made (nothing after them reads
-// the texts; the listings and pages keep what the writers need), so that
-// the garbage collector can return them.
+// metrics and question pages are made (nothing after them reads the texts;
+// the listings and pages keep what the writers need), so that the garbage
+// collector can return them. Read back loaded only the texts these read
+// (readBack).
 func dropTexts(s *study.Study) {
 	for i := range s.Responses {
 		s.Responses[i].Text = ""

@@ -65,11 +65,17 @@ func f64(n sql.NullFloat64) float64 {
 	return n.Float64
 }
 
-// Load reads the whole study. Difficulty comes from questions.difficulty,
-// else the gate score (questions.gate_score, else passed/cells of gate_runs)
-// binned by cfg.Difficulty; a mismatch between the given difficulty and the
-// gate's bin is returned as a warning.
+// Load reads the whole study, every response text included (see
+// LoadWithoutTexts). Difficulty comes from questions.difficulty, else the
+// gate score (questions.gate_score, else passed/cells of gate_runs) binned
+// by cfg.Difficulty; a mismatch between the given difficulty and the gate's
+// bin is returned as a warning.
 func (d *DB) Load(ctx context.Context, cfg config.Config) (*study.Study, []string, error) {
+	return d.load(ctx, cfg, true)
+}
+
+// load is Load; texts says whether the response texts are read.
+func (d *DB) load(ctx context.Context, cfg config.Config, texts bool) (*study.Study, []string, error) {
 	s := &study.Study{
 		Title: cfg.Title, HumanLabel: cfg.HumanLabel, MainRound: cfg.MainRound,
 		ScaleMin: cfg.Rubric.Min, ScaleMax: cfg.Rubric.Max,
@@ -151,7 +157,7 @@ func (d *DB) Load(ctx context.Context, cfg config.Config) (*study.Study, []strin
 	if err := d.loadModels(ctx, s); err != nil {
 		return nil, nil, err
 	}
-	if err := d.loadResponses(ctx, s); err != nil {
+	if err := d.loadResponses(ctx, s, texts); err != nil {
 		return nil, nil, err
 	}
 	if err := d.loadGradings(ctx, s, cfg); err != nil {
@@ -225,8 +231,9 @@ var responseBatch int64 = 16384
 // result in DuckDB's memory before the first row, so the table is read in
 // batches of rowids (each a bounded result) and sorted here by (question,
 // model) — byte order, as DuckDB's ORDER BY on VARCHAR — instead of one
-// ordered query over all texts.
-func (d *DB) loadResponses(ctx context.Context, s *study.Study) error {
+// ordered query over all texts. Without texts every Response.Text is ""
+// (Chars and Words are read all the same).
+func (d *DB) loadResponses(ctx context.Context, s *study.Study, texts bool) error {
 	var maxRow int64
 	if err := d.db.QueryRowContext(ctx, `SELECT coalesce(max(rowid), -1) FROM responses`).Scan(&maxRow); err != nil {
 		return fmt.Errorf("count responses: %w", err)
@@ -235,8 +242,12 @@ func (d *DB) loadResponses(ctx context.Context, s *study.Study) error {
 	var qid, model sql.RawBytes
 	var cost sql.NullFloat64
 	var inTok, outTok sql.NullInt64
+	textCol := "text"
+	if !texts {
+		textCol = "''" // the column is not read at all
+	}
 	for lo := int64(0); lo <= maxRow; lo += responseBatch {
-		err := d.query(ctx, `SELECT question_id, model, text, chars, words, cost_usd, input_tokens, output_tokens
+		err := d.query(ctx, `SELECT question_id, model, `+textCol+`, chars, words, cost_usd, input_tokens, output_tokens
 			FROM responses WHERE latest AND rowid >= ? AND rowid < ?`, func(r *sql.Rows) error {
 			var x study.Response
 			if err := r.Scan(&qid, &model, &x.Text, &x.Chars, &x.Words, &cost, &inTok, &outTok); err != nil {

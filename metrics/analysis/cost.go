@@ -129,6 +129,7 @@ func (a *run) lengthVsScores(v *view) {
 	for _, o := range st {
 		var n, c, w int64
 		for _, q := range v.questions {
+			// has a text: Chars > 0 even when the text is not loaded (TextQuestions)
 			if r := p.respOf(q, o.model); r != nil && (r.Text != "" || r.Chars > 0) {
 				n++
 				c += int64(r.Chars)

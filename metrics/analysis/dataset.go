@@ -382,6 +382,8 @@ func (a *run) descriptivesTable() {
 	var ac, aw []float64
 	for _, r := range p.s.Responses {
 		m, ok := p.mIdx[r.Model]
+		// a response has a text when Chars > 0 (the text itself need not be
+		// loaded, see TextQuestions) or, in a study built without Chars, a Text
 		if !ok || r.Text == "" && r.Chars == 0 {
 			continue
 		}

@@ -98,3 +98,25 @@ func ExampleCountGradings() {
 	fmt.Println(c.HumanGradings, c.JudgeGradings, c.Humans, c.Judges)
 	// Output: 2 1 [ana] [gpt]
 }
+
+// A study of four ungraded questions with at most two full question pages:
+// the response texts Analyze reads are those of the two paged questions (a
+// random sample seeded by Options.Seed, as nothing is unsolved or disputed)
+// and of q4, which has a reference (for the text metrics). A caller that
+// reads a large study from a database can load only these texts.
+func ExampleTextQuestions() {
+	s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main"}
+	for _, id := range []string{"q1", "q2", "q3", "q4"} {
+		s.Questions = append(s.Questions, analysis.Question{ID: id, GateScore: math.NaN()})
+	}
+	s.References = []analysis.Reference{{QuestionID: "q4", ID: "r1", Text: "the expert's answer"}}
+	opt := analysis.DefaultOptions()
+	opt.QuestionPages = 2
+	ids, err := analysis.TextQuestions(s, opt)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(ids)
+	// Output: [q1 q3 q4]
+}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -11,15 +12,81 @@ import (
 
 var verdictNames = map[Verdict]string{Hit: "hit", Partial: "partial", Miss: "miss", NA: "na"}
 
+// TextQuestions returns the ids of the questions whose response texts
+// Analyze reads, in study order; the texts of other responses may be left
+// empty (Response.Chars and Words must be set all the same) without
+// changing any table, figure or page. They are the questions with a
+// reference that passes opt.TextFilter (text metrics, Table 7) and those
+// that get a full question page: every question when the study has at most
+// opt.QuestionPages questions, else the selection Analyze makes (see
+// Options.QuestionPages) — which costs one pass over the gradings, as
+// Analyze's. Reference texts are always read. The error is Analyze's for
+// an inconsistent study or an option out of range.
+func TextQuestions(s *Study, opt Options) ([]string, error) {
+	if s == nil {
+		return nil, fmt.Errorf("analysis: nil study")
+	}
+	if err := checkOptions(opt); err != nil {
+		return nil, err
+	}
+	want := make([]bool, len(s.Questions))
+	if limit := pageLimit(opt); limit < 0 || len(s.Questions) <= limit {
+		for q := range want {
+			want[q] = true
+		}
+	} else {
+		p, err := newPrep(s, opt)
+		if err != nil {
+			return nil, err
+		}
+		a := &run{p: p, opt: opt}
+		for q, why := range a.selectPages(gradesByQuestion(p)) {
+			want[q] = want[q] || why != ""
+		}
+	}
+	qIdx := make(map[string]int, len(s.Questions))
+	for q, qq := range s.Questions {
+		if _, dup := qIdx[qq.ID]; !dup {
+			qIdx[qq.ID] = q
+		}
+	}
+	for _, r := range s.References {
+		if q, ok := qIdx[r.QuestionID]; ok && opt.TextFilter.matches(s.Questions[q].Tags) {
+			want[q] = true
+		}
+	}
+	var ids []string
+	for q, w := range want {
+		if w {
+			ids = append(ids, s.Questions[q].ID)
+		}
+	}
+	return ids, nil
+}
+
+// pageLimit is Options.QuestionPages with its default applied.
+func pageLimit(opt Options) int {
+	if opt.QuestionPages == 0 {
+		return DefaultQuestionPages
+	}
+	return opt.QuestionPages
+}
+
+// gradesByQuestion lists the indices of p.grades per question.
+func gradesByQuestion(p *prep) [][]int {
+	byQ := make([][]int, p.nQ())
+	for i := range p.grades {
+		byQ[p.grades[i].q] = append(byQ[p.grades[i].q], i)
+	}
+	return byQ
+}
+
 // questionPages builds one report.QuestionPage per question, with every
 // response (the text from the dumps) and every grading (judge runs
 // averaged), in question, model, round, evaluator order.
 func (a *run) questionPages() {
 	p := a.p
-	byQ := make([][]int, p.nQ())
-	for i := range p.grades {
-		byQ[p.grades[i].q] = append(byQ[p.grades[i].q], i)
-	}
+	byQ := gradesByQuestion(p)
 	refs := make([][]report.ReferenceText, p.nQ())
 	for _, r := range p.s.References {
 		if q, ok := p.qIdx[r.QuestionID]; ok {
@@ -130,10 +197,7 @@ func (a *run) questionPages() {
 // sample of the rest (a PCG stream seeded by Options.Seed) up to N.
 func (a *run) selectPages(byQ [][]int) []string {
 	p := a.p
-	limit := a.opt.QuestionPages
-	if limit == 0 {
-		limit = DefaultQuestionPages
-	}
+	limit := pageLimit(a.opt)
 	nQ := len(p.s.Questions)
 	if limit < 0 || nQ <= limit {
 		return nil

@@ -1,0 +1,43 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
+	"github.com/euroexec/euroexec/transform"
+)
+
+// readBack reads the study database at dbPath into the study model with
+// only the response texts the paper's analysis reads: every response's
+// Chars and Words, but its Text only on the questions of
+// analysis.TextQuestions (those with a reference, for the text metrics,
+// and those that get a full question page), read in batches once the
+// others are known. The texts of a large study are most of its bytes;
+// nothing after the analysis reads them. It also returns read-back's
+// warnings and the listings.
+func readBack(ctx context.Context, dbPath string, cfg config.Config, aopt analysis.Options) (*study.Study, []string, transform.Listings, error) {
+	db, err := transform.Open(dbPath)
+	if err != nil {
+		return nil, nil, transform.Listings{}, err
+	}
+	defer db.Close()
+	s, warn, err := db.LoadWithoutTexts(ctx, cfg)
+	if err != nil {
+		return nil, nil, transform.Listings{}, err
+	}
+	ids, err := analysis.TextQuestions(s, aopt)
+	if err != nil {
+		return nil, nil, transform.Listings{}, fmt.Errorf("analyse: %w", err)
+	}
+	if _, err := db.LoadTexts(ctx, s, ids); err != nil {
+		return nil, nil, transform.Listings{}, err
+	}
+	listings, err := db.Listings(ctx)
+	if err != nil {
+		return nil, nil, transform.Listings{}, err
+	}
+	return s, warn, listings, nil
+}

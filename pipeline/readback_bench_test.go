@@ -1,0 +1,88 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"testing"
+
+	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/ingest"
+	"github.com/euroexec/euroexec/study"
+	"github.com/euroexec/euroexec/transform"
+)
+
+// BenchmarkReadBack compares, on one generated study
+// (EUROEXEC_BENCH_QUESTIONS questions, default 5,000; 6 models, 10 % with
+// a reference, responses of ~1,500 characters), reading it back with every
+// response text (all: transform.Load, as before) and with only the texts
+// the analysis reads (needed: readBack, as Run), in the same run. Beside
+// time and allocations it reports text-MB, the response text bytes held,
+// and live-MB, the live heap after a GC with the study held.
+func BenchmarkReadBack(b *testing.B) {
+	nq := 5000
+	if v, err := strconv.Atoi(os.Getenv("EUROEXEC_BENCH_QUESTIONS")); err == nil && v > 0 {
+		nq = v
+	}
+	dir := b.TempDir()
+	opt := data.DefaultOptions()
+	opt.Questions = nq
+	if _, err := data.Write(dir, opt); err != nil {
+		b.Fatal(err)
+	}
+	dbPath := filepath.Join(b.TempDir(), "s.duckdb")
+	ctx := context.Background()
+	res, err := ingest.Ingest(ctx, dir, ingest.Options{DB: dbPath})
+	if err != nil {
+		b.Fatal(err)
+	}
+	aopt := analysisOptions(res.Config)
+	report := func(b *testing.B, s *study.Study) {
+		text := 0
+		for _, r := range s.Responses {
+			text += len(r.Text)
+		}
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		runtime.KeepAlive(s)
+		b.ReportMetric(float64(text)/1e6, "text-MB")
+		b.ReportMetric(float64(ms.HeapAlloc)/1e6, "live-MB")
+	}
+	b.Run("all", func(b *testing.B) {
+		b.ReportAllocs()
+		var s *study.Study
+		for b.Loop() {
+			s = nil
+			runtime.GC()
+			db, err := transform.Open(dbPath)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s, _, err = db.Load(ctx, res.Config)
+			if err == nil {
+				_, err = db.Listings(ctx)
+			}
+			db.Close()
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		report(b, s)
+	})
+	b.Run("needed", func(b *testing.B) {
+		b.ReportAllocs()
+		var s *study.Study
+		for b.Loop() {
+			s = nil
+			runtime.GC()
+			s, _, _, err = readBack(ctx, dbPath, res.Config, aopt)
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		report(b, s)
+	})
+}
