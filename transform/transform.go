@@ -267,8 +267,19 @@ func (d *DB) loadResponses(ctx context.Context, s *study.Study) error {
 	return nil
 }
 
+// loadGradings reads the gradings (Study.Attributes, Gradings with their
+// rubric scores, verdicts and tags): through DuckDB's Arrow interface when
+// the binary has it (loadGradingsArrow), else row by row.
 func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config) error {
-	// Attributes present in the data, in study order.
+	if haveArrow {
+		return d.loadGradingsArrow(ctx, s, cfg)
+	}
+	return d.loadGradingsRows(ctx, s, cfg)
+}
+
+// loadAttributes sets Study.Attributes: the rubric attributes of cfg that
+// the data has, in study order.
+func (d *DB) loadAttributes(ctx context.Context, s *study.Study, cfg config.Config) error {
 	have := map[string]bool{}
 	err := d.query(ctx, `SELECT DISTINCT attribute FROM rubric_scores`, func(r *sql.Rows) error {
 		var a string
@@ -281,12 +292,18 @@ func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config
 	if err != nil {
 		return err
 	}
-	aidx := map[string]int{}
 	for _, a := range cfg.Rubric.Attributes {
 		if have[a] {
-			aidx[a] = len(s.Attributes)
 			s.Attributes = append(s.Attributes, a)
 		}
+	}
+	return nil
+}
+
+// loadGradingsRows reads the gradings row by row through database/sql.
+func (d *DB) loadGradingsRows(ctx context.Context, s *study.Study, cfg config.Config) error {
+	if err := d.loadAttributes(ctx, s, cfg); err != nil {
+		return err
 	}
 	// One row per grading with its attribute scores pivoted into columns, so
 	// a large study is not read one score at a time; then the verdicts in one
@@ -342,7 +359,7 @@ func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config
 	for i := range scores {
 		dest = append(dest, &scores[i])
 	}
-	err = d.query(ctx, q, func(r *sql.Rows) error {
+	err := d.query(ctx, q, func(r *sql.Rows) error {
 		if err := r.Scan(dest...); err != nil {
 			return err
 		}
@@ -401,6 +418,11 @@ func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config
 		return err
 	}
 	flush()
+	return d.loadGradingTags(ctx, s, byID)
+}
+
+// loadGradingTags appends the tags of each grading, in grading_tags order.
+func (d *DB) loadGradingTags(ctx context.Context, s *study.Study, byID *idIndex) error {
 	return d.query(ctx, `SELECT grading_id, key, value FROM grading_tags ORDER BY grading_id`, func(r *sql.Rows) error {
 		var id int64
 		var t study.Tag
@@ -430,6 +452,20 @@ func (in interner) bytes(b []byte) string {
 	in[s] = s
 	return s
 }
+
+// str returns the kept copy of s, copying s (which may point into a
+// buffer that is reused) only for a value not seen before.
+func (in interner) str(s string) string {
+	if c, ok := in[s]; ok {
+		return c
+	}
+	c := clone(s)
+	in[c] = c
+	return c
+}
+
+// clone is a copy of s that shares no memory with it.
+func clone(s string) string { return strings.Clone(s) }
 
 // idIndex maps grading ids to indices of Study.Gradings: a slice over the
 // id range when the ids are dense (ingest numbers them 1, 2, …), else a map.
@@ -466,8 +502,11 @@ func (x *idIndex) get(id int64) (int, bool) {
 }
 
 // verdictBytes is the verdict of a raw column value (NULL: VerdictNone).
-func verdictBytes(b []byte) study.Verdict {
-	switch string(b) {
+func verdictBytes(b []byte) study.Verdict { return verdictString(string(b)) }
+
+// verdictString is the verdict of a column value ("" or unknown: VerdictNone).
+func verdictString(v string) study.Verdict {
+	switch v {
 	case "hit":
 		return study.Hit
 	case "partial":
@@ -656,21 +695,59 @@ func nullInt(n sql.NullInt64) int64 {
 // applied (view solve_rule) into Study.ScoreRule. Each row is matched with
 // its runs in Study.Gradings (same order); a database without the view (a
 // study.duckdb written before it existed) leaves Scores nil.
+//
+// It reads through DuckDB's Arrow interface when the binary has it
+// (loadScoresArrow), else row by row (loadScoresRows).
 func (d *DB) loadScores(ctx context.Context, s *study.Study) error {
-	var n int64
+	if haveArrow {
+		return d.loadScoresArrow(ctx, s)
+	}
+	return d.loadScoresRows(ctx, s)
+}
+
+// scoresQuery reads the rows of grading_scores in the order of Study.Scores
+// (the verdict counts are sums, HUGEINT: read as BIGINT).
+const scoresQuery = `SELECT round, question_id, model, evaluator, kind, runs, rubric_n, rubric_num, rubric_den, rubric_mean,
+		CAST(hits AS BIGINT), CAST(partials AS BIGINT), CAST(misses AS BIGINT), CAST(nas AS BIGINT),
+		checklist_num, checklist_den, checklist_rate, rank, solve, usable
+		FROM grading_scores ORDER BY round, question_id, model, evaluator`
+
+// loadScoreRule reads the view solve_rule into Study.ScoreRule and returns
+// the number of gradings, or ok = false for a database without the views.
+func (d *DB) loadScoreRule(ctx context.Context, s *study.Study) (n int64, ok bool, err error) {
 	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.tables WHERE table_name IN ('grading_scores', 'solve_rule')`).Scan(&n); err != nil {
-		return fmt.Errorf("query grading_scores: %w", err)
+		return 0, false, fmt.Errorf("query grading_scores: %w", err)
 	}
 	if n < 2 {
-		return nil
+		return 0, false, nil
 	}
 	r := &s.ScoreRule
 	if err := d.db.QueryRowContext(ctx, `SELECT rubric_threshold, checklist_threshold, partial_credit, has_rubric, has_checklist FROM solve_rule`).Scan(
 		&r.RubricThreshold, &r.ChecklistThreshold, &r.PartialCredit, &r.HasRubric, &r.HasChecklist); err != nil {
-		return fmt.Errorf("read solve_rule: %w", err)
+		return 0, false, fmt.Errorf("read solve_rule: %w", err)
 	}
 	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT DISTINCT round, question_id, model, evaluator FROM gradings)`).Scan(&n); err != nil {
-		return fmt.Errorf("count gradings: %w", err)
+		return 0, false, fmt.Errorf("count gradings: %w", err)
+	}
+	return n, true, nil
+}
+
+// solveValue is Score.Solve of the view's solve.
+func solveValue(v string) int8 {
+	switch v {
+	case "solved":
+		return 1
+	case "unsolved":
+		return 0
+	}
+	return -1
+}
+
+// loadScoresRows reads grading_scores row by row through database/sql.
+func (d *DB) loadScoresRows(ctx context.Context, s *study.Study) error {
+	n, ok, err := d.loadScoreRule(ctx, s)
+	if err != nil || !ok {
+		return err
 	}
 	out := make([]study.Score, 0, n)
 	gs := s.Gradings
@@ -683,9 +760,7 @@ func (d *DB) loadScores(ctx context.Context, s *study.Study) error {
 		usable                      bool
 		next                        int // index into gs of the next grading's first run
 	)
-	err := d.query(ctx, `SELECT round, question_id, model, evaluator, kind, runs, rubric_n, rubric_num, rubric_den, rubric_mean,
-		hits, partials, misses, nas, checklist_num, checklist_den, checklist_rate, rank, solve, usable
-		FROM grading_scores ORDER BY round, question_id, model, evaluator`, func(rows *sql.Rows) error {
+	err = d.query(ctx, scoresQuery, func(rows *sql.Rows) error {
 		if err := rows.Scan(&round, &qid, &model, &ev, &kind, &runs, &rubN, &rn, &rd, &rmean,
 			&h, &p, &m, &na, &cn, &cd, &crate, &rank, &solve, &usable); err != nil {
 			return err
@@ -713,14 +788,7 @@ func (d *DB) loadScores(ctx context.Context, s *study.Study) error {
 		if cn.Valid && cd.Valid {
 			x.Checklist = study.Rat{Num: cn.Int64, Den: cd.Int64}
 		}
-		switch string(solve) {
-		case "solved":
-			x.Solve = 1
-		case "unsolved":
-			x.Solve = 0
-		default:
-			x.Solve = -1
-		}
+		x.Solve = solveValue(string(solve))
 		next += int(runs)
 		out = append(out, x)
 		return nil
