@@ -547,11 +547,16 @@ func (d *DB) loadRest(ctx context.Context, s *study.Study) error {
 	if err != nil {
 		return err
 	}
+	// the gate has a row per (question, run, item): keep one copy of each
+	// question id and run name
+	in := interner{}
+	var qid, run sql.RawBytes
 	err = d.query(ctx, `SELECT question_id, run, item, passed FROM gate_runs ORDER BY question_id, run, item`, func(r *sql.Rows) error {
 		var x study.GateRun
-		if err := r.Scan(&x.QuestionID, &x.Run, &x.Item, &x.Passed); err != nil {
+		if err := r.Scan(&qid, &run, &x.Item, &x.Passed); err != nil {
 			return err
 		}
+		x.QuestionID, x.Run = in.bytes(qid), in.bytes(run)
 		s.GateRuns = append(s.GateRuns, x)
 		return nil
 	})
@@ -574,9 +579,11 @@ func (d *DB) loadRest(ctx context.Context, s *study.Study) error {
 	return d.query(ctx, `SELECT evaluator, kind, question_id, model, criterion_id, met FROM criterion_grades
 		ORDER BY question_id, model, evaluator, criterion_id`, func(r *sql.Rows) error {
 		var x study.CriterionGrade
-		if err := r.Scan(&x.Evaluator, &x.Kind, &x.QuestionID, &x.Model, &x.CriterionID, &x.Met); err != nil {
+		var ev, kind, q, model, crit sql.RawBytes
+		if err := r.Scan(&ev, &kind, &q, &model, &crit, &x.Met); err != nil {
 			return err
 		}
+		x.Evaluator, x.Kind, x.QuestionID, x.Model, x.CriterionID = in.bytes(ev), in.bytes(kind), in.bytes(q), in.bytes(model), in.bytes(crit)
 		s.CriterionGrades = append(s.CriterionGrades, x)
 		return nil
 	})
