@@ -361,3 +361,54 @@ func (d *DB) loadScoresArrow(ctx context.Context, s *study.Study) error {
 	s.Scores = out
 	return nil
 }
+
+// responseRowsArrow is responseRows through DuckDB's Arrow interface.
+func (d *DB) responseRowsArrow(ctx context.Context) ([]ResponseRow, error) {
+	var n int
+	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM responses`).Scan(&n); err != nil {
+		return nil, fmt.Errorf("count responses: %w", err)
+	}
+	out := make([]ResponseRow, 0, n)
+	in := interner{}
+	err := d.arrowQuery(ctx, responseRowsQuery, func(rec arrow.RecordBatch) error {
+		var strs [3]*array.String // question_id, model, source_file
+		var err error
+		for i := range strs {
+			if strs[i], err = column[*array.String](rec, i); err != nil {
+				return fmt.Errorf("responses: %w", err)
+			}
+		}
+		// source_row, attempt, chars, words, input_tokens, output_tokens
+		var nums [6]ints
+		for k, i := range []int{3, 4, 6, 7, 8, 9} {
+			if nums[k], err = intColumn(rec, i); err != nil {
+				return fmt.Errorf("responses: %w", err)
+			}
+		}
+		latest, err := column[*array.Boolean](rec, 5)
+		if err != nil {
+			return fmt.Errorf("responses: %w", err)
+		}
+		cost, err := column[*array.Float64](rec, 10)
+		if err != nil {
+			return fmt.Errorf("responses: %w", err)
+		}
+		for j := range int(rec.NumRows()) {
+			x := ResponseRow{QuestionID: in.str(strs[0].Value(j)), Model: in.str(strs[1].Value(j)), SourceFile: in.str(strs[2].Value(j)),
+				Latest: latest.IsValid(j) && latest.Value(j), CostUSD: f64At(cost, j), InputTokens: -1, OutputTokens: -1}
+			x.SourceRow, _ = nums[0].at(j)
+			x.Attempt, _ = nums[1].at(j)
+			x.Chars, _ = nums[2].at(j)
+			x.Words, _ = nums[3].at(j)
+			if v, ok := nums[4].at(j); ok {
+				x.InputTokens = v
+			}
+			if v, ok := nums[5].at(j); ok {
+				x.OutputTokens = v
+			}
+			out = append(out, x)
+		}
+		return nil
+	})
+	return out, err
+}

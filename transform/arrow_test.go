@@ -33,9 +33,10 @@ func arrowStudies(t *testing.T) map[string]string {
 	}
 }
 
-// TestArrowMatchesRows: loadGradingsArrow and loadScoresArrow give the same
-// Study.Attributes, Gradings and Scores, field by field, as the row-by-row
-// readers (database/sql, the readers before Arrow) on the same database.
+// TestArrowMatchesRows: loadGradingsArrow, loadScoresArrow and
+// responseRowsArrow give the same Study.Attributes, Gradings and Scores and
+// Listings.Responses, field by field, as the row-by-row readers
+// (database/sql, the readers before Arrow) on the same database.
 func TestArrowMatchesRows(t *testing.T) {
 	ctx := context.Background()
 	for name, dir := range arrowStudies(t) {
@@ -102,6 +103,28 @@ func TestArrowMatchesRows(t *testing.T) {
 				checkSame(t, fmt.Sprintf("Scores[%d]", i), a, r)
 			}
 			t.Logf("%d gradings (%d scores, %d verdicts), %d grading scores compared", len(rows.Gradings), scored, verdicts, len(rows.Scores))
+
+			lr, err := d.responseRows(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			la, err := d.responseRowsArrow(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkSame(t, "len(Listings.Responses)", len(la), len(lr))
+			if len(lr) == 0 {
+				t.Fatal("no responses: nothing to compare")
+			}
+			for i := range min(len(la), len(lr)) {
+				a, r := la[i], lr[i]
+				if !sameFloat(a.CostUSD, r.CostUSD) {
+					t.Errorf("Responses[%d].CostUSD: got %v, want %v", i, a.CostUSD, r.CostUSD)
+				}
+				a.CostUSD, r.CostUSD = 0, 0
+				checkSame(t, fmt.Sprintf("Responses[%d]", i), a, r)
+			}
+			t.Logf("%d listed responses compared", len(lr))
 		})
 	}
 }

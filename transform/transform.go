@@ -656,20 +656,18 @@ type Listings struct {
 // Listings returns every response (all sources and attempts) and every
 // failed batch request; the command line turns them into
 // tables/responses.csv and tables/failed_requests.csv.
+//
+// The question ids, models and source files repeat over the rows: each is
+// kept once. The responses are read through DuckDB's Arrow interface when
+// the binary has it, else row by row.
 func (d *DB) Listings(ctx context.Context) (Listings, error) {
 	var l Listings
-	err := d.query(ctx, `SELECT question_id, model, source_file, source_row, attempt, latest, chars, words, input_tokens, output_tokens, cost_usd
-		FROM responses ORDER BY question_id, model, attempt, source_file, source_row`, func(r *sql.Rows) error {
-		var x ResponseRow
-		var in, out sql.NullInt64
-		var cost sql.NullFloat64
-		if err := r.Scan(&x.QuestionID, &x.Model, &x.SourceFile, &x.SourceRow, &x.Attempt, &x.Latest, &x.Chars, &x.Words, &in, &out, &cost); err != nil {
-			return err
-		}
-		x.InputTokens, x.OutputTokens, x.CostUSD = nullInt(in), nullInt(out), f64(cost)
-		l.Responses = append(l.Responses, x)
-		return nil
-	})
+	var err error
+	if haveArrow {
+		l.Responses, err = d.responseRowsArrow(ctx)
+	} else {
+		l.Responses, err = d.responseRows(ctx)
+	}
 	if err != nil {
 		return Listings{}, err
 	}
@@ -686,6 +684,31 @@ func (d *DB) Listings(ctx context.Context) (Listings, error) {
 		return Listings{}, err
 	}
 	return l, nil
+}
+
+// responseRowsQuery reads every response without its text, in the order
+// of Listings.Responses.
+const responseRowsQuery = `SELECT question_id, model, source_file, source_row, attempt, latest, chars, words, input_tokens, output_tokens, cost_usd
+		FROM responses ORDER BY question_id, model, attempt, source_file, source_row`
+
+// responseRows reads Listings.Responses row by row through database/sql.
+func (d *DB) responseRows(ctx context.Context) ([]ResponseRow, error) {
+	var out []ResponseRow
+	in := interner{}
+	var qid, model, file sql.RawBytes
+	err := d.query(ctx, responseRowsQuery, func(r *sql.Rows) error {
+		var x ResponseRow
+		var inTok, outTok sql.NullInt64
+		var cost sql.NullFloat64
+		if err := r.Scan(&qid, &model, &file, &x.SourceRow, &x.Attempt, &x.Latest, &x.Chars, &x.Words, &inTok, &outTok, &cost); err != nil {
+			return err
+		}
+		x.QuestionID, x.Model, x.SourceFile = in.bytes(qid), in.bytes(model), in.bytes(file)
+		x.InputTokens, x.OutputTokens, x.CostUSD = nullInt(inTok), nullInt(outTok), f64(cost)
+		out = append(out, x)
+		return nil
+	})
+	return out, err
 }
 
 // nullInt is n, or -1 when NULL.
