@@ -4,6 +4,13 @@
 // scan, into Study.Scores, from which package scores serves every analysis.
 // It holds the small typed query helpers; every statement binds user values
 // as parameters.
+//
+// The large tables (gradings, rubric_scores, checklist_verdicts, the view
+// grading_scores, the response listing) are read through DuckDB's Arrow
+// interface when the binary is built with the tag duckdb_arrow (as the
+// Makefile builds it): whole columns per batch, strings interned straight
+// from the column bytes, instead of a Go string per cell from database/sql.
+// Without the tag they are read row by row, with the same result.
 package transform
 
 import (
