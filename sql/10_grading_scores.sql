@@ -80,59 +80,68 @@ FROM u;
 --                     without one pairs with nothing (judge–human tables)
 CREATE OR REPLACE VIEW grading_scores AS
 WITH
+-- gk: each graded row with its grading's key k (the smallest grading_id of
+-- its (round, question, model, evaluator)), so that the large tables are
+-- aggregated by integers — rubric scores and verdicts are grouped by (k,
+-- attribute) and grading_id, not by four strings per row.
+gk AS (
+  SELECT grading_id, round, question_id, model, evaluator, kind, rank,
+         min(grading_id) OVER (PARTITION BY round, question_id, model, evaluator) AS k
+  FROM gradings
+),
 keys AS (
-  SELECT round, question_id, model, evaluator, any_value(kind) AS kind, count(*) AS runs,
+  SELECT k, any_value(round) AS round, any_value(question_id) AS question_id, any_value(model) AS model,
+         any_value(evaluator) AS evaluator, any_value(kind) AS kind, count(*) AS runs,
          avg(rank) FILTER (WHERE rank > 0) AS rank
-  FROM gradings GROUP BY round, question_id, model, evaluator
+  FROM gk GROUP BY k
 ),
 attr AS (
-  SELECT g.round, g.question_id, g.model, g.evaluator, r.attribute,
+  SELECT g.k, r.attribute,
          count(r.score) AS c, sum(r.score) AS s,
          bool_and(r.score IS NULL OR abs(r.score * 1000000 - round(r.score * 1000000)) < 1e-6) AS decimal6,
          sum(CAST(round(r.score * 1000000) AS HUGEINT)) AS s_u
-  FROM gradings g JOIN rubric_scores r USING (grading_id)
-  GROUP BY g.round, g.question_id, g.model, g.evaluator, r.attribute
+  FROM gk g JOIN rubric_scores r USING (grading_id)
+  GROUP BY g.k, r.attribute
 ),
 rub AS (
-  SELECT round, question_id, model, evaluator,
+  SELECT k,
          count(*) FILTER (WHERE c > 0) AS rubric_n,
          min(c) FILTER (WHERE c > 0) AS cmin, max(c) FILTER (WHERE c > 0) AS cmax,
          bool_and(decimal6) AS decimal6,
          sum(s_u) FILTER (WHERE c > 0) AS num_u,
          avg(s / c) FILTER (WHERE c > 0) AS mean_f
-  FROM attr GROUP BY round, question_id, model, evaluator
+  FROM attr GROUP BY k
 ),
 runchk AS (
-  SELECT g.round, g.question_id, g.model, g.evaluator, g.grading_id,
-         count(*) FILTER (WHERE v.verdict = 'hit') AS h,
-         count(*) FILTER (WHERE v.verdict = 'partial') AS p,
-         count(*) FILTER (WHERE v.verdict = 'miss') AS m,
-         count(*) FILTER (WHERE v.verdict = 'na') AS na,
-         count(*) FILTER (WHERE v.verdict IN ('hit','partial','miss')) AS counted
-  FROM gradings g JOIN checklist_verdicts v USING (grading_id)
-  GROUP BY g.round, g.question_id, g.model, g.evaluator, g.grading_id
+  SELECT grading_id,
+         count(*) FILTER (WHERE verdict = 'hit') AS h,
+         count(*) FILTER (WHERE verdict = 'partial') AS p,
+         count(*) FILTER (WHERE verdict = 'miss') AS m,
+         count(*) FILTER (WHERE verdict = 'na') AS na,
+         count(*) FILTER (WHERE verdict IN ('hit','partial','miss')) AS counted
+  FROM checklist_verdicts GROUP BY grading_id
 ),
 chk AS (
-  SELECT c.round, c.question_id, c.model, c.evaluator,
+  SELECT g.k,
          sum(h) AS hits, sum(p) AS partials, sum(m) AS misses, sum(na) AS nas,
          count(*) FILTER (WHERE counted > 0) AS chk_runs,
          min(counted) FILTER (WHERE counted > 0) AS nmin, max(counted) FILTER (WHERE counted > 0) AS nmax,
          sum(h * s.partial_credit_den + p * s.partial_credit_num) FILTER (WHERE counted > 0) AS num_u,
          avg((h + s.partial_credit * p) / counted) FILTER (WHERE counted > 0) AS rate_f
-  FROM runchk c, solve_rule s
-  GROUP BY c.round, c.question_id, c.model, c.evaluator
+  FROM runchk c JOIN gk g USING (grading_id), solve_rule s
+  GROUP BY g.k
 ),
 ex AS (
-  SELECT k.*, r.rubric_n, r.mean_f,
+  SELECT ky.*, r.rubric_n, r.mean_f,
          CASE WHEN r.rubric_n > 0 AND r.cmin = r.cmax AND r.decimal6 THEN r.num_u END AS rnum,
          CASE WHEN r.rubric_n > 0 AND r.cmin = r.cmax AND r.decimal6 THEN CAST(1000000 AS HUGEINT) * r.cmin * r.rubric_n END AS rden,
          c.hits, c.partials, c.misses, c.nas,
          CASE WHEN c.chk_runs > 0 AND c.nmin = c.nmax THEN CAST(c.num_u AS HUGEINT) END AS cnum,
          CASE WHEN c.chk_runs > 0 AND c.nmin = c.nmax THEN CAST(c.nmin AS HUGEINT) * s.partial_credit_den * c.chk_runs END AS cden,
          c.rate_f, s.*
-  FROM keys k
-  LEFT JOIN rub r USING (round, question_id, model, evaluator)
-  LEFT JOIN chk c USING (round, question_id, model, evaluator)
+  FROM keys ky
+  LEFT JOIN rub r USING (k)
+  LEFT JOIN chk c USING (k)
   CROSS JOIN solve_rule s
 ),
 fr AS (

@@ -10,6 +10,7 @@ import (
 	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/study"
 )
 
 // BenchmarkScores compares, on one synthetic study
@@ -17,7 +18,8 @@ import (
 // the per-grading scores in the same run: rows = the Go computation from the
 // raw rows (what each scoring analysis did before, six times per run), view
 // = serving them from Study.Scores, and read = the one scan of the view
-// grading_scores that Load adds.
+// grading_scores that Load adds; read-scores-* and read-gradings-* compare
+// the row-by-row readers (database/sql) with the Arrow readers Load uses.
 func BenchmarkScores(b *testing.B) {
 	nq := 10000
 	if v, err := strconv.Atoi(os.Getenv("EUROEXEC_BENCH_QUESTIONS")); err == nil && v > 0 {
@@ -66,6 +68,48 @@ func BenchmarkScores(b *testing.B) {
 		for b.Loop() {
 			s.Scores = nil
 			if err := d.loadScores(ctx, s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// the readers of grading_scores and of the gradings, row by row
+	// (database/sql) and through DuckDB's Arrow interface, on one database
+	b.Run("read-scores-rows", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s.Scores = nil
+			if err := d.loadScoresRows(ctx, s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("read-scores-arrow", func(b *testing.B) {
+		if !haveArrow {
+			b.Skip("built without the tag duckdb_arrow")
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			s.Scores = nil
+			if err := d.loadScoresArrow(ctx, s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("read-gradings-rows", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := d.loadGradingsRows(ctx, &study.Study{}, res.Config); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("read-gradings-arrow", func(b *testing.B) {
+		if !haveArrow {
+			b.Skip("built without the tag duckdb_arrow")
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := d.loadGradingsArrow(ctx, &study.Study{}, res.Config); err != nil {
 				b.Fatal(err)
 			}
 		}

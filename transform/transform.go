@@ -4,6 +4,13 @@
 // scan, into Study.Scores, from which package scores serves every analysis.
 // It holds the small typed query helpers; every statement binds user values
 // as parameters.
+//
+// The large tables (gradings, rubric_scores, checklist_verdicts, the view
+// grading_scores, the response listing) are read through DuckDB's Arrow
+// interface when the binary is built with the tag duckdb_arrow (as the
+// Makefile builds it): whole columns per batch, strings interned straight
+// from the column bytes, instead of a Go string per cell from database/sql.
+// Without the tag they are read row by row, with the same result.
 package transform
 
 import (
@@ -278,8 +285,19 @@ func (d *DB) loadResponses(ctx context.Context, s *study.Study, texts bool) erro
 	return nil
 }
 
+// loadGradings reads the gradings (Study.Attributes, Gradings with their
+// rubric scores, verdicts and tags): through DuckDB's Arrow interface when
+// the binary has it (loadGradingsArrow), else row by row.
 func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config) error {
-	// Attributes present in the data, in study order.
+	if haveArrow {
+		return d.loadGradingsArrow(ctx, s, cfg)
+	}
+	return d.loadGradingsRows(ctx, s, cfg)
+}
+
+// loadAttributes sets Study.Attributes: the rubric attributes of cfg that
+// the data has, in study order.
+func (d *DB) loadAttributes(ctx context.Context, s *study.Study, cfg config.Config) error {
 	have := map[string]bool{}
 	err := d.query(ctx, `SELECT DISTINCT attribute FROM rubric_scores`, func(r *sql.Rows) error {
 		var a string
@@ -292,12 +310,18 @@ func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config
 	if err != nil {
 		return err
 	}
-	aidx := map[string]int{}
 	for _, a := range cfg.Rubric.Attributes {
 		if have[a] {
-			aidx[a] = len(s.Attributes)
 			s.Attributes = append(s.Attributes, a)
 		}
+	}
+	return nil
+}
+
+// loadGradingsRows reads the gradings row by row through database/sql.
+func (d *DB) loadGradingsRows(ctx context.Context, s *study.Study, cfg config.Config) error {
+	if err := d.loadAttributes(ctx, s, cfg); err != nil {
+		return err
 	}
 	// One row per grading with its attribute scores pivoted into columns, so
 	// a large study is not read one score at a time; then the verdicts in one
@@ -353,7 +377,7 @@ func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config
 	for i := range scores {
 		dest = append(dest, &scores[i])
 	}
-	err = d.query(ctx, q, func(r *sql.Rows) error {
+	err := d.query(ctx, q, func(r *sql.Rows) error {
 		if err := r.Scan(dest...); err != nil {
 			return err
 		}
@@ -412,6 +436,11 @@ func (d *DB) loadGradings(ctx context.Context, s *study.Study, cfg config.Config
 		return err
 	}
 	flush()
+	return d.loadGradingTags(ctx, s, byID)
+}
+
+// loadGradingTags appends the tags of each grading, in grading_tags order.
+func (d *DB) loadGradingTags(ctx context.Context, s *study.Study, byID *idIndex) error {
 	return d.query(ctx, `SELECT grading_id, key, value FROM grading_tags ORDER BY grading_id`, func(r *sql.Rows) error {
 		var id int64
 		var t study.Tag
@@ -441,6 +470,20 @@ func (in interner) bytes(b []byte) string {
 	in[s] = s
 	return s
 }
+
+// str returns the kept copy of s, copying s (which may point into a
+// buffer that is reused) only for a value not seen before.
+func (in interner) str(s string) string {
+	if c, ok := in[s]; ok {
+		return c
+	}
+	c := clone(s)
+	in[c] = c
+	return c
+}
+
+// clone is a copy of s that shares no memory with it.
+func clone(s string) string { return strings.Clone(s) }
 
 // idIndex maps grading ids to indices of Study.Gradings: a slice over the
 // id range when the ids are dense (ingest numbers them 1, 2, …), else a map.
@@ -477,8 +520,11 @@ func (x *idIndex) get(id int64) (int, bool) {
 }
 
 // verdictBytes is the verdict of a raw column value (NULL: VerdictNone).
-func verdictBytes(b []byte) study.Verdict {
-	switch string(b) {
+func verdictBytes(b []byte) study.Verdict { return verdictString(string(b)) }
+
+// verdictString is the verdict of a column value ("" or unknown: VerdictNone).
+func verdictString(v string) study.Verdict {
+	switch v {
 	case "hit":
 		return study.Hit
 	case "partial":
@@ -519,11 +565,16 @@ func (d *DB) loadRest(ctx context.Context, s *study.Study) error {
 	if err != nil {
 		return err
 	}
+	// the gate has a row per (question, run, item): keep one copy of each
+	// question id and run name
+	in := interner{}
+	var qid, run sql.RawBytes
 	err = d.query(ctx, `SELECT question_id, run, item, passed FROM gate_runs ORDER BY question_id, run, item`, func(r *sql.Rows) error {
 		var x study.GateRun
-		if err := r.Scan(&x.QuestionID, &x.Run, &x.Item, &x.Passed); err != nil {
+		if err := r.Scan(&qid, &run, &x.Item, &x.Passed); err != nil {
 			return err
 		}
+		x.QuestionID, x.Run = in.bytes(qid), in.bytes(run)
 		s.GateRuns = append(s.GateRuns, x)
 		return nil
 	})
@@ -546,9 +597,11 @@ func (d *DB) loadRest(ctx context.Context, s *study.Study) error {
 	return d.query(ctx, `SELECT evaluator, kind, question_id, model, criterion_id, met FROM criterion_grades
 		ORDER BY question_id, model, evaluator, criterion_id`, func(r *sql.Rows) error {
 		var x study.CriterionGrade
-		if err := r.Scan(&x.Evaluator, &x.Kind, &x.QuestionID, &x.Model, &x.CriterionID, &x.Met); err != nil {
+		var ev, kind, q, model, crit sql.RawBytes
+		if err := r.Scan(&ev, &kind, &q, &model, &crit, &x.Met); err != nil {
 			return err
 		}
+		x.Evaluator, x.Kind, x.QuestionID, x.Model, x.CriterionID = in.bytes(ev), in.bytes(kind), in.bytes(q), in.bytes(model), in.bytes(crit)
 		s.CriterionGrades = append(s.CriterionGrades, x)
 		return nil
 	})
@@ -621,20 +674,18 @@ type Listings struct {
 // Listings returns every response (all sources and attempts) and every
 // failed batch request; the command line turns them into
 // tables/responses.csv and tables/failed_requests.csv.
+//
+// The question ids, models and source files repeat over the rows: each is
+// kept once. The responses are read through DuckDB's Arrow interface when
+// the binary has it, else row by row.
 func (d *DB) Listings(ctx context.Context) (Listings, error) {
 	var l Listings
-	err := d.query(ctx, `SELECT question_id, model, source_file, source_row, attempt, latest, chars, words, input_tokens, output_tokens, cost_usd
-		FROM responses ORDER BY question_id, model, attempt, source_file, source_row`, func(r *sql.Rows) error {
-		var x ResponseRow
-		var in, out sql.NullInt64
-		var cost sql.NullFloat64
-		if err := r.Scan(&x.QuestionID, &x.Model, &x.SourceFile, &x.SourceRow, &x.Attempt, &x.Latest, &x.Chars, &x.Words, &in, &out, &cost); err != nil {
-			return err
-		}
-		x.InputTokens, x.OutputTokens, x.CostUSD = nullInt(in), nullInt(out), f64(cost)
-		l.Responses = append(l.Responses, x)
-		return nil
-	})
+	var err error
+	if haveArrow {
+		l.Responses, err = d.responseRowsArrow(ctx)
+	} else {
+		l.Responses, err = d.responseRows(ctx)
+	}
 	if err != nil {
 		return Listings{}, err
 	}
@@ -653,6 +704,31 @@ func (d *DB) Listings(ctx context.Context) (Listings, error) {
 	return l, nil
 }
 
+// responseRowsQuery reads every response without its text, in the order
+// of Listings.Responses.
+const responseRowsQuery = `SELECT question_id, model, source_file, source_row, attempt, latest, chars, words, input_tokens, output_tokens, cost_usd
+		FROM responses ORDER BY question_id, model, attempt, source_file, source_row`
+
+// responseRows reads Listings.Responses row by row through database/sql.
+func (d *DB) responseRows(ctx context.Context) ([]ResponseRow, error) {
+	var out []ResponseRow
+	in := interner{}
+	var qid, model, file sql.RawBytes
+	err := d.query(ctx, responseRowsQuery, func(r *sql.Rows) error {
+		var x ResponseRow
+		var inTok, outTok sql.NullInt64
+		var cost sql.NullFloat64
+		if err := r.Scan(&qid, &model, &file, &x.SourceRow, &x.Attempt, &x.Latest, &x.Chars, &x.Words, &inTok, &outTok, &cost); err != nil {
+			return err
+		}
+		x.QuestionID, x.Model, x.SourceFile = in.bytes(qid), in.bytes(model), in.bytes(file)
+		x.InputTokens, x.OutputTokens, x.CostUSD = nullInt(inTok), nullInt(outTok), f64(cost)
+		out = append(out, x)
+		return nil
+	})
+	return out, err
+}
+
 // nullInt is n, or -1 when NULL.
 func nullInt(n sql.NullInt64) int64 {
 	if !n.Valid {
@@ -667,21 +743,59 @@ func nullInt(n sql.NullInt64) int64 {
 // applied (view solve_rule) into Study.ScoreRule. Each row is matched with
 // its runs in Study.Gradings (same order); a database without the view (a
 // study.duckdb written before it existed) leaves Scores nil.
+//
+// It reads through DuckDB's Arrow interface when the binary has it
+// (loadScoresArrow), else row by row (loadScoresRows).
 func (d *DB) loadScores(ctx context.Context, s *study.Study) error {
-	var n int64
+	if haveArrow {
+		return d.loadScoresArrow(ctx, s)
+	}
+	return d.loadScoresRows(ctx, s)
+}
+
+// scoresQuery reads the rows of grading_scores in the order of Study.Scores
+// (the verdict counts are sums, HUGEINT: read as BIGINT).
+const scoresQuery = `SELECT round, question_id, model, evaluator, kind, runs, rubric_n, rubric_num, rubric_den, rubric_mean,
+		CAST(hits AS BIGINT), CAST(partials AS BIGINT), CAST(misses AS BIGINT), CAST(nas AS BIGINT),
+		checklist_num, checklist_den, checklist_rate, rank, solve, usable
+		FROM grading_scores ORDER BY round, question_id, model, evaluator`
+
+// loadScoreRule reads the view solve_rule into Study.ScoreRule and returns
+// the number of gradings, or ok = false for a database without the views.
+func (d *DB) loadScoreRule(ctx context.Context, s *study.Study) (n int64, ok bool, err error) {
 	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.tables WHERE table_name IN ('grading_scores', 'solve_rule')`).Scan(&n); err != nil {
-		return fmt.Errorf("query grading_scores: %w", err)
+		return 0, false, fmt.Errorf("query grading_scores: %w", err)
 	}
 	if n < 2 {
-		return nil
+		return 0, false, nil
 	}
 	r := &s.ScoreRule
 	if err := d.db.QueryRowContext(ctx, `SELECT rubric_threshold, checklist_threshold, partial_credit, has_rubric, has_checklist FROM solve_rule`).Scan(
 		&r.RubricThreshold, &r.ChecklistThreshold, &r.PartialCredit, &r.HasRubric, &r.HasChecklist); err != nil {
-		return fmt.Errorf("read solve_rule: %w", err)
+		return 0, false, fmt.Errorf("read solve_rule: %w", err)
 	}
 	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT DISTINCT round, question_id, model, evaluator FROM gradings)`).Scan(&n); err != nil {
-		return fmt.Errorf("count gradings: %w", err)
+		return 0, false, fmt.Errorf("count gradings: %w", err)
+	}
+	return n, true, nil
+}
+
+// solveValue is Score.Solve of the view's solve.
+func solveValue(v string) int8 {
+	switch v {
+	case "solved":
+		return 1
+	case "unsolved":
+		return 0
+	}
+	return -1
+}
+
+// loadScoresRows reads grading_scores row by row through database/sql.
+func (d *DB) loadScoresRows(ctx context.Context, s *study.Study) error {
+	n, ok, err := d.loadScoreRule(ctx, s)
+	if err != nil || !ok {
+		return err
 	}
 	out := make([]study.Score, 0, n)
 	gs := s.Gradings
@@ -694,9 +808,7 @@ func (d *DB) loadScores(ctx context.Context, s *study.Study) error {
 		usable                      bool
 		next                        int // index into gs of the next grading's first run
 	)
-	err := d.query(ctx, `SELECT round, question_id, model, evaluator, kind, runs, rubric_n, rubric_num, rubric_den, rubric_mean,
-		hits, partials, misses, nas, checklist_num, checklist_den, checklist_rate, rank, solve, usable
-		FROM grading_scores ORDER BY round, question_id, model, evaluator`, func(rows *sql.Rows) error {
+	err = d.query(ctx, scoresQuery, func(rows *sql.Rows) error {
 		if err := rows.Scan(&round, &qid, &model, &ev, &kind, &runs, &rubN, &rn, &rd, &rmean,
 			&h, &p, &m, &na, &cn, &cd, &crate, &rank, &solve, &usable); err != nil {
 			return err
@@ -724,14 +836,7 @@ func (d *DB) loadScores(ctx context.Context, s *study.Study) error {
 		if cn.Valid && cd.Valid {
 			x.Checklist = study.Rat{Num: cn.Int64, Den: cd.Int64}
 		}
-		switch string(solve) {
-		case "solved":
-			x.Solve = 1
-		case "unsolved":
-			x.Solve = 0
-		default:
-			x.Solve = -1
-		}
+		x.Solve = solveValue(string(solve))
 		next += int(runs)
 		out = append(out, x)
 		return nil

@@ -128,28 +128,42 @@ func TestGradingScoresView(t *testing.T) {
 }
 
 // Gradings share one copy of each evaluator, kind, round, question and
-// model string (interned while loading).
+// model string (interned while loading); so do the gate runs' question ids
+// and run names, each among themselves.
 func TestLoadInternsStrings(t *testing.T) {
 	_, s, _ := load(t)
+	var gradings, gate []string
+	for _, g := range s.Gradings {
+		gradings = append(gradings, g.Evaluator, g.Kind, g.Round, g.QuestionID, g.Model)
+	}
+	for _, g := range s.GateRuns {
+		gate = append(gate, g.QuestionID, g.Run)
+	}
+	checkInterned(t, "Gradings", gradings)
+	checkInterned(t, "GateRuns", gate)
+}
+
+// checkInterned fails when two equal non-empty values of vals are separate
+// copies, or when no value repeats (the check would say nothing).
+func checkInterned(t *testing.T, what string, vals []string) {
+	t.Helper()
 	first := map[string]*byte{}
 	shared := 0
-	for _, g := range s.Gradings {
-		for _, v := range []string{g.Evaluator, g.Kind, g.Round, g.QuestionID, g.Model} {
-			if v == "" {
-				continue
-			}
-			p := unsafe.StringData(v)
-			if q, ok := first[v]; !ok {
-				first[v] = p
-			} else if q != p {
-				t.Fatalf("%q loaded twice as separate copies", v)
-			} else {
-				shared++
-			}
+	for _, v := range vals {
+		if v == "" {
+			continue
+		}
+		p := unsafe.StringData(v)
+		if q, ok := first[v]; !ok {
+			first[v] = p
+		} else if q != p {
+			t.Fatalf("%s: %q loaded twice as separate copies", what, v)
+		} else {
+			shared++
 		}
 	}
 	if shared == 0 {
-		t.Fatal("no repeated value in the test study; the check says nothing")
+		t.Fatalf("%s: no repeated value in the test study; the check says nothing", what)
 	}
 }
 

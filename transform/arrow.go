@@ -1,0 +1,414 @@
+//go:build duckdb_arrow
+
+package transform
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/study"
+)
+
+// haveArrow says that this binary has DuckDB's Arrow interface (build tag
+// duckdb_arrow): Load then reads the large tables column by column through
+// it instead of row by row through database/sql.
+const haveArrow = true
+
+// arrowQuery runs q through DuckDB's Arrow interface and calls fn for each
+// record batch. A batch, and every string taken from it without a copy, is
+// valid only during the call. Arrow reads a column's values from DuckDB's
+// result without a Go string per cell, which the database/sql scan makes
+// for every VARCHAR (even into sql.RawBytes).
+func (d *DB) arrowQuery(ctx context.Context, q string, fn func(arrow.RecordBatch) error, args ...any) error {
+	conn, err := d.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("query %.40q: %w", q, err)
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		a, err := duckdb.NewArrowFromConn(dc.(driver.Conn))
+		if err != nil {
+			return fmt.Errorf("query %.40q: %w", q, err)
+		}
+		rr, err := a.QueryContext(ctx, q, args...)
+		if err != nil {
+			return fmt.Errorf("query %.40q: %w", q, err)
+		}
+		defer rr.Release()
+		for rr.Next() {
+			if err := fn(rr.RecordBatch()); err != nil {
+				return err
+			}
+		}
+		if err := rr.Err(); err != nil {
+			return fmt.Errorf("query %.40q: %w", q, err)
+		}
+		return nil
+	})
+}
+
+// column returns column i of rec as the Arrow array type T, or an error
+// naming the column and its type.
+func column[T arrow.Array](rec arrow.RecordBatch, i int) (T, error) {
+	a, ok := rec.Column(i).(T)
+	if !ok {
+		var want T
+		return want, fmt.Errorf("column %s is %s, not %T", rec.ColumnName(i), rec.Column(i).DataType(), want)
+	}
+	return a, nil
+}
+
+// ints is an integer column of either width DuckDB gives (INTEGER, BIGINT).
+type ints struct {
+	i32 *array.Int32
+	i64 *array.Int64
+}
+
+func intColumn(rec arrow.RecordBatch, i int) (ints, error) {
+	switch a := rec.Column(i).(type) {
+	case *array.Int32:
+		return ints{i32: a}, nil
+	case *array.Int64:
+		return ints{i64: a}, nil
+	}
+	return ints{}, fmt.Errorf("column %s is %s, not an integer", rec.ColumnName(i), rec.Column(i).DataType())
+}
+
+// at is the value of row j and whether it is not NULL (0, false when NULL:
+// the value buffer under a NULL holds anything).
+func (c ints) at(j int) (int64, bool) {
+	if c.i32 != nil {
+		if c.i32.IsNull(j) {
+			return 0, false
+		}
+		return int64(c.i32.Value(j)), true
+	}
+	if c.i64.IsNull(j) {
+		return 0, false
+	}
+	return c.i64.Value(j), true
+}
+
+// strAt is the value of row j of a VARCHAR column, without a copy ("" when
+// NULL).
+func strAt(a *array.String, j int) string {
+	if a.IsNull(j) {
+		return ""
+	}
+	return a.Value(j)
+}
+
+// f64At is the value of row j of a DOUBLE column, NaN when NULL.
+func f64At(a *array.Float64, j int) float64 {
+	if a.IsNull(j) {
+		return math.NaN()
+	}
+	return a.Value(j)
+}
+
+// loadGradingsArrow is loadGradingsRows through DuckDB's Arrow interface,
+// with the same result: the grading rows in one ordered scan (their
+// strings interned straight from the Arrow column bytes), the rubric scores
+// in one unordered scan placed by (grading, attribute) into the rubric slab
+// (the pivot that loadGradingsRows asks of DuckDB, as max(score) of each
+// attribute), the verdicts in one scan ordered by (grading, item).
+func (d *DB) loadGradingsArrow(ctx context.Context, s *study.Study, cfg config.Config) error {
+	if err := d.loadAttributes(ctx, s, cfg); err != nil {
+		return err
+	}
+	aidx := make(map[string]int, len(s.Attributes))
+	for i, a := range s.Attributes {
+		aidx[a] = i
+	}
+	var n int
+	var minID, maxID sql.NullInt64
+	if err := d.db.QueryRowContext(ctx, `SELECT count(*), min(grading_id), max(grading_id) FROM gradings`).Scan(&n, &minID, &maxID); err != nil {
+		return fmt.Errorf("count gradings: %w", err)
+	}
+	s.Gradings = make([]study.Grading, 0, n)
+	byID := newIDIndex(n, minID.Int64, maxID.Int64)
+	nA := len(s.Attributes)
+	in := interner{}
+	err := d.arrowQuery(ctx, `SELECT grading_id, evaluator, kind, round, run, question_id, model, rank, position, comment, label
+		FROM gradings ORDER BY round, question_id, model, evaluator, run`, func(rec arrow.RecordBatch) error {
+		id, err := column[*array.Int64](rec, 0)
+		if err != nil {
+			return fmt.Errorf("gradings: %w", err)
+		}
+		var strs [6]*array.String // evaluator, kind, round, run, question_id, model
+		for i := range strs {
+			if strs[i], err = column[*array.String](rec, i+1); err != nil {
+				return fmt.Errorf("gradings: %w", err)
+			}
+		}
+		rank, err := intColumn(rec, 7)
+		if err != nil {
+			return fmt.Errorf("gradings: %w", err)
+		}
+		pos, err := intColumn(rec, 8)
+		if err != nil {
+			return fmt.Errorf("gradings: %w", err)
+		}
+		comment, err := column[*array.String](rec, 9)
+		if err != nil {
+			return fmt.Errorf("gradings: %w", err)
+		}
+		label, err := column[*array.String](rec, 10)
+		if err != nil {
+			return fmt.Errorf("gradings: %w", err)
+		}
+		for j := range int(rec.NumRows()) {
+			// a study repeats these few values over millions of rows: keep one copy
+			g := study.Grading{
+				Evaluator: in.str(strs[0].Value(j)), Kind: in.str(strs[1].Value(j)),
+				Round: in.str(strs[2].Value(j)), Run: in.str(strs[3].Value(j)),
+				QuestionID: in.str(strs[4].Value(j)), Model: in.str(strs[5].Value(j)),
+				Label: in.str(strAt(label, j)), // the blinded label the grader saw ("" when none)
+			}
+			r, _ := rank.at(j)
+			p, _ := pos.at(j)
+			g.Rank, g.Position = int(r), int(p)
+			if comment.IsValid(j) {
+				g.Comment = clone(comment.Value(j))
+			}
+			byID.set(id.Value(j), len(s.Gradings))
+			s.Gradings = append(s.Gradings, g)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if nA > 0 {
+		// one slab for all rubric scores, NaN = no score; each grading's
+		// scores are a sub-slice (capacity capped, so that an append to
+		// one never reaches the next)
+		slab := make([]float64, len(s.Gradings)*nA)
+		for i := range slab {
+			slab[i] = math.NaN()
+		}
+		for i := range s.Gradings {
+			s.Gradings[i].Rubric = slab[i*nA : (i+1)*nA : (i+1)*nA]
+		}
+		err := d.arrowQuery(ctx, `SELECT grading_id, attribute, score FROM rubric_scores WHERE score IS NOT NULL`, func(rec arrow.RecordBatch) error {
+			id, err := column[*array.Int64](rec, 0)
+			if err != nil {
+				return fmt.Errorf("rubric_scores: %w", err)
+			}
+			attr, err := column[*array.String](rec, 1)
+			if err != nil {
+				return fmt.Errorf("rubric_scores: %w", err)
+			}
+			score, err := column[*array.Float64](rec, 2)
+			if err != nil {
+				return fmt.Errorf("rubric_scores: %w", err)
+			}
+			for j := range int(rec.NumRows()) {
+				gi, ok := byID.get(id.Value(j))
+				if !ok {
+					continue // a score of no grading (the schema does not allow it)
+				}
+				ai, ok := aidx[attr.Value(j)]
+				if !ok {
+					continue // an attribute the study does not list
+				}
+				// max(score) over duplicate rows, as the pivot of loadGradingsRows
+				if v, p := score.Value(j), &slab[gi*nA+ai]; math.IsNaN(*p) || v > *p {
+					*p = v
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM checklist_verdicts`).Scan(&n); err != nil {
+		return fmt.Errorf("count verdicts: %w", err)
+	}
+	// The verdicts of a grading arrive together, in item order; they become
+	// a sub-slice of the verdict slab when the next grading's begin.
+	verdictSlab := make([]study.Verdict, 0, n)
+	cur, start := -1, 0
+	flush := func() {
+		if cur >= 0 {
+			s.Gradings[cur].Verdicts = verdictSlab[start:len(verdictSlab):len(verdictSlab)]
+		}
+	}
+	err = d.arrowQuery(ctx, `SELECT grading_id, verdict FROM checklist_verdicts ORDER BY grading_id, item`, func(rec arrow.RecordBatch) error {
+		id, err := column[*array.Int64](rec, 0)
+		if err != nil {
+			return fmt.Errorf("checklist_verdicts: %w", err)
+		}
+		v, err := column[*array.String](rec, 1)
+		if err != nil {
+			return fmt.Errorf("checklist_verdicts: %w", err)
+		}
+		for j := range int(rec.NumRows()) {
+			gi, ok := byID.get(id.Value(j))
+			if !ok {
+				continue // a verdict of no grading (the schema does not allow it)
+			}
+			if gi != cur {
+				flush()
+				cur, start = gi, len(verdictSlab)
+			}
+			verdictSlab = append(verdictSlab, verdictString(strAt(v, j)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	flush()
+	return d.loadGradingTags(ctx, s, byID)
+}
+
+// loadScoresArrow is loadScoresRows through DuckDB's Arrow interface, with
+// the same result and the same check that each row matches its runs in
+// Study.Gradings (compared without copying the row's strings).
+func (d *DB) loadScoresArrow(ctx context.Context, s *study.Study) error {
+	n, ok, err := d.loadScoreRule(ctx, s)
+	if err != nil || !ok {
+		return err
+	}
+	out := make([]study.Score, 0, n)
+	gs := s.Gradings
+	next := 0 // index into gs of the next grading's first run
+	err = d.arrowQuery(ctx, scoresQuery, func(rec arrow.RecordBatch) error {
+		var keys [5]*array.String // round, question_id, model, evaluator, kind
+		for i := range keys {
+			if keys[i], err = column[*array.String](rec, i); err != nil {
+				return fmt.Errorf("grading_scores: %w", err)
+			}
+		}
+		// runs, rubric_n, rubric_num, rubric_den, hits, partials, misses,
+		// nas, checklist_num, checklist_den
+		var in [10]ints
+		for k, i := range []int{5, 6, 7, 8, 10, 11, 12, 13, 14, 15} {
+			if in[k], err = intColumn(rec, i); err != nil {
+				return fmt.Errorf("grading_scores: %w", err)
+			}
+		}
+		var fl [3]*array.Float64 // rubric_mean, checklist_rate, rank
+		for k, i := range []int{9, 16, 17} {
+			if fl[k], err = column[*array.Float64](rec, i); err != nil {
+				return fmt.Errorf("grading_scores: %w", err)
+			}
+		}
+		solve, err := column[*array.String](rec, 18)
+		if err != nil {
+			return fmt.Errorf("grading_scores: %w", err)
+		}
+		usable, err := column[*array.Boolean](rec, 19)
+		if err != nil {
+			return fmt.Errorf("grading_scores: %w", err)
+		}
+		for j := range int(rec.NumRows()) {
+			round, qid, model, ev, kind := keys[0].Value(j), keys[1].Value(j), keys[2].Value(j), keys[3].Value(j), keys[4].Value(j)
+			runs, _ := in[0].at(j)
+			// the grading's runs are the next Runs rows of Study.Gradings; the
+			// row shares their strings (no copy)
+			if runs < 1 || next+int(runs) > len(gs) {
+				return fmt.Errorf("grading_scores: %s/%s/%s/%s has %d runs; %d gradings are left", round, qid, model, ev, runs, len(gs)-next)
+			}
+			for k := next; k < next+int(runs); k++ {
+				g := &gs[k]
+				if round != g.Round || qid != g.QuestionID || model != g.Model || ev != g.Evaluator || kind != g.Kind {
+					return fmt.Errorf("grading_scores: row %d (%s/%s/%s/%s) does not match gradings row %d (%s/%s/%s/%s)",
+						len(out)+1, round, qid, model, ev, k, g.Round, g.QuestionID, g.Model, g.Evaluator)
+				}
+			}
+			var v [10]int64
+			var valid [10]bool
+			for k := range in {
+				v[k], valid[k] = in[k].at(j)
+			}
+			g := &gs[next]
+			x := study.Score{Round: g.Round, QuestionID: g.QuestionID, Model: g.Model, Evaluator: g.Evaluator,
+				Kind: g.Kind, First: int32(next), Runs: int32(runs), RubricN: int32(v[1]),
+				Hits: int32(v[4]), Partials: int32(v[5]), Misses: int32(v[6]), NAs: int32(v[7]),
+				RubricMean: f64At(fl[0], j), ChecklistRate: f64At(fl[1], j),
+				Solve: solveValue(strAt(solve, j)), Usable: usable.IsValid(j) && usable.Value(j)}
+			if fl[2].IsValid(j) {
+				x.Rank = fl[2].Value(j) // 0 when unranked (NULL)
+			}
+			if valid[2] && valid[3] {
+				x.Rubric = study.Rat{Num: v[2], Den: v[3]}
+			}
+			if valid[8] && valid[9] {
+				x.Checklist = study.Rat{Num: v[8], Den: v[9]}
+			}
+			next += int(runs)
+			out = append(out, x)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if next != len(gs) {
+		return fmt.Errorf("grading_scores: %d rows cover %d of %d gradings", len(out), next, len(gs))
+	}
+	s.Scores = out
+	return nil
+}
+
+// responseRowsArrow is responseRows through DuckDB's Arrow interface.
+func (d *DB) responseRowsArrow(ctx context.Context) ([]ResponseRow, error) {
+	var n int
+	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM responses`).Scan(&n); err != nil {
+		return nil, fmt.Errorf("count responses: %w", err)
+	}
+	out := make([]ResponseRow, 0, n)
+	in := interner{}
+	err := d.arrowQuery(ctx, responseRowsQuery, func(rec arrow.RecordBatch) error {
+		var strs [3]*array.String // question_id, model, source_file
+		var err error
+		for i := range strs {
+			if strs[i], err = column[*array.String](rec, i); err != nil {
+				return fmt.Errorf("responses: %w", err)
+			}
+		}
+		// source_row, attempt, chars, words, input_tokens, output_tokens
+		var nums [6]ints
+		for k, i := range []int{3, 4, 6, 7, 8, 9} {
+			if nums[k], err = intColumn(rec, i); err != nil {
+				return fmt.Errorf("responses: %w", err)
+			}
+		}
+		latest, err := column[*array.Boolean](rec, 5)
+		if err != nil {
+			return fmt.Errorf("responses: %w", err)
+		}
+		cost, err := column[*array.Float64](rec, 10)
+		if err != nil {
+			return fmt.Errorf("responses: %w", err)
+		}
+		for j := range int(rec.NumRows()) {
+			x := ResponseRow{QuestionID: in.str(strs[0].Value(j)), Model: in.str(strs[1].Value(j)), SourceFile: in.str(strs[2].Value(j)),
+				Latest: latest.IsValid(j) && latest.Value(j), CostUSD: f64At(cost, j), InputTokens: -1, OutputTokens: -1}
+			x.SourceRow, _ = nums[0].at(j)
+			x.Attempt, _ = nums[1].at(j)
+			x.Chars, _ = nums[2].at(j)
+			x.Words, _ = nums[3].at(j)
+			if v, ok := nums[4].at(j); ok {
+				x.InputTokens = v
+			}
+			if v, ok := nums[5].at(j); ok {
+				x.OutputTokens = v
+			}
+			out = append(out, x)
+		}
+		return nil
+	})
+	return out, err
+}
