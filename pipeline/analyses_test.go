@@ -7,14 +7,19 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/csvout"
+	"github.com/euroexec/euroexec/transform"
 )
 
 // TestLaterAnalysesConcurrentSame runs a generated study (humans, judges,
@@ -180,4 +185,60 @@ func TestRunJobsCancelled(t *testing.T) {
 	if ran.Load() != 0 {
 		t.Errorf("%d jobs ran after the cancellation", ran.Load())
 	}
+}
+
+// BenchmarkLaterAnalyses runs PRBench and the analyses beyond the paper on
+// a generated study of EUROEXEC_BENCH_QUESTIONS questions (default 300)
+// one by one (the baseline, as before they ran concurrently) and with
+// GOMAXPROCS workers, in the same run; it reports CPU seconds per op too.
+func BenchmarkLaterAnalyses(b *testing.B) {
+	n := 300
+	if v, err := strconv.Atoi(os.Getenv("EUROEXEC_BENCH_QUESTIONS")); err == nil && v > 0 {
+		n = v
+	}
+	dir := b.TempDir()
+	o := data.DefaultOptions()
+	o.Questions = n
+	o.Criteria = true
+	if _, err := data.Write(dir, o); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	dbPath := filepath.Join(b.TempDir(), "study.duckdb")
+	ires, err := ingest.Ingest(ctx, dir, ingest.Options{DB: dbPath})
+	if err != nil {
+		b.Fatal(err)
+	}
+	db, err := transform.Open(dbPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, _, err := db.Load(ctx, ires.Config)
+	db.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, w := range []int{1, runtime.GOMAXPROCS(0)} {
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			var cpu time.Duration
+			for b.Loop() {
+				c0 := processCPU()
+				res := &Result{Report: &report.Report{}}
+				if err := runJobs(ctx, res, laterAnalyses(s, ires.Config), w); err != nil {
+					b.Fatal(err)
+				}
+				cpu += processCPU() - c0
+			}
+			b.ReportMetric(cpu.Seconds()/float64(b.N), "CPU-s/op")
+		})
+	}
+}
+
+// processCPU is the process's user + system CPU time.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"html/template"
+	"strings"
 	"testing"
 
 	"github.com/euroexec/euroexec/report"
@@ -96,5 +97,42 @@ func FuzzResponseSections(f *testing.F) {
 			Graders: []report.GradingView{{Evaluator: model, Kind: cell, Round: label}},
 			Lines:   []gradeLine{{Label: label, Doc: cell, Class: model, Cells: []gradeCell{{Text: cell, Class: text}}}}}}
 		checkResponseSections(t, rs)
+	})
+}
+
+// BenchmarkResponseSections compares the response sections of one
+// question page (six responses, three graders each, the sample's lines)
+// written by html/template (the old way, the baseline) and by
+// responseSections, in the same run.
+func BenchmarkResponseSections(b *testing.B) {
+	var rs []respView
+	for m := range 6 {
+		r := respView{Model: "model-" + string(rune('a'+m)), Anchor: "response-m", HasText: true, Chars: 1800, Words: 300,
+			Text: strings.Repeat("A response with <markup> & 'quotes' + sums. ", 40)}
+		for g := range 3 {
+			r.Graders = append(r.Graders, report.GradingView{Evaluator: "expert_0" + string(rune('1'+g)), Kind: "human", Round: "main"})
+		}
+		for l := range 16 {
+			line := gradeLine{Label: "C" + string(rune('1'+l%9)), Doc: "a checklist item's text", Class: "verdict"}
+			for range 3 {
+				line.Cells = append(line.Cells, gradeCell{Text: "✓ hit", Class: "v-hit"})
+			}
+			r.Lines = append(r.Lines, line)
+		}
+		rs = append(rs, r)
+	}
+	b.Run("html-template", func(b *testing.B) {
+		var buf bytes.Buffer
+		for b.Loop() {
+			buf.Reset()
+			if err := responseSectionTmpl.ExecuteTemplate(&buf, "responses", rs); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("writer", func(b *testing.B) {
+		for b.Loop() {
+			_ = responseSections(rs)
+		}
 	})
 }
