@@ -64,9 +64,9 @@ var hostile = []string{
 func TestResponseSectionsMatchTemplate(t *testing.T) {
 	h := func(i int) string { return hostile[i%len(hostile)] }
 	var cases = map[string][]respView{
-		"none": nil,
+		"none":                 nil,
 		"no text, no gradings": {{Model: "m", Anchor: "response-m"}},
-		"text, no labels": {{Model: "m", Anchor: "response-m", Text: "hello <b>", HasText: true, Chars: 9, Words: 2}},
+		"text, no labels":      {{Model: "m", Anchor: "response-m", Text: "hello <b>", HasText: true, Chars: 9, Words: 2}},
 	}
 	// every hostile string in every field, one response per string
 	var all []respView
