@@ -158,13 +158,19 @@ func checklistColumn(c string) (int, bool) {
 
 // readGradings reads every sheet under grades/humans and grades/judges.
 func (st *state) readGradings() error {
+	defer st.dropPrefetched()
 	for _, kind := range []string{"humans", "judges"} {
 		k := "human"
 		if kind == "judges" {
 			k = "judge"
 		}
 		root := "grades/" + kind
-		for _, rel := range st.listFiles(root, "csv", "tsv", "jsonl", "xlsx", "json") {
+		files := st.listFiles(root, "csv", "tsv", "jsonl", "xlsx", "json")
+		for i, rel := range files {
+			if i+1 < len(files) {
+				// the next workbook is unzipped and parsed while this file is read
+				st.prefetch(files[i+1], st.gradingSpec())
+			}
 			round := st.cfg.MainRound
 			if parts := strings.Split(strings.TrimPrefix(rel, root+"/"), "/"); len(parts) > 1 {
 				round = parts[0]
