@@ -158,29 +158,50 @@ func checklistColumn(c string) (int, bool) {
 
 // readGradings reads every sheet under grades/humans and grades/judges.
 func (st *state) readGradings() error {
+	type file struct{ rel, kind, root string }
+	var files []file
 	for _, kind := range []string{"humans", "judges"} {
+		root := "grades/" + kind
+		for _, rel := range st.listFiles(root, "csv", "tsv", "jsonl", "xlsx", "json") {
+			files = append(files, file{rel, kind, root})
+		}
+	}
+	for i, f := range files {
+		if i+1 < len(files) {
+			// the next workbook is unzipped and parsed while this file is read
+			st.prefetch(files[i+1].rel, st.gradingSpec())
+		}
+		rel, kind, root := f.rel, f.kind, f.root
 		k := "human"
 		if kind == "judges" {
 			k = "judge"
 		}
-		root := "grades/" + kind
-		for _, rel := range st.listFiles(root, "csv", "tsv", "jsonl", "xlsx", "json") {
-			round := st.cfg.MainRound
-			if parts := strings.Split(strings.TrimPrefix(rel, root+"/"), "/"); len(parts) > 1 {
-				round = parts[0]
-			}
-			if st.readPlatform(rel, k, round) {
-				continue
-			}
-			if kind == "judges" && strings.HasSuffix(strings.ToLower(rel), ".jsonl") && st.readJudgeOutputs(rel, round) {
-				continue
-			}
-			st.readGradingFile(rel, k, round)
+		round := st.cfg.MainRound
+		if parts := strings.Split(strings.TrimPrefix(rel, root+"/"), "/"); len(parts) > 1 {
+			round = parts[0]
 		}
+		if st.readPlatform(rel, k, round) {
+			continue
+		}
+		if kind == "judges" && strings.HasSuffix(strings.ToLower(rel), ".jsonl") && st.readJudgeOutputs(rel, round) {
+			continue
+		}
+		st.readGradingFile(rel, k, round)
 	}
 	st.checkJudgeOutputs()
 	st.checkImportUse()
 	return nil
+}
+
+// prefetchFirstGrading starts parsing the first grading workbook (see
+// state.prefetch) while the files before it are read.
+func (st *state) prefetchFirstGrading() {
+	for _, kind := range []string{"humans", "judges"} {
+		if files := st.listFiles("grades/"+kind, "csv", "tsv", "jsonl", "xlsx", "json"); len(files) > 0 {
+			st.prefetch(files[0], st.gradingSpec())
+			return
+		}
+	}
 }
 
 func (st *state) readGradingFile(rel, kind, round string) {

@@ -162,6 +162,7 @@ func (st *state) ctxErr() error {
 // readAll reads the tables in dependency order. It returns an error only
 // for failures that are not problems of the input (I/O on the database).
 func (st *state) readAll() error {
+	defer st.dropPrefetched() // the workbooks read ahead and never taken (cancelled)
 	steps := []func() error{
 		st.readQuestions, st.readChecklist, st.readModels, st.readEvaluators,
 		st.readBlinding, st.readReferences, st.readResponses, st.readGradings,

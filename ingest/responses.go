@@ -18,6 +18,7 @@ var responseSpec = tableSpec{required: []string{"question_id", "model", "text"},
 func (st *state) readResponses() error {
 	files := st.listFiles("responses", "jsonl")
 	st.haveDumps = len(files) > 0
+	st.prefetchFirstGrading() // parsed while the dumps are read
 	tpl, err := providers.ParseIDTemplate(st.cfg.Responses.IDTemplate)
 	if err != nil {
 		st.ps.add(Problem{Loc: loc0("study.toml"), Value: st.cfg.Responses.IDTemplate, Expected: "responses.id_template: " + err.Error()})

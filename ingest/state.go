@@ -21,12 +21,14 @@ type state struct {
 	cfg      config.Config
 	aliases  []config.ColumnAlias // [columns], compiled
 	colNames map[string]string    // header as written → canonical name (see columnName)
-	tabOpt   tabular.Options
-	ps       problems
-	sink     *sink
-	out      outTables
-	files    []fileRec
-	inv      inventory
+	// prefetched are the workbooks opened and parsed ahead (see prefetch).
+	prefetched map[string]*prefetch
+	tabOpt     tabular.Options
+	ps         problems
+	sink       *sink
+	out        outTables
+	files      []fileRec
+	inv        inventory
 
 	attrs     []string // canonical (lower-case) rubric attributes
 	attrIndex map[string]int

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -250,28 +251,23 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 	if st.ctxErr() != nil {
 		return // cancelled: readAll returns the error after this step
 	}
-	path := filepath.Join(st.dir, filepath.FromSlash(rel))
-	opt := st.optFor(rel)
-	opt.HeaderRow = st.headerRow(rel)
-	opt.HeaderProbe = func(cells []string) bool {
-		have := map[string]bool{}
-		for _, c := range cells {
-			have[st.canonName(c)] = true // runs on the parsing goroutine
+	var events chan scanEvent
+	if p, ok := st.prefetched[rel]; ok {
+		delete(st.prefetched, rel)
+		events = p.wait()
+		if p.err != nil {
+			st.fileProblem(rel, p.err)
+			return
 		}
-		for _, r := range spec.required {
-			if !have[r] {
-				return false
-			}
+	} else {
+		r, err := tabular.Open(filepath.Join(st.dir, filepath.FromSlash(rel)), rel, st.tableOptions(rel, spec))
+		if err != nil {
+			st.fileProblem(rel, err)
+			return
 		}
-		return true
+		events = make(chan scanEvent, 4)
+		go scan(r, events)
 	}
-	r, err := tabular.Open(path, rel, opt)
-	if err != nil {
-		st.fileProblem(rel, err)
-		return
-	}
-	events := make(chan scanEvent, 4)
-	go scan(r, events)
 	var rows int64
 	sheets := 0
 	var h *header
@@ -389,6 +385,91 @@ type scanRow struct {
 	cells   []tabular.Cell
 	loc     tabular.Loc
 	newCols []string // columns added to the header before this row (JSONL)
+}
+
+// tableOptions are the reader options of the table file rel read as spec:
+// the file's [sheets] options, its header row, and a header probe that
+// looks for spec's required columns (it runs on the parsing goroutine).
+func (st *state) tableOptions(rel string, spec tableSpec) tabular.Options {
+	opt := st.optFor(rel)
+	opt.HeaderRow = st.headerRow(rel)
+	opt.HeaderProbe = func(cells []string) bool {
+		have := map[string]bool{}
+		for _, c := range cells {
+			have[st.canonName(c)] = true
+		}
+		for _, r := range spec.required {
+			if !have[r] {
+				return false
+			}
+		}
+		return true
+	}
+	return opt
+}
+
+// readAhead turns state.prefetch on; tests turn it off to compare.
+var readAhead = true
+
+// prefetch is a table file opened and being parsed ahead of its turn (see
+// state.prefetch): the workbook is unzipped and its rows decoded on their
+// own goroutine while the previous file's rows are checked and loaded.
+type prefetch struct {
+	ready  chan struct{} // closed once the file is open (or failed to)
+	err    error         // tabular.Open's error, after ready
+	events chan scanEvent
+}
+
+// wait returns the events of the file once it is open; err is set then.
+func (p *prefetch) wait() chan scanEvent {
+	<-p.ready
+	return p.events
+}
+
+// prefetch starts opening and parsing the table file rel (read as spec)
+// on its own goroutine, for readTable to take over when rel's turn comes;
+// at most a few chunks of rows (the events channel's buffer) are read
+// ahead. Only workbooks are read ahead: they are the costly files to
+// parse (XML in a zip), and no other reader (platform exports, judge
+// outputs) claims an .xlsx file under grades/. The problems and rows come
+// out in the same order as without it, since readTable consumes them.
+// Files never taken are closed by dropPrefetched.
+func (st *state) prefetch(rel string, spec tableSpec) {
+	if !readAhead || !strings.EqualFold(path.Ext(rel), ".xlsx") || st.ctxErr() != nil {
+		return
+	}
+	if _, ok := st.prefetched[rel]; ok {
+		return
+	}
+	if st.prefetched == nil {
+		st.prefetched = map[string]*prefetch{}
+	}
+	p := &prefetch{ready: make(chan struct{}), events: make(chan scanEvent, 4)}
+	st.prefetched[rel] = p
+	opt := st.tableOptions(rel, spec)
+	full := filepath.Join(st.dir, filepath.FromSlash(rel))
+	go func() {
+		r, err := tabular.Open(full, rel, opt)
+		p.err = err
+		close(p.ready)
+		if err != nil {
+			close(p.events)
+			return
+		}
+		scan(r, p.events)
+	}()
+}
+
+// dropPrefetched closes the files read ahead that were never taken (a
+// cancelled run): their parsing goroutines finish and close the files.
+func (st *state) dropPrefetched() {
+	for rel, p := range st.prefetched {
+		delete(st.prefetched, rel)
+		go func() {
+			for range p.wait() {
+			}
+		}()
+	}
 }
 
 // scanChunk is how many rows travel in one event.

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/metrics/analysis"
@@ -50,75 +51,127 @@ func scoreOptions(c config.Config) scores.Options {
 	return scores.Options{RubricThreshold: c.Solve.RubricThreshold, ChecklistThreshold: c.Solve.ChecklistThreshold, PartialCredit: c.Solve.PartialCredit}
 }
 
-// beyond adds the analyses beyond the paper: reliability, rankings with
-// uncertainty (and their columns of the summary table), judge calibration
-// and prediction-powered estimates, length control and study planning, and
-// keeps their typed results in res.
-func beyond(ctx context.Context, res *Result, s *study.Study, c config.Config) error {
-	rep := res.Report
+// job is one analysis that runs after the paper's: run computes from the
+// study alone (it may run concurrently with the other jobs: the analyses
+// only read the study) and returns add, which puts the typed result and
+// its report part into res; the adds run one after another in the jobs'
+// order, so the report's tables, figures, notes and warnings come in the
+// same order as when the analyses ran one by one.
+type job struct {
+	name string
+	run  func(ctx context.Context) (add func(res *Result), err error)
+}
+
+// laterAnalyses are the analyses after the paper's, in report order:
+// PRBench, reliability, rankings with uncertainty (which also annotate the
+// summary table), judge calibration and length control, study planning,
+// the judge audit and the pairwise judgments. Each job's error is wrapped
+// as when they ran one by one.
+func laterAnalyses(s *study.Study, c config.Config) []job {
 	sc := scoreOptions(c)
-	ro := reliability.DefaultOptions()
-	ro.Seed, ro.Bootstrap, ro.Round, ro.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound, sc
-	r, err := reliability.Analyze(ctx, s, ro)
-	if err != nil {
-		return err
+	return []job{
+		{"prbench", func(ctx context.Context) (func(*Result), error) {
+			pr, err := prbench.Analyze(ctx, s, prbenchOptions(c))
+			if err != nil {
+				return nil, fmt.Errorf("analyse: %w", err)
+			}
+			return func(res *Result) { res.Report.Add(pr.Part()); res.PRBench = pr }, nil
+		}},
+		{"reliability", func(ctx context.Context) (func(*Result), error) {
+			o := reliability.DefaultOptions()
+			o.Seed, o.Bootstrap, o.Round, o.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound, sc
+			r, err := reliability.Analyze(ctx, s, o)
+			if err != nil {
+				return nil, fmt.Errorf("analyse: %w", err)
+			}
+			return func(res *Result) { res.Report.Add(r.Part()); res.Reliability = r }, nil
+		}},
+		{"ranking", func(ctx context.Context) (func(*Result), error) {
+			o := ranking.DefaultOptions()
+			o.Seed, o.Bootstrap, o.Round, o.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound, sc
+			k, err := ranking.Analyze(ctx, s, o)
+			if err != nil {
+				return nil, fmt.Errorf("analyse: %w", err)
+			}
+			return func(res *Result) {
+				res.Report.Add(k.Part())
+				res.Rankings = k
+				k.AnnotateSummary(res.Report.Table("summary"))
+			}, nil
+		}},
+		{"calibration", func(ctx context.Context) (func(*Result), error) {
+			o := calibration.DefaultOptions()
+			o.Seed, o.Bootstrap, o.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, sc
+			cr, err := calibration.Analyze(ctx, s, o)
+			if err != nil {
+				return nil, fmt.Errorf("analyse: %w", err)
+			}
+			return func(res *Result) { res.Report.Add(cr.Part()); res.Calibration = cr }, nil
+		}},
+		{"planning", func(ctx context.Context) (func(*Result), error) {
+			o := planning.DefaultOptions()
+			o.Plan.Scores = sc
+			pr, err := planning.Analyze(ctx, s, o)
+			if err != nil {
+				return nil, fmt.Errorf("analyse: %w", err)
+			}
+			return func(res *Result) { res.Report.Add(pr.Part()); res.Planning = pr }, nil
+		}},
+		{"judge audit", func(ctx context.Context) (func(*Result), error) {
+			o := judgeaudit.DefaultOptions()
+			o.Seed, o.Bootstrap, o.Round = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound
+			o.Scores = sc
+			r, err := judgeaudit.Analyze(ctx, s, o)
+			if err != nil {
+				return nil, fmt.Errorf("analyse: %w", err)
+			}
+			return func(res *Result) { res.Report.Add(r.Part()); res.JudgeAudit = r }, nil
+		}},
+		{"pairwise", func(ctx context.Context) (func(*Result), error) {
+			o := pairwise.DefaultOptions()
+			o.Seed, o.Bootstrap, o.Round = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound
+			p, err := pairwise.Analyze(ctx, s, o)
+			if err != nil {
+				return nil, fmt.Errorf("analyse pairwise judgments: %w", err)
+			}
+			return func(res *Result) { res.Report.Add(p.Part()); res.Pairwise = p }, nil
+		}},
 	}
-	rep.Add(r.Part())
-	res.Reliability = r
-	ko := ranking.DefaultOptions()
-	ko.Seed, ko.Bootstrap, ko.Round, ko.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound, sc
-	k, err := ranking.Analyze(ctx, s, ko)
-	if err != nil {
-		return err
-	}
-	rep.Add(k.Part())
-	res.Rankings = k
-	k.AnnotateSummary(rep.Table("summary"))
-	co := calibration.DefaultOptions()
-	co.Seed, co.Bootstrap, co.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, sc
-	cr, err := calibration.Analyze(ctx, s, co)
-	if err != nil {
-		return err
-	}
-	rep.Add(cr.Part())
-	res.Calibration = cr
-	po := planning.DefaultOptions()
-	po.Plan.Scores = sc
-	pr, err := planning.Analyze(ctx, s, po)
-	if err != nil {
-		return err
-	}
-	rep.Add(pr.Part())
-	res.Planning = pr
-	return nil
 }
 
-// auditJudges adds the judge audit (judge_bias, judge_bias_by_attribute,
-// judge_audit and a forest plot per judge) to the report and keeps its
-// typed result in res.
-func auditJudges(ctx context.Context, res *Result, s *study.Study, c config.Config) error {
-	o := judgeaudit.DefaultOptions()
-	o.Seed, o.Bootstrap, o.Round = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound
-	o.Scores = scoreOptions(c)
-	r, err := judgeaudit.Analyze(ctx, s, o)
-	if err != nil {
-		return fmt.Errorf("analyse: %w", err)
+// runJobs runs jobs with at most workers at a time (workers < 1 means
+// one), then applies their results to res in the jobs' order. Every job
+// runs to its end even when another fails (a failure does not cancel the
+// others), and the error returned is that of the first job, in order,
+// that failed: the same report and the same error as running them one by
+// one. A cancelled ctx stops the jobs that check it and comes back as the
+// first cancelled job's error.
+func runJobs(ctx context.Context, res *Result, jobs []job, workers int) error {
+	adds := make([]func(*Result), len(jobs))
+	errs := make([]error, len(jobs))
+	sem := make(chan struct{}, max(workers, 1))
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		if err := ctx.Err(); err != nil {
+			errs[i] = fmt.Errorf("analyse: %s: %w", j.name, err)
+			continue
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			adds[i], errs[i] = j.run(ctx)
+		}()
 	}
-	res.Report.Add(r.Part())
-	res.JudgeAudit = r
-	return nil
-}
-
-// addPairwise adds the analysis of the pairwise (A-vs-B) judgments and
-// keeps its typed result in res.
-func addPairwise(ctx context.Context, res *Result, s *study.Study, c config.Config) error {
-	o := pairwise.DefaultOptions()
-	o.Seed, o.Bootstrap, o.Round = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound
-	p, err := pairwise.Analyze(ctx, s, o)
-	if err != nil {
-		return fmt.Errorf("analyse pairwise judgments: %w", err)
+	wg.Wait()
+	for i := range jobs {
+		if errs[i] != nil {
+			return errs[i]
+		}
 	}
-	res.Report.Add(p.Part())
-	res.Pairwise = p
+	for _, add := range adds {
+		add(res)
+	}
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/euroexec/euroexec/ingest"
@@ -38,8 +39,8 @@ import (
 const (
 	StageLoad     = "load"                     // ingest into the database
 	StageReadBack = "read back"                // the database into the study model
-	StageAnalyse  = "analyse"                  // the paper's tables and PRBench
-	StageBeyond   = "analyse beyond the paper" // reliability, rankings, calibration, planning, judge audit, pairwise
+	StageAnalyse  = "analyse"                  // the paper's tables
+	StageBeyond   = "analyse beyond the paper" // PRBench, reliability, rankings, calibration, planning, judge audit, pairwise, concurrently
 )
 
 // Options control Run. The zero value is usable (see each field's
@@ -78,6 +79,11 @@ type Options struct {
 	// by ROUGE and BLEU with the number done and the total, from several
 	// goroutines (as analysis.Options.TextProgress). Default nil.
 	TextProgress func(done, total int)
+	// Workers is how many of the analyses after the paper's (PRBench,
+	// reliability, rankings, calibration, planning, judge audit, pairwise)
+	// run at the same time; the report is the same whatever the number.
+	// Default 0: runtime.GOMAXPROCS(0); 1 runs them one by one.
+	Workers int
 }
 
 // DefaultOptions returns the options of `euroexec run` without flags: a
@@ -121,6 +127,14 @@ type Result struct {
 	// Planning is the typed result of the study plan (the study_plan table
 	// and its figure).
 	Planning planning.Result
+}
+
+// workers is Workers with its default.
+func (o Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // Run ingests the study folder studyDir, analyses it and returns the
@@ -171,21 +185,10 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 	}
 	rep := ares.Report
 	dropTexts(s)
-	pr, err := prbench.Analyze(ctx, s, prbenchOptions(cfg))
-	if err != nil {
-		return nil, fmt.Errorf("analyse: %w", err)
-	}
-	rep.Add(pr.Part())
 
 	stage(StageBeyond)
-	res := &Result{Report: rep, Config: cfg, Rows: ires.Rows, Summary: ares.Summary, PRBench: pr}
-	if err := beyond(ctx, res, s, cfg); err != nil {
-		return nil, fmt.Errorf("analyse: %w", err)
-	}
-	if err := auditJudges(ctx, res, s, cfg); err != nil {
-		return nil, err
-	}
-	if err := addPairwise(ctx, res, s, cfg); err != nil {
+	res := &Result{Report: rep, Config: cfg, Rows: ires.Rows, Summary: ares.Summary}
+	if err := runJobs(ctx, res, laterAnalyses(s, cfg), opts.workers()); err != nil {
 		return nil, err
 	}
 	rep.Tables = append(rep.Tables, listingTables(listings)...)

@@ -135,6 +135,7 @@ func (b *builder) questionPage(i int, q *report.QuestionPage) *pageData {
 		}
 		p.Responses = append(p.Responses, rv)
 	}
+	p.ResponseSections = responseSections(p.Responses)
 	return p
 }
 

@@ -440,10 +440,14 @@ type pageData struct {
 	Evaluator  *evalView
 
 	// question
-	Q          *report.QuestionPage
-	Responses  []respView
-	HasLabels  bool // a response of the question page has a blinded label
-	Prev, Next string
+	Q         *report.QuestionPage
+	Responses []respView
+	HasLabels bool // a response of the question page has a blinded label
+	// ResponseSections are the sections of Responses with their gradings,
+	// written by responseSections (no template reflection: they are most
+	// of a question page's bytes).
+	ResponseSections template.HTML
+	Prev, Next       string
 }
 
 func (b *builder) base(kind, title, active, root string) *pageData {

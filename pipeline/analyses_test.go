@@ -1,0 +1,244 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/ingest"
+	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/csvout"
+	"github.com/euroexec/euroexec/transform"
+)
+
+// TestLaterAnalysesConcurrentSame runs a generated study (humans, judges,
+// PRBench criteria) with the analyses after the paper's one by one
+// and eight at a time: every CSV table, the order of the tables, figures,
+// notes and warnings, and the typed results' tables must be the same.
+func TestLaterAnalysesConcurrentSame(t *testing.T) {
+	dir := t.TempDir()
+	o := data.DefaultOptions()
+	o.Questions = 40
+	o.Criteria = true
+	if _, err := data.Write(dir, o); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	run := func(workers int) (*Result, map[string][]byte) {
+		t.Helper()
+		opt := DefaultOptions()
+		opt.DB = filepath.Join(t.TempDir(), "study.duckdb")
+		opt.Now = func() time.Time { return now }
+		opt.Workers = workers
+		res, err := Run(context.Background(), dir, opt)
+		if err != nil {
+			t.Fatalf("workers %d: %v", workers, err)
+		}
+		out := t.TempDir()
+		if err := csvout.Write(context.Background(), out, res.Report, csvout.DefaultOptions); err != nil {
+			t.Fatal(err)
+		}
+		files := map[string][]byte{}
+		err = filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			rel, _ := filepath.Rel(out, p)
+			files[rel] = b
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, files
+	}
+	seq, seqFiles := run(1)
+	con, conFiles := run(8)
+	if len(seqFiles) < 20 {
+		t.Fatalf("only %d CSV files written", len(seqFiles))
+	}
+	for name, want := range seqFiles {
+		if got, ok := conFiles[name]; !ok {
+			t.Errorf("%s: missing when the analyses run concurrently", name)
+		} else if !bytes.Equal(got, want) {
+			t.Errorf("%s differs between one and eight workers", name)
+		}
+	}
+	if len(conFiles) != len(seqFiles) {
+		t.Errorf("got %d files with eight workers, want %d", len(conFiles), len(seqFiles))
+	}
+	checkSame(t, "tables", names(seq.Report.Tables, func(x *report.Table) string { return x.Name }),
+		names(con.Report.Tables, func(x *report.Table) string { return x.Name }))
+	checkSame(t, "figures", names(seq.Report.Figures, func(x *report.Figure) string { return x.ID }),
+		names(con.Report.Figures, func(x *report.Figure) string { return x.ID }))
+	checkSame(t, "notes", names(seq.Report.Notes, func(x report.Note) string { return x.Table + ": " + x.Reason }),
+		names(con.Report.Notes, func(x report.Note) string { return x.Table + ": " + x.Reason }))
+	checkSame(t, "warnings", seq.Report.Warnings, con.Report.Warnings)
+	// the report order of the analyses (the order they ran in one by one)
+	tables := names(con.Report.Tables, func(x *report.Table) string { return x.Name })
+	last := -1
+	for _, want := range []string{"summary", "prbench_scores", "reliability", "rankings", "judge_calibration", "study_plan", "judge_bias"} {
+		i := slices.Index(tables, want)
+		if i < 0 {
+			t.Errorf("the generated study has no %s table: the test does not cover that analysis", want)
+			continue
+		}
+		if i < last {
+			t.Errorf("table %s comes at %d, before the table of the analysis that runs before it (at %d)", want, i, last)
+		}
+		last = i
+	}
+}
+
+func names[T any](xs []T, name func(T) string) []string {
+	var out []string
+	for _, x := range xs {
+		out = append(out, name(x))
+	}
+	return out
+}
+
+func checkSame(t *testing.T, what string, want, got []string) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Errorf("%s with eight workers:\n got %q\nwant %q", what, got, want)
+	}
+}
+
+// TestRunJobs checks the order of the results and the choice of error
+// when jobs finish in any order: the results are applied in the jobs'
+// order, and the error is the first failing job's in that order.
+func TestRunJobs(t *testing.T) {
+	errA, errC := errors.New("a failed"), errors.New("c failed")
+	for _, c := range []struct {
+		name    string
+		delays  []time.Duration // job i sleeps delays[i] before it ends
+		fail    map[int]error
+		workers int
+		want    error
+	}{
+		{"all succeed, last first", []time.Duration{30, 20, 10, 0}, nil, 4, nil},
+		{"all succeed, one worker", []time.Duration{0, 5, 0, 5}, nil, 1, nil},
+		{"all succeed, no worker given", []time.Duration{0, 5, 0, 5}, nil, 0, nil},
+		{"later failure ends first", []time.Duration{30, 0, 20, 0}, map[int]error{0: errA, 2: errC}, 4, errA},
+		{"only a later job fails", []time.Duration{0, 0, 10, 0}, map[int]error{2: errC}, 2, errC},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var ran atomic.Int32
+			var jobs []job
+			for i, d := range c.delays {
+				jobs = append(jobs, job{fmt.Sprint(i), func(ctx context.Context) (func(*Result), error) {
+					ran.Add(1)
+					time.Sleep(d * time.Millisecond)
+					if err := c.fail[i]; err != nil {
+						return nil, err
+					}
+					return func(res *Result) { res.Report.Notes = append(res.Report.Notes, report.Note{Table: fmt.Sprint(i)}) }, nil
+				}})
+			}
+			res := &Result{Report: &report.Report{}}
+			err := runJobs(context.Background(), res, jobs, c.workers)
+			if !errors.Is(err, c.want) || (err == nil) != (c.want == nil) {
+				t.Fatalf("got error %v, want %v", err, c.want)
+			}
+			if int(ran.Load()) != len(jobs) {
+				t.Errorf("%d jobs ran, want all %d", ran.Load(), len(jobs))
+			}
+			var got []string
+			for _, n := range res.Report.Notes {
+				got = append(got, n.Table)
+			}
+			want := []string{"0", "1", "2", "3"}
+			if c.want != nil {
+				want = nil // nothing is applied when a job fails
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("applied %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// TestRunJobsCancelled: a cancelled context starts no job and comes back
+// as the first job's error.
+func TestRunJobsCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var ran atomic.Int32
+	jobs := []job{{"x", func(context.Context) (func(*Result), error) { ran.Add(1); return func(*Result) {}, nil }}}
+	err := runJobs(ctx, &Result{Report: &report.Report{}}, jobs, 2)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	if ran.Load() != 0 {
+		t.Errorf("%d jobs ran after the cancellation", ran.Load())
+	}
+}
+
+// BenchmarkLaterAnalyses runs PRBench and the analyses beyond the paper on
+// a generated study of EUROEXEC_BENCH_QUESTIONS questions (default 300)
+// one by one (the baseline, as before they ran concurrently) and with
+// GOMAXPROCS workers, in the same run; it reports CPU seconds per op too.
+func BenchmarkLaterAnalyses(b *testing.B) {
+	n := 300
+	if v, err := strconv.Atoi(os.Getenv("EUROEXEC_BENCH_QUESTIONS")); err == nil && v > 0 {
+		n = v
+	}
+	dir := b.TempDir()
+	o := data.DefaultOptions()
+	o.Questions = n
+	o.Criteria = true
+	if _, err := data.Write(dir, o); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	dbPath := filepath.Join(b.TempDir(), "study.duckdb")
+	ires, err := ingest.Ingest(ctx, dir, ingest.Options{DB: dbPath})
+	if err != nil {
+		b.Fatal(err)
+	}
+	db, err := transform.Open(dbPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, _, err := db.Load(ctx, ires.Config)
+	db.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, w := range []int{1, runtime.GOMAXPROCS(0)} {
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			var cpu time.Duration
+			for b.Loop() {
+				c0 := processCPU()
+				res := &Result{Report: &report.Report{}}
+				if err := runJobs(ctx, res, laterAnalyses(s, ires.Config), w); err != nil {
+					b.Fatal(err)
+				}
+				cpu += processCPU() - c0
+			}
+			b.ReportMetric(cpu.Seconds()/float64(b.N), "CPU-s/op")
+		})
+	}
+}
+
+// processCPU is the process's user + system CPU time.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
