@@ -67,8 +67,13 @@ type job struct {
 // summary table), judge calibration and length control, study planning,
 // the judge audit and the pairwise judgments. Each job's error is wrapped
 // as when they ran one by one.
+//
+// The study's per-grading scores are computed once, by the first job that
+// needs them, and shared read-only by reliability, ranking, calibration,
+// planning and the judge audit (one copy instead of one per analysis).
 func laterAnalyses(s *study.Study, c config.Config) []job {
 	sc := scoreOptions(c)
+	graded := sync.OnceValue(func() []scores.Grading { return scores.Compute(s, sc) })
 	return []job{
 		{"prbench", func(ctx context.Context) (func(*Result), error) {
 			pr, err := prbench.Analyze(ctx, s, prbenchOptions(c))
@@ -79,7 +84,7 @@ func laterAnalyses(s *study.Study, c config.Config) []job {
 		}},
 		{"reliability", func(ctx context.Context) (func(*Result), error) {
 			o := reliability.DefaultOptions()
-			o.Seed, o.Bootstrap, o.Round, o.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound, sc
+			o.Seed, o.Bootstrap, o.Round, o.Scores, o.Graded = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound, sc, graded()
 			r, err := reliability.Analyze(ctx, s, o)
 			if err != nil {
 				return nil, fmt.Errorf("analyse: %w", err)
@@ -88,7 +93,7 @@ func laterAnalyses(s *study.Study, c config.Config) []job {
 		}},
 		{"ranking", func(ctx context.Context) (func(*Result), error) {
 			o := ranking.DefaultOptions()
-			o.Seed, o.Bootstrap, o.Round, o.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound, sc
+			o.Seed, o.Bootstrap, o.Round, o.Scores, o.Graded = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound, sc, graded()
 			k, err := ranking.Analyze(ctx, s, o)
 			if err != nil {
 				return nil, fmt.Errorf("analyse: %w", err)
@@ -101,7 +106,7 @@ func laterAnalyses(s *study.Study, c config.Config) []job {
 		}},
 		{"calibration", func(ctx context.Context) (func(*Result), error) {
 			o := calibration.DefaultOptions()
-			o.Seed, o.Bootstrap, o.Scores = c.Analysis.Seed, c.Analysis.Bootstrap, sc
+			o.Seed, o.Bootstrap, o.Scores, o.Graded = c.Analysis.Seed, c.Analysis.Bootstrap, sc, graded()
 			cr, err := calibration.Analyze(ctx, s, o)
 			if err != nil {
 				return nil, fmt.Errorf("analyse: %w", err)
@@ -110,7 +115,7 @@ func laterAnalyses(s *study.Study, c config.Config) []job {
 		}},
 		{"planning", func(ctx context.Context) (func(*Result), error) {
 			o := planning.DefaultOptions()
-			o.Plan.Scores = sc
+			o.Plan.Scores, o.Plan.Graded = sc, graded()
 			pr, err := planning.Analyze(ctx, s, o)
 			if err != nil {
 				return nil, fmt.Errorf("analyse: %w", err)
@@ -120,7 +125,7 @@ func laterAnalyses(s *study.Study, c config.Config) []job {
 		{"judge audit", func(ctx context.Context) (func(*Result), error) {
 			o := judgeaudit.DefaultOptions()
 			o.Seed, o.Bootstrap, o.Round = c.Analysis.Seed, c.Analysis.Bootstrap, c.MainRound
-			o.Scores = sc
+			o.Scores, o.Graded = sc, graded()
 			r, err := judgeaudit.Analyze(ctx, s, o)
 			if err != nil {
 				return nil, fmt.Errorf("analyse: %w", err)

@@ -32,6 +32,10 @@ type Options struct {
 	Bootstrap int
 	// Scores is the Solve Rate rule; default scores.DefaultOptions().
 	Scores scores.Options
+	// Graded, when not nil, is scores.Compute(s, Scores), computed once by
+	// the caller and shared read-only with other analyses; default nil:
+	// computed here.
+	Graded []scores.Grading
 }
 
 // DefaultOptions returns Seed 1, Folds 5, Level 0.95, Bootstrap 2000 and
@@ -190,7 +194,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 		r.Notes = append(r.Notes, report.Note{Table: TableCalibration, Reason: "no study"})
 		return r, nil
 	}
-	d := load(s, opt.Scores)
+	d := load(s, opt.Scores, opt.Graded)
 	calibrate(d, opt, &r)
 	if err := ctx.Err(); err != nil {
 		return Result{}, err

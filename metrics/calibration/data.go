@@ -52,7 +52,7 @@ func nanGrid(a, b int) [][]float64 {
 }
 
 // load reads the main round (Study.MainRound, "main" when empty) of s.
-func load(s *analysis.Study, so scores.Options) *data {
+func load(s *analysis.Study, so scores.Options, graded []scores.Grading) *data {
 	round := s.MainRound
 	if round == "" {
 		round = "main"
@@ -63,7 +63,7 @@ func load(s *analysis.Study, so scores.Options) *data {
 		qPos[q.ID] = i
 		d.questions = append(d.questions, q.ID)
 	}
-	gs := scores.Compute(s, so)
+	gs := scores.OrCompute(graded, s, so)
 	mSet, jSet := map[string]bool{}, map[string]bool{}
 	for _, g := range gs {
 		if g.Round != round || g.Model == s.HumanLabel {

@@ -31,6 +31,10 @@ type Options struct {
 	// Scores is the Solve Rate rule behind κ and macro-F1; default
 	// scores.DefaultOptions().
 	Scores scores.Options
+	// Graded, when not nil, is scores.Compute(s, Scores), computed once by
+	// the caller and shared read-only with other analyses; default nil:
+	// computed here.
+	Graded []scores.Grading
 	// RerunAlpha flags rerun when the upper end of α's interval is below
 	// it; default 0.8. Accepted: (0, 1].
 	RerunAlpha float64

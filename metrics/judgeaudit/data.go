@@ -97,7 +97,7 @@ func prepare(s *analysis.Study, opt Options) *prepared {
 	p := &prepared{round: round, attrs: s.Attributes}
 	nA := len(s.Attributes)
 	nStat := nFixed + 2*nA
-	gs := scores.Compute(s, opt.Scores)
+	gs := scores.OrCompute(opt.Graded, s, opt.Scores)
 	provOf := map[string]string{}
 	for _, m := range s.Models {
 		provOf[m.Name] = strings.TrimSpace(m.Provider)

@@ -30,6 +30,10 @@ type PlanOptions struct {
 	// Scores is the Solve Rate rule used to derive per-grading scores;
 	// default scores.DefaultOptions() (only rubric means are used here).
 	Scores scores.Options
+	// Graded, when not nil, is scores.Compute(s, Scores), computed once by
+	// the caller and shared read-only with other analyses; default nil:
+	// computed here.
+	Graded []scores.Grading
 }
 
 // DefaultPlanOptions returns Alpha 0.01, Power 0.8, graders {1, 2, 3}.
@@ -208,7 +212,7 @@ func plan(s *analysis.Study, opt PlanOptions) ([]Pair, error) {
 	if err := checkPlan(s, opt); err != nil {
 		return nil, err
 	}
-	p := loadPilot(s, opt.Scores)
+	p := loadPilot(s, opt.Scores, opt.Graded)
 	if len(p.models) < 2 {
 		return nil, fmt.Errorf("planning: plan: %d model(s) with main-round human rubric gradings; need 2", len(p.models))
 	}
@@ -301,7 +305,7 @@ func newPlanTable(opt PlanOptions) *report.Table {
 
 // loadPilot collects the main-round human rubric means per model and
 // question, with the models ordered by mean rubric over gradings.
-func loadPilot(s *analysis.Study, so scores.Options) *pilot {
+func loadPilot(s *analysis.Study, so scores.Options, graded []scores.Grading) *pilot {
 	round := s.MainRound
 	if round == "" {
 		round = "main"
@@ -312,7 +316,7 @@ func loadPilot(s *analysis.Study, so scores.Options) *pilot {
 	}
 	accs := map[string]*study.RatSum{} // per model: the exact mean rubric over gradings
 	by := map[string][]map[string]score{}
-	for _, g := range scores.Compute(s, so) {
+	for _, g := range scores.OrCompute(graded, s, so) {
 		if g.Kind != analysis.Human || g.Round != round || g.Model == s.HumanLabel || math.IsNaN(g.RubricMean) {
 			continue
 		}

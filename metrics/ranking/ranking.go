@@ -90,6 +90,10 @@ type Options struct {
 	Round string
 	// Scores are the Solve Rate rules; default scores.DefaultOptions().
 	Scores scores.Options
+	// Graded, when not nil, is scores.Compute(s, Scores), computed once by
+	// the caller and shared read-only with other analyses; default nil:
+	// computed here.
+	Graded []scores.Grading
 }
 
 // DefaultOptions returns Seed 1, 2,000 replicates, 95 % intervals, α =
@@ -594,7 +598,7 @@ func build(s *analysis.Study, opt Options) (*data, []report.Note, []string) {
 	qpos := map[string]int{}
 	var questions []string
 	modelQs := map[string]map[string]bool{}
-	for _, g := range scores.Compute(s, opt.Scores) {
+	for _, g := range scores.OrCompute(opt.Graded, s, opt.Scores) {
 		if g.Round != round || g.Kind != analysis.Human || g.Model == human {
 			continue
 		}

@@ -87,6 +87,10 @@ type Options struct {
 	// Scores are the per-grading score rules (partial credit); default
 	// scores.DefaultOptions().
 	Scores scores.Options
+	// Graded, when not nil, is scores.Compute(s, Scores), computed once by
+	// the caller and shared read-only with other analyses; default nil:
+	// computed here.
+	Graded []scores.Grading
 }
 
 // DefaultOptions returns Seed 1, 2,000 replicates, 95 % intervals, the main
@@ -227,15 +231,33 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	if round == "" {
 		round = "main"
 	}
-	// the round's gradings, filtered in place (no second copy of the study's)
-	all := scores.Compute(s, opt.Scores)
-	gs := all[:0]
-	for _, g := range all {
-		if g.Round == round {
-			gs = append(gs, g)
+	// the round's gradings: the shared ones as they are when every grading
+	// is of the round, else a copy of the round's; computed here, filtered
+	// in place (no second copy of the study's)
+	var gs []scores.Grading
+	if opt.Graded != nil {
+		gs = opt.Graded
+		for i := range gs {
+			if gs[i].Round != round {
+				gs = nil
+				for _, g := range opt.Graded {
+					if g.Round == round {
+						gs = append(gs, g)
+					}
+				}
+				break
+			}
 		}
+	} else {
+		all := scores.Compute(s, opt.Scores)
+		gs = all[:0]
+		for _, g := range all {
+			if g.Round == round {
+				gs = append(gs, g)
+			}
+		}
+		clear(all[len(gs):]) // the rest keep nothing alive
 	}
-	clear(all[len(gs):]) // the rest keep nothing alive
 	b := newBuilder(s, gs)
 	if len(b.units) == 0 {
 		res.Notes = append(res.Notes, report.Note{Table: TableName, Reason: fmt.Sprintf("no gradings in round %q", round)})

@@ -321,6 +321,17 @@ func Compute(s *study.Study, opt Options) []Grading {
 	return FromRows(s, opt)
 }
 
+// OrCompute returns given when it is not nil, else Compute(s, opt). given
+// is the study's gradings already scored with opt by the caller and shared,
+// read-only, by several analyses (package pipeline scores a study once for
+// all of them: at 40,000 questions each copy is ~220 MB).
+func OrCompute(given []Grading, s *study.Study, opt Options) []Grading {
+	if given != nil {
+		return given
+	}
+	return Compute(s, opt)
+}
+
 // FromRows computes the gradings of s from its raw Grading rows with
 // Scorer: the one definition in Go, used for studies built in memory (tests,
 // Go callers) and as the oracle the view grading_scores is tested against.
