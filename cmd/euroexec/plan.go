@@ -53,7 +53,7 @@ func planCmd(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			s, _, err := d.Load(cmd.Context(), res.Config)
+			s, _, err := d.LoadWithoutTexts(cmd.Context(), res.Config) // the plan reads scores, not texts
 			d.Close()
 			if err != nil {
 				return err
