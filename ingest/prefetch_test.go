@@ -11,22 +11,22 @@ import (
 )
 
 // ingestBothWays ingests dir with the grading workbooks read ahead and
-// without, and returns both results' errors and the databases' human
-// grades (empty when the study has problems).
-func ingestBothWays(t *testing.T, dir string) (with, without error, gradesWith, gradesWithout string) {
+// without, and returns the databases' human grades
+// (empty when the study has problems) and both results' errors.
+func ingestBothWays(t *testing.T, dir string) (gradesWith, gradesWithout string, with, without error) {
 	t.Helper()
-	run := func(ahead bool) (error, string) {
+	run := func(ahead bool) (string, error) {
 		readAhead = ahead
 		defer func() { readAhead = true }()
 		db := filepath.Join(t.TempDir(), "s.duckdb")
 		_, err := Ingest(context.Background(), dir, Options{DB: db})
 		if err != nil {
-			return err, ""
+			return "", err
 		}
-		return nil, humanGrades(t, db)
+		return humanGrades(t, db), nil
 	}
-	with, gradesWith = run(true)
-	without, gradesWithout = run(false)
+	gradesWith, with = run(true)
+	gradesWithout, without = run(false)
 	return
 }
 
@@ -34,7 +34,7 @@ func ingestBothWays(t *testing.T, dir string) (with, without error, gradesWith, 
 // sheets and a notes sheet each) loads the same grades whether the next
 // workbook is parsed ahead or not.
 func TestReadAheadSameGrades(t *testing.T) {
-	with, without, a, b := ingestBothWays(t, messyStudy(t))
+	a, b, with, without := ingestBothWays(t, messyStudy(t))
 	if with != nil || without != nil {
 		t.Fatalf("errors: read ahead %v, not %v", with, without)
 	}
@@ -60,7 +60,7 @@ func TestReadAheadSameProblems(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(main, "dora.xlsx"), b, 0o644); err != nil { // bruno's problem again, and his gradings twice
 		t.Fatal(err)
 	}
-	with, without, _, _ := ingestBothWays(t, dir)
+	_, _, with, without := ingestBothWays(t, dir)
 	var pw, po *ProblemsError
 	if !errors.As(with, &pw) || !errors.As(without, &po) {
 		t.Fatalf("want problems both ways; got %v and %v", with, without)

@@ -417,6 +417,10 @@ func bootstrapRows(ctx context.Context, rows []*row, nQ int, opt Options) error 
 // the memory.
 const repBlock = 32
 
+// blockCounts keeps a replicate's index in a byte: a compile-time check
+// that repBlock ≤ maxBlock.
+var _ [maxBlock - repBlock]struct{}
+
 // alphaFigure draws the headline α of every instrument (interval α for the
 // rubric, nominal α for the checklist) per population, with its interval.
 func alphaFigure(rows []Row, pops []string, instruments []string) *report.Figure {
