@@ -231,17 +231,9 @@ func (d *DB) loadGradingsArrow(ctx context.Context, s *study.Study, cfg config.C
 			return err
 		}
 	}
-	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM checklist_verdicts`).Scan(&n); err != nil {
-		return fmt.Errorf("count verdicts: %w", err)
-	}
-	// The verdicts of a grading arrive together, in item order; they become
-	// a sub-slice of the verdict slab when the next grading's begin.
-	verdictSlab := make([]study.Verdict, 0, n)
-	cur, start := -1, 0
-	flush := func() {
-		if cur >= 0 {
-			s.Gradings[cur].Verdicts = verdictSlab[start:len(verdictSlab):len(verdictSlab)]
-		}
+	vs, err := d.newVerdictSlab(ctx, s)
+	if err != nil {
+		return err
 	}
 	err = d.arrowQuery(ctx, `SELECT grading_id, verdict FROM checklist_verdicts ORDER BY grading_id, item`, func(rec arrow.RecordBatch) error {
 		id, err := column[*array.Int64](rec, 0)
@@ -253,22 +245,16 @@ func (d *DB) loadGradingsArrow(ctx context.Context, s *study.Study, cfg config.C
 			return fmt.Errorf("checklist_verdicts: %w", err)
 		}
 		for j := range int(rec.NumRows()) {
-			gi, ok := byID.get(id.Value(j))
-			if !ok {
-				continue // a verdict of no grading (the schema does not allow it)
+			if gi, ok := byID.get(id.Value(j)); ok { // else a verdict of no grading (the schema does not allow it)
+				vs.add(gi, verdictString(strAt(v, j)))
 			}
-			if gi != cur {
-				flush()
-				cur, start = gi, len(verdictSlab)
-			}
-			verdictSlab = append(verdictSlab, verdictString(strAt(v, j)))
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	flush()
+	vs.flush()
 	return d.loadGradingTags(ctx, s, byID)
 }
 

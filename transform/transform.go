@@ -403,17 +403,9 @@ func (d *DB) loadGradingsRows(ctx context.Context, s *study.Study, cfg config.Co
 	if err != nil {
 		return err
 	}
-	// The verdicts of a grading arrive together, in item order; they become
-	// a sub-slice of the verdict slab when the next grading's begin.
-	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM checklist_verdicts`).Scan(&n); err != nil {
-		return fmt.Errorf("count verdicts: %w", err)
-	}
-	verdictSlab := make([]study.Verdict, 0, n)
-	cur, start := -1, 0
-	flush := func() {
-		if cur >= 0 {
-			s.Gradings[cur].Verdicts = verdictSlab[start:len(verdictSlab):len(verdictSlab)]
-		}
+	vs, err := d.newVerdictSlab(ctx, s)
+	if err != nil {
+		return err
 	}
 	var item int64
 	var v sql.RawBytes
@@ -421,22 +413,50 @@ func (d *DB) loadGradingsRows(ctx context.Context, s *study.Study, cfg config.Co
 		if err := r.Scan(&id, &item, &v); err != nil {
 			return err
 		}
-		gi, ok := byID.get(id)
-		if !ok {
-			return nil // a verdict of no grading (the schema does not allow it)
+		if gi, ok := byID.get(id); ok { // else a verdict of no grading (the schema does not allow it)
+			vs.add(gi, verdictBytes(v))
 		}
-		if gi != cur {
-			flush()
-			cur, start = gi, len(verdictSlab)
-		}
-		verdictSlab = append(verdictSlab, verdictBytes(v))
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	flush()
+	vs.flush()
 	return d.loadGradingTags(ctx, s, byID)
+}
+
+// verdictSlab holds every verdict of a study in one array: the verdicts of
+// a grading arrive together, in item order, and become a sub-slice of the
+// slab (capacity capped) when the next grading's begin.
+type verdictSlab struct {
+	s          *study.Study
+	slab       []study.Verdict
+	cur, start int
+}
+
+// newVerdictSlab sizes the slab by the count of checklist_verdicts.
+func (d *DB) newVerdictSlab(ctx context.Context, s *study.Study) (*verdictSlab, error) {
+	var n int
+	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM checklist_verdicts`).Scan(&n); err != nil {
+		return nil, fmt.Errorf("count verdicts: %w", err)
+	}
+	return &verdictSlab{s: s, slab: make([]study.Verdict, 0, n), cur: -1}, nil
+}
+
+// add appends v, a verdict of grading gi (an index of s.Gradings).
+func (v *verdictSlab) add(gi int, x study.Verdict) {
+	if gi != v.cur {
+		v.flush()
+		v.cur, v.start = gi, len(v.slab)
+	}
+	v.slab = append(v.slab, x)
+}
+
+// flush gives the current grading its verdicts.
+func (v *verdictSlab) flush() {
+	if v.cur >= 0 {
+		v.s.Gradings[v.cur].Verdicts = v.slab[v.start:len(v.slab):len(v.slab)]
+	}
 }
 
 // loadGradingTags appends the tags of each grading, in grading_tags order.
