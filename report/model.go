@@ -244,7 +244,11 @@ type QuestionPage struct {
 	Domain     string
 	Difficulty string
 	Author     string
-	Prompt     string
+	// Prompt is the question's text; "" on a Summary page.
+	Prompt string
+	// Snippet is the prompt's line in the question index (study.PromptSnippet);
+	// when "", the site makes it from Prompt.
+	Snippet    string
 	Tags       []KV
 	Checklist  []string // item i+1's text
 	References []ReferenceText
