@@ -255,8 +255,9 @@ type QuestionPage struct {
 	Responses  []ResponseView
 	// Summary marks a question that is listed in the site's question index
 	// but has no page of its own (a study above [site] question_pages):
-	// References and Responses are then empty, and NResponses and NGradings
-	// count what the question has.
+	// Prompt, Tags, Checklist, References and Responses are then empty
+	// (Snippet is the index's line), and NResponses and NGradings count
+	// what the question has.
 	Summary               bool
 	NResponses, NGradings int
 	// Featured says why the question has a page when pages were selected

@@ -135,9 +135,6 @@ func (a *run) questionPages() {
 		if pg.Difficulty == binUnknown {
 			pg.Difficulty = ""
 		}
-		for _, t := range qq.Tags {
-			pg.Tags = append(pg.Tags, report.KV{Key: t.Key, Value: t.Value})
-		}
 		if featured != nil && featured[q] == "" {
 			// index line only: no texts kept
 			pg.Summary = true
@@ -157,6 +154,9 @@ func (a *run) questionPages() {
 		}
 		if featured != nil {
 			pg.Featured = featured[q]
+		}
+		for _, t := range qq.Tags {
+			pg.Tags = append(pg.Tags, report.KV{Key: t.Key, Value: t.Value})
 		}
 		pg.Prompt, pg.Checklist, pg.References = qq.Prompt, append([]string(nil), qq.Checklist...), refs[q]
 		views := map[int]*report.ResponseView{}
