@@ -96,12 +96,39 @@ func (q *Question) Items() int {
 // code points, its first SnippetChars code points followed by
 // " … [N more characters]", N the code points cut.
 func PromptSnippet(prompt string) string {
-	line := strings.Join(strings.Fields(prompt), " ")
-	if len(line) <= SnippetChars || utf8.RuneCountInString(line) <= SnippetChars {
-		return line
+	// one pass: write the line's first SnippetChars code points (the
+	// prompt's bytes, invalid ones included) and count the others
+	var b strings.Builder
+	b.Grow(min(len(prompt), 2*SnippetChars))
+	n := 0 // code points of the line so far
+	in := false
+	for i, r := range prompt {
+		if unicode.IsSpace(r) {
+			in = false
+			continue
+		}
+		if !in && n > 0 {
+			if n < SnippetChars {
+				b.WriteByte(' ')
+			}
+			n++
+		}
+		in = true
+		if n < SnippetChars {
+			if r == utf8.RuneError {
+				_, size := utf8.DecodeRuneInString(prompt[i:])
+				b.WriteString(prompt[i : i+size])
+			} else {
+				b.WriteRune(r)
+			}
+		}
+		n++
 	}
-	r := []rune(line)
-	return string(r[:SnippetChars]) + fmt.Sprintf(" … [%d more characters]", len(r)-SnippetChars)
+	if n <= SnippetChars {
+		return b.String()
+	}
+	// a cut line is made of code points: an invalid byte becomes U+FFFD
+	return string([]rune(b.String())) + fmt.Sprintf(" … [%d more characters]", n-SnippetChars)
 }
 
 // SnippetChars is the length, in code points, at which PromptSnippet cuts.

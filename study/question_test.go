@@ -1,6 +1,7 @@
 package study
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -40,6 +41,8 @@ func TestPromptSnippet(t *testing.T) {
 		{strings.Repeat("x", 161), strings.Repeat("x", 160) + " … [1 more characters]"},
 		{strings.Repeat("é", 161), strings.Repeat("é", 160) + " … [1 more characters]"}, // 322 bytes, cut by code points
 		{long, strings.Repeat("ab ", 53) + "a … [19 more characters]"},
+		{"bad \xff\xfe  bytes ", "bad \xff\xfe bytes"}, // kept as they are on a short line
+		{strings.Repeat("\xff ", 161), strings.Repeat("\ufffd ", 80) + " … [161 more characters]"},
 		{strings.Repeat("🇪🇺\n", 100), strings.TrimSuffix(strings.Repeat("🇪🇺 ", 53), " ") + " 🇪 … [139 more characters]"},
 	} {
 		if got := PromptSnippet(c.in); got != c.want {
@@ -59,4 +62,51 @@ func TestQuestionCounts(t *testing.T) {
 	if c, w := q.PromptLen(); c != 1400 || w != 210 || q.Items() != 12 {
 		t.Errorf("read without texts: %d chars %d words %d items; want 1400, 210, 12", c, w, q.Items())
 	}
+}
+
+// TestPromptSnippetAsTheSite compares PromptSnippet with the site's
+// former definition, written out here (strings.Fields, Join, cut as
+// []rune), on hostile prompts of every length around the cut.
+func TestPromptSnippetAsTheSite(t *testing.T) {
+	site := func(s string) string {
+		line := strings.Join(strings.Fields(s), " ")
+		r := []rune(line)
+		if len(r) <= 160 {
+			return line
+		}
+		return string(r[:160]) + fmt.Sprintf(" … [%d more characters]", len(r)-160)
+	}
+	parts := []string{"a", "é", "e\u0301", " ", "\t", "\r\n", "\u00a0", "\u3000", "\u0085", "👩\u200d💻", "🇪🇺", "שלום", "\u202e", "\x01", "\xff", "\"", "<b>", "="}
+	for n := 0; n < 400; n++ {
+		var b strings.Builder
+		for i := 0; b.Len() < n; i++ {
+			b.WriteString(parts[(i*7+n)%len(parts)])
+		}
+		in := b.String()
+		if got, want := PromptSnippet(in), site(in); got != want {
+			t.Fatalf("PromptSnippet(%q) =\n%q\nwant\n%q", in, got, want)
+		}
+	}
+}
+
+// BenchmarkPromptSnippet: the one-pass PromptSnippet (new) against the
+// site's former Fields/Join/[]rune definition (fields), same run, on a
+// 1,400-character prompt as in the generated studies.
+func BenchmarkPromptSnippet(b *testing.B) {
+	prompt := strings.Repeat("The works council will need to pilot the cost of capital.\n", 24)
+	b.Run("fields", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			r := []rune(strings.Join(strings.Fields(prompt), " "))
+			if len(r) > SnippetChars {
+				_ = string(r[:SnippetChars]) + fmt.Sprintf(" … [%d more characters]", len(r)-SnippetChars)
+			}
+		}
+	})
+	b.Run("new", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			PromptSnippet(prompt)
+		}
+	})
 }
