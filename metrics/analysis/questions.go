@@ -14,7 +14,7 @@ import (
 var verdictNames = map[Verdict]string{Hit: "hit", Partial: "partial", Miss: "miss", NA: "na"}
 
 // TextQuestions returns the ids of the questions whose response texts
-// Analyze reads, in study order: NeededTexts(s, opt).Responses.
+// Analyze reads, in study order: TextsNeeded(s, opt).Responses.
 func TextQuestions(s *Study, opt Options) ([]string, error) {
 	n, err := TextsNeeded(s, opt)
 	return n.Responses, err
