@@ -11,13 +11,14 @@ import (
 )
 
 // readBack reads the study database at dbPath into the study model with
-// only the response texts the paper's analysis reads: every response's
-// Chars and Words, but its Text only on the questions of
-// analysis.TextQuestions (those with a reference, for the text metrics,
-// and those that get a full question page), read in batches once the
-// others are known. The texts of a large study are most of its bytes;
-// nothing after the analysis reads them. It also returns read-back's
-// warnings and the listings.
+// only the texts the paper's analysis reads (analysis.TextsNeeded): every
+// response's Chars and Words, but its Text only on the questions with a
+// reference (for the text metrics) or a full question page; every
+// question's lengths, checklist size, tags and index snippet, but its
+// Prompt and Checklist texts only on the questions with a full page. They
+// are read in batches once the others are known. The texts of a large
+// study are most of its bytes; nothing after the analysis reads them. It
+// also returns read-back's warnings and the listings.
 func readBack(ctx context.Context, dbPath string, cfg config.Config, aopt analysis.Options) (*study.Study, []string, transform.Listings, error) {
 	db, err := transform.Open(dbPath)
 	if err != nil {
@@ -28,11 +29,14 @@ func readBack(ctx context.Context, dbPath string, cfg config.Config, aopt analys
 	if err != nil {
 		return nil, nil, transform.Listings{}, err
 	}
-	ids, err := analysis.TextQuestions(s, aopt)
+	need, err := analysis.TextsNeeded(s, aopt)
 	if err != nil {
 		return nil, nil, transform.Listings{}, fmt.Errorf("analyse: %w", err)
 	}
-	if _, err := db.LoadTexts(ctx, s, ids); err != nil {
+	if _, err := db.LoadTexts(ctx, s, need.Responses); err != nil {
+		return nil, nil, transform.Listings{}, err
+	}
+	if _, err := db.LoadQuestionTexts(ctx, s, need.Questions); err != nil {
 		return nil, nil, transform.Listings{}, err
 	}
 	listings, err := db.Listings(ctx)

@@ -17,10 +17,14 @@ import (
 // BenchmarkReadBack compares, on one generated study
 // (EUROEXEC_BENCH_QUESTIONS questions, default 5,000; 6 models, 10 % with
 // a reference, responses of ~1,500 characters), reading it back with every
-// response text (all: transform.Load, as before) and with only the texts
-// the analysis reads (needed: readBack, as Run), in the same run. Beside
+// response text, prompt and checklist text (all: transform.Load, as
+// before), with the response texts the analysis reads but every prompt
+// and checklist text (prompts: readBack before question texts were
+// deferred) and with only the texts the analysis reads (needed: readBack,
+// as Run), in the same run. Beside
 // time and allocations it reports text-MB, the response text bytes held,
-// and live-MB, the live heap after a GC with the study held.
+// qtext-MB, the prompt and checklist item text bytes held, and live-MB,
+// the live heap after a GC with the study held.
 func BenchmarkReadBack(b *testing.B) {
 	nq := 5000
 	if v, err := strconv.Atoi(os.Getenv("EUROEXEC_BENCH_QUESTIONS")); err == nil && v > 0 {
@@ -48,7 +52,15 @@ func BenchmarkReadBack(b *testing.B) {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		runtime.KeepAlive(s)
+		qtext := 0
+		for _, q := range s.Questions {
+			qtext += len(q.Prompt)
+			for _, c := range q.Checklist {
+				qtext += len(c)
+			}
+		}
 		b.ReportMetric(float64(text)/1e6, "text-MB")
+		b.ReportMetric(float64(qtext)/1e6, "qtext-MB")
 		b.ReportMetric(float64(ms.HeapAlloc)/1e6, "live-MB")
 	}
 	b.Run("all", func(b *testing.B) {
@@ -65,6 +77,34 @@ func BenchmarkReadBack(b *testing.B) {
 			if err == nil {
 				_, err = db.Listings(ctx)
 			}
+			db.Close()
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		report(b, s)
+	})
+	b.Run("prompts", func(b *testing.B) {
+		// as readBack before question texts were deferred: response texts
+		// where needed, every prompt and checklist text
+		b.ReportAllocs()
+		var s *study.Study
+		for b.Loop() {
+			s = nil
+			runtime.GC()
+			s, _, _, err = readBack(ctx, dbPath, res.Config, aopt)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ids := make([]string, len(s.Questions))
+			for i, q := range s.Questions {
+				ids[i] = q.ID
+			}
+			db, err := transform.Open(dbPath)
+			if err != nil {
+				b.Fatal(err)
+			}
+			_, err = db.LoadQuestionTexts(ctx, s, ids)
 			db.Close()
 			if err != nil {
 				b.Fatal(err)

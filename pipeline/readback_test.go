@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/report/csvout"
+	"github.com/euroexec/euroexec/report/site"
 	"github.com/euroexec/euroexec/transform"
 )
 
@@ -23,7 +25,13 @@ import (
 // response keeps its Chars and Words, but only the responses of questions
 // with a reference or a full page carry their text (all others ""), and
 // the paper's analysis of that study gives the same tables and pages as
-// the analysis of the study read back with every text.
+// the analysis of the study read back with every text. Likewise for the
+// questions: every question keeps its lengths, checklist size and index
+// snippet, but only those with a full page their prompt and checklist
+// texts, and the site written from the lean study is byte for byte the
+// site written, as before deferred texts, from the report of the full
+// study with every prompt on its page and no snippet (the site cutting
+// its own from the prompt).
 func TestReadBackHoldsOnlyNeededTexts(t *testing.T) {
 	dir := t.TempDir()
 	o := data.DefaultOptions()
@@ -91,6 +99,14 @@ func TestReadBackHoldsOnlyNeededTexts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	prompts := map[string]string{}
+	for i := range full.Questions {
+		// the study as before deferred texts: texts only, the analysis
+		// measures them itself
+		q := &full.Questions[i]
+		q.PromptChars, q.PromptWords, q.ChecklistItems, q.Snippet = 0, 0, 0, ""
+		prompts[q.ID] = q.Prompt
+	}
 
 	// the questions with a full page, from the analysis of the full study
 	fullRep, err := analysis.Analyze(ctx, full, aopt)
@@ -137,6 +153,31 @@ func TestReadBackHoldsOnlyNeededTexts(t *testing.T) {
 	}
 	t.Logf("%d of %d response texts held", held, len(lean.Responses))
 
+	// prompts and checklist texts only on the questions with a full page
+	if len(lean.Questions) != len(full.Questions) {
+		t.Fatalf("%d questions read back, want %d", len(lean.Questions), len(full.Questions))
+	}
+	heldQ := 0
+	for i, q := range lean.Questions {
+		f := full.Questions[i]
+		chars, words := utf8.RuneCountInString(f.Prompt), len(strings.Fields(f.Prompt))
+		if q.ID != f.ID || q.PromptChars != chars || q.PromptWords != words || q.ChecklistItems != len(f.Checklist) || q.Snippet == "" {
+			t.Errorf("question %s: chars %d words %d items %d snippet %q; want %d, %d, %d and a snippet",
+				q.ID, q.PromptChars, q.PromptWords, q.ChecklistItems, q.Snippet, chars, words, len(f.Checklist))
+		}
+		wantP, wantC := "", []string(nil)
+		if paged[q.ID] {
+			wantP, wantC = f.Prompt, f.Checklist
+			heldQ++
+		}
+		if q.Prompt != wantP || fmt.Sprint(q.Checklist) != fmt.Sprint(wantC) || (q.Checklist == nil) != (wantC == nil) {
+			t.Errorf("question %s: prompt held %t, %d checklist texts; want held %t and %d", q.ID, q.Prompt != "", len(q.Checklist), wantP != "", len(wantC))
+		}
+	}
+	if heldQ != 30 {
+		t.Errorf("%d prompts held, want 30", heldQ)
+	}
+
 	// the same tables and pages from the lean study
 	leanRep, err := analysis.Analyze(ctx, lean, aopt)
 	if err != nil {
@@ -169,4 +210,39 @@ func TestReadBackHoldsOnlyNeededTexts(t *testing.T) {
 			t.Errorf("question page %s differs:\n got %.300s\nwant %.300s", fullRep.Questions[i].ID, got, want)
 		}
 	}
+
+	// the site: from the lean report, and from the full one as the
+	// analysis made it before (every page with its prompt, no snippet)
+	for _, pg := range fullRep.Questions {
+		pg.Prompt, pg.Snippet = prompts[pg.ID], ""
+	}
+	leanRep.GeneratedAt = fullRep.GeneratedAt
+	fullSite, leanSite := t.TempDir(), t.TempDir()
+	if _, err := site.Write(ctx, fullSite, fullRep, site.DefaultOptions); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := site.Write(ctx, leanSite, leanRep, site.DefaultOptions); err != nil {
+		t.Fatal(err)
+	}
+	nFiles := 0
+	err = filepath.WalkDir(fullSite, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(fullSite, path)
+		want, err1 := os.ReadFile(path)
+		got, err2 := os.ReadFile(filepath.Join(leanSite, rel))
+		if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
+			t.Errorf("site file %s differs between the study with every text and the lean one (%v, %v)", rel, err1, err2)
+		}
+		nFiles++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nFiles < 30+10 {
+		t.Errorf("%d site files compared; want the 30 question pages and more", nFiles)
+	}
+	t.Logf("%d site files identical", nFiles)
 }

@@ -244,15 +244,20 @@ type QuestionPage struct {
 	Domain     string
 	Difficulty string
 	Author     string
-	Prompt     string
+	// Prompt is the question's text; "" on a Summary page.
+	Prompt string
+	// Snippet is the prompt's line in the question index (study.PromptSnippet);
+	// when "", the site makes it from Prompt.
+	Snippet    string
 	Tags       []KV
 	Checklist  []string // item i+1's text
 	References []ReferenceText
 	Responses  []ResponseView
 	// Summary marks a question that is listed in the site's question index
 	// but has no page of its own (a study above [site] question_pages):
-	// References and Responses are then empty, and NResponses and NGradings
-	// count what the question has.
+	// Prompt, Tags, Checklist, References and Responses are then empty
+	// (Snippet is the index's line), and NResponses and NGradings count
+	// what the question has.
 	Summary               bool
 	NResponses, NGradings int
 	// Featured says why the question has a page when pages were selected

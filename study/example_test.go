@@ -2,6 +2,7 @@ package study_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/euroexec/euroexec/study"
 )
@@ -23,4 +24,16 @@ func ExampleRatOf() {
 	thr, _ := study.RatOf(0.60)
 	fmt.Println(thr, study.NewRat(3, 5).Cmp(thr) >= 0)
 	// Output: {3 5} true
+}
+
+// PromptSnippet puts a prompt on one line for the question index and cuts
+// it after SnippetChars code points; TextLen measures it as
+// Question.PromptChars and PromptWords.
+func ExamplePromptSnippet() {
+	prompt := "What is \"EBITDA\"?\n\tAnswer in  two lines. " + strings.Repeat("More context. ", 12)
+	fmt.Println(study.PromptSnippet(prompt))
+	fmt.Println(study.TextLen(prompt))
+	// Output:
+	// What is "EBITDA"? Answer in two lines. More context. More context. More context. More context. More context. More context. More context. More context. More cont … [46 more characters]
+	// 209 31
 }

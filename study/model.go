@@ -1,5 +1,12 @@
 package study
 
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
 // Study is the whole study as plain Go values, read from the canonical
 // database by package transform. Slices are sorted as documented so that
 // every computation is deterministic. Strings are kept byte for byte.
@@ -50,6 +57,99 @@ type Question struct {
 	Tags []Tag
 	// Checklist holds the text of items 1..n (Checklist[0] is item 1).
 	Checklist []string
+
+	// The fields below describe the texts above so that a study read
+	// without them (transform's LoadWithoutTexts, whose Prompt is "" and
+	// Checklist nil until LoadQuestionTexts sets them for the questions
+	// that need them) still has what every table reads. Load and
+	// LoadWithoutTexts set them for every question; a study built in
+	// memory may leave them zero, and readers then measure Prompt and
+	// Checklist themselves (see PromptLen and Items).
+
+	// PromptChars and PromptWords are TextLen of the prompt.
+	PromptChars, PromptWords int
+	// ChecklistItems is the number of checklist items, len(Checklist) once
+	// the texts are read.
+	ChecklistItems int
+	// Snippet is PromptSnippet of the prompt: the question index's line.
+	Snippet string
+}
+
+// PromptLen returns PromptChars and PromptWords, or TextLen(Prompt) when
+// both are zero (a question built without them).
+func (q *Question) PromptLen() (chars, words int) {
+	if q.PromptChars == 0 && q.PromptWords == 0 {
+		return TextLen(q.Prompt)
+	}
+	return q.PromptChars, q.PromptWords
+}
+
+// Items returns the number of checklist items: ChecklistItems, or
+// len(Checklist) when that is larger (a question built without the count).
+func (q *Question) Items() int {
+	return max(q.ChecklistItems, len(q.Checklist))
+}
+
+// PromptSnippet returns the prompt PromptChars would measure as one line
+// for the question index: its whitespace-separated words (unicode.IsSpace)
+// joined by single spaces and, when that line is longer than SnippetChars
+// code points, its first SnippetChars code points followed by
+// " … [N more characters]", N the code points cut.
+func PromptSnippet(prompt string) string {
+	// one pass: write the line's first SnippetChars code points (the
+	// prompt's bytes, invalid ones included) and count the others
+	var b strings.Builder
+	b.Grow(min(len(prompt), 2*SnippetChars))
+	n := 0 // code points of the line so far
+	in := false
+	for i, r := range prompt {
+		if unicode.IsSpace(r) {
+			in = false
+			continue
+		}
+		if !in && n > 0 {
+			if n < SnippetChars {
+				b.WriteByte(' ')
+			}
+			n++
+		}
+		in = true
+		if n < SnippetChars {
+			if r == utf8.RuneError {
+				_, size := utf8.DecodeRuneInString(prompt[i:])
+				b.WriteString(prompt[i : i+size])
+			} else {
+				b.WriteRune(r)
+			}
+		}
+		n++
+	}
+	if n <= SnippetChars {
+		return b.String()
+	}
+	// a cut line is made of code points: an invalid byte becomes U+FFFD
+	return string([]rune(b.String())) + fmt.Sprintf(" … [%d more characters]", n-SnippetChars)
+}
+
+// SnippetChars is the length, in code points, at which PromptSnippet cuts.
+const SnippetChars = 160
+
+// TextLen returns the length of s in Unicode code points (an invalid byte
+// counts as one, as utf8.RuneCountInString) and in words, the maximal runs
+// of characters that are not white space (unicode.IsSpace) — the measure
+// of Response.Chars and Words and of PromptChars and PromptWords.
+func TextLen(s string) (chars, words int) {
+	in := false
+	for _, r := range s {
+		chars++
+		if unicode.IsSpace(r) {
+			in = false
+		} else if !in {
+			in = true
+			words++
+		}
+	}
+	return chars, words
 }
 
 // Tag is one extra column value.

@@ -11,11 +11,14 @@ import (
 	"github.com/euroexec/euroexec/study"
 )
 
-// LoadWithoutTexts is Load without the response texts: every
-// Response.Text is "" while Chars, Words (read from the responses table,
-// computed by ingest from the text) and everything else are as Load reads
-// them. The texts are most of a large study's bytes; LoadTexts reads those
-// of the questions that need them. Reference texts are read as by Load.
+// LoadWithoutTexts is Load without the response texts, the prompts and
+// the checklist item texts: every Response.Text and Question.Prompt is ""
+// and every Question.Checklist nil, while Response.Chars and Words (read
+// from the responses table, computed by ingest from the text),
+// Question.PromptChars, PromptWords, Snippet and ChecklistItems and
+// everything else are as Load reads them. The texts are most of a large
+// study's bytes; LoadTexts and LoadQuestionTexts read those of the
+// questions that need them. Reference texts are read as by Load.
 func (d *DB) LoadWithoutTexts(ctx context.Context, cfg config.Config) (*study.Study, []string, error) {
 	return d.load(ctx, cfg, false)
 }

@@ -81,55 +81,20 @@ func (d *DB) Load(ctx context.Context, cfg config.Config) (*study.Study, []strin
 	return d.load(ctx, cfg, true)
 }
 
-// load is Load; texts says whether the response texts are read.
+// load is Load; texts says whether the response texts, the prompts and
+// the checklist item texts are read.
 func (d *DB) load(ctx context.Context, cfg config.Config, texts bool) (*study.Study, []string, error) {
 	s := &study.Study{
 		Title: cfg.Title, HumanLabel: cfg.HumanLabel, MainRound: cfg.MainRound,
 		ScaleMin: cfg.Rubric.Min, ScaleMax: cfg.Rubric.Max,
 	}
 	var warnings []string
-	qidx := map[string]int{}
-	err := d.query(ctx, `SELECT question_id, domain, prompt, author, difficulty, gate_score FROM questions ORDER BY question_id`, func(r *sql.Rows) error {
-		var q study.Question
-		var author, diff sql.NullString
-		var gate sql.NullFloat64
-		if err := r.Scan(&q.ID, &q.Domain, &q.Prompt, &author, &diff, &gate); err != nil {
-			return err
-		}
-		q.Author, q.Difficulty, q.GateScore = str(author), str(diff), f64(gate)
-		qidx[q.ID] = len(s.Questions)
-		s.Questions = append(s.Questions, q)
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	err = d.query(ctx, `SELECT question_id, key, value FROM question_tags ORDER BY question_id, ord`, func(r *sql.Rows) error {
-		var q string
-		var t study.Tag
-		if err := r.Scan(&q, &t.Key, &t.Value); err != nil {
-			return err
-		}
-		s.Questions[qidx[q]].Tags = append(s.Questions[qidx[q]].Tags, t)
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	err = d.query(ctx, `SELECT question_id, text FROM checklist_items ORDER BY question_id, item`, func(r *sql.Rows) error {
-		var q, t string
-		if err := r.Scan(&q, &t); err != nil {
-			return err
-		}
-		s.Questions[qidx[q]].Checklist = append(s.Questions[qidx[q]].Checklist, t)
-		return nil
-	})
-	if err != nil {
+	if err := d.loadQuestions(ctx, s, texts); err != nil {
 		return nil, nil, err
 	}
 	// Gate scores: passed / cells per question.
 	gate := map[string][2]int64{}
-	err = d.query(ctx, `SELECT question_id, count(*) FILTER (WHERE passed), count(*) FROM gate_runs GROUP BY question_id`, func(r *sql.Rows) error {
+	err := d.query(ctx, `SELECT question_id, count(*) FILTER (WHERE passed), count(*) FROM gate_runs GROUP BY question_id`, func(r *sql.Rows) error {
 		var q string
 		var p, n int64
 		if err := r.Scan(&q, &p, &n); err != nil {

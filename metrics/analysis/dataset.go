@@ -367,11 +367,14 @@ func (a *run) descriptivesTable() {
 		addRow(t, measure, group, int64(len(x)), stats.Mean(x), stats.SD(x), stats.Median(x), minOf(x), maxOf(x))
 	}
 	var pc, pw, ci []float64
-	for _, q := range p.s.Questions {
-		pc = append(pc, float64(utf8.RuneCountInString(q.Prompt)))
-		pw = append(pw, float64(words(q.Prompt)))
+	for i := range p.s.Questions {
+		q := &p.s.Questions[i]
+		// the counts, set even when the texts are not read (see TextsNeeded)
+		chars, words := q.PromptLen()
+		pc = append(pc, float64(chars))
+		pw = append(pw, float64(words))
 		if p.hasChecklist {
-			ci = append(ci, float64(len(q.Checklist)))
+			ci = append(ci, float64(q.Items()))
 		}
 	}
 	row("prompt_chars", "all", pc)

@@ -8,40 +8,61 @@ import (
 	"sort"
 
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 var verdictNames = map[Verdict]string{Hit: "hit", Partial: "partial", Miss: "miss", NA: "na"}
 
 // TextQuestions returns the ids of the questions whose response texts
-// Analyze reads, in study order; the texts of other responses may be left
-// empty (Response.Chars and Words must be set all the same) without
-// changing any table, figure or page. They are the questions with a
-// reference that passes opt.TextFilter (text metrics, Table 7) and those
-// that get a full question page: every question when the study has at most
-// opt.QuestionPages questions, else the selection Analyze makes (see
-// Options.QuestionPages) — which costs one pass over the gradings, as
-// Analyze's. Reference texts are always read. The error is Analyze's for
-// an inconsistent study or an option out of range.
+// Analyze reads, in study order: TextsNeeded(s, opt).Responses.
 func TextQuestions(s *Study, opt Options) ([]string, error) {
+	n, err := TextsNeeded(s, opt)
+	return n.Responses, err
+}
+
+// NeededTexts lists the questions whose texts Analyze reads; the texts of
+// other questions may be left out of the study without changing any
+// table, figure or page.
+type NeededTexts struct {
+	// Responses are the ids of the questions whose response texts Analyze
+	// reads (Response.Chars and Words must be set on all responses all the
+	// same): those with a reference that passes Options.TextFilter (text
+	// metrics, Table 7) and those with a full question page. Reference
+	// texts are read for every question.
+	Responses []string
+	// Questions are the ids of the questions whose Prompt and Checklist
+	// texts Analyze reads: those with a full question page. The others need
+	// only PromptChars, PromptWords, ChecklistItems and Snippet (the index
+	// line), set on every question.
+	Questions []string
+}
+
+// TextsNeeded returns the questions whose texts Analyze reads, in study
+// order. The questions with a full page are every question when the study
+// has at most opt.QuestionPages questions, else the selection Analyze
+// makes (see Options.QuestionPages) — which costs one pass over the
+// gradings, as Analyze's. Tags are read for every question. The error is
+// Analyze's for an inconsistent study or an option out of range.
+func TextsNeeded(s *Study, opt Options) (NeededTexts, error) {
 	if s == nil {
-		return nil, fmt.Errorf("analysis: nil study")
+		return NeededTexts{}, fmt.Errorf("analysis: nil study")
 	}
 	if err := checkOptions(opt); err != nil {
-		return nil, err
+		return NeededTexts{}, err
 	}
-	want := make([]bool, len(s.Questions))
+	page := make([]bool, len(s.Questions))
 	if limit := pageLimit(opt); limit < 0 || len(s.Questions) <= limit {
-		for q := range want {
-			want[q] = true
+		for q := range page {
+			page[q] = true
 		}
 	} else {
 		p, err := newPrep(s, opt)
 		if err != nil {
-			return nil, err
+			return NeededTexts{}, err
 		}
 		a := &run{p: p, opt: opt}
 		for q, why := range a.selectPages(gradesByQuestion(p)) {
-			want[q] = want[q] || why != ""
+			page[q] = page[q] || why != ""
 		}
 	}
 	qIdx := make(map[string]int, len(s.Questions))
@@ -50,18 +71,31 @@ func TextQuestions(s *Study, opt Options) ([]string, error) {
 			qIdx[qq.ID] = q
 		}
 	}
+	metrics := make([]bool, len(s.Questions))
 	for _, r := range s.References {
 		if q, ok := qIdx[r.QuestionID]; ok && opt.TextFilter.matches(s.Questions[q].Tags) {
-			want[q] = true
+			metrics[q] = true
 		}
 	}
-	var ids []string
-	for q, w := range want {
-		if w {
-			ids = append(ids, s.Questions[q].ID)
+	var n NeededTexts
+	for q := range page {
+		if page[q] || metrics[q] {
+			n.Responses = append(n.Responses, s.Questions[q].ID)
+		}
+		if page[q] {
+			n.Questions = append(n.Questions, s.Questions[q].ID)
 		}
 	}
-	return ids, nil
+	return n, nil
+}
+
+// snippet is the question's index line: its Snippet, or PromptSnippet of
+// its Prompt for a question built without one.
+func snippet(q *study.Question) string {
+	if q.Snippet != "" {
+		return q.Snippet
+	}
+	return study.PromptSnippet(q.Prompt)
 }
 
 // pageLimit is Options.QuestionPages with its default applied.
@@ -97,12 +131,9 @@ func (a *run) questionPages() {
 	for q := range p.s.Questions {
 		qq := &p.s.Questions[q]
 		pg := &report.QuestionPage{ID: qq.ID, Domain: qq.Domain, Difficulty: a.difficultyOf(q),
-			Author: qq.Author, Prompt: qq.Prompt}
+			Author: qq.Author, Snippet: snippet(qq)}
 		if pg.Difficulty == binUnknown {
 			pg.Difficulty = ""
-		}
-		for _, t := range qq.Tags {
-			pg.Tags = append(pg.Tags, report.KV{Key: t.Key, Value: t.Value})
 		}
 		if featured != nil && featured[q] == "" {
 			// index line only: no texts kept
@@ -124,7 +155,10 @@ func (a *run) questionPages() {
 		if featured != nil {
 			pg.Featured = featured[q]
 		}
-		pg.Checklist, pg.References = append([]string(nil), qq.Checklist...), refs[q]
+		for _, t := range qq.Tags {
+			pg.Tags = append(pg.Tags, report.KV{Key: t.Key, Value: t.Value})
+		}
+		pg.Prompt, pg.Checklist, pg.References = qq.Prompt, append([]string(nil), qq.Checklist...), refs[q]
 		views := map[int]*report.ResponseView{}
 		var order []int
 		lo, hi := map[int]float64{}, map[int]float64{}

@@ -34,7 +34,10 @@ func (b *builder) qrow(i int, q *report.QuestionPage) qRow {
 		return qRow{File: b.qfiles[i]}
 	}
 	row := qRow{ID: q.ID, File: b.qfiles[i], Domain: q.Domain, Difficulty: q.Difficulty, Author: q.Author,
-		Responses: len(q.Responses), Snippet: cutText(strings.Join(strings.Fields(q.Prompt), " "), 160), Featured: q.Featured}
+		Responses: len(q.Responses), Snippet: q.Snippet, Featured: q.Featured}
+	if row.Snippet == "" {
+		row.Snippet = cutText(strings.Join(strings.Fields(q.Prompt), " "), 160)
+	}
 	for _, r := range q.Responses {
 		row.Gradings += len(r.Gradings)
 	}
