@@ -1,5 +1,12 @@
 package study
 
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+)
+
 // Study is the whole study as plain Go values, read from the canonical
 // database by package transform. Slices are sorted as documented so that
 // every computation is deterministic. Strings are kept byte for byte.
@@ -19,8 +26,16 @@ type Study struct {
 	References []Reference // sorted by (QuestionID, ID)
 	// Gradings are sorted by (Round, QuestionID, Model, Evaluator, Run).
 	// Judge runs are separate rows here (Run != ""); Analyze averages them.
-	Gradings        []Grading
-	GateRuns        []GateRun        // sorted by (QuestionID, Run, Item)
+	Gradings []Grading
+	// GateItems are the difficulty gate tallied per checklist item, sorted
+	// by (QuestionID, Item): what package transform reads (one row per
+	// question and item instead of one per run and item). Analyses read
+	// the gate through Gate.
+	GateItems []GateItem
+	// GateRuns are the gate's cells one by one, sorted by (QuestionID, Run,
+	// Item), for a study built in memory (tests, Go callers); Gate tallies
+	// them when GateItems is empty. Package transform leaves it nil.
+	GateRuns        []GateRun
 	Criteria        []Criterion      // sorted by (QuestionID, ID)
 	CriterionGrades []CriterionGrade // sorted by (QuestionID, Model, Evaluator, CriterionID)
 	// Comparisons are the pairwise (A-vs-B) judgments, sorted by (Round,
@@ -151,6 +166,64 @@ type GateRun struct {
 	Run        string
 	Item       int
 	Passed     bool
+}
+
+// GateItem is the difficulty gate's tally of one checklist item of one
+// question: how many automatic runs judged it and how many of them passed
+// it (28 bytes, against 48 per run for GateRun).
+type GateItem struct {
+	QuestionID string
+	Item       int32 // checklist item (1..n)
+	Runs       int32 // gate cells of the item: the runs that judged it
+	Passed     int32 // cells passed
+}
+
+// Gate returns the difficulty gate per (question, item), sorted by
+// (QuestionID, Item): s.GateItems when it has any, else s.GateRuns tallied
+// (TallyGate); nil when the study has no gate.
+func (s *Study) Gate() []GateItem {
+	if len(s.GateItems) > 0 {
+		return s.GateItems
+	}
+	return TallyGate(s.GateRuns)
+}
+
+// TallyGate counts the cells and the passed cells of runs per (question,
+// item), sorted by (QuestionID, Item) in byte order; runs may come in any
+// order. A tally saturates at the largest int32 (2,147,483,647 cells).
+func TallyGate(runs []GateRun) []GateItem {
+	if len(runs) == 0 {
+		return nil
+	}
+	type key struct {
+		q    string
+		item int
+	}
+	at := make(map[key]int, len(runs)/4)
+	var out []GateItem
+	for _, r := range runs {
+		k := key{r.QuestionID, r.Item}
+		i, ok := at[k]
+		if !ok {
+			i = len(out)
+			at[k] = i
+			out = append(out, GateItem{QuestionID: r.QuestionID, Item: int32(r.Item)})
+		}
+		g := &out[i]
+		if g.Runs < math.MaxInt32 {
+			g.Runs++
+			if r.Passed {
+				g.Passed++
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b GateItem) int {
+		if c := strings.Compare(a.QuestionID, b.QuestionID); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Item, b.Item)
+	})
+	return out
 }
 
 // Criterion is one weighted rubric criterion (PRBench).

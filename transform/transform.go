@@ -14,6 +14,7 @@
 package transform
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -585,20 +586,7 @@ func (d *DB) loadRest(ctx context.Context, s *study.Study) error {
 	if err != nil {
 		return err
 	}
-	// the gate has a row per (question, run, item): keep one copy of each
-	// question id and run name
-	in := interner{}
-	var qid, run sql.RawBytes
-	err = d.query(ctx, `SELECT question_id, run, item, passed FROM gate_runs ORDER BY question_id, run, item`, func(r *sql.Rows) error {
-		var x study.GateRun
-		if err := r.Scan(&qid, &run, &x.Item, &x.Passed); err != nil {
-			return err
-		}
-		x.QuestionID, x.Run = in.bytes(qid), in.bytes(run)
-		s.GateRuns = append(s.GateRuns, x)
-		return nil
-	})
-	if err != nil {
+	if err := d.loadGate(ctx, s); err != nil {
 		return err
 	}
 	err = d.query(ctx, `SELECT question_id, criterion_id, text, weight, category FROM criteria ORDER BY question_id, criterion_id`, func(r *sql.Rows) error {
@@ -614,6 +602,7 @@ func (d *DB) loadRest(ctx context.Context, s *study.Study) error {
 	if err != nil {
 		return err
 	}
+	in := interner{}
 	return d.query(ctx, `SELECT evaluator, kind, question_id, model, criterion_id, met FROM criterion_grades
 		ORDER BY question_id, model, evaluator, criterion_id`, func(r *sql.Rows) error {
 		var x study.CriterionGrade
@@ -625,6 +614,45 @@ func (d *DB) loadRest(ctx context.Context, s *study.Study) error {
 		s.CriterionGrades = append(s.CriterionGrades, x)
 		return nil
 	})
+}
+
+// loadGate reads the difficulty gate tallied per (question, item) in SQL
+// (exact integer counts) into Study.GateItems: one row per question and
+// item instead of one per run and item, each question id shared with
+// Study.Questions when the question is there.
+func (d *DB) loadGate(ctx context.Context, s *study.Study) error {
+	in := make(interner, len(s.Questions))
+	for _, q := range s.Questions {
+		in[q.ID] = q.ID
+	}
+	var qid sql.RawBytes
+	var item, runs, passed int64
+	err := d.query(ctx, `SELECT question_id, item, count(*), count(*) FILTER (WHERE passed)
+		FROM gate_runs GROUP BY question_id, item ORDER BY question_id, item`, func(r *sql.Rows) error {
+		if err := r.Scan(&qid, &item, &runs, &passed); err != nil {
+			return err
+		}
+		if runs > math.MaxInt32 || item > math.MaxInt32 || item < math.MinInt32 {
+			return fmt.Errorf("question %q item %d has %d runs: more than a gate tally holds (2,147,483,647)", qid, item, runs)
+		}
+		s.GateItems = append(s.GateItems, study.GateItem{QuestionID: in.bytes(qid), Item: int32(item), Runs: int32(runs), Passed: int32(passed)})
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("gate_runs: %w", err)
+	}
+	// Study.Gate's order is byte order whatever DuckDB's collation
+	if !slices.IsSortedFunc(s.GateItems, cmpGateItem) {
+		slices.SortFunc(s.GateItems, cmpGateItem)
+	}
+	return nil
+}
+
+func cmpGateItem(a, b study.GateItem) int {
+	if c := strings.Compare(a.QuestionID, b.QuestionID); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Item, b.Item)
 }
 
 // loadComparisons reads the pairwise judgments, sorted as Study.Comparisons

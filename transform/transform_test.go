@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 	"unsafe"
 
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // load ingests ingest/testdata/base (a hand-made study) and reads it back.
@@ -128,19 +130,25 @@ func TestGradingScoresView(t *testing.T) {
 }
 
 // Gradings share one copy of each evaluator, kind, round, question and
-// model string (interned while loading); so do the gate runs' question ids
-// and run names, each among themselves.
+// model string (interned while loading); the gate items share their
+// question ids with Study.Questions.
 func TestLoadInternsStrings(t *testing.T) {
 	_, s, _ := load(t)
 	var gradings, gate []string
 	for _, g := range s.Gradings {
 		gradings = append(gradings, g.Evaluator, g.Kind, g.Round, g.QuestionID, g.Model)
 	}
-	for _, g := range s.GateRuns {
-		gate = append(gate, g.QuestionID, g.Run)
+	for _, q := range s.Questions {
+		gate = append(gate, q.ID)
+	}
+	for _, g := range s.GateItems {
+		gate = append(gate, g.QuestionID)
+	}
+	if len(s.GateItems) == 0 {
+		t.Fatal("the test study has no gate")
 	}
 	checkInterned(t, "Gradings", gradings)
-	checkInterned(t, "GateRuns", gate)
+	checkInterned(t, "GateItems", gate)
 }
 
 // checkInterned fails when two equal non-empty values of vals are separate
@@ -275,5 +283,42 @@ func TestLoadResponsesBatched(t *testing.T) {
 				t.Errorf("batch %d: response %d = %s/%s %q, want %s/%s %q", batch, i, g.QuestionID, g.Model, g.Text, w.QuestionID, w.Model, w.Text)
 			}
 		}
+	}
+}
+
+// The gate is read tallied per (question, item): the same as tallying the
+// table's rows one by one (q1 item 1 passed, item 2 failed; q2 item 1
+// failed, one run each).
+func TestLoadGateItems(t *testing.T) {
+	d, s, _ := load(t)
+	want := []study.GateItem{
+		{QuestionID: "q1", Item: 1, Runs: 1, Passed: 1},
+		{QuestionID: "q1", Item: 2, Runs: 1, Passed: 0},
+		{QuestionID: "q2", Item: 1, Runs: 1, Passed: 0},
+	}
+	if !reflect.DeepEqual(s.GateItems, want) {
+		t.Errorf("GateItems = %+v, want %+v", s.GateItems, want)
+	}
+	if s.GateRuns != nil {
+		t.Errorf("GateRuns = %+v, want nil (read tallied)", s.GateRuns)
+	}
+	var runs []study.GateRun
+	rows, err := d.SQL().Query(`SELECT question_id, run, item, passed FROM gate_runs`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r study.GateRun
+		if err := rows.Scan(&r.QuestionID, &r.Run, &r.Item, &r.Passed); err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if got := study.TallyGate(runs); !reflect.DeepEqual(s.GateItems, got) {
+		t.Errorf("GateItems = %+v, the rows tallied = %+v", s.GateItems, got)
 	}
 }
