@@ -35,7 +35,10 @@ type Study struct {
 	// GateRuns are the gate's cells one by one, sorted by (QuestionID, Run,
 	// Item), for a study built in memory (tests, Go callers); Gate tallies
 	// them when GateItems is empty. Package transform leaves it nil.
-	GateRuns        []GateRun
+	GateRuns []GateRun
+	// GradingTags are the gradings' tags (the extra columns of grading
+	// rows), sorted by Grading and, within a grading, in file order.
+	GradingTags     []GradingTag
 	Criteria        []Criterion      // sorted by (QuestionID, ID)
 	CriterionGrades []CriterionGrade // sorted by (QuestionID, Model, Evaluator, CriterionID)
 	// Comparisons are the pairwise (A-vs-B) judgments, sorted by (Round,
@@ -157,7 +160,27 @@ type Grading struct {
 	// when neither has one.
 	Label   string
 	Comment string
-	Tags    []Tag
+	// The grading's tags (extra columns of its row) are in
+	// Study.GradingTags, not here: no analysis reads them, and a field
+	// would cost 24 bytes on every grading (see Study.TagsOf).
+}
+
+// GradingTag is one extra column value of a grading row (table
+// grading_tags).
+type GradingTag struct {
+	Grading int // index into Study.Gradings
+	Tag
+}
+
+// TagsOf returns the tags of grading i (an index into s.Gradings) in their
+// file order; nil when it has none.
+func (s *Study) TagsOf(i int) []Tag {
+	lo, _ := slices.BinarySearchFunc(s.GradingTags, i, func(t GradingTag, i int) int { return cmp.Compare(t.Grading, i) })
+	var out []Tag
+	for k := lo; k < len(s.GradingTags) && s.GradingTags[k].Grading == i; k++ {
+		out = append(out, s.GradingTags[k].Tag)
+	}
+	return out
 }
 
 // GateRun is one cell of the difficulty gate: one automatic run on one item.

@@ -360,6 +360,7 @@ func (d *DB) loadGradingsRows(ctx context.Context, s *study.Study, cfg config.Co
 	nA := len(s.Attributes)
 	scores := make([]sql.NullFloat64, nA)
 	in := interner{}
+	comments := newCommentInterner()
 	// One scan target list and two slabs for all rows: the rubric scores
 	// and verdicts of the gradings are sub-slices of a few large arrays
 	// (capacity capped, so that an append to one never reaches the next)
@@ -368,7 +369,7 @@ func (d *DB) loadGradingsRows(ctx context.Context, s *study.Study, cfg config.Co
 		g                      study.Grading
 		id                     int64
 		rank, pos              sql.NullInt64
-		comment                sql.NullString
+		comment                sql.RawBytes
 		evaluator, kind, round sql.RawBytes
 		run, questionID, model sql.RawBytes
 		label                  sql.RawBytes
@@ -388,7 +389,7 @@ func (d *DB) loadGradingsRows(ctx context.Context, s *study.Study, cfg config.Co
 		g.QuestionID, g.Model = in.bytes(questionID), in.bytes(model)
 		g.Rank = int(rank.Int64)
 		g.Position = int(pos.Int64)
-		g.Comment = str(comment)
+		g.Comment = comments.bytes(comment)
 		g.Label = in.bytes(label) // the blinded label the grader saw ("" when none)
 		if nA > 0 {
 			k := len(rubricSlab)
@@ -460,22 +461,29 @@ func (v *verdictSlab) flush() {
 	}
 }
 
-// loadGradingTags appends the tags of each grading, in grading_tags order.
+// loadGradingTags reads the gradings' tags into Study.GradingTags, sorted
+// by grading index (the gradings are not in id order), each key and value
+// kept once.
 func (d *DB) loadGradingTags(ctx context.Context, s *study.Study, byID *idIndex) error {
-	return d.query(ctx, `SELECT grading_id, key, value FROM grading_tags ORDER BY grading_id`, func(r *sql.Rows) error {
+	in := interner{}
+	var key, value sql.RawBytes
+	err := d.query(ctx, `SELECT grading_id, key, value FROM grading_tags ORDER BY grading_id`, func(r *sql.Rows) error {
 		var id int64
-		var t study.Tag
-		if err := r.Scan(&id, &t.Key, &t.Value); err != nil {
+		if err := r.Scan(&id, &key, &value); err != nil {
 			return err
 		}
 		gi, ok := byID.get(id)
 		if !ok {
 			return nil
 		}
-		g := &s.Gradings[gi]
-		g.Tags = append(g.Tags, t)
+		s.GradingTags = append(s.GradingTags, study.GradingTag{Grading: gi, Tag: study.Tag{Key: in.bytes(key), Value: in.bytes(value)}})
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	slices.SortStableFunc(s.GradingTags, func(a, b study.GradingTag) int { return cmp.Compare(a.Grading, b.Grading) })
+	return nil
 }
 
 // interner keeps one copy of each distinct string.
@@ -501,6 +509,39 @@ func (in interner) str(s string) string {
 	c := clone(s)
 	in[c] = c
 	return c
+}
+
+// commentInterner keeps one copy of each of the first maxComments distinct
+// grading comments and copies the others: generated judge comments repeat a
+// few sentences over a million gradings ("Covers 3 of 4 checklist
+// items."), which it stores once, while a study of free-text comments, each
+// different, stops growing the map after maxComments.
+type commentInterner struct{ in interner }
+
+const maxComments = 1 << 16
+
+func newCommentInterner() commentInterner { return commentInterner{interner{}} }
+
+// bytes is interner.bytes, or a copy once the map is full.
+func (c commentInterner) bytes(b []byte) string {
+	if v, ok := c.in[string(b)]; ok || len(c.in) >= maxComments {
+		if ok {
+			return v
+		}
+		return string(b)
+	}
+	return c.in.bytes(b)
+}
+
+// str is interner.str, or a copy once the map is full.
+func (c commentInterner) str(s string) string {
+	if v, ok := c.in[s]; ok || len(c.in) >= maxComments {
+		if ok {
+			return v
+		}
+		return clone(s)
+	}
+	return c.in.str(s)
 }
 
 // clone is a copy of s that shares no memory with it.

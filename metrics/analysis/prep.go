@@ -193,7 +193,7 @@ func (p *prep) collapse() {
 		m, okm := p.mIdx[sg.Model]
 		e, oke := p.eIdx[sg.Evaluator]
 		if !okq || !okm || !oke {
-			unknown += sg.Runs
+			unknown += int(sg.Runs)
 			return
 		}
 		g := grade{round: roundIdx[sg.Round], q: q, m: m, e: e, src: int32(sg.Src),
