@@ -42,3 +42,24 @@ func TestStudyGate(t *testing.T) {
 		t.Errorf("Gate of a study without gate = %+v, want nil", got)
 	}
 }
+
+func TestTagsOf(t *testing.T) {
+	s := &Study{GradingTags: []GradingTag{
+		{0, Tag{"a", "1"}}, {2, Tag{"b", "2"}}, {2, Tag{"c", "3"}}, {3, Tag{"d", "4"}},
+	}}
+	tests := []struct {
+		i    int
+		want []Tag
+	}{
+		{0, []Tag{{"a", "1"}}},
+		{1, nil},
+		{2, []Tag{{"b", "2"}, {"c", "3"}}},
+		{3, []Tag{{"d", "4"}}},
+		{9, nil},
+	}
+	for _, tc := range tests {
+		if got := s.TagsOf(tc.i); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("TagsOf(%d) = %v, want %v", tc.i, got, tc.want)
+		}
+	}
+}
