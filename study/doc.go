@@ -9,7 +9,11 @@
 //   - a Grading holds one score per Study.Attributes entry (NaN = missing,
 //     judges only) and one verdict per checklist item of its question;
 //   - judge runs are separate Grading rows (Run != ""); the per-grading
-//     scores of package scores average them.
+//     scores of package scores average them;
+//   - the difficulty gate is read tallied per (question, checklist item)
+//     (GateItems; Gate also tallies the per-run GateRuns of a study built
+//     in memory), and grading tags sit beside the gradings (GradingTags),
+//     which keeps the per-grading and per-cell values small.
 //
 // It also holds Rat, the small exact fraction in which means over graders
 // and attributes are compared and ranked (see docs/METHODS.md).

@@ -37,3 +37,22 @@ func ExamplePromptSnippet() {
 	// What is "EBITDA"? Answer in two lines. More context. More context. More context. More context. More context. More context. More context. More context. More cont … [46 more characters]
 	// 209 31
 }
+
+// Five gate cells of two questions, in any order, tallied per checklist
+// item: q1's item 1 passed in both runs, its item 2 in one of two.
+func ExampleTallyGate() {
+	runs := []study.GateRun{
+		{QuestionID: "q2", Run: "1", Item: 1, Passed: false},
+		{QuestionID: "q1", Run: "2", Item: 2, Passed: true},
+		{QuestionID: "q1", Run: "1", Item: 1, Passed: true},
+		{QuestionID: "q1", Run: "1", Item: 2, Passed: false},
+		{QuestionID: "q1", Run: "2", Item: 1, Passed: true},
+	}
+	for _, g := range study.TallyGate(runs) {
+		fmt.Printf("%s item %d: %d of %d\n", g.QuestionID, g.Item, g.Passed, g.Runs)
+	}
+	// Output:
+	// q1 item 1: 2 of 2
+	// q1 item 2: 1 of 2
+	// q2 item 1: 0 of 1
+}

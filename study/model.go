@@ -1,7 +1,10 @@
 package study
 
 import (
+	"cmp"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -26,8 +29,19 @@ type Study struct {
 	References []Reference // sorted by (QuestionID, ID)
 	// Gradings are sorted by (Round, QuestionID, Model, Evaluator, Run).
 	// Judge runs are separate rows here (Run != ""); Analyze averages them.
-	Gradings        []Grading
-	GateRuns        []GateRun        // sorted by (QuestionID, Run, Item)
+	Gradings []Grading
+	// GateItems are the difficulty gate tallied per checklist item, sorted
+	// by (QuestionID, Item): what package transform reads (one row per
+	// question and item instead of one per run and item). Analyses read
+	// the gate through Gate.
+	GateItems []GateItem
+	// GateRuns are the gate's cells one by one, sorted by (QuestionID, Run,
+	// Item), for a study built in memory (tests, Go callers); Gate tallies
+	// them when GateItems is empty. Package transform leaves it nil.
+	GateRuns []GateRun
+	// GradingTags are the gradings' tags (the extra columns of grading
+	// rows), sorted by Grading and, within a grading, in file order.
+	GradingTags     []GradingTag
 	Criteria        []Criterion      // sorted by (QuestionID, ID)
 	CriterionGrades []CriterionGrade // sorted by (QuestionID, Model, Evaluator, CriterionID)
 	// Comparisons are the pairwise (A-vs-B) judgments, sorted by (Round,
@@ -242,7 +256,27 @@ type Grading struct {
 	// when neither has one.
 	Label   string
 	Comment string
-	Tags    []Tag
+	// The grading's tags (extra columns of its row) are in
+	// Study.GradingTags, not here: no analysis reads them, and a field
+	// would cost 24 bytes on every grading (see Study.TagsOf).
+}
+
+// GradingTag is one extra column value of a grading row (table
+// grading_tags).
+type GradingTag struct {
+	Grading int // index into Study.Gradings
+	Tag
+}
+
+// TagsOf returns the tags of grading i (an index into s.Gradings) in their
+// file order; nil when it has none.
+func (s *Study) TagsOf(i int) []Tag {
+	lo, _ := slices.BinarySearchFunc(s.GradingTags, i, func(t GradingTag, i int) int { return cmp.Compare(t.Grading, i) })
+	var out []Tag
+	for k := lo; k < len(s.GradingTags) && s.GradingTags[k].Grading == i; k++ {
+		out = append(out, s.GradingTags[k].Tag)
+	}
+	return out
 }
 
 // GateRun is one cell of the difficulty gate: one automatic run on one item.
@@ -251,6 +285,64 @@ type GateRun struct {
 	Run        string
 	Item       int
 	Passed     bool
+}
+
+// GateItem is the difficulty gate's tally of one checklist item of one
+// question: how many automatic runs judged it and how many of them passed
+// it (28 bytes, against 48 per run for GateRun).
+type GateItem struct {
+	QuestionID string
+	Item       int32 // checklist item (1..n)
+	Runs       int32 // gate cells of the item: the runs that judged it
+	Passed     int32 // cells passed
+}
+
+// Gate returns the difficulty gate per (question, item), sorted by
+// (QuestionID, Item): s.GateItems when it has any, else s.GateRuns tallied
+// (TallyGate); nil when the study has no gate.
+func (s *Study) Gate() []GateItem {
+	if len(s.GateItems) > 0 {
+		return s.GateItems
+	}
+	return TallyGate(s.GateRuns)
+}
+
+// TallyGate counts the cells and the passed cells of runs per (question,
+// item), sorted by (QuestionID, Item) in byte order; runs may come in any
+// order. A tally saturates at the largest int32 (2,147,483,647 cells).
+func TallyGate(runs []GateRun) []GateItem {
+	if len(runs) == 0 {
+		return nil
+	}
+	type key struct {
+		q    string
+		item int
+	}
+	at := make(map[key]int, len(runs)/4)
+	var out []GateItem
+	for _, r := range runs {
+		k := key{r.QuestionID, r.Item}
+		i, ok := at[k]
+		if !ok {
+			i = len(out)
+			at[k] = i
+			out = append(out, GateItem{QuestionID: r.QuestionID, Item: int32(r.Item)})
+		}
+		g := &out[i]
+		if g.Runs < math.MaxInt32 {
+			g.Runs++
+			if r.Passed {
+				g.Passed++
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b GateItem) int {
+		if c := strings.Compare(a.QuestionID, b.QuestionID); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Item, b.Item)
+	})
+	return out
 }
 
 // Criterion is one weighted rubric criterion (PRBench).

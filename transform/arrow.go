@@ -137,6 +137,7 @@ func (d *DB) loadGradingsArrow(ctx context.Context, s *study.Study, cfg config.C
 	byID := newIDIndex(n, minID.Int64, maxID.Int64)
 	nA := len(s.Attributes)
 	in := interner{}
+	comments := newCommentInterner()
 	err := d.arrowQuery(ctx, `SELECT grading_id, evaluator, kind, round, run, question_id, model, rank, position, comment, label
 		FROM gradings ORDER BY round, question_id, model, evaluator, run`, func(rec arrow.RecordBatch) error {
 		id, err := column[*array.Int64](rec, 0)
@@ -177,7 +178,7 @@ func (d *DB) loadGradingsArrow(ctx context.Context, s *study.Study, cfg config.C
 			p, _ := pos.at(j)
 			g.Rank, g.Position = int(r), int(p)
 			if comment.IsValid(j) {
-				g.Comment = clone(comment.Value(j))
+				g.Comment = comments.str(comment.Value(j))
 			}
 			byID.set(id.Value(j), len(s.Gradings))
 			s.Gradings = append(s.Gradings, g)

@@ -78,7 +78,6 @@ func TestArrowMatchesRows(t *testing.T) {
 				checkSame(t, w+" keys", [8]string{a.Evaluator, a.Kind, a.Round, a.Run, a.QuestionID, a.Model, a.Label, a.Comment},
 					[8]string{r.Evaluator, r.Kind, r.Round, r.Run, r.QuestionID, r.Model, r.Label, r.Comment})
 				checkSame(t, w+" Rank, Position", [2]int{a.Rank, a.Position}, [2]int{r.Rank, r.Position})
-				checkSame(t, w+" Tags", fmt.Sprint(a.Tags), fmt.Sprint(r.Tags))
 				checkSame(t, w+" Verdicts", fmt.Sprint(a.Verdicts), fmt.Sprint(r.Verdicts))
 				checkSame(t, w+" Verdicts nil", a.Verdicts == nil, r.Verdicts == nil)
 				checkSame(t, w+" cap(Verdicts)", cap(a.Verdicts), len(a.Verdicts))
@@ -94,6 +93,7 @@ func TestArrowMatchesRows(t *testing.T) {
 				}
 				verdicts += len(r.Verdicts)
 			}
+			checkSame(t, "GradingTags", fmt.Sprint(arr.GradingTags), fmt.Sprint(rows.GradingTags))
 			for i := range min(len(arr.Scores), len(rows.Scores)) {
 				a, r := arr.Scores[i], rows.Scores[i]
 				if !sameFloat(a.RubricMean, r.RubricMean) || !sameFloat(a.ChecklistRate, r.ChecklistRate) {

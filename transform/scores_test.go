@@ -62,7 +62,7 @@ func checkViewMatchesGo(t *testing.T, dir string) int {
 	n := 0
 	for rows.Next() {
 		var k key
-		var runs, rubN, h, p, m, na int
+		var runs, rubN, h, p, m, na int32
 		var rn, rd, cn, cd sql.NullInt64
 		var rmean, crate, rank sql.NullFloat64
 		var solve string
@@ -82,8 +82,8 @@ func checkViewMatchesGo(t *testing.T, dir string) int {
 			t.Errorf("%v %s: SQL %v, Go %v", k, what, got, want)
 		}
 		if runs != g.Runs || rubN != g.RubricN || h != g.Hits || p != g.Partials || m != g.Misses || na != g.NAs {
-			fail("counts (runs rubric_n hits partials misses nas)", []int{runs, rubN, h, p, m, na},
-				[]int{g.Runs, g.RubricN, g.Hits, g.Partials, g.Misses, g.NAs})
+			fail("counts (runs rubric_n hits partials misses nas)", []int32{runs, rubN, h, p, m, na},
+				[]int32{g.Runs, g.RubricN, g.Hits, g.Partials, g.Misses, g.NAs})
 		}
 		checkFrac(t, fail, "rubric", rn, rd, rmean, g.RubricRat, g.RubricMean)
 		checkFrac(t, fail, "checklist", cn, cd, crate, g.ChecklistRat, g.ChecklistRate)

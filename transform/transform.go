@@ -14,6 +14,7 @@
 package transform
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -324,6 +325,7 @@ func (d *DB) loadGradingsRows(ctx context.Context, s *study.Study, cfg config.Co
 	nA := len(s.Attributes)
 	scores := make([]sql.NullFloat64, nA)
 	in := interner{}
+	comments := newCommentInterner()
 	// One scan target list and two slabs for all rows: the rubric scores
 	// and verdicts of the gradings are sub-slices of a few large arrays
 	// (capacity capped, so that an append to one never reaches the next)
@@ -332,7 +334,7 @@ func (d *DB) loadGradingsRows(ctx context.Context, s *study.Study, cfg config.Co
 		g                      study.Grading
 		id                     int64
 		rank, pos              sql.NullInt64
-		comment                sql.NullString
+		comment                sql.RawBytes
 		evaluator, kind, round sql.RawBytes
 		run, questionID, model sql.RawBytes
 		label                  sql.RawBytes
@@ -352,7 +354,7 @@ func (d *DB) loadGradingsRows(ctx context.Context, s *study.Study, cfg config.Co
 		g.QuestionID, g.Model = in.bytes(questionID), in.bytes(model)
 		g.Rank = int(rank.Int64)
 		g.Position = int(pos.Int64)
-		g.Comment = str(comment)
+		g.Comment = comments.bytes(comment)
 		g.Label = in.bytes(label) // the blinded label the grader saw ("" when none)
 		if nA > 0 {
 			k := len(rubricSlab)
@@ -424,22 +426,29 @@ func (v *verdictSlab) flush() {
 	}
 }
 
-// loadGradingTags appends the tags of each grading, in grading_tags order.
+// loadGradingTags reads the gradings' tags into Study.GradingTags, sorted
+// by grading index (the gradings are not in id order), each key and value
+// kept once.
 func (d *DB) loadGradingTags(ctx context.Context, s *study.Study, byID *idIndex) error {
-	return d.query(ctx, `SELECT grading_id, key, value FROM grading_tags ORDER BY grading_id`, func(r *sql.Rows) error {
+	in := interner{}
+	var key, value sql.RawBytes
+	err := d.query(ctx, `SELECT grading_id, key, value FROM grading_tags ORDER BY grading_id`, func(r *sql.Rows) error {
 		var id int64
-		var t study.Tag
-		if err := r.Scan(&id, &t.Key, &t.Value); err != nil {
+		if err := r.Scan(&id, &key, &value); err != nil {
 			return err
 		}
 		gi, ok := byID.get(id)
 		if !ok {
 			return nil
 		}
-		g := &s.Gradings[gi]
-		g.Tags = append(g.Tags, t)
+		s.GradingTags = append(s.GradingTags, study.GradingTag{Grading: gi, Tag: study.Tag{Key: in.bytes(key), Value: in.bytes(value)}})
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	slices.SortStableFunc(s.GradingTags, func(a, b study.GradingTag) int { return cmp.Compare(a.Grading, b.Grading) })
+	return nil
 }
 
 // interner keeps one copy of each distinct string.
@@ -465,6 +474,39 @@ func (in interner) str(s string) string {
 	c := clone(s)
 	in[c] = c
 	return c
+}
+
+// commentInterner keeps one copy of each of the first maxComments distinct
+// grading comments and copies the others: generated judge comments repeat a
+// few sentences over a million gradings ("Covers 3 of 4 checklist
+// items."), which it stores once, while a study of free-text comments, each
+// different, stops growing the map after maxComments.
+type commentInterner struct{ in interner }
+
+const maxComments = 1 << 16
+
+func newCommentInterner() commentInterner { return commentInterner{interner{}} }
+
+// bytes is interner.bytes, or a copy once the map is full.
+func (c commentInterner) bytes(b []byte) string {
+	if v, ok := c.in[string(b)]; ok || len(c.in) >= maxComments {
+		if ok {
+			return v
+		}
+		return string(b)
+	}
+	return c.in.bytes(b)
+}
+
+// str is interner.str, or a copy once the map is full.
+func (c commentInterner) str(s string) string {
+	if v, ok := c.in[s]; ok || len(c.in) >= maxComments {
+		if ok {
+			return v
+		}
+		return clone(s)
+	}
+	return c.in.str(s)
 }
 
 // clone is a copy of s that shares no memory with it.
@@ -550,20 +592,7 @@ func (d *DB) loadRest(ctx context.Context, s *study.Study) error {
 	if err != nil {
 		return err
 	}
-	// the gate has a row per (question, run, item): keep one copy of each
-	// question id and run name
-	in := interner{}
-	var qid, run sql.RawBytes
-	err = d.query(ctx, `SELECT question_id, run, item, passed FROM gate_runs ORDER BY question_id, run, item`, func(r *sql.Rows) error {
-		var x study.GateRun
-		if err := r.Scan(&qid, &run, &x.Item, &x.Passed); err != nil {
-			return err
-		}
-		x.QuestionID, x.Run = in.bytes(qid), in.bytes(run)
-		s.GateRuns = append(s.GateRuns, x)
-		return nil
-	})
-	if err != nil {
+	if err := d.loadGate(ctx, s); err != nil {
 		return err
 	}
 	err = d.query(ctx, `SELECT question_id, criterion_id, text, weight, category FROM criteria ORDER BY question_id, criterion_id`, func(r *sql.Rows) error {
@@ -579,6 +608,7 @@ func (d *DB) loadRest(ctx context.Context, s *study.Study) error {
 	if err != nil {
 		return err
 	}
+	in := interner{}
 	return d.query(ctx, `SELECT evaluator, kind, question_id, model, criterion_id, met FROM criterion_grades
 		ORDER BY question_id, model, evaluator, criterion_id`, func(r *sql.Rows) error {
 		var x study.CriterionGrade
@@ -590,6 +620,45 @@ func (d *DB) loadRest(ctx context.Context, s *study.Study) error {
 		s.CriterionGrades = append(s.CriterionGrades, x)
 		return nil
 	})
+}
+
+// loadGate reads the difficulty gate tallied per (question, item) in SQL
+// (exact integer counts) into Study.GateItems: one row per question and
+// item instead of one per run and item, each question id shared with
+// Study.Questions when the question is there.
+func (d *DB) loadGate(ctx context.Context, s *study.Study) error {
+	in := make(interner, len(s.Questions))
+	for _, q := range s.Questions {
+		in[q.ID] = q.ID
+	}
+	var qid sql.RawBytes
+	var item, runs, passed int64
+	err := d.query(ctx, `SELECT question_id, item, count(*), count(*) FILTER (WHERE passed)
+		FROM gate_runs GROUP BY question_id, item ORDER BY question_id, item`, func(r *sql.Rows) error {
+		if err := r.Scan(&qid, &item, &runs, &passed); err != nil {
+			return err
+		}
+		if runs > math.MaxInt32 || item > math.MaxInt32 || item < math.MinInt32 {
+			return fmt.Errorf("question %q item %d has %d runs: more than a gate tally holds (2,147,483,647)", qid, item, runs)
+		}
+		s.GateItems = append(s.GateItems, study.GateItem{QuestionID: in.bytes(qid), Item: int32(item), Runs: int32(runs), Passed: int32(passed)})
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("gate_runs: %w", err)
+	}
+	// Study.Gate's order is byte order whatever DuckDB's collation
+	if !slices.IsSortedFunc(s.GateItems, cmpGateItem) {
+		slices.SortFunc(s.GateItems, cmpGateItem)
+	}
+	return nil
+}
+
+func cmpGateItem(a, b study.GateItem) int {
+	if c := strings.Compare(a.QuestionID, b.QuestionID); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Item, b.Item)
 }
 
 // loadComparisons reads the pairwise judgments, sorted as Study.Comparisons

@@ -4,13 +4,17 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"unsafe"
 
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // load ingests ingest/testdata/base (a hand-made study) and reads it back.
@@ -128,19 +132,25 @@ func TestGradingScoresView(t *testing.T) {
 }
 
 // Gradings share one copy of each evaluator, kind, round, question and
-// model string (interned while loading); so do the gate runs' question ids
-// and run names, each among themselves.
+// model string (interned while loading); the gate items share their
+// question ids with Study.Questions.
 func TestLoadInternsStrings(t *testing.T) {
 	_, s, _ := load(t)
 	var gradings, gate []string
 	for _, g := range s.Gradings {
 		gradings = append(gradings, g.Evaluator, g.Kind, g.Round, g.QuestionID, g.Model)
 	}
-	for _, g := range s.GateRuns {
-		gate = append(gate, g.QuestionID, g.Run)
+	for _, q := range s.Questions {
+		gate = append(gate, q.ID)
+	}
+	for _, g := range s.GateItems {
+		gate = append(gate, g.QuestionID)
+	}
+	if len(s.GateItems) == 0 {
+		t.Fatal("the test study has no gate")
 	}
 	checkInterned(t, "Gradings", gradings)
-	checkInterned(t, "GateRuns", gate)
+	checkInterned(t, "GateItems", gate)
 }
 
 // checkInterned fails when two equal non-empty values of vals are separate
@@ -275,5 +285,127 @@ func TestLoadResponsesBatched(t *testing.T) {
 				t.Errorf("batch %d: response %d = %s/%s %q, want %s/%s %q", batch, i, g.QuestionID, g.Model, g.Text, w.QuestionID, w.Model, w.Text)
 			}
 		}
+	}
+}
+
+// The gate is read tallied per (question, item): the same as tallying the
+// table's rows one by one (q1 item 1 passed, item 2 failed; q2 item 1
+// failed, one run each).
+func TestLoadGateItems(t *testing.T) {
+	d, s, _ := load(t)
+	want := []study.GateItem{
+		{QuestionID: "q1", Item: 1, Runs: 1, Passed: 1},
+		{QuestionID: "q1", Item: 2, Runs: 1, Passed: 0},
+		{QuestionID: "q2", Item: 1, Runs: 1, Passed: 0},
+	}
+	if !reflect.DeepEqual(s.GateItems, want) {
+		t.Errorf("GateItems = %+v, want %+v", s.GateItems, want)
+	}
+	if s.GateRuns != nil {
+		t.Errorf("GateRuns = %+v, want nil (read tallied)", s.GateRuns)
+	}
+	var runs []study.GateRun
+	rows, err := d.SQL().Query(`SELECT question_id, run, item, passed FROM gate_runs`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r study.GateRun
+		if err := rows.Scan(&r.QuestionID, &r.Run, &r.Item, &r.Passed); err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if got := study.TallyGate(runs); !reflect.DeepEqual(s.GateItems, got) {
+		t.Errorf("GateItems = %+v, the rows tallied = %+v", s.GateItems, got)
+	}
+}
+
+// Grading tags (extra columns of grading rows) are read into
+// Study.GradingTags, sorted by grading index, in column order within a
+// grading, each distinct key and value held once; TagsOf finds them.
+func TestLoadGradingTags(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "ingest", "testdata", "base"))); err != nil {
+		t.Fatal(err)
+	}
+	alice := `evaluator,question_id,model,Domain,Localization,Reasoning,Communication,Actionability,C1,C2,rank,comment,batch,shift
+alice,q1,m1,4,4,3,5,4,Hit,partial,1,good,b2,am
+alice,q1,m2,2,3,2,3,2,miss,na,2,,b1,pm
+alice,q2,m1,4,4,3,5,4,hit,,1,,b2,am
+alice,q2,m2,3,3,3,3,3,no,,2,,b1,
+`
+	if err := os.WriteFile(filepath.Join(dir, "grades", "humans", "main", "alice.csv"), []byte(alice), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "s.duckdb")
+	res, err := ingest.Ingest(context.Background(), dir, ingest.Options{DB: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	s, _, err := d.Load(context.Background(), res.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{ // question/model → tags of alice's grading
+		"q1/m1": "[{batch b2} {shift am}]", "q1/m2": "[{batch b1} {shift pm}]",
+		"q2/m1": "[{batch b2} {shift am}]", "q2/m2": "[{batch b1}]", // an empty cell is no tag
+	}
+	var vals []string
+	for i, g := range s.Gradings {
+		got := fmt.Sprint(s.TagsOf(i))
+		if g.Evaluator != "alice" {
+			if got != "[]" {
+				t.Errorf("%s %s/%s: tags %s, want none", g.Evaluator, g.QuestionID, g.Model, got)
+			}
+			continue
+		}
+		if w := want[g.QuestionID+"/"+g.Model]; got != w {
+			t.Errorf("alice %s/%s: tags %s, want %s", g.QuestionID, g.Model, got, w)
+		}
+		delete(want, g.QuestionID+"/"+g.Model)
+		for _, tg := range s.TagsOf(i) {
+			vals = append(vals, tg.Key, tg.Value)
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("gradings not found: %v", want)
+	}
+	if !slices.IsSortedFunc(s.GradingTags, func(a, b study.GradingTag) int { return a.Grading - b.Grading }) {
+		t.Errorf("GradingTags not sorted by grading: %+v", s.GradingTags)
+	}
+	checkInterned(t, "GradingTags", vals)
+}
+
+// Repeated comments share one copy until maxComments distinct ones are
+// kept; later ones are copies with the same text.
+func TestCommentInterner(t *testing.T) {
+	c := newCommentInterner()
+	a := c.str(strings.Clone("Covers 3 of 4 checklist items."))
+	b := c.bytes([]byte("Covers 3 of 4 checklist items."))
+	if a != b || unsafe.StringData(a) != unsafe.StringData(b) {
+		t.Fatalf("a repeated comment was copied: %q at %p, %q at %p", a, unsafe.StringData(a), b, unsafe.StringData(b))
+	}
+	for i := range maxComments {
+		c.str(fmt.Sprint("comment ", i))
+	}
+	if len(c.in) != maxComments {
+		t.Fatalf("%d comments kept, want %d", len(c.in), maxComments)
+	}
+	x, y := c.str("one more"), c.bytes([]byte("one more"))
+	if x != "one more" || y != "one more" || len(c.in) != maxComments {
+		t.Errorf("past the cap: got %q, %q with %d kept; want the text and %d kept", x, y, len(c.in), maxComments)
+	}
+	if got := c.str(a); unsafe.StringData(got) != unsafe.StringData(a) {
+		t.Error("a comment kept before the cap is copied after it")
 	}
 }

@@ -137,18 +137,25 @@ func (a *run) binOfCount(passed, cells int64) string {
 	return binAbove
 }
 
-// gateCells returns per question (passed, cells) of the gate runs.
+// gateCells returns per question (passed, cells) of the gate: the sums over
+// its items of Study.Gate (exact integers).
 func (a *run) gateCells() [][2]int64 {
 	if a.gate != nil {
 		return a.gate
 	}
 	a.gate = make([][2]int64, a.p.nQ())
-	for _, r := range a.p.s.GateRuns {
-		if q, ok := a.p.qIdx[r.QuestionID]; ok {
-			a.gate[q][1]++
-			if r.Passed {
-				a.gate[q][0]++
+	q, last := -1, ""
+	for _, g := range a.p.gate {
+		if q < 0 || g.QuestionID != last {
+			var ok bool
+			if q, ok = a.p.qIdx[g.QuestionID]; !ok {
+				q = -1
 			}
+			last = g.QuestionID
+		}
+		if q >= 0 {
+			a.gate[q][0] += int64(g.Passed)
+			a.gate[q][1] += int64(g.Runs)
 		}
 	}
 	return a.gate
@@ -298,33 +305,23 @@ func (a *run) gateTables() {
 		col("runs", report.Int, "gate runs on the item"),
 		col("passed", report.Int, "runs that passed the item"),
 		col("fulfilment", report.Fraction, "passed / runs"))
-	type key struct {
-		q    string
-		item int
-	}
-	var keys []key
-	cnt := map[key][2]int64{}
-	for _, r := range p.s.GateRuns {
-		k := key{r.QuestionID, r.Item}
-		c, ok := cnt[k]
-		if !ok {
-			keys = append(keys, k)
+	// one row per gate item, in Study.Gate's order (question, item); the
+	// rows share one backing array, each question id is boxed once for all
+	// its items and each distinct fulfilment once (a handful of values over
+	// a million rows at 200,000 questions)
+	fr := boxes[[2]int64]{}
+	slab := make([]any, 0, 5*len(p.gate))
+	t.Rows = make([][]any, 0, len(p.gate))
+	var qid any
+	for i, g := range p.gate {
+		if i == 0 || g.QuestionID != p.gate[i-1].QuestionID {
+			qid = g.QuestionID
 		}
-		c[1]++
-		if r.Passed {
-			c[0]++
-		}
-		cnt[k] = c
-	}
-	sort.SliceStable(keys, func(i, j int) bool {
-		if keys[i].q != keys[j].q {
-			return keys[i].q < keys[j].q
-		}
-		return keys[i].item < keys[j].item
-	})
-	for _, k := range keys {
-		c := cnt[k]
-		addRow(t, k.q, int64(k.item), c[1], c[0], frac(c[0], c[1]))
+		runs, passed := int64(g.Runs), int64(g.Passed)
+		f := fr.box([2]int64{passed, runs}, func() any { return frac(passed, runs) })
+		n := len(slab)
+		slab = append(slab, qid, int64(g.Item), runs, passed, f)
+		addRow(t, slab[n:n+5:n+5]...)
 	}
 	a.addTable(t)
 	g := newTable("gate_questions", "Difficulty-gate score per question", report.SectionDataset,
@@ -335,13 +332,31 @@ func (a *run) gateTables() {
 		col("gate_score", report.Fraction, "passed / cells"),
 		col("difficulty", report.Text, "difficulty bin used by the report"))
 	cells := a.gateCells()
+	diff := boxes[string]{}
 	for q, qq := range p.s.Questions {
-		if cells[q][1] == 0 {
+		c := cells[q]
+		if c[1] == 0 {
 			continue
 		}
-		addRow(g, qq.ID, cells[q][1], cells[q][0], frac(cells[q][0], cells[q][1]), a.difficultyOf(q))
+		d := a.difficultyOf(q)
+		addRow(g, qq.ID, c[1], c[0], fr.box([2]int64{c[0], c[1]}, func() any { return frac(c[0], c[1]) }),
+			diff.box(d, func() any { return d }))
 	}
 	a.addTable(g)
+}
+
+// boxes holds one interface value per distinct key, so that a large table
+// whose cells repeat a few values holds one boxed copy of each.
+type boxes[K comparable] map[K]any
+
+// box returns the value kept for k, made by mk the first time.
+func (b boxes[K]) box(k K, mk func() any) any {
+	if v, ok := b[k]; ok {
+		return v
+	}
+	v := mk()
+	b[k] = v
+	return v
 }
 
 func words(s string) int { return len(strings.Fields(s)) }

@@ -55,6 +55,7 @@ type prep struct {
 	mainRnd  int   // index of the main round; -1 when no grading is in it
 	refRound []int // per question: round of the reference subset; -1 = not in it
 
+	gate     []study.GateItem // Study.Gate(): the difficulty gate per (question, item)
 	grades   []grade
 	gradings []Grading // Study.Gradings in the documented order; grade.src indexes it
 	resp     []int     // q*nM+m → index into s.Responses, -1 when absent
@@ -192,7 +193,7 @@ func (p *prep) collapse() {
 		m, okm := p.mIdx[sg.Model]
 		e, oke := p.eIdx[sg.Evaluator]
 		if !okq || !okm || !oke {
-			unknown += sg.Runs
+			unknown += int(sg.Runs)
 			return
 		}
 		g := grade{round: roundIdx[sg.Round], q: q, m: m, e: e, src: int32(sg.Src),
@@ -267,7 +268,8 @@ func (p *prep) deriveFlags() {
 		}
 	}
 	p.hasRefs = len(p.s.References) > 0
-	p.hasGate = len(p.s.GateRuns) > 0
+	p.gate = p.s.Gate()
+	p.hasGate = len(p.gate) > 0
 	for _, r := range p.s.Responses {
 		if !math.IsNaN(r.CostUSD) || (r.InputTokens >= 0 && r.OutputTokens >= 0) {
 			p.hasCost = true

@@ -25,6 +25,8 @@ type (
 	Grading = study.Grading
 	// GateRun is study.GateRun.
 	GateRun = study.GateRun
+	// GateItem is study.GateItem.
+	GateItem = study.GateItem
 	// Criterion is study.Criterion.
 	Criterion = study.Criterion
 	// CriterionGrade is study.CriterionGrade.

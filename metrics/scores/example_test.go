@@ -20,7 +20,7 @@ func ExampleEach() {
 	}
 	type record struct {
 		who    string
-		runs   int
+		runs   int32
 		rubric float64
 	}
 	var recs []record

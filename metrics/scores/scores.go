@@ -58,25 +58,22 @@ const (
 )
 
 // Grading is one grader's grading of one response in one round, judge runs
-// averaged.
+// averaged. The counts are int32 and packed after the wider fields (216
+// bytes, not 248: a study holds one per grading, and analyses share one
+// slice of them).
 type Grading struct {
 	Evaluator  string
 	Kind       string // study.Human or study.Judge
 	Round      string
 	QuestionID string
 	Model      string
-	Runs       int // judge runs averaged (1 for humans)
 	// Rubric is the mean over runs of each attribute (NaN where no run scored it).
 	Rubric []float64
-	// RubricN is the number of attributes with a score.
-	RubricN int
 	// RubricRat is the exact rubric mean (mean of the present attributes);
 	// the zero Rat when none is present or a judge score is not a short decimal.
 	RubricRat study.Rat
 	// RubricMean is the rubric mean as a float64; NaN when no attribute has a score.
 	RubricMean float64
-	// Hits, Partials, Misses and NAs count the verdicts over all runs.
-	Hits, Partials, Misses, NAs int
 	// ChecklistRat is the exact checklist rate: per run
 	// (hits + credit·partials) / (items not na), averaged over the runs
 	// where it is defined; the zero Rat when undefined.
@@ -88,13 +85,19 @@ type Grading struct {
 	Verdicts []study.Verdict
 	// Rank is the mean rank over runs; 0 when not ranked.
 	Rank float64
+	// Runs is the number of judge runs averaged (1 for humans).
+	Runs int32
+	// RubricN is the number of attributes with a score.
+	RubricN int32
+	// Hits, Partials, Misses and NAs count the verdicts over all runs.
+	Hits, Partials, Misses, NAs int32
+	// Src is the index into Study.Gradings of the grading's first run (in
+	// the slice passed to Collapse).
+	Src int32
 	// Solve is Solved, Unsolved or Undefined (see Rule).
 	Solve int8
 	// Solved is Solve == Solved.
 	Solved bool
-	// Src is the index into Study.Gradings of the grading's first run (in
-	// the slice passed to Collapse).
-	Src int
 }
 
 // Usable reports whether g has a usable score: a rubric attribute with a
@@ -145,7 +148,7 @@ func (sc *Scorer) Score(runs []study.Grading) Grading {
 func (sc *Scorer) score(runs []study.Grading, rubric []float64) Grading {
 	first := &runs[0]
 	g := Grading{Evaluator: first.Evaluator, Kind: first.Kind, Round: first.Round, QuestionID: first.QuestionID,
-		Model: first.Model, Runs: len(runs), Verdicts: first.Verdicts}
+		Model: first.Model, Runs: int32(len(runs)), Verdicts: first.Verdicts}
 	g.Rubric = rubric
 	var sum study.RatSum // of the attribute means
 	for k := range g.Rubric {
@@ -170,10 +173,10 @@ func (sc *Scorer) score(runs []study.Grading, rubric []float64) Grading {
 	var ranks, ranked float64
 	for i := range runs {
 		h, p, m, na := countVerdicts(runs[i].Verdicts)
-		g.Hits += h
-		g.Partials += p
-		g.Misses += m
-		g.NAs += na
+		g.Hits += int32(h)
+		g.Partials += int32(p)
+		g.Misses += int32(m)
+		g.NAs += int32(na)
 		if items := int64(h + p + m); items > 0 {
 			r := study.Rat{}
 			if sc.pcOK {
@@ -302,7 +305,7 @@ func (sc *Scorer) Collapse(gs []study.Grading) []Grading {
 		}
 		k := len(out) * sc.nAttr
 		g := sc.score(gs[i:j], slab[k:k+sc.nAttr:k+sc.nAttr])
-		g.Src = i
+		g.Src = int32(i)
 		out = append(out, g)
 		i = j
 	}
@@ -424,10 +427,10 @@ func eachFromView(s *study.Study, opt Options, fn func(g *Grading)) bool {
 		x := &s.Scores[i]
 		first := &gs[x.First]
 		g = Grading{Evaluator: x.Evaluator, Kind: x.Kind, Round: x.Round, QuestionID: x.QuestionID, Model: x.Model,
-			Runs: int(x.Runs), RubricN: int(x.RubricN), RubricRat: x.Rubric, RubricMean: x.RubricMean,
-			Hits: int(x.Hits), Partials: int(x.Partials), Misses: int(x.Misses), NAs: int(x.NAs),
+			Runs: x.Runs, RubricN: x.RubricN, RubricRat: x.Rubric, RubricMean: x.RubricMean,
+			Hits: x.Hits, Partials: x.Partials, Misses: x.Misses, NAs: x.NAs,
 			ChecklistRat: x.Checklist, ChecklistRate: x.ChecklistRate, Verdicts: first.Verdicts,
-			Rank: x.Rank, Solve: x.Solve, Src: int(x.First)}
+			Rank: x.Rank, Solve: x.Solve, Src: x.First}
 		switch {
 		case x.Runs == 1 && len(first.Rubric) == nA:
 			g.Rubric = first.Rubric[:nA:nA]

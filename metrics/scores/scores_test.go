@@ -30,7 +30,7 @@ func TestCompute(t *testing.T) {
 	check := func(i int, mean, rate, rank float64, solved bool, runs int) {
 		t.Helper()
 		g := got[i]
-		if g.RubricMean != mean || g.ChecklistRate != rate || g.Rank != rank || g.Solved != solved || g.Runs != runs {
+		if g.RubricMean != mean || g.ChecklistRate != rate || g.Rank != rank || g.Solved != solved || int(g.Runs) != runs {
 			t.Errorf("%s/%s: got mean %v rate %v rank %v solved %v runs %d; want %v %v %v %v %d",
 				g.Evaluator, g.Model, g.RubricMean, g.ChecklistRate, g.Rank, g.Solved, g.Runs, mean, rate, rank, solved, runs)
 		}
