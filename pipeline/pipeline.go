@@ -232,15 +232,20 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 	}
 	rep := ares.Report
 	res.Report, res.Summary = rep, ares.Summary
-	// text_metrics goes into the database while the later analyses run.
+	// text_metrics goes into the database: while the later analyses run
+	// when they overlap the paper's (a small study), else after them, so
+	// that DuckDB's memory does not add to theirs.
 	stored := make(chan error, 1)
-	go func() {
+	store := func() {
 		if t := rep.Table("text_metrics"); t != nil {
 			stored <- storeTable(ctx, dbPath, t)
 			return
 		}
 		stored <- nil
-	}()
+	}
+	if overlap {
+		go store()
+	}
 
 	stage(StageBeyond)
 	var adds []func(*Result)
@@ -249,7 +254,11 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 		adds, err = c.adds, c.err
 	} else {
 		dropTexts(s) // the later analyses do not read the texts
-		adds, err = computeJobs(ctx, jobs, opts.workers())
+		if adds, err = computeJobs(ctx, jobs, opts.workers()); err == nil {
+			store()
+		} else {
+			stored <- nil
+		}
 	}
 	if serr := <-stored; err == nil {
 		err = serr
