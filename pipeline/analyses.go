@@ -145,13 +145,29 @@ func laterAnalyses(s *study.Study, c config.Config) []job {
 }
 
 // runJobs runs jobs with at most workers at a time (workers < 1 means
-// one), then applies their results to res in the jobs' order. Every job
-// runs to its end even when another fails (a failure does not cancel the
-// others), and the error returned is that of the first job, in order,
-// that failed: the same report and the same error as running them one by
-// one. A cancelled ctx stops the jobs that check it and comes back as the
-// first cancelled job's error.
+// one), then applies their results to res in the jobs' order (computeJobs,
+// then each add).
 func runJobs(ctx context.Context, res *Result, jobs []job, workers int) error {
+	adds, err := computeJobs(ctx, jobs, workers)
+	if err != nil {
+		return err
+	}
+	for _, add := range adds {
+		add(res)
+	}
+	return nil
+}
+
+// computeJobs runs jobs with at most workers at a time (workers < 1 means
+// one) and returns their adds in the jobs' order, for the caller to apply
+// to the result one after another. Every job runs to its end even when
+// another fails (a failure does not cancel the others), and the error
+// returned is that of the first job, in order, that failed: the same
+// report and the same error as running them one by one. A cancelled ctx
+// stops the jobs that check it and comes back as the first cancelled
+// job's error. It touches no Result, so it may run while the paper's
+// analysis makes the report.
+func computeJobs(ctx context.Context, jobs []job, workers int) ([]func(*Result), error) {
 	adds := make([]func(*Result), len(jobs))
 	errs := make([]error, len(jobs))
 	sem := make(chan struct{}, max(workers, 1))
@@ -172,11 +188,8 @@ func runJobs(ctx context.Context, res *Result, jobs []job, workers int) error {
 	wg.Wait()
 	for i := range jobs {
 		if errs[i] != nil {
-			return errs[i]
+			return nil, errs[i]
 		}
 	}
-	for _, add := range adds {
-		add(res)
-	}
-	return nil
+	return adds, nil
 }

@@ -23,9 +23,12 @@ import (
 )
 
 // TestLaterAnalysesConcurrentSame runs a generated study (humans, judges,
-// PRBench criteria) with the analyses after the paper's one by one
-// and eight at a time: every CSV table, the order of the tables, figures,
-// notes and warnings, and the typed results' tables must be the same.
+// PRBench criteria) with the analyses after the paper's one by one and
+// after the paper's (the baseline), eight at a time, and alongside the
+// paper's analysis with one and eight workers: every CSV table, the order
+// of the tables, figures, notes and warnings must be the same. Under
+// `go test -race` it also checks that the paper's and the later analyses
+// only read the study they share.
 func TestLaterAnalysesConcurrentSame(t *testing.T) {
 	dir := t.TempDir()
 	o := data.DefaultOptions()
@@ -35,12 +38,13 @@ func TestLaterAnalysesConcurrentSame(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	run := func(workers int) (*Result, map[string][]byte) {
+	run := func(workers, overlapMax int) (*Result, map[string][]byte) {
 		t.Helper()
 		opt := DefaultOptions()
 		opt.DB = filepath.Join(t.TempDir(), "study.duckdb")
 		opt.Now = func() time.Time { return now }
 		opt.Workers = workers
+		opt.OverlapMaxGradings = overlapMax
 		res, err := Run(context.Background(), dir, opt)
 		if err != nil {
 			t.Fatalf("workers %d: %v", workers, err)
@@ -64,39 +68,58 @@ func TestLaterAnalysesConcurrentSame(t *testing.T) {
 		}
 		return res, files
 	}
-	seq, seqFiles := run(1)
-	con, conFiles := run(8)
+	seq, seqFiles := run(1, -1)
 	if len(seqFiles) < 20 {
 		t.Fatalf("only %d CSV files written", len(seqFiles))
 	}
-	for name, want := range seqFiles {
-		if got, ok := conFiles[name]; !ok {
-			t.Errorf("%s: missing when the analyses run concurrently", name)
-		} else if !bytes.Equal(got, want) {
-			t.Errorf("%s differs between one and eight workers", name)
+	if g := seq.Rows["gradings"]; g == 0 || g > DefaultOverlapMaxGradings {
+		t.Fatalf("the study has %d gradings: the default would not overlap it", g)
+	}
+	for _, c := range []struct {
+		name                string
+		workers, overlapMax int
+	}{
+		{"eight workers after the paper's analysis", 8, -1},
+		{"one worker alongside the paper's analysis", 1, 0},
+		{"eight workers alongside the paper's analysis", 8, 0},
+	} {
+		con, conFiles := run(c.workers, c.overlapMax)
+		for name, want := range seqFiles {
+			if got, ok := conFiles[name]; !ok {
+				t.Errorf("%s: %s: missing", c.name, name)
+			} else if !bytes.Equal(got, want) {
+				t.Errorf("%s: %s differs from one worker after the paper's analysis", c.name, name)
+			}
 		}
+		if len(conFiles) != len(seqFiles) {
+			t.Errorf("%s: got %d files, want %d", c.name, len(conFiles), len(seqFiles))
+		}
+		checkReportOrder(t, c.name, seq, con)
 	}
-	if len(conFiles) != len(seqFiles) {
-		t.Errorf("got %d files with eight workers, want %d", len(conFiles), len(seqFiles))
-	}
-	checkSame(t, "tables", names(seq.Report.Tables, func(x *report.Table) string { return x.Name }),
+}
+
+// checkReportOrder compares the order of the tables, figures, notes and
+// warnings of con with seq's, and checks the report order of the analyses.
+func checkReportOrder(t *testing.T, name string, seq, con *Result) {
+	t.Helper()
+	checkSame(t, name+": tables", names(seq.Report.Tables, func(x *report.Table) string { return x.Name }),
 		names(con.Report.Tables, func(x *report.Table) string { return x.Name }))
-	checkSame(t, "figures", names(seq.Report.Figures, func(x *report.Figure) string { return x.ID }),
+	checkSame(t, name+": figures", names(seq.Report.Figures, func(x *report.Figure) string { return x.ID }),
 		names(con.Report.Figures, func(x *report.Figure) string { return x.ID }))
-	checkSame(t, "notes", names(seq.Report.Notes, func(x report.Note) string { return x.Table + ": " + x.Reason }),
+	checkSame(t, name+": notes", names(seq.Report.Notes, func(x report.Note) string { return x.Table + ": " + x.Reason }),
 		names(con.Report.Notes, func(x report.Note) string { return x.Table + ": " + x.Reason }))
-	checkSame(t, "warnings", seq.Report.Warnings, con.Report.Warnings)
+	checkSame(t, name+": warnings", seq.Report.Warnings, con.Report.Warnings)
 	// the report order of the analyses (the order they ran in one by one)
 	tables := names(con.Report.Tables, func(x *report.Table) string { return x.Name })
 	last := -1
 	for _, want := range []string{"summary", "prbench_scores", "reliability", "rankings", "judge_calibration", "study_plan", "judge_bias"} {
 		i := slices.Index(tables, want)
 		if i < 0 {
-			t.Errorf("the generated study has no %s table: the test does not cover that analysis", want)
+			t.Errorf("%s: the generated study has no %s table: the test does not cover that analysis", name, want)
 			continue
 		}
 		if i < last {
-			t.Errorf("table %s comes at %d, before the table of the analysis that runs before it (at %d)", want, i, last)
+			t.Errorf("%s: table %s comes at %d, before the table of the analysis that runs before it (at %d)", name, want, i, last)
 		}
 		last = i
 	}
@@ -113,7 +136,7 @@ func names[T any](xs []T, name func(T) string) []string {
 func checkSame(t *testing.T, what string, want, got []string) {
 	t.Helper()
 	if !slices.Equal(got, want) {
-		t.Errorf("%s with eight workers:\n got %q\nwant %q", what, got, want)
+		t.Errorf("%s:\n got %q\nwant %q", what, got, want)
 	}
 }
 

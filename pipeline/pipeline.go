@@ -64,7 +64,9 @@ type Options struct {
 	Version string
 	// Stage, when not nil, is called with the name of each stage as it
 	// starts: StageLoad, StageReadBack, StageAnalyse, StageBeyond (the
-	// names `run --stats` prints). Default nil.
+	// names `run --stats` prints). When the later analyses overlap the
+	// paper's (OverlapMaxGradings), StageAnalyse covers both and
+	// StageBeyond starts when the paper's ends. Default nil.
 	Stage func(name string)
 	// LoadProgress, when not nil, is called after each input file is read
 	// with the bytes read so far and the study's total (as
@@ -84,6 +86,28 @@ type Options struct {
 	// run at the same time; the report is the same whatever the number.
 	// Default 0: runtime.GOMAXPROCS(0); 1 runs them one by one.
 	Workers int
+	// OverlapMaxGradings is the largest study, in gradings (human and
+	// judge, every run), whose later analyses run at the same time as the
+	// paper's analysis instead of after it: the report is the same, the
+	// run is shorter, and the memory of both is held at once, so only
+	// small studies overlap. Default 0: DefaultOverlapMaxGradings; a
+	// negative value never overlaps.
+	OverlapMaxGradings int
+}
+
+// DefaultOverlapMaxGradings is the default Options.OverlapMaxGradings:
+// 100,000 gradings, about 2,700 questions of `euroexec sample` (36.5
+// gradings a question), where the paper's and the later analyses together
+// hold well under 0.5 GB; the studies of the memory targets (40,000
+// questions, 1.46 M gradings; 200,000 judge-only, 1.2 M) never overlap.
+const DefaultOverlapMaxGradings = 100_000
+
+// overlapMaxGradings is OverlapMaxGradings with its default.
+func (o Options) overlapMaxGradings() int {
+	if o.OverlapMaxGradings == 0 {
+		return DefaultOverlapMaxGradings
+	}
+	return o.OverlapMaxGradings
 }
 
 // DefaultOptions returns the options of `euroexec run` without flags: a
@@ -179,17 +203,71 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 	}
 
 	stage(StageAnalyse)
+	res := &Result{Config: cfg, Rows: ires.Rows}
+	jobs := laterAnalyses(s, cfg)
+	overlap := len(s.Gradings) <= opts.overlapMaxGradings()
+	type computed struct {
+		adds []func(*Result)
+		err  error
+	}
+	var later chan computed
+	jctx, stopJobs := context.WithCancel(ctx)
+	defer stopJobs()
+	if overlap {
+		// The later analyses only read the study, as the paper's does;
+		// their results are applied after it, in the same order.
+		later = make(chan computed, 1)
+		go func() {
+			adds, err := computeJobs(jctx, jobs, opts.workers())
+			later <- computed{adds, err}
+		}()
+	}
 	ares, err := analysis.AnalyzeResult(ctx, s, aopt)
 	if err != nil {
+		if later != nil {
+			stopJobs()
+			<-later // the later analyses stop at their next check of ctx; none outlives Run
+		}
 		return nil, fmt.Errorf("analyse: %w", err)
 	}
 	rep := ares.Report
-	dropTexts(s)
+	res.Report, res.Summary = rep, ares.Summary
+	// text_metrics goes into the database: while the later analyses run
+	// when they overlap the paper's (a small study), else after them, so
+	// that DuckDB's memory does not add to theirs.
+	stored := make(chan error, 1)
+	store := func() {
+		if t := rep.Table("text_metrics"); t != nil {
+			stored <- storeTable(ctx, dbPath, t)
+			return
+		}
+		stored <- nil
+	}
+	if overlap {
+		go store()
+	}
 
 	stage(StageBeyond)
-	res := &Result{Report: rep, Config: cfg, Rows: ires.Rows, Summary: ares.Summary}
-	if err := runJobs(ctx, res, laterAnalyses(s, cfg), opts.workers()); err != nil {
+	var adds []func(*Result)
+	if overlap {
+		c := <-later
+		adds, err = c.adds, c.err
+	} else {
+		dropTexts(s) // the later analyses do not read the texts
+		if adds, err = computeJobs(ctx, jobs, opts.workers()); err == nil {
+			store()
+		} else {
+			stored <- nil
+		}
+	}
+	if serr := <-stored; err == nil {
+		err = serr
+	}
+	if err != nil {
 		return nil, err
+	}
+	for _, add := range adds {
+		add(res)
 	}
 	rep.Tables = append(rep.Tables, listingTables(listings)...)
 	rep.Warnings = append(rep.Warnings, failedSummary(listings.Failed)...)
@@ -202,11 +280,6 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 		rep.Inputs = append(rep.Inputs, report.InputFile{Path: f.Path, SHA256: f.SHA256, Rows: f.Rows})
 	}
 	rep.Warnings = append(append(append([]string(nil), ires.Warnings...), twarn...), rep.Warnings...)
-	if t := rep.Table("text_metrics"); t != nil {
-		if err := storeTable(ctx, dbPath, t); err != nil {
-			return nil, err
-		}
-	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("pipeline: %w", err)
 	}

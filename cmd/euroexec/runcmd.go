@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -205,6 +206,13 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 		return nil, reportProblems(stderr, err)
 	}
 	rep = res.Report
+	res = nil
+	// The study and the analyses' intermediates are garbage now; the
+	// writers need only the report. Collect them and give their memory
+	// back before the writers start, so that the writers' allocations
+	// reuse it instead of growing the process (the peak of a large study
+	// was in this stage, with the heap goal still set by the analyses).
+	debug.FreeOSMemory()
 
 	stage("write tables, workbook and site", 0)
 	swarn, err := writeReport(ctx, tmp, rep, o.hook, o.order)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html/template"
 	"math"
 	"os"
 	"path/filepath"
@@ -119,7 +120,7 @@ type gradeCell struct{ Text, Class string }
 
 func (b *builder) questionPage(i int, q *report.QuestionPage) *pageData {
 	p := b.base("question", "Question "+q.ID, "questions", "../")
-	p.Q = q
+	p.Q, p.Top = q, b.questionTop
 	// previous and next among the questions with a page
 	k := sort.SearchInts(b.pages, i)
 	if k > 0 {
@@ -241,6 +242,15 @@ func score(x float64) string {
 // number of workers.
 func (b *builder) writeQuestions(dir string) error {
 	n := len(b.pages)
+	if n == 0 {
+		return nil
+	}
+	// The header and navigation are the same on every question page.
+	var top bytes.Buffer
+	if err := tmpl.ExecuteTemplate(&top, "top", b.base("question", "", "questions", "../")); err != nil {
+		return fmt.Errorf("site: render the question pages' header: %w", err)
+	}
+	b.questionTop = template.HTML(top.String())
 	errs := make([]error, n)
 	var next int
 	var mu sync.Mutex

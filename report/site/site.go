@@ -235,6 +235,9 @@ type builder struct {
 	style      *chartStyle       // one colour and display name per model
 	evaluators []*evalView       // one page each under evaluators/
 	diffOrder  map[string]int    // difficulty bin → its row in the difficulty table
+	// questionTop is the "top" template rendered once for every question
+	// page (writeQuestions); "" before
+	questionTop template.HTML
 }
 
 type navItem struct {
@@ -440,6 +443,10 @@ type pageData struct {
 	Evaluator  *evalView
 
 	// question
+	// Top, when not empty, is the page's head links, header and
+	// navigation already rendered (the "top" template): the same for every
+	// question page, so it is rendered once for all of them.
+	Top       template.HTML
 	Q         *report.QuestionPage
 	Responses []respView
 	HasLabels bool // a response of the question page has a blinded label

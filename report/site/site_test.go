@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -473,5 +474,86 @@ func TestIndexHeadlineChartAfterFindings(t *testing.T) {
 	}
 	if n := strings.Count(page, chart); n != 1 {
 		t.Errorf("the headline chart is on the index %d times, want once", n)
+	}
+}
+
+// TestQuestionTopSame checks that a question page made with its header
+// and navigation rendered once for all pages (pageData.Top) is byte for
+// byte the page rendered with the "top" template in place, on a report
+// whose model names need escaping and without the chart library (the
+// banner is part of the header).
+func TestQuestionTopSame(t *testing.T) {
+	for _, noECharts := range []bool{false, true} {
+		r := reporttest.Small()
+		if len(r.Questions) == 0 {
+			t.Fatal("the small report has no question pages")
+		}
+		dir := t.TempDir()
+		b := newBuilder(r, DefaultOptions.withDefaults(), noECharts)
+		if err := b.writeQuestions(dir); err != nil {
+			t.Fatal(err)
+		}
+		if b.questionTop == "" {
+			t.Fatal("writeQuestions rendered no shared header")
+		}
+		for _, i := range b.pages {
+			q := r.Questions[i]
+			withTop := b.questionPage(i, q)
+			inPlace := b.questionPage(i, q)
+			inPlace.Top = ""
+			var got, want bytes.Buffer
+			if err := tmpl.ExecuteTemplate(&got, "page", withTop); err != nil {
+				t.Fatal(err)
+			}
+			if err := tmpl.ExecuteTemplate(&want, "page", inPlace); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("no charts %v, question %s: the page with the shared header differs from the page rendered in place:\n got %.600s\nwant %.600s", noECharts, q.ID, got.String(), want.String())
+			}
+			if !strings.Contains(want.String(), `<nav>`) || !strings.Contains(want.String(), `aria-current="page">Questions</a>`) {
+				t.Errorf("question %s: the page has no navigation with Questions current:\n%.800s", q.ID, want.String())
+			}
+			file, err := os.ReadFile(filepath.Join(dir, b.qfiles[i]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(file, want.Bytes()) {
+				t.Errorf("question %s: the written page differs from the page rendered in place", q.ID)
+			}
+		}
+	}
+}
+
+// BenchmarkQuestionPages renders every question page of a paper-scale
+// report of EUROEXEC_BENCH_QUESTIONS questions (default 1,000) with the
+// header and navigation rendered in place on every page (the baseline)
+// and rendered once for all pages (pageData.Top), in the same run.
+func BenchmarkQuestionPages(b *testing.B) {
+	n := 1000
+	if v, err := strconv.Atoi(os.Getenv("EUROEXEC_BENCH_QUESTIONS")); err == nil && v > 0 {
+		n = v
+	}
+	r := reporttest.PaperScale(n)
+	bl := newBuilder(r, DefaultOptions.withDefaults(), false)
+	if err := bl.writeQuestions(b.TempDir()); err != nil {
+		b.Fatal(err)
+	}
+	for _, shared := range []bool{false, true} {
+		b.Run(fmt.Sprintf("shared_header=%v", shared), func(b *testing.B) {
+			var buf bytes.Buffer
+			for b.Loop() {
+				for _, i := range bl.pages {
+					p := bl.questionPage(i, r.Questions[i])
+					if !shared {
+						p.Top = ""
+					}
+					buf.Reset()
+					if err := tmpl.ExecuteTemplate(&buf, "page", p); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
 	}
 }
