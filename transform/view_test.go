@@ -13,6 +13,7 @@ import (
 	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/ingest"
 	schema "github.com/euroexec/euroexec/sql"
+	"github.com/euroexec/euroexec/study"
 )
 
 // oldGradingScoresView is the view grading_scores as it was before the
@@ -279,5 +280,28 @@ func TestGradingScoresViewEdgeCases(t *testing.T) {
 		checkViewEqualsOld(t, conn, 11)
 		conn.Close()
 		db.Close()
+	}
+}
+
+// TestGradingKeys: the gradings are counted by (round, question, model,
+// evaluator), a judge's runs once.
+func TestGradingKeys(t *testing.T) {
+	g := func(round, q, m, ev, run string) study.Grading {
+		return study.Grading{Round: round, QuestionID: q, Model: m, Evaluator: ev, Run: run}
+	}
+	for _, c := range []struct {
+		name string
+		gs   []study.Grading
+		want int64
+	}{
+		{"none", nil, 0},
+		{"one", []study.Grading{g("main", "q1", "m1", "e1", "")}, 1},
+		{"runs", []study.Grading{g("main", "q1", "m1", "j", "1"), g("main", "q1", "m1", "j", "2"), g("main", "q1", "m1", "j", "3")}, 1},
+		{"each field", []study.Grading{g("main", "q1", "m1", "e1", ""), g("main", "q1", "m1", "e2", ""), g("main", "q1", "m2", "e2", ""),
+			g("main", "q2", "m2", "e2", ""), g("ref", "q2", "m2", "e2", ""), g("ref", "q2", "m2", "e2", "x")}, 5},
+	} {
+		if got := gradingKeys(c.gs); got != c.want {
+			t.Errorf("%s: got %d gradings, want %d", c.name, got, c.want)
+		}
 	}
 }
