@@ -247,3 +247,55 @@ func BenchmarkCoincidences(b *testing.B) {
 		})
 	}
 }
+
+// compressCellsOld is compressCells before it sorted question by question
+// (commit 954eb51): the oracle of TestCompressCellsEqualsOld.
+func compressCellsOld(cs []cell) []cell {
+	slices.SortFunc(cs, func(a, b cell) int {
+		if a.q != b.q {
+			return int(a.q - b.q)
+		}
+		if a.i != b.i {
+			return int(a.i - b.i)
+		}
+		return int(a.j - b.j)
+	})
+	out := cs[:0]
+	for _, c := range cs {
+		if n := len(out); n > 0 && out[n-1].q == c.q && out[n-1].i == c.i && out[n-1].j == c.j {
+			out[n-1].w += c.w
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// TestCompressCellsEqualsOld: cells in question order (sorted question by
+// question) and in any order (sorted whole) merge to the old result.
+func TestCompressCellsEqualsOld(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, c := range []struct {
+		name    string
+		ordered bool
+		n       int
+	}{{"empty", true, 0}, {"one", true, 1}, {"question order", true, 3000}, {"any order", false, 3000}} {
+		var cs []cell
+		for q := 0; len(cs) < c.n; q += r.IntN(3) {
+			for range 1 + r.IntN(20) {
+				cs = append(cs, cell{int32(q), int32(r.IntN(4)), int32(r.IntN(4)), int32(1 + r.IntN(2))})
+			}
+		}
+		cs = cs[:min(len(cs), c.n)]
+		if !c.ordered {
+			r.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
+		}
+		got, want := compressCells(slices.Clone(cs)), compressCellsOld(slices.Clone(cs))
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: got %d cells %v…, old %d cells %v…", c.name, len(got), got[:min(5, len(got))], len(want), want[:min(5, len(want))])
+		}
+		if c.n > 1 && len(want) >= len(cs) {
+			t.Errorf("%s: nothing merged; the comparison says little", c.name)
+		}
+	}
+}

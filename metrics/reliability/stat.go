@@ -519,7 +519,7 @@ func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 		cells  []cell     // (question, label a, label b) per shared unit
 		k      [2]float64 // κ unweighted and quadratic
 	}
-	pid := map[int]int{}
+	pid := make([]int32, G*G) // pair index + 1 of graders (g1, g2), 0 = none yet
 	var pairs []*pairData
 	lab := make([]int, 0, 8)
 	gs := make([]int, 0, 8)
@@ -537,10 +537,10 @@ func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 		for x := 0; x < len(gs); x++ {
 			for y := x + 1; y < len(gs); y++ {
 				key := gs[x]*G + gs[y]
-				p, ok := pid[key]
-				if !ok {
+				p := int(pid[key]) - 1
+				if p < 0 {
 					p = len(pairs)
-					pid[key] = p
+					pid[key] = int32(p + 1)
 					pairs = append(pairs, &pairData{g1: gs[x], g2: gs[y]})
 				}
 				pairs[p].n++
@@ -621,9 +621,10 @@ func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 type cell struct{ q, i, j, w int32 }
 
 // compressCells merges the cells of equal (q, i, j), summing w, in
-// (q, i, j) order.
+// (q, i, j) order. Cells that come in question order (as kappaRows makes
+// them) are sorted within each question only.
 func compressCells(cs []cell) []cell {
-	slices.SortFunc(cs, func(a, b cell) int {
+	byQIJ := func(a, b cell) int {
 		if a.q != b.q {
 			return int(a.q - b.q)
 		}
@@ -631,7 +632,21 @@ func compressCells(cs []cell) []cell {
 			return int(a.i - b.i)
 		}
 		return int(a.j - b.j)
-	})
+	}
+	if slices.IsSortedFunc(cs, func(a, b cell) int { return int(a.q - b.q) }) {
+		for lo := 0; lo < len(cs); {
+			hi := lo + 1
+			for hi < len(cs) && cs[hi].q == cs[lo].q {
+				hi++
+			}
+			if hi-lo > 1 {
+				slices.SortFunc(cs[lo:hi], byQIJ)
+			}
+			lo = hi
+		}
+	} else {
+		slices.SortFunc(cs, byQIJ)
+	}
 	out := cs[:0]
 	for _, c := range cs {
 		if n := len(out); n > 0 && out[n-1].q == c.q && out[n-1].i == c.i && out[n-1].j == c.j {
