@@ -80,39 +80,36 @@ FROM u;
 --                     without one pairs with nothing (judge–human tables)
 CREATE OR REPLACE VIEW grading_scores AS
 WITH
--- gk: each graded row with its grading's key k (the smallest grading_id of
--- its (round, question, model, evaluator)), so that the large tables are
--- aggregated by integers — rubric scores and verdicts are grouped by (k,
--- attribute) and grading_id, not by four strings per row.
-gk AS (
-  SELECT grading_id, round, question_id, model, evaluator, kind, rank,
-         min(grading_id) OVER (PARTITION BY round, question_id, model, evaluator) AS k
-  FROM gradings
+-- The large tables are aggregated once each, by grading_id (an integer),
+-- and joined to the gradings; the grading's key (round, question, model,
+-- evaluator) is grouped once. Only a grading whose rubric cannot be
+-- summed per run goes through a per-(grading, attribute) aggregation
+-- (slow, attr, rub below): that takes most of the work of the view, so
+-- it is kept for the rare cases that need it.
+--
+-- ad: each attribute with a dense index (0, 1, …), for the bit mask of the
+-- attributes a run scored.
+ad AS (
+  SELECT attribute, CAST(row_number() OVER (ORDER BY attribute) - 1 AS INTEGER) AS ai
+  FROM (SELECT DISTINCT attribute FROM rubric_scores)
 ),
-keys AS (
-  SELECT k, any_value(round) AS round, any_value(question_id) AS question_id, any_value(model) AS model,
-         any_value(evaluator) AS evaluator, any_value(kind) AS kind, count(*) AS runs,
-         avg(rank) FILTER (WHERE rank > 0) AS rank
-  FROM gk GROUP BY k
-),
-attr AS (
-  SELECT g.k, r.attribute,
-         count(r.score) AS c, sum(r.score) AS s,
+-- rr: per graded row (run), its rubric scores: c scored rows, decimal6
+-- (every score a multiple of 10^-6), s_u the exact sum in millionths,
+-- mean1 the mean score, mask the attributes scored (NULL bits past 125),
+-- amax the largest attribute index.
+rr AS (
+  SELECT r.grading_id,
+         count(r.score) AS c,
          bool_and(r.score IS NULL OR abs(r.score * 1000000 - round(r.score * 1000000)) < 1e-6) AS decimal6,
-         sum(CAST(round(r.score * 1000000) AS HUGEINT)) AS s_u
-  FROM gk g JOIN rubric_scores r USING (grading_id)
-  GROUP BY g.k, r.attribute
+         sum(CAST(round(r.score * 1000000) AS HUGEINT)) AS s_u,
+         avg(r.score) AS mean1,
+         bit_or(CASE WHEN a.ai < 126 THEN CAST(1 AS HUGEINT) << CAST(a.ai AS HUGEINT) END) FILTER (WHERE r.score IS NOT NULL) AS mask,
+         max(a.ai) AS amax
+  FROM rubric_scores r JOIN ad a USING (attribute)
+  GROUP BY r.grading_id
 ),
-rub AS (
-  SELECT k,
-         count(*) FILTER (WHERE c > 0) AS rubric_n,
-         min(c) FILTER (WHERE c > 0) AS cmin, max(c) FILTER (WHERE c > 0) AS cmax,
-         bool_and(decimal6) AS decimal6,
-         sum(s_u) FILTER (WHERE c > 0) AS num_u,
-         avg(s / c) FILTER (WHERE c > 0) AS mean_f
-  FROM attr GROUP BY k
-),
-runchk AS (
+-- rc: per graded row, its verdict counts.
+rc AS (
   SELECT grading_id,
          count(*) FILTER (WHERE verdict = 'hit') AS h,
          count(*) FILTER (WHERE verdict = 'partial') AS p,
@@ -121,27 +118,78 @@ runchk AS (
          count(*) FILTER (WHERE verdict IN ('hit','partial','miss')) AS counted
   FROM checklist_verdicts GROUP BY grading_id
 ),
-chk AS (
-  SELECT g.k,
-         sum(h) AS hits, sum(p) AS partials, sum(m) AS misses, sum(na) AS nas,
-         count(*) FILTER (WHERE counted > 0) AS chk_runs,
-         min(counted) FILTER (WHERE counted > 0) AS nmin, max(counted) FILTER (WHERE counted > 0) AS nmax,
-         sum(h * s.partial_credit_den + p * s.partial_credit_num) FILTER (WHERE counted > 0) AS num_u,
-         avg((h + s.partial_credit * p) / counted) FILTER (WHERE counted > 0) AS rate_f
-  FROM runchk c JOIN gk g USING (grading_id), solve_rule s
-  GROUP BY g.k
+-- keys: per grading, its runs with their rubric and checklist aggregates.
+-- rruns counts the runs with rubric rows, sruns those with a score; nodup
+-- says that no scoring run scored an attribute twice (and all indexes fit
+-- the mask), mmin = mmax that all scoring runs scored the same attributes.
+keys AS (
+  SELECT g.round, g.question_id, g.model, g.evaluator,
+         any_value(g.kind) AS kind, count(*) AS runs,
+         avg(g.rank) FILTER (WHERE g.rank > 0) AS rank,
+         count(r.grading_id) AS rruns,
+         count(*) FILTER (WHERE r.c > 0) AS sruns,
+         bool_and(r.c = bit_count(r.mask) AND r.amax < 126) FILTER (WHERE r.c > 0) AS nodup,
+         min(r.mask) FILTER (WHERE r.c > 0) AS mmin, max(r.mask) FILTER (WHERE r.c > 0) AS mmax,
+         min(r.c) FILTER (WHERE r.c > 0) AS rc1,
+         bool_and(r.decimal6) AS decimal6,
+         sum(r.s_u) AS rnum_u,
+         any_value(r.mean1) FILTER (WHERE r.c > 0) AS mean1,
+         sum(c.h) AS hits, sum(c.p) AS partials, sum(c.m) AS misses, sum(c.na) AS nas,
+         count(*) FILTER (WHERE c.counted > 0) AS chk_runs,
+         min(c.counted) FILTER (WHERE c.counted > 0) AS nmin, max(c.counted) FILTER (WHERE c.counted > 0) AS nmax,
+         sum(c.h * s.partial_credit_den + c.p * s.partial_credit_num) FILTER (WHERE c.counted > 0) AS cnum_u,
+         avg((c.h + s.partial_credit * c.p) / c.counted) FILTER (WHERE c.counted > 0) AS rate_f
+  FROM gradings g LEFT JOIN rr r USING (grading_id) LEFT JOIN rc c USING (grading_id), solve_rule s
+  GROUP BY g.round, g.question_id, g.model, g.evaluator
+),
+-- kf: fast says that the rubric follows from the per-run sums. With no
+-- attribute scored twice in a run and every scoring run scoring the same
+-- rubric_n attributes, each attribute has sruns scores: the exact mean is
+-- Σ s_u / (10^6 · sruns · rubric_n). Only its DOUBLE fallback (a score
+-- not a multiple of 10^-6) needs each attribute's own mean, except with a
+-- single scoring run, whose mean1 it is.
+kf AS (
+  SELECT *, rruns > 0 AND (sruns = 0 OR (nodup AND mmin = mmax AND (sruns = 1 OR decimal6))) AS fast
+  FROM keys
+),
+-- slow, attr, rub: the other gradings' rubric, attribute by attribute:
+-- each attribute's mean over its runs, then the mean over the attributes.
+slow AS (
+  SELECT g.grading_id, s.round, s.question_id, s.model, s.evaluator
+  FROM gradings g JOIN (SELECT round, question_id, model, evaluator FROM kf WHERE rruns > 0 AND NOT fast) s
+    USING (round, question_id, model, evaluator)
+),
+attr AS (
+  SELECT g.round, g.question_id, g.model, g.evaluator, r.attribute,
+         count(r.score) AS c, sum(r.score) AS s,
+         bool_and(r.score IS NULL OR abs(r.score * 1000000 - round(r.score * 1000000)) < 1e-6) AS decimal6,
+         sum(CAST(round(r.score * 1000000) AS HUGEINT)) AS s_u
+  FROM slow g JOIN rubric_scores r USING (grading_id)
+  GROUP BY g.round, g.question_id, g.model, g.evaluator, r.attribute
+),
+rub AS (
+  SELECT round, question_id, model, evaluator,
+         count(*) FILTER (WHERE c > 0) AS rubric_n,
+         min(c) FILTER (WHERE c > 0) AS cmin, max(c) FILTER (WHERE c > 0) AS cmax,
+         bool_and(decimal6) AS decimal6,
+         sum(s_u) FILTER (WHERE c > 0) AS num_u,
+         avg(s / c) FILTER (WHERE c > 0) AS mean_f
+  FROM attr GROUP BY round, question_id, model, evaluator
 ),
 ex AS (
-  SELECT ky.*, r.rubric_n, r.mean_f,
-         CASE WHEN r.rubric_n > 0 AND r.cmin = r.cmax AND r.decimal6 THEN r.num_u END AS rnum,
-         CASE WHEN r.rubric_n > 0 AND r.cmin = r.cmax AND r.decimal6 THEN CAST(1000000 AS HUGEINT) * r.cmin * r.rubric_n END AS rden,
-         c.hits, c.partials, c.misses, c.nas,
-         CASE WHEN c.chk_runs > 0 AND c.nmin = c.nmax THEN CAST(c.num_u AS HUGEINT) END AS cnum,
-         CASE WHEN c.chk_runs > 0 AND c.nmin = c.nmax THEN CAST(c.nmin AS HUGEINT) * s.partial_credit_den * c.chk_runs END AS cden,
-         c.rate_f, s.*
-  FROM keys ky
-  LEFT JOIN rub r USING (k)
-  LEFT JOIN chk c USING (k)
+  SELECT ky.round, ky.question_id, ky.model, ky.evaluator, ky.kind, ky.runs, ky.rank,
+         CASE WHEN ky.fast THEN ky.rc1 ELSE r.rubric_n END AS rubric_n,
+         CASE WHEN ky.fast THEN ky.mean1 ELSE r.mean_f END AS mean_f,
+         CASE WHEN ky.fast THEN (CASE WHEN ky.sruns > 0 AND ky.decimal6 THEN ky.rnum_u END)
+              WHEN r.rubric_n > 0 AND r.cmin = r.cmax AND r.decimal6 THEN r.num_u END AS rnum,
+         CASE WHEN ky.fast THEN (CASE WHEN ky.sruns > 0 AND ky.decimal6 THEN CAST(1000000 AS HUGEINT) * ky.sruns * ky.rc1 END)
+              WHEN r.rubric_n > 0 AND r.cmin = r.cmax AND r.decimal6 THEN CAST(1000000 AS HUGEINT) * r.cmin * r.rubric_n END AS rden,
+         ky.hits, ky.partials, ky.misses, ky.nas,
+         CASE WHEN ky.chk_runs > 0 AND ky.nmin = ky.nmax THEN CAST(ky.cnum_u AS HUGEINT) END AS cnum,
+         CASE WHEN ky.chk_runs > 0 AND ky.nmin = ky.nmax THEN CAST(ky.nmin AS HUGEINT) * s.partial_credit_den * ky.chk_runs END AS cden,
+         ky.rate_f, s.*
+  FROM kf ky
+  LEFT JOIN rub r USING (round, question_id, model, evaluator)
   CROSS JOIN solve_rule s
 ),
 fr AS (

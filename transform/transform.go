@@ -19,8 +19,10 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+	"net/url"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -34,9 +36,42 @@ type DB struct {
 	db *sql.DB
 }
 
-// Open opens the study database at path, read-only.
+// Options are the DuckDB settings of the read-only connection that Open
+// makes.
+type Options struct {
+	// MemoryLimit is DuckDB's memory_limit for the connection, e.g. "200MB"
+	// or "1GB"; "" leaves DuckDB's default (80 % of the machine's memory).
+	// Default: DefaultMemoryLimit.
+	MemoryLimit string
+	// Threads is DuckDB's worker thread count; 0 leaves DuckDB's default
+	// (one per core). Default: 0.
+	Threads int
+}
+
+// DefaultMemoryLimit is Options.MemoryLimit by default.
+const DefaultMemoryLimit = ""
+
+// DefaultOptions returns the options Open uses.
+func DefaultOptions() Options {
+	return Options{MemoryLimit: DefaultMemoryLimit}
+}
+
+// Open opens the study database at path, read-only, with DefaultOptions.
 func Open(path string) (*DB, error) {
-	c, err := duckdb.NewConnector(path+"?access_mode=read_only", nil)
+	return OpenWith(path, DefaultOptions())
+}
+
+// OpenWith opens the study database at path, read-only, with the DuckDB
+// settings of opt.
+func OpenWith(path string, opt Options) (*DB, error) {
+	dsn := path + "?access_mode=read_only"
+	if opt.MemoryLimit != "" {
+		dsn += "&memory_limit=" + url.QueryEscape(opt.MemoryLimit)
+	}
+	if opt.Threads > 0 {
+		dsn += "&threads=" + strconv.Itoa(opt.Threads)
+	}
+	c, err := duckdb.NewConnector(dsn, nil)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -815,7 +850,8 @@ const scoresQuery = `SELECT round, question_id, model, evaluator, kind, runs, ru
 		FROM grading_scores ORDER BY round, question_id, model, evaluator`
 
 // loadScoreRule reads the view solve_rule into Study.ScoreRule and returns
-// the number of gradings, or ok = false for a database without the views.
+// the number of gradings (of Study.Gradings, read before), or ok = false
+// for a database without the views.
 func (d *DB) loadScoreRule(ctx context.Context, s *study.Study) (n int64, ok bool, err error) {
 	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.tables WHERE table_name IN ('grading_scores', 'solve_rule')`).Scan(&n); err != nil {
 		return 0, false, fmt.Errorf("query grading_scores: %w", err)
@@ -828,10 +864,22 @@ func (d *DB) loadScoreRule(ctx context.Context, s *study.Study) (n int64, ok boo
 		&r.RubricThreshold, &r.ChecklistThreshold, &r.PartialCredit, &r.HasRubric, &r.HasChecklist); err != nil {
 		return 0, false, fmt.Errorf("read solve_rule: %w", err)
 	}
-	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT DISTINCT round, question_id, model, evaluator FROM gradings)`).Scan(&n); err != nil {
-		return 0, false, fmt.Errorf("count gradings: %w", err)
+	return gradingKeys(s.Gradings), true, nil
+}
+
+// gradingKeys is the number of gradings — distinct (round, question,
+// model, evaluator) — of gs, which are in that order (a judge's runs
+// next to each other): counted here, not asked of DuckDB (a second
+// grouping of the gradings by four strings).
+func gradingKeys(gs []study.Grading) int64 {
+	var n int64
+	for i := range gs {
+		if i == 0 || gs[i].Round != gs[i-1].Round || gs[i].QuestionID != gs[i-1].QuestionID ||
+			gs[i].Model != gs[i-1].Model || gs[i].Evaluator != gs[i-1].Evaluator {
+			n++
+		}
 	}
-	return n, true, nil
+	return n
 }
 
 // solveValue is Score.Solve of the view's solve.

@@ -80,7 +80,7 @@ type instrumentCase struct {
 }
 
 func instrumentCases(s *analysis.Study) ([]instrumentCase, int) {
-	b := newBuilder(s, computeMain(s))
+	b := newBuilder(s, computeMain(s), s.MainRound)
 	var out []instrumentCase
 	groupsOf := func(rows []*row) []*repGroup {
 		var gs []*repGroup
@@ -230,7 +230,7 @@ func TestPerPopulationBootstrapEqualsJoint(t *testing.T) {
 	opt := DefaultOptions()
 	opt.Bootstrap, opt.Seed = 150, 4
 	res := analyze(t, s, opt)
-	b := newBuilder(s, computeMain(s))
+	b := newBuilder(s, computeMain(s), s.MainRound)
 	var joint []*row
 	for _, p := range []population{{name: "humans"}, {name: "humans+judge:j1", judge: "j1"}, {name: "humans+judge:j2", judge: "j2"}} {
 		pr, _, _ := b.analyzePopulation(s, p, 1, 5)

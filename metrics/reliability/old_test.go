@@ -239,7 +239,7 @@ func (a *anovaSums) iccOld(cnt []int32, out [][]float64, sc *scratch) {
 // populationGroups returns, per population of s (humans, then humans with
 // each judge), the replicate groups of its rows, as Analyze bootstraps them.
 func populationGroups(s *analysis.Study) ([][]*repGroup, int) {
-	b := newBuilder(s, computeMain(s))
+	b := newBuilder(s, computeMain(s), s.MainRound)
 	pops := []population{{name: "humans"}}
 	for _, e := range b.evaluators {
 		if b.kind[e] == analysis.Judge {

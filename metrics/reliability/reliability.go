@@ -231,23 +231,11 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	if round == "" {
 		round = "main"
 	}
-	// the round's gradings: the shared ones as they are when every grading
-	// is of the round, else a copy of the round's; computed here, filtered
-	// in place (no second copy of the study's)
+	// the round's gradings: the shared ones as they are (the builder skips
+	// the other rounds': no copy), else computed here and filtered in place
 	var gs []scores.Grading
 	if opt.Graded != nil {
 		gs = opt.Graded
-		for i := range gs {
-			if gs[i].Round != round {
-				gs = nil
-				for _, g := range opt.Graded {
-					if g.Round == round {
-						gs = append(gs, g)
-					}
-				}
-				break
-			}
-		}
 	} else {
 		all := scores.Compute(s, opt.Scores)
 		gs = all[:0]
@@ -258,7 +246,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 		}
 		clear(all[len(gs):]) // the rest keep nothing alive
 	}
-	b := newBuilder(s, gs)
+	b := newBuilder(s, gs, round)
 	if len(b.units) == 0 {
 		res.Notes = append(res.Notes, report.Note{Table: TableName, Reason: fmt.Sprintf("no gradings in round %q", round)})
 		return res, nil
@@ -492,17 +480,26 @@ type builder struct {
 	maxItems     int
 }
 
-func newBuilder(s *analysis.Study, gs []scores.Grading) *builder {
+// newBuilder groups the gradings of gs in round by response; the units
+// point into gs (read, never written).
+func newBuilder(s *analysis.Study, gs []scores.Grading, round string) *builder {
 	b := &builder{kind: map[string]string{}}
 	qpos := map[string]int{}
 	type rk struct{ q, m string }
 	upos := map[rk]int{}
-	// first pass: the unit of every grading; second: the units' gradings
-	// as windows on one slab (no allocation per unit)
+	// first pass: the unit of every grading of the round (-1 for another
+	// round's); second: the units' gradings as windows on one slab (no
+	// allocation per unit)
 	ui := make([]int32, len(gs))
 	var n []int32 // gradings per unit
+	inRound := 0
 	for i := range gs {
 		g := &gs[i]
+		if g.Round != round {
+			ui[i] = -1
+			continue
+		}
+		inRound++
 		if _, ok := b.kind[g.Evaluator]; !ok {
 			b.kind[g.Evaluator] = g.Kind
 			b.evaluators = append(b.evaluators, g.Evaluator)
@@ -528,13 +525,16 @@ func newBuilder(s *analysis.Study, gs []scores.Grading) *builder {
 		ui[i] = int32(u)
 		n[u]++
 	}
-	slab := make([]*scores.Grading, len(gs))
+	slab := make([]*scores.Grading, inRound)
 	off := 0
 	for u := range b.units {
 		b.units[u].gs = slab[off : off : off+int(n[u])]
 		off += int(n[u])
 	}
 	for i := range gs {
+		if ui[i] < 0 {
+			continue
+		}
 		u := &b.units[ui[i]]
 		u.gs = append(u.gs, &gs[i]) // within its window: no allocation
 	}

@@ -249,7 +249,7 @@ func TestReplicatesMatchDuplicatedData(t *testing.T) {
 	bases := map[string][][]float64{"krippendorff C": krippC(), "shrout fleiss": shroutFleiss()}
 	for name, data := range bases {
 		s := studyFromMatrix(data, 1, 10, nil)
-		b := newBuilder(s, computeMain(s))
+		b := newBuilder(s, computeMain(s), s.MainRound)
 		d := b.collect(population{name: "humans"}, 0, func(g *scoresGrading, _ int) float64 { return g.Rubric[0] })
 		nQ := len(b.questions)
 		for rep := 0; rep < 20; rep++ {

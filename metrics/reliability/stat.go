@@ -114,49 +114,76 @@ type coincidences struct {
 // replicates use a table of mid-rank differences.
 const smallV = 16
 
-type coEntry struct {
-	c, k int
-	v    float64
+// valueIndex maps a value of a sorted, deduplicated domain to its index:
+// through a table when the domain is whole numbers over a short span (a
+// rubric scale, verdict codes), else by binary search.
+type valueIndex struct {
+	domain []float64
+	lo     float64
+	table  []int32 // index+1 of value lo+i, 0 = not in the domain
 }
 
+// maxIndexSpan is the longest span of whole numbers valueIndex tables.
+const maxIndexSpan = 1 << 12
+
+func newValueIndex(domain []float64) valueIndex {
+	x := valueIndex{domain: domain}
+	if len(domain) == 0 {
+		return x
+	}
+	lo, hi := domain[0], domain[len(domain)-1]
+	if hi-lo >= maxIndexSpan {
+		return x
+	}
+	for _, v := range domain {
+		if v != math.Trunc(v) {
+			return x
+		}
+	}
+	x.lo = lo
+	x.table = make([]int32, int(hi-lo)+1)
+	for i, v := range domain {
+		x.table[int(v-lo)] = int32(i + 1)
+	}
+	return x
+}
+
+// at returns the index of v, which is in the domain.
+func (x *valueIndex) at(v float64) int {
+	if x.table != nil {
+		if o := v - x.lo; o >= 0 && o < float64(len(x.table)) && o == math.Trunc(o) {
+			if i := x.table[int(o)]; i > 0 {
+				return int(i - 1)
+			}
+		}
+	}
+	i, _ := slices.BinarySearch(x.domain, v)
+	return i
+}
+
+// newCoincidences builds the per-question coincidence sums of d over the
+// sorted, deduplicated domain of its values. Each unit adds, for every
+// pair of its values (c, k) in ascending order of c then k, the entry
+// n_c·(n_k − [c = k])/(m − 1) to its question, in unit order; the units
+// are visited by question (they come so from the builder; else a stable
+// sort by question keeps their order within one), so that each entry is
+// added to its question's sums at once, with no list of entries.
 func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 	co := &coincidences{domain: domain}
-	pos := make(map[float64]int, len(domain))
-	for i, v := range domain {
-		pos[v] = i
-	}
+	idx := newValueIndex(domain)
 	V := len(domain)
-	cnt := make([]int, V)
-	var perQ [][]coEntry // by question index, only while building
-	for _, ru := range d.units {
-		m := len(ru.vals)
-		if m < 2 {
-			continue
-		}
-		clear(cnt)
-		for _, v := range ru.vals {
-			cnt[pos[v.v]]++
-		}
-		den := float64(m - 1)
-		for c := 0; c < V; c++ {
-			if cnt[c] == 0 {
-				continue
-			}
-			for k := 0; k < V; k++ {
-				nk := cnt[k]
-				if c == k {
-					nk--
-				}
-				if nk > 0 {
-					for len(perQ) <= ru.q {
-						perQ = append(perQ, nil)
-					}
-					perQ[ru.q] = append(perQ[ru.q], coEntry{c, k, float64(cnt[c]*nk) / den})
-				}
-			}
+	byQ := func(a, b rUnit) int { return a.q - b.q }
+	units := d.units
+	if !slices.IsSortedFunc(units, byQ) {
+		units = slices.Clone(units)
+		slices.SortStableFunc(units, byQ)
+	}
+	nQ := 0 // questions up to the last with a pairable unit
+	for _, ru := range units {
+		if len(ru.vals) >= 2 {
+			nQ = max(nQ, ru.q+1)
 		}
 	}
-	nQ := len(perQ)
 	co.nQ = nQ
 	co.doNom, co.doInt = make([]float64, nQ), make([]float64, nQ)
 	co.mStart = make([]int32, nQ+1)
@@ -166,32 +193,13 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 	if ordinal {
 		co.eStart = make([]int32, nQ+1)
 	}
+	cnt := make([]int, V)
 	m := make([]float64, V)
 	seen := make([]bool, V)
-	var keys []int
-	for q, es := range perQ {
-		keys = keys[:0]
-		for _, e := range es {
-			if !seen[e.c] {
-				seen[e.c] = true
-				keys = append(keys, e.c)
-			}
-			m[e.c] += e.v
-			if e.c != e.k {
-				co.doNom[q] += e.v
-				d := domain[e.c] - domain[e.k]
-				co.doInt[q] += e.v * d * d
-				if ordinal {
-					if V <= smallV {
-						co.eCK = append(co.eCK, int32(e.c*V+e.k))
-					} else {
-						co.eC = append(co.eC, int32(e.c))
-						co.eK = append(co.eK, int32(e.k))
-					}
-					co.eV = append(co.eV, e.v)
-				}
-			}
-		}
+	var keys, present []int
+	// flush stores the margins of question q, in the order its values
+	// first came.
+	flush := func(q int) {
 		for _, c := range keys {
 			if co.mD != nil {
 				co.mD[q*V+c] = m[c]
@@ -201,12 +209,79 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 			}
 			m[c], seen[c] = 0, false
 		}
-		co.mStart[q+1] = int32(len(co.mC))
-		if ordinal {
-			co.eStart[q+1] = int32(len(co.eV))
-		}
-		perQ[q] = nil
+		keys = keys[:0]
 	}
+	qDone := 0 // questions before qDone are complete
+	closeTo := func(n int) {
+		for ; qDone < n; qDone++ {
+			co.mStart[qDone+1] = int32(len(co.mC))
+			if ordinal {
+				co.eStart[qDone+1] = int32(len(co.eV))
+			}
+		}
+	}
+	cur := -1
+	for _, ru := range units {
+		mv := len(ru.vals)
+		if mv < 2 {
+			continue
+		}
+		if ru.q != cur {
+			if cur >= 0 {
+				flush(cur)
+			}
+			closeTo(ru.q)
+			cur = ru.q
+		}
+		present = present[:0]
+		for _, v := range ru.vals {
+			i := idx.at(v.v)
+			if cnt[i] == 0 {
+				present = append(present, i)
+			}
+			cnt[i]++
+		}
+		slices.Sort(present) // the values the unit has, ascending
+		den := float64(mv - 1)
+		for _, c := range present {
+			for _, k := range present {
+				nk := cnt[k]
+				if c == k {
+					nk--
+				}
+				if nk <= 0 {
+					continue
+				}
+				v := float64(cnt[c]*nk) / den
+				if !seen[c] {
+					seen[c] = true
+					keys = append(keys, c)
+				}
+				m[c] += v
+				if c != k {
+					co.doNom[cur] += v
+					dd := domain[c] - domain[k]
+					co.doInt[cur] += v * dd * dd
+					if ordinal {
+						if V <= smallV {
+							co.eCK = append(co.eCK, int32(c*V+k))
+						} else {
+							co.eC = append(co.eC, int32(c))
+							co.eK = append(co.eK, int32(k))
+						}
+						co.eV = append(co.eV, v)
+					}
+				}
+			}
+		}
+		for _, i := range present {
+			cnt[i] = 0
+		}
+	}
+	if cur >= 0 {
+		flush(cur)
+	}
+	closeTo(nQ)
 	return co
 }
 
@@ -444,7 +519,7 @@ func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 		cells  []cell     // (question, label a, label b) per shared unit
 		k      [2]float64 // κ unweighted and quadratic
 	}
-	pid := map[int]int{}
+	pid := make([]int32, G*G) // pair index + 1 of graders (g1, g2), 0 = none yet
 	var pairs []*pairData
 	lab := make([]int, 0, 8)
 	gs := make([]int, 0, 8)
@@ -462,10 +537,10 @@ func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 		for x := 0; x < len(gs); x++ {
 			for y := x + 1; y < len(gs); y++ {
 				key := gs[x]*G + gs[y]
-				p, ok := pid[key]
-				if !ok {
+				p := int(pid[key]) - 1
+				if p < 0 {
 					p = len(pairs)
-					pid[key] = p
+					pid[key] = int32(p + 1)
 					pairs = append(pairs, &pairData{g1: gs[x], g2: gs[y]})
 				}
 				pairs[p].n++
@@ -546,9 +621,10 @@ func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 type cell struct{ q, i, j, w int32 }
 
 // compressCells merges the cells of equal (q, i, j), summing w, in
-// (q, i, j) order.
+// (q, i, j) order. Cells that come in question order (as kappaRows makes
+// them) are sorted within each question only.
 func compressCells(cs []cell) []cell {
-	slices.SortFunc(cs, func(a, b cell) int {
+	byQIJ := func(a, b cell) int {
 		if a.q != b.q {
 			return int(a.q - b.q)
 		}
@@ -556,7 +632,21 @@ func compressCells(cs []cell) []cell {
 			return int(a.i - b.i)
 		}
 		return int(a.j - b.j)
-	})
+	}
+	if slices.IsSortedFunc(cs, func(a, b cell) int { return int(a.q - b.q) }) {
+		for lo := 0; lo < len(cs); {
+			hi := lo + 1
+			for hi < len(cs) && cs[hi].q == cs[lo].q {
+				hi++
+			}
+			if hi-lo > 1 {
+				slices.SortFunc(cs[lo:hi], byQIJ)
+			}
+			lo = hi
+		}
+	} else {
+		slices.SortFunc(cs, byQIJ)
+	}
 	out := cs[:0]
 	for _, c := range cs {
 		if n := len(out); n > 0 && out[n-1].q == c.q && out[n-1].i == c.i && out[n-1].j == c.j {
