@@ -25,8 +25,12 @@ import (
 const batchRows = 1 << 18
 
 // batchBytes caps the text held in one batch (long responses), so that
-// memory stays bounded whatever the answers' length.
-const batchBytes = 32 << 20
+// memory stays bounded whatever the answers' length. At most two batches
+// of a table are alive: the one being built and the one DuckDB inserts
+// (at 16 MiB instead of 32 MiB, with the unbuffered hand-over of send, the
+// load of a 10,000-question study peaked ~20 % lower for about the same
+// CPU time).
+const batchBytes = 16 << 20
 
 // memoryLimit is DuckDB's memory limit while loading; beyond it DuckDB
 // spills to its temporary directory.
@@ -210,6 +214,9 @@ type batcher struct {
 	n      int
 	rows   int64
 	bytes  int // text bytes in the open batch
+	// data is, per column, the text bytes of the last full batch (0 for
+	// columns that are not plain strings): the next batch reserves them.
+	data []int
 }
 
 func (s *sink) table(name string, cols ...col) *batcher {
@@ -291,13 +298,42 @@ func (t *batcher) flush() error {
 	if t.n == 0 {
 		return nil
 	}
+	full := t.n >= batchRows || t.bytes >= batchBytes
+	n := t.n
+	if full {
+		if t.data == nil {
+			t.data = make([]int, len(t.b.Fields()))
+		}
+		for i, f := range t.b.Fields() {
+			if sb, ok := f.(*array.StringBuilder); ok {
+				t.data[i] = sb.DataLen()
+			}
+		}
+	}
 	rec := t.b.NewRecordBatch()
 	t.n, t.bytes = 0, 0
+	if full {
+		t.reserve(n)
+	}
 	if t.s == nil {
 		rec.Release()
 		return nil
 	}
 	return t.s.send(loadJob{table: t.table, schema: t.schema, rec: rec})
+}
+
+// reserve sizes the builders for a batch like the last full one: n rows,
+// and as many text bytes per column plus 1/16. Builders that grow one row
+// at a time double their buffers, copying and zeroing each time and ending
+// up to twice as large as what they hold; a batch that outgrows its
+// reservation still grows that way.
+func (t *batcher) reserve(n int) {
+	for i, f := range t.b.Fields() {
+		f.Reserve(n)
+		if sb, ok := f.(*array.StringBuilder); ok && t.data[i] > 0 {
+			sb.ReserveData(t.data[i] + t.data[i]/16)
+		}
+	}
 }
 
 // loadJob is one record batch on its way into DuckDB.
@@ -312,7 +348,9 @@ type loadJob struct {
 // load error is returned by a later send or by wait.
 func (s *sink) send(j loadJob) error {
 	if s.jobs == nil {
-		s.jobs = make(chan loadJob, 1)
+		// Unbuffered: the reader builds the next batch while the loader
+		// inserts this one, and no third batch waits in between.
+		s.jobs = make(chan loadJob)
 		s.loaded = make(chan error, 1)
 		go s.loader()
 	}
