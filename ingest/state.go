@@ -58,10 +58,10 @@ type state struct {
 	// Gradings are checked and written as they are read; only compact keys stay.
 	sids       map[string]int32
 	names      []string
-	gseen      map[[5]int32]where
-	rankGroups map[[4]int32]*rankGroup
-	rankOrder  [][4]int32
-	noRubric   []where // human gradings from sheets without rubric columns
+	gseen      map[uint64]where   // (rank group index, model) → where first graded
+	groupOf    map[[4]int32]int32 // (evaluator, round, run, question) → index in groups
+	groups     []rankGroup        // in the order of their first grading
+	noRubric   []where            // human gradings from sheets without rubric columns
 	haveRubric bool
 	nGradings  int64
 	drops      map[string]*dropCount // per grader: scores expected and usable
@@ -144,9 +144,9 @@ func newState(dir string, cfg config.Config) *state {
 		criteria:   map[[2]string]int{},
 		strs:       map[string]string{},
 		sids:       map[string]int32{},
-		gseen:      map[[5]int32]where{},
+		gseen:      map[uint64]where{},
 		pseen:      map[pairKey]where{},
-		rankGroups: map[[4]int32]*rankGroup{},
+		groupOf:    map[[4]int32]int32{},
 	}
 	st.aliases = cfg.ColumnAliases()
 	for i, a := range cfg.Rubric.Attributes {
