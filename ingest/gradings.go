@@ -915,10 +915,10 @@ func (st *state) gradingLabel(g *grading) string {
 	if g.label != "" {
 		return g.label
 	}
-	if l, ok := st.labelOf[blindKey{g.q, g.model, g.evaluator}]; ok {
-		return l
+	if sh, ok := st.shown[blindKey{g.q, g.model, g.evaluator}]; ok {
+		return sh.label
 	}
-	return st.labelOf[blindKey{g.q, g.model, ""}]
+	return st.shown[blindKey{g.q, g.model, ""}].label
 }
 
 // writeGrading writes one grading and its scores, verdicts and tags.
@@ -946,10 +946,10 @@ func (st *state) writeGrading(g *grading) {
 	t.i64(12, int64(g.loc.Row))
 	pos := g.position
 	if pos == 0 {
-		if p, ok := st.blindPos[blindKey{g.q, g.model, g.evaluator}]; ok {
-			pos = p
-		} else if p, ok := st.blindPos[blindKey{g.q, g.model, ""}]; ok {
-			pos = p
+		if sh := st.shown[blindKey{g.q, g.model, g.evaluator}]; sh.pos > 0 {
+			pos = sh.pos
+		} else if sh := st.shown[blindKey{g.q, g.model, ""}]; sh.pos > 0 {
+			pos = sh.pos
 		}
 	}
 	if pos > 0 {
