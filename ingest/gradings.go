@@ -731,46 +731,59 @@ func (st *state) where(l tabular.Loc) where {
 }
 
 func (st *state) loc(w where) tabular.Loc {
+	f := st.name(w.file)
+	return tabular.Loc{File: f, Sheet: st.name(w.sheet), Row: int(w.row), Offset: -1, Format: formatOf(f)}
+}
+
+// name is the string numbered id by sid.
+func (st *state) name(id int32) string {
 	if st.names == nil || len(st.names) != len(st.sids) {
 		st.names = make([]string, len(st.sids))
 		for s, n := range st.sids {
 			st.names[n] = s
 		}
 	}
-	f := st.names[w.file]
-	return tabular.Loc{File: f, Sheet: st.names[w.sheet], Row: int(w.row), Offset: -1, Format: formatOf(f)}
+	return st.names[id]
 }
 
 // rankGroup collects the ranks of one (evaluator, round, run, question).
+// It holds numbered ids (see sid): at 40,000 questions there are a few
+// hundred thousand groups.
 type rankGroup struct {
 	first  where
 	n      int32
+	ev, qv int32 // evaluator and question (sid)
 	ranks  []int32
-	ev, qv string
 }
 
 // accept checks one complete grading against the rest of the study and
 // writes it. Only compact keys stay in memory.
 func (st *state) accept(g *grading) {
 	st.noteKind(g.evaluator, g.kind, g.loc)
-	k := [5]int32{st.sid(g.evaluator), st.sid(g.round), st.sid(g.run), st.sid(g.q), st.sid(g.model)}
-	if prev, dup := st.gseen[k]; dup {
-		pl := st.loc(prev)
-		st.ps.add(Problem{Loc: g.loc, Value: g.q + " / " + g.model,
-			Expected: fmt.Sprintf("one grading per evaluator, round, question and model (evaluator %s graded it also at %s)", g.evaluator, pl.String()), Kind: "gradings given twice",
-			Fix: st.duplicateFix(g, pl)})
-		st.taint(g.loc)
-		return
+	// A grading is keyed by its rank group and its model: one 8-byte key
+	// per grading instead of five ids.
+	ev, q := st.sid(g.evaluator), st.sid(g.q)
+	gk := [4]int32{ev, st.sid(g.round), st.sid(g.run), q}
+	m := uint64(uint32(st.sid(g.model)))
+	gi, ok := st.groupOf[gk]
+	if ok {
+		if prev, dup := st.gseen[uint64(uint32(gi))<<32|m]; dup {
+			pl := st.loc(prev)
+			st.ps.add(Problem{Loc: g.loc, Value: g.q + " / " + g.model,
+				Expected: fmt.Sprintf("one grading per evaluator, round, question and model (evaluator %s graded it also at %s)", g.evaluator, pl.String()), Kind: "gradings given twice",
+				Fix: st.duplicateFix(g, pl)})
+			st.taint(g.loc)
+			return
+		}
 	}
 	w := st.where(g.loc)
-	st.gseen[k] = w
-	gk := [4]int32{k[0], k[1], k[2], k[3]}
-	rg := st.rankGroups[gk]
-	if rg == nil {
-		rg = &rankGroup{first: w, ev: g.evaluator, qv: g.q}
-		st.rankGroups[gk] = rg
-		st.rankOrder = append(st.rankOrder, gk)
+	if !ok {
+		gi = int32(len(st.groups))
+		st.groupOf[gk] = gi
+		st.groups = append(st.groups, rankGroup{first: w, ev: ev, qv: q})
 	}
+	st.gseen[uint64(uint32(gi))<<32|m] = w
+	rg := &st.groups[gi]
 	rg.n++
 	if g.rank > 0 {
 		rg.ranks = append(rg.ranks, int32(g.rank))
@@ -864,8 +877,8 @@ func (st *state) finish() error {
 // be a permutation of 1..k over its responses, with every response ranked
 // when any is.
 func (st *state) checkRanks() {
-	for _, k := range st.rankOrder {
-		rg := st.rankGroups[k]
+	for i := range st.groups {
+		rg := &st.groups[i]
 		if len(rg.ranks) == 0 {
 			continue
 		}
@@ -875,7 +888,7 @@ func (st *state) checkRanks() {
 		}
 		first.Column = "rank"
 		if int32(len(rg.ranks)) < rg.n {
-			st.ps.add(Problem{Loc: first, Expected: fmt.Sprintf("a rank for every response of question %s graded by %s (%d of %d are ranked)", rg.qv, rg.ev, len(rg.ranks), rg.n), Kind: "questions with responses left unranked"})
+			st.ps.add(Problem{Loc: first, Expected: fmt.Sprintf("a rank for every response of question %s graded by %s (%d of %d are ranked)", st.name(rg.qv), st.name(rg.ev), len(rg.ranks), rg.n), Kind: "questions with responses left unranked"})
 			continue
 		}
 		ranks := append([]int32(nil), rg.ranks...)
@@ -886,7 +899,7 @@ func (st *state) checkRanks() {
 				for _, r := range ranks {
 					txt = append(txt, strconv.Itoa(int(r)))
 				}
-				st.ps.add(Problem{Loc: first, Value: strings.Join(txt, ","), Expected: fmt.Sprintf("ranks of question %s by %s forming a permutation of 1..%d without ties", rg.qv, rg.ev, len(ranks)), Kind: "questions whose ranks are not 1..k without ties"})
+				st.ps.add(Problem{Loc: first, Value: strings.Join(txt, ","), Expected: fmt.Sprintf("ranks of question %s by %s forming a permutation of 1..%d without ties", st.name(rg.qv), st.name(rg.ev), len(ranks)), Kind: "questions whose ranks are not 1..k without ties"})
 				break
 			}
 		}
@@ -902,10 +915,10 @@ func (st *state) gradingLabel(g *grading) string {
 	if g.label != "" {
 		return g.label
 	}
-	if l, ok := st.labelOf[blindKey{g.q, g.model, g.evaluator}]; ok {
-		return l
+	if sh, ok := st.shown[blindKey{g.q, g.model, g.evaluator}]; ok {
+		return sh.label
 	}
-	return st.labelOf[blindKey{g.q, g.model, ""}]
+	return st.shown[blindKey{g.q, g.model, ""}].label
 }
 
 // writeGrading writes one grading and its scores, verdicts and tags.
@@ -933,10 +946,10 @@ func (st *state) writeGrading(g *grading) {
 	t.i64(12, int64(g.loc.Row))
 	pos := g.position
 	if pos == 0 {
-		if p, ok := st.blindPos[blindKey{g.q, g.model, g.evaluator}]; ok {
-			pos = p
-		} else if p, ok := st.blindPos[blindKey{g.q, g.model, ""}]; ok {
-			pos = p
+		if sh := st.shown[blindKey{g.q, g.model, g.evaluator}]; sh.pos > 0 {
+			pos = sh.pos
+		} else if sh := st.shown[blindKey{g.q, g.model, ""}]; sh.pos > 0 {
+			pos = sh.pos
 		}
 	}
 	if pos > 0 {

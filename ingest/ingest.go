@@ -176,6 +176,27 @@ func (st *state) readAll() error {
 		if err := f(); err != nil {
 			return err
 		}
+		if err := st.flushTables(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// flushTables hands every table's open batch to the loader at the end of a
+// step, so that the text of a table a step has finished with (prompts,
+// checklist texts, references, responses) is not held until the load ends.
+func (st *state) flushTables() error {
+	if st.sink == nil {
+		return nil
+	}
+	for _, t := range st.sink.tables {
+		if err := t.flush(); err != nil {
+			if st.loadErr == nil {
+				st.loadErr = fmt.Errorf("load: %w", err)
+			}
+			return st.loadErr
+		}
 	}
 	return nil
 }

@@ -37,14 +37,13 @@ type state struct {
 	haveChecklst bool
 	models       map[string]bool // from models file; nil when there is none
 	evaluators   map[string]string
-	evalProvider map[string]string  // evaluator → provider (evaluators file)
-	blindPos     map[blindKey]int64 // (question, model, evaluator|"") → position shown
+	evalProvider map[string]string // evaluator → provider (evaluators file)
 	blinding     map[blindKey]string
 	qLabels      map[string][]string // question → its labels in blinding (built for hints)
 	refs         map[string]int      // question → number of references
 	qFold, mFold caseFold            // listed question ids and models by lower case
 	eFold        caseFold            // evaluators (listed or seen) by lower case
-	labelOf      map[blindKey]string // (question, model, evaluator) → label (blinding)
+	shown        map[blindKey]shown  // (question, model, evaluator|"") → label and position (blinding)
 	rounds       map[string]bool     // rounds of human gradings
 	tagKeys      map[string]bool     // question tag keys (lower case)
 	attrSeen     []bool              // per rubric attribute: some grading sheet has it
@@ -58,10 +57,10 @@ type state struct {
 	// Gradings are checked and written as they are read; only compact keys stay.
 	sids       map[string]int32
 	names      []string
-	gseen      map[[5]int32]where
-	rankGroups map[[4]int32]*rankGroup
-	rankOrder  [][4]int32
-	noRubric   []where // human gradings from sheets without rubric columns
+	gseen      map[uint64]where   // (rank group index, model) → where first graded
+	groupOf    map[[4]int32]int32 // (evaluator, round, run, question) → index in groups
+	groups     []rankGroup        // in the order of their first grading
+	noRubric   []where            // human gradings from sheets without rubric columns
 	haveRubric bool
 	nGradings  int64
 	drops      map[string]*dropCount // per grader: scores expected and usable
@@ -104,6 +103,13 @@ type question struct {
 
 type blindKey struct{ q, label, evaluator string }
 
+// shown is what the blinding file says of a (question, model, evaluator):
+// the label shown and the position (0 = not given). One map holds both.
+type shown struct {
+	label string
+	pos   int64
+}
+
 type respKey struct{ q, m string }
 
 type respInfo struct {
@@ -127,11 +133,10 @@ func newState(dir string, cfg config.Config) *state {
 		questions:    map[string]*question{},
 		evaluators:   map[string]string{},
 		evalProvider: map[string]string{},
-		blindPos:     map[blindKey]int64{},
 		blinding:     map[blindKey]string{},
 		refs:         map[string]int{},
 		qFold:        caseFold{}, mFold: caseFold{}, eFold: caseFold{},
-		labelOf:    map[blindKey]string{},
+		shown:      map[blindKey]shown{},
 		rounds:     map[string]bool{},
 		tagKeys:    map[string]bool{},
 		attrSeen:   make([]bool, len(cfg.Rubric.Attributes)),
@@ -144,9 +149,9 @@ func newState(dir string, cfg config.Config) *state {
 		criteria:   map[[2]string]int{},
 		strs:       map[string]string{},
 		sids:       map[string]int32{},
-		gseen:      map[[5]int32]where{},
+		gseen:      map[uint64]where{},
 		pseen:      map[pairKey]where{},
-		rankGroups: map[[4]int32]*rankGroup{},
+		groupOf:    map[[4]int32]int32{},
 	}
 	st.aliases = cfg.ColumnAliases()
 	for i, a := range cfg.Rubric.Attributes {

@@ -226,22 +226,25 @@ func (st *state) readBlinding() error {
 			st.ps.add(Problem{Loc: r.at("label"), Value: l, Expected: fmt.Sprintf("one model per label (label %s of question %s is already %s)", l, q, prev)})
 			return
 		}
-		if other, dup := st.labelOf[blindKey{q, m, k.evaluator}]; dup && other != l {
+		sk := blindKey{q, m, k.evaluator}
+		if other, dup := st.shown[sk]; dup && other.label != l {
 			who := ""
 			if k.evaluator != "" {
 				who = " for evaluator " + k.evaluator
 			}
-			st.ps.add(Problem{Loc: r.at("label"), Value: l, Expected: fmt.Sprintf("one label per model (model %s of question %s already has label %s%s: two labels would hide one response)", m, q, other, who)})
+			st.ps.add(Problem{Loc: r.at("label"), Value: l, Expected: fmt.Sprintf("one label per model (model %s of question %s already has label %s%s: two labels would hide one response)", m, q, other.label, who)})
 			return
 		}
-		st.labelOf[blindKey{q, m, k.evaluator}] = l
+		sh := st.shown[sk] // a row repeated: its position, if any, is kept
+		sh.label = l
 		st.checkModel(r, "model", m)
 		st.blinding[k] = m
 		if v := strings.TrimSpace(r.get("position")); v != "" {
 			if pos, ok := parsePosition(r, "position", v, st); ok {
-				st.blindPos[blindKey{q, m, k.evaluator}] = pos
+				sh.pos = pos
 			}
 		}
+		st.shown[sk] = sh
 	})
 	return nil
 }
