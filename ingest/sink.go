@@ -383,9 +383,18 @@ func (s *sink) insert(j loadJob) error {
 	}
 	// The view can be scanned once; drop it before releasing it.
 	_, err = s.conn.ExecContext(s.ctx, fmt.Sprintf("INSERT INTO study.main.%q SELECT * FROM %s; DROP VIEW %s", j.table, view, view))
-	release()
 	if err != nil {
+		// A statement interrupted (cancelled run) after the INSERT leaves
+		// the view, and DuckDB reaches the view's stream again when the
+		// connection closes: freed, that crashed the process. So the view
+		// goes first, whatever the context; if it cannot, the stream is
+		// left allocated rather than freed under DuckDB.
+		if _, derr := s.conn.ExecContext(context.WithoutCancel(s.ctx), "DROP VIEW IF EXISTS "+view); derr != nil {
+			return fmt.Errorf("load %s: %w (drop its batch: %v)", j.table, err, derr)
+		}
+		release()
 		return fmt.Errorf("load %s: %w", j.table, err)
 	}
+	release()
 	return nil
 }
