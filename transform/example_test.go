@@ -52,38 +52,3 @@ func ExampleDB_LoadTexts() {
 	// q1 m2 chars=10 words=2 text=""
 	// q2 m1 chars=27 words=6 text="GDPR is the EU privacy law."
 }
-
-// Open a study database with a memory limit and one worker thread for
-// DuckDB (Open leaves DuckDB's defaults: 80 % of the memory, a thread per
-// core).
-func ExampleOpenWith() {
-	tmp, err := os.MkdirTemp("", "example-*")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer os.RemoveAll(tmp)
-	path := filepath.Join(tmp, "study.duckdb")
-	ctx := context.Background()
-	if _, err := ingest.Ingest(ctx, filepath.Join("..", "ingest", "testdata", "base"), ingest.Options{DB: path}); err != nil {
-		fmt.Println(err)
-		return
-	}
-	opt := transform.DefaultOptions()
-	opt.MemoryLimit, opt.Threads = "256MiB", 1
-	db, err := transform.OpenWith(path, opt)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer db.Close()
-	var limit string
-	var threads int
-	if err := db.SQL().QueryRowContext(ctx, `SELECT current_setting('memory_limit'), current_setting('threads')`).Scan(&limit, &threads); err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(limit, threads)
-	// Output:
-	// 256.0 MiB 1
-}

@@ -305,20 +305,3 @@ func TestGradingKeys(t *testing.T) {
 		}
 	}
 }
-
-// TestOpenWithBadMemoryLimit: a memory limit DuckDB does not understand
-// is an error that names the database.
-func TestOpenWithBadMemoryLimit(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "s.duckdb")
-	if _, err := ingest.Ingest(context.Background(), filepath.Join("..", "ingest", "testdata", "base"), ingest.Options{DB: path}); err != nil {
-		t.Fatal(err)
-	}
-	d, err := OpenWith(path, Options{MemoryLimit: "lots"})
-	if err == nil {
-		err = d.SQL().Ping()
-		d.Close()
-	}
-	if err == nil || !strings.Contains(err.Error(), "s.duckdb") {
-		t.Fatalf("got %v, want an error naming s.duckdb", err)
-	}
-}
