@@ -438,10 +438,7 @@ func (st *state) knownModel(m string) bool {
 
 // isLabel reports whether v is a blinded label of question q.
 func (st *state) isLabel(q, v, evaluator string) bool {
-	if _, ok := st.blinding[blindKey{q, v, evaluator}]; ok {
-		return true
-	}
-	_, ok := st.blinding[blindKey{q, v, ""}]
+	_, ok := st.blindModel(q, v, evaluator)
 	return ok
 }
 
@@ -490,10 +487,7 @@ func (st *state) resolveModel(r row, q, evaluator string) (string, bool) {
 		st.ps.add(Problem{Loc: r.at(col), Expected: "a model name or a blinded label (the cell is empty)"})
 		return "", false
 	}
-	if m, ok := st.blinding[blindKey{q, l, evaluator}]; ok {
-		return m, true
-	}
-	if m, ok := st.blinding[blindKey{q, l, ""}]; ok {
+	if m, ok := st.blindModel(q, l, evaluator); ok {
 		return m, true
 	}
 	exp := fmt.Sprintf("a label of question %s in the blinding file", q) + st.labelHint(q, l)
@@ -719,7 +713,9 @@ func (st *state) sid(s string) int32 {
 		return n
 	}
 	n := int32(len(st.sids))
-	st.sids[strings.Clone(s)] = n
+	s = strings.Clone(s)
+	st.sids[s] = n
+	st.names = append(st.names, s)
 	return n
 }
 
@@ -736,15 +732,7 @@ func (st *state) loc(w where) tabular.Loc {
 }
 
 // name is the string numbered id by sid.
-func (st *state) name(id int32) string {
-	if st.names == nil || len(st.names) != len(st.sids) {
-		st.names = make([]string, len(st.sids))
-		for s, n := range st.sids {
-			st.names[n] = s
-		}
-	}
-	return st.names[id]
-}
+func (st *state) name(id int32) string { return st.names[id] }
 
 // rankGroup collects the ranks of one (evaluator, round, run, question).
 // It holds numbered ids (see sid): at 40,000 questions there are a few
@@ -752,7 +740,7 @@ func (st *state) name(id int32) string {
 type rankGroup struct {
 	first  where
 	n      int32
-	ev, qv int32 // evaluator and question (sid)
+	ev, qv int32 // evaluator (sid) and question (question.num)
 	ranks  []int32
 }
 
@@ -762,7 +750,8 @@ func (st *state) accept(g *grading) {
 	st.noteKind(g.evaluator, g.kind, g.loc)
 	// A grading is keyed by its rank group and its model: one 8-byte key
 	// per grading instead of five ids.
-	ev, q := st.sid(g.evaluator), st.sid(g.q)
+	qi := st.questions[g.q]
+	ev, q := st.sid(g.evaluator), qi.num
 	gk := [4]int32{ev, st.sid(g.round), st.sid(g.run), q}
 	m := uint64(uint32(st.sid(g.model)))
 	gi, ok := st.groupOf[gk]
@@ -788,7 +777,6 @@ func (st *state) accept(g *grading) {
 	if g.rank > 0 {
 		rg.ranks = append(rg.ranks, int32(g.rank))
 	}
-	qi := st.questions[g.q]
 	if g.rubric {
 		st.haveRubric = true
 	}
@@ -843,8 +831,8 @@ func (st *state) accept(g *grading) {
 	}
 	st.countDrops(g, qi.items)
 	if st.haveDumps && g.model != st.cfg.HumanLabel {
-		if _, ok := st.responses[respKey{g.q, g.model}]; !ok {
-			if f, failed := st.failed[respKey{g.q, g.model}]; failed {
+		if !st.hasResponse(g.q, g.model) {
+			if f, failed := st.failedRequest(g.q, g.model); failed {
 				st.ps.add(Problem{Loc: g.loc, Value: g.q + " / " + g.model,
 					Expected: fmt.Sprintf("a response that exists: its batch request failed (%s, %s)", f.loc.String(), f.err)})
 			} else {
@@ -888,7 +876,7 @@ func (st *state) checkRanks() {
 		}
 		first.Column = "rank"
 		if int32(len(rg.ranks)) < rg.n {
-			st.ps.add(Problem{Loc: first, Expected: fmt.Sprintf("a rank for every response of question %s graded by %s (%d of %d are ranked)", st.name(rg.qv), st.name(rg.ev), len(rg.ranks), rg.n), Kind: "questions with responses left unranked"})
+			st.ps.add(Problem{Loc: first, Expected: fmt.Sprintf("a rank for every response of question %s graded by %s (%d of %d are ranked)", st.qids[rg.qv], st.name(rg.ev), len(rg.ranks), rg.n), Kind: "questions with responses left unranked"})
 			continue
 		}
 		ranks := append([]int32(nil), rg.ranks...)
@@ -899,7 +887,7 @@ func (st *state) checkRanks() {
 				for _, r := range ranks {
 					txt = append(txt, strconv.Itoa(int(r)))
 				}
-				st.ps.add(Problem{Loc: first, Value: strings.Join(txt, ","), Expected: fmt.Sprintf("ranks of question %s by %s forming a permutation of 1..%d without ties", st.name(rg.qv), st.name(rg.ev), len(ranks)), Kind: "questions whose ranks are not 1..k without ties"})
+				st.ps.add(Problem{Loc: first, Value: strings.Join(txt, ","), Expected: fmt.Sprintf("ranks of question %s by %s forming a permutation of 1..%d without ties", st.qids[rg.qv], st.name(rg.ev), len(ranks)), Kind: "questions whose ranks are not 1..k without ties"})
 				break
 			}
 		}
@@ -915,10 +903,7 @@ func (st *state) gradingLabel(g *grading) string {
 	if g.label != "" {
 		return g.label
 	}
-	if sh, ok := st.shown[blindKey{g.q, g.model, g.evaluator}]; ok {
-		return sh.label
-	}
-	return st.shown[blindKey{g.q, g.model, ""}].label
+	return st.shownLabel(g.q, g.model, g.evaluator)
 }
 
 // writeGrading writes one grading and its scores, verdicts and tags.
@@ -946,11 +931,7 @@ func (st *state) writeGrading(g *grading) {
 	t.i64(12, int64(g.loc.Row))
 	pos := g.position
 	if pos == 0 {
-		if sh := st.shown[blindKey{g.q, g.model, g.evaluator}]; sh.pos > 0 {
-			pos = sh.pos
-		} else if sh := st.shown[blindKey{g.q, g.model, ""}]; sh.pos > 0 {
-			pos = sh.pos
-		}
+		pos = st.shownPosition(g.q, g.model, g.evaluator)
 	}
 	if pos > 0 {
 		t.i64(13, pos)

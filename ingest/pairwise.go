@@ -157,10 +157,7 @@ func (st *state) resolvePairModel(r row, q, ev, mcol, lcol string) (string, bool
 		st.ps.add(Problem{Loc: r.at(col), Expected: "a model name or a blinded label (the cell is empty)"})
 		return "", false
 	}
-	if m, ok := st.blinding[blindKey{q, l, ev}]; ok {
-		return m, true
-	}
-	if m, ok := st.blinding[blindKey{q, l, ""}]; ok {
+	if m, ok := st.blindModel(q, l, ev); ok {
 		return m, true
 	}
 	exp := fmt.Sprintf("a label of question %s in the blinding file", q)
@@ -191,8 +188,8 @@ func (st *state) acceptPair(p *pairJudgment) {
 			if m == st.cfg.HumanLabel {
 				continue
 			}
-			if _, ok := st.responses[respKey{p.q, m}]; !ok {
-				if f, failed := st.failed[respKey{p.q, m}]; failed {
+			if !st.hasResponse(p.q, m) {
+				if f, failed := st.failedRequest(p.q, m); failed {
 					st.ps.add(Problem{Loc: p.loc, Value: p.q + " / " + m,
 						Expected: fmt.Sprintf("a response that exists: its batch request failed (%s, %s)", f.loc.String(), f.err)})
 				} else {

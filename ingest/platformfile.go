@@ -402,9 +402,7 @@ func (st *state) rankedID(it *platforms.Item) {
 	}
 	q := strings.TrimSpace(it.IDs[config.TargetQuestionID].Value)
 	ev := strings.TrimSpace(it.Evaluator)
-	_, l1 := st.blinding[blindKey{q, id, ev}]
-	_, l2 := st.blinding[blindKey{q, id, ""}]
-	if l1 || l2 {
+	if st.isLabel(q, id, ev) {
 		it.IDs[config.TargetLabel] = it.IDs[config.TargetModel]
 		delete(it.IDs, config.TargetModel)
 	}

@@ -149,7 +149,8 @@ func (st *state) providerRecord(rel string, loc tabular.Loc, rec providers.Recor
 		}
 	}
 	q, m = st.intern(q), st.intern(m)
-	if st.questions[q] == nil {
+	qi := st.questions[q]
+	if qi == nil {
 		st.ps.add(Problem{Loc: loc, Value: q, Expected: "a question id of the questions file (from the request id " + rec.RequestID + ")"})
 		return
 	}
@@ -161,8 +162,8 @@ func (st *state) providerRecord(rel string, loc tabular.Loc, rec providers.Recor
 		st.ps.add(Problem{Loc: loc, Value: m, Expected: "a model listed in the models file"})
 		return
 	}
+	k := newRespKey(qi.num, st.sid(m))
 	if rec.Failed {
-		k := respKey{q, m}
 		if st.failed == nil {
 			st.failed = map[respKey]failure{}
 		}
@@ -181,12 +182,11 @@ func (st *state) providerRecord(rel string, loc tabular.Loc, rec providers.Recor
 		st.emit(t)
 		return
 	}
-	k := respKey{q, m}
-	if ri := st.responses[k]; ri != nil {
+	if ri, dup := st.responses[k]; dup {
 		st.ps.add(Problem{Loc: loc, Value: q + " / " + m, Expected: fmt.Sprintf("one answer per question and model (another is at %s)", st.loc(ri.at).String())})
 		return
 	}
-	st.responses[k] = &respInfo{attempts: []int64{0}, at: st.where(loc)}
+	st.addResponse(k, 0, loc)
 	cost := math.NaN()
 	if p, ok := st.prices[m]; ok {
 		cost = providers.Cost(rec.InputTokens, rec.OutputTokens, p[0], p[1], st.cfg.Responses.BatchDiscount)

@@ -42,13 +42,14 @@ func (st *state) readResponses() error {
 	}
 	// The same (question, model) twice is a problem unless the rows carry
 	// distinct attempts; the highest attempt is the one analysed.
-	keys := make([]respKey, 0)
-	for k, ri := range st.responses {
-		if ri.multi {
-			keys = append(keys, k)
-		}
+	keys := make([]respKey, 0, len(st.respMulti))
+	for k := range st.respMulti {
+		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i].q+"\x00"+keys[i].m < keys[j].q+"\x00"+keys[j].m })
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		return st.qids[a.q()]+"\x00"+st.name(a.m()) < st.qids[b.q()]+"\x00"+st.name(b.m())
+	})
 	if len(keys) > 0 && st.sink != nil {
 		st.sink.after = append(st.sink.after, `UPDATE responses SET latest = false
 WHERE attempt < (SELECT max(r2.attempt) FROM responses r2
@@ -56,13 +57,13 @@ WHERE attempt < (SELECT max(r2.attempt) FROM responses r2
 	}
 	for _, k := range keys {
 		ri := st.responses[k]
-		at := append([]int64(nil), ri.attempts...)
+		at := append([]int64(nil), st.respMulti[k]...)
 		sort.Slice(at, func(i, j int) bool { return at[i] < at[j] })
 		for i := 1; i < len(at); i++ {
 			if at[i] == at[i-1] {
 				l := st.loc(ri.at)
 				l.Column = "model"
-				st.ps.add(Problem{Loc: l, Value: k.q + " / " + k.m,
+				st.ps.add(Problem{Loc: l, Value: st.qids[k.q()] + " / " + st.name(k.m()),
 					Expected: fmt.Sprintf("one response per question and model, or distinct attempt numbers (attempt %d appears twice)", at[i])})
 				break
 			}
@@ -74,7 +75,7 @@ WHERE attempt < (SELECT max(r2.attempt) FROM responses r2
 func (st *state) readResponseFile(rel string) {
 	t := st.out.responses
 	st.readTable(rel, responseSpec, nil, func(r row) {
-		q, _, ok := st.question(r, "question_id")
+		q, qi, ok := st.question(r, "question_id")
 		if !ok {
 			return
 		}
@@ -112,13 +113,7 @@ func (st *state) readResponseFile(rel string) {
 			return n
 		}
 		in, out := tokens("input_tokens"), tokens("output_tokens")
-		k := respKey{q, m}
-		if ri := st.responses[k]; ri != nil {
-			ri.attempts = append(ri.attempts, attempt)
-			ri.multi = true
-		} else {
-			st.responses[k] = &respInfo{attempts: []int64{attempt}, at: st.where(r.loc)}
-		}
+		st.addResponse(newRespKey(qi.num, st.sid(m)), attempt, r.loc)
 		text := r.get("text")
 		if !st.textFits(r.at("text"), text, "response") {
 			return

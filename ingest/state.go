@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -34,16 +35,18 @@ type state struct {
 	attrIndex map[string]int
 
 	questions    map[string]*question
+	qids         []string // question ids by number (question.num)
 	haveChecklst bool
 	models       map[string]bool // from models file; nil when there is none
 	evaluators   map[string]string
 	evalProvider map[string]string // evaluator → provider (evaluators file)
-	blinding     map[blindKey]string
+	blinding     map[blindKey]int32  // (question, label, evaluator|"") → model (sid); see blindKey
 	qLabels      map[string][]string // question → its labels in blinding (built for hints)
 	refs         map[string]int      // question → number of references
 	qFold, mFold caseFold            // listed question ids and models by lower case
 	eFold        caseFold            // evaluators (listed or seen) by lower case
-	shown        map[blindKey]shown  // (question, model, evaluator|"") → label and position (blinding)
+	shown        map[blindKey]int32  // (question, model, evaluator|"") → label shown (sid; blinding)
+	shownPos     map[blindKey]int64  // the same keys → position shown, when blinding gives one
 	rounds       map[string]bool     // rounds of human gradings
 	tagKeys      map[string]bool     // question tag keys (lower case)
 	attrSeen     []bool              // per rubric attribute: some grading sheet has it
@@ -52,7 +55,9 @@ type state struct {
 	hidden       map[string]bool     // file, sheet of the sheets hidden in Excel
 	tagValues    map[string]bool     // lower-case key + "\x00" + value
 	haveDumps    bool
-	responses    map[respKey]*respInfo
+	responses    map[respKey]respInfo
+	respMulti    map[respKey][]int64 // responses given more than once → every attempt, in order
+	respAttempt  map[respKey]int64   // first attempts that do not fit respInfo.attempt
 
 	// Gradings are checked and written as they are read; only compact keys stay.
 	sids       map[string]int32
@@ -99,24 +104,34 @@ type question struct {
 	itemSeen []bool
 	loc      tabular.Loc
 	domain   string
+	num      int32 // the question's number: its index in state.qids
 }
 
-type blindKey struct{ q, label, evaluator string }
+// blindKey keys the blinding maps by numbers, not strings: the question's
+// number (question.num), then a label or model and an evaluator ("" for
+// every evaluator) numbered by sid. Three numbers take 12 bytes where three
+// strings took 48 and kept each key's strings alive; at 200,000 questions
+// × 6 models the blinding holds 1.2 million keys.
+type blindKey [3]int32
 
-// shown is what the blinding file says of a (question, model, evaluator):
-// the label shown and the position (0 = not given). One map holds both.
-type shown struct {
-	label string
-	pos   int64
-}
+// respKey keys the response index: question number in the high 32 bits,
+// model (sid) in the low 32 bits.
+type respKey uint64
 
-type respKey struct{ q, m string }
+func newRespKey(q, m int32) respKey { return respKey(uint64(uint32(q))<<32 | uint64(uint32(m))) }
 
+func (k respKey) q() int32 { return int32(uint32(k >> 32)) }
+func (k respKey) m() int32 { return int32(uint32(k)) }
+
+// respInfo is what the response index keeps of a (question, model): where
+// its first response is and that response's attempt (attemptBig when it
+// does not fit in 32 bits: the attempt is then in state.respAttempt).
 type respInfo struct {
-	attempts []int64
-	at       where
-	multi    bool
+	at      where
+	attempt int32
 }
+
+const attemptBig = -1
 
 type evalSeen struct {
 	kind string
@@ -133,10 +148,11 @@ func newState(dir string, cfg config.Config) *state {
 		questions:    map[string]*question{},
 		evaluators:   map[string]string{},
 		evalProvider: map[string]string{},
-		blinding:     map[blindKey]string{},
+		blinding:     map[blindKey]int32{},
 		refs:         map[string]int{},
 		qFold:        caseFold{}, mFold: caseFold{}, eFold: caseFold{},
-		shown:      map[blindKey]shown{},
+		shown:      map[blindKey]int32{},
+		shownPos:   map[blindKey]int64{},
 		rounds:     map[string]bool{},
 		tagKeys:    map[string]bool{},
 		attrSeen:   make([]bool, len(cfg.Rubric.Attributes)),
@@ -144,7 +160,7 @@ func newState(dir string, cfg config.Config) *state {
 		tainted:    map[string]bool{},
 		hidden:     map[string]bool{},
 		tagValues:  map[string]bool{},
-		responses:  map[respKey]*respInfo{},
+		responses:  map[respKey]respInfo{},
 		evalKind:   map[string]evalSeen{},
 		criteria:   map[[2]string]int{},
 		strs:       map[string]string{},
@@ -256,15 +272,154 @@ func (st *state) labelHint(q, l string) string {
 	}
 	if st.qLabels == nil {
 		st.qLabels = map[string][]string{}
-		seen := map[[2]string]bool{}
+		seen := map[[2]int32]bool{}
 		for k := range st.blinding {
-			if !seen[[2]string{k.q, k.label}] {
-				seen[[2]string{k.q, k.label}] = true
-				st.qLabels[k.q] = append(st.qLabels[k.q], k.label)
+			if !seen[[2]int32{k[0], k[1]}] {
+				seen[[2]int32{k[0], k[1]}] = true
+				q := st.qids[k[0]]
+				st.qLabels[q] = append(st.qLabels[q], st.name(k[1]))
 			}
 		}
 	}
 	return suggest.Hint(l, st.qLabels[q], "labels of question "+q)
+}
+
+// qnum returns the number of a question id of the questions file.
+func (st *state) qnum(q string) (int32, bool) {
+	if qi := st.questions[q]; qi != nil {
+		return qi.num, true
+	}
+	return 0, false
+}
+
+// sidOf returns the number sid gave s, without numbering a new string
+// (a string never numbered is in no key).
+func (st *state) sidOf(s string) (int32, bool) {
+	n, ok := st.sids[s]
+	return n, ok
+}
+
+// blindKeyOf returns the blinding key of (question, label or model,
+// evaluator); false when one of them was never numbered, so that no key
+// holds it.
+func (st *state) blindKeyOf(q, x, evaluator string) (blindKey, bool) {
+	qn, ok1 := st.qnum(q)
+	xn, ok2 := st.sidOf(x)
+	en, ok3 := st.sidOf(evaluator)
+	return blindKey{qn, xn, en}, ok1 && ok2 && ok3
+}
+
+// blindModel resolves label l of question q for an evaluator: the label
+// blinding gives for that evaluator, else the one for every evaluator.
+func (st *state) blindModel(q, l, evaluator string) (string, bool) {
+	if k, ok := st.blindKeyOf(q, l, evaluator); ok {
+		if m, ok := st.blinding[k]; ok {
+			return st.name(m), true
+		}
+	}
+	if k, ok := st.blindKeyOf(q, l, ""); ok {
+		if m, ok := st.blinding[k]; ok {
+			return st.name(m), true
+		}
+	}
+	return "", false
+}
+
+// shownLabel is the label blinding gives (question, model) for an
+// evaluator, else for every evaluator ("" when none).
+func (st *state) shownLabel(q, m, evaluator string) string {
+	if k, ok := st.blindKeyOf(q, m, evaluator); ok {
+		if l, ok := st.shown[k]; ok {
+			return st.name(l)
+		}
+	}
+	if k, ok := st.blindKeyOf(q, m, ""); ok {
+		if l, ok := st.shown[k]; ok {
+			return st.name(l)
+		}
+	}
+	return ""
+}
+
+// shownPosition is the position blinding gives (question, model) for an
+// evaluator, else for every evaluator (0 when none).
+func (st *state) shownPosition(q, m, evaluator string) int64 {
+	if len(st.shownPos) == 0 {
+		return 0
+	}
+	if k, ok := st.blindKeyOf(q, m, evaluator); ok {
+		if p := st.shownPos[k]; p > 0 {
+			return p
+		}
+	}
+	if k, ok := st.blindKeyOf(q, m, ""); ok {
+		return st.shownPos[k]
+	}
+	return 0
+}
+
+// respKeyOf returns the response-index key of (question, model); false
+// when either was never numbered (no response has it).
+func (st *state) respKeyOf(q, m string) (respKey, bool) {
+	qn, ok1 := st.qnum(q)
+	mn, ok2 := st.sidOf(m)
+	return newRespKey(qn, mn), ok1 && ok2
+}
+
+// hasResponse reports whether the dumps hold a response of (question, model).
+func (st *state) hasResponse(q, m string) bool {
+	k, ok := st.respKeyOf(q, m)
+	if !ok {
+		return false
+	}
+	_, ok = st.responses[k]
+	return ok
+}
+
+// failedRequest returns the failed batch request of (question, model), if any.
+func (st *state) failedRequest(q, m string) (failure, bool) {
+	k, ok := st.respKeyOf(q, m)
+	if !ok || st.failed == nil {
+		return failure{}, false
+	}
+	f, ok := st.failed[k]
+	return f, ok
+}
+
+// addResponse records a response of (question, model) with its attempt:
+// its index entry when it is the first, else every attempt in respMulti.
+// It returns where the first one is when there was one already.
+func (st *state) addResponse(k respKey, attempt int64, at tabular.Loc) (first where, dup bool) {
+	ri, dup := st.responses[k]
+	if !dup {
+		ri = respInfo{at: st.where(at), attempt: int32(attempt)}
+		if attempt > math.MaxInt32 || attempt < 0 {
+			ri.attempt = attemptBig
+			if st.respAttempt == nil {
+				st.respAttempt = map[respKey]int64{}
+			}
+			st.respAttempt[k] = attempt
+		}
+		st.responses[k] = ri
+		return ri.at, false
+	}
+	if st.respMulti == nil {
+		st.respMulti = map[respKey][]int64{}
+	}
+	at0, ok := st.respMulti[k]
+	if !ok {
+		at0 = []int64{st.firstAttempt(k, ri)}
+	}
+	st.respMulti[k] = append(at0, attempt)
+	return ri.at, true
+}
+
+// firstAttempt is the attempt of the first response of k.
+func (st *state) firstAttempt(k respKey, ri respInfo) int64 {
+	if ri.attempt == attemptBig {
+		return st.respAttempt[k]
+	}
+	return int64(ri.attempt)
 }
 
 // keys returns a set's members.

@@ -53,7 +53,8 @@ func (st *state) readQuestions() error {
 			}
 			gate = f
 		}
-		st.questions[q] = &question{loc: r.loc, domain: dom}
+		st.questions[q] = &question{loc: r.loc, domain: dom, num: int32(len(st.qids))}
+		st.qids = append(st.qids, q)
 		t.str(0, q)
 		t.str(1, dom)
 		t.str(2, r.get("prompt"))
@@ -214,37 +215,36 @@ func (st *state) readBlinding() error {
 		return nil
 	}
 	st.readTable(rel, blindSpec, nil, func(r row) {
-		q, _, ok := st.question(r, "question_id")
+		q, qi, ok := st.question(r, "question_id")
 		l, ok2 := st.id(r, "label", "a label")
 		m, ok3 := st.id(r, "model", "a model name")
 		if !ok || !ok2 || !ok3 {
 			return
 		}
 		ev, _ := st.cleanID(r, "evaluator", "an evaluator name")
-		k := blindKey{q, l, st.intern(ev)}
-		if prev, dup := st.blinding[k]; dup && prev != m {
-			st.ps.add(Problem{Loc: r.at("label"), Value: l, Expected: fmt.Sprintf("one model per label (label %s of question %s is already %s)", l, q, prev)})
+		qn, ln, mn, en := qi.num, st.sid(l), st.sid(m), st.sid(ev)
+		k := blindKey{qn, ln, en}
+		if prev, dup := st.blinding[k]; dup && prev != mn {
+			st.ps.add(Problem{Loc: r.at("label"), Value: l, Expected: fmt.Sprintf("one model per label (label %s of question %s is already %s)", l, q, st.name(prev))})
 			return
 		}
-		sk := blindKey{q, m, k.evaluator}
-		if other, dup := st.shown[sk]; dup && other.label != l {
+		sk := blindKey{qn, mn, en}
+		if other, dup := st.shown[sk]; dup && other != ln {
 			who := ""
-			if k.evaluator != "" {
-				who = " for evaluator " + k.evaluator
+			if ev != "" {
+				who = " for evaluator " + ev
 			}
-			st.ps.add(Problem{Loc: r.at("label"), Value: l, Expected: fmt.Sprintf("one label per model (model %s of question %s already has label %s%s: two labels would hide one response)", m, q, other.label, who)})
+			st.ps.add(Problem{Loc: r.at("label"), Value: l, Expected: fmt.Sprintf("one label per model (model %s of question %s already has label %s%s: two labels would hide one response)", m, q, st.name(other), who)})
 			return
 		}
-		sh := st.shown[sk] // a row repeated: its position, if any, is kept
-		sh.label = l
 		st.checkModel(r, "model", m)
-		st.blinding[k] = m
+		st.blinding[k] = mn
+		st.shown[sk] = ln // a row repeated: its position, if any, is kept
 		if v := strings.TrimSpace(r.get("position")); v != "" {
 			if pos, ok := parsePosition(r, "position", v, st); ok {
-				sh.pos = pos
+				st.shownPos[sk] = pos
 			}
 		}
-		st.shown[sk] = sh
 	})
 	return nil
 }
@@ -310,7 +310,7 @@ func (st *state) readGate() error {
 		return nil
 	}
 	t := st.out.gate
-	seen := map[string]bool{}
+	var seen gateSeen
 	st.readTable(rel, gateSpec, nil, func(r row) {
 		q, qi, ok := st.question(r, "question_id")
 		if !ok {
@@ -336,12 +336,10 @@ func (st *state) readGate() error {
 			st.ps.add(Problem{Loc: r.at("passed"), Value: pv, Expected: "passed as 0 or 1"})
 			return
 		}
-		key := q + "\x00" + run + "\x00" + strconv.FormatInt(n, 10)
-		if seen[key] {
+		if seen.add(qi.num, st.sid(run), n) {
 			st.ps.add(Problem{Loc: r.at("item"), Value: v, Expected: "one row per question, run and item"})
 			return
 		}
-		seen[key] = true
 		t.str(0, q)
 		t.str(1, run)
 		t.i64(2, n)
@@ -349,6 +347,45 @@ func (st *state) readGate() error {
 		st.emit(t)
 	})
 	return st.loadErr
+}
+
+// gateSeen is the set of (question, run, item) of the gate rows read, to
+// find a row given twice. Items 1..64 of a (question, run) are bits of one
+// word: 16 bytes per question and run instead of a string key per row
+// (five million gate rows at 200,000 questions). Other items, rare, are
+// kept one by one.
+type gateSeen struct {
+	bits  map[uint64]uint64     // question number << 32 | run (sid) → items 1..64
+	other map[gateItem]struct{} // items above 64
+}
+
+type gateItem struct {
+	qr   uint64
+	item int64
+}
+
+// add records (question, run, item), item ≥ 1; it reports whether the
+// set held it already.
+func (g *gateSeen) add(q, run int32, item int64) bool {
+	qr := uint64(uint32(q))<<32 | uint64(uint32(run))
+	if item <= 64 {
+		if g.bits == nil {
+			g.bits = map[uint64]uint64{}
+		}
+		b := uint64(1) << (item - 1)
+		w := g.bits[qr]
+		g.bits[qr] = w | b
+		return w&b != 0
+	}
+	if g.other == nil {
+		g.other = map[gateItem]struct{}{}
+	}
+	k := gateItem{qr, item}
+	if _, dup := g.other[k]; dup {
+		return true
+	}
+	g.other[k] = struct{}{}
+	return false
 }
 
 func (st *state) readCriteria() error {
@@ -408,7 +445,8 @@ var criterionGradeSpec = tableSpec{required: []string{"evaluator", "question_id"
 func (st *state) readCriterionGrades() error {
 	t := st.out.criterionGrades
 	seen := map[string]tabular.Loc{}
-	graded := map[respKey]map[string]bool{} // response → criteria graded (by anyone)
+	type qm struct{ q, m string }
+	graded := map[qm]map[string]bool{} // response → criteria graded (by anyone)
 	for _, kind := range []string{"humans", "judges"} {
 		k := "human"
 		if kind == "judges" {
@@ -455,7 +493,7 @@ func (st *state) readCriterionGrades() error {
 					return
 				}
 				seen[key] = r.loc
-				rk := respKey{q, m}
+				rk := qm{q, m}
 				if graded[rk] == nil {
 					graded[rk] = map[string]bool{}
 				}
@@ -477,7 +515,7 @@ func (st *state) readCriterionGrades() error {
 	for k := range st.criteria {
 		perQ[k[0]]++
 	}
-	keys := make([]respKey, 0, len(graded))
+	keys := make([]qm, 0, len(graded))
 	for k := range graded {
 		keys = append(keys, k)
 	}
