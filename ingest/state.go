@@ -39,7 +39,7 @@ type state struct {
 	haveChecklst bool
 	models       map[string]bool // from models file; nil when there is none
 	evaluators   map[string]string
-	evalProvider map[string]string // evaluator → provider (evaluators file)
+	evalProvider map[string]string   // evaluator → provider (evaluators file)
 	blinding     map[blindKey]int32  // (question, label, evaluator|"") → model (sid); see blindKey
 	qLabels      map[string][]string // question → its labels in blinding (built for hints)
 	refs         map[string]int      // question → number of references
