@@ -102,8 +102,7 @@ func (st *state) fileRead(f fileRec) {
 type question struct {
 	items    int
 	itemSeen []bool
-	loc      tabular.Loc
-	domain   string
+	row      int32 // its row in the questions file
 	num      int32 // the question's number: its index in state.qids
 }
 

@@ -34,11 +34,11 @@ func (st *state) readQuestions() error {
 			return
 		}
 		if prev, dup := st.questions[q]; dup {
-			st.ps.add(Problem{Loc: r.at("question_id"), Value: q, Expected: fmt.Sprintf("a question id used once (first at row %d)", prev.loc.Row)})
+			st.ps.add(Problem{Loc: r.at("question_id"), Value: q, Expected: fmt.Sprintf("a question id used once (first at row %d)", prev.row)})
 			return
 		}
 		if other, ok := st.qFold.list(q); ok {
-			st.ps.add(Problem{Loc: r.at("question_id"), Value: q, Expected: fmt.Sprintf("question ids that differ in more than letter case (%q is at row %d)", other, st.questions[other].loc.Row)})
+			st.ps.add(Problem{Loc: r.at("question_id"), Value: q, Expected: fmt.Sprintf("question ids that differ in more than letter case (%q is at row %d)", other, st.questions[other].row)})
 			return
 		}
 		dom := st.intern(strings.TrimSpace(r.get("domain")))
@@ -53,7 +53,7 @@ func (st *state) readQuestions() error {
 			}
 			gate = f
 		}
-		st.questions[q] = &question{loc: r.loc, domain: dom, num: int32(len(st.qids))}
+		st.questions[q] = &question{row: int32(r.loc.Row), num: int32(len(st.qids))}
 		st.qids = append(st.qids, q)
 		t.str(0, q)
 		t.str(1, dom)
