@@ -75,7 +75,7 @@ func BenchmarkIngestDictionaries(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric((cpuTime(b) - cpu0).Seconds()/float64(b.N), "cpu-s/op")
+				b.ReportMetric((cpuTime(b)-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 			})
 		}
 	}
