@@ -322,7 +322,8 @@ func (st *state) readGate() error {
 		}
 		v := r.get("item")
 		n, ok := tabular.ParseInt(v)
-		if !ok || n < 1 || (st.haveChecklst && int(n) > qi.items) {
+		if !ok || n < 1 || n > math.MaxInt32 || (st.haveChecklst && int(n) > qi.items) {
+			// gate_runs.item is an INTEGER: a larger number failed the load
 			exp := "an item number 1, 2, …"
 			if st.haveChecklst {
 				exp = fmt.Sprintf("an item of question %s (1..%d)", q, qi.items)
