@@ -751,9 +751,9 @@ func (st *state) accept(g *grading) {
 	// A grading is keyed by its rank group and its model: one 8-byte key
 	// per grading instead of five ids.
 	qi := st.questions[g.q]
-	ev, q := st.sid(g.evaluator), qi.num
+	ev, q, mn := st.sid(g.evaluator), qi.num, st.sid(g.model)
 	gk := [4]int32{ev, st.sid(g.round), st.sid(g.run), q}
-	m := uint64(uint32(st.sid(g.model)))
+	m := uint64(uint32(mn))
 	gi, ok := st.groupOf[gk]
 	if ok {
 		if prev, dup := st.gseen[uint64(uint32(gi))<<32|m]; dup {
@@ -831,8 +831,8 @@ func (st *state) accept(g *grading) {
 	}
 	st.countDrops(g, qi.items)
 	if st.haveDumps && g.model != st.cfg.HumanLabel {
-		if !st.hasResponse(g.q, g.model) {
-			if f, failed := st.failedRequest(g.q, g.model); failed {
+		if _, ok := st.responses[newRespKey(q, mn)]; !ok {
+			if f, failed := st.failedAt(newRespKey(q, mn)); failed {
 				st.ps.add(Problem{Loc: g.loc, Value: g.q + " / " + g.model,
 					Expected: fmt.Sprintf("a response that exists: its batch request failed (%s, %s)", f.loc.String(), f.err)})
 			} else {
@@ -843,7 +843,7 @@ func (st *state) accept(g *grading) {
 	if g.model == st.cfg.HumanLabel && st.refs[g.q] == 0 {
 		st.ps.count(fmt.Sprintf("%s is graded on a question without a reference answer", st.cfg.HumanLabel))
 	}
-	st.writeGrading(g)
+	st.writeGrading(g, qi, ev, mn)
 }
 
 // finish checks what needs the whole study: ranks, rubric presence, and
@@ -894,20 +894,16 @@ func (st *state) checkRanks() {
 	}
 }
 
-// gradingLabel is the blinded label of a grading: the one its row names,
-// else the label the blinding file gives its (question, model) for its
-// evaluator, then for every evaluator; "" when neither has one. It is the
-// one place gradings.label is filled, so a grading row that names the model
-// still carries the label its grader saw.
-func (st *state) gradingLabel(g *grading) string {
-	if g.label != "" {
-		return g.label
-	}
-	return st.shownLabel(g.q, g.model, g.evaluator)
-}
-
-// writeGrading writes one grading and its scores, verdicts and tags.
-func (st *state) writeGrading(g *grading) {
+// writeGrading writes one grading and its scores, verdicts and tags; qi,
+// ev and m are its question, evaluator (sid) and model (sid).
+//
+// gradings.label is the label the grading's row names, else the label the
+// blinding file gives its (question, model) for its evaluator, then for
+// every evaluator; none when neither has one. It is the one place
+// gradings.label is filled, so a grading row that names the model still
+// carries the label its grader saw. The position, when the row gives none,
+// comes from blinding the same way.
+func (st *state) writeGrading(g *grading, qi *question, ev, m int32) {
 	o := st.out
 	st.nGradings++
 	id := st.nGradings
@@ -919,7 +915,15 @@ func (st *state) writeGrading(g *grading) {
 	t.str(4, g.run)
 	t.str(5, g.q)
 	t.str(6, g.model)
-	t.optStr(7, st.gradingLabel(g))
+	label, hasLabel, shownPos := st.shownFor(qi.num, m, ev)
+	switch {
+	case g.label != "":
+		t.str(7, g.label)
+	case hasLabel:
+		t.str(7, st.name(label))
+	default:
+		t.null(7)
+	}
 	if g.rank > 0 {
 		t.i64(8, g.rank)
 	} else {
@@ -931,7 +935,7 @@ func (st *state) writeGrading(g *grading) {
 	t.i64(12, int64(g.loc.Row))
 	pos := g.position
 	if pos == 0 {
-		pos = st.shownPosition(g.q, g.model, g.evaluator)
+		pos = shownPos
 	}
 	if pos > 0 {
 		t.i64(13, pos)
@@ -948,7 +952,7 @@ func (st *state) writeGrading(g *grading) {
 		}
 	}
 	if st.haveChecklst {
-		for n := 0; n < st.questions[g.q].items; n++ {
+		for n := 0; n < qi.items; n++ {
 			o.verdicts.i64(0, id)
 			o.verdicts.i64(1, int64(n+1))
 			if n < len(g.verdicts) && g.verdicts[n] != vNone {

@@ -324,37 +324,21 @@ func (st *state) blindModel(q, l, evaluator string) (string, bool) {
 	return "", false
 }
 
-// shownLabel is the label blinding gives (question, model) for an
-// evaluator, else for every evaluator ("" when none).
-func (st *state) shownLabel(q, m, evaluator string) string {
-	if k, ok := st.blindKeyOf(q, m, evaluator); ok {
-		if l, ok := st.shown[k]; ok {
-			return st.name(l)
+// shown looks up what blinding gives (question q, model m) for evaluator
+// ev, all numbered, else for every evaluator: the label (sid) and the
+// position (0 when none), each from the first of the two that has it.
+func (st *state) shownFor(q, m, ev int32) (label int32, hasLabel bool, pos int64) {
+	all, hasAll := st.sidOf("")
+	k := blindKey{q, m, ev}
+	if label, hasLabel = st.shown[k]; !hasLabel && hasAll {
+		label, hasLabel = st.shown[blindKey{q, m, all}]
+	}
+	if len(st.shownPos) > 0 {
+		if pos = st.shownPos[k]; pos == 0 && hasAll {
+			pos = st.shownPos[blindKey{q, m, all}]
 		}
 	}
-	if k, ok := st.blindKeyOf(q, m, ""); ok {
-		if l, ok := st.shown[k]; ok {
-			return st.name(l)
-		}
-	}
-	return ""
-}
-
-// shownPosition is the position blinding gives (question, model) for an
-// evaluator, else for every evaluator (0 when none).
-func (st *state) shownPosition(q, m, evaluator string) int64 {
-	if len(st.shownPos) == 0 {
-		return 0
-	}
-	if k, ok := st.blindKeyOf(q, m, evaluator); ok {
-		if p := st.shownPos[k]; p > 0 {
-			return p
-		}
-	}
-	if k, ok := st.blindKeyOf(q, m, ""); ok {
-		return st.shownPos[k]
-	}
-	return 0
+	return label, hasLabel, pos
 }
 
 // respKeyOf returns the response-index key of (question, model); false
@@ -378,7 +362,15 @@ func (st *state) hasResponse(q, m string) bool {
 // failedRequest returns the failed batch request of (question, model), if any.
 func (st *state) failedRequest(q, m string) (failure, bool) {
 	k, ok := st.respKeyOf(q, m)
-	if !ok || st.failed == nil {
+	if !ok {
+		return failure{}, false
+	}
+	return st.failedAt(k)
+}
+
+// failedAt returns the failed batch request of a response key, if any.
+func (st *state) failedAt(k respKey) (failure, bool) {
+	if st.failed == nil {
 		return failure{}, false
 	}
 	f, ok := st.failed[k]
