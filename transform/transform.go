@@ -32,6 +32,16 @@ import (
 // DB is an open study database.
 type DB struct {
 	db *sql.DB
+	// step, when set (by a test), is called after each step of Load with
+	// the step's name: the memory trace of read back measures there.
+	step func(name string)
+}
+
+// stepDone calls d.step, if set, with name.
+func (d *DB) stepDone(name string) {
+	if d.step != nil {
+		d.step(name)
+	}
 }
 
 // Open opens the study database at path, read-only, with DuckDB's default
@@ -96,6 +106,7 @@ func (d *DB) load(ctx context.Context, cfg config.Config, texts bool) (*study.St
 	if err := d.loadQuestions(ctx, s, texts); err != nil {
 		return nil, nil, err
 	}
+	d.stepDone("questions")
 	// Gate scores: passed / cells per question.
 	gate := map[string][2]int64{}
 	err := d.query(ctx, `SELECT question_id, count(*) FILTER (WHERE passed), count(*) FROM gate_runs GROUP BY question_id`, func(r *sql.Rows) error {
@@ -133,21 +144,27 @@ func (d *DB) load(ctx context.Context, cfg config.Config, texts bool) (*study.St
 	if err := d.loadModels(ctx, s); err != nil {
 		return nil, nil, err
 	}
+	d.stepDone("models")
 	if err := d.loadResponses(ctx, s, texts); err != nil {
 		return nil, nil, err
 	}
+	d.stepDone("responses")
 	if err := d.loadGradings(ctx, s, cfg); err != nil {
 		return nil, nil, err
 	}
+	d.stepDone("gradings")
 	if err := d.loadScores(ctx, s); err != nil {
 		return nil, nil, err
 	}
+	d.stepDone("scores")
 	if err := d.loadRest(ctx, s); err != nil {
 		return nil, nil, err
 	}
+	d.stepDone("rest")
 	if err := d.loadComparisons(ctx, s); err != nil {
 		return nil, nil, err
 	}
+	d.stepDone("comparisons")
 	return s, warnings, nil
 }
 
@@ -796,9 +813,10 @@ func nullInt(n sql.NullInt64) int64 {
 
 // loadScores reads the view grading_scores — the per-grading scores every
 // analysis uses — in one ordered scan into Study.Scores (one preallocated
-// array sharing the Grading rows' strings, no allocation per row), and the rule it
-// applied (view solve_rule) into Study.ScoreRule. Each row is matched with
-// its runs in Study.Gradings (same order); a database without the view (a
+// array of rows without strings, which name their grading by its index in
+// Study.Gradings; no allocation per row), and the rule it applied (view
+// solve_rule) into Study.ScoreRule. Each row is matched with its runs in
+// Study.Gradings (same order, same keys); a database without the view (a
 // study.duckdb written before it existed) leaves Scores nil.
 //
 // It reads through DuckDB's Arrow interface when the binary has it
@@ -883,8 +901,8 @@ func (d *DB) loadScoresRows(ctx context.Context, s *study.Study) error {
 			&h, &p, &m, &na, &cn, &cd, &crate, &rank, &solve, &usable); err != nil {
 			return err
 		}
-		// the grading's runs are the next Runs rows of Study.Gradings; the
-		// row shares their strings (no copy)
+		// the grading's runs are the next Runs rows of Study.Gradings, whose
+		// keys the row must have (it keeps none: First names them)
 		if runs < 1 || next+int(runs) > len(gs) {
 			return fmt.Errorf("grading_scores: %s/%s/%s/%s has %d runs; %d gradings are left", round, qid, model, ev, runs, len(gs)-next)
 		}
@@ -895,9 +913,7 @@ func (d *DB) loadScoresRows(ctx context.Context, s *study.Study) error {
 					len(out)+1, round, qid, model, ev, k, g.Round, g.QuestionID, g.Model, g.Evaluator)
 			}
 		}
-		g := &gs[next]
-		x := study.Score{Round: g.Round, QuestionID: g.QuestionID, Model: g.Model, Evaluator: g.Evaluator,
-			Kind: g.Kind, First: int32(next), Runs: int32(runs), RubricN: int32(rubN),
+		x := study.Score{First: int32(next), Runs: int32(runs), RubricN: int32(rubN),
 			Hits: int32(h), Partials: int32(p), Misses: int32(m), NAs: int32(na),
 			RubricMean: f64(rmean), ChecklistRate: f64(crate), Rank: rank.Float64, Usable: usable}
 		if rn.Valid && rd.Valid {
