@@ -302,8 +302,8 @@ func (d *DB) loadScoresArrow(ctx context.Context, s *study.Study) error {
 		for j := range int(rec.NumRows()) {
 			round, qid, model, ev, kind := keys[0].Value(j), keys[1].Value(j), keys[2].Value(j), keys[3].Value(j), keys[4].Value(j)
 			runs, _ := in[0].at(j)
-			// the grading's runs are the next Runs rows of Study.Gradings; the
-			// row shares their strings (no copy)
+			// the grading's runs are the next Runs rows of Study.Gradings, whose
+			// keys the row must have (it keeps none: First names them)
 			if runs < 1 || next+int(runs) > len(gs) {
 				return fmt.Errorf("grading_scores: %s/%s/%s/%s has %d runs; %d gradings are left", round, qid, model, ev, runs, len(gs)-next)
 			}
@@ -319,9 +319,7 @@ func (d *DB) loadScoresArrow(ctx context.Context, s *study.Study) error {
 			for k := range in {
 				v[k], valid[k] = in[k].at(j)
 			}
-			g := &gs[next]
-			x := study.Score{Round: g.Round, QuestionID: g.QuestionID, Model: g.Model, Evaluator: g.Evaluator,
-				Kind: g.Kind, First: int32(next), Runs: int32(runs), RubricN: int32(v[1]),
+			x := study.Score{First: int32(next), Runs: int32(runs), RubricN: int32(v[1]),
 				Hits: int32(v[4]), Partials: int32(v[5]), Misses: int32(v[6]), NAs: int32(v[7]),
 				RubricMean: f64At(fl[0], j), ChecklistRate: f64At(fl[1], j),
 				Solve: solveValue(strAt(solve, j)), Usable: usable.IsValid(j) && usable.Value(j)}
