@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -30,7 +31,8 @@ import (
 // EUROEXEC_TRACE_TOML its study.toml. EUROEXEC_TRACE_GC=1 collects
 // garbage after each step and prints the live heap (which lowers the
 // peaks that follow); EUROEXEC_TRACE_SET is SQL run first (e.g. "SET
-// GLOBAL memory_limit='500MB'").
+// GLOBAL memory_limit='500MB'"); EUROEXEC_TRACE_HEAP names a file for a
+// heap profile taken with the study held.
 func TestReadBackMemoryTrace(t *testing.T) {
 	path := os.Getenv("EUROEXEC_TRACE_DB")
 	if path == "" {
@@ -116,6 +118,18 @@ func TestReadBackMemoryTrace(t *testing.T) {
 	runtime.ReadMemStats(&ms)
 	fmt.Printf("study held: %.0f MB live heap; %d gradings, %d scores, %d responses, %d listing rows\n",
 		mb(ms.HeapAlloc), len(s.Gradings), len(s.Scores), len(s.Responses), len(l.Responses))
+	if f := os.Getenv("EUROEXEC_TRACE_HEAP"); f != "" {
+		out, err := os.Create(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pprof.WriteHeapProfile(out); err != nil {
+			t.Fatal(err)
+		}
+		if err := out.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
 	runtime.KeepAlive(s)
 	runtime.KeepAlive(l)
 }
