@@ -54,11 +54,12 @@ func TestReadBackMemoryTrace(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var limit, threads string
-	if err := db.db.QueryRowContext(ctx, `SELECT current_setting('memory_limit'), current_setting('threads')::VARCHAR`).Scan(&limit, &threads); err != nil {
+	var limit, threads, bg string
+	if err := db.db.QueryRowContext(ctx, `SELECT current_setting('memory_limit'), current_setting('threads')::VARCHAR,
+		current_setting('allocator_background_threads')::VARCHAR`).Scan(&limit, &threads, &bg); err != nil {
 		t.Fatal(err)
 	}
-	fmt.Printf("memory_limit %s, threads %s, GC after each step %v\n", limit, threads, gc)
+	fmt.Printf("memory_limit %s, threads %s, allocator_background_threads %s, GC after each step %v\n", limit, threads, bg, gc)
 	fmt.Printf("%-14s %7s %7s %8s %8s %8s %8s %8s %8s %8s\n", "step", "wall-s", "cpu-s", "heap-MB", "goal-MB", "live-MB", "goOS-MB", "rss-MB", "peak-MB", "duck-MB")
 	samples := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}, {Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
 	mb := func(v uint64) float64 { return float64(v) / (1 << 20) }
