@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
+	"unsafe"
 
 	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/ingest"
@@ -23,8 +24,10 @@ import (
 // deferred) and with only the texts the analysis reads (needed: readBack,
 // as Run), in the same run. Beside
 // time and allocations it reports text-MB, the response text bytes held,
-// qtext-MB, the prompt and checklist item text bytes held, and live-MB,
-// the live heap after a GC with the study held.
+// qtext-MB, the prompt and checklist item text bytes held, live-MB,
+// the live heap after a GC with the study held, live-B/grading, that heap
+// per grading run (Study.Gradings), and rows-B/grading, the bytes of the
+// Grading and Score rows per grading run.
 func BenchmarkReadBack(b *testing.B) {
 	nq := 5000
 	if v, err := strconv.Atoi(os.Getenv("EUROEXEC_BENCH_QUESTIONS")); err == nil && v > 0 {
@@ -62,6 +65,13 @@ func BenchmarkReadBack(b *testing.B) {
 		b.ReportMetric(float64(text)/1e6, "text-MB")
 		b.ReportMetric(float64(qtext)/1e6, "qtext-MB")
 		b.ReportMetric(float64(ms.HeapAlloc)/1e6, "live-MB")
+		if n := len(s.Gradings); n > 0 {
+			// the whole study's live heap per grading run, and the part of it
+			// in the per-grading rows (Study.Gradings and Study.Scores)
+			b.ReportMetric(float64(ms.HeapAlloc)/float64(n), "live-B/grading")
+			rows := uintptr(len(s.Gradings))*unsafe.Sizeof(study.Grading{}) + uintptr(len(s.Scores))*unsafe.Sizeof(study.Score{})
+			b.ReportMetric(float64(rows)/float64(n), "rows-B/grading")
+		}
 	}
 	b.Run("all", func(b *testing.B) {
 		b.ReportAllocs()

@@ -49,7 +49,9 @@ type Study struct {
 	Comparisons []Comparison
 	// Scores are the rows of the SQL view grading_scores, one per
 	// (Round, QuestionID, Model, Evaluator) in that order, read once by
-	// package transform; ScoreRule is the Solve rule they were scored with.
+	// package transform; each names its grading by the index of its first
+	// run in Gradings (Score.First) and keeps no strings. ScoreRule is the
+	// Solve rule they were scored with.
 	// Nil for a study built in memory (tests, Go callers): package scores
 	// then computes the same values from Gradings.
 	Scores    []Score

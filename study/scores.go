@@ -6,11 +6,25 @@ package study
 // transform reads the view once into Study.Scores; package scores serves
 // every analysis from it.
 type Score struct {
-	// Round, QuestionID, Model, Evaluator and Kind name the grading (the
-	// same interned strings as the Grading rows).
-	Round, QuestionID, Model, Evaluator, Kind string
-	// First is the index into Study.Gradings of the grading's first run;
-	// its runs are Gradings[First : First+Runs].
+	// The grading is Study.Gradings[First]'s (round, question, model,
+	// evaluator and kind): the rows hold no strings of their own (88 bytes
+	// a row, against 176 with the five keys, for a million gradings at
+	// 40,000 questions). Its runs are Gradings[First : First+Runs]; the
+	// rows tile Study.Gradings in order.
+
+	// Rubric is the exact rubric mean (rubric_num/rubric_den); the zero Rat
+	// when the view has no exact fraction.
+	Rubric Rat
+	// Checklist is the exact checklist rate (checklist_num/checklist_den);
+	// the zero Rat when the view has no exact fraction.
+	Checklist Rat
+	// RubricMean is rubric_mean; NaN when NULL (no attribute has a score).
+	RubricMean float64
+	// ChecklistRate is checklist_rate; NaN when NULL (undefined).
+	ChecklistRate float64
+	// Rank is the mean rank over the runs that ranked; 0 when unranked.
+	Rank float64
+	// First is the index into Study.Gradings of the grading's first run.
 	First int32
 	// Runs is the number of runs averaged (1 for humans).
 	Runs int32
@@ -18,18 +32,6 @@ type Score struct {
 	RubricN int32
 	// Hits, Partials, Misses and NAs count the verdicts over all runs.
 	Hits, Partials, Misses, NAs int32
-	// Rubric is the exact rubric mean (rubric_num/rubric_den); the zero Rat
-	// when the view has no exact fraction.
-	Rubric Rat
-	// RubricMean is rubric_mean; NaN when NULL (no attribute has a score).
-	RubricMean float64
-	// Checklist is the exact checklist rate (checklist_num/checklist_den);
-	// the zero Rat when the view has no exact fraction.
-	Checklist Rat
-	// ChecklistRate is checklist_rate; NaN when NULL (undefined).
-	ChecklistRate float64
-	// Rank is the mean rank over the runs that ranked; 0 when unranked.
-	Rank float64
 	// Solve is 1 solved, 0 unsolved, -1 undefined (the view's solve).
 	Solve int8
 	// Usable is the view's usable: a rubric score or a defined checklist rate.

@@ -259,21 +259,19 @@ func (d *DB) loadGradingsArrow(ctx context.Context, s *study.Study, cfg config.C
 	return d.loadGradingTags(ctx, s, byID)
 }
 
-// loadScoresArrow is loadScoresRows through DuckDB's Arrow interface, with
-// the same result and the same check that each row matches its runs in
-// Study.Gradings (compared without copying the row's strings).
-func (d *DB) loadScoresArrow(ctx context.Context, s *study.Study) error {
+// readScoresArrow is readScoresRows through DuckDB's Arrow interface, with
+// the same result (the keys numbered straight from the Arrow column bytes).
+func (d *DB) readScoresArrow(ctx context.Context, s *study.Study) (*scoreKeys, error) {
 	n, ok, err := d.loadScoreRule(ctx, s)
 	if err != nil || !ok {
-		return err
+		return nil, err
 	}
 	out := make([]study.Score, 0, n)
-	gs := s.Gradings
-	next := 0 // index into gs of the next grading's first run
+	keys := newScoreKeys(n)
 	err = d.arrowQuery(ctx, scoresQuery, func(rec arrow.RecordBatch) error {
-		var keys [5]*array.String // round, question_id, model, evaluator, kind
-		for i := range keys {
-			if keys[i], err = column[*array.String](rec, i); err != nil {
+		var key [5]*array.String // round, question_id, model, evaluator, kind
+		for i := range key {
+			if key[i], err = column[*array.String](rec, i); err != nil {
 				return fmt.Errorf("grading_scores: %w", err)
 			}
 		}
@@ -300,28 +298,17 @@ func (d *DB) loadScoresArrow(ctx context.Context, s *study.Study) error {
 			return fmt.Errorf("grading_scores: %w", err)
 		}
 		for j := range int(rec.NumRows()) {
-			round, qid, model, ev, kind := keys[0].Value(j), keys[1].Value(j), keys[2].Value(j), keys[3].Value(j), keys[4].Value(j)
 			runs, _ := in[0].at(j)
-			// the grading's runs are the next Runs rows of Study.Gradings; the
-			// row shares their strings (no copy)
-			if runs < 1 || next+int(runs) > len(gs) {
-				return fmt.Errorf("grading_scores: %s/%s/%s/%s has %d runs; %d gradings are left", round, qid, model, ev, runs, len(gs)-next)
+			if runs < 1 || runs > math.MaxInt32 {
+				return fmt.Errorf("grading_scores: %s/%s/%s/%s has %d runs", key[0].Value(j), key[1].Value(j), key[2].Value(j), key[3].Value(j), runs)
 			}
-			for k := next; k < next+int(runs); k++ {
-				g := &gs[k]
-				if round != g.Round || qid != g.QuestionID || model != g.Model || ev != g.Evaluator || kind != g.Kind {
-					return fmt.Errorf("grading_scores: row %d (%s/%s/%s/%s) does not match gradings row %d (%s/%s/%s/%s)",
-						len(out)+1, round, qid, model, ev, k, g.Round, g.QuestionID, g.Model, g.Evaluator)
-				}
-			}
+			keys.add(key[0].Value(j), key[1].Value(j), key[2].Value(j), key[3].Value(j), key[4].Value(j))
 			var v [10]int64
 			var valid [10]bool
 			for k := range in {
 				v[k], valid[k] = in[k].at(j)
 			}
-			g := &gs[next]
-			x := study.Score{Round: g.Round, QuestionID: g.QuestionID, Model: g.Model, Evaluator: g.Evaluator,
-				Kind: g.Kind, First: int32(next), Runs: int32(runs), RubricN: int32(v[1]),
+			x := study.Score{Runs: int32(runs), RubricN: int32(v[1]),
 				Hits: int32(v[4]), Partials: int32(v[5]), Misses: int32(v[6]), NAs: int32(v[7]),
 				RubricMean: f64At(fl[0], j), ChecklistRate: f64At(fl[1], j),
 				Solve: solveValue(strAt(solve, j)), Usable: usable.IsValid(j) && usable.Value(j)}
@@ -334,19 +321,15 @@ func (d *DB) loadScoresArrow(ctx context.Context, s *study.Study) error {
 			if valid[8] && valid[9] {
 				x.Checklist = study.Rat{Num: v[8], Den: v[9]}
 			}
-			next += int(runs)
 			out = append(out, x)
 		}
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if next != len(gs) {
-		return fmt.Errorf("grading_scores: %d rows cover %d of %d gradings", len(out), next, len(gs))
-	}
-	s.Scores = out
-	return nil
+	s.Scores = exact(out)
+	return keys, nil
 }
 
 // responseRowsArrow is responseRows through DuckDB's Arrow interface.

@@ -65,11 +65,12 @@ func TestAnalysesReadTheView(t *testing.T) {
 	}
 	before := load()
 	// one unsolved human grading in the main round of a model other than the human label
-	var pick *study.Score
+	var pick *study.Grading // the grading's first run
 	for i := range before.Scores {
 		x := &before.Scores[i]
-		if x.Kind == study.Human && x.Round == before.MainRound && x.Model != before.HumanLabel && x.Solve == scores.Unsolved {
-			pick = x
+		g := &before.Gradings[x.First]
+		if g.Kind == study.Human && g.Round == before.MainRound && g.Model != before.HumanLabel && x.Solve == scores.Unsolved {
+			pick = g
 			break
 		}
 	}

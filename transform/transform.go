@@ -32,14 +32,28 @@ import (
 // DB is an open study database.
 type DB struct {
 	db *sql.DB
+	// step, when set (by a test), is called after each step of Load with
+	// the step's name: the memory trace of read back measures there.
+	step func(name string)
+}
+
+// stepDone calls d.step, if set, with name.
+func (d *DB) stepDone(name string) {
+	if d.step != nil {
+		d.step(name)
+	}
 }
 
 // Open opens the study database at path, read-only, with DuckDB's default
-// settings (a memory limit of 80 % of the machine, a thread per core:
-// lower limits measured at 10,000 questions saved no memory and could make
-// DuckDB spill into the output folder).
+// memory limit (80 % of the machine) and a thread per core — lower limits
+// measured at 10,000 and 40,000 questions saved no memory, failed the
+// ordered scans with "Out of Memory" at 500 MB and could make DuckDB spill
+// into the output folder — and with its allocator's background threads
+// (allocator_background_threads): without them the memory DuckDB frees
+// after a large scan stays in the process (jemalloc purges freed pages only
+// when DuckDB allocates again), for the rest of the run.
 func Open(path string) (*DB, error) {
-	c, err := duckdb.NewConnector(path+"?access_mode=read_only", nil)
+	c, err := duckdb.NewConnector(path+"?access_mode=read_only&allocator_background_threads=true", nil)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -96,6 +110,7 @@ func (d *DB) load(ctx context.Context, cfg config.Config, texts bool) (*study.St
 	if err := d.loadQuestions(ctx, s, texts); err != nil {
 		return nil, nil, err
 	}
+	d.stepDone("questions")
 	// Gate scores: passed / cells per question.
 	gate := map[string][2]int64{}
 	err := d.query(ctx, `SELECT question_id, count(*) FILTER (WHERE passed), count(*) FROM gate_runs GROUP BY question_id`, func(r *sql.Rows) error {
@@ -133,21 +148,35 @@ func (d *DB) load(ctx context.Context, cfg config.Config, texts bool) (*study.St
 	if err := d.loadModels(ctx, s); err != nil {
 		return nil, nil, err
 	}
+	d.stepDone("models")
 	if err := d.loadResponses(ctx, s, texts); err != nil {
 		return nil, nil, err
 	}
+	d.stepDone("responses")
+	// the view grading_scores first, while the study is small: DuckDB's
+	// memory for the view (~0.9 GB at 40,000 questions) then does not add
+	// to the gradings' (read back's peak); its rows are matched with the
+	// gradings once those are read
+	keys, err := d.readScores(ctx, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	d.stepDone("scores")
 	if err := d.loadGradings(ctx, s, cfg); err != nil {
 		return nil, nil, err
 	}
-	if err := d.loadScores(ctx, s); err != nil {
+	if err := matchScores(s, keys); err != nil {
 		return nil, nil, err
 	}
+	d.stepDone("gradings")
 	if err := d.loadRest(ctx, s); err != nil {
 		return nil, nil, err
 	}
+	d.stepDone("rest")
 	if err := d.loadComparisons(ctx, s); err != nil {
 		return nil, nil, err
 	}
+	d.stepDone("comparisons")
 	return s, warnings, nil
 }
 
@@ -796,18 +825,125 @@ func nullInt(n sql.NullInt64) int64 {
 
 // loadScores reads the view grading_scores — the per-grading scores every
 // analysis uses — in one ordered scan into Study.Scores (one preallocated
-// array sharing the Grading rows' strings, no allocation per row), and the rule it
-// applied (view solve_rule) into Study.ScoreRule. Each row is matched with
-// its runs in Study.Gradings (same order); a database without the view (a
-// study.duckdb written before it existed) leaves Scores nil.
-//
-// It reads through DuckDB's Arrow interface when the binary has it
-// (loadScoresArrow), else row by row (loadScoresRows).
+// array of rows without strings, which name their grading by its index in
+// Study.Gradings; no allocation per row), and the rule it applied (view
+// solve_rule) into Study.ScoreRule. Each row is matched with its runs in
+// Study.Gradings, read before (same order, same keys: matchScores); a
+// database without the view (a study.duckdb written before it existed)
+// leaves Scores nil. Load reads the view before the gradings instead
+// (readScores, then matchScores).
 func (d *DB) loadScores(ctx context.Context, s *study.Study) error {
-	if haveArrow {
-		return d.loadScoresArrow(ctx, s)
+	keys, err := d.readScores(ctx, s)
+	if err != nil {
+		return err
 	}
-	return d.loadScoresRows(ctx, s)
+	return matchScores(s, keys)
+}
+
+// readScores reads the rows of grading_scores into Study.Scores and their
+// keys, without First (set by matchScores): through DuckDB's Arrow
+// interface when the binary has it (readScoresArrow), else row by row
+// (readScoresRows). nil keys: the database has no view.
+func (d *DB) readScores(ctx context.Context, s *study.Study) (*scoreKeys, error) {
+	if haveArrow {
+		return d.readScoresArrow(ctx, s)
+	}
+	return d.readScoresRows(ctx, s)
+}
+
+// loadScoresArrow is loadScores through DuckDB's Arrow interface.
+func (d *DB) loadScoresArrow(ctx context.Context, s *study.Study) error {
+	keys, err := d.readScoresArrow(ctx, s)
+	if err != nil {
+		return err
+	}
+	return matchScores(s, keys)
+}
+
+// loadScoresRows is loadScores row by row through database/sql.
+func (d *DB) loadScoresRows(ctx context.Context, s *study.Study) error {
+	keys, err := d.readScoresRows(ctx, s)
+	if err != nil {
+		return err
+	}
+	return matchScores(s, keys)
+}
+
+// scoreKeys are the keys (round, question, model, evaluator, kind) of the
+// rows of grading_scores as readScores reads them, each value numbered
+// once: 20 bytes a row, until matchScores has checked them against the
+// gradings.
+type scoreKeys struct {
+	ids   map[string]int32
+	names []string // by id
+	rows  [][5]int32
+}
+
+func newScoreKeys(n int64) *scoreKeys {
+	return &scoreKeys{ids: map[string]int32{}, rows: make([][5]int32, 0, n)}
+}
+
+// id returns the number of v, copying v (which may point into a buffer
+// that is reused) only for a value not seen before.
+func (k *scoreKeys) id(v string) int32 {
+	if i, ok := k.ids[v]; ok {
+		return i
+	}
+	i := int32(len(k.names))
+	c := clone(v)
+	k.ids[c] = i
+	k.names = append(k.names, c)
+	return i
+}
+
+// idBytes is id(string(b)), allocating only for a value not seen before.
+func (k *scoreKeys) idBytes(b []byte) int32 {
+	if i, ok := k.ids[string(b)]; ok {
+		return i
+	}
+	return k.id(string(b))
+}
+
+// add appends the key of the next row.
+func (k *scoreKeys) add(round, qid, model, ev, kind string) {
+	k.rows = append(k.rows, [5]int32{k.id(round), k.id(qid), k.id(model), k.id(ev), k.id(kind)})
+}
+
+// matchScores sets Score.First of every row of s.Scores read by
+// readScores: the rows take the gradings of s.Gradings in order, each
+// row's Runs runs, which must have the row's key (keys). An error names
+// the first row that does not match, or says how many gradings the rows
+// leave out. nil keys (no view): nothing to do.
+func matchScores(s *study.Study, keys *scoreKeys) error {
+	if keys == nil {
+		return nil
+	}
+	gs := s.Gradings
+	name := func(k [5]int32) string {
+		return keys.names[k[0]] + "/" + keys.names[k[1]] + "/" + keys.names[k[2]] + "/" + keys.names[k[3]]
+	}
+	next := 0 // index into gs of the next grading's first run
+	for i := range s.Scores {
+		x, k := &s.Scores[i], keys.rows[i]
+		runs := int(x.Runs)
+		if runs < 1 || next+runs > len(gs) {
+			return fmt.Errorf("grading_scores: %s has %d runs; %d gradings are left", name(k), runs, len(gs)-next)
+		}
+		for j := next; j < next+runs; j++ {
+			g := &gs[j]
+			if keys.names[k[0]] != g.Round || keys.names[k[1]] != g.QuestionID || keys.names[k[2]] != g.Model ||
+				keys.names[k[3]] != g.Evaluator || keys.names[k[4]] != g.Kind {
+				return fmt.Errorf("grading_scores: row %d (%s) does not match gradings row %d (%s/%s/%s/%s)",
+					i+1, name(k), j, g.Round, g.QuestionID, g.Model, g.Evaluator)
+			}
+		}
+		x.First = int32(next)
+		next += runs
+	}
+	if next != len(gs) {
+		return fmt.Errorf("grading_scores: %d rows cover %d of %d gradings", len(s.Scores), next, len(gs))
+	}
+	return nil
 }
 
 // scoresQuery reads the rows of grading_scores in the order of Study.Scores
@@ -818,8 +954,9 @@ const scoresQuery = `SELECT round, question_id, model, evaluator, kind, runs, ru
 		FROM grading_scores ORDER BY round, question_id, model, evaluator`
 
 // loadScoreRule reads the view solve_rule into Study.ScoreRule and returns
-// the number of gradings (of Study.Gradings, read before), or ok = false
-// for a database without the views.
+// the number of gradings (of Study.Gradings when they are read, else an
+// upper bound: the graded rows), or ok = false for a database without the
+// views.
 func (d *DB) loadScoreRule(ctx context.Context, s *study.Study) (n int64, ok bool, err error) {
 	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.tables WHERE table_name IN ('grading_scores', 'solve_rule')`).Scan(&n); err != nil {
 		return 0, false, fmt.Errorf("query grading_scores: %w", err)
@@ -832,7 +969,23 @@ func (d *DB) loadScoreRule(ctx context.Context, s *study.Study) (n int64, ok boo
 		&r.RubricThreshold, &r.ChecklistThreshold, &r.PartialCredit, &r.HasRubric, &r.HasChecklist); err != nil {
 		return 0, false, fmt.Errorf("read solve_rule: %w", err)
 	}
-	return gradingKeys(s.Gradings), true, nil
+	if len(s.Gradings) > 0 {
+		return gradingKeys(s.Gradings), true, nil
+	}
+	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM gradings`).Scan(&n); err != nil {
+		return 0, false, fmt.Errorf("count gradings: %w", err)
+	}
+	return n, true, nil
+}
+
+// exact returns out, or a copy of it without the spare capacity when that
+// is more than a few rows (readScores sizes the rows by the graded rows,
+// which count each run of a judge).
+func exact(out []study.Score) []study.Score {
+	if cap(out)-len(out) > 1024 {
+		return slices.Clone(out)
+	}
+	return out
 }
 
 // gradingKeys is the number of gradings — distinct (round, question,
@@ -861,14 +1014,14 @@ func solveValue(v string) int8 {
 	return -1
 }
 
-// loadScoresRows reads grading_scores row by row through database/sql.
-func (d *DB) loadScoresRows(ctx context.Context, s *study.Study) error {
+// readScoresRows is readScores row by row through database/sql.
+func (d *DB) readScoresRows(ctx context.Context, s *study.Study) (*scoreKeys, error) {
 	n, ok, err := d.loadScoreRule(ctx, s)
 	if err != nil || !ok {
-		return err
+		return nil, err
 	}
 	out := make([]study.Score, 0, n)
-	gs := s.Gradings
+	keys := newScoreKeys(n)
 	var (
 		round, qid, model, ev, kind sql.RawBytes
 		runs, rubN, h, p, m, na     int64
@@ -876,28 +1029,17 @@ func (d *DB) loadScoresRows(ctx context.Context, s *study.Study) error {
 		rmean, crate, rank          sql.NullFloat64
 		solve                       sql.RawBytes
 		usable                      bool
-		next                        int // index into gs of the next grading's first run
 	)
 	err = d.query(ctx, scoresQuery, func(rows *sql.Rows) error {
 		if err := rows.Scan(&round, &qid, &model, &ev, &kind, &runs, &rubN, &rn, &rd, &rmean,
 			&h, &p, &m, &na, &cn, &cd, &crate, &rank, &solve, &usable); err != nil {
 			return err
 		}
-		// the grading's runs are the next Runs rows of Study.Gradings; the
-		// row shares their strings (no copy)
-		if runs < 1 || next+int(runs) > len(gs) {
-			return fmt.Errorf("grading_scores: %s/%s/%s/%s has %d runs; %d gradings are left", round, qid, model, ev, runs, len(gs)-next)
+		if runs < 1 || runs > math.MaxInt32 {
+			return fmt.Errorf("grading_scores: %s/%s/%s/%s has %d runs", round, qid, model, ev, runs)
 		}
-		for k := next; k < next+int(runs); k++ {
-			g := &gs[k]
-			if string(round) != g.Round || string(qid) != g.QuestionID || string(model) != g.Model || string(ev) != g.Evaluator || string(kind) != g.Kind {
-				return fmt.Errorf("grading_scores: row %d (%s/%s/%s/%s) does not match gradings row %d (%s/%s/%s/%s)",
-					len(out)+1, round, qid, model, ev, k, g.Round, g.QuestionID, g.Model, g.Evaluator)
-			}
-		}
-		g := &gs[next]
-		x := study.Score{Round: g.Round, QuestionID: g.QuestionID, Model: g.Model, Evaluator: g.Evaluator,
-			Kind: g.Kind, First: int32(next), Runs: int32(runs), RubricN: int32(rubN),
+		keys.rows = append(keys.rows, [5]int32{keys.idBytes(round), keys.idBytes(qid), keys.idBytes(model), keys.idBytes(ev), keys.idBytes(kind)})
+		x := study.Score{Runs: int32(runs), RubricN: int32(rubN),
 			Hits: int32(h), Partials: int32(p), Misses: int32(m), NAs: int32(na),
 			RubricMean: f64(rmean), ChecklistRate: f64(crate), Rank: rank.Float64, Usable: usable}
 		if rn.Valid && rd.Valid {
@@ -907,16 +1049,12 @@ func (d *DB) loadScoresRows(ctx context.Context, s *study.Study) error {
 			x.Checklist = study.Rat{Num: cn.Int64, Den: cd.Int64}
 		}
 		x.Solve = solveValue(string(solve))
-		next += int(runs)
 		out = append(out, x)
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if next != len(gs) {
-		return fmt.Errorf("grading_scores: %d rows cover %d of %d gradings", len(out), next, len(gs))
-	}
-	s.Scores = out
-	return nil
+	s.Scores = exact(out)
+	return keys, nil
 }

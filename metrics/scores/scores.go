@@ -282,12 +282,16 @@ func Sorted(gs []study.Grading) (out []study.Grading, sorted bool) {
 	return gs, true
 }
 
+// sameGrading reports whether runs a and b are of one grading: the same
+// round, question, model and evaluator.
+func sameGrading(a, b *study.Grading) bool {
+	return a.Round == b.Round && a.QuestionID == b.QuestionID && a.Model == b.Model && a.Evaluator == b.Evaluator
+}
+
 // Collapse scores gs, which must be sorted (see Sorted): one Grading per
 // (round, question, model, evaluator), runs averaged, in that order.
 func (sc *Scorer) Collapse(gs []study.Grading) []Grading {
-	same := func(a, b *study.Grading) bool {
-		return a.Round == b.Round && a.QuestionID == b.QuestionID && a.Model == b.Model && a.Evaluator == b.Evaluator
-	}
+	same := sameGrading
 	n := 0
 	for i := range gs {
 		if i == 0 || !same(&gs[i], &gs[i-1]) {
@@ -353,8 +357,9 @@ func FromRows(s *study.Study, opt Options) []Grading {
 // several runs; Verdicts are the first run's. Src is Score.First.
 //
 // ok is false — and Compute computes from the rows — when s has no Scores,
-// when s.Gradings is not sorted or no longer matches s.Scores (a row's runs
-// out of range or its first run another grading's), or when opt's partial
+// when s.Gradings is not sorted or no longer matches s.Scores (the rows do
+// not tile the gradings in order, or a row's runs are not one grading's),
+// or when opt's partial
 // credit is not the one the view used (the checklist rates would differ).
 func FromView(s *study.Study, opt Options) (out []Grading, ok bool) {
 	ok = eachFromView(s, opt, func(g *Grading) {
@@ -405,20 +410,32 @@ func eachFromView(s *study.Study, opt Options, fn func(g *Grading)) bool {
 	sc.HasRubric = s.ScoreRule.HasRubric
 	sameRule := opt.RubricThreshold == s.ScoreRule.RubricThreshold && opt.ChecklistThreshold == s.ScoreRule.ChecklistThreshold
 	gs := s.Gradings
-	own := 0 // gradings whose attribute means are computed here
+	own := 0  // gradings whose attribute means are computed here
+	next := 0 // index into gs of the next row's first run
 	for i := range s.Scores {
 		x := &s.Scores[i]
 		// Scores must still describe Gradings (a Go caller may have edited
-		// either): each row's runs in range and its first run its key
-		if x.Runs < 1 || x.First < 0 || int(x.First)+int(x.Runs) > len(gs) {
+		// either): the rows tile the gradings in order, each row's runs all
+		// of one grading's (one key, another after them)
+		if x.Runs < 1 || int(x.First) != next || next+int(x.Runs) > len(gs) {
 			return false
 		}
-		if g := &gs[x.First]; g.Round != x.Round || g.QuestionID != x.QuestionID || g.Model != x.Model || g.Evaluator != x.Evaluator {
+		g := &gs[next]
+		for k := next + 1; k < next+int(x.Runs); k++ {
+			if !sameGrading(&gs[k], g) {
+				return false
+			}
+		}
+		next += int(x.Runs)
+		if next < len(gs) && sameGrading(&gs[next], g) {
 			return false
 		}
-		if x.Runs != 1 || len(gs[x.First].Rubric) != nA {
+		if x.Runs != 1 || len(g.Rubric) != nA {
 			own++
 		}
+	}
+	if next != len(gs) {
+		return false
 	}
 	slab := make([]float64, own*nA)
 	rats := ratCache{}
@@ -426,7 +443,7 @@ func eachFromView(s *study.Study, opt Options, fn func(g *Grading)) bool {
 	for i := range s.Scores {
 		x := &s.Scores[i]
 		first := &gs[x.First]
-		g = Grading{Evaluator: x.Evaluator, Kind: x.Kind, Round: x.Round, QuestionID: x.QuestionID, Model: x.Model,
+		g = Grading{Evaluator: first.Evaluator, Kind: first.Kind, Round: first.Round, QuestionID: first.QuestionID, Model: first.Model,
 			Runs: x.Runs, RubricN: x.RubricN, RubricRat: x.Rubric, RubricMean: x.RubricMean,
 			Hits: x.Hits, Partials: x.Partials, Misses: x.Misses, NAs: x.NAs,
 			ChecklistRat: x.Checklist, ChecklistRate: x.ChecklistRate, Verdicts: first.Verdicts,

@@ -102,10 +102,10 @@ func TestFromView(t *testing.T) {
 		},
 		Scores: []analysis.Score{
 			// h/m1: the rows give unsolved (rate 1/2 < 0.6); the "view" says solved
-			{Round: "main", QuestionID: "q1", Model: "m1", Evaluator: "h", Kind: analysis.Human, First: 0, Runs: 1, RubricN: 2,
+			{First: 0, Runs: 1, RubricN: 2,
 				Hits: 1, Partials: 1, Misses: 1, NAs: 1, Rubric: analysis.Rat{Num: 3, Den: 1}, RubricMean: 3,
 				Checklist: analysis.Rat{Num: 1, Den: 2}, ChecklistRate: 0.5, Rank: 2, Solve: Solved, Usable: true},
-			{Round: "main", QuestionID: "q1", Model: "m1", Evaluator: "j", Kind: analysis.Judge, First: 1, Runs: 2, RubricN: 2,
+			{First: 1, Runs: 2, RubricN: 2,
 				Hits: 3, Misses: 1, Rubric: analysis.Rat{Num: 15, Den: 4}, RubricMean: 3.75,
 				Checklist: analysis.Rat{Num: 3, Den: 4}, ChecklistRate: 0.75, Rank: 1.5, Solve: Solved, Usable: true},
 		},
@@ -166,6 +166,7 @@ func TestFromView(t *testing.T) {
 		{"runs beyond the gradings", func(x *analysis.Score) { x.Runs = 5 }},
 		{"first run out of range", func(x *analysis.Score) { x.First = 7 }},
 		{"first run of another grading", func(x *analysis.Score) { x.First = 0 }},
+		{"runs short of the grading's", func(x *analysis.Score) { x.Runs = 1 }},
 	} {
 		e := *s
 		e.Scores = append([]analysis.Score(nil), s.Scores...)
