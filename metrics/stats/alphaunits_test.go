@@ -34,7 +34,9 @@ func unitsOf(data [][]float64) iter.Seq[[]float64] {
 // the α fields bit for bit.
 func checkAlphaSame(t *testing.T, name string, got, want AlphaResult, gotErr, wantErr error) {
 	t.Helper()
-	bits := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b) }
+	bits := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
 	if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 		t.Errorf("%s: error %v, dense %v", name, gotErr, wantErr)
 	}
