@@ -13,8 +13,9 @@ import (
 	"github.com/euroexec/euroexec/metrics/scores"
 )
 
-// domainOf is the sorted, deduplicated values of d, as alphaRows builds it.
-func domainOf(d ratings) []float64 {
+// domainOfOld is the sorted, deduplicated values of d, as alphaRows built
+// it before domainOf.
+func domainOfOld(d ratings) []float64 {
 	var domain []float64
 	for _, ru := range d.units {
 		for _, v := range ru.vals {
@@ -32,6 +33,9 @@ func domainOf(d ratings) []float64 {
 func checkCoincidences(t *testing.T, name string, d ratings) {
 	t.Helper()
 	domain := domainOf(d)
+	if old := domainOfOld(d); !slices.Equal(domain, old) {
+		t.Errorf("%s: domainOf %v, sorted and compacted values %v", name, domain, old)
+	}
 	for _, ordinal := range []bool{false, true} {
 		got, want := newCoincidences(d, domain, ordinal), newCoincidencesOld(d, domain, ordinal)
 		if !reflect.DeepEqual(got, want) {

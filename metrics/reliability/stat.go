@@ -12,20 +12,32 @@ import (
 // replicate function built from per-question coincidence matrices; unitNote
 // says what a unit is.
 func alphaRows(d ratings, levels []string, unitNote string) []*row {
-	data := make([][]float64, len(d.graders))
-	for g := range data {
-		data[g] = nanSlice(len(d.units))
+	domain := domainOf(d)
+	var res stats.AlphaResult
+	var err error
+	if len(d.graders) == 0 {
+		// no raters: stats' own error for it
+		res, err = stats.KrippendorffAlphaDetail(nil, nil)
+	} else {
+		// the units' values as the dense graders × units matrix would give
+		// them (graders in order; a grader given twice in a unit counts once,
+		// with its last value)
+		var buf []float64
+		res, err = stats.KrippendorffAlphaUnits(func(yield func([]float64) bool) {
+			for _, ru := range d.units {
+				buf = buf[:0]
+				for i, v := range ru.vals {
+					if i+1 < len(ru.vals) && ru.vals[i+1].g == v.g {
+						continue
+					}
+					buf = append(buf, v.v)
+				}
+				if !yield(buf) {
+					return
+				}
+			}
+		}, domain)
 	}
-	var domain []float64
-	for u, ru := range d.units {
-		for _, v := range ru.vals {
-			data[v.g][u] = v.v
-			domain = append(domain, v.v)
-		}
-	}
-	slices.Sort(domain)
-	domain = slices.Compact(domain)
-	res, err := stats.KrippendorffAlphaDetail(data, nil)
 	// graders with a value in a pairable unit
 	seen := make([]bool, len(d.graders))
 	nG := 0
@@ -60,6 +72,23 @@ func alphaRows(d ratings, levels []string, unitNote string) []*row {
 	}
 	setGroup(&repGroup{n: len(levels), k: &alphaKernel{co: co, levels: levels}}, rows...)
 	return rows
+}
+
+// domainOf returns the sorted distinct values of d (a few, or a few
+// hundred for a rubric mean), without a list of every value.
+func domainOf(d ratings) []float64 {
+	seen := map[float64]struct{}{}
+	for _, ru := range d.units {
+		for _, v := range ru.vals {
+			seen[v.v] = struct{}{}
+		}
+	}
+	domain := make([]float64, 0, len(seen))
+	for v := range seen {
+		domain = append(domain, v)
+	}
+	slices.Sort(domain)
+	return domain
 }
 
 // alphaKernel is the replicate statistic of the α rows: α at each level.
