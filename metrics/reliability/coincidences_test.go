@@ -252,54 +252,198 @@ func BenchmarkCoincidences(b *testing.B) {
 	}
 }
 
-// compressCellsOld is compressCells before it sorted question by question
-// (commit 954eb51): the oracle of TestCompressCellsEqualsOld.
-func compressCellsOld(cs []cell) []cell {
-	slices.SortFunc(cs, func(a, b cell) int {
-		if a.q != b.q {
-			return int(a.q - b.q)
-		}
-		if a.i != b.i {
-			return int(a.i - b.i)
-		}
-		return int(a.j - b.j)
-	})
-	out := cs[:0]
-	for _, c := range cs {
-		if n := len(out); n > 0 && out[n-1].q == c.q && out[n-1].i == c.i && out[n-1].j == c.j {
-			out[n-1].w += c.w
-			continue
-		}
-		out = append(out, c)
-	}
-	return out
-}
+// cell is a grader pair's shared units of one question with the same two
+// label positions: w units (the cells of packCellsOld).
+type cell struct{ q, i, j, w int32 }
 
-// TestCompressCellsEqualsOld: cells in question order (sorted question by
-// question) and in any order (sorted whole) merge to the old result.
-func TestCompressCellsEqualsOld(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	for _, c := range []struct {
-		name    string
-		ordered bool
-		n       int
-	}{{"empty", true, 0}, {"one", true, 1}, {"question order", true, 3000}, {"any order", false, 3000}} {
-		var cs []cell
-		for q := 0; len(cs) < c.n; q += r.IntN(3) {
-			for range 1 + r.IntN(20) {
-				cs = append(cs, cell{int32(q), int32(r.IntN(4)), int32(r.IntN(4)), int32(1 + r.IntN(2))})
+// packCellsOld is how kappaRows packed the replicate sums at 46a691c: a
+// list of cells per grader pair (pairs numbered in unit order), merged by
+// (question, i, j), then every cell's four contributions bucketed by
+// question, sorted by slot and summed. The oracle of
+// TestCellPackerEqualsOld; it returns the values as float64.
+func packCellsOld(d ratings, L, lo int) (start, slot []int32, val []float64, nPairs int) {
+	G := len(d.graders)
+	pid := make([]int32, G*G)
+	var pairs [][]cell
+	var lab, gs []int
+	for _, ru := range d.units {
+		lab, gs = lab[:0], gs[:0]
+		for _, v := range ru.vals {
+			i := int(v.v) - lo
+			if v.v != math.Trunc(v.v) || i < 0 || i >= L {
+				continue
+			}
+			lab, gs = append(lab, i), append(gs, v.g)
+		}
+		for x := 0; x < len(gs); x++ {
+			for y := x + 1; y < len(gs); y++ {
+				key := gs[x]*G + gs[y]
+				p := int(pid[key]) - 1
+				if p < 0 {
+					p = len(pairs)
+					pid[key] = int32(p + 1)
+					pairs = append(pairs, nil)
+				}
+				pairs[p] = append(pairs[p], cell{int32(ru.q), int32(lab[x]), int32(lab[y]), 1})
 			}
 		}
-		cs = cs[:min(len(cs), c.n)]
-		if !c.ordered {
-			r.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
+	}
+	for p, cs := range pairs {
+		slices.SortFunc(cs, func(a, b cell) int {
+			if a.q != b.q {
+				return int(a.q - b.q)
+			}
+			if a.i != b.i {
+				return int(a.i - b.i)
+			}
+			return int(a.j - b.j)
+		})
+		out := cs[:0]
+		for _, c := range cs {
+			if n := len(out); n > 0 && out[n-1].q == c.q && out[n-1].i == c.i && out[n-1].j == c.j {
+				out[n-1].w += c.w
+				continue
+			}
+			out = append(out, c)
 		}
-		got, want := compressCells(slices.Clone(cs)), compressCellsOld(slices.Clone(cs))
-		if !slices.Equal(got, want) {
-			t.Errorf("%s: got %d cells %v…, old %d cells %v…", c.name, len(got), got[:min(5, len(got))], len(want), want[:min(5, len(want))])
+		pairs[p] = out
+	}
+	stride := 2*L + 3
+	nQ := 0
+	for _, cs := range pairs {
+		for _, c := range cs {
+			nQ = max(nQ, int(c.q)+1)
 		}
-		if c.n > 1 && len(want) >= len(cs) {
-			t.Errorf("%s: nothing merged; the comparison says little", c.name)
+	}
+	type ent struct {
+		slot int32
+		v    float64
+	}
+	perQ := make([][]ent, nQ)
+	for p, cs := range pairs {
+		base := int32(p * stride)
+		for _, c := range cs {
+			w := float64(c.w)
+			e := []ent{{base + c.i, w}, {base + int32(L) + c.j, w}, {base + int32(2*L), w}}
+			if c.i == c.j {
+				e = append(e, ent{base + int32(2*L+1), w})
+			} else {
+				e = append(e, ent{base + int32(2*L+2), w * float64((c.i-c.j)*(c.i-c.j))})
+			}
+			perQ[c.q] = append(perQ[c.q], e...)
 		}
+	}
+	start = make([]int32, nQ+1)
+	for q, qe := range perQ {
+		slices.SortFunc(qe, func(a, b ent) int { return int(a.slot - b.slot) })
+		for i := 0; i < len(qe); {
+			e := qe[i]
+			v := e.v
+			for i++; i < len(qe) && qe[i].slot == e.slot; i++ {
+				v += qe[i].v
+			}
+			slot = append(slot, e.slot)
+			val = append(val, v)
+		}
+		start[q+1] = int32(len(slot))
+	}
+	return start, slot, val, len(pairs)
+}
+
+// checkPacked checks that kappaRows packs d's replicate sums as the cells
+// of packCellsOld did.
+func checkPacked(t *testing.T, name string, d ratings, labels []int, lo int) {
+	t.Helper()
+	rows, _ := kappaRows(d, labels, lo, true)
+	pk := rows[0].grp.k.(*kappaKernel).pk
+	start, slot, val, nPairs := packCellsOld(d, len(labels), lo)
+	got := make([]float64, len(pk.val))
+	for i, v := range pk.val {
+		got[i] = float64(v)
+	}
+	if pk.valF != nil {
+		got = pk.valF
+	}
+	if pk.pairs != nPairs || !slices.Equal(pk.start, start) || !slices.Equal(pk.slot, slot) || !slices.Equal(got, val) {
+		t.Errorf("%s: packed %d pairs, %d questions, %d entries; old %d pairs, %d questions, %d entries (or the entries differ)",
+			name, pk.pairs, len(pk.start)-1, len(pk.slot), nPairs, len(start)-1, len(slot))
+	}
+	if len(slot) == 0 {
+		t.Errorf("%s: nothing packed; the comparison says little", name)
+	}
+}
+
+// TestCellPackerEqualsOld: the packed κ sums built question by question
+// from the units equal those built from per-pair cells (packCellsOld) on
+// every instrument of every population of a generated study, on units not
+// in question order, with values that are not labels, and on a wide label
+// range (sparse confusion counts).
+func TestCellPackerEqualsOld(t *testing.T) {
+	s := synthStudy(300, 12)
+	b := newBuilder(s, computeMain(s), s.MainRound)
+	for _, p := range []population{{name: "humans"}, {name: "humans+judge:j1", judge: "j1"}, {name: "humans+judge:j2", judge: "j2"}} {
+		for a, name := range s.Attributes {
+			checkPacked(t, p.name+" "+name, b.collect(p, 0, func(g *scores.Grading, _ int) float64 { return g.Rubric[a] }), []int{1, 2, 3, 4, 5}, 1)
+		}
+		checkPacked(t, p.name+" checklist", b.collect(p, b.maxItems, func(g *scores.Grading, it int) float64 {
+			if it < len(g.Verdicts) {
+				return verdictCode(g.Verdicts[it])
+			}
+			return math.NaN()
+		}), []int{1, 2, 3}, 1)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, c := range []struct {
+		name   string
+		lo, L  int
+		value  func() float64
+		shuffl bool
+	}{
+		{"shuffled", 1, 5, func() float64 { return float64(1 + r.IntN(5)) }, true},
+		{"not labels", 1, 5, func() float64 { return []float64{0, 1, 2.5, 3, 5, 6}[r.IntN(6)] }, false},
+		{"wide labels", 0, 600, func() float64 { return float64(r.IntN(600)) }, true}, // pairs × L² > maxDenseCounts: the map
+	} {
+		var d ratings
+		for g := range 6 {
+			d.graders = append(d.graders, string(rune('a'+g)))
+		}
+		for q := range 80 {
+			for range 1 + r.IntN(4) {
+				ru := rUnit{q: q}
+				gs := r.Perm(6)[:1+r.IntN(6)]
+				slices.Sort(gs)
+				for _, g := range gs {
+					ru.vals = append(ru.vals, rVal{g, c.value()})
+				}
+				d.units = append(d.units, ru)
+			}
+		}
+		if c.shuffl {
+			r.Shuffle(len(d.units), func(i, j int) { d.units[i], d.units[j] = d.units[j], d.units[i] })
+		}
+		labels := make([]int, c.L)
+		for i := range labels {
+			labels[i] = c.lo + i
+		}
+		checkPacked(t, c.name, d, labels, c.lo)
+	}
+}
+
+// A sum too large for uint32 switches the packed values to float64, the
+// earlier ones kept: the replicate sums stay exact.
+func TestCellPackerWideValues(t *testing.T) {
+	c := newCellPacker(1, 70000)
+	c.question(0)
+	c.add(0, 2, 2)
+	c.question(3)
+	c.add(0, 0, 69999) // (i − j)² = 69999² > 2³²
+	pk := c.done()
+	if pk.val != nil {
+		t.Fatalf("values kept as uint32 (%v); want float64", pk.val)
+	}
+	wantSlot := []int32{2, 70002, 140000, 140001, 0, 70000 + 69999, 140000, 140002}
+	wantVal := []float64{1, 1, 1, 1, 1, 1, 1, 69999 * 69999}
+	if !slices.Equal(pk.slot, wantSlot) || !slices.Equal(pk.valF, wantVal) || !slices.Equal(pk.start, []int32{0, 4, 4, 4, 8}) {
+		t.Errorf("got start %v slot %v val %v; want start [0 4 4 4 8] slot %v val %v", pk.start, pk.slot, pk.valF, wantSlot, wantVal)
 	}
 }

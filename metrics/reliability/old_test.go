@@ -176,7 +176,7 @@ func (pk *packedCells) accumulateOld(cnt []int32, nb int, acc []float64) []float
 			fc := float64(cq)
 			ab := acc[b*w : b*w+w]
 			for x, s := range slot {
-				ab[s] += fc * val[x]
+				ab[s] += fc * float64(val[x])
 			}
 		}
 	}

@@ -538,61 +538,85 @@ func (s *scratch) floats(i, n int) []float64 {
 // kappaRows returns the pair-averaged Cohen's κ (and, when weighted, the
 // quadratic-weighted κ) of d over labels (consecutive integers starting at
 // lo), and the number of values dropped as not whole labels.
+//
+// Grader pairs are numbered as they first come in unit order. Each pair's
+// point κ is stats.CohenKappaDetail on its labels (κ depends on them only
+// through the confusion matrix, so they are expanded from its counts); the
+// replicates' packed sums are built question by question straight from the
+// units (packedCells), with no list of cells per pair.
 func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 	L := len(labels)
 	G := len(d.graders)
-	dropped := 0
 	type pairData struct {
 		g1, g2 int
 		n      int        // shared units
-		cells  []cell     // (question, label a, label b) per shared unit
 		k      [2]float64 // κ unweighted and quadratic
 	}
 	pid := make([]int32, G*G) // pair index + 1 of graders (g1, g2), 0 = none yet
 	var pairs []*pairData
-	lab := make([]int, 0, 8)
-	gs := make([]int, 0, 8)
+	// label of value v of a unit, -1 when it is not a whole label
+	label := func(v float64) int {
+		i := int(v) - lo
+		if v != math.Trunc(v) || i < 0 || i >= L {
+			return -1
+		}
+		return i
+	}
+	dropped := 0
 	for _, ru := range d.units {
-		lab, gs = lab[:0], gs[:0]
-		for _, v := range ru.vals {
-			i := int(v.v) - lo
-			if v.v != math.Trunc(v.v) || i < 0 || i >= L {
+		for x, vx := range ru.vals {
+			if label(vx.v) < 0 {
 				dropped++
 				continue
 			}
-			lab = append(lab, i)
-			gs = append(gs, v.g)
-		}
-		for x := 0; x < len(gs); x++ {
-			for y := x + 1; y < len(gs); y++ {
-				key := gs[x]*G + gs[y]
+			for _, vy := range ru.vals[x+1:] {
+				if label(vy.v) < 0 {
+					continue
+				}
+				key := vx.g*G + vy.g
 				p := int(pid[key]) - 1
 				if p < 0 {
 					p = len(pairs)
 					pid[key] = int32(p + 1)
-					pairs = append(pairs, &pairData{g1: gs[x], g2: gs[y]})
+					pairs = append(pairs, &pairData{g1: vx.g, g2: vy.g})
 				}
 				pairs[p].n++
-				pairs[p].cells = append(pairs[p].cells, cell{int32(ru.q), int32(lab[x]), int32(lab[y]), 1})
 			}
 		}
 	}
-	// κ of each pair by stats.CohenKappaDetail, on the pair's labels
-	// expanded from its merged cells (κ depends on the labels only through
-	// the confusion matrix, whose counts are the cells' sums) into buffers
-	// reused from pair to pair
-	var la, lb []int
-	for _, p := range pairs {
-		p.cells = compressCells(p.cells)
-		la, lb = la[:0], lb[:0]
-		for _, c := range p.cells {
-			for range c.w {
-				la, lb = append(la, labels[c.i]), append(lb, labels[c.j])
+	conf := newPairCounts(len(pairs), L)
+	pk := newCellPacker(len(pairs), L)
+	eachByQuestion(d.units, func(ru *rUnit) {
+		pk.question(ru.q)
+		for x, vx := range ru.vals {
+			i := label(vx.v)
+			if i < 0 {
+				continue
+			}
+			for _, vy := range ru.vals[x+1:] {
+				j := label(vy.v)
+				if j < 0 {
+					continue
+				}
+				p := int(pid[vx.g*G+vy.g]) - 1
+				conf.add(p, i, j)
+				pk.add(p, i, j)
 			}
 		}
-		p.k = [2]float64{math.NaN(), math.NaN()}
+	})
+	// κ of each pair by stats.CohenKappaDetail on its labels, expanded
+	// from the pair's confusion counts into buffers reused from pair to pair
+	var la, lb []int
+	for p, pd := range pairs {
+		la, lb = la[:0], lb[:0]
+		conf.each(p, func(i, j int, w int32) {
+			for range w {
+				la, lb = append(la, labels[i]), append(lb, labels[j])
+			}
+		})
+		pd.k = [2]float64{math.NaN(), math.NaN()}
 		if res, err := stats.CohenKappaDetail(la, lb, labels); err == nil {
-			p.k = [2]float64{res.Kappa, res.Quadratic}
+			pd.k = [2]float64{res.Kappa, res.Quadratic}
 		}
 	}
 	names := []string{Kappa}
@@ -636,128 +660,191 @@ func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 		}
 		rows = append(rows, r)
 	}
-	cellsOf := make([][]cell, len(pairs))
-	for i, p := range pairs {
-		cellsOf[i] = p.cells
-	}
-	pk := packCells(cellsOf, L) // the replicates keep only the packed cells
-	setGroup(&repGroup{n: len(rows), k: &kappaKernel{pk: pk, L: L}}, rows...)
+	setGroup(&repGroup{n: len(rows), k: &kappaKernel{pk: pk.done(), L: L}}, rows...)
 	return rows, dropped
 }
 
-// cell is a grader pair's shared units of one question with the same two
-// label positions: w units.
-type cell struct{ q, i, j, w int32 }
+// eachByQuestion calls f on every unit, question by question, the units of
+// a question in their order (a stable sort by question when they do not
+// come so; the builder gives them so).
+func eachByQuestion(units []rUnit, f func(ru *rUnit)) {
+	byQ := func(a, b rUnit) int { return a.q - b.q }
+	if slices.IsSortedFunc(units, byQ) {
+		for i := range units {
+			f(&units[i])
+		}
+		return
+	}
+	order := make([]int32, len(units))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return units[a].q - units[b].q })
+	for _, i := range order {
+		f(&units[i])
+	}
+}
 
-// compressCells merges the cells of equal (q, i, j), summing w, in
-// (q, i, j) order. Cells that come in question order (as kappaRows makes
-// them) are sorted within each question only.
-func compressCells(cs []cell) []cell {
-	byQIJ := func(a, b cell) int {
-		if a.q != b.q {
-			return int(a.q - b.q)
-		}
-		if a.i != b.i {
-			return int(a.i - b.i)
-		}
-		return int(a.j - b.j)
-	}
-	if slices.IsSortedFunc(cs, func(a, b cell) int { return int(a.q - b.q) }) {
-		for lo := 0; lo < len(cs); {
-			hi := lo + 1
-			for hi < len(cs) && cs[hi].q == cs[lo].q {
-				hi++
-			}
-			if hi-lo > 1 {
-				slices.SortFunc(cs[lo:hi], byQIJ)
-			}
-			lo = hi
-		}
+// pairCounts are the confusion counts of every grader pair: dense (pairs ×
+// L × L) when that is small, else a map.
+type pairCounts struct {
+	L     int
+	dense []int32
+	m     map[[3]int32]int32
+}
+
+// maxDenseCounts is the largest pairs × L × L pairCounts keeps dense.
+const maxDenseCounts = 1 << 22
+
+func newPairCounts(pairs, L int) *pairCounts {
+	c := &pairCounts{L: L}
+	if pairs*L*L <= maxDenseCounts {
+		c.dense = make([]int32, pairs*L*L)
 	} else {
-		slices.SortFunc(cs, byQIJ)
+		c.m = map[[3]int32]int32{}
 	}
-	out := cs[:0]
-	for _, c := range cs {
-		if n := len(out); n > 0 && out[n-1].q == c.q && out[n-1].i == c.i && out[n-1].j == c.j {
-			out[n-1].w += c.w
-			continue
+	return c
+}
+
+func (c *pairCounts) add(p, i, j int) {
+	if c.dense != nil {
+		c.dense[(p*c.L+i)*c.L+j]++
+		return
+	}
+	c.m[[3]int32{int32(p), int32(i), int32(j)}]++
+}
+
+// each calls f on pair p's nonzero counts, in (i, j) order.
+func (c *pairCounts) each(p int, f func(i, j int, w int32)) {
+	L := c.L
+	if c.dense != nil {
+		for ij, w := range c.dense[p*L*L : (p+1)*L*L] {
+			if w > 0 {
+				f(ij/L, ij%L, w)
+			}
 		}
-		out = append(out, c)
+		return
 	}
-	return out
+	var keys [][3]int32
+	for k := range c.m {
+		if k[0] == int32(p) {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b [3]int32) int {
+		if a[1] != b[1] {
+			return int(a[1] - b[1])
+		}
+		return int(a[2] - b[2])
+	})
+	for _, k := range keys {
+		f(int(k[1]), int(k[2]), c.m[k])
+	}
 }
 
 // packedCells holds, per question, the contributions of its shared units
 // to every grader pair's confusion-matrix sums (see accumulate), as sparse
-// (slot, value) entries: question q's are [start[q], start[q+1]); slot
-// p·stride + s is sum s of pair p. Every value is a whole number (counts of
-// units, and Σ (i − j)² over them), so the weighted sums are exact in any
-// order and equal the cell-by-cell sums bit for bit.
+// (slot, value) entries in ascending slot order: question q's are
+// [start[q], start[q+1]); slot p·stride + s is sum s of pair p. Every
+// value is a whole number (counts of units, and Σ (i − j)² over them), so
+// the weighted sums are exact in any order and equal the cell-by-cell sums
+// bit for bit; they are kept as uint32 (val), or as float64 (valF, val
+// nil) when one does not fit.
 type packedCells struct {
 	pairs, stride int // stride: floats of one pair's sums (2L + 3)
 	start         []int32
 	slot          []int32
-	val           []float64
+	val           []uint32
+	valF          []float64
 }
 
-func packCells(pairs [][]cell, L int) *packedCells {
+// cellPacker builds a packedCells question by question: question(q)
+// starts (or continues) question q, which must not come before the last
+// one; add counts one shared unit of pair p with labels (i, j).
+type cellPacker struct {
+	pk      *packedCells
+	L       int
+	cur     int
+	acc     []int64 // the current question's sums by slot
+	touched []int32 // slots of acc that are nonzero
+}
+
+func newCellPacker(pairs, L int) *cellPacker {
 	stride := 2*L + 3
-	nQ := 0
-	n := 0
-	for _, cs := range pairs {
-		for _, c := range cs {
-			nQ = max(nQ, int(c.q)+1)
-		}
-		n += 4 * len(cs)
+	return &cellPacker{
+		pk:  &packedCells{pairs: pairs, stride: stride, start: []int32{0}},
+		L:   L,
+		cur: -1,
+		acc: make([]int64, pairs*stride),
 	}
-	// every cell's contributions as (slot, value), bucketed by question
-	// (a counting sort), then sorted by slot within the question and
-	// merged: the values are whole numbers, so the sums are exact
-	type ent struct {
-		slot int32
-		v    float64
+}
+
+func (c *cellPacker) question(q int) {
+	if q == c.cur {
+		return
 	}
-	qStart := make([]int32, nQ+1)
-	for _, cs := range pairs {
-		for _, c := range cs {
-			qStart[c.q+1] += 4
-		}
+	c.flush()
+	c.cur = q
+}
+
+func (c *cellPacker) add(p, i, j int) {
+	base := p * c.pk.stride
+	L := c.L
+	c.bump(base+i, 1)
+	c.bump(base+L+j, 1)
+	c.bump(base+2*L, 1)
+	if i == j {
+		c.bump(base+2*L+1, 1)
+	} else {
+		c.bump(base+2*L+2, int64((i-j)*(i-j)))
 	}
-	for q := 0; q < nQ; q++ {
-		qStart[q+1] += qStart[q]
+}
+
+func (c *cellPacker) bump(s int, v int64) {
+	if c.acc[s] == 0 {
+		c.touched = append(c.touched, int32(s))
 	}
-	fill := slices.Clone(qStart[:nQ])
-	es := make([]ent, n)
-	for p, cs := range pairs {
-		base := int32(p * stride)
-		for _, c := range cs {
-			w := float64(c.w)
-			e := es[fill[c.q] : fill[c.q]+4]
-			fill[c.q] += 4
-			e[0], e[1], e[2] = ent{base + c.i, w}, ent{base + int32(L) + c.j, w}, ent{base + int32(2*L), w}
-			if c.i == c.j {
-				e[3] = ent{base + int32(2*L+1), w}
-			} else {
-				e[3] = ent{base + int32(2*L+2), w * float64((c.i-c.j)*(c.i-c.j))}
+	c.acc[s] += v
+}
+
+// flush stores the current question's sums in slot order and closes the
+// questions up to it.
+func (c *cellPacker) flush() {
+	if c.cur < 0 || len(c.touched) == 0 {
+		return
+	}
+	pk := c.pk
+	for len(pk.start) < c.cur+1 {
+		pk.start = append(pk.start, int32(len(pk.slot)))
+	}
+	slices.Sort(c.touched)
+	for _, s := range c.touched {
+		v := c.acc[s]
+		c.acc[s] = 0
+		pk.slot = append(pk.slot, s)
+		switch {
+		case pk.valF != nil:
+			pk.valF = append(pk.valF, float64(v))
+		case v <= math.MaxUint32:
+			pk.val = append(pk.val, uint32(v))
+		default: // too large for uint32: every value as float64 from now on
+			pk.valF = make([]float64, len(pk.val), max(cap(pk.val), len(pk.val)+1))
+			for x, w := range pk.val {
+				pk.valF[x] = float64(w)
 			}
+			pk.val = nil
+			pk.valF = append(pk.valF, float64(v))
 		}
 	}
-	pk := &packedCells{pairs: len(pairs), stride: stride, start: make([]int32, nQ+1)}
-	for q := 0; q < nQ; q++ {
-		qe := es[qStart[q]:qStart[q+1]]
-		slices.SortFunc(qe, func(a, b ent) int { return int(a.slot - b.slot) })
-		for i := 0; i < len(qe); {
-			e := qe[i]
-			v := e.v
-			for i++; i < len(qe) && qe[i].slot == e.slot; i++ {
-				v += qe[i].v
-			}
-			pk.slot = append(pk.slot, e.slot)
-			pk.val = append(pk.val, v)
-		}
-		pk.start[q+1] = int32(len(pk.slot))
-	}
-	return pk
+	c.touched = c.touched[:0]
+	pk.start = append(pk.start, int32(len(pk.slot)))
+}
+
+// done finishes the last question and returns the packed sums.
+func (c *cellPacker) done() *packedCells {
+	c.flush()
+	c.acc = nil
+	return c.pk
 }
 
 // kappaKernel is the replicate statistic of the κ rows: the pair-averaged
@@ -806,6 +893,15 @@ func (k *kappaKernel) finish(accAll []float64, out [][]float64) {
 // replicates (bc): row sums r (L), column sums c (L), then n, the diagonal
 // and Σ w·(i−j)² off the diagonal.
 func (pk *packedCells) accumulate(bc *blockCounts, nb int, acc []float64) []float64 {
+	if pk.valF != nil {
+		return accumulateVals(pk, pk.valF, bc, acc)
+	}
+	return accumulateVals(pk, pk.val, bc, acc)
+}
+
+// accumulateVals is accumulate on pk's values val: float64(v) is v exactly
+// for either type, so both give the same sums.
+func accumulateVals[V uint32 | float64](pk *packedCells, val []V, bc *blockCounts, acc []float64) []float64 {
 	w := pk.stride * pk.pairs
 	nQ := min(len(pk.start)-1, bc.nQ())
 	for q := 0; q < nQ; q++ {
@@ -814,13 +910,13 @@ func (pk *packedCells) accumulate(bc *blockCounts, nb int, acc []float64) []floa
 		if j0 == j1 || lo == hi {
 			continue
 		}
-		slot, val := pk.slot[lo:hi], pk.val[lo:hi:hi]
+		slot, val := pk.slot[lo:hi], val[lo:hi:hi]
 		cs := bc.c[j0:j1:j1]
 		for j, b := range bc.b[j0:j1] {
 			fc := float64(cs[j])
 			ab := acc[int(b)*w : int(b)*w+w]
 			for x, s := range slot {
-				ab[s] += fc * val[x]
+				ab[s] += fc * float64(val[x])
 			}
 		}
 	}
