@@ -37,7 +37,7 @@ func checkCoincidences(t *testing.T, name string, d ratings) {
 		t.Errorf("%s: domainOf %v, sorted and compacted values %v", name, domain, old)
 	}
 	for _, ordinal := range []bool{false, true} {
-		got, want := newCoincidences(d, domain, ordinal), newCoincidencesOld(d, domain, ordinal)
+		got, want := toOld(newCoincidences(d, domain, ordinal)), newCoincidencesOld(d, domain, ordinal)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s (ordinal %v, %d values): got %+v, old %+v", name, ordinal, len(domain), got, want)
 		}
@@ -108,6 +108,71 @@ func TestCoincidencesEqualOld(t *testing.T) {
 	}
 }
 
+// coincidencesOld is coincidences as it was at 46a691c: each ordinal
+// entry's (c, k) in int32 (eCK = c·V + k when V ≤ smallV, else eC and eK)
+// and its value in a float64 (eV). The layout of newCoincidencesOld and of
+// the old kernel alphasOld.
+type coincidencesOld struct {
+	domain       []float64
+	nQ           int
+	eStart       []int32
+	eCK          []int32
+	eC, eK       []int32
+	eV           []float64
+	doNom, doInt []float64
+	mStart       []int32
+	mC           []int32
+	mN           []float64
+	mD           []float64
+}
+
+// toOld returns co in the layout of 46a691c (the entries' compact types
+// widened, their values looked up).
+func toOld(co *coincidences) *coincidencesOld {
+	o := &coincidencesOld{domain: co.domain, nQ: co.nQ, eStart: co.eStart, doNom: co.doNom, doInt: co.doInt,
+		mStart: slices.Clone(co.mStart), mC: co.mC, mN: co.mN, mD: co.mD}
+	widen := func(xs any) (out []int32) {
+		switch xs := xs.(type) {
+		case []uint8:
+			for _, x := range xs {
+				out = append(out, int32(x))
+			}
+		case []uint16:
+			for _, x := range xs {
+				out = append(out, int32(x))
+			}
+		case []uint32:
+			for _, x := range xs {
+				out = append(out, int32(x))
+			}
+		}
+		return out
+	}
+	var vi []int32
+	switch e := co.ord.(type) {
+	case nil:
+		return o
+	case *smallEntries[uint16]:
+		o.eCK, vi = widen(e.ck), widen(e.vi)
+	case *smallEntries[uint32]:
+		o.eCK, vi = widen(e.ck), widen(e.vi)
+	case *wideEntries[uint16, uint16]:
+		o.eC, o.eK, vi = widen(e.c), widen(e.k), widen(e.vi)
+	case *wideEntries[uint16, uint32]:
+		o.eC, o.eK, vi = widen(e.c), widen(e.k), widen(e.vi)
+	case *wideEntries[uint32, uint16]:
+		o.eC, o.eK, vi = widen(e.c), widen(e.k), widen(e.vi)
+	case *wideEntries[uint32, uint32]:
+		o.eC, o.eK, vi = widen(e.c), widen(e.k), widen(e.vi)
+	default:
+		panic("unknown entries")
+	}
+	for _, i := range vi {
+		o.eV = append(o.eV, co.vTab[i])
+	}
+	return o
+}
+
 // coEntry is one coincidence entry of newCoincidencesOld.
 type coEntry struct {
 	c, k int
@@ -117,8 +182,8 @@ type coEntry struct {
 // newCoincidencesOld is newCoincidences before the value table and the
 // single slab of entries (commit 954eb51): the oracle of
 // TestCoincidencesEqualOld.
-func newCoincidencesOld(d ratings, domain []float64, ordinal bool) *coincidences {
-	co := &coincidences{domain: domain}
+func newCoincidencesOld(d ratings, domain []float64, ordinal bool) *coincidencesOld {
+	co := &coincidencesOld{domain: domain}
 	pos := make(map[float64]int, len(domain))
 	for i, v := range domain {
 		pos[v] = i
@@ -237,8 +302,9 @@ func BenchmarkCoincidences(b *testing.B) {
 	}
 	for _, v := range []struct {
 		name string
-		f    func(ratings, []float64, bool) *coincidences
-	}{{"old", newCoincidencesOld}, {"new", newCoincidences}} {
+		f    func(ratings, []float64, bool) any
+	}{{"old", func(d ratings, dom []float64, o bool) any { return newCoincidencesOld(d, dom, o) }},
+		{"new", func(d ratings, dom []float64, o bool) any { return newCoincidences(d, dom, o) }}} {
 		b.Run(v.name, func(b *testing.B) {
 			b.ReportAllocs()
 			c0 := cpuSeconds()
@@ -445,5 +511,34 @@ func TestCellPackerWideValues(t *testing.T) {
 	wantVal := []float64{1, 1, 1, 1, 1, 1, 1, 69999 * 69999}
 	if !slices.Equal(pk.slot, wantSlot) || !slices.Equal(pk.valF, wantVal) || !slices.Equal(pk.start, []int32{0, 4, 4, 4, 8}) {
 		t.Errorf("got start %v slot %v val %v; want start [0 4 4 4 8] slot %v val %v", pk.start, pk.slot, pk.valF, wantSlot, wantVal)
+	}
+}
+
+// An entry table of more than 2¹⁶ distinct values switches the entries'
+// value indexes to uint32, the earlier ones kept; c and k stay apart in
+// uint16 on a scale of more than smallV values.
+func TestOrdBuilderWideTable(t *testing.T) {
+	o := &ordBuilder{V: 40, vPos: map[[2]int]uint32{}}
+	const n = 1<<16 + 10
+	var want []float64
+	for i := range n {
+		num, den := i+1, 7+i%5
+		o.add(i%40, (i+1)%40, num, den)
+		o.add(1, 2, 3, 2) // a value seen before
+		want = append(want, float64(num)/float64(den), 1.5)
+	}
+	co := &coincidences{domain: make([]float64, 40), ord: o.entries(), vTab: o.vTab}
+	if _, ok := co.ord.(*wideEntries[uint16, uint32]); !ok {
+		t.Fatalf("entries %T, want *wideEntries[uint16, uint32]", co.ord)
+	}
+	old := toOld(co)
+	if !slices.Equal(old.eV, want) {
+		t.Errorf("values differ from num/den (%d values, want %d)", len(old.eV), len(want))
+	}
+	if old.eC[2*(n-1)] != int32((n-1)%40) || old.eK[2*(n-1)] != int32(n%40) || old.eC[1] != 1 || old.eK[1] != 2 {
+		t.Errorf("c and k not kept: got (%d, %d) and (%d, %d)", old.eC[2*(n-1)], old.eK[2*(n-1)], old.eC[1], old.eK[1])
+	}
+	if len(o.vTab) != n+1 {
+		t.Errorf("%d distinct values in the table, want %d", len(o.vTab), n+1)
 	}
 }

@@ -118,14 +118,14 @@ type coincidences struct {
 	domain []float64
 	nQ     int
 	// Off-diagonal entries (c ≠ k), only kept when the ordinal level is
-	// asked for: the ordinal δ depends on the replicate's margins.
-	// The entries' (c, k) are eCK = c·V + k when V ≤ smallV (the
-	// replicate then looks δ up in a V×V table of mid-rank differences),
-	// eC and eK otherwise.
+	// asked for: the ordinal δ depends on the replicate's margins. ord
+	// holds each entry's (c, k) and the index of its value in vTab, in
+	// the smallest integer types that hold them (an entry's value is
+	// n_c·(n_k − [c=k])/(m − 1), of which a study has a handful): 3 bytes
+	// an entry on a rubric scale instead of 12.
 	eStart []int32
-	eCK    []int32
-	eC, eK []int32
-	eV     []float64
+	ord    ordEntries
+	vTab   []float64
 	// Per question, for the nominal and interval levels, which need no
 	// V×V table: the observed disagreement Σ_{c≠k} o_ck·δ²_ck and the
 	// value margins n_c as a sparse list.
@@ -137,6 +137,128 @@ type coincidences struct {
 	// value the question lacks) when V ≤ smallV: no index to follow, and
 	// adding a zero leaves a sum as it was.
 	mD []float64
+}
+
+// ordEntries are the ordinal entries of a coincidences: smallEntries when
+// V ≤ smallV (the replicate looks δ up in a V×V table of mid-rank
+// differences), wideEntries otherwise (δ from the mid-ranks of c and k).
+type ordEntries interface {
+	// addQuestion adds, for each replicate b[j] of a block (with ns[b] ≠
+	// 0) that drew the question c[j] times, c[j]·Σ v·δ² over the entries
+	// [lo, hi) to doOrd[b]; per holds every replicate's δ table (smallEntries,
+	// stride V²) or mid-ranks (wideEntries, stride V).
+	addQuestion(lo, hi int32, bs []uint8, cs []int32, ns, per []float64, stride int, vTab, doOrd []float64)
+}
+
+// valueIndexType is the type of an entry's index into vTab.
+type valueIndexType interface{ uint16 | uint32 }
+
+// smallEntries are ordinal entries with c·V + k in a byte (V ≤ smallV).
+type smallEntries[I valueIndexType] struct {
+	ck []uint8
+	vi []I
+}
+
+func (e *smallEntries[I]) addQuestion(lo, hi int32, bs []uint8, cs []int32, ns, per []float64, stride int, vTab, doOrd []float64) {
+	ck, vi := e.ck[lo:hi], e.vi[lo:hi:hi]
+	for j, b := range bs {
+		if ns[b] == 0 {
+			continue
+		}
+		diff := per[int(b)*stride : int(b)*stride+stride]
+		var sq float64
+		for i, x := range vi {
+			d := diff[ck[i]]
+			sq += vTab[x] * d * d
+		}
+		doOrd[b] += float64(cs[j]) * sq
+	}
+}
+
+// wideEntries are ordinal entries with c and k apart (V > smallV).
+type wideEntries[C uint16 | uint32, I valueIndexType] struct {
+	c, k []C
+	vi   []I
+}
+
+func (e *wideEntries[C, I]) addQuestion(lo, hi int32, bs []uint8, cs []int32, ns, per []float64, stride int, vTab, doOrd []float64) {
+	eC, eK, vi := e.c[lo:hi], e.k[lo:hi:hi], e.vi[lo:hi:hi]
+	for j, b := range bs {
+		if ns[b] == 0 {
+			continue
+		}
+		mid := per[int(b)*stride : int(b)*stride+stride]
+		var sq float64
+		for i, x := range vi {
+			d := mid[eC[i]] - mid[eK[i]]
+			sq += vTab[x] * d * d
+		}
+		doOrd[b] += float64(cs[j]) * sq
+	}
+}
+
+// ordBuilder collects ordinal entries in the smallest types that hold
+// them: (c, k) by V, the value index in uint16 until vTab outgrows it.
+type ordBuilder struct {
+	V        int
+	ck       []uint8
+	c16, k16 []uint16
+	c32, k32 []uint32
+	vi16     []uint16
+	vi32     []uint32
+	vTab     []float64
+	vPos     map[[2]int]uint32 // (numerator, denominator) → index into vTab
+}
+
+func (o *ordBuilder) n() int { return len(o.vi16) + len(o.vi32) }
+
+// add appends entry (c, k) of value num/den.
+func (o *ordBuilder) add(c, k, num, den int) {
+	switch {
+	case o.V <= smallV:
+		o.ck = append(o.ck, uint8(c*o.V+k))
+	case o.V <= 1<<16:
+		o.c16, o.k16 = append(o.c16, uint16(c)), append(o.k16, uint16(k))
+	default:
+		o.c32, o.k32 = append(o.c32, uint32(c)), append(o.k32, uint32(k))
+	}
+	key := [2]int{num, den}
+	i, ok := o.vPos[key]
+	if !ok {
+		i = uint32(len(o.vTab))
+		o.vPos[key] = i
+		o.vTab = append(o.vTab, float64(num)/float64(den))
+		if len(o.vTab) == 1<<16+1 && o.vi32 == nil { // outgrew uint16
+			o.vi32 = make([]uint32, len(o.vi16), cap(o.vi16))
+			for x, v := range o.vi16 {
+				o.vi32[x] = uint32(v)
+			}
+			o.vi16 = nil
+		}
+	}
+	if o.vi32 != nil {
+		o.vi32 = append(o.vi32, i)
+	} else {
+		o.vi16 = append(o.vi16, uint16(i))
+	}
+}
+
+// entries returns the collected entries.
+func (o *ordBuilder) entries() ordEntries {
+	wide := o.vi32 != nil
+	switch {
+	case o.V <= smallV && wide:
+		return &smallEntries[uint32]{o.ck, o.vi32}
+	case o.V <= smallV:
+		return &smallEntries[uint16]{o.ck, o.vi16}
+	case o.V <= 1<<16 && wide:
+		return &wideEntries[uint16, uint32]{o.c16, o.k16, o.vi32}
+	case o.V <= 1<<16:
+		return &wideEntries[uint16, uint16]{o.c16, o.k16, o.vi16}
+	case wide:
+		return &wideEntries[uint32, uint32]{o.c32, o.k32, o.vi32}
+	}
+	return &wideEntries[uint32, uint16]{o.c32, o.k32, o.vi16}
 }
 
 // smallV is the largest number of distinct values whose ordinal
@@ -219,8 +341,10 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 	if V <= smallV {
 		co.mD = make([]float64, nQ*V)
 	}
+	var ob *ordBuilder
 	if ordinal {
 		co.eStart = make([]int32, nQ+1)
+		ob = &ordBuilder{V: V, vPos: map[[2]int]uint32{}}
 	}
 	cnt := make([]int, V)
 	m := make([]float64, V)
@@ -245,7 +369,7 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 		for ; qDone < n; qDone++ {
 			co.mStart[qDone+1] = int32(len(co.mC))
 			if ordinal {
-				co.eStart[qDone+1] = int32(len(co.eV))
+				co.eStart[qDone+1] = int32(ob.n())
 			}
 		}
 	}
@@ -292,13 +416,7 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 					dd := domain[c] - domain[k]
 					co.doInt[cur] += v * dd * dd
 					if ordinal {
-						if V <= smallV {
-							co.eCK = append(co.eCK, int32(c*V+k))
-						} else {
-							co.eC = append(co.eC, int32(c))
-							co.eK = append(co.eK, int32(k))
-						}
-						co.eV = append(co.eV, v)
+						ob.add(c, k, cnt[c]*nk, mv-1)
 					}
 				}
 			}
@@ -311,6 +429,9 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 		flush(cur)
 	}
 	closeTo(nQ)
+	if ordinal {
+		co.ord, co.vTab = ob.entries(), ob.vTab
+	}
 	return co
 }
 
@@ -416,43 +537,16 @@ func (co *coincidences) alphas(bc *blockCounts, levels []string, out [][]float64
 		}
 	}
 	if ordinal {
+		per, stride := diffAll, V*V
+		if per == nil {
+			per, stride = midAll, V
+		}
 		for q := 0; q < nQ; q++ {
 			j0, j1 := bc.start[q], bc.start[q+1]
 			if j0 == j1 {
 				continue
 			}
-			bs, cs := bc.b[j0:j1], bc.c[j0:j1:j1]
-			lo, hi := co.eStart[q], co.eStart[q+1]
-			if diffAll != nil {
-				eCK, eV := co.eCK[lo:hi], co.eV[lo:hi:hi]
-				VV := V * V
-				for j, b := range bs {
-					if ns[b] == 0 {
-						continue
-					}
-					diff := diffAll[int(b)*VV : int(b)*VV+VV]
-					var sq float64
-					for i, v := range eV {
-						d := diff[eCK[i]]
-						sq += v * d * d
-					}
-					doOrd[b] += float64(cs[j]) * sq
-				}
-				continue
-			}
-			eC, eK, eV := co.eC[lo:hi], co.eK[lo:hi:hi], co.eV[lo:hi:hi]
-			for j, b := range bs {
-				if ns[b] == 0 {
-					continue
-				}
-				mid := midAll[int(b)*V : int(b)*V+V]
-				var sq float64
-				for i, v := range eV {
-					d := mid[eC[i]] - mid[eK[i]]
-					sq += v * d * d
-				}
-				doOrd[b] += float64(cs[j]) * sq
-			}
+			co.ord.addQuestion(co.eStart[q], co.eStart[q+1], bc.b[j0:j1], bc.c[j0:j1:j1], ns, per, stride, co.vTab, doOrd)
 		}
 	}
 	for b := 0; b < nb; b++ {
