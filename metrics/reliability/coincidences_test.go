@@ -423,13 +423,7 @@ func checkPacked(t *testing.T, name string, d ratings, labels []int, lo int) {
 	rows, _ := kappaRows(d, labels, lo, true)
 	pk := rows[0].grp.k.(*kappaKernel).pk
 	start, slot, val, nPairs := packCellsOld(d, len(labels), lo)
-	got := make([]float64, len(pk.val))
-	for i, v := range pk.val {
-		got[i] = float64(v)
-	}
-	if pk.valF != nil {
-		got = pk.valF
-	}
+	got := pk.val
 	if pk.pairs != nPairs || !slices.Equal(pk.start, start) || !slices.Equal(pk.slot, slot) || !slices.Equal(got, val) {
 		t.Errorf("%s: packed %d pairs, %d questions, %d entries; old %d pairs, %d questions, %d entries (or the entries differ)",
 			name, pk.pairs, len(pk.start)-1, len(pk.slot), nPairs, len(start)-1, len(slot))
@@ -492,25 +486,6 @@ func TestCellPackerEqualsOld(t *testing.T) {
 			labels[i] = c.lo + i
 		}
 		checkPacked(t, c.name, d, labels, c.lo)
-	}
-}
-
-// A sum too large for uint32 switches the packed values to float64, the
-// earlier ones kept: the replicate sums stay exact.
-func TestCellPackerWideValues(t *testing.T) {
-	c := newCellPacker(1, 70000)
-	c.question(0)
-	c.add(0, 2, 2)
-	c.question(3)
-	c.add(0, 0, 69999) // (i − j)² = 69999² > 2³²
-	pk := c.done()
-	if pk.val != nil {
-		t.Fatalf("values kept as uint32 (%v); want float64", pk.val)
-	}
-	wantSlot := []int32{2, 70002, 140000, 140001, 0, 70000 + 69999, 140000, 140002}
-	wantVal := []float64{1, 1, 1, 1, 1, 1, 1, 69999 * 69999}
-	if !slices.Equal(pk.slot, wantSlot) || !slices.Equal(pk.valF, wantVal) || !slices.Equal(pk.start, []int32{0, 4, 4, 4, 8}) {
-		t.Errorf("got start %v slot %v val %v; want start [0 4 4 4 8] slot %v val %v", pk.start, pk.slot, pk.valF, wantSlot, wantVal)
 	}
 }
 
