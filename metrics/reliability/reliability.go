@@ -7,7 +7,9 @@
 // Statistics (all from package stats, which is checked against the reference
 // vectors):
 //
-//   - Krippendorff's α (stats.KrippendorffAlphaDetail). Units are responses
+//   - Krippendorff's α (stats.KrippendorffAlphaUnits, which gives
+//     stats.KrippendorffAlphaDetail's values bit for bit from the units'
+//     values, without a graders × units matrix). Units are responses
 //     (question × model) for the rubric, and (response, checklist item) for
 //     the checklist; coders are graders; any number of graders per unit,
 //     missing values allowed (a unit with fewer than two values drops out).
@@ -50,6 +52,13 @@
 // would take them — so the intervals do not depend on the block size or the
 // number of cores, bit for bit. A replicate where a statistic is undefined
 // is ignored by the interval.
+//
+// Memory: one population's sufficient statistics are held at a time, and
+// within it one instrument's ratings (in space reused from instrument to
+// instrument); the statistics are packed in the smallest exact form (α's
+// ordinal entries in 3 bytes on a rubric scale, κ's sums merged per
+// question and grader pair), so that at 40,000 questions the analysis holds
+// about half of what it did (BenchmarkAnalyze, peak-live-MiB).
 //
 // Undefined values (too few units, no variation) are NaN, written as empty
 // cells; the note column says why where it is known.
