@@ -1036,10 +1036,26 @@ func (pk *packedCells) accumulate(bc *blockCounts, nb int, acc []float64) []floa
 			continue
 		}
 		slot, val := pk.slot[lo:hi], pk.val[lo:hi:hi]
-		cs := bc.c[j0:j1:j1]
-		for j, b := range bc.b[j0:j1] {
+		bs, cs := bc.b[j0:j1], bc.c[j0:j1:j1]
+		accOf := func(j int) []float64 { b := int(bs[j]); return acc[b*w : b*w+w] }
+		j := 0
+		// four replicates per pass over the question's entries (each
+		// replicate once per question, each slot once per replicate: the
+		// same additions in the same order as one at a time)
+		for ; j+4 <= len(bs); j += 4 {
+			a0, a1, a2, a3 := accOf(j), accOf(j+1), accOf(j+2), accOf(j+3)
+			f0, f1, f2, f3 := float64(cs[j]), float64(cs[j+1]), float64(cs[j+2]), float64(cs[j+3])
+			for x, s := range slot {
+				v := val[x]
+				a0[s] += f0 * v
+				a1[s] += f1 * v
+				a2[s] += f2 * v
+				a3[s] += f3 * v
+			}
+		}
+		for ; j < len(bs); j++ {
 			fc := float64(cs[j])
-			ab := acc[int(b)*w : int(b)*w+w]
+			ab := accOf(j)
 			for x, s := range slot {
 				ab[s] += fc * val[x]
 			}
