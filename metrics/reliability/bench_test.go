@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -67,6 +68,40 @@ func synthStudy(nQ int, seed uint64) *analysis.Study {
 			}
 		}
 	}
+	return s
+}
+
+// sampleStudy is synthStudy shaped more like `euroexec sample` (the 40,000
+// question study of issue 19): judge j2 grades in half points over three
+// runs, so that its averaged scores are in sixths and an attribute of
+// humans+judge:j2 has about 25 distinct values, more than smallV (the wide
+// ordinal layout, the largest α kernel at that size).
+func sampleStudy(nQ int, seed uint64) *analysis.Study {
+	s := synthStudy(nQ, seed)
+	var extra []analysis.Grading
+	for i := range s.Gradings {
+		g := &s.Gradings[i]
+		if g.Evaluator != "j2" {
+			continue
+		}
+		for a, v := range g.Rubric {
+			if (i+a)%3 == 0 && v < 5 {
+				g.Rubric[a] = v + 0.5
+			}
+		}
+		if g.Run == "1" {
+			g3 := *g
+			g3.Run = "3"
+			g3.Rubric = slices.Clone(g.Rubric)
+			for a, v := range g3.Rubric {
+				if (i+a)%2 == 0 && v > 1 {
+					g3.Rubric[a] = v - 0.5
+				}
+			}
+			extra = append(extra, g3)
+		}
+	}
+	s.Gradings = append(s.Gradings, extra...)
 	return s
 }
 

@@ -13,8 +13,9 @@ import (
 	"github.com/euroexec/euroexec/metrics/scores"
 )
 
-// domainOf is the sorted, deduplicated values of d, as alphaRows builds it.
-func domainOf(d ratings) []float64 {
+// domainOfOld is the sorted, deduplicated values of d, as alphaRows built
+// it before domainOf.
+func domainOfOld(d ratings) []float64 {
 	var domain []float64
 	for _, ru := range d.units {
 		for _, v := range ru.vals {
@@ -32,8 +33,11 @@ func domainOf(d ratings) []float64 {
 func checkCoincidences(t *testing.T, name string, d ratings) {
 	t.Helper()
 	domain := domainOf(d)
+	if old := domainOfOld(d); !slices.Equal(domain, old) {
+		t.Errorf("%s: domainOf %v, sorted and compacted values %v", name, domain, old)
+	}
 	for _, ordinal := range []bool{false, true} {
-		got, want := newCoincidences(d, domain, ordinal), newCoincidencesOld(d, domain, ordinal)
+		got, want := toOld(newCoincidences(d, domain, ordinal)), newCoincidencesOld(d, domain, ordinal)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s (ordinal %v, %d values): got %+v, old %+v", name, ordinal, len(domain), got, want)
 		}
@@ -104,6 +108,71 @@ func TestCoincidencesEqualOld(t *testing.T) {
 	}
 }
 
+// coincidencesOld is coincidences as it was at 46a691c: each ordinal
+// entry's (c, k) in int32 (eCK = c·V + k when V ≤ smallV, else eC and eK)
+// and its value in a float64 (eV). The layout of newCoincidencesOld and of
+// the old kernel alphasOld.
+type coincidencesOld struct {
+	domain       []float64
+	nQ           int
+	eStart       []int32
+	eCK          []int32
+	eC, eK       []int32
+	eV           []float64
+	doNom, doInt []float64
+	mStart       []int32
+	mC           []int32
+	mN           []float64
+	mD           []float64
+}
+
+// toOld returns co in the layout of 46a691c (the entries' compact types
+// widened, their values looked up).
+func toOld(co *coincidences) *coincidencesOld {
+	o := &coincidencesOld{domain: co.domain, nQ: co.nQ, eStart: co.eStart, doNom: co.doNom, doInt: co.doInt,
+		mStart: slices.Clone(co.mStart), mC: co.mC, mN: co.mN, mD: co.mD}
+	widen := func(xs any) (out []int32) {
+		switch xs := xs.(type) {
+		case []uint8:
+			for _, x := range xs {
+				out = append(out, int32(x))
+			}
+		case []uint16:
+			for _, x := range xs {
+				out = append(out, int32(x))
+			}
+		case []uint32:
+			for _, x := range xs {
+				out = append(out, int32(x))
+			}
+		}
+		return out
+	}
+	var vi []int32
+	switch e := co.ord.(type) {
+	case nil:
+		return o
+	case *smallEntries[uint16]:
+		o.eCK, vi = widen(e.ck), widen(e.vi)
+	case *smallEntries[uint32]:
+		o.eCK, vi = widen(e.ck), widen(e.vi)
+	case *wideEntries[uint16, uint16]:
+		o.eC, o.eK, vi = widen(e.c), widen(e.k), widen(e.vi)
+	case *wideEntries[uint16, uint32]:
+		o.eC, o.eK, vi = widen(e.c), widen(e.k), widen(e.vi)
+	case *wideEntries[uint32, uint16]:
+		o.eC, o.eK, vi = widen(e.c), widen(e.k), widen(e.vi)
+	case *wideEntries[uint32, uint32]:
+		o.eC, o.eK, vi = widen(e.c), widen(e.k), widen(e.vi)
+	default:
+		panic("unknown entries")
+	}
+	for _, i := range vi {
+		o.eV = append(o.eV, co.vTab[i])
+	}
+	return o
+}
+
 // coEntry is one coincidence entry of newCoincidencesOld.
 type coEntry struct {
 	c, k int
@@ -113,8 +182,8 @@ type coEntry struct {
 // newCoincidencesOld is newCoincidences before the value table and the
 // single slab of entries (commit 954eb51): the oracle of
 // TestCoincidencesEqualOld.
-func newCoincidencesOld(d ratings, domain []float64, ordinal bool) *coincidences {
-	co := &coincidences{domain: domain}
+func newCoincidencesOld(d ratings, domain []float64, ordinal bool) *coincidencesOld {
+	co := &coincidencesOld{domain: domain}
 	pos := make(map[float64]int, len(domain))
 	for i, v := range domain {
 		pos[v] = i
@@ -233,8 +302,9 @@ func BenchmarkCoincidences(b *testing.B) {
 	}
 	for _, v := range []struct {
 		name string
-		f    func(ratings, []float64, bool) *coincidences
-	}{{"old", newCoincidencesOld}, {"new", newCoincidences}} {
+		f    func(ratings, []float64, bool) any
+	}{{"old", func(d ratings, dom []float64, o bool) any { return newCoincidencesOld(d, dom, o) }},
+		{"new", func(d ratings, dom []float64, o bool) any { return newCoincidences(d, dom, o) }}} {
 		b.Run(v.name, func(b *testing.B) {
 			b.ReportAllocs()
 			c0 := cpuSeconds()
@@ -248,54 +318,202 @@ func BenchmarkCoincidences(b *testing.B) {
 	}
 }
 
-// compressCellsOld is compressCells before it sorted question by question
-// (commit 954eb51): the oracle of TestCompressCellsEqualsOld.
-func compressCellsOld(cs []cell) []cell {
-	slices.SortFunc(cs, func(a, b cell) int {
-		if a.q != b.q {
-			return int(a.q - b.q)
-		}
-		if a.i != b.i {
-			return int(a.i - b.i)
-		}
-		return int(a.j - b.j)
-	})
-	out := cs[:0]
-	for _, c := range cs {
-		if n := len(out); n > 0 && out[n-1].q == c.q && out[n-1].i == c.i && out[n-1].j == c.j {
-			out[n-1].w += c.w
-			continue
-		}
-		out = append(out, c)
-	}
-	return out
-}
+// cell is a grader pair's shared units of one question with the same two
+// label positions: w units (the cells of packCellsOld).
+type cell struct{ q, i, j, w int32 }
 
-// TestCompressCellsEqualsOld: cells in question order (sorted question by
-// question) and in any order (sorted whole) merge to the old result.
-func TestCompressCellsEqualsOld(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	for _, c := range []struct {
-		name    string
-		ordered bool
-		n       int
-	}{{"empty", true, 0}, {"one", true, 1}, {"question order", true, 3000}, {"any order", false, 3000}} {
-		var cs []cell
-		for q := 0; len(cs) < c.n; q += r.IntN(3) {
-			for range 1 + r.IntN(20) {
-				cs = append(cs, cell{int32(q), int32(r.IntN(4)), int32(r.IntN(4)), int32(1 + r.IntN(2))})
+// packCellsOld is how kappaRows packed the replicate sums at 46a691c: a
+// list of cells per grader pair (pairs numbered in unit order), merged by
+// (question, i, j), then every cell's four contributions bucketed by
+// question, sorted by slot and summed. The oracle of
+// TestCellPackerEqualsOld; it returns the values as float64.
+func packCellsOld(d ratings, L, lo int) (start, slot []int32, val []float64, nPairs int) {
+	G := len(d.graders)
+	pid := make([]int32, G*G)
+	var pairs [][]cell
+	var lab, gs []int
+	for _, ru := range d.units {
+		lab, gs = lab[:0], gs[:0]
+		for _, v := range ru.vals {
+			i := int(v.v) - lo
+			if v.v != math.Trunc(v.v) || i < 0 || i >= L {
+				continue
+			}
+			lab, gs = append(lab, i), append(gs, v.g)
+		}
+		for x := 0; x < len(gs); x++ {
+			for y := x + 1; y < len(gs); y++ {
+				key := gs[x]*G + gs[y]
+				p := int(pid[key]) - 1
+				if p < 0 {
+					p = len(pairs)
+					pid[key] = int32(p + 1)
+					pairs = append(pairs, nil)
+				}
+				pairs[p] = append(pairs[p], cell{int32(ru.q), int32(lab[x]), int32(lab[y]), 1})
 			}
 		}
-		cs = cs[:min(len(cs), c.n)]
-		if !c.ordered {
-			r.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
+	}
+	for p, cs := range pairs {
+		slices.SortFunc(cs, func(a, b cell) int {
+			if a.q != b.q {
+				return int(a.q - b.q)
+			}
+			if a.i != b.i {
+				return int(a.i - b.i)
+			}
+			return int(a.j - b.j)
+		})
+		out := cs[:0]
+		for _, c := range cs {
+			if n := len(out); n > 0 && out[n-1].q == c.q && out[n-1].i == c.i && out[n-1].j == c.j {
+				out[n-1].w += c.w
+				continue
+			}
+			out = append(out, c)
 		}
-		got, want := compressCells(slices.Clone(cs)), compressCellsOld(slices.Clone(cs))
-		if !slices.Equal(got, want) {
-			t.Errorf("%s: got %d cells %v…, old %d cells %v…", c.name, len(got), got[:min(5, len(got))], len(want), want[:min(5, len(want))])
+		pairs[p] = out
+	}
+	stride := 2*L + 3
+	nQ := 0
+	for _, cs := range pairs {
+		for _, c := range cs {
+			nQ = max(nQ, int(c.q)+1)
 		}
-		if c.n > 1 && len(want) >= len(cs) {
-			t.Errorf("%s: nothing merged; the comparison says little", c.name)
+	}
+	type ent struct {
+		slot int32
+		v    float64
+	}
+	perQ := make([][]ent, nQ)
+	for p, cs := range pairs {
+		base := int32(p * stride)
+		for _, c := range cs {
+			w := float64(c.w)
+			e := []ent{{base + c.i, w}, {base + int32(L) + c.j, w}, {base + int32(2*L), w}}
+			if c.i == c.j {
+				e = append(e, ent{base + int32(2*L+1), w})
+			} else {
+				e = append(e, ent{base + int32(2*L+2), w * float64((c.i-c.j)*(c.i-c.j))})
+			}
+			perQ[c.q] = append(perQ[c.q], e...)
 		}
+	}
+	start = make([]int32, nQ+1)
+	for q, qe := range perQ {
+		slices.SortFunc(qe, func(a, b ent) int { return int(a.slot - b.slot) })
+		for i := 0; i < len(qe); {
+			e := qe[i]
+			v := e.v
+			for i++; i < len(qe) && qe[i].slot == e.slot; i++ {
+				v += qe[i].v
+			}
+			slot = append(slot, e.slot)
+			val = append(val, v)
+		}
+		start[q+1] = int32(len(slot))
+	}
+	return start, slot, val, len(pairs)
+}
+
+// checkPacked checks that kappaRows packs d's replicate sums as the cells
+// of packCellsOld did.
+func checkPacked(t *testing.T, name string, d ratings, labels []int, lo int) {
+	t.Helper()
+	rows, _ := kappaRows(d, labels, lo, true)
+	pk := rows[0].grp.k.(*kappaKernel).pk
+	start, slot, val, nPairs := packCellsOld(d, len(labels), lo)
+	got := pk.val
+	if pk.pairs != nPairs || !slices.Equal(pk.start, start) || !slices.Equal(pk.slot, slot) || !slices.Equal(got, val) {
+		t.Errorf("%s: packed %d pairs, %d questions, %d entries; old %d pairs, %d questions, %d entries (or the entries differ)",
+			name, pk.pairs, len(pk.start)-1, len(pk.slot), nPairs, len(start)-1, len(slot))
+	}
+	if len(slot) == 0 {
+		t.Errorf("%s: nothing packed; the comparison says little", name)
+	}
+}
+
+// TestCellPackerEqualsOld: the packed κ sums built question by question
+// from the units equal those built from per-pair cells (packCellsOld) on
+// every instrument of every population of a generated study, on units not
+// in question order, with values that are not labels, and on a wide label
+// range (sparse confusion counts).
+func TestCellPackerEqualsOld(t *testing.T) {
+	s := synthStudy(300, 12)
+	b := newBuilder(s, computeMain(s), s.MainRound)
+	for _, p := range []population{{name: "humans"}, {name: "humans+judge:j1", judge: "j1"}, {name: "humans+judge:j2", judge: "j2"}} {
+		for a, name := range s.Attributes {
+			checkPacked(t, p.name+" "+name, b.collect(p, 0, func(g *scores.Grading, _ int) float64 { return g.Rubric[a] }), []int{1, 2, 3, 4, 5}, 1)
+		}
+		checkPacked(t, p.name+" checklist", b.collect(p, b.maxItems, func(g *scores.Grading, it int) float64 {
+			if it < len(g.Verdicts) {
+				return verdictCode(g.Verdicts[it])
+			}
+			return math.NaN()
+		}), []int{1, 2, 3}, 1)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, c := range []struct {
+		name   string
+		lo, L  int
+		value  func() float64
+		shuffl bool
+	}{
+		{"shuffled", 1, 5, func() float64 { return float64(1 + r.IntN(5)) }, true},
+		{"not labels", 1, 5, func() float64 { return []float64{0, 1, 2.5, 3, 5, 6}[r.IntN(6)] }, false},
+		{"wide labels", 0, 600, func() float64 { return float64(r.IntN(600)) }, true}, // pairs × L² > maxDenseCounts: the map
+	} {
+		var d ratings
+		for g := range 6 {
+			d.graders = append(d.graders, string(rune('a'+g)))
+		}
+		for q := range 80 {
+			for range 1 + r.IntN(4) {
+				ru := rUnit{q: q}
+				gs := r.Perm(6)[:1+r.IntN(6)]
+				slices.Sort(gs)
+				for _, g := range gs {
+					ru.vals = append(ru.vals, rVal{g, c.value()})
+				}
+				d.units = append(d.units, ru)
+			}
+		}
+		if c.shuffl {
+			r.Shuffle(len(d.units), func(i, j int) { d.units[i], d.units[j] = d.units[j], d.units[i] })
+		}
+		labels := make([]int, c.L)
+		for i := range labels {
+			labels[i] = c.lo + i
+		}
+		checkPacked(t, c.name, d, labels, c.lo)
+	}
+}
+
+// An entry table of more than 2¹⁶ distinct values switches the entries'
+// value indexes to uint32, the earlier ones kept; c and k stay apart in
+// uint16 on a scale of more than smallV values.
+func TestOrdBuilderWideTable(t *testing.T) {
+	o := &ordBuilder{V: 40, vPos: map[[2]int]uint32{}}
+	const n = 1<<16 + 10
+	var want []float64
+	for i := range n {
+		num, den := i+1, 7+i%5
+		o.add(i%40, (i+1)%40, num, den)
+		o.add(1, 2, 3, 2) // a value seen before
+		want = append(want, float64(num)/float64(den), 1.5)
+	}
+	co := &coincidences{domain: make([]float64, 40), ord: o.entries(), vTab: o.vTab}
+	if _, ok := co.ord.(*wideEntries[uint16, uint32]); !ok {
+		t.Fatalf("entries %T, want *wideEntries[uint16, uint32]", co.ord)
+	}
+	old := toOld(co)
+	if !slices.Equal(old.eV, want) {
+		t.Errorf("values differ from num/den (%d values, want %d)", len(old.eV), len(want))
+	}
+	if old.eC[2*(n-1)] != int32((n-1)%40) || old.eK[2*(n-1)] != int32(n%40) || old.eC[1] != 1 || old.eK[1] != 2 {
+		t.Errorf("c and k not kept: got (%d, %d) and (%d, %d)", old.eC[2*(n-1)], old.eK[2*(n-1)], old.eC[1], old.eK[1])
+	}
+	if len(o.vTab) != n+1 {
+		t.Errorf("%d distinct values in the table, want %d", len(o.vTab), n+1)
 	}
 }

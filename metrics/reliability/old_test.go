@@ -30,11 +30,46 @@ func (k *kappaKernel) evalOld(cnt []int32, out [][]float64, sc *scratch) {
 	k.finish(accAll, out)
 }
 
-// evalOld evaluates g with the old kernels.
+// oldLayouts are the α kernels' coincidences in the layout of the old
+// kernel (see setOldLayouts), filled before the bootstraps that read them.
+var oldLayouts = map[*coincidences]*coincidencesOld{}
+
+// setOldLayouts gives the α kernels of groups their old layout: entries
+// with c and k apart (eC, eK) and the margins sparse (mC, mN), as the old
+// kernel reads them.
+func setOldLayouts(groups []*repGroup) {
+	for _, g := range groups {
+		k, ok := g.k.(*alphaKernel)
+		if !ok {
+			continue
+		}
+		o := toOld(k.co)
+		if o.eC == nil {
+			V := int32(len(o.domain))
+			for _, ck := range o.eCK {
+				o.eC, o.eK = append(o.eC, ck/V), append(o.eK, ck%V)
+			}
+		}
+		if o.mD != nil && o.mC == nil {
+			V := len(o.domain)
+			for q := 0; q < o.nQ; q++ {
+				for c, m := range o.mD[q*V : q*V+V] {
+					if m != 0 {
+						o.mC, o.mN = append(o.mC, int32(c)), append(o.mN, m)
+					}
+				}
+				o.mStart[q+1] = int32(len(o.mC))
+			}
+		}
+		oldLayouts[k.co] = o
+	}
+}
+
+// evalOld evaluates g with the old kernels (setOldLayouts first).
 func (g *repGroup) evalOld(cnt []int32, out [][]float64, sc *scratch) {
 	switch k := g.k.(type) {
 	case *alphaKernel:
-		k.co.alphasOld(cnt, k.levels, out, sc)
+		oldLayouts[k.co].alphasOld(cnt, k.levels, out, sc)
 	case *kappaKernel:
 		k.evalOld(cnt, out, sc)
 	case *anovaSums:
@@ -51,7 +86,7 @@ func (g *repGroup) evalOld(cnt []int32, out [][]float64, sc *scratch) {
 // worker's scratch space. Each pass over the questions serves the whole
 // block; every replicate's sums are taken in question order, as one
 // replicate alone would take them.
-func (co *coincidences) alphasOld(cnt []int32, levels []string, out [][]float64, sc *scratch) {
+func (co *coincidencesOld) alphasOld(cnt []int32, levels []string, out [][]float64, sc *scratch) {
 	V := len(co.domain)
 	nb := len(out)
 	for _, o := range out {
@@ -253,28 +288,9 @@ func populationGroups(s *analysis.Study) ([][]*repGroup, int) {
 		for _, r := range rows {
 			if r.grp != nil && !slices.Contains(gs, r.grp) {
 				gs = append(gs, r.grp)
-				if k, ok := r.grp.k.(*alphaKernel); ok && k.co.eC == nil {
-					// the old kernel reads the entries' c and k from eC
-					// and eK (the new one ignores them when V ≤ smallV)
-					V := int32(len(k.co.domain))
-					for _, ck := range k.co.eCK {
-						k.co.eC, k.co.eK = append(k.co.eC, ck/V), append(k.co.eK, ck%V)
-					}
-				}
-				if k, ok := r.grp.k.(*alphaKernel); ok && k.co.mD != nil && k.co.mC == nil {
-					// and the margins sparse from mC and mN
-					V := len(k.co.domain)
-					for q := 0; q < k.co.nQ; q++ {
-						for c, m := range k.co.mD[q*V : q*V+V] {
-							if m != 0 {
-								k.co.mC, k.co.mN = append(k.co.mC, int32(c)), append(k.co.mN, m)
-							}
-						}
-						k.co.mStart[q+1] = int32(len(k.co.mC))
-					}
-				}
 			}
 		}
+		setOldLayouts(gs)
 		out = append(out, gs)
 	}
 	return out, len(b.questions)
@@ -367,13 +383,14 @@ func cpuSeconds() float64 {
 // BenchmarkPopulationBootstrap runs every population's replicate
 // statistics (all rows of the table) through the counts engine with the old
 // kernels and with the new ones, on the same generated study in one run:
-// 200 replicates, EUROEXEC_BENCH_QUESTIONS questions (default 5,000).
+// 200 replicates, EUROEXEC_BENCH_QUESTIONS questions (default 5,000) of
+// sampleStudy (the wide ordinal layout of a judge's averaged half points).
 func BenchmarkPopulationBootstrap(b *testing.B) {
 	nQ := 5000
 	if v, err := strconv.Atoi(os.Getenv("EUROEXEC_BENCH_QUESTIONS")); err == nil && v > 0 {
 		nQ = v
 	}
-	pops, nQ := populationGroups(synthStudy(nQ, 5))
+	pops, nQ := populationGroups(sampleStudy(nQ, 5))
 	const B = 200
 	for _, v := range []struct {
 		name  string
@@ -427,9 +444,13 @@ func TestKernelsEqualOldWideScale(t *testing.T) {
 			}
 		}
 	}
-	if co := groups[0].k.(*alphaKernel).co; len(co.domain) <= smallV || co.eC == nil || co.mD != nil {
+	if co := groups[0].k.(*alphaKernel).co; len(co.domain) <= smallV || co.mD != nil {
 		t.Fatalf("%d values: the test means the wide-scale path", len(co.domain))
 	}
+	if _, ok := groups[0].k.(*alphaKernel).co.ord.(*wideEntries[uint16, uint16]); !ok {
+		t.Fatalf("entries %T: the test means the wide-scale path", groups[0].k.(*alphaKernel).co.ord)
+	}
+	setOldLayouts(groups)
 	const B = 150
 	want := popBootstrap(t, groups, nQ, B, 5, 0, true)
 	got := popBootstrap(t, groups, nQ, B, 5, repBlock, false)
@@ -451,3 +472,35 @@ func TestKernelsEqualOldWideScale(t *testing.T) {
 }
 
 func first[T any, U any](a T, _ U) T { return a }
+
+// The kernels equal the old ones bit for bit on sampleStudy too, whose
+// humans+judge:j2 attributes take the wide ordinal layout within a whole
+// population.
+func TestKernelsEqualOldSample(t *testing.T) {
+	s := sampleStudy(200, 13)
+	pops, nQ := populationGroups(s)
+	wide := false
+	for _, gs := range pops {
+		for _, g := range gs {
+			if k, ok := g.k.(*alphaKernel); ok && len(k.co.domain) > smallV && k.co.ord != nil {
+				wide = true
+			}
+		}
+	}
+	if !wide {
+		t.Fatal("no α kernel takes the wide ordinal layout; the test means it")
+	}
+	const B = 120
+	for pi, gs := range pops {
+		want := popBootstrap(t, gs, nQ, B, 3, 0, true)
+		got := popBootstrap(t, gs, nQ, B, 3, repBlock, false)
+		for i := range want {
+			for j := range want[i] {
+				g, w := got[i][j], want[i][j]
+				if math.Float64bits(g) != math.Float64bits(w) && !(math.IsNaN(g) && math.IsNaN(w)) {
+					t.Fatalf("population %d replicate %d column %d: got %v, old %v", pi, i, j, g, w)
+				}
+			}
+		}
+	}
+}

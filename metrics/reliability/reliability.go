@@ -7,7 +7,9 @@
 // Statistics (all from package stats, which is checked against the reference
 // vectors):
 //
-//   - Krippendorff's α (stats.KrippendorffAlphaDetail). Units are responses
+//   - Krippendorff's α (stats.KrippendorffAlphaUnits, which gives
+//     stats.KrippendorffAlphaDetail's values bit for bit from the units'
+//     values, without a graders × units matrix). Units are responses
 //     (question × model) for the rubric, and (response, checklist item) for
 //     the checklist; coders are graders; any number of graders per unit,
 //     missing values allowed (a unit with fewer than two values drops out).
@@ -50,6 +52,13 @@
 // would take them — so the intervals do not depend on the block size or the
 // number of cores, bit for bit. A replicate where a statistic is undefined
 // is ignored by the interval.
+//
+// Memory: one population's sufficient statistics are held at a time, and
+// within it one instrument's ratings (in space reused from instrument to
+// instrument); the statistics are packed in the smallest exact form (α's
+// ordinal entries in 3 bytes on a rubric scale, κ's sums merged per
+// question and grader pair), so that at 40,000 questions the analysis holds
+// about half of what it did (BenchmarkAnalyze, peak-live-MiB).
 //
 // Undefined values (too few units, no variation) are NaN, written as empty
 // cells; the note column says why where it is known.
@@ -598,8 +607,24 @@ type rVal struct {
 
 // collect builds the ratings of one instrument: value(g) returns the value of
 // grading g (NaN = missing); items > 0 splits each response into that many
-// units, value then called with the item index.
+// units, value then called with the item index. The ratings are new (see
+// collectInto).
 func (b *builder) collect(p population, items int, value func(g *scores.Grading, item int) float64) ratings {
+	return b.collectInto(nil, p, items, value)
+}
+
+// ratingsBuf is space that collectInto reuses from one instrument to the
+// next: the ratings it returned before are overwritten.
+type ratingsBuf struct {
+	slab  []rVal
+	units []rUnit
+}
+
+// collectInto is collect with the ratings' values and units in buf's space
+// (grown to fit, kept for the next call), or in new space when buf is nil.
+// The values and units are counted first, so that the space is allocated
+// once at its final size: no growth, no copy.
+func (b *builder) collectInto(buf *ratingsBuf, p population, items int, value func(g *scores.Grading, item int) float64) ratings {
 	var r ratings
 	gpos := map[string]int{}
 	for _, e := range b.evaluators {
@@ -609,40 +634,73 @@ func (b *builder) collect(p population, items int, value func(g *scores.Grading,
 		}
 	}
 	n := max(items, 1)
-	// The values go into one slab, the units' vals are windows on it: no
-	// allocation per unit (a checklist has millions of units).
-	type span struct{ q, lo, hi int32 }
-	var spans []span
-	var slab []rVal
-	var gi []int
+	// the grader index of each grading (-1: not in the population), one
+	// slab for all units
+	gi := make([]int32, 0, len(b.units)*3)
 	for _, u := range b.units {
-		gi = gi[:0]
 		for _, g := range u.gs {
 			i, ok := gpos[g.Evaluator]
 			if !ok {
 				i = -1
 			}
-			gi = append(gi, i)
+			gi = append(gi, int32(i))
 		}
+	}
+	// count the values and the units that get one
+	nVals, nUnits := 0, 0
+	off := 0
+	for _, u := range b.units {
+		ugi := gi[off : off+len(u.gs)]
+		off += len(u.gs)
+		for it := 0; it < n; it++ {
+			k := 0
+			for x, g := range u.gs {
+				if ugi[x] >= 0 && !math.IsNaN(value(g, it)) {
+					k++
+				}
+			}
+			nVals += k
+			if k > 0 {
+				nUnits++
+			}
+		}
+	}
+	var slab []rVal
+	var units []rUnit
+	if buf != nil {
+		slab, units = buf.slab[:0], buf.units[:0]
+	}
+	if cap(slab) < nVals {
+		slab = make([]rVal, 0, nVals)
+	}
+	if cap(units) < nUnits {
+		units = make([]rUnit, 0, nUnits)
+	}
+	// The units' vals are windows on the slab, which never grows: no
+	// allocation per unit (a checklist has millions of units).
+	off = 0
+	for _, u := range b.units {
+		ugi := gi[off : off+len(u.gs)]
+		off += len(u.gs)
 		for it := 0; it < n; it++ {
 			lo := len(slab)
 			for x, g := range u.gs {
-				if gi[x] < 0 {
+				if ugi[x] < 0 {
 					continue
 				}
 				if v := value(g, it); !math.IsNaN(v) {
-					slab = append(slab, rVal{gi[x], v})
+					slab = append(slab, rVal{int(ugi[x]), v})
 				}
 			}
-			if len(slab) > lo {
-				spans = append(spans, span{int32(u.q), int32(lo), int32(len(slab))})
+			if hi := len(slab); hi > lo {
+				units = append(units, rUnit{q: u.q, vals: slab[lo:hi:hi]})
 			}
 		}
 	}
-	r.units = make([]rUnit, len(spans))
-	for i, sp := range spans {
-		r.units[i] = rUnit{q: int(sp.q), vals: slab[sp.lo:sp.hi:sp.hi]}
+	if buf != nil {
+		buf.slab, buf.units = slab, units
 	}
+	r.units = units
 	return r
 }
 
@@ -676,8 +734,11 @@ func (b *builder) analyzePopulation(s *analysis.Study, p population, lo, hi int)
 		}
 		rows = append(rows, rs...)
 	}
+	// one instrument's ratings at a time, in space reused from one to the
+	// next (the rows keep nothing of them) and freed with the population
+	buf := &ratingsBuf{}
 	for a, name := range s.Attributes {
-		d := b.collect(p, 0, func(g *scores.Grading, _ int) float64 {
+		d := b.collectInto(buf, p, 0, func(g *scores.Grading, _ int) float64 {
 			if a < len(g.Rubric) {
 				return g.Rubric[a]
 			}
@@ -696,7 +757,7 @@ func (b *builder) analyzePopulation(s *analysis.Study, p population, lo, hi int)
 		add(inst, rs)
 	}
 	if len(s.Attributes) > 0 {
-		d := b.collect(p, 0, func(g *scores.Grading, _ int) float64 { return g.RubricMean })
+		d := b.collectInto(buf, p, 0, func(g *scores.Grading, _ int) float64 { return g.RubricMean })
 		rs := alphaRows(d, []string{AlphaInterval}, "units = responses")
 		ir, why := iccRows(d)
 		rs = append(rs, ir...)
@@ -706,7 +767,7 @@ func (b *builder) analyzePopulation(s *analysis.Study, p population, lo, hi int)
 		add("rubric_mean", rs)
 	}
 	if b.hasChecklist {
-		d := b.collect(p, b.maxItems, func(g *scores.Grading, it int) float64 {
+		d := b.collectInto(buf, p, b.maxItems, func(g *scores.Grading, it int) float64 {
 			if it < len(g.Verdicts) {
 				return verdictCode(g.Verdicts[it])
 			}

@@ -12,20 +12,32 @@ import (
 // replicate function built from per-question coincidence matrices; unitNote
 // says what a unit is.
 func alphaRows(d ratings, levels []string, unitNote string) []*row {
-	data := make([][]float64, len(d.graders))
-	for g := range data {
-		data[g] = nanSlice(len(d.units))
+	domain := domainOf(d)
+	var res stats.AlphaResult
+	var err error
+	if len(d.graders) == 0 {
+		// no raters: stats' own error for it
+		res, err = stats.KrippendorffAlphaDetail(nil, nil)
+	} else {
+		// the units' values as the dense graders × units matrix would give
+		// them (graders in order; a grader given twice in a unit counts once,
+		// with its last value)
+		var buf []float64
+		res, err = stats.KrippendorffAlphaUnits(func(yield func([]float64) bool) {
+			for _, ru := range d.units {
+				buf = buf[:0]
+				for i, v := range ru.vals {
+					if i+1 < len(ru.vals) && ru.vals[i+1].g == v.g {
+						continue
+					}
+					buf = append(buf, v.v)
+				}
+				if !yield(buf) {
+					return
+				}
+			}
+		}, domain)
 	}
-	var domain []float64
-	for u, ru := range d.units {
-		for _, v := range ru.vals {
-			data[v.g][u] = v.v
-			domain = append(domain, v.v)
-		}
-	}
-	slices.Sort(domain)
-	domain = slices.Compact(domain)
-	res, err := stats.KrippendorffAlphaDetail(data, nil)
 	// graders with a value in a pairable unit
 	seen := make([]bool, len(d.graders))
 	nG := 0
@@ -62,6 +74,23 @@ func alphaRows(d ratings, levels []string, unitNote string) []*row {
 	return rows
 }
 
+// domainOf returns the sorted distinct values of d (a few, or a few
+// hundred for a rubric mean), without a list of every value.
+func domainOf(d ratings) []float64 {
+	seen := map[float64]struct{}{}
+	for _, ru := range d.units {
+		for _, v := range ru.vals {
+			seen[v.v] = struct{}{}
+		}
+	}
+	domain := make([]float64, 0, len(seen))
+	for v := range seen {
+		domain = append(domain, v)
+	}
+	slices.Sort(domain)
+	return domain
+}
+
 // alphaKernel is the replicate statistic of the α rows: α at each level.
 type alphaKernel struct {
 	co     *coincidences
@@ -89,14 +118,14 @@ type coincidences struct {
 	domain []float64
 	nQ     int
 	// Off-diagonal entries (c ≠ k), only kept when the ordinal level is
-	// asked for: the ordinal δ depends on the replicate's margins.
-	// The entries' (c, k) are eCK = c·V + k when V ≤ smallV (the
-	// replicate then looks δ up in a V×V table of mid-rank differences),
-	// eC and eK otherwise.
+	// asked for: the ordinal δ depends on the replicate's margins. ord
+	// holds each entry's (c, k) and the index of its value in vTab, in
+	// the smallest integer types that hold them (an entry's value is
+	// n_c·(n_k − [c=k])/(m − 1), of which a study has a handful): 3 bytes
+	// an entry on a rubric scale instead of 12.
 	eStart []int32
-	eCK    []int32
-	eC, eK []int32
-	eV     []float64
+	ord    ordEntries
+	vTab   []float64
 	// Per question, for the nominal and interval levels, which need no
 	// V×V table: the observed disagreement Σ_{c≠k} o_ck·δ²_ck and the
 	// value margins n_c as a sparse list.
@@ -108,6 +137,181 @@ type coincidences struct {
 	// value the question lacks) when V ≤ smallV: no index to follow, and
 	// adding a zero leaves a sum as it was.
 	mD []float64
+}
+
+// ordEntries are the ordinal entries of a coincidences: smallEntries when
+// V ≤ smallV (the replicate looks δ up in a V×V table of mid-rank
+// differences), wideEntries otherwise (δ from the mid-ranks of c and k).
+type ordEntries interface {
+	// addQuestion adds, for each replicate b[j] of a block (with ns[b] ≠
+	// 0) that drew the question c[j] times, c[j]·Σ v·δ² over the entries
+	// [lo, hi) to doOrd[b]; per holds every replicate's δ table (smallEntries,
+	// stride V²) or mid-ranks (wideEntries, stride V).
+	addQuestion(lo, hi int32, bs []uint8, cs []int32, ns, per []float64, stride int, vTab, doOrd []float64)
+}
+
+// valueIndexType is the type of an entry's index into vTab.
+type valueIndexType interface{ uint16 | uint32 }
+
+// smallEntries are ordinal entries with c·V + k in a byte (V ≤ smallV).
+type smallEntries[I valueIndexType] struct {
+	ck []uint8
+	vi []I
+}
+
+func (e *smallEntries[I]) addQuestion(lo, hi int32, bs []uint8, cs []int32, ns, per []float64, stride int, vTab, doOrd []float64) {
+	ck, vi := e.ck[lo:hi], e.vi[lo:hi:hi]
+	tab := func(j int) []float64 { b := int(bs[j]); return per[b*stride : b*stride+stride] }
+	eachFour(bs, ns, func(j0, j1, j2, j3 int) {
+		// four replicates' sums at once, each its own chain of additions
+		// in entry order: the same sums as one at a time, four times the
+		// additions in flight
+		t0, t1, t2, t3 := tab(j0), tab(j1), tab(j2), tab(j3)
+		var s0, s1, s2, s3 float64
+		for i, x := range vi {
+			v, c := vTab[x], ck[i]
+			d0, d1, d2, d3 := t0[c], t1[c], t2[c], t3[c]
+			s0 += v * d0 * d0
+			s1 += v * d1 * d1
+			s2 += v * d2 * d2
+			s3 += v * d3 * d3
+		}
+		doOrd[bs[j0]] += float64(cs[j0]) * s0
+		doOrd[bs[j1]] += float64(cs[j1]) * s1
+		doOrd[bs[j2]] += float64(cs[j2]) * s2
+		doOrd[bs[j3]] += float64(cs[j3]) * s3
+	}, func(j int) {
+		t := tab(j)
+		var sq float64
+		for i, x := range vi {
+			d := t[ck[i]]
+			sq += vTab[x] * d * d
+		}
+		doOrd[bs[j]] += float64(cs[j]) * sq
+	})
+}
+
+// eachFour calls four with the positions j of the replicates bs[j] that
+// have ns[bs[j]] ≠ 0, four at a time, and one with the last few. Each
+// replicate comes once in a question's list, so the order in which their
+// sums are finished does not matter.
+func eachFour(bs []uint8, ns []float64, four func(j0, j1, j2, j3 int), one func(j int)) {
+	var act [4]int
+	n := 0
+	for j, b := range bs {
+		if ns[b] == 0 {
+			continue
+		}
+		act[n] = j
+		n++
+		if n == 4 {
+			four(act[0], act[1], act[2], act[3])
+			n = 0
+		}
+	}
+	for _, j := range act[:n] {
+		one(j)
+	}
+}
+
+// wideEntries are ordinal entries with c and k apart (V > smallV).
+type wideEntries[C uint16 | uint32, I valueIndexType] struct {
+	c, k []C
+	vi   []I
+}
+
+func (e *wideEntries[C, I]) addQuestion(lo, hi int32, bs []uint8, cs []int32, ns, per []float64, stride int, vTab, doOrd []float64) {
+	eC, eK, vi := e.c[lo:hi], e.k[lo:hi:hi], e.vi[lo:hi:hi]
+	mids := func(j int) []float64 { b := int(bs[j]); return per[b*stride : b*stride+stride] }
+	eachFour(bs, ns, func(j0, j1, j2, j3 int) {
+		// as smallEntries.addQuestion: four chains of additions at once
+		m0, m1, m2, m3 := mids(j0), mids(j1), mids(j2), mids(j3)
+		var s0, s1, s2, s3 float64
+		for i, x := range vi {
+			v, c, k := vTab[x], eC[i], eK[i]
+			d0, d1, d2, d3 := m0[c]-m0[k], m1[c]-m1[k], m2[c]-m2[k], m3[c]-m3[k]
+			s0 += v * d0 * d0
+			s1 += v * d1 * d1
+			s2 += v * d2 * d2
+			s3 += v * d3 * d3
+		}
+		doOrd[bs[j0]] += float64(cs[j0]) * s0
+		doOrd[bs[j1]] += float64(cs[j1]) * s1
+		doOrd[bs[j2]] += float64(cs[j2]) * s2
+		doOrd[bs[j3]] += float64(cs[j3]) * s3
+	}, func(j int) {
+		m := mids(j)
+		var sq float64
+		for i, x := range vi {
+			d := m[eC[i]] - m[eK[i]]
+			sq += vTab[x] * d * d
+		}
+		doOrd[bs[j]] += float64(cs[j]) * sq
+	})
+}
+
+// ordBuilder collects ordinal entries in the smallest types that hold
+// them: (c, k) by V, the value index in uint16 until vTab outgrows it.
+type ordBuilder struct {
+	V        int
+	ck       []uint8
+	c16, k16 []uint16
+	c32, k32 []uint32
+	vi16     []uint16
+	vi32     []uint32
+	vTab     []float64
+	vPos     map[[2]int]uint32 // (numerator, denominator) → index into vTab
+}
+
+func (o *ordBuilder) n() int { return len(o.vi16) + len(o.vi32) }
+
+// add appends entry (c, k) of value num/den.
+func (o *ordBuilder) add(c, k, num, den int) {
+	switch {
+	case o.V <= smallV:
+		o.ck = append(o.ck, uint8(c*o.V+k))
+	case o.V <= 1<<16:
+		o.c16, o.k16 = append(o.c16, uint16(c)), append(o.k16, uint16(k))
+	default:
+		o.c32, o.k32 = append(o.c32, uint32(c)), append(o.k32, uint32(k))
+	}
+	key := [2]int{num, den}
+	i, ok := o.vPos[key]
+	if !ok {
+		i = uint32(len(o.vTab))
+		o.vPos[key] = i
+		o.vTab = append(o.vTab, float64(num)/float64(den))
+		if len(o.vTab) == 1<<16+1 && o.vi32 == nil { // outgrew uint16
+			o.vi32 = make([]uint32, len(o.vi16), cap(o.vi16))
+			for x, v := range o.vi16 {
+				o.vi32[x] = uint32(v)
+			}
+			o.vi16 = nil
+		}
+	}
+	if o.vi32 != nil {
+		o.vi32 = append(o.vi32, i)
+	} else {
+		o.vi16 = append(o.vi16, uint16(i))
+	}
+}
+
+// entries returns the collected entries.
+func (o *ordBuilder) entries() ordEntries {
+	wide := o.vi32 != nil
+	switch {
+	case o.V <= smallV && wide:
+		return &smallEntries[uint32]{o.ck, o.vi32}
+	case o.V <= smallV:
+		return &smallEntries[uint16]{o.ck, o.vi16}
+	case o.V <= 1<<16 && wide:
+		return &wideEntries[uint16, uint32]{o.c16, o.k16, o.vi32}
+	case o.V <= 1<<16:
+		return &wideEntries[uint16, uint16]{o.c16, o.k16, o.vi16}
+	case wide:
+		return &wideEntries[uint32, uint32]{o.c32, o.k32, o.vi32}
+	}
+	return &wideEntries[uint32, uint16]{o.c32, o.k32, o.vi16}
 }
 
 // smallV is the largest number of distinct values whose ordinal
@@ -190,8 +394,10 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 	if V <= smallV {
 		co.mD = make([]float64, nQ*V)
 	}
+	var ob *ordBuilder
 	if ordinal {
 		co.eStart = make([]int32, nQ+1)
+		ob = &ordBuilder{V: V, vPos: map[[2]int]uint32{}}
 	}
 	cnt := make([]int, V)
 	m := make([]float64, V)
@@ -216,7 +422,7 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 		for ; qDone < n; qDone++ {
 			co.mStart[qDone+1] = int32(len(co.mC))
 			if ordinal {
-				co.eStart[qDone+1] = int32(len(co.eV))
+				co.eStart[qDone+1] = int32(ob.n())
 			}
 		}
 	}
@@ -263,13 +469,7 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 					dd := domain[c] - domain[k]
 					co.doInt[cur] += v * dd * dd
 					if ordinal {
-						if V <= smallV {
-							co.eCK = append(co.eCK, int32(c*V+k))
-						} else {
-							co.eC = append(co.eC, int32(c))
-							co.eK = append(co.eK, int32(k))
-						}
-						co.eV = append(co.eV, v)
+						ob.add(c, k, cnt[c]*nk, mv-1)
 					}
 				}
 			}
@@ -282,6 +482,9 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 		flush(cur)
 	}
 	closeTo(nQ)
+	if ordinal {
+		co.ord, co.vTab = ob.entries(), ob.vTab
+	}
 	return co
 }
 
@@ -387,43 +590,16 @@ func (co *coincidences) alphas(bc *blockCounts, levels []string, out [][]float64
 		}
 	}
 	if ordinal {
+		per, stride := diffAll, V*V
+		if per == nil {
+			per, stride = midAll, V
+		}
 		for q := 0; q < nQ; q++ {
 			j0, j1 := bc.start[q], bc.start[q+1]
 			if j0 == j1 {
 				continue
 			}
-			bs, cs := bc.b[j0:j1], bc.c[j0:j1:j1]
-			lo, hi := co.eStart[q], co.eStart[q+1]
-			if diffAll != nil {
-				eCK, eV := co.eCK[lo:hi], co.eV[lo:hi:hi]
-				VV := V * V
-				for j, b := range bs {
-					if ns[b] == 0 {
-						continue
-					}
-					diff := diffAll[int(b)*VV : int(b)*VV+VV]
-					var sq float64
-					for i, v := range eV {
-						d := diff[eCK[i]]
-						sq += v * d * d
-					}
-					doOrd[b] += float64(cs[j]) * sq
-				}
-				continue
-			}
-			eC, eK, eV := co.eC[lo:hi], co.eK[lo:hi:hi], co.eV[lo:hi:hi]
-			for j, b := range bs {
-				if ns[b] == 0 {
-					continue
-				}
-				mid := midAll[int(b)*V : int(b)*V+V]
-				var sq float64
-				for i, v := range eV {
-					d := mid[eC[i]] - mid[eK[i]]
-					sq += v * d * d
-				}
-				doOrd[b] += float64(cs[j]) * sq
-			}
+			co.ord.addQuestion(co.eStart[q], co.eStart[q+1], bc.b[j0:j1], bc.c[j0:j1:j1], ns, per, stride, co.vTab, doOrd)
 		}
 	}
 	for b := 0; b < nb; b++ {
@@ -509,61 +685,85 @@ func (s *scratch) floats(i, n int) []float64 {
 // kappaRows returns the pair-averaged Cohen's κ (and, when weighted, the
 // quadratic-weighted κ) of d over labels (consecutive integers starting at
 // lo), and the number of values dropped as not whole labels.
+//
+// Grader pairs are numbered as they first come in unit order. Each pair's
+// point κ is stats.CohenKappaDetail on its labels (κ depends on them only
+// through the confusion matrix, so they are expanded from its counts); the
+// replicates' packed sums are built question by question straight from the
+// units (packedCells), with no list of cells per pair.
 func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 	L := len(labels)
 	G := len(d.graders)
-	dropped := 0
 	type pairData struct {
 		g1, g2 int
 		n      int        // shared units
-		cells  []cell     // (question, label a, label b) per shared unit
 		k      [2]float64 // κ unweighted and quadratic
 	}
 	pid := make([]int32, G*G) // pair index + 1 of graders (g1, g2), 0 = none yet
 	var pairs []*pairData
-	lab := make([]int, 0, 8)
-	gs := make([]int, 0, 8)
+	// label of value v of a unit, -1 when it is not a whole label
+	label := func(v float64) int {
+		i := int(v) - lo
+		if v != math.Trunc(v) || i < 0 || i >= L {
+			return -1
+		}
+		return i
+	}
+	dropped := 0
 	for _, ru := range d.units {
-		lab, gs = lab[:0], gs[:0]
-		for _, v := range ru.vals {
-			i := int(v.v) - lo
-			if v.v != math.Trunc(v.v) || i < 0 || i >= L {
+		for x, vx := range ru.vals {
+			if label(vx.v) < 0 {
 				dropped++
 				continue
 			}
-			lab = append(lab, i)
-			gs = append(gs, v.g)
-		}
-		for x := 0; x < len(gs); x++ {
-			for y := x + 1; y < len(gs); y++ {
-				key := gs[x]*G + gs[y]
+			for _, vy := range ru.vals[x+1:] {
+				if label(vy.v) < 0 {
+					continue
+				}
+				key := vx.g*G + vy.g
 				p := int(pid[key]) - 1
 				if p < 0 {
 					p = len(pairs)
 					pid[key] = int32(p + 1)
-					pairs = append(pairs, &pairData{g1: gs[x], g2: gs[y]})
+					pairs = append(pairs, &pairData{g1: vx.g, g2: vy.g})
 				}
 				pairs[p].n++
-				pairs[p].cells = append(pairs[p].cells, cell{int32(ru.q), int32(lab[x]), int32(lab[y]), 1})
 			}
 		}
 	}
-	// κ of each pair by stats.CohenKappaDetail, on the pair's labels
-	// expanded from its merged cells (κ depends on the labels only through
-	// the confusion matrix, whose counts are the cells' sums) into buffers
-	// reused from pair to pair
-	var la, lb []int
-	for _, p := range pairs {
-		p.cells = compressCells(p.cells)
-		la, lb = la[:0], lb[:0]
-		for _, c := range p.cells {
-			for range c.w {
-				la, lb = append(la, labels[c.i]), append(lb, labels[c.j])
+	conf := newPairCounts(len(pairs), L)
+	pk := newCellPacker(len(pairs), L)
+	eachByQuestion(d.units, func(ru *rUnit) {
+		pk.question(ru.q)
+		for x, vx := range ru.vals {
+			i := label(vx.v)
+			if i < 0 {
+				continue
+			}
+			for _, vy := range ru.vals[x+1:] {
+				j := label(vy.v)
+				if j < 0 {
+					continue
+				}
+				p := int(pid[vx.g*G+vy.g]) - 1
+				conf.add(p, i, j)
+				pk.add(p, i, j)
 			}
 		}
-		p.k = [2]float64{math.NaN(), math.NaN()}
+	})
+	// κ of each pair by stats.CohenKappaDetail on its labels, expanded
+	// from the pair's confusion counts into buffers reused from pair to pair
+	var la, lb []int
+	for p, pd := range pairs {
+		la, lb = la[:0], lb[:0]
+		conf.each(p, func(i, j int, w int32) {
+			for range w {
+				la, lb = append(la, labels[i]), append(lb, labels[j])
+			}
+		})
+		pd.k = [2]float64{math.NaN(), math.NaN()}
 		if res, err := stats.CohenKappaDetail(la, lb, labels); err == nil {
-			p.k = [2]float64{res.Kappa, res.Quadratic}
+			pd.k = [2]float64{res.Kappa, res.Quadratic}
 		}
 	}
 	names := []string{Kappa}
@@ -607,63 +807,96 @@ func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 		}
 		rows = append(rows, r)
 	}
-	cellsOf := make([][]cell, len(pairs))
-	for i, p := range pairs {
-		cellsOf[i] = p.cells
-	}
-	pk := packCells(cellsOf, L) // the replicates keep only the packed cells
-	setGroup(&repGroup{n: len(rows), k: &kappaKernel{pk: pk, L: L}}, rows...)
+	setGroup(&repGroup{n: len(rows), k: &kappaKernel{pk: pk.done(), L: L}}, rows...)
 	return rows, dropped
 }
 
-// cell is a grader pair's shared units of one question with the same two
-// label positions: w units.
-type cell struct{ q, i, j, w int32 }
+// eachByQuestion calls f on every unit, question by question, the units of
+// a question in their order (a stable sort by question when they do not
+// come so; the builder gives them so).
+func eachByQuestion(units []rUnit, f func(ru *rUnit)) {
+	byQ := func(a, b rUnit) int { return a.q - b.q }
+	if slices.IsSortedFunc(units, byQ) {
+		for i := range units {
+			f(&units[i])
+		}
+		return
+	}
+	order := make([]int32, len(units))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return units[a].q - units[b].q })
+	for _, i := range order {
+		f(&units[i])
+	}
+}
 
-// compressCells merges the cells of equal (q, i, j), summing w, in
-// (q, i, j) order. Cells that come in question order (as kappaRows makes
-// them) are sorted within each question only.
-func compressCells(cs []cell) []cell {
-	byQIJ := func(a, b cell) int {
-		if a.q != b.q {
-			return int(a.q - b.q)
-		}
-		if a.i != b.i {
-			return int(a.i - b.i)
-		}
-		return int(a.j - b.j)
-	}
-	if slices.IsSortedFunc(cs, func(a, b cell) int { return int(a.q - b.q) }) {
-		for lo := 0; lo < len(cs); {
-			hi := lo + 1
-			for hi < len(cs) && cs[hi].q == cs[lo].q {
-				hi++
-			}
-			if hi-lo > 1 {
-				slices.SortFunc(cs[lo:hi], byQIJ)
-			}
-			lo = hi
-		}
+// pairCounts are the confusion counts of every grader pair: dense (pairs ×
+// L × L) when that is small, else a map.
+type pairCounts struct {
+	L     int
+	dense []int32
+	m     map[[3]int32]int32
+}
+
+// maxDenseCounts is the largest pairs × L × L pairCounts keeps dense.
+const maxDenseCounts = 1 << 22
+
+func newPairCounts(pairs, L int) *pairCounts {
+	c := &pairCounts{L: L}
+	if pairs*L*L <= maxDenseCounts {
+		c.dense = make([]int32, pairs*L*L)
 	} else {
-		slices.SortFunc(cs, byQIJ)
+		c.m = map[[3]int32]int32{}
 	}
-	out := cs[:0]
-	for _, c := range cs {
-		if n := len(out); n > 0 && out[n-1].q == c.q && out[n-1].i == c.i && out[n-1].j == c.j {
-			out[n-1].w += c.w
-			continue
+	return c
+}
+
+func (c *pairCounts) add(p, i, j int) {
+	if c.dense != nil {
+		c.dense[(p*c.L+i)*c.L+j]++
+		return
+	}
+	c.m[[3]int32{int32(p), int32(i), int32(j)}]++
+}
+
+// each calls f on pair p's nonzero counts, in (i, j) order.
+func (c *pairCounts) each(p int, f func(i, j int, w int32)) {
+	L := c.L
+	if c.dense != nil {
+		for ij, w := range c.dense[p*L*L : (p+1)*L*L] {
+			if w > 0 {
+				f(ij/L, ij%L, w)
+			}
 		}
-		out = append(out, c)
+		return
 	}
-	return out
+	var keys [][3]int32
+	for k := range c.m {
+		if k[0] == int32(p) {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b [3]int32) int {
+		if a[1] != b[1] {
+			return int(a[1] - b[1])
+		}
+		return int(a[2] - b[2])
+	})
+	for _, k := range keys {
+		f(int(k[1]), int(k[2]), c.m[k])
+	}
 }
 
 // packedCells holds, per question, the contributions of its shared units
 // to every grader pair's confusion-matrix sums (see accumulate), as sparse
-// (slot, value) entries: question q's are [start[q], start[q+1]); slot
-// p·stride + s is sum s of pair p. Every value is a whole number (counts of
-// units, and Σ (i − j)² over them), so the weighted sums are exact in any
-// order and equal the cell-by-cell sums bit for bit.
+// (slot, value) entries in ascending slot order: question q's are
+// [start[q], start[q+1]); slot p·stride + s is sum s of pair p. Every
+// value is a whole number (counts of units, and Σ (i − j)² over them), so
+// the weighted sums are exact in any order and equal the cell-by-cell sums
+// bit for bit. (They stay float64: as uint32 they would take a third less
+// memory, but the conversion in the replicate loop made κ 60 % slower.)
 type packedCells struct {
 	pairs, stride int // stride: floats of one pair's sums (2L + 3)
 	start         []int32
@@ -671,64 +904,81 @@ type packedCells struct {
 	val           []float64
 }
 
-func packCells(pairs [][]cell, L int) *packedCells {
+// cellPacker builds a packedCells question by question: question(q)
+// starts (or continues) question q, which must not come before the last
+// one; add counts one shared unit of pair p with labels (i, j).
+type cellPacker struct {
+	pk      *packedCells
+	L       int
+	cur     int
+	acc     []int64 // the current question's sums by slot
+	touched []int32 // slots of acc that are nonzero
+}
+
+func newCellPacker(pairs, L int) *cellPacker {
 	stride := 2*L + 3
-	nQ := 0
-	n := 0
-	for _, cs := range pairs {
-		for _, c := range cs {
-			nQ = max(nQ, int(c.q)+1)
-		}
-		n += 4 * len(cs)
+	return &cellPacker{
+		pk:  &packedCells{pairs: pairs, stride: stride, start: []int32{0}},
+		L:   L,
+		cur: -1,
+		acc: make([]int64, pairs*stride),
 	}
-	// every cell's contributions as (slot, value), bucketed by question
-	// (a counting sort), then sorted by slot within the question and
-	// merged: the values are whole numbers, so the sums are exact
-	type ent struct {
-		slot int32
-		v    float64
+}
+
+func (c *cellPacker) question(q int) {
+	if q == c.cur {
+		return
 	}
-	qStart := make([]int32, nQ+1)
-	for _, cs := range pairs {
-		for _, c := range cs {
-			qStart[c.q+1] += 4
-		}
+	c.flush()
+	c.cur = q
+}
+
+func (c *cellPacker) add(p, i, j int) {
+	base := p * c.pk.stride
+	L := c.L
+	c.bump(base+i, 1)
+	c.bump(base+L+j, 1)
+	c.bump(base+2*L, 1)
+	if i == j {
+		c.bump(base+2*L+1, 1)
+	} else {
+		c.bump(base+2*L+2, int64((i-j)*(i-j)))
 	}
-	for q := 0; q < nQ; q++ {
-		qStart[q+1] += qStart[q]
+}
+
+func (c *cellPacker) bump(s int, v int64) {
+	if c.acc[s] == 0 {
+		c.touched = append(c.touched, int32(s))
 	}
-	fill := slices.Clone(qStart[:nQ])
-	es := make([]ent, n)
-	for p, cs := range pairs {
-		base := int32(p * stride)
-		for _, c := range cs {
-			w := float64(c.w)
-			e := es[fill[c.q] : fill[c.q]+4]
-			fill[c.q] += 4
-			e[0], e[1], e[2] = ent{base + c.i, w}, ent{base + int32(L) + c.j, w}, ent{base + int32(2*L), w}
-			if c.i == c.j {
-				e[3] = ent{base + int32(2*L+1), w}
-			} else {
-				e[3] = ent{base + int32(2*L+2), w * float64((c.i-c.j)*(c.i-c.j))}
-			}
-		}
+	c.acc[s] += v
+}
+
+// flush stores the current question's sums in slot order and closes the
+// questions up to it.
+func (c *cellPacker) flush() {
+	if c.cur < 0 || len(c.touched) == 0 {
+		return
 	}
-	pk := &packedCells{pairs: len(pairs), stride: stride, start: make([]int32, nQ+1)}
-	for q := 0; q < nQ; q++ {
-		qe := es[qStart[q]:qStart[q+1]]
-		slices.SortFunc(qe, func(a, b ent) int { return int(a.slot - b.slot) })
-		for i := 0; i < len(qe); {
-			e := qe[i]
-			v := e.v
-			for i++; i < len(qe) && qe[i].slot == e.slot; i++ {
-				v += qe[i].v
-			}
-			pk.slot = append(pk.slot, e.slot)
-			pk.val = append(pk.val, v)
-		}
-		pk.start[q+1] = int32(len(pk.slot))
+	pk := c.pk
+	for len(pk.start) < c.cur+1 {
+		pk.start = append(pk.start, int32(len(pk.slot)))
 	}
-	return pk
+	slices.Sort(c.touched)
+	for _, s := range c.touched {
+		v := c.acc[s]
+		c.acc[s] = 0
+		pk.slot = append(pk.slot, s)
+		pk.val = append(pk.val, float64(v))
+	}
+	c.touched = c.touched[:0]
+	pk.start = append(pk.start, int32(len(pk.slot)))
+}
+
+// done finishes the last question and returns the packed sums.
+func (c *cellPacker) done() *packedCells {
+	c.flush()
+	c.acc = nil
+	return c.pk
 }
 
 // kappaKernel is the replicate statistic of the κ rows: the pair-averaged
@@ -786,10 +1036,26 @@ func (pk *packedCells) accumulate(bc *blockCounts, nb int, acc []float64) []floa
 			continue
 		}
 		slot, val := pk.slot[lo:hi], pk.val[lo:hi:hi]
-		cs := bc.c[j0:j1:j1]
-		for j, b := range bc.b[j0:j1] {
+		bs, cs := bc.b[j0:j1], bc.c[j0:j1:j1]
+		accOf := func(j int) []float64 { b := int(bs[j]); return acc[b*w : b*w+w] }
+		j := 0
+		// four replicates per pass over the question's entries (each
+		// replicate once per question, each slot once per replicate: the
+		// same additions in the same order as one at a time)
+		for ; j+4 <= len(bs); j += 4 {
+			a0, a1, a2, a3 := accOf(j), accOf(j+1), accOf(j+2), accOf(j+3)
+			f0, f1, f2, f3 := float64(cs[j]), float64(cs[j+1]), float64(cs[j+2]), float64(cs[j+3])
+			for x, s := range slot {
+				v := val[x]
+				a0[s] += f0 * v
+				a1[s] += f1 * v
+				a2[s] += f2 * v
+				a3[s] += f3 * v
+			}
+		}
+		for ; j < len(bs); j++ {
 			fc := float64(cs[j])
-			ab := acc[int(b)*w : int(b)*w+w]
+			ab := accOf(j)
 			for x, s := range slot {
 				ab[s] += fc * val[x]
 			}
