@@ -278,13 +278,13 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 			return math.NaN(), math.NaN()
 		}
 		jd := p.judges[k/perJudge]
-		return stats.PercentileInterval(reps, k, ExpandedLevel(opt.Level, len(jd.questions)))
+		return stats.PercentileInterval(reps, k, ExpandedLevel(opt.Level, jd.nQuestions))
 	}
 
 	res.Attributes = append([]string(nil), p.attrs...)
 	for ji, jd := range p.judges {
 		base := ji * perJudge
-		j := Judge{Judge: jd.id, Provider: jd.provider, Responses: int64(jd.responses), Questions: int64(len(jd.questions))}
+		j := Judge{Judge: jd.id, Provider: jd.provider, Responses: int64(jd.responses), Questions: int64(jd.nQuestions)}
 		rows := map[string]Bias{}
 		for bi, b := range biases {
 			e := est[base+bi]
