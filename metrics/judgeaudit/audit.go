@@ -6,7 +6,6 @@ import (
 	"math"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
@@ -250,25 +249,27 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	for i := range all {
 		all[i] = 1
 	}
-	estimate(p, all, perJudge, est)
+	estimate(p, all, perJudge, est, nil)
 	var reps [][]float64
 	if opt.Bootstrap > 0 {
-		pool := sync.Pool{New: func() any { w := make([]float64, nQ); return &w }}
-		reps = stats.ClusterBootstrap(nQ, opt.Bootstrap, opt.Seed, nOut, func(idx []int, out []float64) {
-			if ctx.Err() != nil {
-				return
+		var err error
+		reps, err = stats.ClusterBootstrapCounts(ctx, nQ, opt.Bootstrap, opt.Seed, nOut, func() stats.CountStat {
+			// per worker: the weights and the sums, reused
+			w := make([]float64, nQ)
+			var t []float64
+			return func(cnt []int32, out []float64) {
+				// Weights (draw counts), not the index list: the statistics
+				// are then read in order, which keeps 40,000 questions in
+				// cache.
+				for q, c := range cnt {
+					w[q] = float64(c)
+				}
+				t = estimate(p, w, perJudge, out, t)
 			}
-			// Weights (draw counts), not the index list: the statistics are
-			// then read in order, which keeps 40,000 questions in cache.
-			wp := pool.Get().(*[]float64)
-			w := *wp
-			clear(w)
-			for _, q := range idx {
-				w[q]++
-			}
-			estimate(p, w, perJudge, out)
-			pool.Put(wp)
 		})
+		if err != nil {
+			return Result{}, fmt.Errorf("judge audit: %w", err)
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, fmt.Errorf("judge audit: %w", err)
@@ -399,16 +400,22 @@ func ExpandedLevel(level float64, n int) float64 {
 // itself). Each summed statistic is the dot product of w with that
 // statistic's column over questions (gonum's floats.Dot, a fixed order of
 // operations whatever the number of cores); all-zero columns are skipped.
-func estimate(p *prepared, w []float64, perJudge int, out []float64) {
+// t is scratch space for the sums, grown when needed and returned.
+func estimate(p *prepared, w []float64, perJudge int, out, t []float64) []float64 {
 	for ji, jd := range p.judges {
-		t := make([]float64, len(jd.cols))
+		if cap(t) < len(jd.cols) {
+			t = make([]float64, len(jd.cols))
+		}
+		t = t[:len(jd.cols)]
 		for k, c := range jd.cols {
+			t[k] = 0
 			if c != nil {
 				t[k] = floats.Dot(w, c)
 			}
 		}
 		derive(t, out[ji*perJudge:(ji+1)*perJudge])
 	}
+	return t
 }
 
 // derive turns one judge's summed statistics t into its estimates o.

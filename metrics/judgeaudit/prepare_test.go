@@ -1,7 +1,9 @@
 package judgeaudit
 
 import (
+	"context"
 	"fmt"
+	"github.com/euroexec/euroexec/metrics/stats"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -146,4 +148,46 @@ func checkSamePrepared(t *testing.T, got *prepared, want *preparedOld) {
 		audited += g.responses
 	}
 	t.Logf("%d judges, %d audited judge gradings", len(got.judges), audited)
+}
+
+// TestBootstrapMatchesOld checks that the intervals of Analyze, whose
+// bootstrap passes draw counts (stats.ClusterBootstrapCounts), equal bit
+// for bit those of the index-list bootstrap it replaced
+// (stats.ClusterBootstrap, weights counted from the indices), computed here.
+func TestBootstrapMatchesOld(t *testing.T) {
+	s := simStudyOf(11, 60, simJudges)
+	roughen(s, 11)
+	opt := DefaultOptions()
+	opt.Bootstrap = 300
+	res, err := Analyze(context.Background(), s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := prepare(s, opt)
+	nA, nQ := len(p.attrs), len(p.questions)
+	perJudge := len(biases) + nA
+	reps := stats.ClusterBootstrap(nQ, opt.Bootstrap, opt.Seed, len(p.judges)*perJudge, func(idx []int, out []float64) {
+		w := make([]float64, nQ)
+		for _, q := range idx {
+			w[q]++
+		}
+		estimate(p, w, perJudge, out, nil)
+	})
+	n := 0
+	for ji, j := range res.Judges {
+		rows := append(append([]Bias(nil), j.Biases...), j.ByAttribute...)
+		for k, b := range rows {
+			if math.IsNaN(b.Estimate) {
+				continue
+			}
+			lo, hi := stats.PercentileInterval(reps, ji*perJudge+k, ExpandedLevel(opt.Level, p.judges[ji].nQuestions))
+			if math.Float64bits(lo) != math.Float64bits(b.Lo) || math.Float64bits(hi) != math.Float64bits(b.Hi) {
+				t.Errorf("%s %s %s: got [%v, %v], want [%v, %v]", j.Judge, b.Name, b.Attribute, b.Lo, b.Hi, lo, hi)
+			}
+			n++
+		}
+	}
+	if n < 20 {
+		t.Fatalf("only %d intervals compared", n)
+	}
 }
