@@ -3,13 +3,13 @@ package judgeaudit
 import (
 	"context"
 	"fmt"
-	"github.com/euroexec/euroexec/metrics/stats"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/study"
 )
 
