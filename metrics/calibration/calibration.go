@@ -344,30 +344,31 @@ type unit struct {
 // calibrateOne cross-fits the linear and isotonic maps of judge j for one
 // metric and computes the per-model rows.
 //
-// Its units come model by model (question order within a model):
-// mStart[m] is where model m's begin. Buffers are sized once (the units,
-// the folds' training points, the per-model series) and reused.
+// Its units are the labelled responses the judge scored (a human label
+// y, a judge feature and a judge value), model by model (question order
+// within a model): mStart[m] is where model m's begin. Only they enter the
+// maps and the calibrated means; the judge's unlabelled responses are read
+// from the grids for PPI. Buffers are sized once (the units, the folds'
+// training points, the per-model series) and reused.
 func calibrateOne(d *data, j int, mt metric, opt Options) ([]CalibrationRow, string) {
-	n, nL := 0, 0
+	scored := func(m, q int) bool { return !math.IsNaN(mt.feat[m][q]) && !math.IsNaN(mt.raw[m][q]) }
+	nL := 0
 	for m := range d.models {
 		for q := range d.questions {
-			if !math.IsNaN(mt.feat[m][q]) && !math.IsNaN(mt.raw[m][q]) {
-				n++
-				if !math.IsNaN(mt.y[m][q]) {
-					nL++
-				}
+			if scored(m, q) && !math.IsNaN(mt.y[m][q]) {
+				nL++
 			}
 		}
 	}
-	us := make([]unit, 0, n)
+	us := make([]unit, 0, nL)
 	mStart := make([]int, len(d.models)+1)
 	for m := range d.models {
 		mStart[m] = len(us)
 		for q := range d.questions {
-			x, raw := mt.feat[m][q], mt.raw[m][q]
-			if math.IsNaN(x) || math.IsNaN(raw) {
+			if !scored(m, q) || math.IsNaN(mt.y[m][q]) {
 				continue
 			}
+			x, raw := mt.feat[m][q], mt.raw[m][q]
 			u := unit{m: m, q: q, x: x, raw: raw, y: mt.y[m][q], yR: mt.yR[m][q], lin: math.NaN(), iso: math.NaN()}
 			if mt.rawR != nil {
 				u.rawR = mt.rawR[m][q]
@@ -443,16 +444,18 @@ func calibrateOne(d *data, j int, mt metric, opt Options) ([]CalibrationRow, str
 			f[q], y[q] = math.NaN(), math.NaN()
 		}
 		nJ := 0
-		for _, u := range us[mStart[m]:mStart[m+1]] {
-			nJ++
-			f[u.q] = u.raw
-			if !math.IsNaN(u.y) {
-				y[u.q] = u.y
-				human.Add(u.yR, u.y)
-				raw.Add(u.rawR, u.raw)
-				lin = append(lin, u.lin)
-				iso = append(iso, u.iso)
+		for q := range f {
+			if scored(m, q) {
+				nJ++
+				f[q] = mt.raw[m][q]
 			}
+		}
+		for _, u := range us[mStart[m]:mStart[m+1]] {
+			y[u.q] = u.y
+			human.Add(u.yR, u.y)
+			raw.Add(u.rawR, u.raw)
+			lin = append(lin, u.lin)
+			iso = append(iso, u.iso)
 		}
 		if nJ == 0 {
 			continue
