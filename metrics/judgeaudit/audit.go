@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -251,7 +252,10 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	}
 	estimate(p, all, perJudge, est, nil)
 	var reps [][]float64
-	if opt.Bootstrap > 0 {
+	// Without any estimate (no response graded by both a judge and
+	// humans: a judge-only study) every interval is empty whatever the
+	// replicates: none are drawn.
+	if opt.Bootstrap > 0 && slices.ContainsFunc(est, func(v float64) bool { return !math.IsNaN(v) }) {
 		var err error
 		reps, err = stats.ClusterBootstrapCounts(ctx, nQ, opt.Bootstrap, opt.Seed, nOut, func() stats.CountStat {
 			// per worker: the weights and the sums, reused

@@ -191,3 +191,40 @@ func TestBootstrapMatchesOld(t *testing.T) {
 		t.Fatalf("only %d intervals compared", n)
 	}
 }
+
+// TestNoEstimateNoReplicates checks a judge-only round: no estimate, so
+// Analyze draws no replicates, and the result is the one without a
+// bootstrap (every row empty, the same notes and flags).
+func TestNoEstimateNoReplicates(t *testing.T) {
+	s := simStudyOf(9, 30, simJudges[:2])
+	var js []analysis.Grading
+	for _, g := range s.Gradings {
+		if g.Kind == analysis.Judge {
+			js = append(js, g)
+		}
+	}
+	s.Gradings = js
+	opt := DefaultOptions()
+	with, err := Analyze(context.Background(), s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Bootstrap = 0
+	without, err := Analyze(context.Background(), s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(with.Judges) != 2 {
+		t.Fatalf("got %d judges, want 2", len(with.Judges))
+	}
+	for _, j := range with.Judges {
+		for _, b := range append(append([]Bias(nil), j.Biases...), j.ByAttribute...) {
+			if !math.IsNaN(b.Estimate) || !math.IsNaN(b.Lo) || !math.IsNaN(b.Hi) {
+				t.Errorf("%s %s: got %v [%v, %v], want all NaN", j.Judge, b.Name, b.Estimate, b.Lo, b.Hi)
+			}
+		}
+	}
+	if fmt.Sprintf("%+v", with) != fmt.Sprintf("%+v", without) {
+		t.Errorf("with replicates:\n%+v\nwithout:\n%+v", with, without)
+	}
+}
