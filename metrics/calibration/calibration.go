@@ -343,14 +343,32 @@ type unit struct {
 
 // calibrateOne cross-fits the linear and isotonic maps of judge j for one
 // metric and computes the per-model rows.
+//
+// Its units are the labelled responses the judge scored (a human label
+// y, a judge feature and a judge value), model by model (question order
+// within a model): mStart[m] is where model m's begin. Only they enter the
+// maps and the calibrated means; the judge's unlabelled responses are read
+// from the grids for PPI. Buffers are sized once (the units, the folds'
+// training points, the per-model series) and reused.
 func calibrateOne(d *data, j int, mt metric, opt Options) ([]CalibrationRow, string) {
-	var us []unit
+	scored := func(m, q int) bool { return !math.IsNaN(mt.feat[m][q]) && !math.IsNaN(mt.raw[m][q]) }
+	nL := 0
 	for m := range d.models {
 		for q := range d.questions {
-			x, raw := mt.feat[m][q], mt.raw[m][q]
-			if math.IsNaN(x) || math.IsNaN(raw) {
+			if scored(m, q) && !math.IsNaN(mt.y[m][q]) {
+				nL++
+			}
+		}
+	}
+	us := make([]unit, 0, nL)
+	mStart := make([]int, len(d.models)+1)
+	for m := range d.models {
+		mStart[m] = len(us)
+		for q := range d.questions {
+			if !scored(m, q) || math.IsNaN(mt.y[m][q]) {
 				continue
 			}
+			x, raw := mt.feat[m][q], mt.raw[m][q]
 			u := unit{m: m, q: q, x: x, raw: raw, y: mt.y[m][q], yR: mt.yR[m][q], lin: math.NaN(), iso: math.NaN()}
 			if mt.rawR != nil {
 				u.rawR = mt.rawR[m][q]
@@ -360,6 +378,7 @@ func calibrateOne(d *data, j int, mt metric, opt Options) ([]CalibrationRow, str
 			us = append(us, u)
 		}
 	}
+	mStart[len(d.models)] = len(us)
 	// Labelled questions and their folds.
 	fold := make([]int, len(d.questions))
 	for i := range fold {
@@ -381,8 +400,9 @@ func calibrateOne(d *data, j int, mt metric, opt Options) ([]CalibrationRow, str
 		for i, p := range perm {
 			fold[lq[p]] = i % k
 		}
+		xs, ys := make([]float64, 0, nL), make([]float64, 0, nL)
 		for f := 0; f < k; f++ {
-			var xs, ys []float64
+			xs, ys = xs[:0], ys[:0]
 			for _, u := range us {
 				if !math.IsNaN(u.y) && fold[u.q] != f {
 					xs = append(xs, u.x)
@@ -414,28 +434,28 @@ func calibrateOne(d *data, j int, mt metric, opt Options) ([]CalibrationRow, str
 		warn = fmt.Sprintf("%d labelled question(s); calibration needs 2", len(lq))
 	}
 	var rows []CalibrationRow
+	f := make([]float64, len(d.questions))
+	y := make([]float64, len(d.questions))
+	lin, iso := make([]float64, 0, nL), make([]float64, 0, nL)
 	for m, model := range d.models {
-		var lin, iso []float64
+		lin, iso = lin[:0], iso[:0]
 		var human, raw study.RatSum // the exact human and judge_raw means
-		f := make([]float64, len(d.questions))
-		y := make([]float64, len(d.questions))
 		for q := range f {
 			f[q], y[q] = math.NaN(), math.NaN()
 		}
 		nJ := 0
-		for _, u := range us {
-			if u.m != m {
-				continue
+		for q := range f {
+			if scored(m, q) {
+				nJ++
+				f[q] = mt.raw[m][q]
 			}
-			nJ++
-			f[u.q] = u.raw
-			if !math.IsNaN(u.y) {
-				y[u.q] = u.y
-				human.Add(u.yR, u.y)
-				raw.Add(u.rawR, u.raw)
-				lin = append(lin, u.lin)
-				iso = append(iso, u.iso)
-			}
+		}
+		for _, u := range us[mStart[m]:mStart[m+1]] {
+			y[u.q] = u.y
+			human.Add(u.yR, u.y)
+			raw.Add(u.rawR, u.raw)
+			lin = append(lin, u.lin)
+			iso = append(iso, u.iso)
 		}
 		if nJ == 0 {
 			continue

@@ -65,7 +65,8 @@ func load(s *analysis.Study, so scores.Options, graded []scores.Grading) *data {
 	}
 	gs := scores.OrCompute(graded, s, so)
 	mSet, jSet := map[string]bool{}, map[string]bool{}
-	for _, g := range gs {
+	for i := range gs {
+		g := &gs[i]
 		if g.Round != round || g.Model == s.HumanLabel {
 			continue
 		}
@@ -96,14 +97,14 @@ func load(s *analysis.Study, so scores.Options, graded []scores.Grading) *data {
 		d.jSolve = append(d.jSolve, nanGrid(nM, nQ))
 		d.jRubR = append(d.jRubR, ratGrid(nM, nQ))
 	}
-	rub := make([][]study.RatSum, nM) // per response: the human rubric means
+	// Per response: the human rubric means and Solve counts, allocated per
+	// model at its first human grading (none in a judge-only study).
+	rub := make([][]study.RatSum, nM)
 	solSum, solN := make([][]int64, nM), make([][]int64, nM)
-	for m := range rub {
-		rub[m], solSum[m], solN[m] = make([]study.RatSum, nQ), make([]int64, nQ), make([]int64, nQ)
-	}
 	// gs is sorted by (round, question, model, evaluator): sums are taken in
 	// that fixed order.
-	for _, g := range gs {
+	for i := range gs {
+		g := &gs[i]
 		if g.Round != round || g.Model == s.HumanLabel {
 			continue
 		}
@@ -114,6 +115,9 @@ func load(s *analysis.Study, so scores.Options, graded []scores.Grading) *data {
 		m := mPos[g.Model]
 		switch g.Kind {
 		case analysis.Human:
+			if rub[m] == nil {
+				rub[m], solSum[m], solN[m] = make([]study.RatSum, nQ), make([]int64, nQ), make([]int64, nQ)
+			}
 			if !math.IsNaN(g.RubricMean) {
 				rub[m][q].Add(g.RubricRat, g.RubricMean)
 			}
@@ -137,6 +141,9 @@ func load(s *analysis.Study, so scores.Options, graded []scores.Grading) *data {
 		}
 	}
 	for m := range rub {
+		if rub[m] == nil {
+			continue
+		}
 		for q := range rub[m] {
 			if rub[m][q].N() > 0 {
 				d.hRub[m][q], d.hRubR[m][q] = rub[m][q].Mean(), rub[m][q].Rat()

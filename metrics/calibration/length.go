@@ -38,25 +38,37 @@ type lengthFit struct {
 
 // newLengthFit accumulates the cross-products of every question's rows.
 func newLengthFit(clusters [][]lengthRow, p int) *lengthFit {
-	lf := &lengthFit{nM: p, xtx: make([]float64, len(clusters)*p*p), xty: make([]float64, len(clusters)*p), rows: make([]int32, len(clusters))}
+	lf := emptyLengthFit(len(clusters), p)
 	for c, rs := range clusters {
-		a, b := lf.xtx[c*p*p:(c+1)*p*p], lf.xty[c*p:(c+1)*p]
-		for _, r := range rs {
-			for i, xi := range r.x {
-				b[i] += xi * r.y
-				for j := i; j < p; j++ {
-					a[i*p+j] += xi * r.x[j]
-				}
-			}
-		}
-		for i := 0; i < p; i++ {
-			for j := 0; j < i; j++ {
-				a[i*p+j] = a[j*p+i]
-			}
-		}
-		lf.rows[c] = int32(len(rs))
+		lf.add(c, rs)
 	}
 	return lf
+}
+
+// emptyLengthFit returns the fit of nClusters questions with no rows yet,
+// to be filled by add.
+func emptyLengthFit(nClusters, p int) *lengthFit {
+	return &lengthFit{nM: p, xtx: make([]float64, nClusters*p*p), xty: make([]float64, nClusters*p), rows: make([]int32, nClusters)}
+}
+
+// add accumulates the cross-products of question c's rows rs (once per c).
+func (lf *lengthFit) add(c int, rs []lengthRow) {
+	p := lf.nM
+	a, b := lf.xtx[c*p*p:(c+1)*p*p], lf.xty[c*p:(c+1)*p]
+	for _, r := range rs {
+		for i, xi := range r.x {
+			b[i] += xi * r.y
+			for j := i; j < p; j++ {
+				a[i*p+j] += xi * r.x[j]
+			}
+		}
+	}
+	for i := 0; i < p; i++ {
+		for j := 0; j < i; j++ {
+			a[i*p+j] = a[j*p+i]
+		}
+	}
+	lf.rows[c] = int32(len(rs))
 }
 
 // lengthWork is one bootstrap worker's space for lengthFit.fit.
@@ -151,22 +163,27 @@ func lengthControlled(ctx context.Context, s *analysis.Study, d *data, opt Optio
 		note("fewer than two models have responses with text and human gradings")
 		return nil
 	}
-	byQ := map[int][]lengthObs{}
+	// The questions' rows, question by question (in response order within
+	// a question): each question is demeaned and its cross-products
+	// accumulated in turn, so that only one question's rows exist at a
+	// time.
+	for i := range obs {
+		obs[i].m = present[obs[i].m]
+	}
+	sort.SliceStable(obs, func(a, b int) bool { return obs[a].q < obs[b].q })
 	var qs []int
-	for _, o := range obs {
-		o.m = present[o.m]
-		if _, ok := byQ[o.q]; !ok {
+	var groups []int // obs[groups[c]:groups[c+1]] are question qs[c]'s
+	for i, o := range obs {
+		if i == 0 || o.q != obs[i-1].q {
 			qs = append(qs, o.q)
+			groups = append(groups, i)
 		}
-		byQ[o.q] = append(byQ[o.q], o)
 	}
-	sort.Ints(qs)
-	clusters := make([][]lengthRow, 0, len(qs))
-	for _, q := range qs {
-		clusters = append(clusters, demean(byQ[q], nM))
+	groups = append(groups, len(obs))
+	lf := emptyLengthFit(len(qs), nM)
+	for c := range qs {
+		lf.add(c, demean(obs[groups[c]:groups[c+1]], nM))
 	}
-	lf := newLengthFit(clusters, nM)
-	clusters = nil
 	all := make([]int32, len(qs))
 	for i := range all {
 		all[i] = 1
@@ -181,12 +198,10 @@ func lengthControlled(ctx context.Context, s *analysis.Study, d *data, opt Optio
 	sumY, sumC := make([]float64, nM), make([]float64, nM)
 	cnt := make([]int, nM)
 	ys := make([]study.RatSum, nM) // raw_mean: the exact mean of the responses' human means
-	for _, q := range qs {
-		for _, o := range byQ[q] {
-			ys[o.m].Add(o.yR, o.y)
-			sumC[o.m] += float64(o.chars)
-			cnt[o.m]++
-		}
+	for _, o := range obs {
+		ys[o.m].Add(o.yR, o.y)
+		sumC[o.m] += float64(o.chars)
+		cnt[o.m]++
 	}
 	for m := range ys {
 		sumY[m] = ys[m].Mean()

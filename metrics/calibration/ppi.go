@@ -69,7 +69,8 @@ func PPIMean(f, y []float64, level float64) PPI {
 	nan := math.NaN()
 	r := PPI{Estimate: nan, Lo: nan, Hi: nan, HumanMean: nan, HumanLo: nan, HumanHi: nan,
 		Lambda: nan, Tuned: nan, TunedLo: nan, TunedHi: nan}
-	var fAll, yL, fL []float64
+	fAll := make([]float64, 0, len(f))
+	yL, fL := make([]float64, 0, len(f)), make([]float64, 0, len(f))
 	for i := range f {
 		if i >= len(y) || math.IsNaN(f[i]) {
 			continue

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
@@ -250,25 +250,30 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	for i := range all {
 		all[i] = 1
 	}
-	estimate(p, all, perJudge, est)
+	estimate(p, all, perJudge, est, nil)
 	var reps [][]float64
-	if opt.Bootstrap > 0 {
-		pool := sync.Pool{New: func() any { w := make([]float64, nQ); return &w }}
-		reps = stats.ClusterBootstrap(nQ, opt.Bootstrap, opt.Seed, nOut, func(idx []int, out []float64) {
-			if ctx.Err() != nil {
-				return
+	// Without any estimate (no response graded by both a judge and
+	// humans: a judge-only study) every interval is empty whatever the
+	// replicates: none are drawn.
+	if opt.Bootstrap > 0 && slices.ContainsFunc(est, func(v float64) bool { return !math.IsNaN(v) }) {
+		var err error
+		reps, err = stats.ClusterBootstrapCounts(ctx, nQ, opt.Bootstrap, opt.Seed, nOut, func() stats.CountStat {
+			// per worker: the weights and the sums, reused
+			w := make([]float64, nQ)
+			var t []float64
+			return func(cnt []int32, out []float64) {
+				// Weights (draw counts), not the index list: the statistics
+				// are then read in order, which keeps 40,000 questions in
+				// cache.
+				for q, c := range cnt {
+					w[q] = float64(c)
+				}
+				t = estimate(p, w, perJudge, out, t)
 			}
-			// Weights (draw counts), not the index list: the statistics are
-			// then read in order, which keeps 40,000 questions in cache.
-			wp := pool.Get().(*[]float64)
-			w := *wp
-			clear(w)
-			for _, q := range idx {
-				w[q]++
-			}
-			estimate(p, w, perJudge, out)
-			pool.Put(wp)
 		})
+		if err != nil {
+			return Result{}, fmt.Errorf("judge audit: %w", err)
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, fmt.Errorf("judge audit: %w", err)
@@ -278,13 +283,13 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 			return math.NaN(), math.NaN()
 		}
 		jd := p.judges[k/perJudge]
-		return stats.PercentileInterval(reps, k, ExpandedLevel(opt.Level, len(jd.questions)))
+		return stats.PercentileInterval(reps, k, ExpandedLevel(opt.Level, jd.nQuestions))
 	}
 
 	res.Attributes = append([]string(nil), p.attrs...)
 	for ji, jd := range p.judges {
 		base := ji * perJudge
-		j := Judge{Judge: jd.id, Provider: jd.provider, Responses: int64(jd.responses), Questions: int64(len(jd.questions))}
+		j := Judge{Judge: jd.id, Provider: jd.provider, Responses: int64(jd.responses), Questions: int64(jd.nQuestions)}
 		rows := map[string]Bias{}
 		for bi, b := range biases {
 			e := est[base+bi]
@@ -399,16 +404,22 @@ func ExpandedLevel(level float64, n int) float64 {
 // itself). Each summed statistic is the dot product of w with that
 // statistic's column over questions (gonum's floats.Dot, a fixed order of
 // operations whatever the number of cores); all-zero columns are skipped.
-func estimate(p *prepared, w []float64, perJudge int, out []float64) {
+// t is scratch space for the sums, grown when needed and returned.
+func estimate(p *prepared, w []float64, perJudge int, out, t []float64) []float64 {
 	for ji, jd := range p.judges {
-		t := make([]float64, len(jd.cols))
+		if cap(t) < len(jd.cols) {
+			t = make([]float64, len(jd.cols))
+		}
+		t = t[:len(jd.cols)]
 		for k, c := range jd.cols {
+			t[k] = 0
 			if c != nil {
 				t[k] = floats.Dot(w, c)
 			}
 		}
 		derive(t, out[ji*perJudge:(ji+1)*perJudge])
 	}
+	return t
 }
 
 // derive turns one judge's summed statistics t into its estimates o.

@@ -50,11 +50,9 @@ const (
 // judgeData is everything Analyze needs about one judge.
 type judgeData struct {
 	id, provider string
-	// stats[q*nStat+k] is statistic k summed over question q's responses
-	// (while preparing); cols[k][q] is the same by column, nil when the
-	// column is all zero.
-	stats []float64
-	cols  [][]float64
+	// cols[k][q] is statistic k summed over question q's responses; nil
+	// when the column is all zero.
+	cols [][]float64
 	// facts for the notes.
 	responses, withText, withRuns, withPos, withChk int
 	ownProvider, modelsWithProvider, ownN, othN     int
@@ -62,22 +60,35 @@ type judgeData struct {
 	tauSum                                          float64
 	tauN, tauUndef                                  int
 	solvedJ, solvedH                                []int
-	questions                                       map[int]bool
+	nQuestions                                      int // questions with an audited response
 }
 
 // response is one (question, model) of the round with its human side.
+// Its lists are ranges of the slabs of humanSide.
 type response struct {
 	q        int
 	model    string
-	hMeans   []float64 // human gradings' rubric means (defined ones)
-	hMean    float64   // mean of hMeans (exact, study.RatSum); NaN when none
-	hSum     study.RatSum
-	hRate    float64   // mean human checklist rate; NaN when none
-	hAttr    []float64 // per attribute, mean over humans; NaN when none
-	hSolved  []bool
-	chars    int // 0 when no text
+	hMean    float64 // mean of the human rubric means (exact, study.RatSum); NaN when none
+	hRate    float64 // mean human checklist rate; NaN when none
+	chars    int     // 0 when no text
 	provider string
+	// hMeans (the human gradings' defined rubric means) are
+	// humanSide.means[mFirst:mFirst+mN], hSolved humanSide.solved[sFirst:sFirst+sN].
+	mFirst, mN, sFirst, sN int32
 }
+
+// humanSide is the human side of every response of the round: the
+// responses, and one slab per list, filled in gradings order.
+type humanSide struct {
+	resps  []response
+	idx    map[[2]string]int32 // (question, model) → index into resps
+	means  []float64
+	solved []bool
+	attr   []float64 // [r*nA+a]: per attribute, mean over humans; NaN when none
+}
+
+func (h *humanSide) hMeans(r *response) []float64 { return h.means[r.mFirst : r.mFirst+r.mN] }
+func (h *humanSide) hSolved(r *response) []bool   { return h.solved[r.sFirst : r.sFirst+r.sN] }
 
 // prepared is the study reduced to what the audit reads.
 type prepared struct {
@@ -89,6 +100,22 @@ type prepared struct {
 	humans    bool // some human grading in the round
 }
 
+// runVal is one judge run's rubric mean and position.
+type runVal struct {
+	mean float64
+	pos  int
+}
+
+// unit is one judge grading of an audited response: gs[g], its response
+// resps[r].
+type unit struct{ g, r int32 }
+
+// prepare reduces s to the judges' sufficient statistics. It holds no
+// per-grading copy: responses live in slabs, a judge's units are index
+// pairs, and the runs of a judge grading are read in place from
+// Study.Gradings (scores.Grading.Src and Runs) when they lie there
+// contiguously, as a study read back from DuckDB has them (else they are
+// grouped in a map first, as before).
 func prepare(s *analysis.Study, opt Options) *prepared {
 	round := opt.Round
 	if round == "" {
@@ -101,12 +128,6 @@ func prepare(s *analysis.Study, opt Options) *prepared {
 	provOf := map[string]string{}
 	for _, m := range s.Models {
 		provOf[m.Name] = strings.TrimSpace(m.Provider)
-	}
-	chars := map[[2]string]int{}
-	for _, r := range s.Responses {
-		if r.Chars > 0 { // texts may be dropped by now; their lengths stay
-			chars[[2]string{r.QuestionID, r.Model}] = r.Chars
-		}
 	}
 	qIdx := map[string]int{}
 	for _, q := range s.Questions {
@@ -124,79 +145,29 @@ func prepare(s *analysis.Study, opt Options) *prepared {
 	}
 	use := func(round, model string) bool { return round == p.round && model != s.HumanLabel }
 
-	// Human side per response.
-	resp := map[[2]string]*response{}
-	type acc struct {
-		rate, attr []float64
-		nRate      int
-		nAttr      []int
-	}
-	accs := map[[2]string]*acc{}
-	for i := range gs {
-		g := &gs[i]
-		if g.Kind != analysis.Human || !use(g.Round, g.Model) {
-			continue
-		}
-		p.humans = true
-		k := [2]string{g.QuestionID, g.Model}
-		r := resp[k]
-		if r == nil {
-			r = &response{q: qOf(g.QuestionID), model: g.Model, chars: chars[k], provider: provOf[g.Model]}
-			resp[k] = r
-			accs[k] = &acc{attr: make([]float64, nA), nAttr: make([]int, nA)}
-		}
-		a := accs[k]
-		if !math.IsNaN(g.RubricMean) {
-			r.hMeans = append(r.hMeans, g.RubricMean)
-			r.hSum.Add(g.RubricRat, g.RubricMean)
-		}
-		if !math.IsNaN(g.ChecklistRate) {
-			a.rate = append(a.rate, g.ChecklistRate)
-			a.nRate++
-		}
-		for j, v := range g.Rubric {
-			if !math.IsNaN(v) {
-				a.attr[j] += v
-				a.nAttr[j]++
-			}
-		}
-		r.hSolved = append(r.hSolved, g.Solved)
-	}
-	for k, r := range resp {
-		a := accs[k]
-		// The exact mean, as Table 8's mean-human ranking has it, so that
-		// equal means tie.
-		r.hMean = r.hSum.Mean()
-		r.hRate = meanOf(a.rate)
-		r.hAttr = make([]float64, nA)
-		for j := range r.hAttr {
-			r.hAttr[j] = math.NaN()
-			if a.nAttr[j] > 0 {
-				r.hAttr[j] = a.attr[j] / float64(a.nAttr[j])
-			}
-		}
-	}
+	h := humanResponses(s, gs, nA, use, qOf, provOf)
+	p.humans = len(h.resps) > 0
 
 	// Judges, in evaluator order.
 	provJ := map[string]string{}
 	for _, e := range s.Evaluators {
 		provJ[e.ID] = strings.TrimSpace(e.Provider)
 	}
-	jIdx := map[string]*judgeData{}
+	jIdx := map[string]int{}
 	var ids []string
 	for i := range gs {
 		g := &gs[i]
-		if g.Kind == analysis.Judge && use(g.Round, g.Model) && jIdx[g.Evaluator] == nil {
-			jIdx[g.Evaluator] = &judgeData{id: g.Evaluator, provider: provJ[g.Evaluator]}
-			ids = append(ids, g.Evaluator)
+		if g.Kind == analysis.Judge && use(g.Round, g.Model) {
+			if _, ok := jIdx[g.Evaluator]; !ok {
+				jIdx[g.Evaluator] = -1
+				ids = append(ids, g.Evaluator)
+			}
 		}
 	}
 	sort.Strings(ids)
-	for _, id := range ids {
-		jd := jIdx[id]
-		jd.stats = make([]float64, len(p.questions)*nStat)
-		jd.questions = map[int]bool{}
-		p.judges = append(p.judges, jd)
+	for i, id := range ids {
+		jIdx[id] = i
+		p.judges = append(p.judges, &judgeData{id: id, provider: provJ[id]})
 	}
 	for _, m := range s.Models {
 		if provOf[m.Name] != "" && m.Name != s.HumanLabel {
@@ -208,46 +179,31 @@ func prepare(s *analysis.Study, opt Options) *prepared {
 			}
 		}
 	}
-
-	// Run-level values per (judge, response): rubric means of each run and
-	// the positions.
-	type runVal struct {
-		mean float64
-		pos  int
-	}
-	runs := map[[3]string][]runVal{}
-	for i := range s.Gradings {
-		g := &s.Gradings[i]
-		if g.Kind != analysis.Judge || !use(g.Round, g.Model) {
-			continue
+	if len(h.resps) == 0 {
+		// No response has a human grading: nothing is audited, every
+		// statistic is zero (every column nil).
+		for _, jd := range p.judges {
+			jd.cols = make([][]float64, nStat)
 		}
-		k := [3]string{g.Evaluator, g.QuestionID, g.Model}
-		runs[k] = append(runs[k], runVal{mean: rubricMean(g.Rubric), pos: g.Position})
+		return p
 	}
 
-	// Pass 1: the judge's unit values, kept to centre the sums.
-	type unitVal struct {
-		r    *response
-		j    float64 // judge rubric mean
-		rate float64 // judge checklist rate
-		attr []float64
-		runs []runVal
-	}
-	units := make([][]unitVal, len(p.judges))
+	// The judge gradings of audited responses, per judge in gradings order.
+	units := make([][]unit, len(p.judges))
 	for i := range gs {
 		g := &gs[i]
 		if g.Kind != analysis.Judge || !use(g.Round, g.Model) {
 			continue
 		}
-		r := resp[[2]string{g.QuestionID, g.Model}]
-		if r == nil {
+		ri, ok := h.idx[[2]string{g.QuestionID, g.Model}]
+		if !ok {
 			continue // no human grading: not audited
 		}
-		jd := jIdx[g.Evaluator]
-		ji := sort.SearchStrings(ids, g.Evaluator)
-		units[ji] = append(units[ji], unitVal{r: r, j: g.RubricMean, rate: g.ChecklistRate, attr: g.Rubric,
-			runs: runs[[3]string{g.Evaluator, g.QuestionID, g.Model}]})
-		for _, hs := range r.hSolved {
+		r := &h.resps[ri]
+		ji := jIdx[g.Evaluator]
+		jd := p.judges[ji]
+		units[ji] = append(units[ji], unit{int32(i), ri})
+		for _, hs := range h.hSolved(r) {
 			jd.solvedJ = append(jd.solvedJ, b2i(g.Solved))
 			jd.solvedH = append(jd.solvedH, b2i(hs))
 		}
@@ -255,7 +211,15 @@ func prepare(s *analysis.Study, opt Options) *prepared {
 			p.hasChk = true
 		}
 	}
+	h.idx = nil
 
+	// Run-level values of a judge grading: the rubric mean of each run and
+	// its position, in Study.Gradings order.
+	runsOf := judgeRuns(s, gs, use)
+	var buf []runVal
+
+	nQ := len(p.questions)
+	seen := make([]bool, nQ)
 	for ji, jd := range p.judges {
 		us := units[ji]
 		// Centres: means over the units (any fixed value works; the mean
@@ -264,22 +228,24 @@ func prepare(s *analysis.Study, opt Options) *prepared {
 		var nx, ny, nv, nh int
 		firstLen := -1
 		for _, u := range us {
-			res := u.j - u.r.hMean
+			g, r := &gs[u.g], &h.resps[u.r]
+			res := g.RubricMean - r.hMean
 			if math.IsNaN(res) {
 				continue
 			}
 			y0 += res
-			j0 += u.j
+			j0 += g.RubricMean
 			ny++
-			for _, h := range u.r.hMeans {
-				h0 += h
+			for _, hm := range h.hMeans(r) {
+				h0 += hm
 				nh++
 			}
-			if u.r.chars > 0 {
-				x0 += math.Log2(float64(u.r.chars))
+			if r.chars > 0 {
+				x0 += math.Log2(float64(r.chars))
 				nx++
 			}
-			for _, rv := range u.runs {
+			buf = runsOf(int(u.g), buf[:0])
+			for _, rv := range buf {
 				if !math.IsNaN(rv.mean) {
 					v0 += rv.mean
 					nv++
@@ -287,79 +253,90 @@ func prepare(s *analysis.Study, opt Options) *prepared {
 			}
 		}
 		x0, y0, j0, h0, v0 = div(x0, nx), div(y0, ny), div(j0, ny), div(h0, nh), div(v0, nv)
-		for _, u := range us {
-			q := u.r.q
-			st := jd.stats[q*nStat : (q+1)*nStat]
-			res := u.j - u.r.hMean
-			if !math.IsNaN(u.rate) && !math.IsNaN(u.r.hRate) {
-				st[sCn]++
-				st[sC] += u.rate - u.r.hRate
-				jd.withChk++
-				jd.questions[q] = true
+		cols := make([][]float64, nStat)
+		col := func(k int) []float64 {
+			if cols[k] == nil {
+				cols[k] = make([]float64, nQ)
 			}
-			for a := 0; a < nA && a < len(u.attr); a++ {
-				if d := u.attr[a] - u.r.hAttr[a]; !math.IsNaN(d) {
-					st[nFixed+2*a]++
-					st[nFixed+2*a+1] += d
+			return cols[k]
+		}
+		clear(seen)
+		var vals []float64
+		for _, u := range us {
+			g, r := &gs[u.g], &h.resps[u.r]
+			q := r.q
+			res := g.RubricMean - r.hMean
+			if !math.IsNaN(g.ChecklistRate) && !math.IsNaN(r.hRate) {
+				col(sCn)[q]++
+				col(sC)[q] += g.ChecklistRate - r.hRate
+				jd.withChk++
+				seen[q] = true
+			}
+			hAttr := h.attr[int(u.r)*nA : int(u.r+1)*nA]
+			for a := 0; a < nA && a < len(g.Rubric); a++ {
+				if d := g.Rubric[a] - hAttr[a]; !math.IsNaN(d) {
+					col(nFixed + 2*a)[q]++
+					col(nFixed + 2*a + 1)[q] += d
 				}
 			}
 			if math.IsNaN(res) {
 				continue
 			}
 			jd.responses++
-			jd.questions[q] = true
-			st[sN]++
-			st[sR] += res
-			for _, h := range u.r.hMeans {
-				st[sHn]++
-				st[sH1] += h - h0
-				st[sH2] += (h - h0) * (h - h0)
+			seen[q] = true
+			col(sN)[q]++
+			col(sR)[q] += res
+			for _, hm := range h.hMeans(r) {
+				col(sHn)[q]++
+				col(sH1)[q] += hm - h0
+				col(sH2)[q] += (hm - h0) * (hm - h0)
 			}
-			dj, dm := u.j-j0, u.r.hMean-h0
-			st[sJ1] += dj
-			st[sJ2] += dj * dj
-			st[sM1] += dm
-			st[sM2] += dm * dm
-			if u.r.chars > 0 {
+			dj, dm := g.RubricMean-j0, r.hMean-h0
+			col(sJ1)[q] += dj
+			col(sJ2)[q] += dj * dj
+			col(sM1)[q] += dm
+			col(sM2)[q] += dm * dm
+			if r.chars > 0 {
 				jd.withText++
 				if firstLen < 0 {
-					firstLen = u.r.chars
-				} else if u.r.chars != firstLen {
+					firstLen = r.chars
+				} else if r.chars != firstLen {
 					jd.distinctLen = true
 				}
-				x, y := math.Log2(float64(u.r.chars))-x0, res-y0
-				st[sLn]++
-				st[sLx] += x
-				st[sLy] += y
-				st[sLxx] += x * x
-				st[sLxy] += x * y
+				x, y := math.Log2(float64(r.chars))-x0, res-y0
+				col(sLn)[q]++
+				col(sLx)[q] += x
+				col(sLy)[q] += y
+				col(sLxx)[q] += x * x
+				col(sLxy)[q] += x * y
 			}
-			if jd.provider != "" && u.r.provider != "" {
-				if strings.EqualFold(jd.provider, u.r.provider) {
-					st[sOwnN]++
-					st[sOwn] += res
+			if jd.provider != "" && r.provider != "" {
+				if strings.EqualFold(jd.provider, r.provider) {
+					col(sOwnN)[q]++
+					col(sOwn)[q] += res
 					jd.ownN++
 				} else {
-					st[sOthN]++
-					st[sOth] += res
+					col(sOthN)[q]++
+					col(sOth)[q] += res
 					jd.othN++
 				}
 			}
-			var vals []float64
-			for _, rv := range u.runs {
+			vals = vals[:0]
+			buf = runsOf(int(u.g), buf[:0])
+			for _, rv := range buf {
 				if math.IsNaN(rv.mean) {
 					continue
 				}
 				vals = append(vals, rv.mean)
 				if rv.pos > 0 {
 					jd.withPos++
-					rr := rv.mean - u.r.hMean
+					rr := rv.mean - r.hMean
 					if rv.pos == 1 {
-						st[sPfN]++
-						st[sPf] += rr
+						col(sPfN)[q]++
+						col(sPf)[q] += rr
 					} else {
-						st[sPoN]++
-						st[sPo] += rr
+						col(sPoN)[q]++
+						col(sPo)[q] += rr
 					}
 				}
 			}
@@ -378,35 +355,202 @@ func prepare(s *analysis.Study, opt Options) *prepared {
 						mad += math.Abs(vals[a] - vals[b])
 					}
 				}
-				st[sVn] += float64(m)
-				st[sV1] += s1
-				st[sV2] += s2
-				st[sVw] += (float64(m)*c2 - c1*c1) / float64(m-1)
-				st[sVu]++
-				st[sVmad] += mad / float64(m*(m-1)/2)
+				col(sVn)[q] += float64(m)
+				col(sV1)[q] += s1
+				col(sV2)[q] += s2
+				col(sVw)[q] += (float64(m)*c2 - c1*c1) / float64(m-1)
+				col(sVu)[q]++
+				col(sVmad)[q] += mad / float64(m*(m-1)/2)
 			}
 		}
-		jd.tauSum, jd.tauN, jd.tauUndef = table8Tau(us2tau(us, func(u unitVal) (int, string, float64, float64) {
-			return u.r.q, u.r.model, u.j, u.r.hMean
+		for _, b := range seen {
+			if b {
+				jd.nQuestions++
+			}
+		}
+		for k, c := range cols {
+			if c != nil && allZero(c) {
+				cols[k] = nil
+			}
+		}
+		jd.cols = cols
+		jd.tauSum, jd.tauN, jd.tauUndef = table8Tau(us2tau(us, func(u unit) (int, string, float64, float64) {
+			r := &h.resps[u.r]
+			return r.q, r.model, gs[u.g].RubricMean, r.hMean
 		}))
-	}
-	for _, jd := range p.judges {
-		jd.cols = make([][]float64, nStat)
-		for k := range jd.cols {
-			var c []float64
-			for q := range p.questions {
-				if v := jd.stats[q*nStat+k]; v != 0 {
-					if c == nil {
-						c = make([]float64, len(p.questions))
-					}
-					c[q] = v
-				}
-			}
-			jd.cols[k] = c
-		}
-		jd.stats = nil // the columns hold it all now
+		units[ji] = nil
 	}
 	return p
+}
+
+// humanResponses gathers the human side of every response of the round
+// (use) that has a human grading, in two passes over gs: the first makes
+// the responses, their sums and list sizes; the second fills the lists'
+// slabs in gradings order.
+func humanResponses(s *analysis.Study, gs []scores.Grading, nA int, use func(round, model string) bool,
+	qOf func(string) int, provOf map[string]string) *humanSide {
+	h := &humanSide{idx: map[[2]string]int32{}}
+	var sums []study.RatSum // per response: the exact sum of the rubric means
+	var rateSum []float64
+	var rateN []int32
+	var attrN []int32
+	for i := range gs {
+		g := &gs[i]
+		if g.Kind != analysis.Human || !use(g.Round, g.Model) {
+			continue
+		}
+		k := [2]string{g.QuestionID, g.Model}
+		ri, ok := h.idx[k]
+		if !ok {
+			ri = int32(len(h.resps))
+			h.idx[k] = ri
+			h.resps = append(h.resps, response{q: qOf(g.QuestionID), model: g.Model, provider: provOf[g.Model]})
+			sums = append(sums, study.RatSum{})
+			rateSum, rateN = append(rateSum, 0), append(rateN, 0)
+			for range nA {
+				h.attr, attrN = append(h.attr, 0), append(attrN, 0)
+			}
+		}
+		r := &h.resps[ri]
+		if !math.IsNaN(g.RubricMean) {
+			r.mN++
+			sums[ri].Add(g.RubricRat, g.RubricMean)
+		}
+		if !math.IsNaN(g.ChecklistRate) {
+			rateSum[ri] += g.ChecklistRate
+			rateN[ri]++
+		}
+		at := h.attr[int(ri)*nA : int(ri+1)*nA]
+		an := attrN[int(ri)*nA : int(ri+1)*nA]
+		for j, v := range g.Rubric {
+			if !math.IsNaN(v) {
+				at[j] += v
+				an[j]++
+			}
+		}
+		r.sN++
+	}
+	if len(h.resps) == 0 {
+		return h
+	}
+	var nM, nS int32
+	for ri := range h.resps {
+		r := &h.resps[ri]
+		r.mFirst, r.sFirst = nM, nS
+		nM, nS = nM+r.mN, nS+r.sN
+		r.mN, r.sN = 0, 0 // counted again while filling
+		// The exact mean, as Table 8's mean-human ranking has it, so that
+		// equal means tie.
+		r.hMean = sums[ri].Mean()
+		r.hRate = div(rateSum[ri], int(rateN[ri]))
+		for j := range nA {
+			k := ri*nA + j
+			if attrN[k] > 0 {
+				h.attr[k] /= float64(attrN[k])
+			} else {
+				h.attr[k] = math.NaN()
+			}
+		}
+	}
+	h.means, h.solved = make([]float64, nM), make([]bool, nS)
+	for i := range gs {
+		g := &gs[i]
+		if g.Kind != analysis.Human || !use(g.Round, g.Model) {
+			continue
+		}
+		r := &h.resps[h.idx[[2]string{g.QuestionID, g.Model}]]
+		if !math.IsNaN(g.RubricMean) {
+			h.means[r.mFirst+r.mN] = g.RubricMean
+			r.mN++
+		}
+		h.solved[r.sFirst+r.sN] = g.Solved
+		r.sN++
+	}
+	chars := responseChars(s, h)
+	for ri := range h.resps {
+		h.resps[ri].chars = chars[ri]
+	}
+	return h
+}
+
+// responseChars returns the text length of each response of h (0 when it
+// has no text or is not in s.Responses).
+func responseChars(s *analysis.Study, h *humanSide) []int {
+	out := make([]int, len(h.resps))
+	for _, r := range s.Responses {
+		if r.Chars > 0 { // texts may be dropped by now; their lengths stay
+			if ri, ok := h.idx[[2]string{r.QuestionID, r.Model}]; ok {
+				out[ri] = r.Chars
+			}
+		}
+	}
+	return out
+}
+
+// judgeRuns returns a function that appends to buf the runs (rubric mean
+// of each run, position) of the judge grading gs[i] in Study.Gradings
+// order. When every scored grading's runs are Study.Gradings[Src :
+// Src+Runs] (checked here, once) they are read there; else the judge
+// gradings of the round are grouped by (evaluator, question, model) first.
+func judgeRuns(s *analysis.Study, gs []scores.Grading, use func(round, model string) bool) func(i int, buf []runVal) []runVal {
+	if runsInPlace(s.Gradings, gs) {
+		return func(i int, buf []runVal) []runVal {
+			g := &gs[i]
+			for k := int(g.Src); k < int(g.Src)+int(g.Runs); k++ {
+				if r := &s.Gradings[k]; r.Kind == analysis.Judge {
+					buf = append(buf, runVal{mean: rubricMean(r.Rubric), pos: r.Position})
+				}
+			}
+			return buf
+		}
+	}
+	runs := map[[3]string][]runVal{}
+	for i := range s.Gradings {
+		g := &s.Gradings[i]
+		if g.Kind != analysis.Judge || !use(g.Round, g.Model) {
+			continue
+		}
+		k := [3]string{g.Evaluator, g.QuestionID, g.Model}
+		runs[k] = append(runs[k], runVal{mean: rubricMean(g.Rubric), pos: g.Position})
+	}
+	return func(i int, buf []runVal) []runVal {
+		g := &gs[i]
+		return append(buf, runs[[3]string{g.Evaluator, g.QuestionID, g.Model}]...)
+	}
+}
+
+// runsInPlace reports whether the runs of every scored grading g are
+// exactly rows[g.Src : g.Src+g.Runs]: each such range holds only rows of
+// g's (round, question, model, evaluator), the ranges do not overlap, and
+// together they cover rows.
+func runsInPlace(rows []study.Grading, gs []scores.Grading) bool {
+	covered := make([]bool, len(rows))
+	n := 0
+	for i := range gs {
+		g := &gs[i]
+		lo, hi := int(g.Src), int(g.Src)+int(g.Runs)
+		if g.Runs < 1 || lo < 0 || hi > len(rows) {
+			return false
+		}
+		for k := lo; k < hi; k++ {
+			r := &rows[k]
+			if covered[k] || r.Round != g.Round || r.QuestionID != g.QuestionID || r.Model != g.Model || r.Evaluator != g.Evaluator {
+				return false
+			}
+			covered[k] = true
+		}
+		n += hi - lo
+	}
+	return n == len(rows)
+}
+
+func allZero(c []float64) bool {
+	for _, v := range c {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // tauUnit is one response for Table 8's τ.

@@ -157,8 +157,26 @@ func (r Result) Part() report.Part {
 type pilot struct {
 	models []string
 	nQ     int
-	// per model: per question: grader → rubric mean (NaN skipped)
-	by [][]map[string]score
+	// per model: its graders' rubric means question by question (NaN
+	// skipped)
+	by []modelGradings
+}
+
+// modelGradings is one model's gradings: question q's are s[start[q]:start[q+1]],
+// in grader-name order, one per grader.
+type modelGradings struct {
+	start []int32
+	s     []entry
+}
+
+// at returns question q's gradings.
+func (g modelGradings) at(q int) []entry { return g.s[g.start[q]:g.start[q+1]] }
+
+// entry is one grader's rubric mean of a response: e is the grader's rank
+// in name order, q the question.
+type entry struct {
+	q, e int32
+	score
 }
 
 // score is one grading's rubric mean, as a float and as an exact fraction
@@ -304,7 +322,8 @@ func newPlanTable(opt PlanOptions) *report.Table {
 }
 
 // loadPilot collects the main-round human rubric means per model and
-// question, with the models ordered by mean rubric over gradings.
+// question, with the models ordered by mean rubric over gradings. A grader
+// graded a response once; were it listed twice, the later grading counts.
 func loadPilot(s *analysis.Study, so scores.Options, graded []scores.Grading) *pilot {
 	round := s.MainRound
 	if round == "" {
@@ -314,27 +333,38 @@ func loadPilot(s *analysis.Study, so scores.Options, graded []scores.Grading) *p
 	for i, q := range s.Questions {
 		qPos[q.ID] = i
 	}
-	accs := map[string]*study.RatSum{} // per model: the exact mean rubric over gradings
-	by := map[string][]map[string]score{}
-	for _, g := range scores.OrCompute(graded, s, so) {
+	gs := scores.OrCompute(graded, s, so)
+	use := func(g *scores.Grading) (int, bool) {
 		if g.Kind != analysis.Human || g.Round != round || g.Model == s.HumanLabel || math.IsNaN(g.RubricMean) {
-			continue
+			return 0, false
 		}
 		qi, ok := qPos[g.QuestionID]
-		if !ok {
+		return qi, ok
+	}
+	accs := map[string]*study.RatSum{} // per model: the exact mean rubric over gradings
+	count := map[string]int{}
+	grader := map[string]int32{}
+	for i := range gs {
+		g := &gs[i]
+		if _, ok := use(g); !ok {
 			continue
 		}
 		a := accs[g.Model]
 		if a == nil {
 			a = &study.RatSum{}
 			accs[g.Model] = a
-			by[g.Model] = make([]map[string]score, len(s.Questions))
 		}
 		a.Add(g.RubricRat, g.RubricMean)
-		if by[g.Model][qi] == nil {
-			by[g.Model][qi] = map[string]score{}
-		}
-		by[g.Model][qi][g.Evaluator] = score{g.RubricMean, g.RubricRat}
+		count[g.Model]++
+		grader[g.Evaluator] = 0
+	}
+	names := make([]string, 0, len(grader))
+	for e := range grader {
+		names = append(names, e)
+	}
+	sort.Strings(names)
+	for i, e := range names {
+		grader[e] = int32(i)
 	}
 	p := &pilot{nQ: len(s.Questions)}
 	for m := range accs {
@@ -347,8 +377,47 @@ func loadPilot(s *analysis.Study, so scores.Options, graded []scores.Grading) *p
 		}
 		return p.models[i] < p.models[j]
 	})
-	for _, m := range p.models {
-		p.by = append(p.by, by[m])
+	mPos := map[string]int{}
+	p.by = make([]modelGradings, len(p.models))
+	for i, m := range p.models {
+		mPos[m] = i
+		p.by[i].s = make([]entry, 0, count[m])
+	}
+	for i := range gs {
+		g := &gs[i]
+		qi, ok := use(g)
+		if !ok {
+			continue
+		}
+		b := &p.by[mPos[g.Model]]
+		b.s = append(b.s, entry{q: int32(qi), e: grader[g.Evaluator], score: score{g.RubricMean, g.RubricRat}})
+	}
+	for i := range p.by {
+		b := &p.by[i]
+		sort.SliceStable(b.s, func(x, y int) bool {
+			if b.s[x].q != b.s[y].q {
+				return b.s[x].q < b.s[y].q
+			}
+			return b.s[x].e < b.s[y].e
+		})
+		// one entry per (question, grader): the last
+		k := 0
+		for j := range b.s {
+			if j+1 < len(b.s) && b.s[j+1].q == b.s[j].q && b.s[j+1].e == b.s[j].e {
+				continue
+			}
+			b.s[k] = b.s[j]
+			k++
+		}
+		b.s = b.s[:k]
+		b.start = make([]int32, p.nQ+1)
+		j := 0
+		for q := 0; q <= p.nQ; q++ {
+			for j < len(b.s) && int(b.s[j].q) < q {
+				j++
+			}
+			b.start[q] = int32(j)
+		}
 	}
 	return p
 }
@@ -369,23 +438,15 @@ func cmpMean(a, b *study.RatSum) int {
 	return 0
 }
 
-// gradersMean returns the mean of a grader map: exact (a RatSum) when every
-// grader's mean is; its N is 0 when the map is empty.
-func gradersMean(g map[string]score) study.RatSum {
+// gradersMean returns the mean of one response's gradings (in grader-name
+// order): exact (a RatSum) when every grader's mean is; its N is 0 when
+// there are none.
+func gradersMean(g []entry) study.RatSum {
 	var m study.RatSum
-	for _, k := range sortedKeys(g) {
-		m.Add(g[k].r, g[k].x)
+	for _, x := range g {
+		m.Add(x.r, x.x)
 	}
 	return m
-}
-
-func sortedKeys(g map[string]score) []string {
-	k := make([]string, 0, len(g))
-	for e := range g {
-		k = append(k, e)
-	}
-	sort.Strings(k)
-	return k
 }
 
 // pair computes one row for models i (higher) and j.
@@ -398,8 +459,9 @@ func (p *pilot) pair(i, j int, opt PlanOptions) Pair {
 	// fallback: within-response deviations.
 	var ssPaired, ssResp float64
 	var dfPaired, dfResp, qPaired, qResp int
+	var dj, v []float64 // scratch
 	for q := 0; q < p.nQ; q++ {
-		ga, gb := p.by[i][q], p.by[j][q]
+		ga, gb := p.by[i].at(q), p.by[j].at(q)
 		if len(ga) == 0 || len(gb) == 0 {
 			continue
 		}
@@ -417,10 +479,17 @@ func (p *pilot) pair(i, j int, opt PlanOptions) Pair {
 		diff = append(diff, dq)
 		inv = append(inv, 1/float64(len(ga))+1/float64(len(gb)))
 		gSum += float64(len(ga) + len(gb))
-		var dj []float64
-		for _, e := range sortedKeys(ga) {
-			if vb, ok := gb[e]; ok {
-				dj = append(dj, ga[e].x-vb.x)
+		dj = dj[:0]
+		for a, b := 0, 0; a < len(ga) && b < len(gb); { // the graders of both, in name order
+			switch {
+			case ga[a].e < gb[b].e:
+				a++
+			case ga[a].e > gb[b].e:
+				b++
+			default:
+				dj = append(dj, ga[a].x-gb[b].x)
+				a++
+				b++
 			}
 		}
 		if len(dj) >= 2 {
@@ -429,11 +498,11 @@ func (p *pilot) pair(i, j int, opt PlanOptions) Pair {
 			qPaired++
 		}
 		resp := false
-		for _, g := range []map[string]score{ga, gb} {
+		for _, g := range [][]entry{ga, gb} {
 			if len(g) >= 2 {
-				v := make([]float64, 0, len(g))
-				for _, e := range sortedKeys(g) {
-					v = append(v, g[e].x)
+				v = v[:0]
+				for _, x := range g {
+					v = append(v, x.x)
 				}
 				ssResp += float64(stats.Variance(v) * float64(len(v)-1))
 				dfResp += len(v) - 1

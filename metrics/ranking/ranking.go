@@ -594,11 +594,17 @@ func build(s *analysis.Study, opt Options) (*data, []report.Note, []string) {
 	if human == "" {
 		human = defaultHumanName
 	}
-	var gs []scores.Grading
+	// gs points into the (shared, read-only) scored gradings: the analysed
+	// set without a copy of each.
+	var gs []*scores.Grading
 	qpos := map[string]int{}
 	var questions []string
-	modelQs := map[string]map[string]bool{}
-	for _, g := range scores.OrCompute(opt.Graded, s, opt.Scores) {
+	// modelQs[m][q] says model m is graded on question q (by position);
+	// nQ[m] counts them.
+	modelQs, nQ := map[string][]bool{}, map[string]int{}
+	all := scores.OrCompute(opt.Graded, s, opt.Scores)
+	for i := range all {
+		g := &all[i]
 		if g.Round != round || g.Kind != analysis.Human || g.Model == human {
 			continue
 		}
@@ -607,10 +613,16 @@ func build(s *analysis.Study, opt Options) (*data, []report.Note, []string) {
 			qpos[g.QuestionID] = len(questions)
 			questions = append(questions, g.QuestionID)
 		}
-		if modelQs[g.Model] == nil {
-			modelQs[g.Model] = map[string]bool{}
+		q := qpos[g.QuestionID]
+		seen := modelQs[g.Model]
+		if len(seen) <= q {
+			seen = append(seen, make([]bool, q+1-len(seen))...)
+			modelQs[g.Model] = seen
 		}
-		modelQs[g.Model][g.QuestionID] = true
+		if !seen[q] {
+			seen[q] = true
+			nQ[g.Model]++
+		}
 	}
 	if len(gs) == 0 {
 		notes = append(notes, report.Note{Table: RankingsTable, Reason: fmt.Sprintf("no human gradings of models in round %q", round)})
@@ -623,10 +635,10 @@ func build(s *analysis.Study, opt Options) (*data, []report.Note, []string) {
 	sort.Strings(names)
 	var models []string
 	for _, m := range names {
-		cov := float64(len(modelQs[m])) / float64(len(questions))
+		cov := float64(nQ[m]) / float64(len(questions))
 		if cov < opt.MinCoverage {
 			notes = append(notes, report.Note{Table: RankingsTable, Reason: fmt.Sprintf("model %s left out: graded on %d of %d questions (%.1f %%, below %.0f %%)",
-				m, len(modelQs[m]), len(questions), 100*cov, 100*opt.MinCoverage)})
+				m, nQ[m], len(questions), 100*cov, 100*opt.MinCoverage)})
 			continue
 		}
 		models = append(models, m)

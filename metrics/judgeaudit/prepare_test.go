@@ -1,0 +1,230 @@
+package judgeaudit
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/study"
+)
+
+// roughen makes the simulated study s look like real data: some responses
+// lose their human gradings (not audited), some gradings their rubric
+// score, some responses their text length, some judge gradings a run; the
+// humans and the judges give checklist verdicts on a 3-item checklist, and
+// one human grading is of a question that is not in s.Questions.
+func roughen(s *analysis.Study, seed uint64) {
+	r := rand.New(rand.NewPCG(seed, 7))
+	noHuman := map[[2]string]bool{}
+	for i := range s.Responses {
+		if r.IntN(5) == 0 {
+			noHuman[[2]string{s.Responses[i].QuestionID, s.Responses[i].Model}] = true
+		}
+		if r.IntN(7) == 0 {
+			s.Responses[i].Chars = 0
+		}
+	}
+	verdicts := func() []study.Verdict {
+		v := make([]study.Verdict, 3)
+		for k := range v {
+			v[k] = study.Verdict(1 + r.IntN(4))
+		}
+		return v
+	}
+	var out []analysis.Grading
+	for _, g := range s.Gradings {
+		k := [2]string{g.QuestionID, g.Model}
+		if g.Kind == analysis.Human && noHuman[k] {
+			continue
+		}
+		if g.Kind == analysis.Judge && g.Run == "2" && r.IntN(6) == 0 {
+			continue
+		}
+		if r.IntN(9) == 0 {
+			g.Rubric = []float64{math.NaN()}
+		}
+		if r.IntN(3) > 0 {
+			g.Verdicts = verdicts()
+		}
+		out = append(out, g)
+	}
+	out = append(out, analysis.Grading{Evaluator: "h1", Kind: analysis.Human, Round: "main", QuestionID: "zz-extra",
+		Model: "m1", Rubric: []float64{3}})
+	s.Gradings = out
+}
+
+// TestPrepareMatchesOld checks that prepare gives the same sufficient
+// statistics, bit for bit, and the same facts as the prepare it replaced
+// (prepareOld, kept in data_old_test.go), on simulated studies as built
+// (runs grouped in a map) and with the gradings sorted as package transform
+// delivers them (runs read in place), smooth and roughened.
+func TestPrepareMatchesOld(t *testing.T) {
+	for _, c := range []struct {
+		seed  uint64
+		rough bool
+		sort  bool
+	}{{1, false, false}, {2, false, true}, {3, true, false}, {4, true, true}, {5, true, true}} {
+		t.Run(fmt.Sprintf("seed%d_rough%v_sorted%v", c.seed, c.rough, c.sort), func(t *testing.T) {
+			s := simStudyOf(c.seed, 60, simJudges)
+			if c.rough {
+				roughen(s, c.seed)
+			}
+			if c.sort {
+				s.Gradings, _ = scores.Sorted(s.Gradings)
+			}
+			opt := DefaultOptions()
+			opt.Graded = scores.Compute(s, opt.Scores)
+			if got := runsInPlace(s.Gradings, opt.Graded); got != c.sort {
+				t.Fatalf("runsInPlace = %v, want %v", got, c.sort)
+			}
+			checkSamePrepared(t, prepare(s, opt), prepareOld(s, opt))
+		})
+	}
+}
+
+// TestPrepareNoHumans checks a round without human gradings: every judge
+// is listed with no statistic, as before.
+func TestPrepareNoHumans(t *testing.T) {
+	s := simStudyOf(9, 20, simJudges[:2])
+	var js []analysis.Grading
+	for _, g := range s.Gradings {
+		if g.Kind == analysis.Judge {
+			js = append(js, g)
+		}
+	}
+	s.Gradings = js
+	opt := DefaultOptions()
+	checkSamePrepared(t, prepare(s, opt), prepareOld(s, opt))
+}
+
+func checkSamePrepared(t *testing.T, got *prepared, want *preparedOld) {
+	t.Helper()
+	same := func(what string, g, w any) {
+		t.Helper()
+		if fmt.Sprint(g) != fmt.Sprint(w) {
+			t.Errorf("%s: got %v, want %v", what, g, w)
+		}
+	}
+	same("round", got.round, want.round)
+	same("questions", got.questions, want.questions)
+	same("attrs", got.attrs, want.attrs)
+	same("hasChk", got.hasChk, want.hasChk)
+	same("humans", got.humans, want.humans)
+	if len(got.judges) != len(want.judges) {
+		t.Fatalf("judges: got %d, want %d", len(got.judges), len(want.judges))
+	}
+	audited := 0
+	for i, g := range got.judges {
+		w := want.judges[i]
+		id := g.id
+		same(id+" id/provider", []string{g.id, g.provider}, []string{w.id, w.provider})
+		same(id+" facts", []any{g.responses, g.withText, g.withRuns, g.withPos, g.withChk, g.ownProvider, g.modelsWithProvider, g.ownN, g.othN, g.distinctLen, g.tauN, g.tauUndef},
+			[]any{w.responses, w.withText, w.withRuns, w.withPos, w.withChk, w.ownProvider, w.modelsWithProvider, w.ownN, w.othN, w.distinctLen, w.tauN, w.tauUndef})
+		same(id+" questions", g.nQuestions, len(w.questions))
+		if math.Float64bits(g.tauSum) != math.Float64bits(w.tauSum) {
+			t.Errorf("%s tauSum: got %v, want %v", id, g.tauSum, w.tauSum)
+		}
+		same(id+" solvedJ", g.solvedJ, w.solvedJ)
+		same(id+" solvedH", g.solvedH, w.solvedH)
+		if len(g.cols) != len(w.cols) {
+			t.Fatalf("%s: got %d columns, want %d", id, len(g.cols), len(w.cols))
+		}
+		for k := range g.cols {
+			if (g.cols[k] == nil) != (w.cols[k] == nil) || len(g.cols[k]) != len(w.cols[k]) {
+				t.Errorf("%s column %d: got %d values (nil %v), want %d (nil %v)", id, k, len(g.cols[k]), g.cols[k] == nil, len(w.cols[k]), w.cols[k] == nil)
+				continue
+			}
+			for q := range g.cols[k] {
+				if math.Float64bits(g.cols[k][q]) != math.Float64bits(w.cols[k][q]) {
+					t.Errorf("%s column %d question %d: got %v, want %v", id, k, q, g.cols[k][q], w.cols[k][q])
+				}
+			}
+		}
+		audited += g.responses
+	}
+	t.Logf("%d judges, %d audited judge gradings", len(got.judges), audited)
+}
+
+// TestBootstrapMatchesOld checks that the intervals of Analyze, whose
+// bootstrap passes draw counts (stats.ClusterBootstrapCounts), equal bit
+// for bit those of the index-list bootstrap it replaced
+// (stats.ClusterBootstrap, weights counted from the indices), computed here.
+func TestBootstrapMatchesOld(t *testing.T) {
+	s := simStudyOf(11, 60, simJudges)
+	roughen(s, 11)
+	opt := DefaultOptions()
+	opt.Bootstrap = 300
+	res, err := Analyze(context.Background(), s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := prepare(s, opt)
+	nA, nQ := len(p.attrs), len(p.questions)
+	perJudge := len(biases) + nA
+	reps := stats.ClusterBootstrap(nQ, opt.Bootstrap, opt.Seed, len(p.judges)*perJudge, func(idx []int, out []float64) {
+		w := make([]float64, nQ)
+		for _, q := range idx {
+			w[q]++
+		}
+		estimate(p, w, perJudge, out, nil)
+	})
+	n := 0
+	for ji, j := range res.Judges {
+		rows := append(append([]Bias(nil), j.Biases...), j.ByAttribute...)
+		for k, b := range rows {
+			if math.IsNaN(b.Estimate) {
+				continue
+			}
+			lo, hi := stats.PercentileInterval(reps, ji*perJudge+k, ExpandedLevel(opt.Level, p.judges[ji].nQuestions))
+			if math.Float64bits(lo) != math.Float64bits(b.Lo) || math.Float64bits(hi) != math.Float64bits(b.Hi) {
+				t.Errorf("%s %s %s: got [%v, %v], want [%v, %v]", j.Judge, b.Name, b.Attribute, b.Lo, b.Hi, lo, hi)
+			}
+			n++
+		}
+	}
+	if n < 20 {
+		t.Fatalf("only %d intervals compared", n)
+	}
+}
+
+// TestNoEstimateNoReplicates checks a judge-only round: no estimate, so
+// Analyze draws no replicates, and the result is the one without a
+// bootstrap (every row empty, the same notes and flags).
+func TestNoEstimateNoReplicates(t *testing.T) {
+	s := simStudyOf(9, 30, simJudges[:2])
+	var js []analysis.Grading
+	for _, g := range s.Gradings {
+		if g.Kind == analysis.Judge {
+			js = append(js, g)
+		}
+	}
+	s.Gradings = js
+	opt := DefaultOptions()
+	with, err := Analyze(context.Background(), s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Bootstrap = 0
+	without, err := Analyze(context.Background(), s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(with.Judges) != 2 {
+		t.Fatalf("got %d judges, want 2", len(with.Judges))
+	}
+	for _, j := range with.Judges {
+		for _, b := range append(append([]Bias(nil), j.Biases...), j.ByAttribute...) {
+			if !math.IsNaN(b.Estimate) || !math.IsNaN(b.Lo) || !math.IsNaN(b.Hi) {
+				t.Errorf("%s %s: got %v [%v, %v], want all NaN", j.Judge, b.Name, b.Estimate, b.Lo, b.Hi)
+			}
+		}
+	}
+	if fmt.Sprintf("%+v", with) != fmt.Sprintf("%+v", without) {
+		t.Errorf("with replicates:\n%+v\nwithout:\n%+v", with, without)
+	}
+}
