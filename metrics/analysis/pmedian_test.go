@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/euroexec/euroexec/metrics/stats"
@@ -122,7 +124,7 @@ func oldMedianP(a *run, diffs [][]float64, nQ, n int) ([]float64, []int) {
 	d := make([]float64, 0, n)
 	sq := make([]float64, n)
 	for r := 0; r < R; r++ {
-		idx := ss.draw(n, stats.NewRand(seed, n*R+r))
+		idx := ss.drawStd(n, stats.NewRand(seed, n*R+r))
 		for k, dk := range diffs {
 			d = d[:0]
 			for _, i := range idx {
@@ -147,10 +149,15 @@ func oldMedianP(a *run, diffs [][]float64, nQ, n int) ([]float64, []int) {
 	return med, def
 }
 
-// scoreRows returns per-question scores of nM models (means of up to
-// three gradings of 1…5 in quarter steps, NaN with probability missing),
-// the better models shifted up by gap per rank.
+// scoreRows returns per-question scores of nM models: a question effect
+// shared by the models (its difficulty, 1…5) plus, per model, the mean of
+// one to three gradings' deviations in quarter points (−1…1), the better
+// models shifted up by gap per rank; NaN with probability missing.
 func scoreRows(r *rand.Rand, nM, nQ int, missing, gap float64) [][]float64 {
+	base := make([]float64, nQ)
+	for q := range base {
+		base[q] = float64(1 + r.IntN(5))
+	}
 	sc := make([][]float64, nM)
 	for m := range sc {
 		sc[m] = make([]float64, nQ)
@@ -162,9 +169,9 @@ func scoreRows(r *rand.Rand, nM, nQ int, missing, gap float64) [][]float64 {
 			g := 1 + r.IntN(3)
 			s := 0.0
 			for range g {
-				s += float64(1+r.IntN(17)) / 4
+				s += float64(r.IntN(9)-4) / 4
 			}
-			sc[m][q] = s/float64(g) + gap*float64(nM-m)
+			sc[m][q] = base[q] + s/float64(g) + gap*float64(nM-m)
 		}
 	}
 	return sc
@@ -222,17 +229,23 @@ func TestMedianPMatchesOld(t *testing.T) {
 	}
 }
 
-// BenchmarkMedianP compares the p-value curve's inner step, old and new,
-// on one study-like score matrix (4 adjacent pairs of 5 models, 1,000 and
-// 10,000 questions, 2 % missing, 500 draws).
+// BenchmarkMedianP compares the p-value curve, old and new, on one
+// study-like score matrix (4 adjacent pairs of 5 models 0.1 points apart,
+// 2 % missing, 500 draws): at 1,000 questions every size of Figure 3's grid (as a 1,000
+// question run), at 10,000 questions every tenth.
 func BenchmarkMedianP(b *testing.B) {
 	for _, nQ := range []int{1000, 10000} {
 		r := rand.New(rand.NewPCG(8, 9))
-		sc := scoreRows(r, 5, nQ, 0.02, 0.03)
+		sc := scoreRows(r, 5, nQ, 0.02, 0.1)
 		pairs := adjacentPairs(5)
 		a := &run{ctx: context.Background(), opt: Options{Resamples: 500, Seed: 1}}
 		nd, od := newPairDiffs(sc, pairs), oldDiffs(sc, pairs)
-		sizes := []int{10, 100, nQ / 2, nQ}
+		var sizes []int
+		for i, n := range pvalueGrid(nQ) {
+			if nQ < 10000 || i%10 == 0 {
+				sizes = append(sizes, n)
+			}
+		}
 		b.Run(fmt.Sprintf("old/q=%d", nQ), func(b *testing.B) {
 			for b.Loop() {
 				for _, n := range sizes {
@@ -248,4 +261,43 @@ func BenchmarkMedianP(b *testing.B) {
 			}
 		})
 	}
+}
+
+// drawStd is subsampler.draw as it was before pcg, with a rand.Rand.
+func (s *subsampler) drawStd(k int, r *rand.Rand) []int {
+	n := len(s.perm)
+	if k < 0 || k > n {
+		return nil
+	}
+	s.touched = s.touched[:0]
+	for i := 0; i < k; i++ {
+		j := i + r.IntN(n-i)
+		s.perm[i], s.perm[j] = s.perm[j], s.perm[i]
+		s.touched = append(s.touched, j)
+	}
+	out := s.out[:0]
+	if k < 32 {
+		out = append(out, s.perm[:k]...)
+		slices.Sort(out)
+	} else {
+		for _, v := range s.perm[:k] {
+			s.bits[v>>6] |= 1 << (uint(v) & 63)
+		}
+		for w, word := range s.bits {
+			for word != 0 {
+				b := bits.TrailingZeros64(word)
+				out = append(out, w<<6|b)
+				word &= word - 1
+			}
+			s.bits[w] = 0
+		}
+	}
+	for i := 0; i < k; i++ {
+		s.perm[i] = i
+	}
+	for _, j := range s.touched {
+		s.perm[j] = j
+	}
+	s.out = out
+	return out
 }
