@@ -40,6 +40,114 @@ func pairedT(d, sq []float64) (tdraw, bool) {
 	return tdraw{at: math.Abs(t), df: int32(n - 1)}, true
 }
 
+// pairedTAt is pairedT of the differences v[idx[0]], v[idx[1]], … (none
+// NaN) without gathering them: the pairwise sums of stats.Sum are taken
+// over the indices in the same order and grouping, and the squared
+// deviations are summed as they are formed, so the result is pairedT's
+// bit for bit (TestPairedTAtMatches).
+func pairedTAt(v []float64, idx []int) (tdraw, bool) {
+	n := len(idx)
+	if n < 2 {
+		return tdraw{}, false
+	}
+	fn := float64(n)
+	m := (0.0 + pairwiseAt(v, idx)) / fn
+	ss := 0.0 + pairwiseSqAt(v, idx, m)
+	vr := (ss / fn) * (fn / float64(n-1))
+	se := math.Sqrt(vr / fn)
+	t := (m - 0) / se
+	if math.IsNaN(t) {
+		return tdraw{}, false
+	}
+	return tdraw{at: math.Abs(t), df: int32(n - 1)}, true
+}
+
+// pairwiseAt is stats' pairwise summation (numpy's) of v[idx[i]]: a
+// left-to-right loop below 8 terms, eight interleaved sums up to 128, a
+// split at half (rounded down to a multiple of 8) above.
+func pairwiseAt(v []float64, idx []int) float64 {
+	n := len(idx)
+	switch {
+	case n < 8:
+		res := 0.0
+		for _, i := range idx {
+			res += v[i]
+		}
+		return res
+	case n <= 128:
+		var r [8]float64
+		for j := range r {
+			r[j] = v[idx[j]]
+		}
+		i := 8
+		for ; i < n-n%8; i += 8 {
+			x := idx[i : i+8 : i+8]
+			r[0] += v[x[0]]
+			r[1] += v[x[1]]
+			r[2] += v[x[2]]
+			r[3] += v[x[3]]
+			r[4] += v[x[4]]
+			r[5] += v[x[5]]
+			r[6] += v[x[6]]
+			r[7] += v[x[7]]
+		}
+		res := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+		for ; i < n; i++ {
+			res += v[idx[i]]
+		}
+		return res
+	default:
+		n2 := n / 2
+		n2 -= n2 % 8
+		return pairwiseAt(v, idx[:n2]) + pairwiseAt(v, idx[n2:])
+	}
+}
+
+// pairwiseSqAt is pairwiseAt of the squared deviations (v[idx[i]] − m)²,
+// each rounded to float64 before it is added (no fused multiply-add), as
+// when they are stored first.
+func pairwiseSqAt(v []float64, idx []int, m float64) float64 {
+	sq := func(i int) float64 {
+		e := v[i] - m
+		return float64(e * e)
+	}
+	n := len(idx)
+	switch {
+	case n < 8:
+		res := 0.0
+		for _, i := range idx {
+			res += sq(i)
+		}
+		return res
+	case n <= 128:
+		var r [8]float64
+		for j := range r {
+			r[j] = sq(idx[j])
+		}
+		i := 8
+		for ; i < n-n%8; i += 8 {
+			x := idx[i : i+8 : i+8]
+			r[0] += sq(x[0])
+			r[1] += sq(x[1])
+			r[2] += sq(x[2])
+			r[3] += sq(x[3])
+			r[4] += sq(x[4])
+			r[5] += sq(x[5])
+			r[6] += sq(x[6])
+			r[7] += sq(x[7])
+		}
+		res := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+		for ; i < n; i++ {
+			res += sq(idx[i])
+		}
+		return res
+	default:
+		n2 := n / 2
+		n2 -= n2 % 8
+		return pairwiseSqAt(v, idx[:n2], m) + pairwiseSqAt(v, idx[n2:], m)
+	}
+}
+
 // pOf is the two-sided p-value of a draw: stats.StudentTTwoSided, which
 // depends on t only through −|t|. It is a number (never NaN) for a t that
 // is not NaN and df ≥ 1.

@@ -184,18 +184,23 @@ func pvalueGrid(n int) []int {
 const pvalueSeedTag = 3
 
 // pairDiffs holds, per pair, the per-question difference a − b of the
-// scores (NaN where either is missing), as stats.TTestRel forms it.
+// scores (NaN where either is missing), as stats.TTestRel forms it, and
+// whether the pair has a NaN at all.
 type pairDiffs struct {
-	d [][]float64
+	d      [][]float64
+	hasNaN []bool
 }
 
 // newPairDiffs returns the differences of the pairs' score rows.
 func newPairDiffs(sc [][]float64, pairs []pair) *pairDiffs {
-	out := &pairDiffs{d: make([][]float64, len(pairs))}
+	out := &pairDiffs{d: make([][]float64, len(pairs)), hasNaN: make([]bool, len(pairs))}
 	for k, pr := range pairs {
 		d := make([]float64, len(sc[pr.a]))
 		for i := range d {
 			d[i] = sc[pr.a][i] - sc[pr.b][i]
+			if math.IsNaN(d[i]) {
+				out.hasNaN[k] = true
+			}
 		}
 		out.d[k] = d
 	}
@@ -203,7 +208,9 @@ func newPairDiffs(sc [][]float64, pairs []pair) *pairDiffs {
 }
 
 // only returns the differences of pair k alone.
-func (d *pairDiffs) only(k int) *pairDiffs { return &pairDiffs{d: d.d[k : k+1]} }
+func (d *pairDiffs) only(k int) *pairDiffs {
+	return &pairDiffs{d: d.d[k : k+1], hasNaN: d.hasNaN[k : k+1]}
+}
 
 // medianP returns, for each pair, the median over Options.Resamples draws
 // of n questions without replacement of the pair's paired t-test p-value
@@ -231,6 +238,12 @@ func (a *run) medianP(diffs *pairDiffs, nQ, n int) ([]float64, []int) {
 		rng := pcg{seed, uint64(n*R + r)} // stats.NewRand(seed, n·R + r)'s stream
 		idx := ss.draw(n, &rng)
 		for k, dk := range diffs.d {
+			if !diffs.hasNaN[k] { // every drawn question counts: no gathering
+				if td, ok := pairedTAt(dk, idx); ok {
+					ts[k] = append(ts[k], td)
+				}
+				continue
+			}
 			d = d[:0]
 			for _, i := range idx {
 				if v := dk[i]; !math.IsNaN(v) {
