@@ -6,17 +6,20 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 )
 
-// profiles are the hidden --cpuprofile and --memprofile flags of every
-// command: pprof profiles of the whole command, for `go tool pprof`.
+// profiles are the hidden --cpuprofile, --memprofile and --trace flags of
+// every command: pprof profiles of the whole command, for `go tool pprof`,
+// and an execution trace (every goroutine's timeline), for `go tool trace`.
 type profiles struct {
-	cpu, mem string
-	cpuFile  *os.File
+	cpu, mem, trace string
+	cpuFile         *os.File
+	traceFile       *os.File
 	// the heap watcher: every second it takes a heap profile when the live
 	// heap is the largest seen, so that --memprofile shows the peak
 	stopWatch chan struct{}
@@ -30,12 +33,26 @@ func (p *profiles) flags(root *cobra.Command) {
 	f := root.PersistentFlags()
 	f.StringVar(&p.cpu, "cpuprofile", "", "write a CPU profile of the command to this file")
 	f.StringVar(&p.mem, "memprofile", "", "write a heap profile (all allocations, and live memory at the largest live heap seen, sampled every second) to this file")
+	f.StringVar(&p.trace, "trace", "", "write an execution trace of the command (goroutines, GC, system calls) to this file, for go tool trace")
 	_ = f.MarkHidden("cpuprofile")
 	_ = f.MarkHidden("memprofile")
+	_ = f.MarkHidden("trace")
 }
 
-// start starts the CPU profile and the heap watcher when asked for.
+// start starts the CPU profile, the execution trace and the heap watcher
+// when asked for.
 func (p *profiles) start() error {
+	if p.trace != "" {
+		f, err := os.Create(p.trace)
+		if err != nil {
+			return fmt.Errorf("trace: %w", err)
+		}
+		if err := trace.Start(f); err != nil {
+			f.Close()
+			return fmt.Errorf("trace: %w", err)
+		}
+		p.traceFile = f
+	}
 	if p.mem != "" {
 		p.stopWatch = make(chan struct{})
 		p.watchDone.Add(1)
@@ -56,9 +73,17 @@ func (p *profiles) start() error {
 	return nil
 }
 
-// stop ends the CPU profile and writes the heap profile, when asked for.
+// stop ends the CPU profile and the trace and writes the heap profile,
+// when asked for.
 func (p *profiles) stop() error {
 	var err error
+	if p.traceFile != nil {
+		trace.Stop()
+		if cerr := p.traceFile.Close(); cerr != nil {
+			err = fmt.Errorf("trace: %w", cerr)
+		}
+		p.traceFile = nil
+	}
 	if p.cpuFile != nil {
 		pprof.StopCPUProfile()
 		if cerr := p.cpuFile.Close(); cerr != nil {

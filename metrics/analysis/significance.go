@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/euroexec/euroexec/metrics/stats"
@@ -184,18 +183,33 @@ func pvalueGrid(n int) []int {
 // pvalueSeedTag is the stream tag of the Figure 3 draws.
 const pvalueSeedTag = 3
 
-// pairDiffs returns, per pair, the per-question difference a − b of the
-// scores (NaN where either is missing), as stats.TTestRel forms it.
-func pairDiffs(sc [][]float64, pairs []pair) [][]float64 {
-	out := make([][]float64, len(pairs))
+// pairDiffs holds, per pair, the per-question difference a − b of the
+// scores (NaN where either is missing), as stats.TTestRel forms it, and
+// whether the pair has a NaN at all.
+type pairDiffs struct {
+	d      [][]float64
+	hasNaN []bool
+}
+
+// newPairDiffs returns the differences of the pairs' score rows.
+func newPairDiffs(sc [][]float64, pairs []pair) *pairDiffs {
+	out := &pairDiffs{d: make([][]float64, len(pairs)), hasNaN: make([]bool, len(pairs))}
 	for k, pr := range pairs {
 		d := make([]float64, len(sc[pr.a]))
 		for i := range d {
 			d[i] = sc[pr.a][i] - sc[pr.b][i]
+			if math.IsNaN(d[i]) {
+				out.hasNaN[k] = true
+			}
 		}
-		out[k] = d
+		out.d[k] = d
 	}
 	return out
+}
+
+// only returns the differences of pair k alone.
+func (d *pairDiffs) only(k int) *pairDiffs {
+	return &pairDiffs{d: d.d[k : k+1], hasNaN: d.hasNaN[k : k+1]}
 }
 
 // medianP returns, for each pair, the median over Options.Resamples draws
@@ -203,42 +217,50 @@ func pairDiffs(sc [][]float64, pairs []pair) [][]float64 {
 // (questions where either model has no score are left out of a draw), and
 // how many draws gave a defined p. Draw r at size n is
 // stats.Subsample(nQ, n, stats.NewRand(mixSeed(Seed, 3), n·Resamples + r)),
-// shared by all pairs.
-func (a *run) medianP(diffs [][]float64, nQ, n int) ([]float64, []int) {
+// shared by all pairs. The draws' t statistics are computed as pairedP
+// does, and their median p by pMedian, which evaluates the t distribution
+// only near the median (the same number as the median of every draw's p).
+func (a *run) medianP(diffs *pairDiffs, nQ, n int) ([]float64, []int) {
 	R := a.opt.Resamples
 	seed := mixSeed(a.opt.Seed, pvalueSeedTag)
-	pv := make([][]float64, len(diffs))
-	for k := range pv {
-		pv[k] = make([]float64, 0, R)
+	nP := len(diffs.d)
+	ts := make([][]tdraw, nP)
+	for k := range ts {
+		ts[k] = make([]tdraw, 0, R)
 	}
-	ss := newSubsampler(nQ)
 	d := make([]float64, 0, n)
+	ss := newSubsampler(nQ)
 	sq := make([]float64, n)
 	for r := 0; r < R; r++ {
 		if a.ctx.Err() != nil {
 			break // cancelled: Analyze returns the error after this stage
 		}
-		idx := ss.draw(n, stats.NewRand(seed, n*R+r))
-		for k, dk := range diffs {
+		rng := pcg{seed, uint64(n*R + r)} // stats.NewRand(seed, n·R + r)'s stream
+		idx := ss.draw(n, &rng)
+		for k, dk := range diffs.d {
+			if !diffs.hasNaN[k] { // every drawn question counts: no gathering
+				if td, ok := pairedTAt(dk, idx); ok {
+					ts[k] = append(ts[k], td)
+				}
+				continue
+			}
 			d = d[:0]
 			for _, i := range idx {
 				if v := dk[i]; !math.IsNaN(v) {
 					d = append(d, v)
 				}
 			}
-			if pval := pairedP(d, sq); !math.IsNaN(pval) {
-				pv[k] = append(pv[k], pval)
+			if td, ok := pairedT(d, sq); ok {
+				ts[k] = append(ts[k], td)
 			}
 		}
 	}
-	med := make([]float64, len(diffs))
-	def := make([]int, len(diffs))
-	for k := range diffs {
-		med[k] = math.NaN()
-		if len(pv[k]) > 0 {
-			med[k] = stats.Median(pv[k])
-		}
-		def[k] = len(pv[k])
+	med := make([]float64, nP)
+	def := make([]int, nP)
+	var sel pMedian
+	for k := range ts {
+		med[k] = sel.median(ts[k])
+		def[k] = len(ts[k])
 	}
 	return med, def
 }
@@ -247,21 +269,11 @@ func (a *run) medianP(diffs [][]float64, nQ, n int) ([]float64, []int) {
 // with a reusable buffer, in the same operations as stats.TTest1Samp(d, 0)
 // (TestPairedPMatchesStats checks bit equality). NaN when len(d) < 2.
 func pairedP(d, sq []float64) float64 {
-	n := len(d)
-	if n < 2 {
+	td, ok := pairedT(d, sq)
+	if !ok {
 		return math.NaN()
 	}
-	m := stats.Mean(d)
-	sq = sq[:n]
-	for i, v := range d {
-		e := v - m
-		sq[i] = e * e
-	}
-	fn := float64(n)
-	v := (stats.Sum(sq) / fn) * (fn / float64(n-1))
-	se := math.Sqrt(v / fn)
-	t := (m - 0) / se
-	return stats.StudentTTwoSided(t, float64(n-1))
+	return pOf(td)
 }
 
 // subsampler draws exactly what stats.Subsample draws (the same r.IntN
@@ -285,14 +297,14 @@ func newSubsampler(n int) *subsampler {
 
 // draw returns k distinct indices of 0…n−1 (n = the size given to
 // newSubsampler); the slice is valid until the next draw.
-func (s *subsampler) draw(k int, r *rand.Rand) []int {
+func (s *subsampler) draw(k int, r *pcg) []int {
 	n := len(s.perm)
 	if k < 0 || k > n {
 		return nil
 	}
 	s.touched = s.touched[:0]
 	for i := 0; i < k; i++ {
-		j := i + r.IntN(n-i)
+		j := i + int(r.uintN(uint64(n-i)))
 		s.perm[i], s.perm[j] = s.perm[j], s.perm[i]
 		s.touched = append(s.touched, j)
 	}
@@ -323,6 +335,52 @@ func (s *subsampler) draw(k int, r *rand.Rand) []int {
 	return out
 }
 
+// pcg is math/rand/v2's PCG source (128-bit LCG, DXSM output) with
+// rand.Rand.IntN's reduction, as concrete methods the subsampler's loop
+// inlines instead of calls through the rand.Source interface: pcg{seed,
+// rep}.uintN(n) gives the numbers of stats.NewRand(seed, rep).IntN(n)
+// (TestPCGMatchesStdlib, TestSubsamplerMatchesStats).
+type pcg struct{ hi, lo uint64 }
+
+// uint64 is rand.PCG.Uint64.
+func (p *pcg) uint64() uint64 {
+	const (
+		mulHi = 2549297995355413924
+		mulLo = 4865540595714422341
+		incHi = 6364136223846793005
+		incLo = 1442695040888963407
+	)
+	// state = state * mul + inc
+	hi, lo := bits.Mul64(p.lo, mulLo)
+	hi += p.hi*mulLo + p.lo*mulHi
+	lo, c := bits.Add64(lo, incLo, 0)
+	hi, _ = bits.Add64(hi, incHi, c)
+	p.lo, p.hi = lo, hi
+	// DXSM
+	const cheapMul = 0xda942042e4dd58b5
+	hi ^= hi >> 32
+	hi *= cheapMul
+	hi ^= hi >> 48
+	hi *= (lo | 1)
+	return hi
+}
+
+// uintN is rand.Rand.IntN(n) for 0 < n (Lemire's multiply with
+// rejection; a power of two masks).
+func (p *pcg) uintN(n uint64) uint64 {
+	if n&(n-1) == 0 {
+		return p.uint64() & (n - 1)
+	}
+	hi, lo := bits.Mul64(p.uint64(), n)
+	if lo < n {
+		thresh := -n % n
+		for lo < thresh {
+			hi, lo = bits.Mul64(p.uint64(), n)
+		}
+	}
+	return hi
+}
+
 // pvalueCurve is Figure 3 and the crossing sizes.
 func (a *run) pvalueCurve(v *view, sc [][]float64, pairs []pair) {
 	p := a.p
@@ -340,7 +398,7 @@ func (a *run) pvalueCurve(v *view, sc [][]float64, pairs []pair) {
 		a.leaveOut("pvalue_curve", "fewer than two questions")
 		return
 	}
-	diffs := pairDiffs(sc, pairs)
+	diffs := newPairDiffs(sc, pairs)
 	med := make([][]float64, len(grid))
 	def := make([][]int, len(grid))
 	parallelFor(len(grid), func(i int) {
@@ -380,7 +438,7 @@ func (a *run) pvalueCurve(v *view, sc [][]float64, pairs []pair) {
 // median p stays below the threshold: the smallest grid size from which
 // every later grid point is below, refined with step 1 back to the
 // previous grid point (or to n = 2 before the first).
-func (a *run) crossings(diffs [][]float64, pairs []pair, nQ int, grid []int, med [][]float64, name func(pair) (string, string)) {
+func (a *run) crossings(diffs *pairDiffs, pairs []pair, nQ int, grid []int, med [][]float64, name func(pair) (string, string)) {
 	t := newTable("pvalue_crossings", "Figure 3: Sample size at which each pair crosses p = 0.01 and 0.001", report.SectionRubric,
 		"Smallest number of questions from which the median p-value of the pair stays below the threshold (grid, then refined with step 1); empty when it never does.",
 		col("model_a", report.Text, "higher-ranked model"),
@@ -407,7 +465,7 @@ func (a *run) crossings(diffs [][]float64, pairs []pair, nQ int, grid []int, med
 		}
 		cross := grid[i0]
 		for n := grid[i0] - 1; n >= from; n-- {
-			m, _ := a.medianP(diffs[k:k+1], nQ, n)
+			m, _ := a.medianP(diffs.only(k), nQ, n)
 			if !(m[0] < th) {
 				break
 			}

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -110,33 +111,41 @@ func (b *builder) evaluatorViews() []*evalView {
 	return out
 }
 
-// writeEvaluators writes evaluators/index.html and one page per evaluator.
-func (b *builder) writeEvaluators(dir string, evs []*evalView) error {
+// evaluatorJobs creates the evaluators folder and returns the jobs that
+// write evaluators/index.html and one page per evaluator (none without
+// evaluators); a job's error says it is an evaluator page.
+func (b *builder) evaluatorJobs(dir string, evs []*evalView) ([]func() error, error) {
 	if len(evs) == 0 {
-		return nil
+		return nil, nil
 	}
 	d := filepath.Join(dir, "evaluators")
 	if err := os.MkdirAll(d, 0o755); err != nil {
-		return err
+		return nil, err
 	}
-	idx := b.base("eindex", "Evaluators", "evaluators", "../")
-	idx.Evaluators = evs
-	idx.Definitions = []report.KV{
-		{Key: "Leniency", Value: "An evaluator's mean rubric score, checklist fulfilment and Solve Rate over their gradings; the group (lenient, critical) is from tables/evaluators.csv."},
-		{Key: "Agreement", Value: "Mean |Δ| from the others: the mean distance, in rubric points, between the evaluator's rubric mean and the mean of the other human graders of the same response (0 = always agrees); Spearman ρ with the others: whether the evaluator orders the responses as the others do (1 = the same order; from 3 shared responses); Solve agreement: the share of pairs with another grader of the same response that agree on solved. Each grading is shown beside the other graders' scores; Krippendorff's α over all graders is on the Consistency page."},
+	wrap := func(err error) error {
+		if err != nil {
+			return fmt.Errorf("site: evaluators: %w", err)
+		}
+		return nil
 	}
-	if err := b.render(filepath.Join(d, "index.html"), idx); err != nil {
-		return err
-	}
+	jobs := []func() error{func() error {
+		idx := b.base("eindex", "Evaluators", "evaluators", "../")
+		idx.Evaluators = evs
+		idx.Definitions = []report.KV{
+			{Key: "Leniency", Value: "An evaluator's mean rubric score, checklist fulfilment and Solve Rate over their gradings; the group (lenient, critical) is from tables/evaluators.csv."},
+			{Key: "Agreement", Value: "Mean |Δ| from the others: the mean distance, in rubric points, between the evaluator's rubric mean and the mean of the other human graders of the same response (0 = always agrees); Spearman ρ with the others: whether the evaluator orders the responses as the others do (1 = the same order; from 3 shared responses); Solve agreement: the share of pairs with another grader of the same response that agree on solved. Each grading is shown beside the other graders' scores; Krippendorff's α over all graders is on the Consistency page."},
+		}
+		return wrap(b.render(filepath.Join(d, "index.html"), idx))
+	}}
 	for _, v := range evs {
-		p := b.base("evaluator", "Evaluator "+v.Name, "evaluators", "../")
-		p.Evaluator = v
-		if v.Total < 10 {
-			p.Warnings = []string{"Only " + strconv.Itoa(v.Total) + " gradings: this evaluator's leniency rests on few units."}
-		}
-		if err := b.render(filepath.Join(d, v.File), p); err != nil {
-			return err
-		}
+		jobs = append(jobs, func() error {
+			p := b.base("evaluator", "Evaluator "+v.Name, "evaluators", "../")
+			p.Evaluator = v
+			if v.Total < 10 {
+				p.Warnings = []string{"Only " + strconv.Itoa(v.Total) + " gradings: this evaluator's leniency rests on few units."}
+			}
+			return wrap(b.render(filepath.Join(d, v.File), p))
+		})
 	}
-	return nil
+	return jobs, nil
 }

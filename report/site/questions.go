@@ -3,7 +3,6 @@ package site
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html/template"
 	"math"
@@ -12,7 +11,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/format"
@@ -238,49 +236,36 @@ func score(x float64) string {
 }
 
 // writeQuestions writes one page per question with opt.Workers goroutines;
-// each page depends only on its question, so the bytes do not depend on the
-// number of workers.
+// it is writeAll's question part alone.
 func (b *builder) writeQuestions(dir string) error {
+	jobs, err := b.questionJobs(dir)
+	if err != nil {
+		return err
+	}
+	return b.runJobs(jobs)
+}
+
+// questionJobs renders the header and navigation shared by every question
+// page (into b.questionTop) and returns one job per question page.
+func (b *builder) questionJobs(dir string) ([]func() error, error) {
 	n := len(b.pages)
 	if n == 0 {
-		return nil
+		return nil, nil
 	}
-	// The header and navigation are the same on every question page.
 	var top bytes.Buffer
 	if err := tmpl.ExecuteTemplate(&top, "top", b.base("question", "", "questions", "../")); err != nil {
-		return fmt.Errorf("site: render the question pages' header: %w", err)
+		return nil, fmt.Errorf("site: render the question pages' header: %w", err)
 	}
 	b.questionTop = template.HTML(top.String())
-	errs := make([]error, n)
-	var next int
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for w := 0; w < min(b.opt.Workers, n); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= n {
-					return
-				}
-				if b.ctx != nil && b.ctx.Err() != nil {
-					errs[i] = fmt.Errorf("site: %w", b.ctx.Err())
-					return // cancelled: no more pages
-				}
-				qi := b.pages[i]
-				q := b.r.Questions[qi]
-				if q == nil {
-					errs[i] = fmt.Errorf("site: question %d is nil", qi)
-					continue
-				}
-				errs[i] = b.render(filepath.Join(dir, b.qfiles[qi]), b.questionPage(qi, q))
+	jobs := make([]func() error, n)
+	for i, qi := range b.pages {
+		jobs[i] = func() error {
+			q := b.r.Questions[qi]
+			if q == nil {
+				return fmt.Errorf("site: question %d is nil", qi)
 			}
-		}()
+			return b.render(filepath.Join(dir, b.qfiles[qi]), b.questionPage(qi, q))
+		}
 	}
-	wg.Wait()
-	return errors.Join(errs...)
+	return jobs, nil
 }

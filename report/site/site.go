@@ -51,6 +51,7 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -98,7 +99,7 @@ type Options struct {
 	// TablesHref is the path from the site folder to the CSV folder.
 	// Default "../tables/" (the site at OUT/site, the CSVs at OUT/tables).
 	TablesHref string
-	// Workers is the number of goroutines writing question pages. Default
+	// Workers is the number of goroutines writing the pages. Default
 	// runtime.GOMAXPROCS(0). The output does not depend on it.
 	Workers int
 	// IndexRows is the most questions listed in the HTML of
@@ -474,7 +475,81 @@ func (b *builder) base(kind, title, active, root string) *pageData {
 	}
 }
 
+// writeAll writes every page: the overview, the section pages, the
+// evaluator pages, the question index and the question pages. The pages
+// are independent (each reads only the report and the builder, which
+// newBuilder made and nothing changes), so they are rendered by
+// opt.Workers goroutines from one queue; each file is the same whatever
+// the order. The errors of the pages that failed are joined in page order.
 func (b *builder) writeAll(dir string) error {
+	jobs := []func() error{func() error { return b.writeIndex(dir) }}
+	// Section pages.
+	for _, k := range b.order {
+		sc := b.sections[k]
+		if sc.file == "index.html" {
+			continue
+		}
+		jobs = append(jobs, func() error {
+			p := b.base("section", sc.title, k, "")
+			p.Definitions = b.sectionDefinitions(k)
+			if err := b.fill(p, sc.figures, sc.tables, map[string]bool{}, sc.file); err != nil {
+				return err
+			}
+			return b.render(filepath.Join(dir, sc.file), p)
+		})
+	}
+	// Evaluators.
+	ej, err := b.evaluatorJobs(dir, b.evaluators)
+	if err != nil {
+		return fmt.Errorf("site: evaluators: %w", err)
+	}
+	jobs = append(jobs, ej...)
+	// Questions.
+	if len(b.r.Questions) > 0 {
+		jobs = append(jobs, func() error { return b.writeQuestionIndex(dir) })
+		qj, err := b.questionJobs(filepath.Join(dir, "questions"))
+		if err != nil {
+			return err
+		}
+		jobs = append(jobs, qj...)
+	}
+	return b.runJobs(jobs)
+}
+
+// runJobs runs the page jobs with opt.Workers goroutines, in queue order;
+// a worker stops at the first cancelled check of ctx. It returns the
+// jobs' errors joined in job order.
+func (b *builder) runJobs(jobs []func() error) error {
+	errs := make([]error, len(jobs))
+	var next int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for w := 0; w < min(max(b.opt.Workers, 1), len(jobs)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= len(jobs) {
+					return
+				}
+				if b.ctx != nil && b.ctx.Err() != nil {
+					errs[i] = fmt.Errorf("site: %w", b.ctx.Err())
+					return // cancelled: no more pages
+				}
+				errs[i] = jobs[i]()
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// writeIndex writes index.html, the overview.
+func (b *builder) writeIndex(dir string) error {
 	// index.html
 	idx := b.base("index", "Overview", "index", "")
 	idx.Overview = b.r.Overview
@@ -517,32 +592,12 @@ func (b *builder) writeAll(dir string) error {
 		idx.Headline = &idx.Figures[0]
 		idx.Figures = idx.Figures[1:]
 	}
-	if err := b.render(filepath.Join(dir, "index.html"), idx); err != nil {
-		return err
-	}
-	// Section pages.
-	for _, k := range b.order {
-		sc := b.sections[k]
-		if sc.file == "index.html" {
-			continue
-		}
-		p := b.base("section", sc.title, k, "")
-		p.Definitions = b.sectionDefinitions(k)
-		if err := b.fill(p, sc.figures, sc.tables, map[string]bool{}, sc.file); err != nil {
-			return err
-		}
-		if err := b.render(filepath.Join(dir, sc.file), p); err != nil {
-			return err
-		}
-	}
-	// Evaluators.
-	if err := b.writeEvaluators(dir, b.evaluators); err != nil {
-		return fmt.Errorf("site: evaluators: %w", err)
-	}
-	// Questions.
-	if len(b.r.Questions) == 0 {
-		return nil
-	}
+	return b.render(filepath.Join(dir, "index.html"), idx)
+}
+
+// writeQuestionIndex writes questions/index.html (and, above
+// opt.IndexRows questions, its data shards).
+func (b *builder) writeQuestionIndex(dir string) error {
 	qi := b.base("qindex", "Questions", "questions", "../")
 	qi.QTotal, qi.QPages = len(b.r.Questions), len(b.pages)
 	if len(b.r.Questions) <= b.opt.IndexRows {
@@ -556,10 +611,7 @@ func (b *builder) writeAll(dir string) error {
 		}
 		qi.Shards = shards
 	}
-	if err := b.render(filepath.Join(dir, "questions", "index.html"), qi); err != nil {
-		return err
-	}
-	return b.writeQuestions(filepath.Join(dir, "questions"))
+	return b.render(filepath.Join(dir, "questions", "index.html"), qi)
 }
 
 // headlineFigure is the Solve Rate figure of the index page: the first bar
