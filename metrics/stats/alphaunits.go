@@ -93,55 +93,5 @@ func KrippendorffAlphaUnits(units iter.Seq[[]float64], domain []float64) (AlphaR
 	if err != nil {
 		return res, err
 	}
-	if V < 2 {
-		return res, errors.New("stats: krippendorff alpha: there has to be more than one value in the domain")
-	}
-	if res.PairableUnits == 0 {
-		return res, errors.New("stats: krippendorff alpha: there has to be at least one unit with values assigned by at least two raters")
-	}
-	nc := make([]float64, V)
-	n := 0.0
-	for c := 0; c < V; c++ {
-		for k := 0; k < V; k++ {
-			nc[c] += o[c*V+k]
-		}
-		n += nc[c]
-	}
-	alpha := func(d2 func(c, k int) float64) float64 {
-		var do, de float64
-		for c := 0; c < V; c++ {
-			for k := 0; k < V; k++ {
-				if c == k {
-					continue
-				}
-				d := d2(c, k)
-				do += float64(o[c*V+k] * d)
-				de += float64(float64(nc[c]*nc[k]) * d)
-			}
-		}
-		return 1 - float64((n-1)*do)/de
-	}
-	res.Nominal = alpha(func(c, k int) float64 { return 1 })
-	res.Interval = alpha(func(c, k int) float64 {
-		d := domain[c] - domain[k]
-		return d * d
-	})
-	res.Ratio = alpha(func(c, k int) float64 {
-		s := domain[c] + domain[k]
-		if s == 0 {
-			return 0
-		}
-		d := (domain[c] - domain[k]) / s
-		return d * d
-	})
-	cum := make([]float64, V+1)
-	for g := 0; g < V; g++ {
-		cum[g+1] = cum[g] + nc[g]
-	}
-	res.Ordinal = alpha(func(c, k int) float64 {
-		lo, hi := min(c, k), max(c, k)
-		d := (cum[hi+1] - cum[lo]) - (nc[c]+nc[k])/2
-		return d * d
-	})
-	return res, nil
+	return alphaFromCoincidences(res, o, domain)
 }
