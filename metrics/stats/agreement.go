@@ -301,53 +301,24 @@ func KrippendorffAlphaDetail(data [][]float64, domain []float64) (AlphaResult, e
 		}
 		slices.Sort(domain)
 		domain = slices.Compact(domain)
-	} else if hasNaN(domain) {
-		return res, errors.New("stats: krippendorff alpha: value domain holds NaN")
 	}
-	V := len(domain)
-	pos := make(map[float64]int, V)
-	for i, v := range domain {
-		pos[v] = i
-	}
-	o := make([]float64, V*V)
-	cnt := make([]int, V)
-	for u := 0; u < nu; u++ {
-		clear(cnt)
-		m := 0
-		for _, row := range data {
-			v := row[u]
-			if math.IsNaN(v) {
-				continue
+	// The units are the matrix's columns, in order: the same coincidence
+	// sums as KrippendorffAlphaUnits takes, by the same code.
+	col := make([]float64, len(data))
+	columns := func(yield func([]float64) bool) {
+		for u := 0; u < nu; u++ {
+			for r, row := range data {
+				col[r] = row[u]
 			}
-			p, ok := pos[v]
-			if !ok {
-				return res, fmt.Errorf("stats: krippendorff alpha: unit %d: value %v is not in the value domain", u, v)
-			}
-			cnt[p]++
-			m++
-		}
-		if m < 2 {
-			continue
-		}
-		res.PairableUnits++
-		res.PairableValues += m
-		den := float64(m - 1)
-		for c := 0; c < V; c++ {
-			if cnt[c] == 0 {
-				continue
-			}
-			for k := 0; k < V; k++ {
-				nk := cnt[k]
-				if c == k {
-					nk--
-				}
-				if nk > 0 {
-					o[c*V+k] += float64(cnt[c]*nk) / den
-				}
+			if !yield(col) {
+				return
 			}
 		}
 	}
-	return alphaFromCoincidences(res, o, domain)
+	if domain == nil {
+		domain = []float64{} // every rating is missing: α is undefined
+	}
+	return KrippendorffAlphaUnits(columns, domain)
 }
 
 // ICCResult holds the six Shrout & Fleiss (1979) intraclass correlations
