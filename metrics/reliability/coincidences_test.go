@@ -1,6 +1,7 @@
 package reliability
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -148,14 +149,29 @@ func toOld(co *coincidences) *coincidencesOld {
 		}
 		return out
 	}
+	// c·V + k apart into c and k, as the old layout keeps them when
+	// V > smallV
+	split := func(ck []int32) (c, k []int32) {
+		V := int32(len(co.domain))
+		for _, x := range ck {
+			c, k = append(c, x/V), append(k, x%V)
+		}
+		return c, k
+	}
 	var vi []int32
 	switch e := co.ord.(type) {
 	case nil:
 		return o
-	case *smallEntries[uint16]:
+	case *tableEntries[uint8, uint16]:
 		o.eCK, vi = widen(e.ck), widen(e.vi)
-	case *smallEntries[uint32]:
+	case *tableEntries[uint8, uint32]:
 		o.eCK, vi = widen(e.ck), widen(e.vi)
+	case *tableEntries[uint16, uint16]:
+		o.eC, o.eK = split(widen(e.ck))
+		vi = widen(e.vi)
+	case *tableEntries[uint16, uint32]:
+		o.eC, o.eK = split(widen(e.ck))
+		vi = widen(e.vi)
 	case *wideEntries[uint16, uint16]:
 		o.eC, o.eK, vi = widen(e.c), widen(e.k), widen(e.vi)
 	case *wideEntries[uint16, uint32]:
@@ -490,27 +506,45 @@ func TestCellPackerEqualsOld(t *testing.T) {
 }
 
 // An entry table of more than 2¹⁶ distinct values switches the entries'
-// value indexes to uint32, the earlier ones kept; c and k stay apart in
-// uint16 on a scale of more than smallV values.
+// value indexes to uint32, the earlier ones kept; c and k are kept as
+// c·V + k in a uint16 on a scale of more than smallV values up to midV,
+// apart in uint16 beyond.
 func TestOrdBuilderWideTable(t *testing.T) {
-	o := &ordBuilder{V: 40, vPos: map[[2]int]uint32{}}
+	for _, tc := range []struct {
+		V    int
+		want ordEntries
+	}{
+		{25, &tableEntries[uint16, uint32]{}},
+		{midV, &tableEntries[uint16, uint32]{}},
+		{midV + 1, &wideEntries[uint16, uint32]{}},
+		{300, &wideEntries[uint16, uint32]{}},
+	} {
+		t.Run(fmt.Sprint(tc.V), func(t *testing.T) { checkWideTable(t, tc.V, tc.want) })
+	}
+}
+
+// checkWideTable checks an ordBuilder on a scale of V values whose entries
+// take the layout of want's type.
+func checkWideTable(t *testing.T, V int, want ordEntries) {
+	t.Helper()
+	o := &ordBuilder{V: V, vPos: map[[2]int]uint32{}}
 	const n = 1<<16 + 10
-	var want []float64
+	var vals []float64
 	for i := range n {
 		num, den := i+1, 7+i%5
-		o.add(i%40, (i+1)%40, num, den)
+		o.add(i%V, (i+1)%V, num, den)
 		o.add(1, 2, 3, 2) // a value seen before
-		want = append(want, float64(num)/float64(den), 1.5)
+		vals = append(vals, float64(num)/float64(den), 1.5)
 	}
-	co := &coincidences{domain: make([]float64, 40), ord: o.entries(), vTab: o.vTab}
-	if _, ok := co.ord.(*wideEntries[uint16, uint32]); !ok {
-		t.Fatalf("entries %T, want *wideEntries[uint16, uint32]", co.ord)
+	co := &coincidences{domain: make([]float64, V), ord: o.entries(), vTab: o.vTab}
+	if reflect.TypeOf(co.ord) != reflect.TypeOf(want) {
+		t.Fatalf("entries %T, want %T", co.ord, want)
 	}
 	old := toOld(co)
-	if !slices.Equal(old.eV, want) {
-		t.Errorf("values differ from num/den (%d values, want %d)", len(old.eV), len(want))
+	if !slices.Equal(old.eV, vals) {
+		t.Errorf("values differ from num/den (%d values, want %d)", len(old.eV), len(vals))
 	}
-	if old.eC[2*(n-1)] != int32((n-1)%40) || old.eK[2*(n-1)] != int32(n%40) || old.eC[1] != 1 || old.eK[1] != 2 {
+	if old.eC[2*(n-1)] != int32((n-1)%V) || old.eK[2*(n-1)] != int32(n%V) || old.eC[1] != 1 || old.eK[1] != 2 {
 		t.Errorf("c and k not kept: got (%d, %d) and (%d, %d)", old.eC[2*(n-1)], old.eK[2*(n-1)], old.eC[1], old.eK[1])
 	}
 	if len(o.vTab) != n+1 {

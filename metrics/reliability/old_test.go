@@ -8,9 +8,11 @@ package reliability
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -411,10 +413,29 @@ func BenchmarkPopulationBootstrap(b *testing.B) {
 	}
 }
 
-// The ordinal α of a scale with more than smallV values (mid-rank
-// differences looked up per entry, margins sparse) and the κ and ICC of
-// units with two to four graders also equal the old kernels bit for bit.
+// The ordinal α of a scale with more than smallV values (margins sparse;
+// up to midV values the mid-rank differences looked up per entry in a V×V
+// table, beyond it two mid-ranks per entry) and the κ and ICC of units with
+// two to four graders also equal the old kernels bit for bit.
 func TestKernelsEqualOldWideScale(t *testing.T) {
+	for _, tc := range []struct {
+		span int // values 0 … span−1
+		ord  ordEntries
+	}{
+		{smallV + 1, &tableEntries[uint16, uint16]{}},
+		{21, &tableEntries[uint16, uint16]{}},
+		{midV, &tableEntries[uint16, uint16]{}},
+		{midV + 1, &wideEntries[uint16, uint16]{}},
+		{150, &wideEntries[uint16, uint16]{}},
+	} {
+		t.Run(fmt.Sprint(tc.span), func(t *testing.T) { checkWideScale(t, tc.span, tc.ord) })
+	}
+}
+
+// checkWideScale checks the kernels against the old ones on ratings of
+// span values whose ordinal entries take the layout of ord's type.
+func checkWideScale(t *testing.T, span int, ord ordEntries) {
+	t.Helper()
 	r := rand.New(rand.NewPCG(3, 4))
 	var d ratings
 	for g := 0; g < 6; g++ {
@@ -424,15 +445,15 @@ func TestKernelsEqualOldWideScale(t *testing.T) {
 	for q := 0; q < nQ; q++ {
 		for u := 0; u < 3; u++ {
 			ru := rUnit{q: q}
-			lat := r.IntN(21)
+			lat := r.IntN(span)
 			for _, g := range r.Perm(6)[:1+r.IntN(4)] {
-				ru.vals = append(ru.vals, rVal{g, float64(max(0, min(20, lat+r.IntN(7)-3)))})
+				ru.vals = append(ru.vals, rVal{g, float64(max(0, min(span-1, lat+r.IntN(7)-3)))})
 			}
 			slices.SortFunc(ru.vals, func(a, b rVal) int { return a.g - b.g })
 			d.units = append(d.units, ru)
 		}
 	}
-	labels := make([]int, 21)
+	labels := make([]int, span)
 	for i := range labels {
 		labels[i] = i
 	}
@@ -444,11 +465,11 @@ func TestKernelsEqualOldWideScale(t *testing.T) {
 			}
 		}
 	}
-	if co := groups[0].k.(*alphaKernel).co; len(co.domain) <= smallV || co.mD != nil {
-		t.Fatalf("%d values: the test means the wide-scale path", len(co.domain))
+	if co := groups[0].k.(*alphaKernel).co; len(co.domain) != span || co.mD != nil {
+		t.Fatalf("%d values, want %d: the test means the wide-scale path", len(co.domain), span)
 	}
-	if _, ok := groups[0].k.(*alphaKernel).co.ord.(*wideEntries[uint16, uint16]); !ok {
-		t.Fatalf("entries %T: the test means the wide-scale path", groups[0].k.(*alphaKernel).co.ord)
+	if got := groups[0].k.(*alphaKernel).co.ord; reflect.TypeOf(got) != reflect.TypeOf(ord) {
+		t.Fatalf("entries %T, want %T", got, ord)
 	}
 	setOldLayouts(groups)
 	const B = 150

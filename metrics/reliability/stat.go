@@ -139,37 +139,49 @@ type coincidences struct {
 	mD []float64
 }
 
-// ordEntries are the ordinal entries of a coincidences: smallEntries when
-// V ≤ smallV (the replicate looks δ up in a V×V table of mid-rank
+// ordEntries are the ordinal entries of a coincidences: tableEntries when
+// V ≤ midV (the replicate looks δ up in a V×V table of mid-rank
 // differences), wideEntries otherwise (δ from the mid-ranks of c and k).
 type ordEntries interface {
 	// addQuestion adds, for each replicate b[j] of a block (with ns[b] ≠
 	// 0) that drew the question c[j] times, c[j]·Σ v·δ² over the entries
-	// [lo, hi) to doOrd[b]; per holds every replicate's δ table (smallEntries,
+	// [lo, hi) to doOrd[b]; per holds every replicate's δ table (tableEntries,
 	// stride V²) or mid-ranks (wideEntries, stride V).
 	addQuestion(lo, hi int32, bs []uint8, cs []int32, ns, per []float64, stride int, vTab, doOrd []float64)
+	// table reports whether addQuestion reads δ tables (else mid-ranks).
+	table() bool
 }
 
 // valueIndexType is the type of an entry's index into vTab.
 type valueIndexType interface{ uint16 | uint32 }
 
-// smallEntries are ordinal entries with c·V + k in a byte (V ≤ smallV).
-type smallEntries[I valueIndexType] struct {
-	ck []uint8
+// tableEntries are ordinal entries with c·V + k in one integer: a byte
+// when V ≤ smallV, a uint16 when V ≤ midV. A replicate's δ_ck is one
+// look-up in its V×V table of mid-rank differences, the same value as
+// wideEntries' difference of two mid-ranks.
+type tableEntries[K uint8 | uint16, I valueIndexType] struct {
+	ck []K
 	vi []I
 }
 
-func (e *smallEntries[I]) addQuestion(lo, hi int32, bs []uint8, cs []int32, ns, per []float64, stride int, vTab, doOrd []float64) {
+func (e *tableEntries[K, I]) table() bool { return true }
+
+func (e *tableEntries[K, I]) addQuestion(lo, hi int32, bs []uint8, cs []int32, ns, per []float64, stride int, vTab, doOrd []float64) {
 	ck, vi := e.ck[lo:hi], e.vi[lo:hi:hi]
-	tab := func(j int) []float64 { b := int(bs[j]); return per[b*stride : b*stride+stride] }
+	tab := func(j int) *[tabLen]float64 {
+		b := int(bs[j])
+		return (*[tabLen]float64)(per[b*stride : b*stride+tabLen])
+	}
+	ck = ck[:len(vi)] // the same length: no bounds check on ck[i]
 	eachFour(bs, ns, func(j0, j1, j2, j3 int) {
 		// four replicates' sums at once, each its own chain of additions
 		// in entry order: the same sums as one at a time, four times the
-		// additions in flight
+		// additions in flight; c·V + k < tabLen, so the mask changes no
+		// index and spares the bounds checks
 		t0, t1, t2, t3 := tab(j0), tab(j1), tab(j2), tab(j3)
 		var s0, s1, s2, s3 float64
 		for i, x := range vi {
-			v, c := vTab[x], ck[i]
+			v, c := vTab[x], int(ck[i])&(tabLen-1)
 			d0, d1, d2, d3 := t0[c], t1[c], t2[c], t3[c]
 			s0 += v * d0 * d0
 			s1 += v * d1 * d1
@@ -184,7 +196,7 @@ func (e *smallEntries[I]) addQuestion(lo, hi int32, bs []uint8, cs []int32, ns, 
 		t := tab(j)
 		var sq float64
 		for i, x := range vi {
-			d := t[ck[i]]
+			d := t[int(ck[i])&(tabLen-1)]
 			sq += vTab[x] * d * d
 		}
 		doOrd[bs[j]] += float64(cs[j]) * sq
@@ -214,17 +226,19 @@ func eachFour(bs []uint8, ns []float64, four func(j0, j1, j2, j3 int), one func(
 	}
 }
 
-// wideEntries are ordinal entries with c and k apart (V > smallV).
+// wideEntries are ordinal entries with c and k apart (V > midV).
 type wideEntries[C uint16 | uint32, I valueIndexType] struct {
 	c, k []C
 	vi   []I
 }
 
+func (e *wideEntries[C, I]) table() bool { return false }
+
 func (e *wideEntries[C, I]) addQuestion(lo, hi int32, bs []uint8, cs []int32, ns, per []float64, stride int, vTab, doOrd []float64) {
 	eC, eK, vi := e.c[lo:hi], e.k[lo:hi:hi], e.vi[lo:hi:hi]
 	mids := func(j int) []float64 { b := int(bs[j]); return per[b*stride : b*stride+stride] }
 	eachFour(bs, ns, func(j0, j1, j2, j3 int) {
-		// as smallEntries.addQuestion: four chains of additions at once
+		// as tableEntries.addQuestion: four chains of additions at once
 		m0, m1, m2, m3 := mids(j0), mids(j1), mids(j2), mids(j3)
 		var s0, s1, s2, s3 float64
 		for i, x := range vi {
@@ -255,6 +269,7 @@ func (e *wideEntries[C, I]) addQuestion(lo, hi int32, bs []uint8, cs []int32, ns
 type ordBuilder struct {
 	V        int
 	ck       []uint8
+	ck16     []uint16
 	c16, k16 []uint16
 	c32, k32 []uint32
 	vi16     []uint16
@@ -270,6 +285,8 @@ func (o *ordBuilder) add(c, k, num, den int) {
 	switch {
 	case o.V <= smallV:
 		o.ck = append(o.ck, uint8(c*o.V+k))
+	case o.V <= midV:
+		o.ck16 = append(o.ck16, uint16(c*o.V+k))
 	case o.V <= 1<<16:
 		o.c16, o.k16 = append(o.c16, uint16(c)), append(o.k16, uint16(k))
 	default:
@@ -301,9 +318,13 @@ func (o *ordBuilder) entries() ordEntries {
 	wide := o.vi32 != nil
 	switch {
 	case o.V <= smallV && wide:
-		return &smallEntries[uint32]{o.ck, o.vi32}
+		return &tableEntries[uint8, uint32]{o.ck, o.vi32}
 	case o.V <= smallV:
-		return &smallEntries[uint16]{o.ck, o.vi16}
+		return &tableEntries[uint8, uint16]{o.ck, o.vi16}
+	case o.V <= midV && wide:
+		return &tableEntries[uint16, uint32]{o.ck16, o.vi32}
+	case o.V <= midV:
+		return &tableEntries[uint16, uint16]{o.ck16, o.vi16}
 	case o.V <= 1<<16 && wide:
 		return &wideEntries[uint16, uint32]{o.c16, o.k16, o.vi32}
 	case o.V <= 1<<16:
@@ -314,9 +335,22 @@ func (o *ordBuilder) entries() ordEntries {
 	return &wideEntries[uint32, uint16]{o.c32, o.k32, o.vi16}
 }
 
-// smallV is the largest number of distinct values whose ordinal
-// replicates use a table of mid-rank differences.
+// smallV is the largest number of distinct values whose ordinal entries
+// keep c·V + k in a byte and whose margins are kept dense.
 const smallV = 16
+
+// midV is the largest number of distinct values whose ordinal replicates
+// use a V×V table of mid-rank differences (c·V + k in a uint16): one
+// look-up per entry instead of two mid-ranks and a subtraction, while four
+// replicates' tables stay in the core's cache.
+const midV = 32
+
+// tabLen is the stride of the replicates' δ tables (at least midV²; a
+// power of two).
+const tabLen = 1024
+
+// a compile-time check that midV² ≤ tabLen
+var _ [tabLen - midV*midV]struct{}
 
 // valueIndex maps a value of a sorted, deduplicated domain to its index:
 // through a table when the domain is whole numbers over a short span (a
@@ -525,37 +559,63 @@ func (co *coincidences) alphas(bc *blockCounts, levels []string, out [][]float64
 		}
 		bs, cs := bc.b[j0:j1], bc.c[j0:j1:j1]
 		dn, di := co.doNom[q], co.doInt[q]
+		for j, b := range bs {
+			fc := float64(cs[j])
+			doNom[b] += fc * dn
+			doInt[b] += fc * di
+		}
+		// the margins, four replicates per pass over the question's
+		// (each replicate once per question: every sum in question order)
+		nc := func(j int) []float64 { b := int(bs[j]); return ncAll[b*V : b*V+V] }
+		j := 0
 		if co.mD != nil {
 			md := co.mD[q*V : q*V+V : q*V+V]
-			for j, b := range bs {
-				fc := float64(cs[j])
-				nc := ncAll[int(b)*V : int(b)*V+V]
+			for ; j+4 <= len(bs); j += 4 {
+				n0, n1, n2, n3 := nc(j), nc(j+1), nc(j+2), nc(j+3)
+				n0, n1, n2, n3 = n0[:len(md)], n1[:len(md)], n2[:len(md)], n3[:len(md)]
+				f0, f1, f2, f3 := float64(cs[j]), float64(cs[j+1]), float64(cs[j+2]), float64(cs[j+3])
 				for k, m := range md {
-					nc[k] += fc * m
+					n0[k] += f0 * m
+					n1[k] += f1 * m
+					n2[k] += f2 * m
+					n3[k] += f3 * m
 				}
-				doNom[b] += fc * dn
-				doInt[b] += fc * di
+			}
+			for ; j < len(bs); j++ {
+				fc, n := float64(cs[j]), nc(j)[:len(md)]
+				for k, m := range md {
+					n[k] += fc * m
+				}
 			}
 			continue
 		}
 		lo, hi := co.mStart[q], co.mStart[q+1]
 		mC, mN := co.mC[lo:hi], co.mN[lo:hi:hi]
-		for j, b := range bs {
-			fc := float64(cs[j])
-			nc := ncAll[int(b)*V : int(b)*V+V]
-			for i, k := range mC {
-				nc[k] += fc * mN[i]
+		mC = mC[:len(mN)]
+		for ; j+4 <= len(bs); j += 4 {
+			n0, n1, n2, n3 := nc(j), nc(j+1), nc(j+2), nc(j+3)
+			f0, f1, f2, f3 := float64(cs[j]), float64(cs[j+1]), float64(cs[j+2]), float64(cs[j+3])
+			for i, m := range mN {
+				k := mC[i]
+				n0[k] += f0 * m
+				n1[k] += f1 * m
+				n2[k] += f2 * m
+				n3[k] += f3 * m
 			}
-			doNom[b] += fc * dn
-			doInt[b] += fc * di
+		}
+		for ; j < len(bs); j++ {
+			fc, n := float64(cs[j]), nc(j)
+			for i, m := range mN {
+				n[mC[i]] += fc * m
+			}
 		}
 	}
 	ns, s1s, s2s, sqs := sc.floats(5, nb), sc.floats(6, nb), sc.floats(7, nb), sc.floats(8, nb)
 	var midAll, doOrd, deOrd, diffAll []float64
 	if ordinal {
 		midAll, doOrd, deOrd = sc.floats(1, V*nb), sc.floats(9, nb), sc.floats(10, nb)
-		if V <= smallV {
-			diffAll = sc.floats(11, V*V*nb)
+		if co.ord.table() {
+			diffAll = sc.floats(11, tabLen*nb)
 		}
 	}
 	for b := 0; b < nb; b++ {
@@ -580,7 +640,7 @@ func (co *coincidences) alphas(bc *blockCounts, levels []string, out [][]float64
 			}
 			deOrd[b] = 2 * (n*m2 - m1*m1)
 			if diffAll != nil {
-				diff := diffAll[b*V*V : (b+1)*V*V]
+				diff := diffAll[b*tabLen : b*tabLen+V*V]
 				for c := 0; c < V; c++ {
 					for k := 0; k < V; k++ {
 						diff[c*V+k] = mid[c] - mid[k]
@@ -590,7 +650,7 @@ func (co *coincidences) alphas(bc *blockCounts, levels []string, out [][]float64
 		}
 	}
 	if ordinal {
-		per, stride := diffAll, V*V
+		per, stride := diffAll, tabLen
 		if per == nil {
 			per, stride = midAll, V
 		}
