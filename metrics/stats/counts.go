@@ -2,6 +2,7 @@ package stats
 
 import (
 	"context"
+	"math/bits"
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -48,7 +49,6 @@ func ClusterBootstrapCounts(ctx context.Context, nClusters, replicates int, seed
 			stat := newStat()
 			cnt := make([]int32, nClusters)
 			var src rand.PCG
-			rng := rand.New(&src)
 			for {
 				r := int(next.Add(1) - 1)
 				if r >= replicates || stop.Load() {
@@ -60,9 +60,7 @@ func ClusterBootstrapCounts(ctx context.Context, nClusters, replicates int, seed
 				}
 				src.Seed(seed, uint64(r))
 				clear(cnt)
-				for range nClusters {
-					cnt[rng.IntN(nClusters)]++
-				}
+				drawCounts(&src, nClusters, cnt, 1)
 				stat(cnt, rows[r])
 			}
 		}()
@@ -122,7 +120,6 @@ func ClusterBootstrapCountBlocks(ctx context.Context, nClusters, replicates int,
 			stat := newStat()
 			cnt := make([]int32, nClusters*block)
 			var src rand.PCG
-			rng := rand.New(&src)
 			for {
 				k := int(next.Add(1) - 1)
 				if k >= nBlocks || stop.Load() {
@@ -138,9 +135,7 @@ func ClusterBootstrapCountBlocks(ctx context.Context, nClusters, replicates int,
 				clear(c)
 				for b := 0; b < nb; b++ {
 					src.Seed(seed, uint64(r0+b))
-					for range nClusters {
-						c[rng.IntN(nClusters)*nb+b]++
-					}
+					drawCounts(&src, nClusters, c[b:], nb)
 				}
 				stat(c, rows[r0:r0+nb])
 			}
@@ -151,4 +146,54 @@ func ClusterBootstrapCountBlocks(ctx context.Context, nClusters, replicates int,
 		return nil, err
 	}
 	return rows, nil
+}
+
+// drawCounts draws n clusters from 0 … n−1 with src, as n calls of
+// rand.New(src).IntN(n) draw them, and adds one to c[i·stride] for each
+// drawn cluster i. The draws are uint64n's, written out here so that the
+// generator is inlined: no draw goes through the Source interface.
+func drawCounts(src *rand.PCG, n int, c []int32, stride int) {
+	if n <= 0 {
+		return
+	}
+	un := uint64(n)
+	if un&(un-1) == 0 { // a power of two: a mask
+		for range n {
+			c[int(src.Uint64()&(un-1))*stride]++
+		}
+		return
+	}
+	for range n {
+		hi, lo := bits.Mul64(src.Uint64(), un)
+		if lo < un {
+			hi = reject(src, un, hi, lo)
+		}
+		c[int(hi)*stride]++
+	}
+}
+
+// uint64n returns what rand.New(src).Uint64N(n) (and IntN) returns, n > 0:
+// math/rand/v2's uint64n written out on the concrete generator (a mask
+// for a power of two, else Lemire's multiply-shift with its rejection;
+// 32-bit machines give the same sequence), the same values in the same
+// order (TestUint64nEqualsRand).
+func uint64n(src *rand.PCG, n uint64) uint64 {
+	if n&(n-1) == 0 { // a power of two: a mask
+		return src.Uint64() & (n - 1)
+	}
+	hi, lo := bits.Mul64(src.Uint64(), n)
+	if lo < n {
+		hi = reject(src, n, hi, lo)
+	}
+	return hi
+}
+
+// reject finishes uint64n's draw (hi, lo) of the product of a random
+// word and n when lo < n: drawn again while lo is below 2⁶⁴ mod n.
+func reject(src *rand.PCG, n, hi, lo uint64) uint64 {
+	thresh := -n % n
+	for lo < thresh {
+		hi, lo = bits.Mul64(src.Uint64(), n)
+	}
+	return hi
 }

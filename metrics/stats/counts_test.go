@@ -2,8 +2,12 @@ package stats
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
+	"slices"
+	"syscall"
 	"testing"
 )
 
@@ -150,4 +154,99 @@ func TestClusterBootstrapCountBlocksEdges(t *testing.T) {
 	if reps, err := ClusterBootstrapCountBlocks(ctx, 5, 100, 1, 1, 4, stat); err != context.Canceled || reps != nil {
 		t.Errorf("cancelled: %v %v, want nil and context.Canceled", reps, err)
 	}
+}
+
+// drawCountsOld is the draw loop of ClusterBootstrapCountBlocks before
+// drawCounts: rand.Rand.IntN through the Source interface.
+func drawCountsOld(rng *rand.Rand, n int, c []int32, stride int) {
+	for range n {
+		c[rng.IntN(n)*stride]++
+	}
+}
+
+// drawCounts adds exactly the counts of n draws of rand.New(src).IntN(n),
+// for n a power of two or not, small and large (the rejection loop runs
+// for n near 2⁶³), on a stride, and leaves the generator where IntN does.
+func TestDrawCountsEqualsIntN(t *testing.T) {
+	for _, tc := range []struct {
+		n, stride int
+		seed      uint64
+	}{{1, 1, 1}, {2, 1, 2}, {3, 4, 3}, {7, 2, 4}, {64, 3, 5}, {1000, 1, 6}, {40000, 32, 7}, {65537, 5, 8}} {
+		t.Run(fmt.Sprint(tc.n), func(t *testing.T) {
+			var s1, s2 rand.PCG
+			s1.Seed(tc.seed, 9)
+			s2.Seed(tc.seed, 9)
+			got, want := make([]int32, tc.n*tc.stride), make([]int32, tc.n*tc.stride)
+			drawCounts(&s1, tc.n, got, tc.stride)
+			drawCountsOld(rand.New(&s2), tc.n, want, tc.stride)
+			if !slices.Equal(got, want) {
+				t.Fatalf("counts differ from IntN's")
+			}
+			if a, b := s1.Uint64(), s2.Uint64(); a != b {
+				t.Errorf("next draw %d, IntN's generator %d", a, b)
+			}
+		})
+	}
+}
+
+// uint64n gives rand.Rand.Uint64N's values, in order, for n of every
+// kind: 1, powers of two, small, and near 2⁶⁴ (where the rejection loop
+// runs often).
+func TestUint64nEqualsRand(t *testing.T) {
+	for _, n := range []uint64{1, 2, 3, 1 << 20, 40000, 1<<32 + 1, 1<<63 + 12345, 3 << 62, 1<<64 - 3} {
+		var s1, s2 rand.PCG
+		s1.Seed(n, 1)
+		s2.Seed(n, 1)
+		r := rand.New(&s2)
+		for i := range 2000 {
+			if got, want := uint64n(&s1, n), r.Uint64N(n); got != want {
+				t.Fatalf("n %d draw %d: got %d, Uint64N %d", n, i, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkDrawCounts draws one block of 32 replicates' counts over 1,000
+// and 40,000 clusters as ClusterBootstrapCountBlocks does, with IntN
+// through the interface (old) and with drawCounts (new), in one run.
+func BenchmarkDrawCounts(b *testing.B) {
+	for _, n := range []int{1000, 40000} {
+		for _, old := range []bool{true, false} {
+			name := fmt.Sprintf("%d/new", n)
+			if old {
+				name = fmt.Sprintf("%d/old", n)
+			}
+			b.Run(name, func(b *testing.B) { benchDraws(b, n, old) })
+		}
+	}
+}
+
+func benchDraws(b *testing.B, n int, old bool) {
+	const nb = 32
+	c := make([]int32, n*nb)
+	var src rand.PCG
+	rng := rand.New(&src)
+	c0 := processCPU()
+	for b.Loop() {
+		clear(c)
+		for r := range nb {
+			src.Seed(1, uint64(r))
+			if old {
+				drawCountsOld(rng, n, c[r:], nb)
+			} else {
+				drawCounts(&src, n, c[r:], nb)
+			}
+		}
+	}
+	// CPU time is what counts on a shared machine
+	b.ReportMetric((processCPU()-c0)/float64(b.N), "cpu-s/op")
+}
+
+// processCPU returns the process's user+system CPU seconds.
+func processCPU() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return math.NaN()
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
