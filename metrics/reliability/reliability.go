@@ -53,6 +53,11 @@
 // number of cores, bit for bit. A replicate where a statistic is undefined
 // is ignored by the interval.
 //
+// Between two bootstraps a population's statistics are built instrument by
+// instrument, each instrument's α rows on one goroutine and its κ and ICC
+// rows on another (they only read the instrument's ratings), so that the
+// build keeps both cores busy; the rows do not depend on it.
+//
 // Memory: one population's sufficient statistics are held at a time, and
 // within it one instrument's ratings (in space reused from instrument to
 // instrument); the statistics are packed in the smallest exact form (α's
@@ -745,11 +750,18 @@ func (b *builder) analyzePopulation(s *analysis.Study, p population, lo, hi int)
 			return math.NaN()
 		})
 		inst := "rubric:" + name
-		rs := alphaRows(d, []string{AlphaNominal, AlphaOrdinal, AlphaInterval}, "units = responses")
-		kr, nd := kappaRows(d, labels, lo, true)
+		var kr, ir []*row
+		var nd int
+		var why string
+		side := func() {
+			kr, nd = kappaRows(d, labels, lo, true)
+			ir, why = iccRows(d)
+		}
+		rs := alongside(side, func() []*row {
+			return alphaRows(d, []string{AlphaNominal, AlphaOrdinal, AlphaInterval}, "units = responses")
+		})
 		dropped += nd
 		rs = append(rs, kr...)
-		ir, why := iccRows(d)
 		rs = append(rs, ir...)
 		if why != "" {
 			icc2Missing = append(icc2Missing, inst+": "+why)
@@ -758,8 +770,11 @@ func (b *builder) analyzePopulation(s *analysis.Study, p population, lo, hi int)
 	}
 	if len(s.Attributes) > 0 {
 		d := b.collectInto(buf, p, 0, func(g *scores.Grading, _ int) float64 { return g.RubricMean })
-		rs := alphaRows(d, []string{AlphaInterval}, "units = responses")
-		ir, why := iccRows(d)
+		var ir []*row
+		var why string
+		rs := alongside(func() { ir, why = iccRows(d) }, func() []*row {
+			return alphaRows(d, []string{AlphaInterval}, "units = responses")
+		})
 		rs = append(rs, ir...)
 		if why != "" {
 			icc2Missing = append(icc2Missing, "rubric_mean: "+why)
@@ -773,8 +788,10 @@ func (b *builder) analyzePopulation(s *analysis.Study, p population, lo, hi int)
 			}
 			return math.NaN()
 		})
-		rs := alphaRows(d, []string{AlphaNominal}, "units = (response, checklist item); categories hit, partial, miss")
-		kr, _ := kappaRows(d, []int{1, 2, 3}, 1, false)
+		var kr []*row
+		rs := alongside(func() { kr, _ = kappaRows(d, []int{1, 2, 3}, 1, false) }, func() []*row {
+			return alphaRows(d, []string{AlphaNominal}, "units = (response, checklist item); categories hit, partial, miss")
+		})
 		rs = append(rs, kr...)
 		add("checklist", rs)
 	}
@@ -782,6 +799,29 @@ func (b *builder) analyzePopulation(s *analysis.Study, p population, lo, hi int)
 		notes = append(notes, report.Note{Table: TableName, Reason: fmt.Sprintf("%s: icc2_1 and icc2_k left out (%s)", p.name, summarizeWhy(icc2Missing))})
 	}
 	return rows, notes, dropped
+}
+
+// alongside runs side on another goroutine while main runs on this one,
+// and returns main's rows once both are done. An instrument's α rows and
+// its κ and ICC rows read the same ratings (never written) and share
+// nothing else, so they are built at once: the population's build, which
+// is serial between two bootstraps, keeps both cores busy. Each gives the
+// same rows as alone; only the moment their temporaries are alive moves.
+// A panic of side is raised again here, on the caller's goroutine.
+func alongside(side func(), main func() []*row) []*row {
+	done := make(chan struct{})
+	var perr any
+	go func() {
+		defer close(done)
+		defer func() { perr = recover() }()
+		side()
+	}()
+	rs := main()
+	<-done
+	if perr != nil {
+		panic(perr)
+	}
+	return rs
 }
 
 // summarizeWhy joins the reasons, collapsing identical ones.
