@@ -958,7 +958,7 @@ func (c *pairCounts) each(p int, f func(i, j int, w int32)) {
 // bit for bit. (They stay float64: as uint32 they would take a third less
 // memory, but the conversion in the replicate loop made κ 60 % slower.)
 type packedCells struct {
-	pairs, stride int // stride: floats of one pair's sums (2L + 3)
+	pairs, stride int // stride: floats of one pair's sums (2L + 2)
 	start         []int32
 	slot          []int32
 	val           []float64
@@ -976,7 +976,7 @@ type cellPacker struct {
 }
 
 func newCellPacker(pairs, L int) *cellPacker {
-	stride := 2*L + 3
+	stride := 2*L + 2
 	return &cellPacker{
 		pk:  &packedCells{pairs: pairs, stride: stride, start: []int32{0}},
 		L:   L,
@@ -998,11 +998,10 @@ func (c *cellPacker) add(p, i, j int) {
 	L := c.L
 	c.bump(base+i, 1)
 	c.bump(base+L+j, 1)
-	c.bump(base+2*L, 1)
 	if i == j {
-		c.bump(base+2*L+1, 1)
+		c.bump(base+2*L, 1)
 	} else {
-		c.bump(base+2*L+2, int64((i-j)*(i-j)))
+		c.bump(base+2*L+1, int64((i-j)*(i-j)))
 	}
 }
 
@@ -1084,8 +1083,8 @@ func (k *kappaKernel) finish(accAll []float64, out [][]float64) {
 
 // accumulate fills acc (zeroed, nb × pairs × stride) with each pair's
 // weighted confusion-matrix sums over the resamples of a block of nb
-// replicates (bc): row sums r (L), column sums c (L), then n, the diagonal
-// and Σ w·(i−j)² off the diagonal.
+// replicates (bc): row sums r (L), column sums c (L), then the diagonal
+// and Σ w·(i−j)² off the diagonal. (n is Σ r: kappaFromSums adds it up.)
 func (pk *packedCells) accumulate(bc *blockCounts, nb int, acc []float64) []float64 {
 	w := pk.stride * pk.pairs
 	nQ := min(len(pk.start)-1, bc.nQ())
@@ -1131,10 +1130,15 @@ func (pk *packedCells) accumulate(bc *blockCounts, nb int, acc []float64) []floa
 // column sums c)/n. Unweighted (w = [i≠j]): Σ w·O = n − trace(O) and
 // Σ w·E = n − Σ_i r_i·c_i/n. Quadratic (w = (i−j)²): Σ w·E = Σ r_i·i² +
 // Σ c_j·j² − 2·(Σ r_i·i)(Σ c_j·j)/n. Each is NaN when its Σ w·E = 0; n is
-// the number of units counted.
+// the number of units counted, Σ r: every sum is a whole number, exact in
+// any order, so it equals a sum of n's own (which the packed sums no
+// longer carry: an eighth fewer entries) bit for bit.
 func kappaFromSums(a []float64, L int) (k0, kq, n float64) {
 	rs, cs := a[:L], a[L:2*L]
-	n, diag, wq := a[2*L], a[2*L+1], a[2*L+2]
+	diag, wq := a[2*L], a[2*L+1]
+	for _, r := range rs {
+		n += r
+	}
 	k0, kq = math.NaN(), math.NaN()
 	if n == 0 {
 		return k0, kq, 0
