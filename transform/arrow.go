@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"math"
 
@@ -236,27 +237,76 @@ func (d *DB) loadGradingsArrow(ctx context.Context, s *study.Study, cfg config.C
 	if err != nil {
 		return err
 	}
-	err = d.arrowQuery(ctx, `SELECT grading_id, verdict FROM checklist_verdicts ORDER BY grading_id, item`, func(rec arrow.RecordBatch) error {
+	// The verdicts in the table's own order, which ingest writes by
+	// (grading, item): the same rows as ORDER BY grading_id, item without
+	// DuckDB's sort of every verdict (2.1 against 1.0 CPU-s for the 8.3
+	// million of the 40,000-question sample). A table not in that strict
+	// order (rows appended later, a duplicate item) is read again, sorted.
+	ordered, err := d.loadVerdictsArrow(ctx, vs, byID, false)
+	if err != nil {
+		return err
+	}
+	if !ordered {
+		for i := range s.Gradings {
+			s.Gradings[i].Verdicts = nil
+		}
+		vs.slab, vs.cur, vs.start = vs.slab[:0], -1, 0
+		if _, err := d.loadVerdictsArrow(ctx, vs, byID, true); err != nil {
+			return err
+		}
+	}
+	vs.flush()
+	return d.loadGradingTags(ctx, s, byID)
+}
+
+// errUnordered stops loadVerdictsArrow's scan of a table not in (grading,
+// item) order.
+var errUnordered = errors.New("checklist_verdicts: not in (grading, item) order")
+
+// loadVerdictsArrow adds the verdicts of checklist_verdicts to vs, by
+// grading (byID) in item order. sorted = false reads the table in its own
+// order and stops, returning ordered = false, at the first row that does
+// not follow the one before in strict (grading_id, item) order; sorted =
+// true asks DuckDB to sort (ORDER BY grading_id, item).
+func (d *DB) loadVerdictsArrow(ctx context.Context, vs *verdictSlab, byID *idIndex, sorted bool) (ordered bool, err error) {
+	q := `SELECT grading_id, item, verdict FROM checklist_verdicts`
+	if sorted {
+		q += ` ORDER BY grading_id, item`
+	}
+	first := true
+	var lastID, lastItem int64
+	err = d.arrowQuery(ctx, q, func(rec arrow.RecordBatch) error {
 		id, err := column[*array.Int64](rec, 0)
 		if err != nil {
 			return fmt.Errorf("checklist_verdicts: %w", err)
 		}
-		v, err := column[*array.String](rec, 1)
+		item, err := intColumn(rec, 1)
+		if err != nil {
+			return fmt.Errorf("checklist_verdicts: %w", err)
+		}
+		v, err := column[*array.String](rec, 2)
 		if err != nil {
 			return fmt.Errorf("checklist_verdicts: %w", err)
 		}
 		for j := range int(rec.NumRows()) {
-			if gi, ok := byID.get(id.Value(j)); ok { // else a verdict of no grading (the schema does not allow it)
+			gid := id.Value(j)
+			if !sorted {
+				it, _ := item.at(j)
+				if !first && (gid < lastID || gid == lastID && it <= lastItem) {
+					return errUnordered
+				}
+				first, lastID, lastItem = false, gid, it
+			}
+			if gi, ok := byID.get(gid); ok { // else a verdict of no grading (the schema does not allow it)
 				vs.add(gi, verdictString(strAt(v, j)))
 			}
 		}
 		return nil
 	})
-	if err != nil {
-		return err
+	if errors.Is(err, errUnordered) {
+		return false, nil
 	}
-	vs.flush()
-	return d.loadGradingTags(ctx, s, byID)
+	return err == nil, err
 }
 
 // readScoresArrow is readScoresRows through DuckDB's Arrow interface, with
