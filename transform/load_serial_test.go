@@ -239,9 +239,9 @@ func sameValue(got, want reflect.Value, path string, diffs *[]string) {
 	}
 }
 
-// reorderTables rewrites the questions and checklist_verdicts tables of
-// the database at path in reverse order, and adds a second row for one
-// question when dup is set, so that the readers that take a table's own
+// reorderTables rewrites the questions, gradings and checklist_verdicts
+// tables of the database at path in reverse order, and adds a second row
+// for one question and one grading run (another id) when dup is set, so that the readers that take a table's own
 // order must sort it (or read it again sorted: the repeated question has
 // another domain).
 func reorderTables(t *testing.T, path string, dup bool) {
@@ -257,9 +257,12 @@ func reorderTables(t *testing.T, path string, dup bool) {
 		`DELETE FROM questions`, `INSERT INTO questions SELECT * FROM q`,
 		`CREATE TEMP TABLE v AS SELECT * FROM checklist_verdicts ORDER BY grading_id DESC, item DESC`,
 		`DELETE FROM checklist_verdicts`, `INSERT INTO checklist_verdicts SELECT * FROM v`,
+		`CREATE TEMP TABLE g AS SELECT * FROM gradings ORDER BY grading_id DESC`,
+		`DELETE FROM gradings`, `INSERT INTO gradings SELECT * FROM g`,
 	}
 	if dup {
-		stmts = append(stmts, `INSERT INTO questions SELECT * REPLACE ('zz-repeated' AS domain) FROM q WHERE question_id = (SELECT min(question_id) FROM q)`)
+		stmts = append(stmts, `INSERT INTO questions SELECT * REPLACE ('zz-repeated' AS domain) FROM q WHERE question_id = (SELECT min(question_id) FROM q)`,
+			`INSERT INTO gradings SELECT * REPLACE (grading_id + 1000000 AS grading_id, 'repeated' AS comment) FROM g WHERE grading_id = (SELECT min(grading_id) FROM g)`)
 	}
 	for _, q := range stmts {
 		if _, err := db.Exec(q); err != nil {
