@@ -18,30 +18,55 @@ import (
 // Prompt and Checklist texts only on the questions with a full page. They
 // are read in batches once the others are known. The texts of a large
 // study are most of its bytes; nothing after the analysis reads them. It
-// also returns read-back's warnings and the listings.
+// also returns read-back's warnings and the listings, which are read on a
+// connection of their own while the study is read (they need nothing of
+// it).
 func readBack(ctx context.Context, dbPath string, cfg config.Config, aopt analysis.Options) (*study.Study, []string, transform.Listings, error) {
 	db, err := transform.Open(dbPath)
 	if err != nil {
 		return nil, nil, transform.Listings{}, err
 	}
 	defer db.Close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type listed struct {
+		l   transform.Listings
+		err error
+	}
+	done := make(chan listed, 1)
+	go func() {
+		l, err := db.Listings(ctx)
+		done <- listed{l, err}
+	}()
+	s, warn, err := readStudy(ctx, db, cfg, aopt)
+	if err != nil {
+		cancel() // the listings' scan stops; wait for it before the database is closed
+		<-done
+		return nil, nil, transform.Listings{}, err
+	}
+	l := <-done
+	if l.err != nil {
+		return nil, nil, transform.Listings{}, l.err
+	}
+	return s, warn, l.l, nil
+}
+
+// readStudy is readBack's study: without texts, then the texts the
+// analysis needs.
+func readStudy(ctx context.Context, db *transform.DB, cfg config.Config, aopt analysis.Options) (*study.Study, []string, error) {
 	s, warn, err := db.LoadWithoutTexts(ctx, cfg)
 	if err != nil {
-		return nil, nil, transform.Listings{}, err
+		return nil, nil, err
 	}
 	need, err := analysis.TextsNeeded(s, aopt)
 	if err != nil {
-		return nil, nil, transform.Listings{}, fmt.Errorf("analyse: %w", err)
+		return nil, nil, fmt.Errorf("analyse: %w", err)
 	}
 	if _, err := db.LoadTexts(ctx, s, need.Responses); err != nil {
-		return nil, nil, transform.Listings{}, err
+		return nil, nil, err
 	}
 	if _, err := db.LoadQuestionTexts(ctx, s, need.Questions); err != nil {
-		return nil, nil, transform.Listings{}, err
+		return nil, nil, err
 	}
-	listings, err := db.Listings(ctx)
-	if err != nil {
-		return nil, nil, transform.Listings{}, err
-	}
-	return s, warn, listings, nil
+	return s, warn, nil
 }

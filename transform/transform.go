@@ -101,7 +101,49 @@ func (d *DB) Load(ctx context.Context, cfg config.Config) (*study.Study, []strin
 
 // load is Load; texts says whether the response texts, the prompts and
 // the checklist item texts are read.
+//
+// DuckDB computes the view grading_scores (most of read back's work, on
+// DuckDB's threads) on a second connection while this one reads the
+// questions, models, responses, gradings and the rest, so that the Go
+// work of those scans and DuckDB's work on the view overlap; the view's
+// rows are matched with the gradings once both are read. The study is the
+// same as read one step after another (readScores writes only to a study
+// of its own, whose Scores and ScoreRule are moved over).
 func (d *DB) load(ctx context.Context, cfg config.Config, texts bool) (*study.Study, []string, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type scoresRead struct {
+		s    *study.Study
+		keys *scoreKeys
+		err  error
+	}
+	done := make(chan scoresRead, 1)
+	go func() {
+		sc := &study.Study{}
+		keys, err := d.readScores(ctx, sc)
+		done <- scoresRead{sc, keys, err}
+	}()
+	s, warnings, err := d.loadAll(ctx, cfg, texts)
+	if err != nil {
+		cancel() // the view's scan stops; wait for it before the caller closes the database
+		<-done
+		return nil, nil, err
+	}
+	r := <-done
+	if r.err != nil {
+		return nil, nil, r.err
+	}
+	s.Scores, s.ScoreRule = r.s.Scores, r.s.ScoreRule
+	if err := matchScores(s, r.keys); err != nil {
+		return nil, nil, err
+	}
+	d.stepDone("scores")
+	return s, warnings, nil
+}
+
+// loadAll is load without the scores: the questions, models, responses,
+// gradings and the rest, one step after another.
+func (d *DB) loadAll(ctx context.Context, cfg config.Config, texts bool) (*study.Study, []string, error) {
 	s := &study.Study{
 		Title: cfg.Title, HumanLabel: cfg.HumanLabel, MainRound: cfg.MainRound,
 		ScaleMin: cfg.Rubric.Min, ScaleMax: cfg.Rubric.Max,
@@ -153,19 +195,7 @@ func (d *DB) load(ctx context.Context, cfg config.Config, texts bool) (*study.St
 		return nil, nil, err
 	}
 	d.stepDone("responses")
-	// the view grading_scores first, while the study is small: DuckDB's
-	// memory for the view (~0.9 GB at 40,000 questions) then does not add
-	// to the gradings' (read back's peak); its rows are matched with the
-	// gradings once those are read
-	keys, err := d.readScores(ctx, s)
-	if err != nil {
-		return nil, nil, err
-	}
-	d.stepDone("scores")
 	if err := d.loadGradings(ctx, s, cfg); err != nil {
-		return nil, nil, err
-	}
-	if err := matchScores(s, keys); err != nil {
 		return nil, nil, err
 	}
 	d.stepDone("gradings")
