@@ -15,8 +15,9 @@ import (
 
 // TestBatcherFullBatches loads tables past the row cap (checklist_items)
 // and past the text cap (failed_requests) of a batch, and reads every row
-// back in order: the rows of full and partial batches, handed over
-// unbuffered to the loader, are what was written, nulls included.
+// back in order: the rows of full and partial batches, queued for the
+// loaders (two tables, loaded side by side on two connections), are what
+// was written, nulls included.
 func TestBatcherFullBatches(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "s.duckdb")
 	s, err := openSink(context.Background(), db)
