@@ -40,17 +40,21 @@ const batchRows = 1 << 18
 const batchBytes = 16 << 20
 
 // loaderConns is how many connections insert batches at once. Batches of
-// one table are inserted one after another, in the order sent; batches of
-// different tables side by side (a grading file yields gradings, rubric
-// scores and checklist verdicts at once). One INSERT of one Arrow batch
-// runs on about one core, and the loader was the load's critical path: at
-// 40,000 questions it was busy ~70-80 % of the load, and the reader waited
-// on it ~20 s (busy 2-core machine).
-var loaderConns = 2
+// one table are inserted one after another, in the order sent; with more
+// than one connection, batches of different tables side by side (a grading
+// file yields gradings, rubric scores and checklist verdicts at once). One
+// INSERT of one Arrow batch runs on about one core. At 40,000 questions on
+// a busy 2-core machine two connections took more CPU (53 against 50 s)
+// and the reader still waited on them 12 s; one connection with
+// queuedBatches was the faster (42 against 51 s wall, one run each).
+var loaderConns = 1
 
 // queuedBatches is how many batches may wait for a loader connection
 // beyond those being inserted, so that the reader does not stop at the end
 // of a step (which flushes every table) or of a burst; 0 is a hand-over.
+// The loader is the load's critical path (busy ~75 % of it at 40,000
+// questions): with the unbuffered hand-over the reader waited on it 20 s,
+// with two batches queued 9 s.
 var queuedBatches = 2
 
 // keepDictionaries makes every batch of a dictionary column carry the
