@@ -105,3 +105,33 @@ DROP TABLE hraw; DROP TABLE jraw;`, "DIR", dir)
 		b.SetBytes(size)
 	})
 }
+
+// BenchmarkLoaders loads the same study with one loader connection and
+// batches handed over unbuffered (old), with loaderConns connections and
+// queuedBatches waiting batches (new) and with two connections, in the same run,
+// and reports the CPU seconds of each load besides its wall time. The
+// study's size is EUROEXEC_BENCH_QUESTIONS (default 40000; 5000 runs in
+// seconds).
+//
+//	EUROEXEC_BENCH_QUESTIONS=5000 go test -tags duckdb_arrow -run X -bench Loaders -count 3 ./ingest
+func BenchmarkLoaders(b *testing.B) {
+	dir, size := benchStudy(b)
+	out := b.TempDir()
+	defer func(c, q int) { loaderConns, queuedBatches = c, q }(loaderConns, queuedBatches)
+	for _, tc := range []struct {
+		name       string
+		conns, que int
+	}{{"old", 1, 0}, {"new", loaderConns, queuedBatches}, {"two-conns", 2, queuedBatches}} {
+		b.Run(tc.name, func(b *testing.B) {
+			loaderConns, queuedBatches = tc.conns, tc.que
+			cpu0 := cpuTime(b)
+			for i := 0; i < b.N; i++ {
+				if _, err := Ingest(context.Background(), dir, Options{DB: filepath.Join(out, "s.duckdb")}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.SetBytes(size)
+			b.ReportMetric((cpuTime(b)-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+		})
+	}
+}

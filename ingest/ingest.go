@@ -183,7 +183,7 @@ func (st *state) readAll() error {
 	return nil
 }
 
-// flushTables hands every table's open batch to the loader at the end of a
+// flushTables hands every table's open batch to the loaders at the end of a
 // step, so that the text of a table a step has finished with (prompts,
 // checklist texts, references, responses) is not held until the load ends.
 func (st *state) flushTables() error {

@@ -32,12 +32,30 @@ import (
 const batchRows = 1 << 18
 
 // batchBytes caps the text held in one batch (long responses), so that
-// memory stays bounded whatever the answers' length. At most two batches
-// of a table are alive: the one being built and the one DuckDB inserts
-// (at 16 MiB instead of 32 MiB, with the unbuffered hand-over of send, the
-// load of a 10,000-question study peaked ~20 % lower for about the same
-// CPU time).
+// memory stays bounded whatever the answers' length. At most
+// 2 + queuedBatches batches of a table are alive: the one being built, the
+// one DuckDB inserts and those waiting (at 16 MiB instead of 32 MiB, with
+// an unbuffered hand-over, the load of a 10,000-question study peaked
+// ~20 % lower for about the same CPU time).
 const batchBytes = 16 << 20
+
+// loaderConns is how many connections insert batches at once. Batches of
+// one table are inserted one after another, in the order sent; with more
+// than one connection, batches of different tables side by side (a grading
+// file yields gradings, rubric scores and checklist verdicts at once). One
+// INSERT of one Arrow batch runs on about one core. At 40,000 questions on
+// a busy 2-core machine two connections took more CPU (53 against 50 s)
+// and the reader still waited on them 12 s; one connection with
+// queuedBatches was the faster (42 against 51 s wall, one run each).
+var loaderConns = 1
+
+// queuedBatches is how many batches may wait for a loader connection
+// beyond those being inserted, so that the reader does not stop at the end
+// of a step (which flushes every table) or of a burst; 0 is a hand-over.
+// The loader is the load's critical path (busy ~75 % of it at 40,000
+// questions): with the unbuffered hand-over the reader waited on it 20 s,
+// with two batches queued 9 s.
+var queuedBatches = 2
 
 // keepDictionaries makes every batch of a dictionary column carry the
 // values of all batches before it (as arrow-go's builders do by default);
@@ -54,19 +72,36 @@ const memoryLimit = "200MB"
 type sink struct {
 	ctx    context.Context
 	db     *sql.DB
-	conn   *sql.Conn
-	arrow  arrowLoader
-	tmp    string // the new database file
+	conn   *sql.Conn // the schema, the statements after the load, CHECKPOINT; loaders[0]'s
+	tmp    string    // the new database file
 	final  string
 	tables []*batcher
-	nview  int
 	// after are statements run on the study database once every batch is loaded.
 	after []string
 
-	jobs    chan loadJob
-	loaded  chan error
+	loaders []*loadConn // while batches load; started by the first send
+	q       *loadQueue
+	done    sync.WaitGroup // the loader goroutines
+}
+
+// loadConn is one connection of the loaders, with its Arrow interface.
+type loadConn struct {
+	conn  *sql.Conn
+	arrow arrowLoader
+	id    int // its index in sink.loaders
+	nview int
+}
+
+// loadQueue holds the batches sent and not yet taken by a loader, in the
+// order sent, and the tables being inserted (a table's next batch waits
+// until its previous one is in).
+type loadQueue struct {
 	mu      sync.Mutex
-	loadErr error // the loader's first error, under mu
+	cond    *sync.Cond
+	pending []loadJob
+	busy    map[string]bool
+	closed  bool
+	err     error // the loaders' first error
 }
 
 func openSink(ctx context.Context, final string) (*sink, error) {
@@ -96,10 +131,12 @@ func openSink(ctx context.Context, final string) (*sink, error) {
 		s.abort()
 		return nil, fmt.Errorf("create schema: %w", err)
 	}
-	if err := s.initArrow(); err != nil {
+	a, err := newArrow(conn)
+	if err != nil {
 		s.abort()
 		return nil, fmt.Errorf("duckdb arrow interface: %w", err)
 	}
+	s.loaders = []*loadConn{{conn: conn, arrow: a}}
 	return s, nil
 }
 
@@ -120,6 +157,9 @@ func (s *sink) abort() {
 		return
 	}
 	s.wait()
+	for _, lc := range s.loaders[min(1, len(s.loaders)):] {
+		lc.conn.Close()
+	}
 	if s.conn != nil {
 		s.conn.Close()
 	}
@@ -335,78 +375,157 @@ type loadJob struct {
 	rec    arrow.RecordBatch
 }
 
-// send hands a batch to the loader goroutine, which inserts batches while
-// the reader goes on parsing (the two stages use both cores). The first
-// load error is returned by a later send or by wait.
+// send hands a batch to the loaders, which insert batches while the
+// reader goes on parsing (see loaderConns and queuedBatches). It returns
+// once at most queuedBatches batches wait. The first load error is
+// returned by a later send or by wait.
 func (s *sink) send(j loadJob) error {
-	if s.jobs == nil {
-		// Unbuffered: the reader builds the next batch while the loader
-		// inserts this one, and no third batch waits in between.
-		s.jobs = make(chan loadJob)
-		s.loaded = make(chan error, 1)
-		go s.loader()
+	if s.q == nil {
+		if err := s.startLoaders(); err != nil {
+			j.rec.Release()
+			return err
+		}
 	}
-	s.mu.Lock()
-	err := s.loadErr
-	s.mu.Unlock()
-	if err != nil {
+	q := s.q
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.err != nil {
 		j.rec.Release()
-		return err
+		return q.err
 	}
-	s.jobs <- j
+	q.pending = append(q.pending, j)
+	q.cond.Broadcast()
+	for len(q.pending) > queuedBatches && q.err == nil {
+		q.cond.Wait()
+	}
 	return nil
 }
 
-// loader inserts batches in the order they were sent; it is the only user
-// of the connection while jobs are open.
-func (s *sink) loader() {
-	var first error
-	for j := range s.jobs {
-		if first == nil {
-			first = s.insert(j)
-			if first != nil {
-				s.mu.Lock()
-				s.loadErr = first
-				s.mu.Unlock()
+// startLoaders opens the loaders' further connections (DuckDB's ATTACHed
+// study file and settings are the instance's, shared by every connection)
+// and starts one goroutine per connection.
+func (s *sink) startLoaders() error {
+	for len(s.loaders) < loaderConns {
+		c, err := s.db.Conn(s.ctx)
+		if err != nil {
+			return fmt.Errorf("open duckdb: %w", err)
+		}
+		a, err := newArrow(c)
+		if err != nil {
+			c.Close()
+			return fmt.Errorf("duckdb arrow interface: %w", err)
+		}
+		s.loaders = append(s.loaders, &loadConn{conn: c, arrow: a, id: len(s.loaders)})
+	}
+	q := &loadQueue{busy: map[string]bool{}}
+	q.cond = sync.NewCond(&q.mu)
+	s.q = q
+	for _, lc := range s.loaders {
+		s.done.Add(1)
+		go func() {
+			defer s.done.Done()
+			s.loader(lc, q)
+		}()
+	}
+	return nil
+}
+
+// next takes the first pending batch whose table is not being inserted,
+// waiting for one; false once the queue is closed and empty.
+func (q *loadQueue) next() (loadJob, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for {
+		for i, j := range q.pending {
+			if !q.busy[j.table] {
+				q.pending = append(q.pending[:i], q.pending[i+1:]...)
+				q.busy[j.table] = true
+				q.cond.Broadcast() // a sender may go on
+				return j, true
 			}
 		}
-		j.rec.Release()
+		if q.closed && len(q.pending) == 0 {
+			return loadJob{}, false
+		}
+		q.cond.Wait()
 	}
-	s.loaded <- first
 }
 
-// wait stops the loader and returns its first error.
+// finished marks j's table free again and keeps the first error.
+func (q *loadQueue) finished(j loadJob, err error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.busy[j.table] = false
+	if err != nil && q.err == nil {
+		q.err = err
+	}
+	q.cond.Broadcast()
+}
+
+// loader inserts the batches it takes on its connection; after an error
+// (its own or another loader's) it releases them unloaded.
+func (s *sink) loader(lc *loadConn, q *loadQueue) {
+	for {
+		j, ok := q.next()
+		if !ok {
+			return
+		}
+		q.mu.Lock()
+		failed := q.err != nil
+		q.mu.Unlock()
+		var err error
+		if !failed {
+			err = s.insert(lc, j)
+		}
+		j.rec.Release()
+		q.finished(j, err)
+	}
+}
+
+// wait stops the loaders once every batch sent is in, closes their further
+// connections, and returns the first load error.
 func (s *sink) wait() error {
-	if s.jobs == nil {
+	q := s.q
+	if q == nil {
 		return nil
 	}
-	close(s.jobs)
-	err := <-s.loaded
-	s.jobs = nil
-	return err
+	q.mu.Lock()
+	q.closed = true
+	q.cond.Broadcast()
+	q.mu.Unlock()
+	s.done.Wait()
+	s.q = nil
+	for _, lc := range s.loaders[1:] {
+		lc.conn.Close()
+	}
+	s.loaders = s.loaders[:1]
+	return q.err
 }
 
-func (s *sink) insert(j loadJob) error {
+// insert loads one batch on connection lc.
+func (s *sink) insert(lc *loadConn, j loadJob) error {
 	rr, err := array.NewRecordReader(j.schema, []arrow.RecordBatch{j.rec})
 	if err != nil {
 		return fmt.Errorf("load %s: %w", j.table, err)
 	}
 	defer rr.Release()
-	s.nview++
-	view := fmt.Sprintf("ingest_batch_%d", s.nview)
-	release, err := s.arrow.RegisterView(rr, view)
+	lc.nview++
+	// Views are the database's, seen by every connection: each loader
+	// names its own.
+	view := fmt.Sprintf("ingest_batch_%d_%d", lc.id, lc.nview)
+	release, err := lc.arrow.RegisterView(rr, view)
 	if err != nil {
 		return fmt.Errorf("load %s: %w", j.table, err)
 	}
 	// The view can be scanned once; drop it before releasing it.
-	_, err = s.conn.ExecContext(s.ctx, fmt.Sprintf("INSERT INTO study.main.%q SELECT * FROM %s; DROP VIEW %s", j.table, view, view))
+	_, err = lc.conn.ExecContext(s.ctx, fmt.Sprintf("INSERT INTO study.main.%q SELECT * FROM %s; DROP VIEW %s", j.table, view, view))
 	if err != nil {
 		// A statement interrupted (cancelled run) after the INSERT leaves
 		// the view, and DuckDB reaches the view's stream again when the
 		// connection closes: freed, that crashed the process. So the view
 		// goes first, whatever the context; if it cannot, the stream is
 		// left allocated rather than freed under DuckDB.
-		if _, derr := s.conn.ExecContext(context.WithoutCancel(s.ctx), "DROP VIEW IF EXISTS "+view); derr != nil {
+		if _, derr := lc.conn.ExecContext(context.WithoutCancel(s.ctx), "DROP VIEW IF EXISTS "+view); derr != nil {
 			return fmt.Errorf("load %s: %w (drop its batch: %v)", j.table, err, derr)
 		}
 		release()

@@ -3,6 +3,7 @@
 package ingest
 
 import (
+	"database/sql"
 	"database/sql/driver"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -14,11 +15,13 @@ type arrowLoader interface {
 	RegisterView(reader array.RecordReader, name string) (func(), error)
 }
 
-// initArrow opens DuckDB's Arrow interface on the sink's connection.
-func (s *sink) initArrow() error {
-	return s.conn.Raw(func(dc any) error {
-		a, err := duckdb.NewArrowFromConn(dc.(driver.Conn))
-		s.arrow = a
+// newArrow opens DuckDB's Arrow interface on a connection.
+func newArrow(conn *sql.Conn) (arrowLoader, error) {
+	var a arrowLoader
+	err := conn.Raw(func(dc any) error {
+		var err error
+		a, err = duckdb.NewArrowFromConn(dc.(driver.Conn))
 		return err
 	})
+	return a, err
 }

@@ -3,6 +3,7 @@
 package ingest
 
 import (
+	"database/sql"
 	"errors"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -16,4 +17,4 @@ type arrowLoader interface {
 // errNoArrow explains a binary built without DuckDB's Arrow interface.
 var errNoArrow = errors.New("this binary was built without DuckDB's Arrow interface: rebuild with `go build -tags duckdb_arrow` (the Makefile does); `validate` works without it")
 
-func (s *sink) initArrow() error { return errNoArrow }
+func newArrow(*sql.Conn) (arrowLoader, error) { return nil, errNoArrow }

@@ -15,9 +15,21 @@ import (
 
 // TestBatcherFullBatches loads tables past the row cap (checklist_items)
 // and past the text cap (failed_requests) of a batch, and reads every row
-// back in order: the rows of full and partial batches, handed over
-// unbuffered to the loader, are what was written, nulls included.
+// back in order: the rows of full and partial batches, queued for the
+// loaders (two tables, on one connection and loaded side by side on two),
+// are what was written, nulls included.
 func TestBatcherFullBatches(t *testing.T) {
+	defer func(c int) { loaderConns = c }(loaderConns)
+	for _, conns := range []int{1, 2} {
+		t.Run(fmt.Sprintf("conns=%d", conns), func(t *testing.T) {
+			loaderConns = conns
+			testBatcherFullBatches(t)
+		})
+	}
+}
+
+func testBatcherFullBatches(t *testing.T) {
+	t.Helper()
 	db := filepath.Join(t.TempDir(), "s.duckdb")
 	s, err := openSink(context.Background(), db)
 	if err != nil {
