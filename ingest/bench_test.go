@@ -107,8 +107,8 @@ DROP TABLE hraw; DROP TABLE jraw;`, "DIR", dir)
 }
 
 // BenchmarkLoaders loads the same study with one loader connection and
-// batches handed over unbuffered (old), with loaderConns connections and
-// queuedBatches waiting batches (new) and with two connections, in the same run,
+// batches handed over unbuffered (the default), with two batches queued
+// for one connection and with two connections and two queued, in the same run,
 // and reports the CPU seconds of each load besides its wall time. The
 // study's size is EUROEXEC_BENCH_QUESTIONS (default 40000; 5000 runs in
 // seconds).
@@ -121,7 +121,7 @@ func BenchmarkLoaders(b *testing.B) {
 	for _, tc := range []struct {
 		name       string
 		conns, que int
-	}{{"old", 1, 0}, {"new", loaderConns, queuedBatches}, {"two-conns", 2, queuedBatches}} {
+	}{{"handover", 1, 0}, {"queued-2", 1, 2}, {"two-conns", 2, 2}} {
 		b.Run(tc.name, func(b *testing.B) {
 			loaderConns, queuedBatches = tc.conns, tc.que
 			cpu0 := cpuTime(b)

@@ -54,8 +54,14 @@ var loaderConns = 1
 // of a step (which flushes every table) or of a burst; 0 is a hand-over.
 // The loader is the load's critical path (busy ~75 % of it at 40,000
 // questions): with the unbuffered hand-over the reader waited on it 20 s,
-// with two batches queued 9 s.
-var queuedBatches = 2
+// with two batches queued 9 s. But on an idle machine the queue did not
+// shorten the load and cost CPU (the 40,000-question load, alternating
+// runs, wall s / CPU s: 2 queued 34.4 / 61.0 and 38.5 / 66.6; the
+// hand-over 37.2 / 58.4 and 36.0 / 56.6; the binary before the queue
+// 34.0 / 53.0 and 37.8 / 59.0): the reader's wait was only moved to
+// DuckDB's side, and the queued batches' memory is faulted in again. So
+// the default is the hand-over; BenchmarkLoaders measures the others.
+var queuedBatches = 0
 
 // keepDictionaries makes every batch of a dictionary column carry the
 // values of all batches before it (as arrow-go's builders do by default);
