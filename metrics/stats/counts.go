@@ -172,23 +172,7 @@ func drawCounts(src *rand.PCG, n int, c []int32, stride int) {
 	}
 }
 
-// uint64n returns what rand.New(src).Uint64N(n) (and IntN) returns, n > 0:
-// math/rand/v2's uint64n written out on the concrete generator (a mask
-// for a power of two, else Lemire's multiply-shift with its rejection;
-// 32-bit machines give the same sequence), the same values in the same
-// order (TestUint64nEqualsRand).
-func uint64n(src *rand.PCG, n uint64) uint64 {
-	if n&(n-1) == 0 { // a power of two: a mask
-		return src.Uint64() & (n - 1)
-	}
-	hi, lo := bits.Mul64(src.Uint64(), n)
-	if lo < n {
-		hi = reject(src, n, hi, lo)
-	}
-	return hi
-}
-
-// reject finishes uint64n's draw (hi, lo) of the product of a random
+// reject finishes drawCounts's draw (hi, lo) of the product of a random
 // word and n when lo < n: drawn again while lo is below 2⁶⁴ mod n.
 func reject(src *rand.PCG, n, hi, lo uint64) uint64 {
 	thresh := -n % n

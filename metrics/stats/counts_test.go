@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -249,4 +250,22 @@ func processCPU() float64 {
 		return math.NaN()
 	}
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+// uint64n returns what rand.New(src).Uint64N(n) (and IntN) returns, n > 0:
+// math/rand/v2's uint64n written out on the concrete generator (a mask
+// for a power of two, else Lemire's multiply-shift with its rejection;
+// 32-bit machines give the same sequence), the same values in the same
+// order (TestUint64nEqualsRand). It is drawCounts's draw of one cluster,
+// kept here to test reject for n up to near 2⁶⁴, which drawCounts
+// cannot reach.
+func uint64n(src *rand.PCG, n uint64) uint64 {
+	if n&(n-1) == 0 { // a power of two: a mask
+		return src.Uint64() & (n - 1)
+	}
+	hi, lo := bits.Mul64(src.Uint64(), n)
+	if lo < n {
+		hi = reject(src, n, hi, lo)
+	}
+	return hi
 }
