@@ -247,7 +247,8 @@ func BenchmarkLaterAnalyses(b *testing.B) {
 			for b.Loop() {
 				c0 := processCPU()
 				res := &Result{Report: &report.Report{}}
-				if err := runJobs(ctx, res, laterAnalyses(s, ires.Config), w); err != nil {
+				jobs, _ := laterAnalyses(s, ires.Config)
+				if err := runJobs(ctx, res, jobs, w); err != nil {
 					b.Fatal(err)
 				}
 				cpu += processCPU() - c0
