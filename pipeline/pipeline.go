@@ -254,8 +254,7 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 		adds, err = c.adds, c.err
 	} else {
 		dropTexts(s) // the later analyses do not read the texts
-		releaseBeforeLater(s, graded)
-		if adds, err = computeJobs(ctx, jobs, opts.workers()); err == nil {
+		if adds, err = computeLater(ctx, s, jobs, graded, opts.workers()); err == nil {
 			store()
 		} else {
 			stored <- nil
