@@ -17,8 +17,10 @@ import (
 
 	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/ingest"
+	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/csvout"
+	"github.com/euroexec/euroexec/study"
 	"github.com/euroexec/euroexec/transform"
 )
 
@@ -162,7 +164,7 @@ func TestRunJobs(t *testing.T) {
 			var ran atomic.Int32
 			var jobs []job
 			for i, d := range c.delays {
-				jobs = append(jobs, job{fmt.Sprint(i), func(ctx context.Context) (func(*Result), error) {
+				jobs = append(jobs, job{name: fmt.Sprint(i), run: func(ctx context.Context) (func(*Result), error) {
 					ran.Add(1)
 					time.Sleep(d * time.Millisecond)
 					if err := c.fail[i]; err != nil {
@@ -194,13 +196,79 @@ func TestRunJobs(t *testing.T) {
 	}
 }
 
+// TestComputeLater: the early jobs run while the study still has its
+// grading rows and the others after they are released; the adds come back
+// in the jobs' order and the error is the first failed job's in that
+// order, as with computeJobs.
+func TestComputeLater(t *testing.T) {
+	errA, errB := errors.New("a failed"), errors.New("b failed")
+	for _, c := range []struct {
+		name    string
+		early   []bool
+		fail    map[int]error
+		workers int
+		want    error
+	}{
+		{"early jobs between late ones", []bool{false, true, false, true}, nil, 2, nil},
+		{"one worker", []bool{true, false, true, false}, nil, 1, nil},
+		{"no early job", []bool{false, false, false}, nil, 2, nil},
+		{"a late job fails before an early one in order", []bool{false, true, false}, map[int]error{0: errA, 1: errB}, 2, errA},
+		{"only an early job fails", []bool{false, true, false}, map[int]error{1: errB}, 2, errB},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := &study.Study{Gradings: make([]study.Grading, 3), Scores: make([]study.Score, 3)}
+			sawRows := make([]bool, len(c.early))
+			var jobs []job
+			for i, e := range c.early {
+				jobs = append(jobs, job{name: fmt.Sprint(i), early: e, run: func(ctx context.Context) (func(*Result), error) {
+					sawRows[i] = s.Gradings != nil
+					if err := c.fail[i]; err != nil {
+						return nil, err
+					}
+					return func(res *Result) { res.Report.Notes = append(res.Report.Notes, report.Note{Table: fmt.Sprint(i)}) }, nil
+				}})
+			}
+			graded := func() []scores.Grading { return nil }
+			adds, err := computeLater(context.Background(), s, jobs, graded, c.workers)
+			if !errors.Is(err, c.want) || (err == nil) != (c.want == nil) {
+				t.Fatalf("got error %v, want %v", err, c.want)
+			}
+			if s.Gradings != nil || s.Scores != nil {
+				t.Errorf("after computeLater the study holds %d grading rows and %d score rows, want none", len(s.Gradings), len(s.Scores))
+			}
+			for i, e := range c.early {
+				if sawRows[i] != e {
+					t.Errorf("job %d (early %v) saw the grading rows: %v", i, e, sawRows[i])
+				}
+			}
+			if c.want != nil {
+				return
+			}
+			res := &Result{Report: &report.Report{}}
+			for _, add := range adds {
+				add(res)
+			}
+			var got, want []string
+			for i := range c.early {
+				want = append(want, fmt.Sprint(i))
+			}
+			for _, n := range res.Report.Notes {
+				got = append(got, n.Table)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("applied %q, want %q", got, want)
+			}
+		})
+	}
+}
+
 // TestRunJobsCancelled: a cancelled context starts no job and comes back
 // as the first job's error.
 func TestRunJobsCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var ran atomic.Int32
-	jobs := []job{{"x", func(context.Context) (func(*Result), error) { ran.Add(1); return func(*Result) {}, nil }}}
+	jobs := []job{{name: "x", run: func(context.Context) (func(*Result), error) { ran.Add(1); return func(*Result) {}, nil }}}
 	err := runJobs(ctx, &Result{Report: &report.Report{}}, jobs, 2)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
@@ -247,7 +315,8 @@ func BenchmarkLaterAnalyses(b *testing.B) {
 			for b.Loop() {
 				c0 := processCPU()
 				res := &Result{Report: &report.Report{}}
-				if err := runJobs(ctx, res, laterAnalyses(s, ires.Config), w); err != nil {
+				jobs, _ := laterAnalyses(s, ires.Config)
+				if err := runJobs(ctx, res, jobs, w); err != nil {
 					b.Fatal(err)
 				}
 				cpu += processCPU() - c0

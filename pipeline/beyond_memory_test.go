@@ -64,7 +64,7 @@ func BenchmarkBeyondMemory(b *testing.B) {
 	// any is measured (there the first job that needs them computes them).
 	sc := scoreOptions(cfg)
 	graded := scores.Compute(s, sc)
-	jobs := laterAnalyses(s, cfg)
+	jobs, _ := laterAnalyses(s, cfg)
 	for i, j := range jobs {
 		switch j.name {
 		case "reliability":

@@ -204,7 +204,7 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 
 	stage(StageAnalyse)
 	res := &Result{Config: cfg, Rows: ires.Rows}
-	jobs := laterAnalyses(s, cfg)
+	jobs, graded := laterAnalyses(s, cfg)
 	overlap := len(s.Gradings) <= opts.overlapMaxGradings()
 	type computed struct {
 		adds []func(*Result)
@@ -254,7 +254,7 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 		adds, err = c.adds, c.err
 	} else {
 		dropTexts(s) // the later analyses do not read the texts
-		if adds, err = computeJobs(ctx, jobs, opts.workers()); err == nil {
+		if adds, err = computeLater(ctx, s, jobs, graded, opts.workers()); err == nil {
 			store()
 		} else {
 			stored <- nil

@@ -114,3 +114,41 @@ func TestSharedGradedSame(t *testing.T) {
 		}
 	}
 }
+
+// Before the later analyses of a large study, releaseBeforeLater computes
+// the shared per-grading scores from the view's rows and then drops those
+// rows: the scores are the view's (the same as scores.Compute on the study
+// as read back) and s.Scores is nil afterwards.
+func TestReleaseBeforeLater(t *testing.T) {
+	dir := t.TempDir()
+	o := data.DefaultOptions()
+	o.Questions = 30
+	if _, err := data.Write(dir, o); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "study.duckdb")
+	ires, err := ingest.Ingest(ctx, dir, ingest.Options{DB: db, Now: func() time.Time { return time.Unix(0, 0) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, _, err := readBack(ctx, db, ires.Config, analysisOptions(ires.Config))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Scores) == 0 {
+		t.Fatal("read back gave no rows of grading_scores")
+	}
+	want, ok := scores.FromView(s, scoreOptions(ires.Config))
+	if !ok {
+		t.Fatal("scores.FromView did not serve the study as read back")
+	}
+	_, graded := laterAnalyses(s, ires.Config)
+	releaseBeforeLater(s, graded)
+	if s.Scores != nil {
+		t.Errorf("s.Scores holds %d rows after releaseBeforeLater, want nil", len(s.Scores))
+	}
+	if got := graded(); fmt.Sprintf("%v", got) != fmt.Sprintf("%v", want) {
+		t.Errorf("graded() after releaseBeforeLater differs from the view's scores (%d and %d gradings)", len(got), len(want))
+	}
+}
