@@ -87,11 +87,13 @@ WITH
 -- (slow, attr, rub below): that takes most of the work of the view, so
 -- it is kept for the rare cases that need it.
 --
--- ad: each attribute with a dense index (0, 1, …), for the bit mask of the
--- attributes a run scored.
+-- ad: each attribute with a dense index (0, 1, …) and its bit (NULL past
+-- 125) in the mask of the attributes a run scored, shifted once here
+-- rather than per score row.
 ad AS (
-  SELECT attribute, CAST(row_number() OVER (ORDER BY attribute) - 1 AS INTEGER) AS ai
-  FROM (SELECT DISTINCT attribute FROM rubric_scores)
+  SELECT attribute, ai, CASE WHEN ai < 126 THEN CAST(1 AS HUGEINT) << CAST(ai AS HUGEINT) END AS bit
+  FROM (SELECT attribute, CAST(row_number() OVER (ORDER BY attribute) - 1 AS INTEGER) AS ai
+        FROM (SELECT DISTINCT attribute FROM rubric_scores))
 ),
 -- rr: per graded row (run), its rubric scores: c scored rows, decimal6
 -- (every score a multiple of 10^-6), s_u the exact sum in millionths,
@@ -103,20 +105,21 @@ rr AS (
          bool_and(r.score IS NULL OR abs(r.score * 1000000 - round(r.score * 1000000)) < 1e-6) AS decimal6,
          sum(CAST(round(r.score * 1000000) AS HUGEINT)) AS s_u,
          avg(r.score) AS mean1,
-         bit_or(CASE WHEN a.ai < 126 THEN CAST(1 AS HUGEINT) << CAST(a.ai AS HUGEINT) END) FILTER (WHERE r.score IS NOT NULL) AS mask,
+         bit_or(a.bit) FILTER (WHERE r.score IS NOT NULL) AS mask,
          max(a.ai) AS amax
   FROM rubric_scores r JOIN ad a USING (attribute)
   GROUP BY r.grading_id
 ),
--- rc: per graded row, its verdict counts.
+-- rc: per graded row, its verdict counts; counted (hit, partial or miss)
+-- is their sum, not one more filter of every verdict.
 rc AS (
-  SELECT grading_id,
-         count(*) FILTER (WHERE verdict = 'hit') AS h,
-         count(*) FILTER (WHERE verdict = 'partial') AS p,
-         count(*) FILTER (WHERE verdict = 'miss') AS m,
-         count(*) FILTER (WHERE verdict = 'na') AS na,
-         count(*) FILTER (WHERE verdict IN ('hit','partial','miss')) AS counted
-  FROM checklist_verdicts GROUP BY grading_id
+  SELECT *, h + p + m AS counted
+  FROM (SELECT grading_id,
+               count(*) FILTER (WHERE verdict = 'hit') AS h,
+               count(*) FILTER (WHERE verdict = 'partial') AS p,
+               count(*) FILTER (WHERE verdict = 'miss') AS m,
+               count(*) FILTER (WHERE verdict = 'na') AS na
+        FROM checklist_verdicts GROUP BY grading_id)
 ),
 -- keys: per grading, its runs with their rubric and checklist aggregates.
 -- rruns counts the runs with rubric rows, sruns those with a score; nodup
@@ -176,27 +179,51 @@ rub AS (
          avg(s / c) FILTER (WHERE c > 0) AS mean_f
   FROM attr GROUP BY round, question_id, model, evaluator
 ),
+-- ex: the rubric of every grading: from the per-run sums (fast) or
+-- absent (no rubric rows), else — the rare rest, which alone is joined by
+-- the four key strings — from rub. A hash join of every grading with rub
+-- would build a table of all the gradings' rows even when rub is empty.
 ex AS (
+  SELECT round, question_id, model, evaluator, kind, runs, rank,
+         CASE WHEN fast THEN rc1 END AS rubric_n,
+         CASE WHEN fast THEN mean1 END AS mean_f,
+         CASE WHEN fast AND sruns > 0 AND decimal6 THEN rnum_u END AS rnum,
+         CASE WHEN fast AND sruns > 0 AND decimal6 THEN CAST(1000000 AS HUGEINT) * sruns * rc1 END AS rden,
+         hits, partials, misses, nas, chk_runs, nmin, nmax, cnum_u, rate_f
+  FROM kf WHERE NOT coalesce(rruns > 0 AND NOT fast, false)
+  UNION ALL
   SELECT ky.round, ky.question_id, ky.model, ky.evaluator, ky.kind, ky.runs, ky.rank,
-         CASE WHEN ky.fast THEN ky.rc1 ELSE r.rubric_n END AS rubric_n,
-         CASE WHEN ky.fast THEN ky.mean1 ELSE r.mean_f END AS mean_f,
-         CASE WHEN ky.fast THEN (CASE WHEN ky.sruns > 0 AND ky.decimal6 THEN ky.rnum_u END)
-              WHEN r.rubric_n > 0 AND r.cmin = r.cmax AND r.decimal6 THEN r.num_u END AS rnum,
-         CASE WHEN ky.fast THEN (CASE WHEN ky.sruns > 0 AND ky.decimal6 THEN CAST(1000000 AS HUGEINT) * ky.sruns * ky.rc1 END)
-              WHEN r.rubric_n > 0 AND r.cmin = r.cmax AND r.decimal6 THEN CAST(1000000 AS HUGEINT) * r.cmin * r.rubric_n END AS rden,
-         ky.hits, ky.partials, ky.misses, ky.nas,
-         CASE WHEN ky.chk_runs > 0 AND ky.nmin = ky.nmax THEN CAST(ky.cnum_u AS HUGEINT) END AS cnum,
-         CASE WHEN ky.chk_runs > 0 AND ky.nmin = ky.nmax THEN CAST(ky.nmin AS HUGEINT) * s.partial_credit_den * ky.chk_runs END AS cden,
-         ky.rate_f, s.*
-  FROM kf ky
-  LEFT JOIN rub r USING (round, question_id, model, evaluator)
-  CROSS JOIN solve_rule s
+         r.rubric_n, r.mean_f,
+         CASE WHEN r.rubric_n > 0 AND r.cmin = r.cmax AND r.decimal6 THEN r.num_u END,
+         CASE WHEN r.rubric_n > 0 AND r.cmin = r.cmax AND r.decimal6 THEN CAST(1000000 AS HUGEINT) * r.cmin * r.rubric_n END,
+         ky.hits, ky.partials, ky.misses, ky.nas, ky.chk_runs, ky.nmin, ky.nmax, ky.cnum_u, ky.rate_f
+  FROM kf ky LEFT JOIN rub r USING (round, question_id, model, evaluator)
+  WHERE ky.rruns > 0 AND NOT ky.fast
+),
+-- eg: the checklist rate's exact fraction, and the Solve rule.
+eg AS (
+  SELECT ex.*,
+         CASE WHEN chk_runs > 0 AND nmin = nmax THEN CAST(cnum_u AS HUGEINT) END AS cnum,
+         CASE WHEN chk_runs > 0 AND nmin = nmax THEN CAST(nmin AS HUGEINT) * s.partial_credit_den * chk_runs END AS cden,
+         s.*
+  FROM ex CROSS JOIN solve_rule s
+),
+-- gd, fr: the fractions in lowest terms. The gcd is taken on BIGINT when
+-- both terms fit (the same value: HUGEINT division is DuckDB's slow path);
+-- the quotients are computed as before (as DOUBLE, cast to BIGINT).
+gd AS (
+  SELECT *,
+         CASE WHEN rnum BETWEEN -9223372036854775807 AND 9223372036854775807 AND rden BETWEEN -9223372036854775807 AND 9223372036854775807
+              THEN CAST(gcd(CAST(rnum AS BIGINT), CAST(rden AS BIGINT)) AS HUGEINT) ELSE gcd(rnum, rden) END AS rg,
+         CASE WHEN cnum BETWEEN -9223372036854775807 AND 9223372036854775807 AND cden BETWEEN -9223372036854775807 AND 9223372036854775807
+              THEN CAST(gcd(CAST(cnum AS BIGINT), CAST(cden AS BIGINT)) AS HUGEINT) ELSE gcd(cnum, cden) END AS cg
+  FROM eg
 ),
 fr AS (
   SELECT *,
-         CAST(rnum / gcd(rnum, rden) AS BIGINT) AS rubric_num, CAST(rden / gcd(rnum, rden) AS BIGINT) AS rubric_den,
-         CAST(cnum / gcd(cnum, cden) AS BIGINT) AS checklist_num, CAST(cden / gcd(cnum, cden) AS BIGINT) AS checklist_den
-  FROM ex
+         CAST(rnum / rg AS BIGINT) AS rubric_num, CAST(rden / rg AS BIGINT) AS rubric_den,
+         CAST(cnum / cg AS BIGINT) AS checklist_num, CAST(cden / cg AS BIGINT) AS checklist_den
+  FROM gd
 ),
 sc AS (
   SELECT *,
