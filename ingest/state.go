@@ -242,17 +242,40 @@ func (st *state) id(r row, col, what string) (string, bool) {
 // adding a problem for control and invisible characters (two ids that
 // print alike would otherwise be two ids).
 func (st *state) cleanID(r row, col, what string) (string, bool) {
-	v := strings.TrimSpace(r.get(col))
-	if !unorm.NFC.IsNormalString(v) {
-		v = unorm.NFC.String(v)
-	}
-	if i := strings.IndexFunc(v, tabular.Invisible); i >= 0 {
+	v, i := idText(r.get(col))
+	if i >= 0 {
 		c, _ := utf8.DecodeRuneInString(v[i:])
 		st.ps.add(Problem{Loc: r.at(col), Value: v,
 			Expected: fmt.Sprintf("%s without control or invisible characters (found %U at byte %d)", what, c, i)})
 		return "", false
 	}
 	return v, true
+}
+
+// idText returns an id cell trimmed and in Unicode NFC, and the byte index
+// in it of its first control or invisible character (-1 when none). An id
+// of printable ASCII only (most are) is both: it is not decoded rune by
+// rune.
+func idText(s string) (string, int) {
+	v := strings.TrimSpace(s)
+	if printableASCII(v) {
+		return v, -1
+	}
+	if !unorm.NFC.IsNormalString(v) {
+		v = unorm.NFC.String(v)
+	}
+	return v, strings.IndexFunc(v, tabular.Invisible)
+}
+
+// printableASCII reports whether s holds only the bytes ' ' to '~': text
+// in NFC without a control or invisible character.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 // caseFold maps the lower-case form of listed ids to the id as listed, to
@@ -466,6 +489,13 @@ func keys(m map[string]bool) []string {
 
 // question looks up a question id, adding a problem when it is unknown.
 func (st *state) question(r row, col string) (string, *question, bool) {
+	if v, bad := idText(r.get(col)); v != "" && bad < 0 {
+		// a listed id: its copy in qids, without a look-up in the interned
+		// strings
+		if qi := st.questions[v]; qi != nil {
+			return st.qids[qi.num], qi, true
+		}
+	}
 	q, ok := st.id(r, col, "a question id")
 	if !ok {
 		return "", nil, false
@@ -480,32 +510,48 @@ func (st *state) question(r row, col string) (string, *question, bool) {
 
 // words counts whitespace-separated words (as strings.Fields splits them,
 // without building the slice).
+//
+// An ASCII byte is counted without a branch: a word starts at a byte that
+// is not a space after one that is (or at the start). Past the first byte
+// that is not ASCII, the words are counted rune by rune (wordsSlow).
 func words(s string) int64 {
 	var n int64
-	in := false
+	prev := byte(1) // the byte before was a space, or there is none
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			return n + wordsSlow(s[i:], in)
+		c := wordClass[s[i]]
+		if c > 1 {
+			return n + wordsSlow(s[i:], prev == 0)
 		}
-		if asciiSpace[c] {
-			in = false
-		} else if !in {
-			in = true
-			n++
-		}
+		n += int64(prev &^ c)
+		prev = c
 	}
 	return n
 }
 
-var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+// wordClass classes bytes for words: 1 ASCII white space, 0 another ASCII
+// byte, 2 a byte that is not ASCII.
+var wordClass = func() (t [256]byte) {
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] = 2
+	}
+	for _, c := range []byte{'\t', '\n', '\v', '\f', '\r', ' '} {
+		t[c] = 1
+	}
+	return t
+}()
 
 // wordsSlow counts the words of s, which may hold any Unicode white space;
 // in says whether the text before s ended inside a word.
 func wordsSlow(s string, in bool) int64 {
 	var n int64
 	for _, r := range s {
-		if unicode.IsSpace(r) {
+		var space bool
+		if r < utf8.RuneSelf {
+			space = wordClass[r] == 1
+		} else {
+			space = unicode.IsSpace(r)
+		}
+		if space {
 			in = false
 		} else if !in {
 			in = true
