@@ -30,7 +30,9 @@ import (
 // new buffers are zeroed (and faulted in) at once — 6-35 % more CPU to
 // build 2^20 gradings and 20,000 responses, on a busy 2-core machine — and
 // it saved no memory, as fixed-width columns grow to 2^18 rows exactly
-// and a text batch is cut before its text outgrows batchBytes.
+// and a text batch is cut before its text outgrows batchBytes. The
+// buffers now come from the load's bufferPool: the next batches reuse
+// those of the batches inserted, so that growing costs the copies only.
 const batchRows = 1 << 18
 
 // batchBytes caps the text held in one batch (long responses), so that
@@ -84,6 +86,7 @@ type sink struct {
 	tmp    string    // the new database file
 	final  string
 	tables []*batcher
+	alloc  *bufferPool // the batches' buffers
 	// after are statements run on the study database once every batch is loaded.
 	after []string
 
@@ -130,7 +133,7 @@ func openSink(ctx context.Context, final string) (*sink, error) {
 		db.Close()
 		return nil, fmt.Errorf("open duckdb: %w", err)
 	}
-	s := &sink{ctx: ctx, db: db, conn: conn, tmp: tmp, final: final}
+	s := &sink{ctx: ctx, db: db, conn: conn, tmp: tmp, final: final, alloc: &bufferPool{}}
 	if _, err := conn.ExecContext(ctx, "SET memory_limit = "+quoteLit(memoryLimit)+"; SET preserve_insertion_order = true; ATTACH "+quoteLit(tmp)+" AS study"); err != nil {
 		s.abort()
 		return nil, fmt.Errorf("create database %s: %w", tmp, err)
@@ -364,7 +367,11 @@ func (s *sink) table(name string, cols ...col) *batcher {
 		fields[i] = arrow.Field{Name: c.name, Type: t, Nullable: true}
 	}
 	sch := arrow.NewSchema(fields, nil)
-	t := &batcher{s: s, table: name, schema: sch, b: array.NewRecordBuilder(memory.DefaultAllocator, sch), dicts: make([]*dictCol, len(cols))}
+	var mem memory.Allocator = memory.DefaultAllocator
+	if s != nil {
+		mem = s.alloc
+	}
+	t := &batcher{s: s, table: name, schema: sch, b: array.NewRecordBuilder(mem, sch), dicts: make([]*dictCol, len(cols))}
 	for i, f := range t.b.Fields() {
 		if d, ok := f.(*array.BinaryDictionaryBuilder); ok {
 			t.dicts[i] = &dictCol{b: d, memo: map[string]int{}, idx: make([]int, 0, dictRun)}
