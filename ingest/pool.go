@@ -79,6 +79,15 @@ func (p *bufferPool) Reallocate(size int, b []byte) []byte {
 	return nb
 }
 
+// release drops the buffers waiting in the pool (the load is over), for
+// the garbage collector to take whatever still holds the pool.
+func (p *bufferPool) release() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.free = [bits.UintSize][][]byte{}
+	p.bytes = 0
+}
+
 // Free takes back a buffer the pool handed out.
 func (p *bufferPool) Free(b []byte) {
 	c := cap(b)

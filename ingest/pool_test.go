@@ -72,6 +72,12 @@ func TestBufferPool(t *testing.T) {
 	if p.bytes > poolBytes {
 		t.Errorf("the pool holds %d bytes, want at most %d", p.bytes, poolBytes)
 	}
+	if p.release(); p.bytes != 0 || len(p.free[20]) != 0 {
+		t.Errorf("after release the pool holds %d bytes, %d buffers of 1 MiB; want none", p.bytes, len(p.free[20]))
+	}
+	for _, b := range big {
+		p.Free(b)
+	}
 	p.Free(make([]byte, 100)) // not the pool's: dropped
 	p.Free(make([]byte, 10, 32))
 	for c, l := range p.free {

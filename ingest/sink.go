@@ -196,6 +196,7 @@ func (s *sink) commit() error {
 		s.abort()
 		return err
 	}
+	s.alloc.release() // every batch is in
 	for _, q := range s.after {
 		if _, err := s.conn.ExecContext(s.ctx, "USE study; "+q+"; USE memory"); err != nil {
 			s.abort()
