@@ -742,6 +742,26 @@ type rankGroup struct {
 	n      int32
 	ev, qv int32 // evaluator (sid) and question (question.num)
 	ranks  []int32
+	// seen are the models (sid) graded in the group, with where first:
+	// a group has a few, scanned instead of looked up in a map keyed by
+	// (group, model) of every grading's.
+	seen []modelSeen
+}
+
+// modelSeen is a model of a rank group and where it was first graded.
+type modelSeen struct {
+	m  int32
+	at where
+}
+
+// seenAt returns where model m (sid) was first graded in the group.
+func (rg *rankGroup) seenAt(m int32) (where, bool) {
+	for _, s := range rg.seen {
+		if s.m == m {
+			return s.at, true
+		}
+	}
+	return where{}, false
 }
 
 // accept checks one complete grading against the rest of the study and
@@ -753,10 +773,9 @@ func (st *state) accept(g *grading) {
 	qi := st.questions[g.q]
 	ev, q, mn := st.sid(g.evaluator), qi.num, st.sid(g.model)
 	gk := [4]int32{ev, st.sid(g.round), st.sid(g.run), q}
-	m := uint64(uint32(mn))
 	gi, ok := st.groupOf[gk]
 	if ok {
-		if prev, dup := st.gseen[uint64(uint32(gi))<<32|m]; dup {
+		if prev, dup := st.groups[gi].seenAt(mn); dup {
 			pl := st.loc(prev)
 			st.ps.add(Problem{Loc: g.loc, Value: g.q + " / " + g.model,
 				Expected: fmt.Sprintf("one grading per evaluator, round, question and model (evaluator %s graded it also at %s)", g.evaluator, pl.String()), Kind: "gradings given twice",
@@ -771,8 +790,8 @@ func (st *state) accept(g *grading) {
 		st.groupOf[gk] = gi
 		st.groups = append(st.groups, rankGroup{first: w, ev: ev, qv: q})
 	}
-	st.gseen[uint64(uint32(gi))<<32|m] = w
 	rg := &st.groups[gi]
+	rg.seen = append(rg.seen, modelSeen{mn, w})
 	rg.n++
 	if g.rank > 0 {
 		rg.ranks = append(rg.ranks, int32(g.rank))
@@ -831,7 +850,7 @@ func (st *state) accept(g *grading) {
 	}
 	st.countDrops(g, qi.items)
 	if st.haveDumps && g.model != st.cfg.HumanLabel {
-		if _, ok := st.responses[newRespKey(q, mn)]; !ok {
+		if !qi.hasResponse(mn) {
 			if f, failed := st.failedAt(newRespKey(q, mn)); failed {
 				st.ps.add(Problem{Loc: g.loc, Value: g.q + " / " + g.model,
 					Expected: fmt.Sprintf("a response that exists: its batch request failed (%s, %s)", f.loc.String(), f.err)})
@@ -915,7 +934,7 @@ func (st *state) writeGrading(g *grading, qi *question, ev, m int32) {
 	t.str(4, g.run)
 	t.str(5, g.q)
 	t.str(6, g.model)
-	label, hasLabel, shownPos := st.shownFor(qi.num, m, ev)
+	label, hasLabel, shownPos := st.shownFor(qi, m, ev)
 	switch {
 	case g.label != "":
 		t.str(7, g.label)

@@ -7,8 +7,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -28,7 +30,9 @@ import (
 // new buffers are zeroed (and faulted in) at once — 6-35 % more CPU to
 // build 2^20 gradings and 20,000 responses, on a busy 2-core machine — and
 // it saved no memory, as fixed-width columns grow to 2^18 rows exactly
-// and a text batch is cut before its text outgrows batchBytes.
+// and a text batch is cut before its text outgrows batchBytes. The
+// buffers now come from the load's bufferPool: the next batches reuse
+// those of the batches inserted, so that growing costs the copies only.
 const batchRows = 1 << 18
 
 // batchBytes caps the text held in one batch (long responses), so that
@@ -82,6 +86,7 @@ type sink struct {
 	tmp    string    // the new database file
 	final  string
 	tables []*batcher
+	alloc  *bufferPool // the batches' buffers
 	// after are statements run on the study database once every batch is loaded.
 	after []string
 
@@ -128,7 +133,7 @@ func openSink(ctx context.Context, final string) (*sink, error) {
 		db.Close()
 		return nil, fmt.Errorf("open duckdb: %w", err)
 	}
-	s := &sink{ctx: ctx, db: db, conn: conn, tmp: tmp, final: final}
+	s := &sink{ctx: ctx, db: db, conn: conn, tmp: tmp, final: final, alloc: &bufferPool{}}
 	if _, err := conn.ExecContext(ctx, "SET memory_limit = "+quoteLit(memoryLimit)+"; SET preserve_insertion_order = true; ATTACH "+quoteLit(tmp)+" AS study"); err != nil {
 		s.abort()
 		return nil, fmt.Errorf("create database %s: %w", tmp, err)
@@ -191,6 +196,7 @@ func (s *sink) commit() error {
 		s.abort()
 		return err
 	}
+	s.alloc.release() // every batch is in
 	for _, q := range s.after {
 		if _, err := s.conn.ExecContext(s.ctx, "USE study; "+q+"; USE memory"); err != nil {
 			s.abort()
@@ -269,9 +275,76 @@ type batcher struct {
 	table  string
 	schema *arrow.Schema
 	b      *array.RecordBuilder
+	dicts  []*dictCol // per column: its dictionary memo, nil unless kDict
 	n      int
 	rows   int64
 	bytes  int // text bytes in the open batch
+}
+
+// dictCol is a dictionary column's own memo of the values of the open
+// batch (value → index in the builder's dictionary). A value seen before
+// costs one Go map look-up, or none when it repeats the previous row's,
+// and no copy: arrow-go's AppendString copies the string into a fresh
+// []byte and hashes it at every row. Indices wait in idx and enter the
+// builder in runs (AppendIndices); a new value or a null drains them
+// first, so the builder holds the same indices, dictionary (values in
+// order of first appearance) and nulls as with AppendString.
+type dictCol struct {
+	b       *array.BinaryDictionaryBuilder
+	memo    map[string]int
+	last    string // the value appended last, when hasLast
+	lastIdx int
+	hasLast bool
+	idx     []int // indices not yet in b
+}
+
+// dictRun is how many indices a dictionary column holds before they enter
+// the builder.
+const dictRun = 512
+
+func (d *dictCol) append(v string) {
+	if d.hasLast && v == d.last {
+		d.push(d.lastIdx)
+		return
+	}
+	j, ok := d.memo[v]
+	if !ok {
+		d.drain()
+		d.b.AppendString(v)
+		j = d.b.GetValueIndex(d.b.Len() - 1)
+		v = strings.Clone(v) // the memo outlives the caller's row
+		d.memo[v] = j
+		d.last, d.lastIdx, d.hasLast = v, j, true
+		return
+	}
+	d.last, d.lastIdx, d.hasLast = v, j, true
+	d.push(j)
+}
+
+func (d *dictCol) push(j int) {
+	d.idx = append(d.idx, j)
+	if len(d.idx) == dictRun {
+		d.drain()
+	}
+}
+
+// drain moves the waiting indices into the builder.
+func (d *dictCol) drain() {
+	if len(d.idx) > 0 {
+		d.b.AppendIndices(d.idx, nil)
+		d.idx = d.idx[:0]
+	}
+}
+
+func (d *dictCol) null() {
+	d.drain()
+	d.b.AppendNull()
+}
+
+// reset forgets the batch's values, as the builder's ResetFull does.
+func (d *dictCol) reset() {
+	clear(d.memo)
+	d.last, d.hasLast = "", false
 }
 
 func (s *sink) table(name string, cols ...col) *batcher {
@@ -295,7 +368,16 @@ func (s *sink) table(name string, cols ...col) *batcher {
 		fields[i] = arrow.Field{Name: c.name, Type: t, Nullable: true}
 	}
 	sch := arrow.NewSchema(fields, nil)
-	t := &batcher{s: s, table: name, schema: sch, b: array.NewRecordBuilder(memory.DefaultAllocator, sch)}
+	var mem memory.Allocator = memory.DefaultAllocator
+	if s != nil {
+		mem = s.alloc
+	}
+	t := &batcher{s: s, table: name, schema: sch, b: array.NewRecordBuilder(mem, sch), dicts: make([]*dictCol, len(cols))}
+	for i, f := range t.b.Fields() {
+		if d, ok := f.(*array.BinaryDictionaryBuilder); ok {
+			t.dicts[i] = &dictCol{b: d, memo: map[string]int{}, idx: make([]int, 0, dictRun)}
+		}
+	}
 	if s != nil {
 		s.tables = append(s.tables, t)
 	}
@@ -304,18 +386,25 @@ func (s *sink) table(name string, cols ...col) *batcher {
 
 func (t *batcher) str(i int, v string) {
 	t.bytes += len(v)
-	switch b := t.b.Field(i).(type) {
-	case *array.StringBuilder:
-		b.Append(v)
-	case *array.BinaryDictionaryBuilder:
-		b.AppendString(v)
+	if d := t.dicts[i]; d != nil {
+		d.append(v)
+		return
 	}
+	// The builder copies the bytes into its buffer and keeps no reference:
+	// v is handed over without StringBuilder.Append's copy into a new []byte.
+	t.b.Field(i).(*array.StringBuilder).BinaryBuilder.Append(unsafe.Slice(unsafe.StringData(v), len(v)))
 }
 func (t *batcher) i64(i int, v int64) { t.b.Field(i).(*array.Int64Builder).Append(v) }
 func (t *batcher) boolean(i int, v bool) {
 	t.b.Field(i).(*array.BooleanBuilder).Append(v)
 }
-func (t *batcher) null(i int) { t.b.Field(i).AppendNull() }
+func (t *batcher) null(i int) {
+	if d := t.dicts[i]; d != nil {
+		d.null()
+		return
+	}
+	t.b.Field(i).AppendNull()
+}
 
 // f64 appends v, or NULL when v is NaN.
 func (t *batcher) f64(i int, v float64) {
@@ -329,7 +418,7 @@ func (t *batcher) f64(i int, v float64) {
 // optStr appends v, or NULL when v is empty.
 func (t *batcher) optStr(i int, v string) {
 	if v == "" {
-		t.b.Field(i).AppendNull()
+		t.null(i)
 		return
 	}
 	t.str(i, v)
@@ -353,6 +442,21 @@ func (t *batcher) flush() error {
 	if t.n == 0 {
 		return nil
 	}
+	rec := t.record()
+	if t.s == nil {
+		rec.Release()
+		return nil
+	}
+	return t.s.send(loadJob{table: t.table, schema: t.schema, rec: rec})
+}
+
+// record takes the open batch's rows as a record batch and starts the next.
+func (t *batcher) record() arrow.RecordBatch {
+	for _, d := range t.dicts {
+		if d != nil {
+			d.drain()
+		}
+	}
 	rec := t.b.NewRecordBatch()
 	t.n, t.bytes = 0, 0
 	if !keepDictionaries {
@@ -361,17 +465,14 @@ func (t *batcher) flush() error {
 		// of gate runs a dictionary of up to 200,000 question ids, which
 		// DuckDB decodes batch after batch. Each batch gets the values it
 		// holds.
-		for _, f := range t.b.Fields() {
-			if d, ok := f.(*array.BinaryDictionaryBuilder); ok {
-				d.ResetFull()
+		for _, d := range t.dicts {
+			if d != nil {
+				d.b.ResetFull()
+				d.reset()
 			}
 		}
 	}
-	if t.s == nil {
-		rec.Release()
-		return nil
-	}
-	return t.s.send(loadJob{table: t.table, schema: t.schema, rec: rec})
+	return rec
 }
 
 // loadJob is one record batch on its way into DuckDB.

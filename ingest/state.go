@@ -35,7 +35,9 @@ type state struct {
 	attrIndex map[string]int
 
 	questions    map[string]*question
-	qids         []string // question ids by number (question.num)
+	qids         []string    // question ids by number (question.num)
+	qs           []*question // the questions by number
+	blankSid     int32       // sid of "" once numbered (blinding rows for every evaluator), else -1
 	haveChecklst bool
 	models       map[string]bool // from models file; nil when there is none
 	evaluators   map[string]string
@@ -45,8 +47,6 @@ type state struct {
 	refs         map[string]int      // question → number of references
 	qFold, mFold caseFold            // listed question ids and models by lower case
 	eFold        caseFold            // evaluators (listed or seen) by lower case
-	shown        map[blindKey]int32  // (question, model, evaluator|"") → label shown (sid; blinding)
-	shownPos     map[blindKey]int64  // the same keys → position shown, when blinding gives one
 	rounds       map[string]bool     // rounds of human gradings
 	tagKeys      map[string]bool     // question tag keys (lower case)
 	attrSeen     []bool              // per rubric attribute: some grading sheet has it
@@ -62,7 +62,6 @@ type state struct {
 	// Gradings are checked and written as they are read; only compact keys stay.
 	sids       map[string]int32
 	names      []string
-	gseen      map[uint64]where   // (rank group index, model) → where first graded
 	groupOf    map[[4]int32]int32 // (evaluator, round, run, question) → index in groups
 	groups     []rankGroup        // in the order of their first grading
 	noRubric   []where            // human gradings from sheets without rubric columns
@@ -104,6 +103,43 @@ type question struct {
 	itemSeen []bool
 	row      int32 // its row in the questions file
 	num      int32 // the question's number: its index in state.qids
+	// respModels are the models (sid) with a response to the question in
+	// the dumps, in the order first read: the keys of state.responses of
+	// this question, found without a look-up in that large map.
+	respModels []int32
+	// shown is what blinding gives the question's models: per (model,
+	// evaluator or "" for every evaluator), the label shown and position.
+	// A question has a few; they are scanned instead of looked up in a
+	// map of every question's.
+	shown []shownAt
+}
+
+// shownAt is one (model, evaluator) of a question in blinding: its label
+// (sid) and position (0 when blinding gives none). Evaluator "" is every
+// evaluator's.
+type shownAt struct {
+	m, ev, label int32
+	pos          int64
+}
+
+// shownAt returns the blinding entry of model m for evaluator ev (sids).
+func (qi *question) shownAt(m, ev int32) *shownAt {
+	for i := range qi.shown {
+		if s := &qi.shown[i]; s.m == m && s.ev == ev {
+			return s
+		}
+	}
+	return nil
+}
+
+// hasResponse reports whether model m (sid) has a response to the question.
+func (qi *question) hasResponse(m int32) bool {
+	for _, x := range qi.respModels {
+		if x == m {
+			return true
+		}
+	}
+	return false
 }
 
 // blindKey keys the blinding maps by numbers, not strings: the question's
@@ -150,8 +186,6 @@ func newState(dir string, cfg config.Config) *state {
 		blinding:     map[blindKey]int32{},
 		refs:         map[string]int{},
 		qFold:        caseFold{}, mFold: caseFold{}, eFold: caseFold{},
-		shown:      map[blindKey]int32{},
-		shownPos:   map[blindKey]int64{},
 		rounds:     map[string]bool{},
 		tagKeys:    map[string]bool{},
 		attrSeen:   make([]bool, len(cfg.Rubric.Attributes)),
@@ -164,9 +198,9 @@ func newState(dir string, cfg config.Config) *state {
 		criteria:   map[[2]string]int{},
 		strs:       map[string]string{},
 		sids:       map[string]int32{},
-		gseen:      map[uint64]where{},
 		pseen:      map[pairKey]where{},
 		groupOf:    map[[4]int32]int32{},
+		blankSid:   -1,
 	}
 	st.aliases = cfg.ColumnAliases()
 	for i, a := range cfg.Rubric.Attributes {
@@ -208,17 +242,40 @@ func (st *state) id(r row, col, what string) (string, bool) {
 // adding a problem for control and invisible characters (two ids that
 // print alike would otherwise be two ids).
 func (st *state) cleanID(r row, col, what string) (string, bool) {
-	v := strings.TrimSpace(r.get(col))
-	if !unorm.NFC.IsNormalString(v) {
-		v = unorm.NFC.String(v)
-	}
-	if i := strings.IndexFunc(v, tabular.Invisible); i >= 0 {
+	v, i := idText(r.get(col))
+	if i >= 0 {
 		c, _ := utf8.DecodeRuneInString(v[i:])
 		st.ps.add(Problem{Loc: r.at(col), Value: v,
 			Expected: fmt.Sprintf("%s without control or invisible characters (found %U at byte %d)", what, c, i)})
 		return "", false
 	}
 	return v, true
+}
+
+// idText returns an id cell trimmed and in Unicode NFC, and the byte index
+// in it of its first control or invisible character (-1 when none). An id
+// of printable ASCII only (most are) is both: it is not decoded rune by
+// rune.
+func idText(s string) (string, int) {
+	v := strings.TrimSpace(s)
+	if printableASCII(v) {
+		return v, -1
+	}
+	if !unorm.NFC.IsNormalString(v) {
+		v = unorm.NFC.String(v)
+	}
+	return v, strings.IndexFunc(v, tabular.Invisible)
+}
+
+// printableASCII reports whether s holds only the bytes ' ' to '~': text
+// in NFC without a control or invisible character.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 // caseFold maps the lower-case form of listed ids to the id as listed, to
@@ -324,19 +381,25 @@ func (st *state) blindModel(q, l, evaluator string) (string, bool) {
 	return "", false
 }
 
-// shown looks up what blinding gives (question q, model m) for evaluator
-// ev, all numbered, else for every evaluator: the label (sid) and the
-// position (0 when none), each from the first of the two that has it.
-func (st *state) shownFor(q, m, ev int32) (label int32, hasLabel bool, pos int64) {
-	all, hasAll := st.sidOf("")
-	k := blindKey{q, m, ev}
-	if label, hasLabel = st.shown[k]; !hasLabel && hasAll {
-		label, hasLabel = st.shown[blindKey{q, m, all}]
+// shownFor looks up what blinding gives (question qi, model m) for
+// evaluator ev, both numbered, else for every evaluator: the label (sid)
+// and the position (0 when none), each from the first of the two that has
+// it.
+func (st *state) shownFor(qi *question, m, ev int32) (label int32, hasLabel bool, pos int64) {
+	if len(qi.shown) == 0 {
+		return 0, false, 0
 	}
-	if len(st.shownPos) > 0 {
-		if pos = st.shownPos[k]; pos == 0 && hasAll {
-			pos = st.shownPos[blindKey{q, m, all}]
-		}
+	var all *shownAt
+	if st.blankSid >= 0 {
+		all = qi.shownAt(m, st.blankSid)
+	}
+	if s := qi.shownAt(m, ev); s != nil {
+		label, hasLabel, pos = s.label, true, s.pos
+	} else if all != nil {
+		label, hasLabel = all.label, true
+	}
+	if pos == 0 && all != nil {
+		pos = all.pos
 	}
 	return label, hasLabel, pos
 }
@@ -392,6 +455,8 @@ func (st *state) addResponse(k respKey, attempt int64, at tabular.Loc) (first wh
 			st.respAttempt[k] = attempt
 		}
 		st.responses[k] = ri
+		qi := st.qs[k.q()]
+		qi.respModels = append(qi.respModels, k.m())
 		return ri.at, false
 	}
 	if st.respMulti == nil {
@@ -424,6 +489,13 @@ func keys(m map[string]bool) []string {
 
 // question looks up a question id, adding a problem when it is unknown.
 func (st *state) question(r row, col string) (string, *question, bool) {
+	if v, bad := idText(r.get(col)); v != "" && bad < 0 {
+		// a listed id: its copy in qids, without a look-up in the interned
+		// strings
+		if qi := st.questions[v]; qi != nil {
+			return st.qids[qi.num], qi, true
+		}
+	}
 	q, ok := st.id(r, col, "a question id")
 	if !ok {
 		return "", nil, false
@@ -438,32 +510,48 @@ func (st *state) question(r row, col string) (string, *question, bool) {
 
 // words counts whitespace-separated words (as strings.Fields splits them,
 // without building the slice).
+//
+// An ASCII byte is counted without a branch: a word starts at a byte that
+// is not a space after one that is (or at the start). Past the first byte
+// that is not ASCII, the words are counted rune by rune (wordsSlow).
 func words(s string) int64 {
 	var n int64
-	in := false
+	prev := byte(1) // the byte before was a space, or there is none
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			return n + wordsSlow(s[i:], in)
+		c := wordClass[s[i]]
+		if c > 1 {
+			return n + wordsSlow(s[i:], prev == 0)
 		}
-		if asciiSpace[c] {
-			in = false
-		} else if !in {
-			in = true
-			n++
-		}
+		n += int64(prev &^ c)
+		prev = c
 	}
 	return n
 }
 
-var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+// wordClass classes bytes for words: 1 ASCII white space, 0 another ASCII
+// byte, 2 a byte that is not ASCII.
+var wordClass = func() (t [256]byte) {
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] = 2
+	}
+	for _, c := range []byte{'\t', '\n', '\v', '\f', '\r', ' '} {
+		t[c] = 1
+	}
+	return t
+}()
 
 // wordsSlow counts the words of s, which may hold any Unicode white space;
 // in says whether the text before s ended inside a word.
 func wordsSlow(s string, in bool) int64 {
 	var n int64
 	for _, r := range s {
-		if unicode.IsSpace(r) {
+		var space bool
+		if r < utf8.RuneSelf {
+			space = wordClass[r] == 1
+		} else {
+			space = unicode.IsSpace(r)
+		}
+		if space {
 			in = false
 		} else if !in {
 			in = true

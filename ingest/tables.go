@@ -53,8 +53,10 @@ func (st *state) readQuestions() error {
 			}
 			gate = f
 		}
-		st.questions[q] = &question{row: int32(r.loc.Row), num: int32(len(st.qids))}
+		qi := &question{row: int32(r.loc.Row), num: int32(len(st.qids))}
+		st.questions[q] = qi
 		st.qids = append(st.qids, q)
+		st.qs = append(st.qs, qi)
 		t.str(0, q)
 		t.str(1, dom)
 		t.str(2, r.get("prompt"))
@@ -228,21 +230,27 @@ func (st *state) readBlinding() error {
 			st.ps.add(Problem{Loc: r.at("label"), Value: l, Expected: fmt.Sprintf("one model per label (label %s of question %s is already %s)", l, q, st.name(prev))})
 			return
 		}
-		sk := blindKey{qn, mn, en}
-		if other, dup := st.shown[sk]; dup && other != ln {
+		if ev == "" {
+			st.blankSid = en
+		}
+		sh := qi.shownAt(mn, en)
+		if sh != nil && sh.label != ln {
 			who := ""
 			if ev != "" {
 				who = " for evaluator " + ev
 			}
-			st.ps.add(Problem{Loc: r.at("label"), Value: l, Expected: fmt.Sprintf("one label per model (model %s of question %s already has label %s%s: two labels would hide one response)", m, q, st.name(other), who)})
+			st.ps.add(Problem{Loc: r.at("label"), Value: l, Expected: fmt.Sprintf("one label per model (model %s of question %s already has label %s%s: two labels would hide one response)", m, q, st.name(sh.label), who)})
 			return
 		}
 		st.checkModel(r, "model", m)
 		st.blinding[k] = mn
-		st.shown[sk] = ln // a row repeated: its position, if any, is kept
+		if sh == nil { // a row repeated: its position, if any, is kept
+			qi.shown = append(qi.shown, shownAt{m: mn, ev: en, label: ln})
+			sh = &qi.shown[len(qi.shown)-1]
+		}
 		if v := strings.TrimSpace(r.get("position")); v != "" {
 			if pos, ok := parsePosition(r, "position", v, st); ok {
-				st.shownPos[sk] = pos
+				sh.pos = pos
 			}
 		}
 	})

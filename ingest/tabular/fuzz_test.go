@@ -197,8 +197,8 @@ func FuzzJSONLWalk(f *testing.F) {
 		}
 		type kv struct{ k, v string }
 		var fast, slow []kv
-		if err := walkObject(line, k, func(key string, raw []byte) error {
-			fast = append(fast, kv{key, string(raw)})
+		if err := walkObject(line, k, func(key []byte, raw []byte) error {
+			fast = append(fast, kv{string(key), string(raw)})
 			return nil
 		}); err != nil {
 			t.Fatalf("walkObject(%q): %v", line, err)

@@ -197,7 +197,10 @@ func (j *jsonlReader) parse(line []byte, loc Loc) ([]Cell, error) {
 		j.gen = 1
 	}
 	keys := 0
-	add := func(key string, raw []byte) error {
+	// key is the key's text (unescaped), valid until add returns: a string
+	// is made of it only for a new column or an error, the look-up of a
+	// column seen before allocates nothing.
+	add := func(key []byte, raw []byte) error {
 		keys++
 		if keys > j.lim.Columns {
 			return &Error{Loc: loc, Recoverable: true, Limit: LimitColumns,
@@ -205,7 +208,7 @@ func (j *jsonlReader) parse(line []byte, loc Loc) ([]Cell, error) {
 		}
 		if int64(len(raw)) > j.lim.CellBytes {
 			l := loc
-			l.Column = key
+			l.Column = string(key)
 			return &Error{Loc: l, Recoverable: true, Limit: LimitCell,
 				Msg: fmt.Sprintf("value of %d bytes, longer than the limit of %d", len(raw), j.lim.CellBytes), Value: string(raw[:min(len(raw), 40)]),
 				Expected: "a shorter value"}
@@ -213,21 +216,22 @@ func (j *jsonlReader) parse(line []byte, loc Loc) ([]Cell, error) {
 		cell, err := jsonCell(raw)
 		if err != nil {
 			l := loc
-			l.Column = key
+			l.Column = string(key)
 			return &Error{Loc: l, Recoverable: true, Msg: "invalid JSON value", Err: err,
 				Value: string(raw[:min(len(raw), 60)]), Expected: "a JSON value"}
 		}
-		i, ok := j.index[key]
+		i, ok := j.index[string(key)]
 		if !ok {
 			if len(j.header) >= j.lim.Columns {
 				l := loc
-				l.Column = key
+				l.Column = string(key)
 				return &Error{Loc: l, Recoverable: true, Limit: LimitColumns,
-					Msg: fmt.Sprintf("key %s makes more distinct keys in the file than the limit of %d", strconv.Quote(key[:min(len(key), 40)]), j.lim.Columns), Expected: "fewer distinct keys"}
+					Msg: fmt.Sprintf("key %s makes more distinct keys in the file than the limit of %d", strconv.Quote(string(key[:min(len(key), 40)])), j.lim.Columns), Expected: "fewer distinct keys"}
 			}
 			i = len(j.header)
-			j.header = append(j.header, key)
-			j.index[key] = i
+			k := string(key)
+			j.header = append(j.header, k)
+			j.index[k] = i
 		}
 		for len(row) <= i {
 			row = append(row, Cell{})
@@ -237,9 +241,9 @@ func (j *jsonlReader) parse(line []byte, loc Loc) ([]Cell, error) {
 		}
 		if j.seen[i] == j.gen {
 			l := loc
-			l.Column = key
+			l.Column = string(key)
 			return &Error{Loc: l, Recoverable: true, Msg: "key appears twice in one object",
-				Value: key, Expected: "each key once per line"}
+				Value: l.Column, Expected: "each key once per line"}
 		}
 		j.seen[i] = j.gen
 		row[i] = cell
@@ -278,7 +282,7 @@ func (j *jsonlReader) parse(line []byte, loc Loc) ([]Cell, error) {
 
 // walkObject calls add for each member of the JSON object starting at
 // line[k]; line must be valid JSON (json.Valid).
-func walkObject(line []byte, k int, add func(key string, raw []byte) error) error {
+func walkObject(line []byte, k int, add func(key []byte, raw []byte) error) error {
 	ws := func(i int) int {
 		for i < len(line) && isJSONSpace(line[i]) {
 			i++
@@ -338,13 +342,15 @@ func walkObject(line []byte, k int, add func(key string, raw []byte) error) erro
 	for {
 		e := strEnd(i)
 		rawKey := line[i:e]
-		var key string
+		var key []byte
 		if bytes.IndexByte(rawKey, '\\') >= 0 {
-			if err := json.Unmarshal(rawKey, &key); err != nil {
+			var s string
+			if err := json.Unmarshal(rawKey, &s); err != nil {
 				return err
 			}
+			key = []byte(s)
 		} else {
-			key = string(rawKey[1 : len(rawKey)-1])
+			key = rawKey[1 : len(rawKey)-1]
 		}
 		i = ws(ws(e) + 1) // past the colon
 		e = valEnd(i)
@@ -361,7 +367,7 @@ func walkObject(line []byte, k int, add func(key string, raw []byte) error) erro
 
 // decodeObject walks an invalid line with json.Decoder until it meets the
 // problem, and returns it as a located *Error.
-func decodeObject(line []byte, loc Loc, add func(key string, raw []byte) error) error {
+func decodeObject(line []byte, loc Loc, add func(key []byte, raw []byte) error) error {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.UseNumber()
 	bad := func(err error, expected string) error {
@@ -396,7 +402,7 @@ func decodeObject(line []byte, loc Loc, add func(key string, raw []byte) error) 
 		if err := dec.Decode(&raw); err != nil {
 			return bad(err, "a value for key "+strconv.Quote(key))
 		}
-		if err := add(key, raw); err != nil {
+		if err := add([]byte(key), raw); err != nil {
 			return err
 		}
 	}
