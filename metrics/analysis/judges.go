@@ -42,7 +42,8 @@ func meanEntries(evs [][]entry) []entry {
 	}
 	var buf [8][nIns]study.RatSum
 	var seenBuf [8]bool
-	sums, seen := buf[:0], seenBuf[:0]
+	var sums [][nIns]study.RatSum
+	var seen []bool
 	if nM <= len(buf) {
 		sums, seen = buf[:nM], seenBuf[:nM]
 	} else {
