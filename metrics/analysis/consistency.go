@@ -1,7 +1,9 @@
 package analysis
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 	"sync"
 
@@ -58,12 +60,15 @@ func (a *run) byQuestion(v *view) [][]entry {
 		qi := v.qPos[g.q]
 		out[qi] = append(out[qi], e)
 	}
+	// (evaluator, model) is unique within a question (one grade per
+	// evaluator, response and round; a view holds one round per question),
+	// so the order does not depend on the sort algorithm.
 	for _, es := range out {
-		sort.Slice(es, func(i, j int) bool {
-			if es[i].e != es[j].e {
-				return es[i].e < es[j].e
+		slices.SortFunc(es, func(x, y entry) int {
+			if c := cmp.Compare(x.e, y.e); c != 0 {
+				return c
 			}
-			return es[i].m < es[j].m
+			return cmp.Compare(x.m, y.m)
 		})
 	}
 	return out

@@ -110,7 +110,7 @@ func (a *run) judgeTausOf(hv, jv *view, hEvs [][][]entry, have [nIns]bool) *judg
 	const block = 512
 	parallelFor((nQ+block-1)/block, func(b int) {
 		for qi := b * block; qi < min(nQ, (b+1)*block); qi++ {
-			jp, ok := jv.qPos[hv.questions[qi]]
+			jp, ok := jv.pos(hv.questions[qi])
 			if !ok || len(hEvs[qi]) == 0 {
 				continue
 			}
@@ -241,7 +241,7 @@ const (
 type jvExact struct {
 	hRub, jRub, hChk, jChk   study.RatSum
 	hSol, hSolN, jSol, jSolN int64
-	qs                       map[int]bool
+	nQ                       int64 // questions with a paired judge grading
 }
 
 var jvMeasures = []string{"rubric", "checklist_rate", "solve_rate"}
@@ -333,19 +333,22 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) []report.
 		return nil
 	}
 	// The pairing rule (scores.Grading.Usable): a grading with no usable
-	// score is not a grading, on either side.
-	judged := map[[2]int]*grade{}
+	// score is not a grading, on either side. Responses are indexed
+	// q·nModels + m.
+	nAll := p.nM()
+	judged := make([]bool, p.nQ()*nAll)
 	for _, gi := range jv.g {
 		if g := &p.grades[gi]; g.usable {
-			judged[[2]int{g.q, g.m}] = g
+			judged[g.q*nAll+g.m] = true
 		}
 	}
-	humanGraded := map[[2]int]bool{}
+	humanGraded := make([]bool, p.nQ()*nAll)
 	for _, gi := range hv.g {
 		if g := &p.grades[gi]; g.usable {
-			humanGraded[[2]int{g.q, g.m}] = true
+			humanGraded[g.q*nAll+g.m] = true
 		}
 	}
+	qSeen := make([]bool, p.nQ()*nM) // (question, model position) with a judge grading counted
 	acc := make([]float64, nQ*nM*jvLen)
 	ex := make([]jvExact, nM)
 	addSide := func(cl []float64, e *jvExact, g *grade, judge bool) {
@@ -378,25 +381,25 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) []report.
 	for _, gi := range hv.g {
 		g := &p.grades[gi]
 		mi, ok := mp[g.m]
-		if !ok || !g.usable || judged[[2]int{g.q, g.m}] == nil {
+		if !ok || !g.usable || !judged[g.q*nAll+g.m] {
 			continue
 		}
-		cl := acc[(hv.qPos[g.q]*nM+mi)*jvLen:][:jvLen]
+		cl := acc[(int(hv.qPos[g.q])*nM+mi)*jvLen:][:jvLen]
 		addSide(cl, &ex[mi], g, false)
 	}
 	for _, gi := range jv.g {
 		g := &p.grades[gi]
 		mi, ok := mp[g.m]
-		qi, okq := hv.qPos[g.q]
-		if !ok || !okq || !g.usable || !humanGraded[[2]int{g.q, g.m}] {
+		qi, okq := hv.pos(g.q)
+		if !ok || !okq || !g.usable || !humanGraded[g.q*nAll+g.m] {
 			continue
 		}
 		cl := acc[(qi*nM+mi)*jvLen:][:jvLen]
 		addSide(cl, &ex[mi], g, true)
-		if ex[mi].qs == nil {
-			ex[mi].qs = map[int]bool{}
+		if !qSeen[g.q*nM+mi] {
+			qSeen[g.q*nM+mi] = true
+			ex[mi].nQ++
 		}
-		ex[mi].qs[g.q] = true
 	}
 	// Bootstrap: per model 3 biases; per measure slope and SD ratio.
 	nOut := nM*3 + 6
@@ -409,7 +412,7 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) []report.
 		e := &ex[mi]
 		h := [3]float64{e.hRub.Mean(), e.hChk.Mean(), frac(e.hSol, e.hSolN)}
 		jj := [3]float64{e.jRub.Mean(), e.jChk.Mean(), frac(e.jSol, e.jSolN)}
-		row := []any{name, p.s.Models[m].Name, int64(len(e.qs))}
+		row := []any{name, p.s.Models[m].Name, e.nQ}
 		for k := 0; k < 3; k++ {
 			lo, hi := a.interval(reps, mi*3+k)
 			row = append(row, h[k], jj[k], jj[k]-h[k], lo, hi)

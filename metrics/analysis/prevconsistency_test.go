@@ -187,7 +187,7 @@ func (a *run) prevJudgeConsistency(hv *view) {
 			}
 			ind, mean := newMeanAcc(nQ), newMeanAcc(nQ)
 			for qi, q := range hv.questions {
-				jp, ok := jv.qPos[q]
+				jp, ok := jv.pos(q)
 				if !ok || len(hEvs[qi]) == 0 {
 					continue
 				}

@@ -13,7 +13,7 @@ type view struct {
 	pop   string
 
 	questions []int       // the set's questions graded by the population, ascending
-	qPos      map[int]int // question index → position in questions (cluster id)
+	qPos      []int32     // question index → position in questions (cluster id); −1 = not in the view
 	models    []int       // models compared, ascending (= by name)
 	dropped   []int       // models left out by the coverage rule
 	coverage  map[int]float64
@@ -30,7 +30,7 @@ const coverageNum, coverageDen = 9, 10
 // makeView selects the gradings of a set and a population. models, when
 // not nil, restricts the candidates further.
 func (p *prep) makeView(set string, judge int) *view {
-	v := &view{set: set, judge: judge, pop: p.popName(judge), qPos: map[int]int{}, coverage: map[int]float64{}}
+	v := &view{set: set, judge: judge, pop: p.popName(judge), coverage: map[int]float64{}}
 	nM := p.nM()
 	seen := make([]bool, p.nQ())
 	perModel := make([]map[int]bool, nM)
@@ -47,9 +47,11 @@ func (p *prep) makeView(set string, judge int) *view {
 		}
 		perModel[g.m][g.q] = true
 	}
+	v.qPos = make([]int32, len(seen))
 	for q, ok := range seen {
+		v.qPos[q] = -1
 		if ok {
-			v.qPos[q] = len(v.questions)
+			v.qPos[q] = int32(len(v.questions))
 			v.questions = append(v.questions, q)
 		}
 	}
@@ -114,6 +116,13 @@ func (p *prep) deriveRanks(v *view) {
 		}
 		v.win[ps[0]] = true
 	}
+}
+
+// pos returns the position of question q in v.questions (its cluster id)
+// and whether the view has it.
+func (v *view) pos(q int) (int, bool) {
+	i := v.qPos[q]
+	return int(i), i >= 0
 }
 
 // noteCoverage lists the models a view left out.
