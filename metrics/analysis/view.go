@@ -12,10 +12,10 @@ type view struct {
 	judge int // evaluator index of the judge; -1 = all humans
 	pop   string
 
-	questions []int       // the set's questions graded by the population, ascending
-	qPos      []int32     // question index → position in questions (cluster id); −1 = not in the view
-	models    []int       // models compared, ascending (= by name)
-	dropped   []int       // models left out by the coverage rule
+	questions []int   // the set's questions graded by the population, ascending
+	qPos      []int32 // question index → position in questions (cluster id); −1 = not in the view
+	models    []int   // models compared, ascending (= by name)
+	dropped   []int   // models left out by the coverage rule
 	coverage  map[int]float64
 
 	g    []int     // grade indexes of the compared models, in Study order
