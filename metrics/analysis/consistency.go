@@ -1,8 +1,11 @@
 package analysis
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
+	"sync"
 
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
@@ -57,12 +60,15 @@ func (a *run) byQuestion(v *view) [][]entry {
 		qi := v.qPos[g.q]
 		out[qi] = append(out[qi], e)
 	}
+	// (evaluator, model) is unique within a question (one grade per
+	// evaluator, response and round; a view holds one round per question),
+	// so the order does not depend on the sort algorithm.
 	for _, es := range out {
-		sort.Slice(es, func(i, j int) bool {
-			if es[i].e != es[j].e {
-				return es[i].e < es[j].e
+		slices.SortFunc(es, func(x, y entry) int {
+			if c := cmp.Compare(x.e, y.e); c != 0 {
+				return c
 			}
-			return es[i].m < es[j].m
+			return cmp.Compare(x.m, y.m)
 		})
 	}
 	return out
@@ -83,9 +89,12 @@ func splitEvaluators(es []entry) [][]entry {
 }
 
 // tauOf is Kendall τ-b between two orderings over the models both define
-// (lists sorted by model); NaN when undefined.
+// (lists sorted by model); NaN when undefined. The paired values of a
+// question's few models stay on the stack, and stats.KendallTau counts
+// their pairs without the p-value KendallTauB would compute.
 func tauOf(x []entry, ix int, y []entry, iy int) float64 {
-	var a, b []float64
+	var ab, bb [16]float64
+	a, b := ab[:0], bb[:0]
 	i, j := 0, 0
 	for i < len(x) && j < len(y) {
 		switch {
@@ -105,8 +114,7 @@ func tauOf(x []entry, ix int, y []entry, iy int) float64 {
 	if len(a) < 2 {
 		return math.NaN()
 	}
-	t, _ := stats.KendallTauB(a, b)
-	return t
+	return stats.KendallTau(a, b)
 }
 
 // meanAcc accumulates an average of per-unit values per question cluster,
@@ -134,17 +142,36 @@ func (m *meanAcc) add(qi int, x float64) {
 func (m *meanAcc) mean() float64 { return meanOf(m.total, int(m.count)) }
 
 // intervals bootstraps the means of several accumulators over the same
-// questions with one shared resample per replicate.
+// questions with one shared resample per replicate. The accumulators'
+// per-question sums and counts are interleaved (question c's at
+// cl[c·2K:]), so that one pass over a replicate's draws adds them all,
+// each accumulator's in draw order as when they were added one
+// accumulator at a time.
 func (a *run) intervals(nQ int, accs []*meanAcc) [][2]float64 {
-	reps := a.bootstrap(nQ, len(accs), func(idx []int, o []float64) {
-		for k, m := range accs {
-			s, n := 0.0, 0.0
-			for _, c := range idx {
-				s += m.sum[c]
-				n += m.n[c]
-			}
-			o[k] = ratioF(s, n)
+	K := len(accs)
+	cl := make([]float64, nQ*2*K)
+	for k, m := range accs {
+		for c := range nQ {
+			cl[c*2*K+2*k] = m.sum[c]
+			cl[c*2*K+2*k+1] = m.n[c]
 		}
+	}
+	pool := sync.Pool{New: func() any { s := make([]float64, 2*K); return &s }}
+	reps := a.bootstrap(nQ, K, func(idx []int, o []float64) {
+		sp := pool.Get().(*[]float64)
+		sn := *sp
+		clear(sn)
+		for _, c := range idx {
+			x := cl[c*2*K : (c+1)*2*K : (c+1)*2*K]
+			sn := sn[:len(x)]
+			for j, v := range x {
+				sn[j] += v
+			}
+		}
+		for k := range K {
+			o[k] = ratioF(sn[2*k], sn[2*k+1])
+		}
+		pool.Put(sp)
 	})
 	out := make([][2]float64, len(accs))
 	for k := range accs {
@@ -198,20 +225,58 @@ func (a *run) consistencyTables() {
 	for i := range accs {
 		accs[i] = newMeanAcc(nQ)
 	}
+	// The units' τ per question, computed on up to GOMAXPROCS goroutines
+	// over blocks of questions into each question's own slots
+	// (vals[off[qi]:off[qi+1]], comparison by comparison, units in order),
+	// then added in question order, as when they were computed one by one.
+	nUnits := func(c cmp, nEv int) int {
+		if c.scope == "within" {
+			return nEv
+		}
+		return nEv * (nEv - 1) / 2
+	}
+	nEv := make([]int, nQ) // evaluators per question
+	off := make([]int, nQ+1)
 	for qi, es := range bq {
-		evs := splitEvaluators(es)
+		for i := range es {
+			if i == 0 || es[i].e != es[i-1].e {
+				nEv[qi]++
+			}
+		}
+		off[qi+1] = off[qi]
+		for _, c := range cmps {
+			off[qi+1] += nUnits(c, nEv[qi])
+		}
+	}
+	vals := make([]float64, off[nQ])
+	const block = 512
+	parallelFor((nQ+block-1)/block, func(b int) {
+		for qi := b * block; qi < min(nQ, (b+1)*block); qi++ {
+			evs := splitEvaluators(bq[qi])
+			v := vals[off[qi]:off[qi]:off[qi+1]]
+			for _, c := range cmps {
+				if c.scope == "within" {
+					for _, ev := range evs {
+						v = append(v, tauOf(ev, c.x, ev, c.y))
+					}
+					continue
+				}
+				for i := 0; i < len(evs); i++ {
+					for j := i + 1; j < len(evs); j++ {
+						v = append(v, tauOf(evs[i], c.x, evs[j], c.y))
+					}
+				}
+			}
+		}
+	})
+	for qi := range nQ {
+		v := vals[off[qi]:off[qi+1]]
 		for ci, c := range cmps {
-			if c.scope == "within" {
-				for _, ev := range evs {
-					accs[ci].add(qi, tauOf(ev, c.x, ev, c.y))
-				}
-				continue
+			n := nUnits(c, nEv[qi])
+			for _, x := range v[:n] {
+				accs[ci].add(qi, x)
 			}
-			for i := 0; i < len(evs); i++ {
-				for j := i + 1; j < len(evs); j++ {
-					accs[ci].add(qi, tauOf(evs[i], c.x, evs[j], c.y))
-				}
-			}
+			v = v[n:]
 		}
 	}
 	t := newTable("consistency", "Table 6: Consistency of instruments and evaluators", report.SectionConsistency,

@@ -472,7 +472,7 @@ func (a *run) groupRates(v *view, nGroups int, groupOf func(g *grade) int) [][]g
 		mi := mPos[g.m]
 		out[k][mi].n++
 		out[k][mi].solved += int64(g.solved)
-		c := ((v.qPos[g.q]*nGroups+k)*nM + mi) * 2
+		c := ((int(v.qPos[g.q])*nGroups+k)*nM + mi) * 2
 		acc[c]++
 		acc[c+1] += float64(g.solved)
 	}

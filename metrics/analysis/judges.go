@@ -31,17 +31,31 @@ func (a *run) judgeTables() {
 // meanEntries returns, per model, the mean over the given evaluators'
 // entries of each instrument (NaN when none defines it), sorted by model.
 // The means are exact fractions (study.RatSum) divided once, so that equal
-// means tie whatever the order of the evaluators.
+// means tie whatever the order of the evaluators. The sums are indexed by
+// model (a question's entries name few models, with small indexes).
 func meanEntries(evs [][]entry) []entry {
-	byM := map[int]*[nIns]study.RatSum{}
-	var ms []int
+	nM := 0
 	for _, ev := range evs {
 		for _, e := range ev {
-			x := byM[e.m]
-			if x == nil {
-				x = &[nIns]study.RatSum{}
-				byM[e.m] = x
-				ms = append(ms, e.m)
+			nM = max(nM, e.m+1)
+		}
+	}
+	var buf [8][nIns]study.RatSum
+	var seenBuf [8]bool
+	var sums [][nIns]study.RatSum
+	var seen []bool
+	if nM <= len(buf) {
+		sums, seen = buf[:nM], seenBuf[:nM]
+	} else {
+		sums, seen = make([][nIns]study.RatSum, nM), make([]bool, nM)
+	}
+	n := 0
+	for _, ev := range evs {
+		for _, e := range ev {
+			x := &sums[e.m]
+			if !seen[e.m] {
+				seen[e.m] = true
+				n++
 			}
 			for k := 0; k < nIns; k++ {
 				if !math.IsNaN(e.val[k]) {
@@ -50,16 +64,71 @@ func meanEntries(evs [][]entry) []entry {
 			}
 		}
 	}
-	sortInts(ms)
-	out := make([]entry, len(ms))
-	for i, m := range ms {
-		out[i] = entry{e: -1, m: m}
-		for k := 0; k < nIns; k++ {
-			out[i].val[k] = byM[m][k].Mean()
-			out[i].rat[k] = byM[m][k].Rat()
+	out := make([]entry, 0, n)
+	for m := range sums {
+		if !seen[m] {
+			continue
 		}
+		o := entry{e: -1, m: m}
+		for k := 0; k < nIns; k++ {
+			o.val[k] = sums[m][k].Mean()
+			o.rat[k] = sums[m][k].Rat()
+		}
+		out = append(out, o)
 	}
 	return out
+}
+
+// judgeTaus holds, per question of the human view, a judge's τ against
+// each human (llm_indiv) and against the mean human (llm_mean), per
+// instrument; has[qi] is false where the judge did not grade the question
+// or no human did. ind[k][off[qi]:off[qi+1]] are question qi's τ, one per
+// human evaluator in hEvs order.
+type judgeTaus struct {
+	has  []bool
+	off  []int
+	ind  [nIns][]float64
+	mean [nIns][]float64
+}
+
+// judgeTausOf computes the τ of judge view jv against the humans' entries
+// hEvs for the instruments in have, on up to GOMAXPROCS goroutines over
+// blocks of questions (each question writes only its own slots).
+func (a *run) judgeTausOf(hv, jv *view, hEvs [][][]entry, have [nIns]bool) *judgeTaus {
+	nQ := len(hEvs)
+	jq := a.byQuestion(jv)
+	r := &judgeTaus{has: make([]bool, nQ), off: make([]int, nQ+1)}
+	for qi := range hEvs {
+		r.off[qi+1] = r.off[qi] + len(hEvs[qi])
+	}
+	for k := 0; k < nIns; k++ {
+		if have[k] {
+			r.ind[k] = make([]float64, r.off[nQ])
+			r.mean[k] = make([]float64, nQ)
+		}
+	}
+	const block = 512
+	parallelFor((nQ+block-1)/block, func(b int) {
+		for qi := b * block; qi < min(nQ, (b+1)*block); qi++ {
+			jp, ok := jv.pos(hv.questions[qi])
+			if !ok || len(hEvs[qi]) == 0 {
+				continue
+			}
+			r.has[qi] = true
+			je := jq[jp]
+			me := meanEntries(hEvs[qi])
+			for k := 0; k < nIns; k++ {
+				if !have[k] {
+					continue
+				}
+				for i, h := range hEvs[qi] {
+					r.ind[k][r.off[qi]+i] = tauOf(je, k, h, k)
+				}
+				r.mean[k][qi] = tauOf(je, k, me, k)
+			}
+		}
+	})
+	return r
 }
 
 func (a *run) judgeConsistency(hv *view) {
@@ -86,24 +155,23 @@ func (a *run) judgeConsistency(hv *view) {
 		if len(jv.g) == 0 {
 			continue
 		}
-		jq := a.byQuestion(jv)
+		jt := a.judgeTausOf(hv, jv, hEvs, have)
 		var accs []*meanAcc
 		var labels [][2]string
 		for k := 0; k < nIns; k++ {
 			if !have[k] {
 				continue
 			}
+			// added in question order, as the τ were once computed
 			ind, mean := newMeanAcc(nQ), newMeanAcc(nQ)
-			for qi, q := range hv.questions {
-				jp, ok := jv.qPos[q]
-				if !ok || len(hEvs[qi]) == 0 {
+			for qi := range nQ {
+				if !jt.has[qi] {
 					continue
 				}
-				je := jq[jp]
-				for _, h := range hEvs[qi] {
-					ind.add(qi, tauOf(je, k, h, k))
+				for _, x := range jt.ind[k][jt.off[qi]:jt.off[qi+1]] {
+					ind.add(qi, x)
 				}
-				mean.add(qi, tauOf(je, k, meanEntries(hEvs[qi]), k))
+				mean.add(qi, jt.mean[k][qi])
 			}
 			accs = append(accs, ind, mean)
 			labels = append(labels, [2]string{insNames[k], "llm_indiv"}, [2]string{insNames[k], "llm_mean"})
@@ -173,7 +241,7 @@ const (
 type jvExact struct {
 	hRub, jRub, hChk, jChk   study.RatSum
 	hSol, hSolN, jSol, jSolN int64
-	qs                       map[int]bool
+	nQ                       int64 // questions with a paired judge grading
 }
 
 var jvMeasures = []string{"rubric", "checklist_rate", "solve_rate"}
@@ -265,19 +333,22 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) []report.
 		return nil
 	}
 	// The pairing rule (scores.Grading.Usable): a grading with no usable
-	// score is not a grading, on either side.
-	judged := map[[2]int]*grade{}
+	// score is not a grading, on either side. Responses are indexed
+	// q·nModels + m.
+	nAll := p.nM()
+	judged := make([]bool, p.nQ()*nAll)
 	for _, gi := range jv.g {
 		if g := &p.grades[gi]; g.usable {
-			judged[[2]int{g.q, g.m}] = g
+			judged[g.q*nAll+g.m] = true
 		}
 	}
-	humanGraded := map[[2]int]bool{}
+	humanGraded := make([]bool, p.nQ()*nAll)
 	for _, gi := range hv.g {
 		if g := &p.grades[gi]; g.usable {
-			humanGraded[[2]int{g.q, g.m}] = true
+			humanGraded[g.q*nAll+g.m] = true
 		}
 	}
+	qSeen := make([]bool, p.nQ()*nM) // (question, model position) with a judge grading counted
 	acc := make([]float64, nQ*nM*jvLen)
 	ex := make([]jvExact, nM)
 	addSide := func(cl []float64, e *jvExact, g *grade, judge bool) {
@@ -310,25 +381,25 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) []report.
 	for _, gi := range hv.g {
 		g := &p.grades[gi]
 		mi, ok := mp[g.m]
-		if !ok || !g.usable || judged[[2]int{g.q, g.m}] == nil {
+		if !ok || !g.usable || !judged[g.q*nAll+g.m] {
 			continue
 		}
-		cl := acc[(hv.qPos[g.q]*nM+mi)*jvLen:][:jvLen]
+		cl := acc[(int(hv.qPos[g.q])*nM+mi)*jvLen:][:jvLen]
 		addSide(cl, &ex[mi], g, false)
 	}
 	for _, gi := range jv.g {
 		g := &p.grades[gi]
 		mi, ok := mp[g.m]
-		qi, okq := hv.qPos[g.q]
-		if !ok || !okq || !g.usable || !humanGraded[[2]int{g.q, g.m}] {
+		qi, okq := hv.pos(g.q)
+		if !ok || !okq || !g.usable || !humanGraded[g.q*nAll+g.m] {
 			continue
 		}
 		cl := acc[(qi*nM+mi)*jvLen:][:jvLen]
 		addSide(cl, &ex[mi], g, true)
-		if ex[mi].qs == nil {
-			ex[mi].qs = map[int]bool{}
+		if !qSeen[g.q*nM+mi] {
+			qSeen[g.q*nM+mi] = true
+			ex[mi].nQ++
 		}
-		ex[mi].qs[g.q] = true
 	}
 	// Bootstrap: per model 3 biases; per measure slope and SD ratio.
 	nOut := nM*3 + 6
@@ -341,7 +412,7 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) []report.
 		e := &ex[mi]
 		h := [3]float64{e.hRub.Mean(), e.hChk.Mean(), frac(e.hSol, e.hSolN)}
 		jj := [3]float64{e.jRub.Mean(), e.jChk.Mean(), frac(e.jSol, e.jSolN)}
-		row := []any{name, p.s.Models[m].Name, int64(len(e.qs))}
+		row := []any{name, p.s.Models[m].Name, e.nQ}
 		for k := 0; k < 3; k++ {
 			lo, hi := a.interval(reps, mi*3+k)
 			row = append(row, h[k], jj[k], jj[k]-h[k], lo, hi)

@@ -120,7 +120,7 @@ func oldMedianP(a *run, diffs [][]float64, nQ, n int) ([]float64, []int) {
 	R := a.opt.Resamples
 	seed := mixSeed(a.opt.Seed, pvalueSeedTag)
 	pv := make([][]float64, len(diffs))
-	ss := newSubsampler(nQ)
+	ss := newPrevSubsampler(nQ)
 	d := make([]float64, 0, n)
 	sq := make([]float64, n)
 	for r := 0; r < R; r++ {
@@ -266,8 +266,119 @@ func BenchmarkMedianP(b *testing.B) {
 	}
 }
 
+// prevSubsampler is subsampler as it was before its permutation was held
+// as int32: the state of the oracles drawStd and drawPrev.
+type prevSubsampler struct {
+	perm    []int // the identity outside the positions touched by a draw
+	touched []int
+	bits    []uint64
+	out     []int
+}
+
+func newPrevSubsampler(n int) *prevSubsampler {
+	s := &prevSubsampler{perm: make([]int, n), bits: make([]uint64, (n+63)/64)}
+	for i := range s.perm {
+		s.perm[i] = i
+	}
+	return s
+}
+
+// drawPrev is subsampler.draw as it was before its permutation was held as
+// int32.
+func (s *prevSubsampler) drawPrev(k int, r *pcg) []int {
+	n := len(s.perm)
+	if k < 0 || k > n {
+		return nil
+	}
+	s.touched = s.touched[:0]
+	for i := 0; i < k; i++ {
+		j := i + int(r.uintN(uint64(n-i)))
+		s.perm[i], s.perm[j] = s.perm[j], s.perm[i]
+		s.touched = append(s.touched, j)
+	}
+	out := s.out[:0]
+	if k < 32 {
+		out = append(out, s.perm[:k]...)
+		slices.Sort(out)
+	} else {
+		for _, v := range s.perm[:k] {
+			s.bits[v>>6] |= 1 << (uint(v) & 63)
+		}
+		for w, word := range s.bits {
+			for word != 0 {
+				b := bits.TrailingZeros64(word)
+				out = append(out, w<<6|b)
+				word &= word - 1
+			}
+			s.bits[w] = 0
+		}
+	}
+	for i := 0; i < k; i++ {
+		s.perm[i] = i
+	}
+	for _, j := range s.touched {
+		s.perm[j] = j
+	}
+	s.out = out
+	return out
+}
+
+// TestSubsamplerEqualsPrev checks the int32 subsampler's draws against
+// drawPrev's, every size from 0 to 70 and larger ones, drawn one after
+// the other on the same state (as medianP does).
+func TestSubsamplerEqualsPrev(t *testing.T) {
+	for _, n := range []int{1, 33, 1000, 40000} {
+		ss, ps := newSubsampler(n), newPrevSubsampler(n)
+		sizes := []int{n, n - 1, n / 2, n / 3}
+		for k := 0; k <= min(n, 70); k++ {
+			sizes = append(sizes, k)
+		}
+		for c, k := range sizes {
+			if k < 0 {
+				continue
+			}
+			r1, r2 := pcg{uint64(c), uint64(n)}, pcg{uint64(c), uint64(n)}
+			got, want := ss.draw(k, &r1), ps.drawPrev(k, &r2)
+			if !slices.Equal(got, want) {
+				t.Fatalf("n=%d k=%d: draw %v, want %v", n, k, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkSubsamplerDraw compares drawPrev (int permutation) and draw
+// (int32) on 40,000 questions over sizes spread like Figure 3's grid, in
+// the same run.
+func BenchmarkSubsamplerDraw(b *testing.B) {
+	const n = 40000
+	var sizes []int
+	for i, k := range pvalueGrid(n) {
+		if i%5 == 0 {
+			sizes = append(sizes, k)
+		}
+	}
+	b.Run("old", func(b *testing.B) {
+		ps := newPrevSubsampler(n)
+		for i := range b.N {
+			r := pcg{1, uint64(i)}
+			for _, k := range sizes {
+				ps.drawPrev(k, &r)
+			}
+		}
+	})
+	b.Run("new", func(b *testing.B) {
+		ss := newSubsampler(n)
+		for i := range b.N {
+			r := pcg{1, uint64(i)}
+			for _, k := range sizes {
+				ss.draw(k, &r)
+			}
+		}
+	})
+}
+
 // drawStd is subsampler.draw as it was before pcg, with a rand.Rand.
-func (s *subsampler) drawStd(k int, r *rand.Rand) []int {
+func (s *prevSubsampler) drawStd(k int, r *rand.Rand) []int {
 	n := len(s.perm)
 	if k < 0 || k > n {
 		return nil

@@ -189,8 +189,9 @@ func (a *run) attributeCorrelations(v *view) {
 		addRow(t, name, int64(len(x)), r, pv, lo, hi)
 	}
 	if p.nAttr >= 2 {
+		x, y := make([]float64, 0, len(v.g)), make([]float64, 0, len(v.g))
 		for k, at := range p.s.Attributes {
-			var x, y []float64
+			x, y = x[:0], y[:0]
 			for _, gi := range v.g {
 				g := &p.grades[gi]
 				if int(g.rubN) != p.nAttr {
@@ -205,7 +206,7 @@ func (a *run) attributeCorrelations(v *view) {
 		p.note(t.Name, "the rubric has one attribute: no attribute-vs-others correlation")
 	}
 	if p.hasChecklist {
-		var x, y []float64
+		x, y := make([]float64, 0, len(v.g)), make([]float64, 0, len(v.g))
 		for _, gi := range v.g {
 			g := &p.grades[gi]
 			if !math.IsNaN(g.rate) && !math.IsNaN(g.rubMean) {

@@ -280,17 +280,21 @@ func pairedP(d, sq []float64) float64 {
 // calls and partial Fisher–Yates swaps, the indices sorted ascending) but
 // reuses its buffers, so a draw costs O(k + n/64) instead of O(n + k log k)
 // (TestSubsamplerMatchesStats checks equality).
+//
+// The permutation is held as int32 (a study has far fewer than 2³¹
+// questions): half the memory of int, so that more of it stays in cache
+// under the random swaps of a draw.
 type subsampler struct {
-	perm    []int // the identity outside the positions touched by a draw
-	touched []int
+	perm    []int32 // the identity outside the positions touched by a draw
+	touched []int32
 	bits    []uint64
 	out     []int
 }
 
 func newSubsampler(n int) *subsampler {
-	s := &subsampler{perm: make([]int, n), bits: make([]uint64, (n+63)/64)}
+	s := &subsampler{perm: make([]int32, n), bits: make([]uint64, (n+63)/64)}
 	for i := range s.perm {
-		s.perm[i] = i
+		s.perm[i] = int32(i)
 	}
 	return s
 }
@@ -306,11 +310,13 @@ func (s *subsampler) draw(k int, r *pcg) []int {
 	for i := 0; i < k; i++ {
 		j := i + int(r.uintN(uint64(n-i)))
 		s.perm[i], s.perm[j] = s.perm[j], s.perm[i]
-		s.touched = append(s.touched, j)
+		s.touched = append(s.touched, int32(j))
 	}
 	out := s.out[:0]
 	if k < 32 {
-		out = append(out, s.perm[:k]...)
+		for _, v := range s.perm[:k] {
+			out = append(out, int(v))
+		}
 		slices.Sort(out)
 	} else {
 		for _, v := range s.perm[:k] {
@@ -326,7 +332,7 @@ func (s *subsampler) draw(k int, r *pcg) []int {
 		}
 	}
 	for i := 0; i < k; i++ {
-		s.perm[i] = i
+		s.perm[i] = int32(i)
 	}
 	for _, j := range s.touched {
 		s.perm[j] = j

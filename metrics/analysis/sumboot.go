@@ -30,8 +30,10 @@ const sumRowsMin = 256
 // on packedRows (integer columns summed exactly, several to a word; all-zero
 // rows skipped); nothing is allocated per replicate. (Blocks of replicates
 // over stats.ClusterBootstrapCountBlocks were measured too: their scattered
-// count writes cost more than the shared pass over the rows saves.) nil
-// when there is nothing to resample.
+// count writes cost more than the shared pass over the rows saves.) A
+// matrix with a cell that is not finite (never built by the analyses) takes
+// the path of small draws, which adds only the drawn rows. nil when there
+// is nothing to resample.
 func (a *run) bootstrapSums(acc []float64, width, nOut int, newFinish func() func(s, o []float64)) [][]float64 {
 	if width < 1 {
 		return nil
@@ -40,7 +42,7 @@ func (a *run) bootstrapSums(acc []float64, width, nOut int, newFinish func() fun
 	if a.opt.Bootstrap <= 0 || nC == 0 || nOut == 0 || a.ctx.Err() != nil {
 		return nil
 	}
-	if nC < sumRowsMin || width < 4 {
+	if nC < sumRowsMin || width < 4 || !allFinite(acc) {
 		type scratch struct {
 			s   []float64
 			fin func(s, o []float64)
@@ -169,8 +171,12 @@ type repSums struct {
 
 // addWeighted sums the rows weighted by their draw counts cnt[c]: the float
 // cells into rs.f as s += float64(m·x) row by row in cluster order
-// (sumRows's operations; m·x = x for m = 1), the packed words into rs.w as
-// exact integers.
+// (sumRows's operations), the packed words into rs.w as exact integers.
+// It has no branch on m, which is unpredictable (a third of the rows are
+// not drawn, a third once): a row drawn m = 1 times adds 1·x = x, as
+// sumRows does, and a row not drawn adds 0·x = ±0, which leaves every sum
+// as it is, since the float cells are finite (bootstrapSums sees to it)
+// and a sum that starts at +0 never becomes −0.
 func (pr *packedRows) addWeighted(cnt []int32, rs *repSums) {
 	nF, nw := len(pr.fcols), pr.nw
 	s := rs.f[:nF]
@@ -180,20 +186,11 @@ func (pr *packedRows) addWeighted(cnt []int32, rs *repSums) {
 	for _, c32 := range pr.live {
 		c := int(c32)
 		m := cnt[c]
-		if m == 0 {
-			continue
-		}
 		row := pr.fval[c*nF : (c+1)*nF : (c+1)*nF]
 		s := s[:len(row)]
-		if m == 1 {
-			for j, x := range row {
-				s[j] += x
-			}
-		} else {
-			f := float64(m)
-			for j, x := range row {
-				s[j] += float64(f * x)
-			}
+		f := float64(m)
+		for j, x := range row {
+			s[j] += float64(f * x)
 		}
 		wr := pr.wval[c*nw : (c+1)*nw : (c+1)*nw]
 		w := w[:len(wr)]
@@ -224,4 +221,14 @@ func pairRatioFinish() func(s, o []float64) {
 			o[j] = ratioF(s[2*j+1], s[2*j])
 		}
 	}
+}
+
+// allFinite reports whether no cell of acc is ±Inf or NaN.
+func allFinite(acc []float64) bool {
+	for _, x := range acc {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return false
+		}
+	}
+	return true
 }

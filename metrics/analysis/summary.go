@@ -46,18 +46,19 @@ func (a *run) summarize(v *view) []modelStats {
 	type exact struct {
 		solved, solvedN, rankSum, rankedN, wins int64
 		rub, chk                                study.RatSum
-		qs                                      map[int]bool
 	}
 	ex := make([]exact, nM)
+	qSeen := make([]bool, nC*nM) // (cluster, model position) counted in nQuestions
 	for pos, gi := range v.g {
 		g := &p.grades[gi]
 		mi := mPos[g.m]
-		c := acc[(v.qPos[g.q]*nM+mi)*acLen:][:acLen]
+		qi := int(v.qPos[g.q])
+		c := acc[(qi*nM+mi)*acLen:][:acLen]
 		e := &ex[mi]
-		if e.qs == nil {
-			e.qs = map[int]bool{}
+		if !qSeen[qi*nM+mi] {
+			qSeen[qi*nM+mi] = true
+			out[mi].nQuestions++
 		}
-		e.qs[g.q] = true
 		out[mi].nGradings++
 		if g.solved >= 0 {
 			c[acSolvedN]++
@@ -92,7 +93,6 @@ func (a *run) summarize(v *view) []modelStats {
 		e := &ex[mi]
 		o := &out[mi]
 		o.model = m
-		o.nQuestions = len(e.qs)
 		o.solve = frac(e.solved, e.solvedN)
 		o.rank = frac(e.rankSum, e.rankedN)
 		o.win = frac(e.wins, e.rankedN)

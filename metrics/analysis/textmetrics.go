@@ -259,7 +259,7 @@ func (a *run) table7Correlations(scores [][]textScore, mr, mrouge, mbleu []float
 			}
 			px, py = append(px, x...), append(py, y...)
 			r, _ := stats.Pearson(x, y)
-			tau, _ := stats.KendallTauB(x, y)
+			tau := stats.KendallTau(x, y)
 			if math.IsNaN(r) || math.IsNaN(tau) {
 				und++
 			}
@@ -274,14 +274,14 @@ func (a *run) table7Correlations(scores [][]textScore, mr, mrouge, mbleu []float
 		}
 		addRow(t, metric, "item", meanOf(sr, int(nr)), nr, meanOf(st, int(nt)), nt, und)
 		r, _ := stats.Pearson(px, py)
-		tau, _ := stats.KendallTauB(px, py)
+		tau := stats.KendallTau(px, py)
 		addRow(t, metric, "pooled", r, int64(len(px)), tau, int64(len(px)), int64(0))
 		mm := mrouge
 		if metric == "bleu" {
 			mm = mbleu
 		}
 		r, _ = stats.Pearson(mm, mr)
-		tau, _ = stats.KendallTauB(mm, mr)
+		tau = stats.KendallTau(mm, mr)
 		addRow(t, metric, "model", r, int64(len(mm)), tau, int64(len(mm)), int64(0))
 	}
 	a.addTable(t)

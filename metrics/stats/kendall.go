@@ -43,6 +43,51 @@ func KendallTauB(x, y []float64) (tau, p float64) {
 	return k.Tau, k.P
 }
 
+// KendallTau is the τ of KendallTauB alone, bit for bit, without its
+// p-value: NaN in the same cases. Up to kendallDirectMax values it counts
+// the pairs directly (O(n²), no allocation), which for the few models of a
+// ranking is several times faster than sorting and the exact p-value;
+// longer inputs go through KendallTauB's algorithm.
+func KendallTau(x, y []float64) float64 {
+	n := len(x)
+	if n < 2 || len(y) != n || n > kendallDirectMax {
+		return kendall(x, y, false).Tau
+	}
+	if hasNaN(x) || hasNaN(y) {
+		return math.NaN()
+	}
+	y = y[:n]
+	// C − D and the pairs tied in x (resp. y), joint ties included: the
+	// integers kendall derives by sorting, so the quotient below is its
+	// own expression on the same numbers.
+	var cmd, xtie, ytie int64
+	for i := 0; i < n; i++ {
+		xi, yi := x[i], y[i]
+		for j := i + 1; j < n; j++ {
+			dx := b2i(xi > x[j]) - b2i(xi < x[j])
+			dy := b2i(yi > y[j]) - b2i(yi < y[j])
+			cmd += dx * dy
+			xtie += 1 - dx*dx
+			ytie += 1 - dy*dy
+		}
+	}
+	tot := int64(n) * int64(n-1) / 2
+	if xtie == tot || ytie == tot {
+		return math.NaN()
+	}
+	return clip1(float64(cmd) / math.Sqrt(float64(tot-xtie)) / math.Sqrt(float64(tot-ytie)))
+}
+
+// kendallDirectMax is the longest input KendallTau counts pair by pair.
+const kendallDirectMax = 32
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // KendallTauBDetail is KendallTauB with every intermediate; see
 // [KendallResult]. Counts are filled whenever n ≥ 2 and the input is valid,
 // even when τ is NaN.

@@ -3,6 +3,7 @@ package stats
 import (
 	"context"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -68,22 +69,48 @@ func ClusterBootstrapContext(ctx context.Context, nClusters, replicates int, see
 	}
 	// The index lists are reused between replicates (stat must not keep
 	// idx after it returns), so a bootstrap allocates a few lists, not one
-	// per replicate.
-	pool := sync.Pool{New: func() any { b := make([]int, nClusters); return &b }}
+	// per replicate. The draws are NewRand(seed, r).IntN(nClusters)'s,
+	// made by drawIndices on the generator itself.
+	type scratch struct {
+		idx []int
+		src rand.PCG
+	}
+	pool := sync.Pool{New: func() any { return &scratch{idx: make([]int, nClusters)} }}
 	parallelRows(replicates, func(r int) {
 		if ctx.Err() != nil {
 			return
 		}
-		bp := pool.Get().(*[]int)
-		idx := *bp
-		rng := NewRand(seed, r)
-		for i := range idx {
-			idx[i] = rng.IntN(nClusters)
-		}
-		stat(idx, rows[r])
-		pool.Put(bp)
+		sc := pool.Get().(*scratch)
+		sc.src.Seed(seed, uint64(r))
+		drawIndices(&sc.src, nClusters, sc.idx)
+		stat(sc.idx, rows[r])
+		pool.Put(sc)
 	})
 	return rows, ctx.Err()
+}
+
+// drawIndices fills idx with draws from 0 … n−1 as len(idx) calls of
+// rand.New(src).IntN(n) make them (uint64n's, written out as in
+// drawCounts, so that the generator is inlined instead of called through
+// the Source interface).
+func drawIndices(src *rand.PCG, n int, idx []int) {
+	if n <= 0 {
+		return
+	}
+	un := uint64(n)
+	if un&(un-1) == 0 { // a power of two: a mask
+		for i := range idx {
+			idx[i] = int(src.Uint64() & (un - 1))
+		}
+		return
+	}
+	for i := range idx {
+		hi, lo := bits.Mul64(src.Uint64(), un)
+		if lo < un {
+			hi = reject(src, un, hi, lo)
+		}
+		idx[i] = int(hi)
+	}
 }
 
 // BootstrapFromIndices evaluates stat on explicit resamples: row r of the
