@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"runtime/debug"
 	"sync"
 
@@ -157,7 +156,8 @@ func laterAnalyses(s *study.Study, c config.Config) (jobs []job, graded func() [
 // study's grading rows: the judge audit and the pairwise judgments), with
 // at most workers at a time; then, the rows released (s.Gradings = nil:
 // 280 MB at 40,000 questions, of which the shared scores keep the rubric
-// and verdict slabs) and collected, the other jobs. The adds and the error
+// and verdict slabs), collected and the freed memory given back to the
+// system (debug.FreeOSMemory), the other jobs. The adds and the error
 // are those of computeJobs on all jobs: every job runs, and the error is
 // that of the first failed job in the jobs' order.
 func computeLater(ctx context.Context, s *study.Study, jobs []job, graded func() []scores.Grading, workers int) ([]func(*Result), error) {
@@ -184,7 +184,9 @@ func computeLater(ctx context.Context, s *study.Study, jobs []job, graded func()
 	}
 	phase(early)
 	s.Gradings = nil
-	runtime.GC()
+	// collect the rows and give the pages back: the early jobs' garbage
+	// would otherwise stay in the process up to the heap goal they set
+	debug.FreeOSMemory()
 	phase(late)
 	for i := range jobs {
 		if errs[i] != nil {

@@ -679,7 +679,7 @@ func table8Tau(us []tauUnit) (sum float64, n, undefined int) {
 				x = append(x, u.j)
 				y = append(y, u.h)
 			}
-			if tau, _ := stats.KendallTauB(x, y); !math.IsNaN(tau) {
+			if tau := stats.KendallTau(x, y); !math.IsNaN(tau) {
 				sum += tau
 				n++
 			} else {
