@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"runtime"
 	"sync/atomic"
 
 	"github.com/euroexec/euroexec/metrics/stats"
@@ -16,6 +17,12 @@ type textScore struct {
 	bleu      float64
 	stem, raw textsim.Rouge
 	humanRub  float64 // mean over its human gradings (main round) of the rubric mean
+}
+
+// textScorers are the scorers of one worker of textTables.
+type textScorers struct {
+	rs, rr *textsim.RougeScorer // with and without the stemmer
+	bs     *textsim.BLEUScorer
 }
 
 // matches reports whether a question's tags pass the filter (always, when
@@ -100,11 +107,31 @@ func (a *run) textTables() {
 		total += len(j.ms)
 	}
 	var done atomic.Int64
+	// One set of scorers per worker, Reset for each question: they keep
+	// their buffers and the stems of the words seen so far.
+	free := make(chan *textScorers, runtime.GOMAXPROCS(0))
 	parallelFor(len(jobs), func(i int) {
 		j := jobs[i]
-		rs := textsim.NewRougeScorer(refs[j.q], textsim.RougeOptions{Stemmer: true})
-		rr := textsim.NewRougeScorer(refs[j.q], textsim.RougeOptions{Stemmer: false})
-		bs := textsim.NewBLEUScorer(refs[j.q], textsim.DefaultBLEUOptions)
+		var ts *textScorers
+		select {
+		case ts = <-free:
+			ts.rs.Reset(refs[j.q])
+			ts.rr.Reset(refs[j.q])
+			ts.bs.Reset(refs[j.q])
+		default:
+			ts = &textScorers{
+				rs: textsim.NewRougeScorer(refs[j.q], textsim.RougeOptions{Stemmer: true}),
+				rr: textsim.NewRougeScorer(refs[j.q], textsim.RougeOptions{Stemmer: false}),
+				bs: textsim.NewBLEUScorer(refs[j.q], textsim.DefaultBLEUOptions),
+			}
+		}
+		defer func() {
+			select {
+			case free <- ts:
+			default:
+			}
+		}()
+		rs, rr, bs := ts.rs, ts.rr, ts.bs
 		for _, m := range j.ms {
 			if a.ctx.Err() != nil {
 				return // cancelled: Analyze returns the error after this stage

@@ -1,6 +1,7 @@
 package textsim
 
 import (
+	"os"
 	"sync"
 	"testing"
 )
@@ -91,7 +92,7 @@ func BenchmarkLsumOnly(b *testing.B) {
 	s := NewRougeScorer([]string{ref}, DefaultRougeOptions)
 	sc := &rougeScratch{}
 	ids, lines := s.tokenizeHyp(hyp, sc)
-	hc := make([]int32, len(s.vocab))
+	hc := make([]int32, s.nv)
 	for _, id := range ids {
 		if id >= 0 {
 			hc[id]++
@@ -150,6 +151,52 @@ func BenchmarkAllMetrics(b *testing.B) {
 			for range 200 {
 				rs.Score(hyp)
 				bs.Score(hyp)
+			}
+		})
+	})
+}
+
+// BenchmarkStudyScoring is what the analysis does per question with a
+// reference — ROUGE with and without the stemmer and sentence BLEU of each
+// response — over a corpus: "old" builds three fresh scorers per question
+// with the code before Reset (oracle_old_test.go), "reused" resets one set of
+// scorers. The corpus is the generated one, or the study named by
+// TEXTSIM_STUDY (e.g. /tmp/s5k).
+func BenchmarkStudyScoring(b *testing.B) {
+	corpus := genCorpus(1500)
+	if dir := os.Getenv("TEXTSIM_STUDY"); dir != "" {
+		corpus = studyCorpus(b, dir)
+	}
+	b.Run("old", func(b *testing.B) {
+		b.ReportAllocs()
+		loop(b, func() {
+			for _, it := range corpus {
+				rs := newOldRougeScorer(it.refs, RougeOptions{Stemmer: true})
+				rr := newOldRougeScorer(it.refs, RougeOptions{Stemmer: false})
+				bs := newOldBLEUScorer(it.refs, DefaultBLEUOptions)
+				for _, h := range it.hyps {
+					bs.Score(h)
+					rs.Score(h)
+					rr.Score(h)
+				}
+			}
+		})
+	})
+	b.Run("reused", func(b *testing.B) {
+		b.ReportAllocs()
+		rs := NewRougeScorer(nil, RougeOptions{Stemmer: true})
+		rr := NewRougeScorer(nil, RougeOptions{Stemmer: false})
+		bs := NewBLEUScorer(nil, DefaultBLEUOptions)
+		loop(b, func() {
+			for _, it := range corpus {
+				rs.Reset(it.refs)
+				rr.Reset(it.refs)
+				bs.Reset(it.refs)
+				for _, h := range it.hyps {
+					bs.Score(h)
+					rs.Score(h)
+					rr.Score(h)
+				}
 			}
 		})
 	})

@@ -109,12 +109,17 @@ func CorpusBLEU(hyps []string, refs [][]string, opt BLEUOptions) (BLEU, error) {
 	}
 	var tot bleuStats
 	segRefs := make([]string, len(refs))
+	var s *BLEUScorer
 	for i, h := range hyps {
 		for k := range refs {
 			segRefs[k] = refs[k][i]
 		}
-		st := NewBLEUScorer(segRefs, opt).stats(h)
-		tot.add(st)
+		if s == nil {
+			s = NewBLEUScorer(segRefs, opt)
+		} else {
+			s.Reset(segRefs)
+		}
+		tot.add(s.stats(h))
 	}
 	return computeBLEU(tot, opt), nil
 }
@@ -206,55 +211,114 @@ func computeBLEU(st bleuStats, opt BLEUOptions) BLEU {
 }
 
 // BLEUScorer scores many hypotheses against the same references (sentence
-// BLEU): the references are tokenised and their n-grams counted once. It is
-// safe for concurrent use.
+// BLEU): the references are tokenised and their n-grams counted once. Score
+// is safe for concurrent use; Reset is not (it must not run alongside
+// Score).
+//
+// A scorer can be reused for another set of references with Reset, which
+// keeps its memory: the n-gram tables, the buffers and an intern table of
+// the tokens it has seen.
 type BLEUScorer struct {
-	opt     BLEUOptions
-	vocab   map[string]int32
+	opt BLEUOptions
+	// tok interns the tokens seen in references over all Reset calls
+	// (until maxBLEUIntern); loc maps a token id to its id in the current
+	// references where stamp equals epoch.
+	tok     map[string]int32
+	loc     []int32
+	stamp   []uint32
+	epoch   uint32
+	nv      int                            // token ids of the current references: 0..nv-1
 	next    [maxOrder - 1]map[uint64]int32 // order n+2 n-gram ids keyed by (order n+1 id, token id)
 	refMax  [maxOrder][]int32              // max count over references per n-gram id
 	refLens []int
+	// buffers of Reset
+	refIDs  [][]int32
+	cnt     [maxOrder][]int32
+	touched [maxOrder][]int32
+	grams   [maxOrder][]int32
+	bf      buf13a
 	pool    sync.Pool // *bleuScratch
 }
+
+// maxBLEUIntern bounds the tokens a BLEUScorer keeps between Reset calls;
+// past it the intern table starts afresh. A variable so that tests can
+// exercise that path.
+var maxBLEUIntern = 1 << 17
 
 type bleuScratch struct {
 	used  [maxOrder][]int32
 	grams [maxOrder][]int32
+	bf    buf13a
 }
 
 // NewBLEUScorer prepares refs for sentence BLEU with opt.
 func NewBLEUScorer(refs []string, opt BLEUOptions) *BLEUScorer {
-	s := &BLEUScorer{opt: opt, vocab: make(map[string]int32)}
-	refIDs := make([][]int32, len(refs))
+	s := &BLEUScorer{opt: opt}
+	s.pool.New = func() any { return &bleuScratch{} }
+	s.Reset(refs)
+	return s
+}
+
+// Reset prepares the scorer for scoring against refs instead of its current
+// references, reusing its memory; the options stay. It must not be called
+// while Score runs.
+func (s *BLEUScorer) Reset(refs []string) {
+	if s.tok == nil || len(s.tok) > maxBLEUIntern {
+		s.tok = make(map[string]int32)
+		s.loc, s.stamp, s.epoch = s.loc[:0], s.stamp[:0], 0
+	}
+	s.epoch++
+	if s.epoch == 0 { // wrapped: no stamp may look current
+		clear(s.stamp)
+		s.epoch = 1
+	}
+	s.nv = 0
+	if cap(s.refIDs) < len(refs) {
+		s.refIDs = append(s.refIDs[:cap(s.refIDs)], make([][]int32, len(refs)-cap(s.refIDs))...)
+	}
+	s.refIDs = s.refIDs[:len(refs)]
+	s.refLens = s.refLens[:0]
 	total := 0
 	for k, ref := range refs {
-		var ids []int32
-		forEach13aToken(ref, func(tok []byte) {
-			id, ok := s.vocab[string(tok)]
+		ids := s.refIDs[k][:0]
+		s.bf.forEach(ref, func(tok []byte) {
+			g, ok := s.tok[string(tok)]
 			if !ok {
-				id = int32(len(s.vocab))
-				s.vocab[string(tok)] = id
+				g = int32(len(s.tok))
+				s.tok[string(tok)] = g
+				s.stamp = append(s.stamp, 0)
+				s.loc = append(s.loc, 0)
 			}
-			ids = append(ids, id)
+			if s.stamp[g] != s.epoch {
+				s.stamp[g] = s.epoch
+				s.loc[g] = int32(s.nv)
+				s.nv++
+			}
+			ids = append(ids, s.loc[g])
 		})
-		refIDs[k] = ids
+		s.refIDs[k] = ids
 		total += len(ids)
 		s.refLens = append(s.refLens, len(ids))
 	}
 	for k := range s.next {
-		s.next[k] = make(map[uint64]int32, total)
+		if s.next[k] == nil || len(s.next[k]) > maxKeptMap {
+			s.next[k] = make(map[uint64]int32, total)
+		} else {
+			clear(s.next[k])
+		}
 	}
-	var cnt [maxOrder][]int32
-	for _, ids := range refIDs {
+	for n := range s.refMax {
+		s.refMax[n] = s.refMax[n][:0]
+	}
+	cnt, touched := &s.cnt, &s.touched
+	for _, ids := range s.refIDs {
 		// Count this reference's n-grams, then merge with max.
 		prev := ids
-		var touched [maxOrder][]int32
 		for n := 0; n < maxOrder; n++ {
-			var cur []int32
-			if n == 0 {
-				cur = ids
-			} else {
+			cur := ids
+			if n > 0 {
 				m := s.next[n-1]
+				cur = s.grams[n][:0]
 				for i := 0; i+1 < len(prev); i++ {
 					key := uint64(prev[i])<<32 | uint64(ids[i+n])
 					id, ok := m[key]
@@ -264,13 +328,15 @@ func NewBLEUScorer(refs []string, opt BLEUOptions) *BLEUScorer {
 					}
 					cur = append(cur, id)
 				}
+				s.grams[n] = cur
 			}
-			size := len(s.vocab)
+			size := s.nv
 			if n > 0 {
 				size = len(s.next[n-1])
 			}
 			cnt[n] = growZero(cnt[n], size)
 			s.refMax[n] = growZero(s.refMax[n], size)
+			touched[n] = touched[n][:0]
 			for _, id := range cur {
 				if cnt[n][id] == 0 {
 					touched[n] = append(touched[n], id)
@@ -284,15 +350,19 @@ func NewBLEUScorer(refs []string, opt BLEUOptions) *BLEUScorer {
 			prev = cur
 		}
 	}
-	s.pool.New = func() any { return &bleuScratch{} }
-	return s
 }
 
-// growZero returns a with length n, new elements zero.
+// growZero returns a with length n (at least its own), new elements zero.
 func growZero(a []int32, n int) []int32 {
-	for len(a) < n {
-		a = append(a, 0)
+	l := len(a)
+	if n <= l {
+		return a
 	}
+	if n > cap(a) {
+		a = append(a[:cap(a)], make([]int32, n-cap(a))...)
+	}
+	a = a[:n]
+	clear(a[l:])
 	return a
 }
 
@@ -331,10 +401,10 @@ func (s *BLEUScorer) stats(hyp string) bleuStats {
 	// grams[n][i] is the id of the (n+1)-gram starting at token i, or -1
 	// when it occurs in no reference.
 	ids := sc.grams[0][:0]
-	forEach13aToken(hyp, func(tok []byte) {
-		id, ok := s.vocab[string(tok)]
-		if !ok {
-			id = -1
+	sc.bf.forEach(hyp, func(tok []byte) {
+		id := int32(-1)
+		if g, ok := s.tok[string(tok)]; ok && s.stamp[g] == s.epoch {
+			id = s.loc[g]
 		}
 		ids = append(ids, id)
 	})

@@ -28,6 +28,10 @@
 // which differs from glibc in the last bit on some inputs.
 //
 // RougeScorer and BLEUScorer tokenise the references once for scoring many
-// hypotheses (many models against one expert answer); they are safe for
-// concurrent use. Nothing here does I/O.
+// hypotheses (many models against one expert answer); their Score is safe
+// for concurrent use. Their Reset takes the next references and keeps the
+// memory — buffers, n-gram tables and a table of the tokens seen so far,
+// with their stems — so that one scorer per worker serves a whole study
+// without allocating per question or stemming a word twice. Nothing here
+// does I/O.
 package textsim

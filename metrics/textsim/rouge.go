@@ -49,18 +49,44 @@ func ScoreRougeMulti(hyp string, refs []string, opt RougeOptions) Rouge {
 }
 
 // RougeScorer scores many hypotheses against the same references: the
-// references are tokenised (and stemmed) once. It is safe for concurrent
-// use.
+// references are tokenised (and stemmed) once. Score is safe for concurrent
+// use; Reset is not (it must not run alongside Score).
+//
+// A scorer can be reused for another set of references with Reset, which
+// keeps its memory: the buffers, and an intern table of the tokens it has
+// seen with their stems, so that a token is stemmed once per scorer rather
+// than once per reference set.
 type RougeScorer struct {
-	opt   RougeOptions
-	vocab map[string]int32 // final (stemmed) token -> id
-	raw   map[string]int32 // raw token -> id, for tokens seen in the references
-	refs  []rougeRef
-	pool  sync.Pool // *rougeScratch
+	opt  RougeOptions
+	in   rougeIntern
+	nv   int // vocabulary size of the current references (local ids 0..nv-1)
+	refs []rougeRef
+	// tokBuf is Reset's token buffer.
+	tokBuf []byte
+	pool   sync.Pool // *rougeScratch
 }
+
+// rougeIntern maps the raw tokens a scorer has seen in references, over all
+// its Reset calls, to final (stemmed) token ids, and final ids to the local
+// ids of the current references. Final ids only grow until the table is
+// dropped (maxRougeIntern); local ids are valid where stamp equals epoch.
+type rougeIntern struct {
+	tok    map[string]int32 // raw token -> raw id
+	fin    []int32          // raw id -> final id (-2: dropped token)
+	finMap map[string]int32 // final token -> final id (stemmer only; else final id = raw id)
+	loc    []int32          // final id -> local id, valid where stamp = epoch
+	stamp  []uint32
+	epoch  uint32
+}
+
+// maxRougeIntern bounds the raw tokens a scorer keeps between Reset calls;
+// past it the intern table starts afresh. A variable so that tests can
+// exercise that path.
+var maxRougeIntern = 1 << 17
 
 type rougeRef struct {
 	ids   []int32          // token ids of the whole text
+	ends  []int            // end of each non-empty "\n" line in ids
 	lines [][]int32        // token ids per non-empty "\n" line (sub-slices of ids)
 	uni   []int32          // unigram counts per id (len = vocabulary size)
 	bi    map[uint64]int32 // bigram counts, key id1<<32 | id2
@@ -74,34 +100,87 @@ type rougeScratch struct {
 	used   map[uint64]int32
 	local  map[string]int32
 	ids    []int32
+	ends   []int
+	lines  [][]int32
+	tok    []byte
 }
 
 // NewRougeScorer prepares refs for scoring with opt.
 func NewRougeScorer(refs []string, opt RougeOptions) *RougeScorer {
-	s := &RougeScorer{
-		opt:   opt,
-		vocab: make(map[string]int32),
-		raw:   make(map[string]int32),
+	s := &RougeScorer{opt: opt}
+	s.pool.New = func() any { return &rougeScratch{} }
+	s.Reset(refs)
+	return s
+}
+
+// Reset prepares the scorer for scoring against refs instead of its current
+// references, reusing its memory; the options stay. It must not be called
+// while Score runs.
+func (s *RougeScorer) Reset(refs []string) {
+	in := &s.in
+	if in.tok == nil || len(in.tok) > maxRougeIntern {
+		in.tok = make(map[string]int32)
+		in.fin = in.fin[:0]
+		if s.opt.Stemmer {
+			in.finMap = make(map[string]int32)
+		}
+		in.loc, in.stamp, in.epoch = in.loc[:0], in.stamp[:0], 0
 	}
-	for _, text := range refs {
-		var r rougeRef
-		r.ids, r.lines = s.tokenizeRef(text)
-		s.refs = append(s.refs, r)
+	in.epoch++
+	if in.epoch == 0 { // wrapped: no stamp may look current
+		clear(in.stamp)
+		in.epoch = 1
 	}
-	nv := len(s.vocab)
+	s.nv = 0
+	if cap(s.refs) < len(refs) {
+		s.refs = append(s.refs[:cap(s.refs)], make([]rougeRef, len(refs)-cap(s.refs))...)
+	}
+	s.refs = s.refs[:len(refs)]
+	for k, text := range refs {
+		r := &s.refs[k]
+		r.ids, r.ends = r.ids[:0], r.ends[:0]
+		forEachRougeLine(text, func(line string) {
+			s.tokBuf = forEachRougeToken(line, s.tokBuf, func(tok []byte) {
+				if id := s.refID(tok); id != -2 {
+					r.ids = append(r.ids, id)
+				}
+			})
+			r.ends = append(r.ends, len(r.ids))
+		})
+		r.lines = splitAt(r.lines[:0], r.ids, r.ends)
+	}
+	nv := s.nv
 	for k := range s.refs {
 		r := &s.refs[k]
-		r.uni = make([]int32, nv)
+		r.uni = resizeZero(r.uni, nv)
 		for _, id := range r.ids {
 			r.uni[id]++
 		}
-		r.bi = make(map[uint64]int32, len(r.ids))
+		if r.bi == nil || len(r.bi) > maxKeptMap {
+			// A new map rather than clearing a big one, whose clear costs
+			// its whole capacity on every later Reset.
+			r.bi = make(map[uint64]int32, len(r.ids))
+		} else {
+			clear(r.bi)
+		}
 		for i := 1; i < len(r.ids); i++ {
 			r.bi[uint64(r.ids[i-1])<<32|uint64(r.ids[i])]++
 		}
 	}
-	s.pool.New = func() any { return &rougeScratch{} }
-	return s
+}
+
+// maxKeptMap is the size past which Reset replaces an n-gram map instead of
+// clearing it (a variable for the tests).
+var maxKeptMap = 1 << 14
+
+// resizeZero returns a slice of length n, all zero, reusing a's memory.
+func resizeZero(a []int32, n int) []int32 {
+	if cap(a) < n {
+		return make([]int32, n)
+	}
+	a = a[:n]
+	clear(a)
+	return a
 }
 
 func (s *RougeScorer) finalToken(raw string) string {
@@ -111,37 +190,78 @@ func (s *RougeScorer) finalToken(raw string) string {
 	return raw
 }
 
-// tokenizeRef tokenises a reference, growing the vocabulary.
-func (s *RougeScorer) tokenizeRef(text string) ([]int32, [][]int32) {
-	var ids []int32
-	var ends []int
-	for _, line := range rougeLines(text) {
-		forEachRougeToken(line, func(tok []byte) {
-			id, ok := s.raw[string(tok)]
-			if !ok {
-				fin := s.finalToken(string(tok))
-				if fin == "" {
-					id = -2 // dropped token (cannot happen for Porter stems)
-				} else if id, ok = s.vocab[fin]; !ok {
-					id = int32(len(s.vocab))
-					s.vocab[fin] = id
-				}
-				s.raw[string(tok)] = id
+// refID returns the local id of reference token tok (-2: dropped), growing
+// the intern table and the vocabulary.
+func (s *RougeScorer) refID(tok []byte) int32 {
+	in := &s.in
+	g, ok := in.tok[string(tok)]
+	if !ok {
+		key := string(tok)
+		g = int32(len(in.fin))
+		in.tok[key] = g
+		f := g
+		if s.opt.Stemmer {
+			if fin := s.finalToken(key); fin == "" {
+				f = -2 // dropped token (cannot happen for Porter stems)
+			} else if f, ok = in.finMap[fin]; !ok {
+				f = int32(len(in.finMap))
+				in.finMap[fin] = f
 			}
-			if id != -2 {
-				ids = append(ids, id)
-			}
-		})
-		ends = append(ends, len(ids))
+		}
+		in.fin = append(in.fin, f)
+		for int(f) >= len(in.stamp) {
+			in.stamp = append(in.stamp, 0)
+			in.loc = append(in.loc, 0)
+		}
 	}
-	return ids, splitAt(ids, ends)
+	f := in.fin[g]
+	if f < 0 {
+		return -2
+	}
+	if in.stamp[f] != in.epoch {
+		in.stamp[f] = in.epoch
+		in.loc[f] = int32(s.nv)
+		s.nv++
+	}
+	return in.loc[f]
 }
 
-func splitAt(ids []int32, ends []int) [][]int32 {
-	lines := make([][]int32, len(ends))
+// hypID returns the local id of hypothesis token tok: -1 when it is in no
+// reference, -2 when dropped. It only reads the scorer.
+func (s *RougeScorer) hypID(tok []byte, sc *rougeScratch) int32 {
+	in := &s.in
+	if g, ok := in.tok[string(tok)]; ok {
+		f := in.fin[g]
+		if f < 0 {
+			return -2
+		}
+		if in.stamp[f] == in.epoch {
+			return in.loc[f]
+		}
+		return -1 // its final token is in no current reference
+	}
+	id, ok := sc.local[string(tok)]
+	if !ok {
+		key := string(tok)
+		id = -1
+		if s.opt.Stemmer {
+			// Its stem may be the stem of another reference token.
+			if fin := s.finalToken(key); fin == "" {
+				id = -2
+			} else if f, ok := in.finMap[fin]; ok && in.stamp[f] == in.epoch {
+				id = in.loc[f]
+			}
+		}
+		sc.local[key] = id
+	}
+	return id
+}
+
+// splitAt appends to lines the sub-slices of ids ending at ends.
+func splitAt(lines [][]int32, ids []int32, ends []int) [][]int32 {
 	start := 0
-	for k, e := range ends {
-		lines[k] = ids[start:e:e]
+	for _, e := range ends {
+		lines = append(lines, ids[start:e:e])
 		start = e
 	}
 	return lines
@@ -150,36 +270,23 @@ func splitAt(ids []int32, ends []int) [][]int32 {
 // tokenizeHyp tokenises a hypothesis against the fixed vocabulary; tokens
 // absent from every reference get id -1 (they never match).
 func (s *RougeScorer) tokenizeHyp(text string, sc *rougeScratch) ([]int32, [][]int32) {
-	ids := sc.ids[:0]
-	var ends []int
+	ids, ends := sc.ids[:0], sc.ends[:0]
 	if sc.local == nil {
 		sc.local = make(map[string]int32)
 	} else {
 		clear(sc.local)
 	}
-	for _, line := range rougeLines(text) {
-		forEachRougeToken(line, func(tok []byte) {
-			id, ok := s.raw[string(tok)]
-			if !ok {
-				id, ok = sc.local[string(tok)]
-				if !ok {
-					fin := s.finalToken(string(tok))
-					if fin == "" {
-						id = -2
-					} else if id, ok = s.vocab[fin]; !ok {
-						id = -1
-					}
-					sc.local[string(tok)] = id
-				}
-			}
-			if id != -2 {
+	forEachRougeLine(text, func(line string) {
+		sc.tok = forEachRougeToken(line, sc.tok, func(tok []byte) {
+			if id := s.hypID(tok, sc); id != -2 {
 				ids = append(ids, id)
 			}
 		})
 		ends = append(ends, len(ids))
-	}
-	sc.ids = ids
-	return ids, splitAt(ids, ends)
+	})
+	sc.ids, sc.ends = ids, ends
+	sc.lines = splitAt(sc.lines[:0], ids, ends)
+	return ids, sc.lines
 }
 
 // Score scores hyp against the references (best reference per variant, as
@@ -196,7 +303,7 @@ func (s *RougeScorer) score(hyp string, plainDP bool) Rouge {
 	sc := s.pool.Get().(*rougeScratch)
 	defer s.pool.Put(sc)
 	ids, lines := s.tokenizeHyp(hyp, sc)
-	nv := len(s.vocab)
+	nv := s.nv
 	if cap(sc.hypCnt) < nv {
 		sc.hypCnt = make([]int32, nv)
 	}
@@ -283,7 +390,7 @@ func (s *RougeScorer) scoreOne(ref *rougeRef, ids []int32, lines [][]int32, hc [
 	if plainDP {
 		l = LCSDP(ref.ids, ids)
 	} else {
-		l = sc.eng.lcsLength(ref.ids, ids, len(s.vocab))
+		l = sc.eng.lcsLength(ref.ids, ids, s.nv)
 	}
 	out.RougeL = ratioScore(l, len(ids), len(ref.ids))
 	// rougeLsum.
@@ -296,7 +403,7 @@ func (s *RougeScorer) scoreOne(ref *rougeRef, ids []int32, lines [][]int32, hc [
 // line, counted in reference order while both remaining token counts
 // (over the whole texts) are positive.
 func (s *RougeScorer) lsumHits(ref *rougeRef, lines [][]int32, hc []int32, sc *rougeScratch, plainDP bool) int {
-	nv := len(s.vocab)
+	nv := s.nv
 	if cap(sc.cntC) < nv {
 		sc.cntC = make([]int32, nv)
 		sc.cntR = make([]int32, nv)

@@ -29,21 +29,35 @@ func Tokenize13a(text string) []string {
 // forEach13aToken calls fn with each 13a token of text (see Tokenize13a);
 // the slice is only valid during the call.
 func forEach13aToken(text string, fn func(tok []byte)) {
+	var bf buf13a
+	bf.forEach(text, fn)
+}
+
+// buf13a holds the buffers of the 13a tokenizer for reuse.
+type buf13a struct {
+	a, b []byte
+}
+
+// forEach is forEach13aToken with bf's buffers.
+func (bf *buf13a) forEach(text string, fn func(tok []byte)) {
 	line := pyRstrip(text)
 	if strings.Contains(line, "<skipped>") {
 		line = strings.ReplaceAll(line, "<skipped>", "")
 	}
-	if strings.Contains(line, "\n") {
-		line = strings.ReplaceAll(line, "-\n", "")
-		line = strings.ReplaceAll(line, "\n", " ")
-	}
 	if strings.Contains(line, "&") {
+		// The entities are decoded after the line breaks are handled (and
+		// "-\n" removal can join one), so both go in that order here;
+		// otherwise regexp13a handles the line breaks on the fly.
+		if strings.Contains(line, "\n") {
+			line = strings.ReplaceAll(line, "-\n", "")
+			line = strings.ReplaceAll(line, "\n", " ")
+		}
 		line = strings.ReplaceAll(line, "&quot;", "\"")
 		line = strings.ReplaceAll(line, "&amp;", "&")
 		line = strings.ReplaceAll(line, "&lt;", "<")
 		line = strings.ReplaceAll(line, "&gt;", ">")
 	}
-	forEachField(regexp13a(line), fn)
+	forEachField(bf.regexp13a(line), fn)
 }
 
 // asciiPySpace marks the ASCII bytes that are Python whitespace.
@@ -93,16 +107,29 @@ var symbol13a = func() (t [256]bool) {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // regexp13a applies the four substitutions of sacrebleu's TokenizerRegexp
-// to " " + line + " ", each a single left-to-right non-overlapping pass.
-// Working on UTF-8 bytes is exact: every pattern matches ASCII characters
-// only, except [^0-9], and a non-ASCII character matched by [^0-9] is
-// copied through unchanged with the same spaces around it.
-func regexp13a(line string) []byte {
+// to " " + line + " ", each a single left-to-right non-overlapping pass,
+// after removing "-\n" and turning "\n" into " " (one left-to-right pass,
+// as strings.ReplaceAll("-\n", "") then ReplaceAll("\n", " ")). Working on
+// UTF-8 bytes is exact: every pattern matches ASCII characters only, except
+// [^0-9], and a non-ASCII character matched by [^0-9] is copied through
+// unchanged with the same spaces around it. The result is in bf's buffers,
+// valid until the next call.
+func (bf *buf13a) regexp13a(line string) []byte {
 	// Pass 1: ([\{-\~\[-\` -\&\(-\+\:-\@\/]) -> " \1 ".
-	a := make([]byte, 0, len(line)*2+8)
+	a := bf.a[:0]
+	if need := len(line)*3 + 6; cap(a) < need {
+		a = make([]byte, 0, need)
+	}
 	a = append(a, ' ', ' ', ' ') // the leading pad " " is itself a symbol
 	for i := 0; i < len(line); i++ {
 		c := line[i]
+		switch {
+		case c == '-' && i+1 < len(line) && line[i+1] == '\n':
+			i++
+			continue
+		case c == '\n':
+			c = ' '
+		}
 		if symbol13a[c] {
 			a = append(a, ' ', c, ' ')
 		} else {
@@ -110,15 +137,23 @@ func regexp13a(line string) []byte {
 		}
 	}
 	a = append(a, ' ', ' ', ' ')
+	bf.a = a
+	// Removing "-\n" cannot add a "-", "." or ",": these tests on line stay
+	// sufficient for the passes to be identities.
 	hasDot := strings.ContainsAny(line, ".,")
 	if !hasDot && strings.IndexByte(line, '-') < 0 {
 		return a
 	}
+	b := bf.b[:0]
+	if need := len(a)*2 + 8; cap(b) < need {
+		b = make([]byte, 0, need)
+	}
 	if !hasDot {
-		return pass4(a, make([]byte, 0, len(a)+len(a)/4+8))
+		b = pass4(a, b)
+		bf.b = b
+		return b
 	}
 	// Pass 2: ([^0-9])([\.,]) -> "\1 \2 ".
-	b := make([]byte, 0, len(a)+len(a)/4+8)
 	for i := 0; i < len(a); {
 		if i+1 < len(a) && !isDigit(a[i]) && (a[i+1] == '.' || a[i+1] == ',') {
 			b = append(b, a[i], ' ', a[i+1], ' ')
@@ -139,7 +174,9 @@ func regexp13a(line string) []byte {
 		a = append(a, b[i])
 		i++
 	}
-	return pass4(a, b[:0])
+	b = pass4(a, b[:0])
+	bf.a, bf.b = a, b
+	return b
 }
 
 // pass4 applies ([0-9])(-) -> "\1 \2 " to a, appending to b.

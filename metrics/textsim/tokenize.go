@@ -14,7 +14,7 @@ import (
 // text gives no tokens. The result is nil when text has no token.
 func Tokenize(text string, stem bool) []string {
 	var out []string
-	forEachRougeToken(text, func(tok []byte) {
+	forEachRougeToken(text, nil, func(tok []byte) {
 		s := string(tok)
 		if stem && len(s) > 3 {
 			s = Stem(s)
@@ -27,9 +27,10 @@ func Tokenize(text string, stem bool) []string {
 }
 
 // forEachRougeToken calls fn with each raw (unstemmed) ROUGE token of text,
-// lower-cased; the slice passed to fn is only valid during the call.
-func forEachRougeToken(text string, fn func(tok []byte)) {
-	var buf [64]byte
+// lower-cased; the slice passed to fn is only valid during the call. The
+// tokens are built in buf's memory; the (possibly grown) buffer is returned
+// for reuse.
+func forEachRougeToken(text string, buf []byte, fn func(tok []byte)) []byte {
 	tok := buf[:0]
 	flush := func() {
 		if len(tok) > 0 {
@@ -64,19 +65,24 @@ func forEachRougeToken(text string, fn func(tok []byte)) {
 		}
 	}
 	flush()
+	return tok
 }
 
-// rougeLines splits text into rougeLsum's "sentences": on "\n" only, with
-// empty lines dropped (a line of spaces stays and tokenises to nothing).
-func rougeLines(text string) []string {
-	parts := strings.Split(text, "\n")
-	out := parts[:0]
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
+// forEachRougeLine calls fn with each of rougeLsum's "sentences" of text:
+// the lines split on "\n" only, empty lines dropped (a line of spaces stays
+// and tokenises to nothing).
+func forEachRougeLine(text string, fn func(line string)) {
+	for text != "" {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		if line != "" {
+			fn(line)
 		}
 	}
-	return out
 }
 
 // isPySpace reports whether r is whitespace for Python's str.split() and
