@@ -159,7 +159,7 @@ func toOld(co *coincidences) *coincidencesOld {
 		return c, k
 	}
 	var vi []int32
-	switch e := co.ord.(type) {
+	switch e := untypedOrd(co).(type) {
 	case nil:
 		return o
 	case *tableEntries[uint8, uint16]:

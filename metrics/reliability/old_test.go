@@ -428,7 +428,12 @@ func TestKernelsEqualOldWideScale(t *testing.T) {
 		{midV + 1, &wideEntries[uint16, uint16]{}},
 		{150, &wideEntries[uint16, uint16]{}},
 	} {
-		t.Run(fmt.Sprint(tc.span), func(t *testing.T) { checkWideScale(t, tc.span, tc.ord) })
+		t.Run(fmt.Sprint(tc.span), func(t *testing.T) { checkWideScale(t, tc.span, &typedEntries{}) })
+		t.Run(fmt.Sprint(tc.span, "untyped"), func(t *testing.T) {
+			defer func(m int) { maxOrdTypes = m }(maxOrdTypes)
+			maxOrdTypes = 0 // the layouts beyond maxTypes types
+			checkWideScale(t, tc.span, tc.ord)
+		})
 	}
 }
 

@@ -245,7 +245,7 @@ func prevEntries(co *coincidences) ordEntriesPrev {
 		}
 		return c, k
 	}
-	switch e := co.ord.(type) {
+	switch e := untypedOrd(co).(type) {
 	case nil:
 		return nil
 	case *tableEntries[uint8, uint16]:

@@ -61,9 +61,11 @@
 // Memory: one population's sufficient statistics are held at a time, and
 // within it one instrument's ratings (in space reused from instrument to
 // instrument); the statistics are packed in the smallest exact form (α's
-// ordinal entries in 3 bytes on a rubric scale, κ's sums merged per
-// question and grader pair), so that at 40,000 questions the analysis holds
-// about half of what it did (BenchmarkAnalyze, peak-live-MiB).
+// ordinal entries in 2 bytes, an index into the instrument's few hundred
+// distinct (c, k, value) triples, whose terms v·δ² each replicate computes
+// once; κ's sums merged per question and grader pair), so that at 40,000
+// questions the analysis holds about half of what it did (BenchmarkAnalyze,
+// peak-live-MiB).
 //
 // Undefined values (too few units, no variation) are NaN, written as empty
 // cells; the note column says why where it is known.

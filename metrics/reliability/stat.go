@@ -139,17 +139,25 @@ type coincidences struct {
 	mD []float64
 }
 
-// ordEntries are the ordinal entries of a coincidences: tableEntries when
-// V ≤ midV (the replicate looks δ up in a V×V table of mid-rank
+// ordEntries are the ordinal entries of a coincidences: typedEntries when
+// the entries have at most maxTypes distinct (c, k, value) triples (each
+// replicate's terms v·δ²_ck computed once per triple), else tableEntries
+// when V ≤ midV (the replicate looks δ up in a V×V table of mid-rank
 // differences), wideEntries otherwise (δ from the mid-ranks of c and k).
 type ordEntries interface {
 	// addQuestion adds, for each replicate b[j] of a block (with ns[b] ≠
 	// 0) that drew the question c[j] times, c[j]·Σ v·δ² over the entries
-	// [lo, hi) to doOrd[b]; per holds every replicate's δ table (tableEntries,
-	// stride V²) or mid-ranks (wideEntries, stride V).
+	// [lo, hi) to doOrd[b]; per holds every replicate's table (see
+	// perLen and fill; the mid-ranks themselves, stride V, when perLen is
+	// 0), replicate b's from per[b·stride], and maxTypes floats past the
+	// last replicate's start.
 	addQuestion(lo, hi int32, bs []uint8, cs []int32, ns, per []float64, stride int, vTab, doOrd []float64)
-	// table reports whether addQuestion reads δ tables (else mid-ranks).
-	table() bool
+	// perLen returns the length of a replicate's table on a scale of V
+	// values, 0 when addQuestion reads the mid-ranks themselves.
+	perLen(V int) int
+	// fill sets dst (perLen long) to the table of a replicate with
+	// mid-ranks mid.
+	fill(mid, vTab, dst []float64)
 }
 
 // valueIndexType is the type of an entry's index into vTab.
@@ -164,7 +172,17 @@ type tableEntries[K uint8 | uint16, I valueIndexType] struct {
 	vi []I
 }
 
-func (e *tableEntries[K, I]) table() bool { return true }
+func (e *tableEntries[K, I]) perLen(int) int { return tabLen }
+
+// fill sets dst[c·V + k] to δ_ck = mid[c] − mid[k].
+func (e *tableEntries[K, I]) fill(mid, _, dst []float64) {
+	V := len(mid)
+	for c := 0; c < V; c++ {
+		for k := 0; k < V; k++ {
+			dst[c*V+k] = mid[c] - mid[k]
+		}
+	}
+}
 
 func (e *tableEntries[K, I]) addQuestion(lo, hi int32, bs []uint8, cs []int32, ns, per []float64, stride int, vTab, doOrd []float64) {
 	ck, vi := e.ck[lo:hi], e.vi[lo:hi:hi]
@@ -232,7 +250,9 @@ type wideEntries[C uint16 | uint32, I valueIndexType] struct {
 	vi   []I
 }
 
-func (e *wideEntries[C, I]) table() bool { return false }
+func (e *wideEntries[C, I]) perLen(int) int { return 0 }
+
+func (e *wideEntries[C, I]) fill(_, _, _ []float64) {}
 
 func (e *wideEntries[C, I]) addQuestion(lo, hi int32, bs []uint8, cs []int32, ns, per []float64, stride int, vTab, doOrd []float64) {
 	eC, eK, vi := e.c[lo:hi], e.k[lo:hi:hi], e.vi[lo:hi:hi]
@@ -264,10 +284,112 @@ func (e *wideEntries[C, I]) addQuestion(lo, hi int32, bs []uint8, cs []int32, ns
 	})
 }
 
-// ordBuilder collects ordinal entries in the smallest types that hold
-// them: (c, k) by V, the value index in uint16 until vTab outgrows it.
+// typedEntries are ordinal entries as indexes into the list of their
+// distinct (c, k, value) triples, the types (a few hundred on a rubric
+// scale, whatever the number of questions): fill computes each replicate's
+// term v·δ²_ck of every type once per block, as the other layouts compute
+// it per entry (the same operations: the same term bit for bit), and an
+// entry is then one look-up and one addition, in entry order as before.
+// An entry takes 2 bytes.
+type typedEntries struct {
+	typ      []uint16 // per entry, its type
+	c, k, vi []int32  // per type: c, k and the index of its value in vTab
+}
+
+func (e *typedEntries) perLen(int) int { return len(e.vi) }
+
+// fill sets dst[t] to the term v·δ²_ck of type t, δ_ck = mid[c] − mid[k].
+func (e *typedEntries) fill(mid, vTab, dst []float64) {
+	c, k := e.c[:len(e.vi)], e.k[:len(e.vi)]
+	dst = dst[:len(e.vi)]
+	for t, vi := range e.vi {
+		d := mid[c[t]] - mid[k[t]]
+		dst[t] = vTab[vi] * d * d
+	}
+}
+
+func (e *typedEntries) addQuestion(lo, hi int32, bs []uint8, cs []int32, _, per []float64, stride int, _, doOrd []float64) {
+	typ := e.typ[lo:hi]
+	// replicate j's terms; a type is below maxTypes, so the mask changes
+	// no index and spares the bounds checks (per has maxTypes floats past
+	// the last replicate's start)
+	tab := func(j int) *[maxTypes]float64 {
+		o := int(bs[j]) * stride
+		return (*[maxTypes]float64)(per[o : o+maxTypes])
+	}
+	// Eight replicates per pass over the question's entries, each its own
+	// chain of additions in entry order: the same sums as one at a time.
+	// A replicate with no pairable value (ns[b] = 0) has terms of zero and
+	// a sum nobody reads.
+	j := 0
+	for ; j+8 <= len(bs); j += 8 {
+		t0, t1, t2, t3, t4, t5, t6, t7 := tab(j), tab(j+1), tab(j+2), tab(j+3), tab(j+4), tab(j+5), tab(j+6), tab(j+7)
+		var s0, s1, s2, s3, s4, s5, s6, s7 float64
+		for _, x := range typ {
+			i := int(x) & (maxTypes - 1)
+			s0 += t0[i]
+			s1 += t1[i]
+			s2 += t2[i]
+			s3 += t3[i]
+			s4 += t4[i]
+			s5 += t5[i]
+			s6 += t6[i]
+			s7 += t7[i]
+		}
+		doOrd[bs[j]] += float64(cs[j]) * s0
+		doOrd[bs[j+1]] += float64(cs[j+1]) * s1
+		doOrd[bs[j+2]] += float64(cs[j+2]) * s2
+		doOrd[bs[j+3]] += float64(cs[j+3]) * s3
+		doOrd[bs[j+4]] += float64(cs[j+4]) * s4
+		doOrd[bs[j+5]] += float64(cs[j+5]) * s5
+		doOrd[bs[j+6]] += float64(cs[j+6]) * s6
+		doOrd[bs[j+7]] += float64(cs[j+7]) * s7
+	}
+	for ; j+4 <= len(bs); j += 4 {
+		t0, t1, t2, t3 := tab(j), tab(j+1), tab(j+2), tab(j+3)
+		var s0, s1, s2, s3 float64
+		for _, x := range typ {
+			i := int(x) & (maxTypes - 1)
+			s0 += t0[i]
+			s1 += t1[i]
+			s2 += t2[i]
+			s3 += t3[i]
+		}
+		doOrd[bs[j]] += float64(cs[j]) * s0
+		doOrd[bs[j+1]] += float64(cs[j+1]) * s1
+		doOrd[bs[j+2]] += float64(cs[j+2]) * s2
+		doOrd[bs[j+3]] += float64(cs[j+3]) * s3
+	}
+	for ; j < len(bs); j++ {
+		t := tab(j)
+		var sq float64
+		for _, x := range typ {
+			sq += t[int(x)&(maxTypes-1)]
+		}
+		doOrd[bs[j]] += float64(cs[j]) * sq
+	}
+}
+
+// maxTypes is the most types typedEntries hold (at most 2¹⁶: a type is a
+// uint16; a power of two: a mask): a replicate's terms take 32 KB at most.
+const maxTypes = 1 << 12
+
+// maxOrdTypes is the most types newCoincidences lets typedEntries hold
+// (tests lower it to reach the other layouts).
+var maxOrdTypes = maxTypes
+
+// ordBuilder collects ordinal entries: as typedEntries while there are at
+// most maxT types, else (all of them, once there is one type too many) in
+// the smallest types that hold them: (c, k) by V, the value index in
+// uint16 until vTab outgrows it.
 type ordBuilder struct {
 	V        int
+	maxT     int // at most maxTypes; 0: never typed
+	untyped  bool
+	typ      []uint16
+	tC, tK   []int32
+	tVI      []int32
+	tPos     map[[4]int]uint16 // (c, k, numerator, denominator) → type
 	ck       []uint8
 	ck16     []uint16
 	c16, k16 []uint16
@@ -278,10 +400,57 @@ type ordBuilder struct {
 	vPos     map[[2]int]uint32 // (numerator, denominator) → index into vTab
 }
 
-func (o *ordBuilder) n() int { return len(o.vi16) + len(o.vi32) }
+func (o *ordBuilder) n() int {
+	if !o.untyped {
+		return len(o.typ)
+	}
+	return len(o.vi16) + len(o.vi32)
+}
 
 // add appends entry (c, k) of value num/den.
 func (o *ordBuilder) add(c, k, num, den int) {
+	if !o.untyped {
+		if o.tPos == nil {
+			o.tPos = map[[4]int]uint16{}
+		}
+		key := [4]int{c, k, num, den}
+		t, ok := o.tPos[key]
+		if !ok && len(o.tVI) < min(o.maxT, maxTypes) {
+			t, ok = uint16(len(o.tVI)), true
+			o.tPos[key] = t
+			o.tC, o.tK, o.tVI = append(o.tC, int32(c)), append(o.tK, int32(k)), append(o.tVI, int32(o.value(num, den)))
+		}
+		if ok {
+			o.typ = append(o.typ, t)
+			return
+		}
+		// one type too many: the entries so far go to the layouts below
+		o.untyped = true
+		for _, t := range o.typ {
+			o.put(int(o.tC[t]), int(o.tK[t]), uint32(o.tVI[t]))
+		}
+		o.typ, o.tC, o.tK, o.tVI, o.tPos = nil, nil, nil, nil, nil
+	}
+	o.put(c, k, o.value(num, den))
+}
+
+// value returns the index of num/den in vTab, added when new.
+func (o *ordBuilder) value(num, den int) uint32 {
+	if o.vPos == nil {
+		o.vPos = map[[2]int]uint32{}
+	}
+	key := [2]int{num, den}
+	i, ok := o.vPos[key]
+	if !ok {
+		i = uint32(len(o.vTab))
+		o.vPos[key] = i
+		o.vTab = append(o.vTab, float64(num)/float64(den))
+	}
+	return i
+}
+
+// put appends entry (c, k) of value vTab[i] to the untyped layouts.
+func (o *ordBuilder) put(c, k int, i uint32) {
 	switch {
 	case o.V <= smallV:
 		o.ck = append(o.ck, uint8(c*o.V+k))
@@ -292,19 +461,12 @@ func (o *ordBuilder) add(c, k, num, den int) {
 	default:
 		o.c32, o.k32 = append(o.c32, uint32(c)), append(o.k32, uint32(k))
 	}
-	key := [2]int{num, den}
-	i, ok := o.vPos[key]
-	if !ok {
-		i = uint32(len(o.vTab))
-		o.vPos[key] = i
-		o.vTab = append(o.vTab, float64(num)/float64(den))
-		if len(o.vTab) == 1<<16+1 && o.vi32 == nil { // outgrew uint16
-			o.vi32 = make([]uint32, len(o.vi16), cap(o.vi16))
-			for x, v := range o.vi16 {
-				o.vi32[x] = uint32(v)
-			}
-			o.vi16 = nil
+	if i > 1<<16-1 && o.vi32 == nil { // outgrew uint16
+		o.vi32 = make([]uint32, len(o.vi16), cap(o.vi16))
+		for x, v := range o.vi16 {
+			o.vi32[x] = uint32(v)
 		}
+		o.vi16 = nil
 	}
 	if o.vi32 != nil {
 		o.vi32 = append(o.vi32, i)
@@ -315,6 +477,9 @@ func (o *ordBuilder) add(c, k, num, den int) {
 
 // entries returns the collected entries.
 func (o *ordBuilder) entries() ordEntries {
+	if !o.untyped {
+		return &typedEntries{o.typ, o.tC, o.tK, o.tVI}
+	}
 	wide := o.vi32 != nil
 	switch {
 	case o.V <= smallV && wide:
@@ -431,7 +596,7 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 	var ob *ordBuilder
 	if ordinal {
 		co.eStart = make([]int32, nQ+1)
-		ob = &ordBuilder{V: V, vPos: map[[2]int]uint32{}}
+		ob = &ordBuilder{V: V, maxT: maxOrdTypes}
 	}
 	cnt := make([]int, V)
 	m := make([]float64, V)
@@ -611,11 +776,12 @@ func (co *coincidences) alphas(bc *blockCounts, levels []string, out [][]float64
 		}
 	}
 	ns, s1s, s2s, sqs := sc.floats(5, nb), sc.floats(6, nb), sc.floats(7, nb), sc.floats(8, nb)
-	var midAll, doOrd, deOrd, diffAll []float64
+	var midAll, doOrd, deOrd, perAll []float64
+	tl := 0 // length of a replicate's table (co.ord.perLen)
 	if ordinal {
 		midAll, doOrd, deOrd = sc.floats(1, V*nb), sc.floats(9, nb), sc.floats(10, nb)
-		if co.ord.table() {
-			diffAll = sc.floats(11, tabLen*nb)
+		if tl = co.ord.perLen(V); tl > 0 {
+			perAll = sc.floats(11, tl*nb+maxTypes)
 		}
 	}
 	for b := 0; b < nb; b++ {
@@ -639,19 +805,14 @@ func (co *coincidences) alphas(bc *blockCounts, levels []string, out [][]float64
 				m2 += nc[g] * mid[g] * mid[g]
 			}
 			deOrd[b] = 2 * (n*m2 - m1*m1)
-			if diffAll != nil {
-				diff := diffAll[b*tabLen : b*tabLen+V*V]
-				for c := 0; c < V; c++ {
-					for k := 0; k < V; k++ {
-						diff[c*V+k] = mid[c] - mid[k]
-					}
-				}
+			if tl > 0 {
+				co.ord.fill(mid, co.vTab, perAll[b*tl:b*tl+tl])
 			}
 		}
 	}
 	if ordinal {
-		per, stride := diffAll, tabLen
-		if per == nil {
+		per, stride := perAll, tl
+		if tl == 0 {
 			per, stride = midAll, V
 		}
 		for q := 0; q < nQ; q++ {

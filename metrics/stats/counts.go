@@ -119,6 +119,10 @@ func ClusterBootstrapCountBlocks(ctx context.Context, nClusters, replicates int,
 			defer wg.Done()
 			stat := newStat()
 			cnt := make([]int32, nClusters*block)
+			var one []int32 // drawBlock's replicate vector, when it needs one
+			if nClusters*block > spreadCounts {
+				one = make([]int32, nClusters)
+			}
 			var src rand.PCG
 			for {
 				k := int(next.Add(1) - 1)
@@ -132,11 +136,7 @@ func ClusterBootstrapCountBlocks(ctx context.Context, nClusters, replicates int,
 				r0 := k * block
 				nb := min(block, replicates-r0)
 				c := cnt[:nClusters*nb]
-				clear(c)
-				for b := 0; b < nb; b++ {
-					src.Seed(seed, uint64(r0+b))
-					drawCounts(&src, nClusters, c[b:], nb)
-				}
+				drawBlock(&src, seed, r0, nClusters, c, nb, one)
 				stat(c, rows[r0:r0+nb])
 			}
 		}()
@@ -147,6 +147,40 @@ func ClusterBootstrapCountBlocks(ctx context.Context, nClusters, replicates int,
 	}
 	return rows, nil
 }
+
+// drawBlock sets c (n·nb long) to the counts of the nb replicates r0 …
+// r0+nb−1: c[i·nb+b] is the number of times replicate r0+b, drawn with src
+// seeded (seed, r0+b), drew cluster i. When the block's counts outgrow a
+// core's cache (more than spreadCounts), each replicate's draws go to one
+// (n long, zeroed here) whose counts then go to c in cluster order: the
+// draws' scattered increments stay in a vector the cache holds (160 KB at
+// 40,000 clusters, the block's 5 MB) and c is written in one sequential
+// pass per replicate — the same counts, in half the time at 40,000
+// clusters (BenchmarkDrawBlock). Smaller blocks are drawn into straight.
+func drawBlock(src *rand.PCG, seed uint64, r0, n int, c []int32, nb int, one []int32) {
+	c = c[:n*nb]
+	if n*nb <= spreadCounts {
+		clear(c)
+		for b := 0; b < nb; b++ {
+			src.Seed(seed, uint64(r0+b))
+			drawCounts(src, n, c[b:], nb)
+		}
+		return
+	}
+	one = one[:n]
+	for b := 0; b < nb; b++ {
+		clear(one)
+		src.Seed(seed, uint64(r0+b))
+		drawCounts(src, n, one, 1)
+		for i, x := range one {
+			c[i*nb+b] = x
+		}
+	}
+}
+
+// spreadCounts is the largest block of counts drawBlock draws into
+// straight (1 MB).
+const spreadCounts = 1 << 18
 
 // drawCounts draws n clusters from 0 … n−1 with src, as n calls of
 // rand.New(src).IntN(n) draw them, and adds one to c[i·stride] for each

@@ -269,3 +269,68 @@ func uint64n(src *rand.PCG, n uint64) uint64 {
 	}
 	return hi
 }
+
+// drawBlockOld is drawBlock before the per-replicate vector (the draws
+// added straight into the block's counts, stride nb): the oracle of
+// TestDrawBlockEqualsOld and the baseline of BenchmarkDrawBlock.
+func drawBlockOld(src *rand.PCG, seed uint64, r0, n int, c []int32, nb int) {
+	c = c[:n*nb]
+	clear(c)
+	for b := 0; b < nb; b++ {
+		src.Seed(seed, uint64(r0+b))
+		drawCounts(src, n, c[b:], nb)
+	}
+}
+
+// drawBlock gives the counts drawBlockOld gives, over cluster numbers
+// with and without the power-of-two mask and blocks of every length,
+// into a block's counts that held other counts before.
+func TestDrawBlockEqualsOld(t *testing.T) {
+	for _, tc := range []struct{ n, nb, r0 int }{
+		{1, 1, 0}, {2, 3, 5}, {37, 16, 32}, {1024, 32, 64}, {5000, 7, 3}, // straight
+		{10000, 29, 3}, {1 << 14, 32, 96}, {40000, 32, 1984}, // through one replicate's vector
+	} {
+		var src rand.PCG
+		want := make([]int32, tc.n*tc.nb)
+		drawBlockOld(&src, 9, tc.r0, tc.n, want, tc.nb)
+		got := make([]int32, tc.n*tc.nb)
+		for i := range got {
+			got[i] = int32(i % 5) // left over from an earlier block
+		}
+		drawBlock(&src, 9, tc.r0, tc.n, got, tc.nb, make([]int32, tc.n))
+		if (tc.n*tc.nb > spreadCounts) != (tc.n >= 10000) {
+			t.Fatalf("n %d, %d replicates: not the path the case means", tc.n, tc.nb)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("n %d, %d replicates from %d: the counts differ from the old draws", tc.n, tc.nb, tc.r0)
+		}
+	}
+}
+
+// BenchmarkDrawBlock draws one block of 32 replicates' counts over 1,000
+// and 40,000 clusters straight into the block (old) and through one
+// replicate's vector (new), in one run.
+func BenchmarkDrawBlock(b *testing.B) {
+	const nb = 32
+	for _, n := range []int{1000, 40000} {
+		for _, old := range []bool{true, false} {
+			name := fmt.Sprintf("%d/new", n)
+			if old {
+				name = fmt.Sprintf("%d/old", n)
+			}
+			b.Run(name, func(b *testing.B) {
+				c, one := make([]int32, n*nb), make([]int32, n)
+				var src rand.PCG
+				c0 := processCPU()
+				for b.Loop() {
+					if old {
+						drawBlockOld(&src, 1, 0, n, c, nb)
+					} else {
+						drawBlock(&src, 1, 0, n, c, nb, one)
+					}
+				}
+				b.ReportMetric((processCPU()-c0)/float64(b.N), "cpu-s/op")
+			})
+		}
+	}
+}
