@@ -1,6 +1,8 @@
 // Package ingest reads a study folder (the format is in DESIGN.md and the
 // README), checks every rule of the format, and bulk-loads the study into a
-// new DuckDB database through Arrow record batches.
+// new DuckDB database through Arrow record batches, the batches of each
+// step of the load (questions, responses, gradings, ...) in one
+// transaction, committed while the next step is read.
 //
 // Before any file is read, study.toml is parsed and every setting checked,
 // and the study folder is listed: named pipes, sockets, devices, symbolic
@@ -185,7 +187,9 @@ func (st *state) readAll() error {
 
 // flushTables hands every table's open batch to the loaders at the end of a
 // step, so that the text of a table a step has finished with (prompts,
-// checklist texts, references, responses) is not held until the load ends.
+// checklist texts, references, responses) is not held until the load ends,
+// then the end of the step itself (the loader commits the step's
+// transaction, see inTransactions).
 func (st *state) flushTables() error {
 	if st.sink == nil {
 		return nil
@@ -197,6 +201,12 @@ func (st *state) flushTables() error {
 			}
 			return st.loadErr
 		}
+	}
+	if err := st.sink.endStep(); err != nil {
+		if st.loadErr == nil {
+			st.loadErr = fmt.Errorf("load: %w", err)
+		}
+		return st.loadErr
 	}
 	return nil
 }
