@@ -92,7 +92,7 @@ func BenchmarkLsumOnly(b *testing.B) {
 	s := NewRougeScorer([]string{ref}, DefaultRougeOptions)
 	sc := &rougeScratch{}
 	ids, lines := s.tokenizeHyp(hyp, sc)
-	hc := make([]int32, s.nv)
+	hc := make([]int32, s.in.ids.n)
 	for _, id := range ids {
 		if id >= 0 {
 			hc[id]++

@@ -221,13 +221,10 @@ func computeBLEU(st bleuStats, opt BLEUOptions) BLEU {
 type BLEUScorer struct {
 	opt BLEUOptions
 	// tok interns the tokens seen in references over all Reset calls
-	// (until maxBLEUIntern); loc maps a token id to its id in the current
-	// references where stamp equals epoch.
+	// (until maxBLEUIntern); ids maps a token id to its id in the current
+	// references (0..ids.n-1).
 	tok     map[string]int32
-	loc     []int32
-	stamp   []uint32
-	epoch   uint32
-	nv      int                            // token ids of the current references: 0..nv-1
+	ids     localIDs
 	next    [maxOrder - 1]map[uint64]int32 // order n+2 n-gram ids keyed by (order n+1 id, token id)
 	refMax  [maxOrder][]int32              // max count over references per n-gram id
 	refLens []int
@@ -265,14 +262,9 @@ func NewBLEUScorer(refs []string, opt BLEUOptions) *BLEUScorer {
 func (s *BLEUScorer) Reset(refs []string) {
 	if s.tok == nil || len(s.tok) > maxBLEUIntern {
 		s.tok = make(map[string]int32)
-		s.loc, s.stamp, s.epoch = s.loc[:0], s.stamp[:0], 0
+		s.ids.drop()
 	}
-	s.epoch++
-	if s.epoch == 0 { // wrapped: no stamp may look current
-		clear(s.stamp)
-		s.epoch = 1
-	}
-	s.nv = 0
+	s.ids.next()
 	if cap(s.refIDs) < len(refs) {
 		s.refIDs = append(s.refIDs[:cap(s.refIDs)], make([][]int32, len(refs)-cap(s.refIDs))...)
 	}
@@ -286,15 +278,9 @@ func (s *BLEUScorer) Reset(refs []string) {
 			if !ok {
 				g = int32(len(s.tok))
 				s.tok[string(tok)] = g
-				s.stamp = append(s.stamp, 0)
-				s.loc = append(s.loc, 0)
+				s.ids.grow(int(g) + 1)
 			}
-			if s.stamp[g] != s.epoch {
-				s.stamp[g] = s.epoch
-				s.loc[g] = int32(s.nv)
-				s.nv++
-			}
-			ids = append(ids, s.loc[g])
+			ids = append(ids, s.ids.assign(g))
 		})
 		s.refIDs[k] = ids
 		total += len(ids)
@@ -330,7 +316,7 @@ func (s *BLEUScorer) Reset(refs []string) {
 				}
 				s.grams[n] = cur
 			}
-			size := s.nv
+			size := s.ids.n
 			if n > 0 {
 				size = len(s.next[n-1])
 			}
@@ -403,8 +389,10 @@ func (s *BLEUScorer) stats(hyp string) bleuStats {
 	ids := sc.grams[0][:0]
 	sc.bf.forEach(hyp, func(tok []byte) {
 		id := int32(-1)
-		if g, ok := s.tok[string(tok)]; ok && s.stamp[g] == s.epoch {
-			id = s.loc[g]
+		if g, ok := s.tok[string(tok)]; ok {
+			if l, ok := s.ids.lookup(g); ok {
+				id = l
+			}
 		}
 		ids = append(ids, id)
 	})

@@ -58,8 +58,7 @@ func ScoreRougeMulti(hyp string, refs []string, opt RougeOptions) Rouge {
 // than once per reference set.
 type RougeScorer struct {
 	opt  RougeOptions
-	in   rougeIntern
-	nv   int // vocabulary size of the current references (local ids 0..nv-1)
+	in   rougeIntern // in.ids.n: vocabulary size of the current references (local ids 0..n-1)
 	refs []rougeRef
 	// tokBuf is Reset's token buffer.
 	tokBuf []byte
@@ -68,15 +67,13 @@ type RougeScorer struct {
 
 // rougeIntern maps the raw tokens a scorer has seen in references, over all
 // its Reset calls, to final (stemmed) token ids, and final ids to the local
-// ids of the current references. Final ids only grow until the table is
-// dropped (maxRougeIntern); local ids are valid where stamp equals epoch.
+// ids of the current references (ids). Final ids only grow until the table
+// is dropped (maxRougeIntern).
 type rougeIntern struct {
 	tok    map[string]int32 // raw token -> raw id
 	fin    []int32          // raw id -> final id (-2: dropped token)
 	finMap map[string]int32 // final token -> final id (stemmer only; else final id = raw id)
-	loc    []int32          // final id -> local id, valid where stamp = epoch
-	stamp  []uint32
-	epoch  uint32
+	ids    localIDs         // final id -> local id
 }
 
 // maxRougeIntern bounds the raw tokens a scorer keeps between Reset calls;
@@ -124,14 +121,9 @@ func (s *RougeScorer) Reset(refs []string) {
 		if s.opt.Stemmer {
 			in.finMap = make(map[string]int32)
 		}
-		in.loc, in.stamp, in.epoch = in.loc[:0], in.stamp[:0], 0
+		in.ids.drop()
 	}
-	in.epoch++
-	if in.epoch == 0 { // wrapped: no stamp may look current
-		clear(in.stamp)
-		in.epoch = 1
-	}
-	s.nv = 0
+	in.ids.next()
 	if cap(s.refs) < len(refs) {
 		s.refs = append(s.refs[:cap(s.refs)], make([]rougeRef, len(refs)-cap(s.refs))...)
 	}
@@ -149,7 +141,7 @@ func (s *RougeScorer) Reset(refs []string) {
 		})
 		r.lines = splitAt(r.lines[:0], r.ids, r.ends)
 	}
-	nv := s.nv
+	nv := s.in.ids.n
 	for k := range s.refs {
 		r := &s.refs[k]
 		r.uni = resizeZero(r.uni, nv)
@@ -209,21 +201,13 @@ func (s *RougeScorer) refID(tok []byte) int32 {
 			}
 		}
 		in.fin = append(in.fin, f)
-		for int(f) >= len(in.stamp) {
-			in.stamp = append(in.stamp, 0)
-			in.loc = append(in.loc, 0)
-		}
+		in.ids.grow(int(f) + 1)
 	}
 	f := in.fin[g]
 	if f < 0 {
 		return -2
 	}
-	if in.stamp[f] != in.epoch {
-		in.stamp[f] = in.epoch
-		in.loc[f] = int32(s.nv)
-		s.nv++
-	}
-	return in.loc[f]
+	return in.ids.assign(f)
 }
 
 // hypID returns the local id of hypothesis token tok: -1 when it is in no
@@ -235,8 +219,8 @@ func (s *RougeScorer) hypID(tok []byte, sc *rougeScratch) int32 {
 		if f < 0 {
 			return -2
 		}
-		if in.stamp[f] == in.epoch {
-			return in.loc[f]
+		if l, ok := in.ids.lookup(f); ok {
+			return l
 		}
 		return -1 // its final token is in no current reference
 	}
@@ -248,8 +232,10 @@ func (s *RougeScorer) hypID(tok []byte, sc *rougeScratch) int32 {
 			// Its stem may be the stem of another reference token.
 			if fin := s.finalToken(key); fin == "" {
 				id = -2
-			} else if f, ok := in.finMap[fin]; ok && in.stamp[f] == in.epoch {
-				id = in.loc[f]
+			} else if f, ok := in.finMap[fin]; ok {
+				if l, ok := in.ids.lookup(f); ok {
+					id = l
+				}
 			}
 		}
 		sc.local[key] = id
@@ -303,7 +289,7 @@ func (s *RougeScorer) score(hyp string, plainDP bool) Rouge {
 	sc := s.pool.Get().(*rougeScratch)
 	defer s.pool.Put(sc)
 	ids, lines := s.tokenizeHyp(hyp, sc)
-	nv := s.nv
+	nv := s.in.ids.n
 	if cap(sc.hypCnt) < nv {
 		sc.hypCnt = make([]int32, nv)
 	}
@@ -390,7 +376,7 @@ func (s *RougeScorer) scoreOne(ref *rougeRef, ids []int32, lines [][]int32, hc [
 	if plainDP {
 		l = LCSDP(ref.ids, ids)
 	} else {
-		l = sc.eng.lcsLength(ref.ids, ids, s.nv)
+		l = sc.eng.lcsLength(ref.ids, ids, s.in.ids.n)
 	}
 	out.RougeL = ratioScore(l, len(ids), len(ref.ids))
 	// rougeLsum.
@@ -403,7 +389,7 @@ func (s *RougeScorer) scoreOne(ref *rougeRef, ids []int32, lines [][]int32, hc [
 // line, counted in reference order while both remaining token counts
 // (over the whole texts) are positive.
 func (s *RougeScorer) lsumHits(ref *rougeRef, lines [][]int32, hc []int32, sc *rougeScratch, plainDP bool) int {
-	nv := s.nv
+	nv := s.in.ids.n
 	if cap(sc.cntC) < nv {
 		sc.cntC = make([]int32, nv)
 		sc.cntR = make([]int32, nv)
