@@ -24,16 +24,29 @@ func (d *DB) LoadWithoutTexts(ctx context.Context, cfg config.Config) (*study.St
 }
 
 // textBatch is the number of question ids LoadTexts and LoadQuestionTexts
-// bind per query, which bounds the texts DuckDB materialises at once (at 6
-// models and ~1,500 characters a response, some 75 MB of response texts)
-// while each query scans the table's whole text column: the first scan
-// loads it into DuckDB's buffers (most of LoadTexts' work), the later ones
-// read it again. 8,192 reads the 5,716 questions the analysis needs of the
-// 40,000-question sample in one scan (1,024 took six; one measurement gave
-// 3.8 against 4.6 CPU-s, the read-back trace about the same for both, as
-// the first scan's loading dominates). A variable so that tests can make
-// it small.
+// bind per query. Each query scans the table's whole text column (the
+// ids are no filter DuckDB can skip blocks with); 8,192 reads the 5,716
+// questions the analysis needs of the 40,000-question sample in one scan
+// (1,024 took six). A variable so that tests can make it small.
 var textBatch = 8192
+
+// textScanMemory is DuckDB's memory limit, in bytes, while LoadTexts scans
+// the response texts, unless the longest text to read needs more (see
+// textScanLimit). The scan streams (a few blocks pinned at a time), but
+// DuckDB keeps every block it has read in its buffers until its limit is
+// reached: at 40,000 questions the text column's blocks, some 600 MB,
+// stayed there until the database was closed. With this limit they are
+// dropped as the scan goes on. A variable so that tests can make it small.
+var textScanMemory int64 = 256 << 20
+
+// textScanLimit is DuckDB's memory limit for LoadTexts' scan of texts
+// whose longest has maxChars code points: textScanMemory, or 32 times
+// the longest text's largest size in UTF-8 (4 bytes a code point) when
+// that is more, so that a few such texts per thread fit (response_bytes
+// accepts texts of up to 4 GiB).
+func textScanLimit(maxChars int) int64 {
+	return max(textScanMemory, 32*4*int64(maxChars))
+}
 
 // LoadTexts sets Response.Text of the responses of s (the latest attempt of
 // each question and model, as Load reads them) whose question is one of
@@ -41,47 +54,109 @@ var textBatch = 8192
 // sorted by (question, model) as Load and LoadWithoutTexts return them.
 // The ids are bound as a list parameter, in batches of textBatch; an id of
 // no question is ignored. It returns the number of texts set.
+//
+// The rows are read in the order DuckDB's scan yields them (no sort of the
+// texts in DuckDB) with DuckDB's memory limited to textScanLimit, and
+// reset to its default after; a key the database holds twice gets its texts in rowid
+// order, as Load.
 func (d *DB) LoadTexts(ctx context.Context, s *study.Study, questionIDs []string) (int, error) {
 	ids := slices.Clone(questionIDs)
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
+	if len(ids) == 0 {
+		return 0, nil
+	}
 	cmp := func(r study.Response, k [2]string) int {
 		if c := strings.Compare(r.QuestionID, k[0]); c != 0 {
 			return c
 		}
 		return strings.Compare(r.Model, k[1])
 	}
-	n := 0
-	// taken counts, per first index of a (question, model), the rows
-	// already given a text: a key appears once in a valid study, but a
-	// database that holds it twice gets its texts in rowid order, as Load.
-	taken := map[int]int{}
-	for lo := 0; lo < len(ids); lo += textBatch {
+	maxChars := 0
+	for _, r := range s.Responses {
+		if _, ok := slices.BinarySearch(ids, r.QuestionID); ok {
+			maxChars = max(maxChars, r.Chars)
+		}
+	}
+	restore, err := d.limitMemory(ctx, textScanLimit(maxChars))
+	if err != nil {
+		return 0, fmt.Errorf("response texts: %w", err)
+	}
+	// got holds each text with the first index of its (question, model) in
+	// s.Responses and its rowid, put in (index, rowid) order once read.
+	type text struct {
+		i     int
+		rowid int64
+		text  string
+	}
+	var got []text
+	for lo := 0; lo < len(ids) && err == nil; lo += textBatch {
 		batch := ids[lo:min(lo+textBatch, len(ids))]
-		err := d.query(ctx, `SELECT question_id, model, text FROM responses
-			WHERE latest AND question_id IN (SELECT unnest(?::VARCHAR[]))
-			ORDER BY question_id, model, rowid`, func(r *sql.Rows) error {
+		err = d.query(ctx, `SELECT question_id, model, rowid, text FROM responses
+			WHERE latest AND question_id IN (SELECT unnest(?::VARCHAR[]))`, func(r *sql.Rows) error {
 			var k [2]string
-			var text string
-			if err := r.Scan(&k[0], &k[1], &text); err != nil {
+			var t text
+			if err := r.Scan(&k[0], &k[1], &t.rowid, &t.text); err != nil {
 				return err
 			}
 			i, ok := slices.BinarySearchFunc(s.Responses, k, cmp)
 			if !ok {
-				return fmt.Errorf("response texts: question %q, model %q is not in the study read back", k[0], k[1])
+				return fmt.Errorf("question %q, model %q is not in the study read back", k[0], k[1])
 			}
-			j := i + taken[i]
-			if j >= len(s.Responses) || cmp(s.Responses[j], k) != 0 {
-				return fmt.Errorf("response texts: question %q, model %q has more texts than responses read back", k[0], k[1])
-			}
-			taken[i]++
-			s.Responses[j].Text = text
-			n++
+			t.i = i
+			got = append(got, t)
 			return nil
 		}, batch)
-		if err != nil {
-			return n, fmt.Errorf("response texts: %w", err)
+	}
+	if rerr := restore(); err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return 0, fmt.Errorf("response texts: %w", err)
+	}
+	slices.SortFunc(got, func(a, b text) int {
+		if c := cmp2(a.i, b.i); c != 0 {
+			return c
+		}
+		return cmp2(a.rowid, b.rowid)
+	})
+	for k := 0; k < len(got); {
+		i := got[k].i
+		for j := i; k < len(got) && got[k].i == i; j, k = j+1, k+1 {
+			if j >= len(s.Responses) || s.Responses[j].QuestionID != s.Responses[i].QuestionID || s.Responses[j].Model != s.Responses[i].Model {
+				return k, fmt.Errorf("response texts: question %q, model %q has more texts than responses read back", s.Responses[i].QuestionID, s.Responses[i].Model)
+			}
+			s.Responses[j].Text = got[k].text
 		}
 	}
-	return n, nil
+	return len(got), nil
+}
+
+// cmp2 is cmp.Compare for the indexes and rowids of LoadTexts.
+func cmp2[T int | int64](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// limitMemory sets DuckDB's memory limit to limit bytes (rounded up to
+// KiB) and returns the function that resets it to DuckDB's
+// default, the limit Open leaves (a limit set before is not restored:
+// DuckDB renders its setting rounded, "18.8 GiB", so it cannot be set back
+// exactly). The limit is the database's, for every connection.
+func (d *DB) limitMemory(ctx context.Context, limit int64) (reset func() error, err error) {
+	// SET takes no parameters; the limit is a number.
+	if _, err := d.db.ExecContext(ctx, fmt.Sprintf(`SET GLOBAL memory_limit = '%dKiB'`, (limit+1023)>>10)); err != nil {
+		return nil, fmt.Errorf("memory limit of %d bytes: %w", limit, err)
+	}
+	return func() error {
+		if _, err := d.db.ExecContext(context.WithoutCancel(ctx), `RESET GLOBAL memory_limit`); err != nil {
+			return fmt.Errorf("memory limit: %w", err)
+		}
+		return nil
+	}, nil
 }

@@ -2,6 +2,7 @@ package transform
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -155,5 +156,115 @@ func TestHostileTextLengths(t *testing.T) {
 		if r.Chars != chars || r.Words != words || r.Text != "" {
 			t.Errorf("%s/%s: chars %d words %d text %q, want %d, %d and no text", r.QuestionID, r.Model, r.Chars, r.Words, r.Text, chars, words)
 		}
+	}
+}
+
+// rwBase ingests ingest/testdata/base, applies stmts to its database
+// (opened read-write) and opens it as Open does.
+func rwBase(t *testing.T, stmts ...string) (*DB, config.Config) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "s.duckdb")
+	res, err := ingest.Ingest(context.Background(), filepath.Join("..", "ingest", "testdata", "base"), ingest.Options{DB: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw, err := sql.Open("duckdb", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range stmts {
+		if _, err := rw.Exec(q); err != nil {
+			rw.Close()
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := rw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d, res.Config
+}
+
+// checkTextsAsLoad checks LoadTexts of every question against Load's texts
+// of the same database, and that LoadTexts leaves DuckDB's memory limit as
+// it found it.
+func checkTextsAsLoad(t *testing.T, d *DB, cfg config.Config) {
+	t.Helper()
+	ctx := context.Background()
+	full, _, err := d.Load(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lean, _, err := d.LoadWithoutTexts(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, q := range lean.Questions {
+		ids = append(ids, q.ID)
+	}
+	limit := func() string {
+		var v string
+		if err := d.db.QueryRow(`SELECT current_setting('memory_limit')`).Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	before := limit()
+	n, err := d.LoadTexts(ctx, lean, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after := limit(); after != before {
+		t.Errorf("memory limit %s after LoadTexts, want %s", after, before)
+	}
+	if n != len(full.Responses) {
+		t.Errorf("LoadTexts set %d texts, want %d", n, len(full.Responses))
+	}
+	for i, r := range lean.Responses {
+		if r.Text != full.Responses[i].Text {
+			t.Errorf("response %d (%s/%s): text of %d bytes %.40q, want %d bytes %.40q", i, r.QuestionID, r.Model, len(r.Text), r.Text, len(full.Responses[i].Text), full.Responses[i].Text)
+		}
+	}
+}
+
+// TestLoadTextsKeyTwice: a database holding the latest response of a
+// question and model twice (ingest never writes one) gets both texts, in
+// rowid order as Load reads them, although LoadTexts reads the rows in
+// the scan's order.
+func TestLoadTextsKeyTwice(t *testing.T) {
+	d, cfg := rwBase(t,
+		`INSERT INTO responses SELECT * REPLACE (text || ' (second copy)' AS text) FROM responses WHERE latest AND question_id = 'q2'`,
+		`INSERT INTO responses SELECT * REPLACE (text || ' (third copy)' AS text) FROM responses WHERE latest AND question_id = 'q1'`)
+	checkTextsAsLoad(t, d, cfg)
+}
+
+// TestLoadTextsOverMemoryLimit: texts far larger in all than DuckDB's
+// memory limit during the scan (400 texts of some 100 KB, 40 MB, with an
+// 8 MB limit: the old sort of the texts in DuckDB failed with "Out of
+// Memory") are read whole, each as Load reads it; and one text larger
+// than textScanMemory (3 MB against 1 MB) raises the limit for its scan.
+func TestLoadTextsOverMemoryLimit(t *testing.T) {
+	defer func(v int64) { textScanMemory = v }(textScanMemory)
+	for _, c := range []struct {
+		name  string
+		limit int64
+		stmts []string
+	}{
+		{"many texts", 8 << 20, []string{
+			`UPDATE responses SET text = repeat(question_id || model || ' ', 10000) WHERE latest AND question_id = 'q2' AND model = 'm1'`,
+			`INSERT INTO responses SELECT responses.* REPLACE (text || i AS text) FROM responses, range(400) r(i) WHERE latest AND question_id = 'q2' AND model = 'm1'`}},
+		{"one long text", 1 << 20, []string{
+			`UPDATE responses SET text = repeat('ü ', 1500000), chars = 3000000 WHERE latest AND question_id = 'q1' AND model = 'm1'`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			textScanMemory = c.limit
+			d, cfg := rwBase(t, c.stmts...)
+			checkTextsAsLoad(t, d, cfg)
+		})
 	}
 }
