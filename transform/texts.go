@@ -1,6 +1,7 @@
 package transform
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -66,7 +67,7 @@ func (d *DB) LoadTexts(ctx context.Context, s *study.Study, questionIDs []string
 	if len(ids) == 0 {
 		return 0, nil
 	}
-	cmp := func(r study.Response, k [2]string) int {
+	byKey := func(r study.Response, k [2]string) int {
 		if c := strings.Compare(r.QuestionID, k[0]); c != 0 {
 			return c
 		}
@@ -99,7 +100,7 @@ func (d *DB) LoadTexts(ctx context.Context, s *study.Study, questionIDs []string
 			if err := r.Scan(&k[0], &k[1], &t.rowid, &t.text); err != nil {
 				return err
 			}
-			i, ok := slices.BinarySearchFunc(s.Responses, k, cmp)
+			i, ok := slices.BinarySearchFunc(s.Responses, k, byKey)
 			if !ok {
 				return fmt.Errorf("question %q, model %q is not in the study read back", k[0], k[1])
 			}
@@ -115,10 +116,10 @@ func (d *DB) LoadTexts(ctx context.Context, s *study.Study, questionIDs []string
 		return 0, fmt.Errorf("response texts: %w", err)
 	}
 	slices.SortFunc(got, func(a, b text) int {
-		if c := cmp2(a.i, b.i); c != 0 {
+		if c := cmp.Compare(a.i, b.i); c != 0 {
 			return c
 		}
-		return cmp2(a.rowid, b.rowid)
+		return cmp.Compare(a.rowid, b.rowid)
 	})
 	for k := 0; k < len(got); {
 		i := got[k].i
@@ -130,17 +131,6 @@ func (d *DB) LoadTexts(ctx context.Context, s *study.Study, questionIDs []string
 		}
 	}
 	return len(got), nil
-}
-
-// cmp2 is cmp.Compare for the indexes and rowids of LoadTexts.
-func cmp2[T int | int64](a, b T) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // limitMemory sets DuckDB's memory limit to limit bytes (rounded up to

@@ -85,17 +85,7 @@ func TestLoadTextsMissingResponse(t *testing.T) {
 // openBase ingests ingest/testdata/base and opens its database.
 func openBase(t *testing.T) (*DB, config.Config) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "s.duckdb")
-	res, err := ingest.Ingest(context.Background(), filepath.Join("..", "ingest", "testdata", "base"), ingest.Options{DB: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d, res.Config
+	return rwBase(t)
 }
 
 // TestHostileTextLengths: the lengths read back without the texts are those
