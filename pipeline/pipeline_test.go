@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -508,4 +509,57 @@ func tableHeads(doc *html.Node) [][]string {
 	}
 	walk(doc)
 	return out
+}
+
+// gcPercentNow reads the collector's percentage (debug.SetGCPercent can
+// only read it by setting it).
+func gcPercentNow() int {
+	v := debug.SetGCPercent(100)
+	debug.SetGCPercent(v)
+	return v
+}
+
+// TestRunGCPercent checks that Run sets Options.GCPercent for the stages of
+// a large study only, leaves it alone when told to, and restores the
+// previous setting when it returns.
+func TestRunGCPercent(t *testing.T) {
+	dir := sample(t)
+	before := debug.SetGCPercent(123)
+	defer debug.SetGCPercent(before)
+	for _, c := range []struct {
+		name       string
+		overlapMax int // Options.OverlapMaxGradings: -1 makes the sample large
+		pct        int // Options.GCPercent
+		want       int // during read back and the analyses
+	}{
+		{"large study, default", -1, 0, DefaultGCPercent},
+		{"large study, set", -1, 37, 37},
+		{"large study, left alone", -1, -1, 123},
+		{"small study", 0, 0, 123},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o := DefaultOptions()
+			o.DB = filepath.Join(t.TempDir(), "study.duckdb")
+			o.OverlapMaxGradings, o.GCPercent = c.overlapMax, c.pct
+			got := map[string]int{}
+			o.Stage = func(name string) { got[name] = gcPercentNow() }
+			o.Progress = func(name string, _, _ int) {
+				if name == "questions" {
+					got[name] = gcPercentNow()
+				}
+			}
+			if _, err := Run(context.Background(), dir, o); err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]int{StageLoad: 123, StageReadBack: c.want, StageAnalyse: c.want, "questions": c.want, StageBeyond: c.want}
+			for name, w := range want {
+				if got[name] != w {
+					t.Errorf("at %s GC percent %d, want %d", name, got[name], w)
+				}
+			}
+			if p := gcPercentNow(); p != 123 {
+				t.Errorf("after Run GC percent %d, want 123 restored", p)
+			}
+		})
+	}
 }

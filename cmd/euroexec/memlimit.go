@@ -70,3 +70,13 @@ func openOrNil(path string) io.Reader {
 	}
 	return strings.NewReader(string(b))
 }
+
+// gcPercent is pipeline.Options.GCPercent for `euroexec run`: the
+// pipeline's default, unless the user set GOGC, which the Go runtime read
+// at start and which then stands (-1: leave it alone).
+func gcPercent(getenv func(string) string) int {
+	if getenv("GOGC") != "" {
+		return -1
+	}
+	return 0
+}

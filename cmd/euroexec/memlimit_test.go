@@ -57,3 +57,24 @@ func TestSetMemoryLimitHonoursGOMEMLIMIT(t *testing.T) {
 		t.Errorf("runtime limit = %d, want %d", got, 6000000*1024)
 	}
 }
+
+func TestGCPercentHonoursGOGC(t *testing.T) {
+	for _, c := range []struct {
+		gogc string
+		want int
+	}{
+		{"", 0},     // the pipeline's default
+		{"100", -1}, // the user's setting stands
+		{"off", -1},
+	} {
+		env := func(k string) string {
+			if k == "GOGC" {
+				return c.gogc
+			}
+			return ""
+		}
+		if got := gcPercent(env); got != c.want {
+			t.Errorf("GOGC=%q: gcPercent = %d, want %d", c.gogc, got, c.want)
+		}
+	}
+}

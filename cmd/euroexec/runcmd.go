@@ -158,6 +158,7 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	var bar *progressbar.ProgressBar
 	popt := pipeline.Options{DB: filepath.Join(tmp, "study.duckdb"), AllowEmpty: o.allowEmpty,
 		Now: func() time.Time { return start }, Version: version}
+	popt.GCPercent = gcPercent(os.Getenv)
 	popt.Stage = func(name string) {
 		if name == pipeline.StageBeyond && bar != nil {
 			bar.Finish() // the paper's analysis is done
