@@ -54,6 +54,14 @@ func TestReadBackMemoryTrace(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if v := os.Getenv("EUROEXEC_TRACE_TEXTMEM"); v != "" {
+		mib, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			t.Fatalf("EUROEXEC_TRACE_TEXTMEM: %v", err)
+		}
+		defer func(old int64) { textScanMemory = old }(textScanMemory)
+		textScanMemory = mib << 20
+	}
 	var limit, threads, bg string
 	if err := db.db.QueryRowContext(ctx, `SELECT current_setting('memory_limit'), current_setting('threads')::VARCHAR,
 		current_setting('allocator_background_threads')::VARCHAR`).Scan(&limit, &threads, &bg); err != nil {
