@@ -102,48 +102,32 @@ func (d *DB) Load(ctx context.Context, cfg config.Config) (*study.Study, []strin
 // load is Load; texts says whether the response texts, the prompts and
 // the checklist item texts are read.
 //
-// DuckDB computes the view grading_scores (most of read back's work, on
-// DuckDB's threads) on a second connection while this one reads the
-// questions, models and responses, so that the Go work of those scans and
-// DuckDB's work on the view overlap. The gradings and the rest are read
-// once the view's rows are in: the view's hash tables (some 1 GB of
-// DuckDB's memory at 40,000 questions) are then freed before the gradings
-// (the largest part of the study in Go) are read, so that the two do not
-// add up (read back's peak at 40,000 questions: 1.75 against 1.26 GB in
-// the read-back trace, for 1-2 s more). The view's rows are matched with
-// the gradings once both are read. The study is the same as read one step
+// The view grading_scores (most of read back's work, on DuckDB's threads)
+// is read first, before anything of the study is held in Go: the view's
+// hash tables (some 0.9 GB of DuckDB's memory at 40,000 questions) are
+// freed before the study is read, so that the two do not add up. Reading
+// the questions, models and responses while DuckDB computed the view
+// overlapped some 2 s of Go work at 40,000 questions, but read back's
+// peak resident memory then varied from 1,250 to 1,442 MiB with the
+// moment DuckDB's memory was given back; one after the other it was
+// 1,219-1,296 MiB in six runs, for no measurable change in read back's
+// wall time (README, Performance). The view's rows are matched with the
+// gradings once both are read. The study is the same as read one step
 // after another (readScores writes only to a study of its own, whose
 // Scores and ScoreRule are moved over).
 func (d *DB) load(ctx context.Context, cfg config.Config, texts bool) (*study.Study, []string, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type scoresRead struct {
-		s    *study.Study
-		keys *scoreKeys
-		err  error
-	}
-	done := make(chan scoresRead, 1)
-	go func() {
-		sc := &study.Study{}
-		keys, err := d.readScores(ctx, sc)
-		done <- scoresRead{sc, keys, err}
-	}()
-	var r scoresRead
-	waited := false
-	wait := func() error {
-		r, waited = <-done, true
-		return r.err
-	}
-	s, warnings, err := d.loadAll(ctx, cfg, texts, wait)
+	sc := &study.Study{}
+	keys, err := d.readScores(ctx, sc)
 	if err != nil {
-		cancel() // the view's scan stops; wait for it before the caller closes the database
-		if !waited {
-			<-done
-		}
 		return nil, nil, err
 	}
-	s.Scores, s.ScoreRule = r.s.Scores, r.s.ScoreRule
-	if err := matchScores(s, r.keys); err != nil {
+	d.stepDone("view")
+	s, warnings, err := d.loadAll(ctx, cfg, texts)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.Scores, s.ScoreRule = sc.Scores, sc.ScoreRule
+	if err := matchScores(s, keys); err != nil {
 		return nil, nil, err
 	}
 	d.stepDone("scores")
@@ -151,9 +135,8 @@ func (d *DB) load(ctx context.Context, cfg config.Config, texts bool) (*study.St
 }
 
 // loadAll is load without the scores: the questions, models, responses,
-// gradings and the rest, one step after another; beforeGradings is called
-// before the gradings are read, and its error stops the load.
-func (d *DB) loadAll(ctx context.Context, cfg config.Config, texts bool, beforeGradings func() error) (*study.Study, []string, error) {
+// gradings and the rest, one step after another.
+func (d *DB) loadAll(ctx context.Context, cfg config.Config, texts bool) (*study.Study, []string, error) {
 	s := &study.Study{
 		Title: cfg.Title, HumanLabel: cfg.HumanLabel, MainRound: cfg.MainRound,
 		ScaleMin: cfg.Rubric.Min, ScaleMax: cfg.Rubric.Max,
@@ -205,10 +188,6 @@ func (d *DB) loadAll(ctx context.Context, cfg config.Config, texts bool, beforeG
 		return nil, nil, err
 	}
 	d.stepDone("responses")
-	if err := beforeGradings(); err != nil {
-		return nil, nil, err
-	}
-	d.stepDone("view")
 	if err := d.loadGradings(ctx, s, cfg); err != nil {
 		return nil, nil, err
 	}
@@ -874,7 +853,7 @@ func nullInt(n sql.NullInt64) int64 {
 // solve_rule) into Study.ScoreRule. Each row is matched with its runs in
 // Study.Gradings, read before (same order, same keys: matchScores); a
 // database without the view (a study.duckdb written before it existed)
-// leaves Scores nil. Load reads the view before the gradings instead
+// leaves Scores nil. Load reads the view before the study instead
 // (readScores, then matchScores).
 func (d *DB) loadScores(ctx context.Context, s *study.Study) error {
 	keys, err := d.readScores(ctx, s)
