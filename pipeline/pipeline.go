@@ -101,7 +101,7 @@ type Options struct {
 	// times 1 + GCPercent/100 before the next collection, so a lower value
 	// holds less memory for more collections: at 40,000 questions the live
 	// heap of the paper's analysis is 0.8–0.95 GB, which Go's default of
-	// 100 lets grow to 1.7–1.8 GB of resident memory. The setting is the
+	// 100 let grow to 1,660–1,800 MiB of resident memory. The setting is the
 	// process's, so it also applies to whatever else runs in the process
 	// meanwhile. Default 0: DefaultGCPercent; a negative value leaves the
 	// runtime's setting (GOGC) alone, as `euroexec run` does when the
@@ -110,9 +110,9 @@ type Options struct {
 }
 
 // DefaultGCPercent is the default Options.GCPercent: 40. At 40,000
-// questions the analyse stage's peak resident memory was 1.7-1.8 GB at
-// Go's default of 100, 1.32-1.42 GB at 50 and 1.31-1.33 GB at 40, for a
-// few percent more CPU time (README, Performance). The collector's work
+// questions the analyse stage's peak resident memory was 1,660-1,800 MiB
+// at Go's default of 100, 1,320-1,383 MiB at 50 and 1,311-1,362 MiB at
+// 40, for a few percent more CPU time (README, Performance). The collector's work
 // per allocated byte is some 2.5 times Go's default, but it still grows
 // linearly with the study, unlike a fixed soft limit.
 const DefaultGCPercent = 40
@@ -228,9 +228,10 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 			defer debug.SetGCPercent(debug.SetGCPercent(pct))
 		}
 		// The load's garbage (its Arrow batches) is collected and its
-		// pages given back before read back, where DuckDB computes the
-		// grading_scores view beside the study being read: the runtime
-		// would otherwise keep them (250 MB at 40,000 questions).
+		// pages given back before read back, where DuckDB's memory for
+		// the grading_scores view and then the study read into Go need
+		// the room: the runtime would otherwise keep them (250 MB at
+		// 40,000 questions).
 		debug.FreeOSMemory()
 	}
 
