@@ -41,6 +41,37 @@ func TestLoadInTransactions(t *testing.T) {
 	checkSameDump(t, dumps[true], dumps[false])
 }
 
+// TestLoadOneThread checks that the sink runs DuckDB on one thread
+// (loadThreads: the loader's thread then inserts instead of busy-waiting
+// on DuckDB's worker) and that the test study loads into the same rows in
+// the same order as with DuckDB's default threads.
+func TestLoadOneThread(t *testing.T) {
+	defer func(v int) { loadThreads = v }(loadThreads)
+	s, err := openSink(context.Background(), filepath.Join(t.TempDir(), "x.duckdb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var threads int64
+	err = s.conn.QueryRowContext(context.Background(), "SELECT current_setting('threads')").Scan(&threads)
+	s.abort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if threads != 1 {
+		t.Errorf("got DuckDB threads %d while loading, want 1", threads)
+	}
+	dumps := map[int]map[string]string{}
+	for _, n := range []int{1, 0} {
+		loadThreads = n
+		db := filepath.Join(t.TempDir(), "s.duckdb")
+		if _, err := Ingest(context.Background(), filepath.Join("testdata", "base"), Options{DB: db}); err != nil {
+			t.Fatal(err)
+		}
+		dumps[n] = dumpTables(t, db)
+	}
+	checkSameDump(t, dumps[1], dumps[0])
+}
+
 // dumpTables returns every table of the database file db as text, rows
 // in rowid order, and fails when a batch's view is left in it.
 func dumpTables(t *testing.T, db string) map[string]string {
@@ -108,7 +139,7 @@ func checkSameDump(t *testing.T, got, want map[string]string) {
 	}
 	for n, w := range want {
 		if g := got[n]; g != w {
-			t.Errorf("table %s: got %d bytes of rows, want %d (the autocommit load's), not the same", n, len(g), len(w))
+			t.Errorf("table %s: got %d bytes of rows, want %d (the reference load's), not the same", n, len(g), len(w))
 		}
 	}
 	if len(want["responses"]) == 0 || len(want["gradings"]) == 0 {
