@@ -137,7 +137,7 @@ func kappaCases(t testing.TB, nQ int) ([]kappaCase, int) {
 // evalPrev is kappaKernel.eval on the sums with n and the old finish.
 func (c kappaCase) evalPrev(bc *blockCounts, out [][]float64, sc *scratch) {
 	w := c.prev.stride * c.prev.pairs
-	c.k.finishPrev(c.prev, c.prev.accumulate(bc, len(out), sc.floats(2, w*len(out))), out)
+	c.k.finishPrev(c.prev, c.prev.accumulateRows(bc, len(out), sc.floats(2, w*len(out))), out)
 }
 
 // The κ replicates from the sums without n equal, bit for bit, those of the
@@ -216,6 +216,38 @@ func BenchmarkKappa(b *testing.B) {
 				}
 			}
 			b.ReportMetric((cpuSeconds()-c0)/float64(b.N), "cpu-s/op")
+		})
+	}
+}
+
+// BenchmarkKappaLayouts measures κ's replicate sums of every κ kernel of
+// sampleStudy (EUROEXEC_BENCH_QUESTIONS, default 20,000) on one block of
+// repBlock replicates: slot-major with addCounts (AVX2 where there is
+// one), the same in Go, and the replicate-major kernel before them
+// (accumulateRows), in one run.
+func BenchmarkKappaLayouts(b *testing.B) {
+	nQ := 20000
+	if v, err := strconv.Atoi(os.Getenv("EUROEXEC_BENCH_QUESTIONS")); err == nil && v > 0 {
+		nQ = v
+	}
+	cs, nQ := kappaCases(b, nQ)
+	bc := blockOf(nQ, repBlock, 1)
+	sc := &scratch{}
+	for _, mode := range []string{"rows", "slots-go", "slots"} {
+		b.Run(mode, func(b *testing.B) {
+			defer func(v bool) { useAVX2 = v }(useAVX2)
+			useAVX2 = useAVX2 && mode == "slots"
+			for b.Loop() {
+				for _, c := range cs {
+					pk := c.k.pk
+					acc := sc.floats(2, pk.stride*pk.pairs*repBlock)
+					if mode == "rows" {
+						pk.accumulateRows(bc, repBlock, acc)
+					} else {
+						pk.accumulate(bc, repBlock, acc)
+					}
+				}
+			}
 		})
 	}
 }

@@ -4,13 +4,16 @@ import (
 	"math/rand/v2"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 )
 
 // BenchmarkKernels evaluates each kind of replicate kernel (α, κ, ICC) of
 // every population of sampleStudy on one block of repBlock replicates
 // (counts drawn once, as a multinomial resample gives them), without the
-// draws: the kernels' own cost per block. EUROEXEC_BENCH_QUESTIONS sets the
+// draws: the kernels' own cost per block, with the sums slot-major
+// (slots: addCounts, where AVX2 runs it) and replicate-major (rows: the
+// kernels without AVX2) in the same run. EUROEXEC_BENCH_QUESTIONS sets the
 // number of questions (default 20,000).
 func BenchmarkKernels(b *testing.B) {
 	nQ := 20000
@@ -27,8 +30,14 @@ func BenchmarkKernels(b *testing.B) {
 	}
 	var bc blockCounts
 	bc.fill(cnt, repBlock)
-	for _, kind := range []string{"alpha", "kappa", "icc"} {
-		b.Run(kind, func(b *testing.B) {
+	for _, run := range []string{"alpha/rows", "alpha/slots", "kappa/rows", "kappa/slots", "icc/rows", "icc/slots"} {
+		kind, layout, _ := strings.Cut(run, "/")
+		if layout == "slots" && !useAVX2 {
+			continue
+		}
+		b.Run(run, func(b *testing.B) {
+			defer func(v bool) { useAVX2 = v }(useAVX2)
+			useAVX2 = layout == "slots"
 			sc := &scratch{}
 			var outs [][][]float64
 			var ks []kernel

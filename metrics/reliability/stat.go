@@ -221,6 +221,36 @@ func (e *tableEntries[K, I]) addQuestion(lo, hi int32, bs []uint8, cs []int32, n
 	})
 }
 
+// sumsBySlot is the first pass of alphas when the block's sums are
+// slot-major (slotMajor): each question adds its disagreements and margins
+// times its draw counts to all nb replicates at once (addCounts), in
+// question order as the replicate-major pass, so that every sum is the
+// same bit for bit; it then sets doNom, doInt (nb each) and ncAll (nb × V,
+// replicate-major) from them.
+func (co *coincidences) sumsBySlot(bc *blockCounts, nQ, nb int, ncAll, doNom, doInt []float64, sc *scratch) {
+	V := len(co.domain)
+	acc := sc.floats(12, (2+V)*nb) // slot 0 doNom, 1 doInt, 2+c margin c
+	margins := acc[2*nb:]
+	for q := 0; q < nQ; q++ {
+		cnt := bc.dense[q*nb : q*nb+nb]
+		d := [2]float64{co.doNom[q], co.doInt[q]}
+		addCounts(acc, nb, cnt, slotIota[:2], d[:])
+		if co.mD != nil {
+			addCounts(margins, nb, cnt, slotIota[:V], co.mD[q*V:q*V+V])
+			continue
+		}
+		lo, hi := co.mStart[q], co.mStart[q+1]
+		addCounts(margins, nb, cnt, co.mC[lo:hi], co.mN[lo:hi])
+	}
+	copy(doNom, acc[:nb])
+	copy(doInt, acc[nb:2*nb])
+	for c := range V {
+		for b, v := range margins[c*nb : c*nb+nb] {
+			ncAll[b*V+c] = v
+		}
+	}
+}
+
 // eachFour calls four with the positions j of the replicates bs[j] that
 // have ns[bs[j]] ≠ 0, four at a time, and one with the last few. Each
 // replicate comes once in a question's list, so the order in which their
@@ -717,29 +747,54 @@ func (co *coincidences) alphas(bc *blockCounts, levels []string, out [][]float64
 	ncAll := sc.floats(0, V*nb)
 	doNom, doInt := sc.floats(3, nb), sc.floats(4, nb)
 	nQ := min(co.nQ, bc.nQ())
-	for q := 0; q < nQ; q++ {
-		j0, j1 := bc.start[q], bc.start[q+1]
-		if j0 == j1 {
-			continue
-		}
-		bs, cs := bc.b[j0:j1], bc.c[j0:j1:j1]
-		dn, di := co.doNom[q], co.doInt[q]
-		for j, b := range bs {
-			fc := float64(cs[j])
-			doNom[b] += fc * dn
-			doInt[b] += fc * di
-		}
-		// the margins, four replicates per pass over the question's
-		// (each replicate once per question: every sum in question order)
-		nc := func(j int) []float64 { b := int(bs[j]); return ncAll[b*V : b*V+V] }
-		j := 0
-		if co.mD != nil {
-			md := co.mD[q*V : q*V+V : q*V+V]
+	if slotMajor(nb) {
+		co.sumsBySlot(bc, nQ, nb, ncAll, doNom, doInt, sc)
+	} else {
+		for q := 0; q < nQ; q++ {
+			j0, j1 := bc.start[q], bc.start[q+1]
+			if j0 == j1 {
+				continue
+			}
+			bs, cs := bc.b[j0:j1], bc.c[j0:j1:j1]
+			dn, di := co.doNom[q], co.doInt[q]
+			for j, b := range bs {
+				fc := float64(cs[j])
+				doNom[b] += fc * dn
+				doInt[b] += fc * di
+			}
+			// the margins, four replicates per pass over the question's
+			// (each replicate once per question: every sum in question order)
+			nc := func(j int) []float64 { b := int(bs[j]); return ncAll[b*V : b*V+V] }
+			j := 0
+			if co.mD != nil {
+				md := co.mD[q*V : q*V+V : q*V+V]
+				for ; j+4 <= len(bs); j += 4 {
+					n0, n1, n2, n3 := nc(j), nc(j+1), nc(j+2), nc(j+3)
+					n0, n1, n2, n3 = n0[:len(md)], n1[:len(md)], n2[:len(md)], n3[:len(md)]
+					f0, f1, f2, f3 := float64(cs[j]), float64(cs[j+1]), float64(cs[j+2]), float64(cs[j+3])
+					for k, m := range md {
+						n0[k] += f0 * m
+						n1[k] += f1 * m
+						n2[k] += f2 * m
+						n3[k] += f3 * m
+					}
+				}
+				for ; j < len(bs); j++ {
+					fc, n := float64(cs[j]), nc(j)[:len(md)]
+					for k, m := range md {
+						n[k] += fc * m
+					}
+				}
+				continue
+			}
+			lo, hi := co.mStart[q], co.mStart[q+1]
+			mC, mN := co.mC[lo:hi], co.mN[lo:hi:hi]
+			mC = mC[:len(mN)]
 			for ; j+4 <= len(bs); j += 4 {
 				n0, n1, n2, n3 := nc(j), nc(j+1), nc(j+2), nc(j+3)
-				n0, n1, n2, n3 = n0[:len(md)], n1[:len(md)], n2[:len(md)], n3[:len(md)]
 				f0, f1, f2, f3 := float64(cs[j]), float64(cs[j+1]), float64(cs[j+2]), float64(cs[j+3])
-				for k, m := range md {
+				for i, m := range mN {
+					k := mC[i]
 					n0[k] += f0 * m
 					n1[k] += f1 * m
 					n2[k] += f2 * m
@@ -747,31 +802,10 @@ func (co *coincidences) alphas(bc *blockCounts, levels []string, out [][]float64
 				}
 			}
 			for ; j < len(bs); j++ {
-				fc, n := float64(cs[j]), nc(j)[:len(md)]
-				for k, m := range md {
-					n[k] += fc * m
+				fc, n := float64(cs[j]), nc(j)
+				for i, m := range mN {
+					n[mC[i]] += fc * m
 				}
-			}
-			continue
-		}
-		lo, hi := co.mStart[q], co.mStart[q+1]
-		mC, mN := co.mC[lo:hi], co.mN[lo:hi:hi]
-		mC = mC[:len(mN)]
-		for ; j+4 <= len(bs); j += 4 {
-			n0, n1, n2, n3 := nc(j), nc(j+1), nc(j+2), nc(j+3)
-			f0, f1, f2, f3 := float64(cs[j]), float64(cs[j+1]), float64(cs[j+2]), float64(cs[j+3])
-			for i, m := range mN {
-				k := mC[i]
-				n0[k] += f0 * m
-				n1[k] += f1 * m
-				n2[k] += f2 * m
-				n3[k] += f3 * m
-			}
-		}
-		for ; j < len(bs); j++ {
-			fc, n := float64(cs[j]), nc(j)
-			for i, m := range mN {
-				n[mC[i]] += fc * m
 			}
 		}
 	}
@@ -855,6 +889,7 @@ type blockCounts struct {
 	start []int32
 	b     []uint8
 	c     []int32
+	dense []int32 // the counts as fill got them: question q's are dense[q·nb:(q+1)·nb]
 }
 
 // maxBlock is the largest block of replicates blockCounts can hold.
@@ -864,7 +899,8 @@ const maxBlock = 256
 func (bc *blockCounts) nQ() int { return max(len(bc.start)-1, 0) }
 
 // fill sets bc from the counts of a block of nb ≤ maxBlock replicates,
-// cnt[q·nb+b] copies of question q in replicate b.
+// cnt[q·nb+b] copies of question q in replicate b. bc keeps cnt itself
+// (dense) until the next fill.
 func (bc *blockCounts) fill(cnt []int32, nb int) {
 	nQ := len(cnt) / nb
 	if cap(bc.start) < nQ+1 {
@@ -885,12 +921,13 @@ func (bc *blockCounts) fill(cnt []int32, nb int) {
 		}
 	}
 	bc.start[nQ] = int32(n)
+	bc.dense = cnt[:nQ*nb]
 }
 
 // scratch is one bootstrap worker's reusable space, so that replicates
 // allocate nothing once the buffers have grown to their largest size.
 type scratch struct {
-	f [12][]float64
+	f [13][]float64
 }
 
 // floats returns buffer i with length n, zeroed.
@@ -1209,8 +1246,19 @@ type kappaKernel struct {
 }
 
 func (k *kappaKernel) eval(bc *blockCounts, out [][]float64, sc *scratch) {
-	w := k.pk.stride * k.pk.pairs
-	k.finish(k.pk.accumulate(bc, len(out), sc.floats(2, w*len(out))), out)
+	w, nb := k.pk.stride*k.pk.pairs, len(out)
+	if !slotMajor(nb) {
+		k.finish(k.pk.accumulateRows(bc, nb, sc.floats(2, w*nb)), out)
+		return
+	}
+	bySlot := k.pk.accumulate(bc, nb, sc.floats(2, w*nb))
+	byRep := sc.floats(12, w*nb)
+	for s := range w {
+		for b, v := range bySlot[s*nb : s*nb+nb] {
+			byRep[b*w+s] = v
+		}
+	}
+	k.finish(byRep, out)
 }
 
 // finish sets out[b] from the block's accumulated pair sums accAll (see
@@ -1242,11 +1290,33 @@ func (k *kappaKernel) finish(accAll []float64, out [][]float64) {
 	}
 }
 
-// accumulate fills acc (zeroed, nb × pairs × stride) with each pair's
+// accumulate fills acc (zeroed, pairs × stride × nb) with each pair's
+// weighted confusion-matrix sums over the resamples of a block of nb
+// replicates (bc), slot-major: sum s of replicate b is acc[s·nb + b]. A
+// pair's sums are row sums r (L), column sums c (L), then the diagonal and
+// Σ w·(i−j)² off the diagonal (n is Σ r: kappaFromSums adds it up). Each
+// question adds its entries times its draw counts to all nb replicates
+// at once (addCounts): the zero counts add nothing, and every value is a
+// whole number, so the sums equal those of the replicate-major kernel
+// (accumulateRows) bit for bit.
+func (pk *packedCells) accumulate(bc *blockCounts, nb int, acc []float64) []float64 {
+	nQ := min(len(pk.start)-1, bc.nQ())
+	for q := 0; q < nQ; q++ {
+		lo, hi := pk.start[q], pk.start[q+1]
+		if lo == hi {
+			continue
+		}
+		addCounts(acc, nb, bc.dense[q*nb:q*nb+nb], pk.slot[lo:hi], pk.val[lo:hi])
+	}
+	return acc
+}
+
+// accumulateRows is accumulate replicate-major, for blocks that are not
+// slotMajor: it fills acc (zeroed, nb × pairs × stride) with each pair's
 // weighted confusion-matrix sums over the resamples of a block of nb
 // replicates (bc): row sums r (L), column sums c (L), then the diagonal
 // and Σ w·(i−j)² off the diagonal. (n is Σ r: kappaFromSums adds it up.)
-func (pk *packedCells) accumulate(bc *blockCounts, nb int, acc []float64) []float64 {
+func (pk *packedCells) accumulateRows(bc *blockCounts, nb int, acc []float64) []float64 {
 	w := pk.stride * pk.pairs
 	nQ := min(len(pk.start)-1, bc.nQ())
 	for q := 0; q < nQ; q++ {
@@ -1467,6 +1537,42 @@ func newANOVASums(x [][]float64, qs []int, k int) *anovaSums {
 
 func (a *anovaSums) eval(bc *blockCounts, out [][]float64, sc *scratch) { a.icc(bc, out, sc) }
 
+// sumsBySlot is the pass of icc over the questions when the block's sums
+// are slot-major (slotMajor): each question adds its four sums and k
+// column sums times its draw counts to all nb replicates at once
+// (addCounts), in question order as the replicate-major pass, so that every
+// sum is the same bit for bit; it then sets Ns, Gs, Ss, Qs (nb each) and
+// Call (nb × k, replicate-major) from them.
+func (a *anovaSums) sumsBySlot(bc *blockCounts, nQ, nb int, Ns, Gs, Ss, Qs, Call []float64, sc *scratch) {
+	acc := sc.floats(12, (4+a.k)*nb) // slots n, g, s, q, then the columns
+	cols := acc[4*nb:]
+	colSlots := slotIota[:min(a.k, len(slotIota))]
+	if a.k > len(slotIota) {
+		colSlots = make([]int32, a.k)
+		for j := range colSlots {
+			colSlots[j] = int32(j)
+		}
+	}
+	for i, q := range a.qs {
+		if int(q) >= nQ {
+			break
+		}
+		cnt := bc.dense[int(q)*nb : int(q)*nb+nb]
+		v := [4]float64{a.n[i], a.g[i], a.s[i], a.q[i]}
+		addCounts(acc, nb, cnt, slotIota[:4], v[:])
+		addCounts(cols, nb, cnt, colSlots, a.c[i*a.k:(i+1)*a.k])
+	}
+	copy(Ns, acc[:nb])
+	copy(Gs, acc[nb:2*nb])
+	copy(Ss, acc[2*nb:3*nb])
+	copy(Qs, acc[3*nb:4*nb])
+	for j := range a.k {
+		for b, v := range cols[j*nb : j*nb+nb] {
+			Call[b*a.k+j] = v
+		}
+	}
+}
+
 // icc sets out[b] to ICC(1,1), ICC(1,k), ICC(2,1), ICC(2,k) of the block's
 // replicate b, the resample with bc's count of copies of each question,
 // from the Shrout & Fleiss mean squares (NaN when undefined). sc is the
@@ -1477,7 +1583,13 @@ func (a *anovaSums) icc(bc *blockCounts, out [][]float64, sc *scratch) {
 	Ns, Gs, Ss, Qs := sc.floats(5, nb), sc.floats(6, nb), sc.floats(7, nb), sc.floats(8, nb)
 	Call := sc.floats(0, a.k*nb)
 	nQ := bc.nQ()
+	if slotMajor(nb) {
+		a.sumsBySlot(bc, nQ, nb, Ns, Gs, Ss, Qs, Call, sc)
+	}
 	for i, q := range a.qs {
+		if slotMajor(nb) {
+			break
+		}
 		if int(q) >= nQ {
 			break
 		}

@@ -1,0 +1,57 @@
+package reliability
+
+// addCounts adds, for every x, the block's draw counts cnt[0:nb] (one per
+// replicate) times vals[x] to the nb sums of slot slots[x]:
+// acc[slots[x]·nb + b] += float64(cnt[b]·vals[x]) for b < nb — the product
+// rounded, then the addition (no fused multiply-add), as the replicate-major
+// kernels add them one replicate at a time. A replicate that did not draw
+// the question adds 0·v = ±0, which changes no sum (vals are finite; a sum
+// that starts at +0 never becomes −0). The sums of a slot are contiguous,
+// so that on amd64 with AVX2 four replicates go in one instruction
+// (addCountsAVX2, when nb is a multiple of 4).
+func addCounts(acc []float64, nb int, cnt []int32, slots []int32, vals []float64) {
+	cnt = cnt[:nb]
+	vals = vals[:len(slots)]
+	if useAVX2 && nb%4 == 0 && nb > 0 {
+		// the assembly does not check bounds: every slot's sums must lie in acc
+		lo, hi := int32(0), int32(-1)
+		for _, s := range slots {
+			lo, hi = min(lo, s), max(hi, s)
+		}
+		if lo < 0 || int(hi)*nb+nb > len(acc) {
+			panic("reliability: addCounts: a slot's sums are not in acc")
+		}
+		addCountsAVX2(acc, nb, cnt, slots, vals)
+		return
+	}
+	addCountsGo(acc, nb, cnt, slots, vals)
+}
+
+// addCountsGo is addCounts in Go.
+func addCountsGo(acc []float64, nb int, cnt []int32, slots []int32, vals []float64) {
+	cnt = cnt[:nb]
+	for x, s := range slots {
+		v := vals[x]
+		a := acc[int(s)*nb : int(s)*nb+nb]
+		a = a[:len(cnt)]
+		for b, c := range cnt {
+			a[b] += float64(float64(c) * v)
+		}
+	}
+}
+
+// slotMajor reports whether the kernels sum a block of nb replicates
+// slot-major with addCounts: only when AVX2 runs it. In Go the
+// replicate-major kernels, which visit only the replicates that drew a
+// question, are faster (BenchmarkKappaLayouts: 1.7× on κ).
+func slotMajor(nb int) bool { return useAVX2 && nb > 0 && nb%4 == 0 }
+
+// slotIota is the slots 0, 1, …, 255: the slots of dense sums (α's
+// disagreements and dense margins, ICC's sums and column sums).
+var slotIota = func() []int32 {
+	s := make([]int32, 256)
+	for i := range s {
+		s[i] = int32(i)
+	}
+	return s
+}()
