@@ -50,8 +50,13 @@
 // every statistic of the population streams its per-question sums over
 // that list, each replicate's sums in question order as one replicate alone
 // would take them — so the intervals do not depend on the block size or the
-// number of cores, bit for bit. A replicate where a statistic is undefined
-// is ignored by the interval.
+// number of cores, bit for bit. On amd64 with AVX2 the sums of κ, of α's
+// disagreements and margins and of ICC are kept slot-major (the replicates
+// of one sum side by side) and each question adds its statistics times its
+// draw counts to four replicates per instruction (addCounts); elsewhere the
+// kernels go replicate by replicate over the replicates that drew the
+// question; both give the same sums bit for bit. A replicate where a
+// statistic is undefined is ignored by the interval.
 //
 // Between two bootstraps a population's statistics are built instrument by
 // instrument, each instrument's α rows on one goroutine and its κ and ICC
