@@ -79,3 +79,39 @@ func TestAddCountsBounds(t *testing.T) {
 		}()
 	}
 }
+
+// TestSlotMajorNeedsFinite checks that per-question ANOVA sums with a
+// value that is not finite are marked so, and that ICC's replicates on
+// such sums are the replicate-major pass's, bit for bit, in a block that
+// would otherwise be summed slot-major (there a question a replicate did
+// not draw would add 0·Inf = NaN).
+func TestSlotMajorNeedsFinite(t *testing.T) {
+	if a := newANOVASums([][]float64{{1, 2}, {3, math.Inf(1)}}, []int{0, 1}, 2); a.finite {
+		t.Error("newANOVASums: got finite sums with an infinite value, want not")
+	}
+	nQ, k := 50, 2
+	a := &anovaSums{k: k}
+	for q := range nQ {
+		a.qs = append(a.qs, int32(q))
+		a.n, a.g, a.s, a.q = append(a.n, 2), append(a.g, float64(q%7)-3), append(a.s, float64(q%5)), append(a.q, float64(q%9)+1)
+		a.c = append(a.c, float64(q%3), float64(q%4)-1)
+	}
+	a.q[17] = math.Inf(1)
+	a.finite = allFinite(a.n, a.g, a.s, a.q, a.c)
+	bc := blockOf(nQ, repBlock, 3)
+	run := func(avx bool) [][]float64 {
+		defer func(v bool) { useAVX2 = v }(useAVX2)
+		useAVX2 = avx
+		out := newOut(repBlock, 4)
+		a.icc(bc, out, &scratch{})
+		return out
+	}
+	want, got := run(false), run(true)
+	for b := range want {
+		for i := range want[b] {
+			if math.Float64bits(got[b][i]) != math.Float64bits(want[b][i]) {
+				t.Fatalf("replicate %d, ICC %d: got %v, want %v", b, i, got[b][i], want[b][i])
+			}
+		}
+	}
+}

@@ -117,6 +117,7 @@ func trimStats(s string) string {
 type coincidences struct {
 	domain []float64
 	nQ     int
+	finite bool // every per-question sum is finite (see allFinite)
 	// Off-diagonal entries (c ≠ k), only kept when the ordinal level is
 	// asked for: the ordinal δ depends on the replicate's margins. ord
 	// holds each entry's (c, k) and the index of its value in vTab, in
@@ -714,7 +715,23 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 	if ordinal {
 		co.ord, co.vTab = ob.entries(), ob.vTab
 	}
+	co.finite = allFinite(co.doNom, co.doInt, co.mD, co.mN)
 	return co
+}
+
+// allFinite reports whether no value of xs is ±Inf or NaN. The slot-major
+// passes add 0·v for the questions a replicate did not draw, which changes
+// no sum only when v is finite; kernels with a value that is not (never
+// built from a valid study) keep the replicate-major pass.
+func allFinite(xs ...[]float64) bool {
+	for _, x := range xs {
+		for _, v := range x {
+			if math.IsInf(v, 0) || math.IsNaN(v) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // alphas sets out[b][i] to α at levels[i] (AlphaNominal, AlphaOrdinal or
@@ -747,7 +764,7 @@ func (co *coincidences) alphas(bc *blockCounts, levels []string, out [][]float64
 	ncAll := sc.floats(0, V*nb)
 	doNom, doInt := sc.floats(3, nb), sc.floats(4, nb)
 	nQ := min(co.nQ, bc.nQ())
-	if slotMajor(nb) {
+	if slotMajor(nb) && co.finite {
 		co.sumsBySlot(bc, nQ, nb, ncAll, doNom, doInt, sc)
 	} else {
 		for q := 0; q < nQ; q++ {
@@ -1480,6 +1497,7 @@ func iccRows(d ratings) (rows []*row, why string) {
 // in flat arrays over the questions that have targets (qs ascending).
 type anovaSums struct {
 	k          int
+	finite     bool      // every per-question sum is finite (see allFinite)
 	qs         []int32   // questions with targets, ascending
 	n, g, s, q []float64 // per entry of qs: targets, Σx, Σ(row sum)², Σx²
 	c          []float64 // per entry of qs, k column sums
@@ -1532,6 +1550,7 @@ func newANOVASums(x [][]float64, qs []int, k int) *anovaSums {
 		a.n, a.g, a.s, a.q = append(a.n, s.n), append(a.g, s.g), append(a.s, s.s), append(a.q, s.q)
 		a.c = append(a.c, s.c...)
 	}
+	a.finite = allFinite(a.n, a.g, a.s, a.q, a.c)
 	return a
 }
 
@@ -1583,11 +1602,12 @@ func (a *anovaSums) icc(bc *blockCounts, out [][]float64, sc *scratch) {
 	Ns, Gs, Ss, Qs := sc.floats(5, nb), sc.floats(6, nb), sc.floats(7, nb), sc.floats(8, nb)
 	Call := sc.floats(0, a.k*nb)
 	nQ := bc.nQ()
-	if slotMajor(nb) {
+	bySlot := slotMajor(nb) && a.finite
+	if bySlot {
 		a.sumsBySlot(bc, nQ, nb, Ns, Gs, Ss, Qs, Call, sc)
 	}
 	for i, q := range a.qs {
-		if slotMajor(nb) {
+		if bySlot {
 			break
 		}
 		if int(q) >= nQ {
