@@ -107,8 +107,8 @@ DROP TABLE hraw; DROP TABLE jraw;`, "DIR", dir)
 }
 
 // BenchmarkLoaders loads the same study with one loader connection and
-// batches handed over unbuffered (the default), with two batches queued
-// for one connection and with two connections and two queued, in the same run,
+// batches handed over unbuffered, with two batches queued for one
+// connection (the default) and with two connections and two queued, in the same run,
 // and reports the CPU seconds of each load besides its wall time. The
 // study's size is EUROEXEC_BENCH_QUESTIONS (default 40000; 5000 runs in
 // seconds).

@@ -57,16 +57,18 @@ var loaderConns = 1
 // queuedBatches is how many batches may wait for a loader connection
 // beyond those being inserted, so that the reader does not stop at the end
 // of a step (which flushes every table) or of a burst; 0 is a hand-over.
-// The loader is the load's critical path (busy ~75 % of it at 40,000
-// questions): with the unbuffered hand-over the reader waited on it 20 s,
-// with two batches queued 9 s. But on an idle machine the queue did not
-// shorten the load and cost CPU (the 40,000-question load, alternating
-// runs, wall s / CPU s: 2 queued 34.4 / 61.0 and 38.5 / 66.6; the
-// hand-over 37.2 / 58.4 and 36.0 / 56.6; the binary before the queue
-// 34.0 / 53.0 and 37.8 / 59.0): the reader's wait was only moved to
-// DuckDB's side, and the queued batches' memory is faulted in again. So
-// the default is the hand-over; BenchmarkLoaders measures the others.
-var queuedBatches = 0
+// With the hand-over the reader and the loader took turns: at 40,000
+// questions a trace of the load had the reader blocked in send 5.1 s and
+// the loader idle 5.4 s of a 15 s load. Two batches queued once cost CPU
+// without shortening the load (its wait moved to DuckDB's side), but that
+// was while the loader's thread busy-waited on DuckDB's worker
+// (loadThreads): with one DuckDB thread, `euroexec ingest` of the
+// 40,000-question sample study took 12.1–12.9 s against 13.0–15.0 s with
+// the hand-over in nine alternating pairs, for the same CPU (19.6–21.2
+// against 19.6–22.4 s) and up to ~100 MB more memory (the queued batches;
+// the load's peak stays far below read back's). BenchmarkLoaders measures
+// the others.
+var queuedBatches = 2
 
 // inTransactions makes a single loader connection insert the batches of
 // one step of the load (one readAll step: the questions, the responses,

@@ -146,3 +146,20 @@ func checkSameDump(t *testing.T, got, want map[string]string) {
 		t.Errorf("got no responses or gradings loaded, want some")
 	}
 }
+
+// TestLoadQueuedSameRows checks that the test study loads into the same
+// rows in the same order with batches queued for the loader
+// (queuedBatches, the default) as with the unbuffered hand-over.
+func TestLoadQueuedSameRows(t *testing.T) {
+	defer func(v int) { queuedBatches = v }(queuedBatches)
+	dumps := map[int]map[string]string{}
+	for _, n := range []int{2, 0} {
+		queuedBatches = n
+		db := filepath.Join(t.TempDir(), "s.duckdb")
+		if _, err := Ingest(context.Background(), filepath.Join("testdata", "base"), Options{DB: db}); err != nil {
+			t.Fatal(err)
+		}
+		dumps[n] = dumpTables(t, db)
+	}
+	checkSameDump(t, dumps[2], dumps[0])
+}
