@@ -27,6 +27,33 @@ func addCounts(acc []float64, nb int, cnt []int32, slots []int32, vals []float64
 	addCountsGo(acc, nb, cnt, slots, vals)
 }
 
+// addCountsDense is addCounts on the slots 0, 1, …, len(vals)−1, whose
+// bounds need no scan.
+func addCountsDense(acc []float64, nb int, cnt []int32, vals []float64) {
+	if len(vals) > len(slotIota) {
+		addCounts(acc, nb, cnt, iota32(len(vals)), vals)
+		return
+	}
+	slots := slotIota[:len(vals)]
+	if useAVX2 && nb%4 == 0 && nb > 0 {
+		if len(cnt) < nb || len(vals)*nb > len(acc) {
+			panic("reliability: addCountsDense: the sums are not in acc")
+		}
+		addCountsAVX2(acc, nb, cnt, slots, vals)
+		return
+	}
+	addCountsGo(acc, nb, cnt, slots, vals)
+}
+
+// iota32 returns the slots 0, 1, …, n−1.
+func iota32(n int) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = int32(i)
+	}
+	return s
+}
+
 // addCountsGo is addCounts in Go.
 func addCountsGo(acc []float64, nb int, cnt []int32, slots []int32, vals []float64) {
 	cnt = cnt[:nb]
@@ -48,10 +75,4 @@ func slotMajor(nb int) bool { return useAVX2 && nb > 0 && nb%4 == 0 }
 
 // slotIota is the slots 0, 1, …, 255: the slots of dense sums (α's
 // disagreements and dense margins, ICC's sums and column sums).
-var slotIota = func() []int32 {
-	s := make([]int32, 256)
-	for i := range s {
-		s[i] = int32(i)
-	}
-	return s
-}()
+var slotIota = iota32(256)

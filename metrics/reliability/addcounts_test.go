@@ -34,6 +34,7 @@ func TestAddCounts(t *testing.T) {
 			want := make([]float64, nS*nb)
 			got := make([]float64, nS*nb)
 			gotGo := make([]float64, nS*nb)
+			gotDense, wantDense := make([]float64, nS*nb), make([]float64, nS*nb)
 			for range nQ {
 				cnt := make([]int32, nb)
 				for b := range cnt {
@@ -55,10 +56,23 @@ func TestAddCounts(t *testing.T) {
 				}
 				addCounts(got, nb, cnt, slots, vals)
 				addCountsGo(gotGo, nb, cnt, slots, vals)
+				dense := make([]float64, r.IntN(nS+1))
+				for x := range dense {
+					dense[x] = val()
+					for b, c := range cnt {
+						if c != 0 {
+							wantDense[x*nb+b] += float64(float64(c) * dense[x])
+						}
+					}
+				}
+				addCountsDense(gotDense, nb, cnt, dense)
 			}
 			for i := range want {
 				if math.Float64bits(got[i]) != math.Float64bits(want[i]) || math.Float64bits(gotGo[i]) != math.Float64bits(want[i]) {
 					t.Fatalf("nb %d trial %d: sum %d: got %v (Go %v), want %v (AVX2 used: %v)", nb, trial, i, got[i], gotGo[i], want[i], useAVX2 && nb%4 == 0)
+				}
+				if math.Float64bits(gotDense[i]) != math.Float64bits(wantDense[i]) {
+					t.Fatalf("nb %d trial %d: dense sum %d: got %v, want %v", nb, trial, i, gotDense[i], wantDense[i])
 				}
 			}
 		}
@@ -78,6 +92,12 @@ func TestAddCountsBounds(t *testing.T) {
 			addCounts(make([]float64, 8), 4, make([]int32, 4), slots, make([]float64, len(slots)))
 		}()
 	}
+	defer func() {
+		if recover() == nil && useAVX2 {
+			t.Errorf("3 dense sums of a 2-slot acc: got no panic, want one")
+		}
+	}()
+	addCountsDense(make([]float64, 8), 4, make([]int32, 4), make([]float64, 3))
 }
 
 // TestSlotMajorNeedsFinite checks that per-question ANOVA sums with a

@@ -235,9 +235,9 @@ func (co *coincidences) sumsBySlot(bc *blockCounts, nQ, nb int, ncAll, doNom, do
 	for q := 0; q < nQ; q++ {
 		cnt := bc.dense[q*nb : q*nb+nb]
 		d := [2]float64{co.doNom[q], co.doInt[q]}
-		addCounts(acc, nb, cnt, slotIota[:2], d[:])
+		addCountsDense(acc, nb, cnt, d[:])
 		if co.mD != nil {
-			addCounts(margins, nb, cnt, slotIota[:V], co.mD[q*V:q*V+V])
+			addCountsDense(margins, nb, cnt, co.mD[q*V:q*V+V])
 			continue
 		}
 		lo, hi := co.mStart[q], co.mStart[q+1]
@@ -1565,21 +1565,14 @@ func (a *anovaSums) eval(bc *blockCounts, out [][]float64, sc *scratch) { a.icc(
 func (a *anovaSums) sumsBySlot(bc *blockCounts, nQ, nb int, Ns, Gs, Ss, Qs, Call []float64, sc *scratch) {
 	acc := sc.floats(12, (4+a.k)*nb) // slots n, g, s, q, then the columns
 	cols := acc[4*nb:]
-	colSlots := slotIota[:min(a.k, len(slotIota))]
-	if a.k > len(slotIota) {
-		colSlots = make([]int32, a.k)
-		for j := range colSlots {
-			colSlots[j] = int32(j)
-		}
-	}
 	for i, q := range a.qs {
 		if int(q) >= nQ {
 			break
 		}
 		cnt := bc.dense[int(q)*nb : int(q)*nb+nb]
 		v := [4]float64{a.n[i], a.g[i], a.s[i], a.q[i]}
-		addCounts(acc, nb, cnt, slotIota[:4], v[:])
-		addCounts(cols, nb, cnt, colSlots, a.c[i*a.k:(i+1)*a.k])
+		addCountsDense(acc, nb, cnt, v[:])
+		addCountsDense(cols, nb, cnt, a.c[i*a.k:(i+1)*a.k])
 	}
 	copy(Ns, acc[:nb])
 	copy(Gs, acc[nb:2*nb])
