@@ -76,3 +76,34 @@ func slotMajor(nb int) bool { return useAVX2 && nb > 0 && nb%4 == 0 }
 // slotIota is the slots 0, 1, …, 255: the slots of dense sums (α's
 // disagreements and dense margins, ICC's sums and column sums).
 var slotIota = iota32(256)
+
+// sumTypes32 sets s[b], for each of the 32 replicates b of a block, to the
+// sum of the terms perT[typ[x]·32 + b] of a question's entries x (the
+// typed ordinal α's terms, type-major), from +0 in entry order as
+// typedEntries.addQuestion adds them replicate by replicate: bit for bit
+// the same sums. With AVX2 the 32 sums are kept in eight registers.
+func sumTypes32(perT []float64, typ []uint16, s *[32]float64) {
+	if !useAVX2 {
+		sumTypes32Go(perT, typ, s)
+		return
+	}
+	top := uint16(0)
+	for _, t := range typ {
+		top = max(top, t)
+	}
+	if len(typ) > 0 && int(top)*32+32 > len(perT) {
+		panic("reliability: sumTypes32: a type's terms are not in perT")
+	}
+	sumTypes32AVX2(perT, typ, s)
+}
+
+// sumTypes32Go is sumTypes32 in Go.
+func sumTypes32Go(perT []float64, typ []uint16, s *[32]float64) {
+	*s = [32]float64{}
+	for _, t := range typ {
+		row := (*[32]float64)(perT[int(t)*32 : int(t)*32+32])
+		for b := range s {
+			s[b] += row[b]
+		}
+	}
+}

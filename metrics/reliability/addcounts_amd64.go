@@ -11,3 +11,8 @@ var useAVX2 = cpu.X86.HasAVX2
 //
 //go:noescape
 func addCountsAVX2(acc []float64, nb int, cnt []int32, slots []int32, vals []float64)
+
+// sumTypes32AVX2 is sumTypes32 with AVX2; it does not check bounds.
+//
+//go:noescape
+func sumTypes32AVX2(perT []float64, typ []uint16, s *[32]float64)

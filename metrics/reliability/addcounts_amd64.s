@@ -45,3 +45,51 @@ chunk:
 done:
 	VZEROUPPER
 	RET
+
+// func sumTypes32AVX2(perT []float64, typ []uint16, s *[32]float64)
+//
+// s[b] = Σ_x perT[typ[x]*32 + b] for b < 32, each sum from +0 in entry
+// order, the 32 sums in eight registers.
+TEXT ·sumTypes32AVX2(SB), NOSPLIT, $0-56
+	MOVQ   perT_base+0(FP), DI
+	MOVQ   typ_base+24(FP), SI
+	MOVQ   typ_len+32(FP), CX
+	MOVQ   s+48(FP), DX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	TESTQ  CX, CX
+	JZ     store
+
+entry:
+	MOVWQZX (SI), AX
+	SHLQ    $8, AX
+	ADDQ    DI, AX
+	VADDPD  0(AX), Y0, Y0
+	VADDPD  32(AX), Y1, Y1
+	VADDPD  64(AX), Y2, Y2
+	VADDPD  96(AX), Y3, Y3
+	VADDPD  128(AX), Y4, Y4
+	VADDPD  160(AX), Y5, Y5
+	VADDPD  192(AX), Y6, Y6
+	VADDPD  224(AX), Y7, Y7
+	ADDQ    $2, SI
+	DECQ    CX
+	JNZ     entry
+
+store:
+	VMOVUPD Y0, 0(DX)
+	VMOVUPD Y1, 32(DX)
+	VMOVUPD Y2, 64(DX)
+	VMOVUPD Y3, 96(DX)
+	VMOVUPD Y4, 128(DX)
+	VMOVUPD Y5, 160(DX)
+	VMOVUPD Y6, 192(DX)
+	VMOVUPD Y7, 224(DX)
+	VZEROUPPER
+	RET

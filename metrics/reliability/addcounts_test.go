@@ -135,3 +135,40 @@ func TestSlotMajorNeedsFinite(t *testing.T) {
 		}
 	}
 }
+
+// TestSumTypes32 checks sumTypes32 (AVX2 where the CPU has it) and
+// sumTypes32Go against each replicate's sum of its terms from +0 in entry
+// order, bit for bit, and that a type past perT panics.
+func TestSumTypes32(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for trial := range 300 {
+		nT := 1 + r.IntN(40)
+		perT := make([]float64, nT*32)
+		for i := range perT {
+			perT[i] = r.NormFloat64() * math.Pow(10, float64(r.IntN(20)-10))
+		}
+		typ := make([]uint16, r.IntN(25))
+		for x := range typ {
+			typ[x] = uint16(r.IntN(nT))
+		}
+		var got, gotGo [32]float64
+		sumTypes32(perT, typ, &got)
+		sumTypes32Go(perT, typ, &gotGo)
+		for b := range 32 {
+			var want float64
+			for _, ty := range typ {
+				want += perT[int(ty)*32+b]
+			}
+			if math.Float64bits(got[b]) != math.Float64bits(want) || math.Float64bits(gotGo[b]) != math.Float64bits(want) {
+				t.Fatalf("trial %d replicate %d: got %v (Go %v), want %v", trial, b, got[b], gotGo[b], want)
+			}
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a type past perT: got no panic, want one")
+		}
+	}()
+	var s [32]float64
+	sumTypes32(make([]float64, 64), []uint16{0, 2}, &s)
+}

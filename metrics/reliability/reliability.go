@@ -53,7 +53,9 @@
 // number of cores, bit for bit. On amd64 with AVX2 the sums of κ, of α's
 // disagreements and margins and of ICC are kept slot-major (the replicates
 // of one sum side by side) and each question adds its statistics times its
-// draw counts to four replicates per instruction (addCounts); elsewhere the
+// draw counts to four replicates per instruction (addCounts), and the
+// ordinal α's per-type terms of a block's 32 replicates are summed in
+// eight registers (sumTypes32); elsewhere the
 // kernels go replicate by replicate over the replicates that drew the
 // question; both give the same sums bit for bit. A replicate where a
 // statistic is undefined is ignored by the interval.

@@ -401,6 +401,35 @@ func (e *typedEntries) addQuestion(lo, hi int32, bs []uint8, cs []int32, _, per 
 	}
 }
 
+// sumBlock32 is the ordinal pass of alphas over a block of 32 replicates
+// when it is summed slot-major: the replicates' terms (perAll, tl per
+// replicate) are laid out type-major, each question's 32 sums of its
+// entries' terms are taken at once (sumTypes32: entry order, as
+// addQuestion), and doOrd[b] += float64(cnt[b])·s[b] for every replicate
+// b (one that did not draw the question adds 0·s = ±0, s being finite),
+// so that every sum is addQuestion's bit for bit.
+func (e *typedEntries) sumBlock32(eStart []int32, nQ int, bc *blockCounts, perAll []float64, tl int, doOrd []float64, sc *scratch) {
+	perT := sc.floats(13, tl*32)
+	for b := range 32 {
+		for t, v := range perAll[b*tl : b*tl+tl] {
+			perT[t*32+b] = v
+		}
+	}
+	doOrd = doOrd[:32]
+	var s [32]float64
+	for q := 0; q < nQ; q++ {
+		lo, hi := eStart[q], eStart[q+1]
+		if lo == hi {
+			continue
+		}
+		sumTypes32(perT, e.typ[lo:hi], &s)
+		cnt := bc.dense[q*32 : q*32+32]
+		for b, c := range cnt {
+			doOrd[b] += float64(c) * s[b]
+		}
+	}
+}
+
 // maxTypes is the most types typedEntries hold (at most 2¹⁶: a type is a
 // uint16; a power of two: a mask): a replicate's terms take 32 KB at most.
 const maxTypes = 1 << 12
@@ -715,7 +744,7 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 	if ordinal {
 		co.ord, co.vTab = ob.entries(), ob.vTab
 	}
-	co.finite = allFinite(co.doNom, co.doInt, co.mD, co.mN)
+	co.finite = allFinite(co.doNom, co.doInt, co.mD, co.mN, co.vTab)
 	return co
 }
 
@@ -861,7 +890,9 @@ func (co *coincidences) alphas(bc *blockCounts, levels []string, out [][]float64
 			}
 		}
 	}
-	if ordinal {
+	if te, ok := co.ord.(*typedEntries); ok && ordinal && nb == 32 && slotMajor(nb) && co.finite {
+		te.sumBlock32(co.eStart, nQ, bc, perAll, tl, doOrd, sc)
+	} else if ordinal {
 		per, stride := perAll, tl
 		if tl == 0 {
 			per, stride = midAll, V
@@ -944,7 +975,7 @@ func (bc *blockCounts) fill(cnt []int32, nb int) {
 // scratch is one bootstrap worker's reusable space, so that replicates
 // allocate nothing once the buffers have grown to their largest size.
 type scratch struct {
-	f [13][]float64
+	f [14][]float64
 }
 
 // floats returns buffer i with length n, zeroed.
