@@ -60,16 +60,20 @@ func TestLoadOneThread(t *testing.T) {
 	if threads != 1 {
 		t.Errorf("got DuckDB threads %d while loading, want 1", threads)
 	}
-	dumps := map[int]map[string]string{}
-	for _, n := range []int{1, 0} {
-		loadThreads = n
-		db := filepath.Join(t.TempDir(), "s.duckdb")
-		if _, err := Ingest(context.Background(), filepath.Join("testdata", "base"), Options{DB: db}); err != nil {
-			t.Fatal(err)
-		}
-		dumps[n] = dumpTables(t, db)
+	got := loadBaseDump(t)
+	loadThreads = 0
+	checkSameDump(t, got, loadBaseDump(t))
+}
+
+// loadBaseDump ingests testdata/base into a new database and returns its
+// tables (dumpTables).
+func loadBaseDump(t *testing.T) map[string]string {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "s.duckdb")
+	if _, err := Ingest(context.Background(), filepath.Join("testdata", "base"), Options{DB: db}); err != nil {
+		t.Fatal(err)
 	}
-	checkSameDump(t, dumps[1], dumps[0])
+	return dumpTables(t, db)
 }
 
 // dumpTables returns every table of the database file db as text, rows
@@ -152,14 +156,8 @@ func checkSameDump(t *testing.T, got, want map[string]string) {
 // (queuedBatches, the default) as with the unbuffered hand-over.
 func TestLoadQueuedSameRows(t *testing.T) {
 	defer func(v int) { queuedBatches = v }(queuedBatches)
-	dumps := map[int]map[string]string{}
-	for _, n := range []int{2, 0} {
-		queuedBatches = n
-		db := filepath.Join(t.TempDir(), "s.duckdb")
-		if _, err := Ingest(context.Background(), filepath.Join("testdata", "base"), Options{DB: db}); err != nil {
-			t.Fatal(err)
-		}
-		dumps[n] = dumpTables(t, db)
-	}
-	checkSameDump(t, dumps[2], dumps[0])
+	queuedBatches = 2
+	got := loadBaseDump(t)
+	queuedBatches = 0
+	checkSameDump(t, got, loadBaseDump(t))
 }
