@@ -64,8 +64,8 @@ var loaderConns = 1
 // was while the loader's thread busy-waited on DuckDB's worker
 // (loadThreads): with one DuckDB thread, `euroexec ingest` of the
 // 40,000-question sample study took 12.1–12.9 s against 13.0–15.0 s with
-// the hand-over in nine alternating pairs, for the same CPU (19.6–21.2
-// against 19.6–22.4 s) and up to ~100 MB more memory (the queued batches;
+// the hand-over in nine alternating pairs, for the same CPU (19.8–21.3
+// against 19.3–22.4 s) and up to ~100 MB more memory (the queued batches;
 // the load's peak stays far below read back's). BenchmarkLoaders measures
 // the others.
 var queuedBatches = 2

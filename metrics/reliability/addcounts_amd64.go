@@ -2,8 +2,8 @@ package reliability
 
 import "golang.org/x/sys/cpu"
 
-// useAVX2 says that addCounts may use addCountsAVX2 (the CPU and the OS
-// support AVX2); the tests turn it off to compare.
+// useAVX2 says that addCounts and sumTypes32 may use AVX2 (the CPU and the OS
+// support it); the tests turn it off to compare.
 var useAVX2 = cpu.X86.HasAVX2
 
 // addCountsAVX2 is addCounts with AVX2, for nb a multiple of 4; it does not

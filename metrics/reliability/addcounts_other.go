@@ -2,7 +2,7 @@
 
 package reliability
 
-// useAVX2 is false off amd64: addCounts runs in Go.
+// useAVX2 is false off amd64: the replicate-major kernels run.
 var useAVX2 = false
 
 func addCountsAVX2(acc []float64, nb int, cnt []int32, slots []int32, vals []float64) {
