@@ -12,7 +12,7 @@ package reliability
 func addCounts(acc []float64, nb int, cnt []int32, slots []int32, vals []float64) {
 	cnt = cnt[:nb]
 	vals = vals[:len(slots)]
-	if useAVX2 && nb%4 == 0 && nb > 0 {
+	if slotMajor(nb) {
 		// the assembly does not check bounds: every slot's sums must lie in acc
 		lo, hi := int32(0), int32(-1)
 		for _, s := range slots {
@@ -35,7 +35,7 @@ func addCountsDense(acc []float64, nb int, cnt []int32, vals []float64) {
 		return
 	}
 	slots := slotIota[:len(vals)]
-	if useAVX2 && nb%4 == 0 && nb > 0 {
+	if slotMajor(nb) {
 		if len(cnt) < nb || len(vals)*nb > len(acc) {
 			panic("reliability: addCountsDense: the sums are not in acc")
 		}

@@ -1587,6 +1587,36 @@ func newANOVASums(x [][]float64, qs []int, k int) *anovaSums {
 
 func (a *anovaSums) eval(bc *blockCounts, out [][]float64, sc *scratch) { a.icc(bc, out, sc) }
 
+// sumsByRow is the pass of icc over the questions replicate by replicate,
+// over the replicates that drew each question (bc's lists): it adds each
+// question's four sums into Ns, Gs, Ss, Qs and its k column sums into Call
+// (nb × k, replicate-major), in question order.
+func (a *anovaSums) sumsByRow(bc *blockCounts, nQ int, Ns, Gs, Ss, Qs, Call []float64) {
+	for i, q := range a.qs {
+		if int(q) >= nQ {
+			break
+		}
+		j0, j1 := bc.start[q], bc.start[q+1]
+		if j0 == j1 {
+			continue
+		}
+		cs := a.c[i*a.k : (i+1)*a.k : (i+1)*a.k]
+		an, ag, as, aq := a.n[i], a.g[i], a.s[i], a.q[i]
+		bcc := bc.c[j0:j1:j1]
+		for j, b := range bc.b[j0:j1] {
+			w := float64(bcc[j])
+			Ns[b] += w * an
+			Gs[b] += w * ag
+			Ss[b] += w * as
+			Qs[b] += w * aq
+			C := Call[int(b)*a.k : int(b)*a.k+a.k]
+			for j := range C {
+				C[j] += w * cs[j]
+			}
+		}
+	}
+}
+
 // sumsBySlot is the pass of icc over the questions when the block's sums
 // are slot-major (slotMajor): each question adds its four sums and k
 // column sums times its draw counts to all nb replicates at once
@@ -1626,35 +1656,10 @@ func (a *anovaSums) icc(bc *blockCounts, out [][]float64, sc *scratch) {
 	Ns, Gs, Ss, Qs := sc.floats(5, nb), sc.floats(6, nb), sc.floats(7, nb), sc.floats(8, nb)
 	Call := sc.floats(0, a.k*nb)
 	nQ := bc.nQ()
-	bySlot := slotMajor(nb) && a.finite
-	if bySlot {
+	if slotMajor(nb) && a.finite {
 		a.sumsBySlot(bc, nQ, nb, Ns, Gs, Ss, Qs, Call, sc)
-	}
-	for i, q := range a.qs {
-		if bySlot {
-			break
-		}
-		if int(q) >= nQ {
-			break
-		}
-		j0, j1 := bc.start[q], bc.start[q+1]
-		if j0 == j1 {
-			continue
-		}
-		cs := a.c[i*a.k : (i+1)*a.k : (i+1)*a.k]
-		an, ag, as, aq := a.n[i], a.g[i], a.s[i], a.q[i]
-		bcc := bc.c[j0:j1:j1]
-		for j, b := range bc.b[j0:j1] {
-			w := float64(bcc[j])
-			Ns[b] += w * an
-			Gs[b] += w * ag
-			Ss[b] += w * as
-			Qs[b] += w * aq
-			C := Call[int(b)*a.k : int(b)*a.k+a.k]
-			for j := range C {
-				C[j] += w * cs[j]
-			}
-		}
+	} else {
+		a.sumsByRow(bc, nQ, Ns, Gs, Ss, Qs, Call)
 	}
 	nan := math.NaN()
 	for b, o := range out {
