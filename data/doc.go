@@ -3,8 +3,7 @@
 //
 // # Generator
 //
-// Write(dir, opt) writes a study folder in the format of DESIGN.md ("The study
-// folder"); Walk(opt, fn) yields the ground truth of the same study (every
+// Write(dir, opt) writes a study folder in the format of docs/FORMAT.md; Walk(opt, fn) yields the ground truth of the same study (every
 // question, response and grading, with resolved model names and canonical
 // verdicts) without writing anything. Both run one generator, question by
 // question: each question draws from its own math/rand/v2 PCG stream seeded
@@ -28,7 +27,7 @@
 // phrase with a probability that grows with its quality, so ROUGE and BLEU
 // against the reference answers correlate with the human scores.
 //
-// # Files written (choices where DESIGN.md leaves one)
+// # Files written (choices where docs/FORMAT.md leaves one)
 //
 //   - study.toml: title, human_label ("Human Expert"), main_round ("main") and
 //     one [columns] alias, "Loc." = "Localization", used by the per-domain
@@ -101,6 +100,6 @@
 // Sample returns the study Write(dir, DefaultOptions()) writes, embedded from
 // data/sample (go test ./data -run TestSample -update regenerates it).
 // WriteSummEval and SummEvalJudgeStudy build a study from the SummEval data
-// set beside the repository (../shared/datasets/summeval-llm-judge); the
-// committed data/testdata/summeval was made with WriteSummEval.
+// set (its expert ratings are in internal/realdata); the committed
+// data/testdata/summeval was made with WriteSummEval.
 package data

@@ -21,7 +21,7 @@ import (
 	"github.com/xuri/excelize/v2"
 )
 
-var update = flag.Bool("update", false, "regenerate data/sample (and the SummEval fixture when ../shared is present)")
+var update = flag.Bool("update", false, "regenerate data/sample (and the SummEval fixture)")
 
 // listFiles returns the regular files under dir, relative, slash-separated, sorted.
 func listFiles(t *testing.T, fsys fs.FS) []string {

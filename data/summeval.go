@@ -12,10 +12,6 @@ import (
 	"strings"
 )
 
-// SummEvalDir is where, under the shared folder (../shared beside the
-// repository), the SummEval data set lives.
-const SummEvalDir = "datasets/summeval-llm-judge"
-
 // SummEvalAttributes are the SummEval rubric attributes (Likert 1–5).
 var SummEvalAttributes = []string{"coherence", "consistency", "fluency", "relevance"}
 
@@ -50,8 +46,9 @@ OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
 SOFTWARE.
 `
 
-// WriteSummEval writes the SummEval expert study into outDir from
-// sharedDir/datasets/summeval-llm-judge/derived/human_scores_long.csv:
+// WriteSummEval writes the SummEval expert study into outDir from experts,
+// SummEval's long table of ratings (doc_id, system, annotator_type,
+// annotator, attribute, score; internal/realdata holds a copy):
 // 100 questions (the articles; the prompt is the placeholder
 // "Summarise article <id>", no article text), the 12 systems as models, the
 // 3 experts (expert_1..3) as human graders with the rubric attributes
@@ -60,9 +57,8 @@ SOFTWARE.
 // summaries and article texts carry no license that allows copying them).
 // Only the MIT-licensed expert annotations are used; crowd ratings are left
 // out. This is how data/testdata/summeval was made.
-func WriteSummEval(sharedDir, outDir string) error {
-	src := filepath.Join(sharedDir, SummEvalDir, "derived", "human_scores_long.csv")
-	scores, err := readLongScores(src, func(rec map[string]string) (string, bool) {
+func WriteSummEval(experts io.Reader, outDir string) error {
+	scores, err := readLongScores(experts, "human_scores_long.csv", func(rec map[string]string) (string, bool) {
 		return rec["annotator"], rec["annotator_type"] == "expert"
 	}, "annotator", "annotator_type")
 	if err != nil {
@@ -73,16 +69,15 @@ func WriteSummEval(sharedDir, outDir string) error {
 
 // SummEvalJudgeStudy writes the same study as WriteSummEval into outDir plus
 // one wide grading file per LLM judge, grades/judges/<judge>.csv, from
-// sharedDir/datasets/summeval-llm-judge/derived/judge_scores_long.csv
-// (scores parsed from the judges' free text; an unparsable score, NA, is an
+// judges, the long table of the judges' scores (doc_id, system, judge, …,
+// attribute, score; the shared data set's judge_scores_long.csv: scores parsed from the judges' free text; an unparsable score, NA, is an
 // empty cell). The judge answers carry no license: use it in tests only and
 // never commit its output.
-func SummEvalJudgeStudy(sharedDir, outDir string) error {
-	if err := WriteSummEval(sharedDir, outDir); err != nil {
+func SummEvalJudgeStudy(experts, judges io.Reader, outDir string) error {
+	if err := WriteSummEval(experts, outDir); err != nil {
 		return err
 	}
-	src := filepath.Join(sharedDir, SummEvalDir, "derived", "judge_scores_long.csv")
-	scores, err := readLongScores(src, func(rec map[string]string) (string, bool) {
+	scores, err := readLongScores(judges, "judge_scores_long.csv", func(rec map[string]string) (string, bool) {
 		return rec["judge"], true
 	}, "judge")
 	if err != nil {
@@ -130,14 +125,10 @@ func systemOrder(a, b string) int {
 }
 
 // readLongScores reads a derived long CSV (doc_id, system, …, attribute,
-// score); who picks the evaluator column of a row and whether to keep it.
-func readLongScores(path string, who func(map[string]string) (string, bool), extra ...string) (*longScores, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("data: summeval: %w", err)
-	}
-	defer f.Close()
-	cr := csv.NewReader(f)
+// score), named path in errors; who picks the evaluator column of a row and
+// whether to keep it.
+func readLongScores(r io.Reader, path string, who func(map[string]string) (string, bool), extra ...string) (*longScores, error) {
+	cr := csv.NewReader(r)
 	header, err := cr.Read()
 	if err != nil {
 		return nil, fmt.Errorf("data: summeval: %s: header: %w", path, err)

@@ -2,33 +2,40 @@ package data
 
 import (
 	"encoding/csv"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// sharedDir is ../shared beside the repository, seen from this package.
-const sharedDir = "../../shared"
+	"github.com/euroexec/euroexec/internal/realdata"
+)
 
 const summEvalFixture = "testdata/summeval"
 
-// TestSummEvalFixture regenerates the SummEval fixture from ../shared (when
-// present) and compares it with the committed one; -update rewrites it.
-func TestSummEvalFixture(t *testing.T) {
-	if _, err := os.Stat(filepath.Join(sharedDir, SummEvalDir, "derived", "human_scores_long.csv")); err != nil {
-		t.Skipf("SummEval data set not found beside the repository (%v); skipped", err)
+// experts returns SummEval's expert ratings (internal/realdata's copy).
+func experts(t *testing.T) io.Reader {
+	t.Helper()
+	r, err := realdata.Open(realdata.SummEvalExperts)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return r
+}
+
+// TestSummEvalFixture regenerates the SummEval fixture from the expert
+// ratings and compares it with the committed one; -update rewrites it.
+func TestSummEvalFixture(t *testing.T) {
 	if *update {
 		for _, p := range []string{"grades", "questions.csv", "models.csv", "evaluators.csv", "study.toml", "LICENSE-SummEval"} {
 			os.RemoveAll(filepath.Join(summEvalFixture, p))
 		}
-		if err := WriteSummEval(sharedDir, summEvalFixture); err != nil {
+		if err := WriteSummEval(experts(t), summEvalFixture); err != nil {
 			t.Fatal(err)
 		}
 	}
 	dir := t.TempDir()
-	if err := WriteSummEval(sharedDir, dir); err != nil {
+	if err := WriteSummEval(experts(t), dir); err != nil {
 		t.Fatal(err)
 	}
 	got := listFiles(t, os.DirFS(dir))
@@ -46,7 +53,7 @@ func TestSummEvalFixture(t *testing.T) {
 }
 
 // TestSummEvalFixtureContent checks the committed fixture against facts read
-// by hand from ../shared/datasets/summeval-llm-judge (SOURCE.md and the first
+// by hand from the SummEval data set (its SOURCE.md and the first
 // rows of derived/human_scores_long.csv): 100 articles, 12 systems, 3 experts,
 // every unit graded by each expert; the first article's M8 summary got
 // coherence 4, consistency 5, fluency 5, relevance 2 from expert_1.
@@ -96,11 +103,13 @@ func TestSummEvalFixtureContent(t *testing.T) {
 }
 
 func TestSummEvalJudgeStudy(t *testing.T) {
-	if _, err := os.Stat(filepath.Join(sharedDir, SummEvalDir, "derived", "judge_scores_long.csv")); err != nil {
-		t.Skipf("SummEval judge scores not found beside the repository (%v); skipped", err)
+	judges, err := os.Open(realdata.SharedPath(t, "datasets/summeval-llm-judge/derived/judge_scores_long.csv"))
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer judges.Close()
 	dir := t.TempDir()
-	if err := SummEvalJudgeStudy(sharedDir, dir); err != nil {
+	if err := SummEvalJudgeStudy(experts(t), judges, dir); err != nil {
 		t.Fatal(err)
 	}
 	// SOURCE.md: 3 judges × 1,200 units, exactly 1 unparsable (NA) score, of llama-2-70b.

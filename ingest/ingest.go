@@ -1,6 +1,6 @@
-// Package ingest reads a study folder (the format is in DESIGN.md and the
-// README), checks every rule of the format, and bulk-loads the study into a
-// new DuckDB database through Arrow record batches, the batches of each
+// Package ingest reads a study folder (the format is in docs/FORMAT.md),
+// checks every rule of the format, and bulk-loads the study into a new
+// DuckDB database through Arrow record batches, the batches of each
 // step of the load (questions, responses, gradings, ...) in one
 // transaction, committed while the next step is read.
 //

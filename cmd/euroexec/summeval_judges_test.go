@@ -10,21 +10,28 @@ import (
 	"testing"
 
 	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/internal/realdata"
 )
 
 // TestSummEvalJudges adds the three LLM judges of the SummEval data set to
 // the expert study and checks Table 9's judge and human rubric per model
 // against means computed here straight from the judges' long file. The judge
-// answers have no license, so they are read from ../shared at test time and
-// never copied into the project; without ../shared the test skips.
+// answers have no license, so they are read from the shared folder beside
+// the repository at test time and never copied into the project
+// (realdata.SharedPath: skipped without it, failed under CI).
 func TestSummEvalJudges(t *testing.T) {
-	shared := filepath.Join("..", "..", "..", "shared")
-	long := filepath.Join(shared, "datasets", "summeval-llm-judge", "derived", "judge_scores_long.csv")
-	if _, err := os.Stat(long); err != nil {
-		t.Skipf("SKIPPED: the SummEval judge scores are not at %s (they live in ../shared, never in the repository)", long)
+	long := realdata.SharedPath(t, "datasets/summeval-llm-judge/derived/judge_scores_long.csv")
+	experts, err := realdata.Open(realdata.SummEvalExperts)
+	if err != nil {
+		t.Fatal(err)
 	}
+	judges, err := os.Open(long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer judges.Close()
 	study := filepath.Join(t.TempDir(), "study")
-	if err := data.SummEvalJudgeStudy(shared, study); err != nil {
+	if err := data.SummEvalJudgeStudy(experts, judges, study); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "r")

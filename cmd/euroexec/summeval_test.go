@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/internal/realdata"
 )
 
 // readCSV reads an output table as header-keyed rows.
@@ -214,7 +215,7 @@ func TestTable7TagFilter(t *testing.T) {
 func TestSummaryCrossCheck(t *testing.T) {
 	py := "/usr/bin/python3"
 	if err := exec.Command(py, "-c", "import openpyxl, scipy").Run(); err != nil {
-		t.Skipf("SKIPPED: %s with openpyxl and scipy is needed for the cross-check (apt-get install python3-openpyxl python3-scipy)", py)
+		realdata.Unavailable(t, py+" with openpyxl and scipy is needed for the cross-check (apt-get install python3-openpyxl python3-scipy)")
 	}
 	out := filepath.Join(t.TempDir(), "r")
 	var so, se bytes.Buffer

@@ -1,7 +1,8 @@
 // Package analysis computes every table and the data behind every figure of
 // the EuroExec paper (Tables 1–10 and 12, Figures 1–9, the Appendix B/C
-// analyses) from a Study, following the "Metric definitions (EuroExec)"
-// section of DESIGN.md, and returns them as a report.Report.
+// analyses) from a Study, with the paper's metric definitions
+// (docs/METHODS.md; every column in docs/OUTPUTS.md), and returns them as a
+// report.Report.
 //
 // The input is a Study: plain Go values read from the canonical database by
 // package transform. Analyze never panics on user input; a value that is

@@ -5,18 +5,16 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"os"
 	"sort"
 	"strconv"
 	"testing"
 
+	"github.com/euroexec/euroexec/internal/realdata"
 	"github.com/euroexec/euroexec/study"
 )
 
-// hannaPath is the real HANNA data set (third party, MIT; see its
-// SOURCE.md): 96 prompts × 11 systems × 3 rating slots × 6 criteria. It is
-// outside the repository; the test skips it when absent.
-const hannaPath = "/work/shared/datasets/hanna/derived/human_scores_long.csv"
+// The real HANNA data set (third party, MIT; internal/realdata/SOURCE.md):
+// 96 prompts × 11 systems × 3 rating slots × 6 criteria.
 
 // rubricStudy builds a rubric-only study: scores[q][m][h][a] are integer
 // human scores; judge[q][m][a] those of one judge "j".
@@ -209,11 +207,10 @@ func TestTauExactMeansHANNALike(t *testing.T) {
 // scores (rating slots as the three graders); the judge is a fixed
 // function of the scores so that its means are exact too.
 func TestTauExactMeansHANNA(t *testing.T) {
-	f, err := os.Open(hannaPath)
+	f, err := realdata.Open(realdata.HANNAHumans)
 	if err != nil {
-		t.Skipf("HANNA not available: %v", err)
+		t.Fatal(err)
 	}
-	defer f.Close()
 	rows, err := csv.NewReader(f).ReadAll()
 	if err != nil {
 		t.Fatal(err)

@@ -2,8 +2,7 @@ package calibration
 
 import (
 	"encoding/csv"
-	"errors"
-	"io/fs"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,24 +11,34 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/euroexec/euroexec/internal/realdata"
 	"github.com/euroexec/euroexec/metrics/analysis"
 )
 
-// summevalDir is the SummEval data set beside the repository (see
-// ../shared/datasets/README.md); tests that need it skip when it is absent.
-const summevalDir = "../../../shared/datasets/summeval-llm-judge/derived"
+// summevalShared is where the SummEval judge answers and summaries live in
+// the shared folder beside the repository: they carry no licence that
+// allows a copy (internal/realdata/SOURCE.md).
+const summevalShared = "datasets/summeval-llm-judge/derived"
 
+// readCSV reads the SummEval table name without its header: the expert
+// ratings from the repository's copy, the rest from the shared folder.
 func readCSV(t *testing.T, name string) [][]string {
 	t.Helper()
-	f, err := os.Open(filepath.Join(summevalDir, name))
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("SummEval data set not found at %s: skipped", summevalDir)
+	var r io.Reader
+	if name == "human_scores_long.csv" {
+		var err error
+		if r, err = realdata.Open(realdata.SummEvalExperts); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		f, err := os.Open(realdata.SharedPath(t, filepath.Join(summevalShared, name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		r = f
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
+	rows, err := csv.NewReader(r).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}

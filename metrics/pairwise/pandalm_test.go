@@ -4,18 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/euroexec/euroexec/internal/realdata"
 	"github.com/euroexec/euroexec/metrics/analysis"
 )
-
-// pandalmDir is PandaLM's test set beside the repository (../shared); the
-// test skips when it is absent.
-const pandalmDir = "../../../shared/datasets/pandalm-testset/raw"
 
 type pandaItem struct {
 	idx                int
@@ -28,10 +23,7 @@ var pandaGraders = []string{"annotator1", "annotator2", "annotator3", "gpt-3.5-t
 func readPandaLM(t *testing.T) []pandaItem {
 	t.Helper()
 	read := func(name string, v any) {
-		b, err := os.ReadFile(filepath.Join(pandalmDir, name))
-		if os.IsNotExist(err) {
-			t.Skipf("PandaLM test set not found at %s: skipped", pandalmDir)
-		}
+		b, err := realdata.Read(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,9 +45,9 @@ func readPandaLM(t *testing.T) []pandaItem {
 		Idx           int
 		PandalmResult int `json:"pandalm_result"`
 	}
-	read("testset-v1.json", &raw)
-	read("gpt-3.5-turbo-testset-v1.json", &gpt)
-	read("pandalm-7b-testset-v1.json", &panda)
+	read(realdata.PandaLMTestSet, &raw)
+	read(realdata.PandaLMGPT35, &gpt)
+	read(realdata.PandaLMPandaLM, &panda)
 	prompts := map[string]string{}
 	var items []pandaItem
 	for _, r := range raw {

@@ -2,20 +2,14 @@ package planning
 
 import (
 	"encoding/csv"
-	"errors"
-	"io/fs"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"testing"
 
+	"github.com/euroexec/euroexec/internal/realdata"
 	"github.com/euroexec/euroexec/metrics/analysis"
 )
-
-// summevalHuman is SummEval's long table of human ratings, beside the
-// repository (../shared/datasets); the test skips when it is absent.
-const summevalHuman = "../../../shared/datasets/summeval-llm-judge/derived/human_scores_long.csv"
 
 // TestSummEvalPlan plans a follow-up of SummEval from its 3 expert
 // ratings (100 articles × 12 systems, 4 attributes). It checks what must
@@ -25,14 +19,10 @@ func TestSummEvalPlan(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real data set")
 	}
-	f, err := os.Open(summevalHuman)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("SummEval not found at %s: skipped", summevalHuman)
-	}
+	f, err := realdata.Open(realdata.SummEvalExperts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	rows, err := csv.NewReader(f).ReadAll()
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,7 @@
 // Package prbench computes the PRBench analyses of a study with weighted
 // criteria (Akyürek et al., "PRBench: Large-Scale Expert Rubrics for
-// Evaluating High-Stakes Professional Reasoning"), following the "Metric
-// definitions (PRBench)" section of DESIGN.md: clipped and min-normalised
+// Evaluating High-Stakes Professional Reasoning"), with the paper's metric
+// definitions (each column defined in docs/OUTPUTS.md): clipped and min-normalised
 // weighted-criteria scores per model and grader population, per domain, per
 // question tag and on the Hard subset; per rubric category; agreement of
 // criterion grades between graders (raw agreement, Cohen's κ, macro F1);

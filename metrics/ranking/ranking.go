@@ -6,7 +6,7 @@
 //
 // Data. The gradings of one round (Options.Round, default the study's main
 // round) by the human graders, over the models other than the graded human
-// answer (Study.HumanLabel) — the `all` set of DESIGN.md; a model graded on
+// answer (Study.HumanLabel) — the `all` set of docs/METHODS.md; a model graded on
 // fewer than Options.MinCoverage (default 90 %) of the set's questions is
 // left out with a Note. Judge runs are averaged first (package scores).
 //

@@ -10,7 +10,7 @@ import (
 )
 
 // The expected values in these tests come from testdata/, copied from
-// /work/shared/vectors/: textmetrics_vectors.jsonl was produced by
+// the project's reference vectors: textmetrics_vectors.jsonl was produced by
 // sacrebleu 2.6.0 and rouge-score 0.1.2 (NLTK 3.8 Porter stemmer) on
 // Python 3.11.2 / glibc, porter_nltk_vectors.tsv by NLTK 3.8's
 // PorterStemmer(). Nothing here is derived from this package's output.

@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/euroexec/euroexec/internal/realdata"
 	"github.com/euroexec/euroexec/report/internal/reporttest"
 )
 
@@ -43,10 +44,10 @@ func (b *browser) take() (errs, reqs, dialogs []string) {
 func startBrowser(t testing.TB) *browser {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Skipf("browser test skipped: %s not found (apt-get install chromium)", chromiumPath)
+		realdata.Unavailable(t, fmt.Sprintf("browser test: %s not found (apt-get install chromium)", chromiumPath))
 	}
 	if !HasECharts() {
-		t.Skip("browser test skipped: report/site/assets/echarts.min.js not fetched; run `make assets` first")
+		realdata.Unavailable(t, "browser test: report/site/assets/echarts.min.js not fetched; run `make assets` first")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/euroexec/euroexec/internal/realdata"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/format"
 	"github.com/euroexec/euroexec/report/internal/reporttest"
@@ -133,10 +134,10 @@ func TestRenderLibreOffice(t *testing.T) {
 	}
 	soffice, err := exec.LookPath("soffice")
 	if err != nil {
-		t.Skip("LibreOffice rendering skipped: soffice not found (apt-get install libreoffice-calc)")
+		realdata.Unavailable(t, "LibreOffice rendering: soffice not found (apt-get install libreoffice-calc)")
 	}
 	if _, err := exec.LookPath("pdftoppm"); err != nil {
-		t.Skip("LibreOffice rendering skipped: pdftoppm not found (apt-get install poppler-utils)")
+		realdata.Unavailable(t, "LibreOffice rendering: pdftoppm not found (apt-get install poppler-utils)")
 	}
 	dir := t.TempDir()
 	// One workbook per chartable figure, and one with them all.
