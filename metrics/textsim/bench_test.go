@@ -158,22 +158,21 @@ func BenchmarkAllMetrics(b *testing.B) {
 
 // BenchmarkStudyScoring is what the analysis does per question with a
 // reference — ROUGE with and without the stemmer and sentence BLEU of each
-// response — over a corpus: "old" builds three fresh scorers per question
-// with the code before Reset (oracle_old_test.go), "reused" resets one set of
-// scorers. The corpus is the generated one, or the study named by
+// response — over a corpus: "fresh" builds three new scorers per question,
+// "reused" resets one set of scorers. The corpus is the generated one, or the study named by
 // TEXTSIM_STUDY (e.g. /tmp/s5k).
 func BenchmarkStudyScoring(b *testing.B) {
 	corpus := genCorpus(1500)
 	if dir := os.Getenv("TEXTSIM_STUDY"); dir != "" {
 		corpus = studyCorpus(b, dir)
 	}
-	b.Run("old", func(b *testing.B) {
+	b.Run("fresh", func(b *testing.B) {
 		b.ReportAllocs()
 		loop(b, func() {
 			for _, it := range corpus {
-				rs := newOldRougeScorer(it.refs, RougeOptions{Stemmer: true})
-				rr := newOldRougeScorer(it.refs, RougeOptions{Stemmer: false})
-				bs := newOldBLEUScorer(it.refs, DefaultBLEUOptions)
+				rs := NewRougeScorer(it.refs, RougeOptions{Stemmer: true})
+				rr := NewRougeScorer(it.refs, RougeOptions{Stemmer: false})
+				bs := NewBLEUScorer(it.refs, DefaultBLEUOptions)
 				for _, h := range it.hyps {
 					bs.Score(h)
 					rs.Score(h)
