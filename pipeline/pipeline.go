@@ -112,7 +112,7 @@ type Options struct {
 // DefaultGCPercent is the default Options.GCPercent: 40. At 40,000
 // questions the analyse stage's peak resident memory was 1,660-1,800 MiB
 // at Go's default of 100, 1,320-1,383 MiB at 50 and 1,311-1,362 MiB at
-// 40, for a few percent more CPU time (README, Performance). The collector's work
+// 40, for a few percent more CPU time (docs/PERFORMANCE.md). The collector's work
 // per allocated byte is some 2.5 times Go's default, but it still grows
 // linearly with the study, unlike a fixed soft limit.
 const DefaultGCPercent = 40

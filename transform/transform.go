@@ -111,7 +111,7 @@ func (d *DB) Load(ctx context.Context, cfg config.Config) (*study.Study, []strin
 // peak resident memory then varied from 1,250 to 1,442 MiB with the
 // moment DuckDB's memory was given back; one after the other it was
 // 1,219-1,296 MiB in six runs, for no measurable change in read back's
-// wall time (README, Performance). The view's rows are matched with the
+// wall time (docs/PERFORMANCE.md). The view's rows are matched with the
 // gradings once both are read. The study is the same as read one step
 // after another (readScores writes only to a study of its own, whose
 // Scores and ScoreRule are moved over).

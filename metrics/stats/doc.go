@@ -9,7 +9,7 @@
 // The package does no I/O. Every function is checked against the reference
 // vectors of scipy 1.10.1, numpy 1.24.2, scikit-learn 1.2.1, statsmodels
 // 0.13.5 and fast-krippendorff 0.8.2 (testdata/stats_vectors.jsonl, described
-// in README-stats.md of the shared vectors): the formulas follow the
+// in testdata/README.md): the formulas follow the
 // references' order of floating-point operations, so most results agree to
 // the last bit; p-values agree within 1e-9 relative.
 //
