@@ -28,19 +28,20 @@
 //   - Bootstrap: one cluster bootstrap over the questions
 //     (stats.ClusterBootstrap, Options.Bootstrap replicates, default 2,000,
 //     seeded from Options.Seed and the replicate index) gives, from the same
-//     resamples, the Plackett–Luce percentile intervals, the rank intervals
-//     and the Solve Rate differences.
+//     resamples, the Plackett–Luce percentile intervals and the rank
+//     intervals.
 //   - Pairwise tests, for every pair of models (a before b in rank order):
 //     paired_t_rubric, the paired two-sided t test (stats.TTestRel) of the
 //     per-question mean human rubric over the questions where both have one
-//     (estimate = mean difference a − b); and bootstrap_solve_rate, the
-//     difference of Solve Rates a − b with a two-sided bootstrap p-value
-//     p = min(1, 2·min(1 + #{Δ* ≤ 0}, 1 + #{Δ* ≥ 0}) / (B + 1)) over the B
-//     replicates where both rates are defined (Δ* the replicate
-//     differences; the +1 keeps p above 0 with finitely many replicates).
-//     All tests of the table together are adjusted with Holm's method
-//     (stats.HolmReject); significant means rejected at Options.Alpha
-//     (default 0.05).
+//     (estimate = mean difference a − b); and paired_solve_rate, the
+//     difference of Solve Rates a − b over the questions where both have a
+//     solved grading, tested with the questions as clusters
+//     (stats.PairedClusterDiff: cluster-robust t, or McNemar's mid-p when
+//     every response has one solved flag). Both p-values are continuous in
+//     the data: a bootstrap p-value cannot fall below 2/(B + 1), which
+//     Holm over many pairs multiplies past any α. All tests of the table
+//     together are adjusted with Holm's method (stats.HolmReject);
+//     significant means rejected at Options.Alpha (default 0.05).
 //   - group is the compact letter display (CompactLetters, Piepho 2004) of
 //     the rubric t tests and group_solve_rate that of the Solve Rate tests:
 //     models sharing a letter do not differ significantly. Letters follow
@@ -151,9 +152,11 @@ type Ranked struct {
 // Test is one row of the pairwise_significance table.
 type Test struct {
 	A, B     string // A is ranked before B by rubric
-	Name     string // TestPairedT or TestBootstrapSR
+	Name     string // TestPairedT or TestPairedSR
+	Method   string // MethodPairedT, MethodClusterT or MethodMcNemar
 	Estimate float64
-	N        int64   // questions (t test) or replicates used
+	Lo, Hi   float64 // the t interval of Estimate at Options.Level
+	N        int64   // questions both models have
 	P, PHolm float64 // NaN when undefined
 	// Significant says the test is rejected after Holm at Options.Alpha
 	// (meaningless when P is NaN).
@@ -162,10 +165,17 @@ type Test struct {
 
 // Table names, and the test names of the pairwise_significance table.
 const (
-	RankingsTable   = "rankings"
-	PairwiseTable   = "pairwise_significance"
-	TestPairedT     = "paired_t_rubric"
-	TestBootstrapSR = "bootstrap_solve_rate"
+	RankingsTable = "rankings"
+	PairwiseTable = "pairwise_significance"
+	TestPairedT   = "paired_t_rubric"
+	TestPairedSR  = "paired_solve_rate"
+)
+
+// The methods of the pairwise tests (column method).
+const (
+	MethodPairedT  = "paired t"
+	MethodClusterT = "cluster-robust t"
+	MethodMcNemar  = "McNemar mid-p"
 )
 
 // defaultHumanName is the human label when Study.HumanLabel is empty.
@@ -295,11 +305,11 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 			pairs = append(pairs, pair{order[i], order[j]})
 		}
 	}
-	// bootstrap: [0,K) PL, [K,2K) ranks, [2K, 2K+P) solve-rate differences
+	// bootstrap: [0,K) PL, [K,2K) ranks
 	var reps [][]float64
-	if opt.Bootstrap > 0 {
+	if opt.Bootstrap > 0 && (hasRanks || hasRubric) {
 		var err error
-		if reps, err = d.bootstrap(ctx, opt, pl.Strength, pairs, hasRanks, hasRubric); err != nil {
+		if reps, err = d.bootstrap(ctx, opt, pl.Strength, hasRanks, hasRubric); err != nil {
 			return Result{}, fmt.Errorf("ranking: %w", err)
 		}
 	}
@@ -316,6 +326,8 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 		est     float64
 		n       int
 		p       float64
+		lo, hi  float64
+		method  string
 		pairPos int
 	}
 	var tests []test
@@ -324,14 +336,17 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 		if hasRubric {
 			x, y := pairedDefined(qs[pr.a], qs[pr.b])
 			tt := stats.TTestRel(x, y)
-			tests = append(tests, test{pr.a, pr.b, TestPairedT, tt.Mean, len(x), tt.P, pi})
+			lo, hi := stats.TInterval(tt.Mean, tt.SE, tt.DF, opt.Level)
+			tests = append(tests, test{pr.a, pr.b, TestPairedT, tt.Mean, len(x), tt.P, lo, hi, MethodPairedT, pi})
 		}
-		est := sr[pr.a] - sr[pr.b]
-		p, n := math.NaN(), 0
-		if reps != nil {
-			p, n = bootstrapP(reps, 2*K+pi)
+		if d.hasSolve {
+			st := d.solveTest(pr.a, pr.b, opt.Level)
+			method := MethodClusterT
+			if st.Exact {
+				method = MethodMcNemar
+			}
+			tests = append(tests, test{pr.a, pr.b, TestPairedSR, st.Estimate, st.Clusters, st.P, st.Lo, st.Hi, method, pi})
 		}
-		tests = append(tests, test{pr.a, pr.b, TestBootstrapSR, est, n, p, pi})
 	}
 	ps := make([]float64, len(tests))
 	for i, t := range tests {
@@ -342,7 +357,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	sigS := map[[2]int]bool{}
 	for i, t := range tests {
 		sig := rej[i] && !math.IsNaN(t.p)
-		res.Tests = append(res.Tests, Test{A: d.models[t.a], B: d.models[t.b], Name: t.name, Estimate: t.est, N: int64(t.n), P: t.p, PHolm: adj[i], Significant: sig})
+		res.Tests = append(res.Tests, Test{A: d.models[t.a], B: d.models[t.b], Name: t.name, Method: t.method, Estimate: t.est, Lo: t.lo, Hi: t.hi, N: int64(t.n), P: t.p, PHolm: adj[i], Significant: sig})
 		if sig {
 			if t.name == TestPairedT {
 				sigT[[2]int{t.a, t.b}] = true
@@ -358,7 +373,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	if hasRubric {
 		groupT = CompactLetters(K, differ(sigT))
 	}
-	if reps != nil && d.hasSolve {
+	if d.hasSolve {
 		groupS = CompactLetters(K, differ(sigS))
 	}
 	res.HasRubric, res.HasRanks = hasRubric, hasRanks
@@ -392,16 +407,15 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 // pair is two model indexes.
 type pair struct{ a, b int }
 
-// bootstrap returns the replicates × (2K + len(pairs)) matrix of the
-// cluster bootstrap over questions: [0,K) Plackett–Luce strengths (when
-// hasRanks; warm-started at start), [K,2K) rubric ranks (when hasRubric),
-// then the Solve Rate difference of every pair. Each replicate is a
-// weighted sum over the per-question sums with its counts, and the
-// Plackett–Luce fit runs on the distinct orderings weighted by their counts
-// in the resample; nothing is allocated per replicate.
-func (d *data) bootstrap(ctx context.Context, opt Options, start []float64, pairs []pair, hasRanks, hasRubric bool) ([][]float64, error) {
+// bootstrap returns the replicates × 2K matrix of the cluster bootstrap
+// over questions: [0,K) Plackett–Luce strengths (when hasRanks;
+// warm-started at start), [K,2K) rubric ranks (when hasRubric). Each
+// replicate is a weighted sum over the per-question sums with its counts,
+// and the Plackett–Luce fit runs on the distinct orderings weighted by
+// their counts in the resample; nothing is allocated per replicate.
+func (d *data) bootstrap(ctx context.Context, opt Options, start []float64, hasRanks, hasRubric bool) ([][]float64, error) {
 	K := len(d.models)
-	return stats.ClusterBootstrapCounts(ctx, d.nQ, opt.Bootstrap, opt.Seed, 2*K+len(pairs), func() stats.CountStat {
+	return stats.ClusterBootstrapCounts(ctx, d.nQ, opt.Bootstrap, opt.Seed, 2*K, func() stats.CountStat {
 		// per worker: everything a replicate needs, reused
 		var ws plWork
 		wts := make([]float64, len(d.patterns))
@@ -411,39 +425,24 @@ func (d *data) bootstrap(ctx context.Context, opt Options, start []float64, pair
 				f := ws.fit(d.patterns, d.patternWeights(cnt, wts), K, opt.PLPrior, start)
 				copy(out[:K], f.Strength)
 			}
-			d.rates(cnt, r, s)
 			if hasRubric {
+				d.rates(cnt, r, s)
 				ranksDesc(r, out[K:2*K])
-			}
-			for p, pr := range pairs {
-				out[2*K+p] = s[pr.a] - s[pr.b]
 			}
 		}
 	})
 }
 
-// bootstrapP returns the two-sided bootstrap p-value of column j (see the
-// package comment) and the number of replicates used.
-func bootstrapP(reps [][]float64, j int) (float64, int) {
-	le, ge, n := 0, 0, 0
-	for _, r := range reps {
-		v := r[j]
-		if math.IsNaN(v) {
-			continue
-		}
-		n++
-		if v <= 0 {
-			le++
-		}
-		if v >= 0 {
-			ge++
-		}
+// solveTest is the paired Solve Rate test of models a and b
+// (stats.PairedClusterDiff over the questions, each question's solved
+// gradings and gradings with a solved flag).
+func (d *data) solveTest(a, b int, level float64) stats.PairedDiff {
+	cl := make([]stats.ClusterPair, d.nQ)
+	for q := range cl {
+		cl[q] = stats.ClusterPair{SumA: float64(d.solved[a][q]), NA: float64(d.solveN[a][q]),
+			SumB: float64(d.solved[b][q]), NB: float64(d.solveN[b][q])}
 	}
-	if n == 0 {
-		return math.NaN(), 0
-	}
-	p := 2 * float64(min(le, ge)+1) / float64(n+1)
-	return math.Min(1, p), n
+	return stats.PairedClusterDiff(cl, level)
 }
 
 // ranksDesc writes to out (and returns it) the ranks of x, largest first

@@ -110,19 +110,29 @@ func TestAnalyzeHandWorked(t *testing.T) {
 	perQ := map[string][]float64{"A": {4.5, 4, 5, 3.5}, "B": {3, 3, 2.5, 3}, "C": {1.5, 2.5, 1, 2.5}}
 	wantT := map[[2]string]float64{{"A", "B"}: 1.375, {"A", "C"}: 2.375, {"B", "C"}: 1}
 	wantSR := map[[2]string]float64{{"A", "B"}: 0.25, {"A", "C"}: 0.75, {"B", "C"}: 0.5}
+	// Per-question solved shares (two graders each): A 1 1 1 1, B 1 ½ ½ 1,
+	// C 0 ½ 0 ½. With the same number of gradings on both sides of every
+	// question the cluster-robust test is the paired t test of these
+	// shares (stats.TestPairedClusterDiffHand).
+	solveQ := map[string][]float64{"A": {1, 1, 1, 1}, "B": {1, 0.5, 0.5, 1}, "C": {0, 0.5, 0, 0.5}}
 	var ps []float64
 	for _, r := range pw {
 		k := [2]string{r[0].(string), r[1].(string)}
-		ps = append(ps, r[5].(float64))
+		est, lo, hi, n, p := r[4].(float64), r[5].(float64), r[6].(float64), r[7], r[8].(float64)
+		ps = append(ps, p)
+		if !(lo < est && est < hi) {
+			t.Errorf("%v %v: interval [%v, %v] does not hold the estimate %v", k, r[2], lo, hi, est)
+		}
 		switch r[2] {
 		case TestPairedT:
 			tt := stats.TTestRel(perQ[k[0]], perQ[k[1]])
-			if math.Abs(r[3].(float64)-wantT[k]) > 1e-12 || r[5] != tt.P || r[4] != int64(4) {
-				t.Errorf("%v: got estimate %v p %v n %v; want %v %v 4", k, r[3], r[5], r[4], wantT[k], tt.P)
+			if math.Abs(est-wantT[k]) > 1e-12 || p != tt.P || n != int64(4) || r[3] != MethodPairedT {
+				t.Errorf("%v: got estimate %v p %v n %v method %v; want %v %v 4 %s", k, est, p, n, r[3], wantT[k], tt.P, MethodPairedT)
 			}
-		case TestBootstrapSR:
-			if math.Abs(r[3].(float64)-wantSR[k]) > 1e-12 || r[4] != int64(500) {
-				t.Errorf("%v: got estimate %v n %v; want %v 500", k, r[3], r[4], wantSR[k])
+		case TestPairedSR:
+			tt := stats.TTestRel(solveQ[k[0]], solveQ[k[1]])
+			if math.Abs(est-wantSR[k]) > 1e-12 || math.Abs(p-tt.P) > 1e-12 || n != int64(4) || r[3] != MethodClusterT {
+				t.Errorf("%v: got estimate %v p %v n %v method %v; want %v %v 4 %s", k, est, p, n, r[3], wantSR[k], tt.P, MethodClusterT)
 			}
 		default:
 			t.Errorf("unknown test %v", r[2])
@@ -130,11 +140,11 @@ func TestAnalyzeHandWorked(t *testing.T) {
 	}
 	holm := stats.Holm(ps)
 	for i, r := range pw {
-		if r[6] != holm[i] {
-			t.Errorf("row %d: p_holm %v, want %v (Holm over all 6 tests)", i, r[6], holm[i])
+		if r[9] != holm[i] {
+			t.Errorf("row %d: p_holm %v, want %v (Holm over all 6 tests)", i, r[9], holm[i])
 		}
-		if sig, ok := r[7].(bool); !ok || sig != (holm[i] <= 0.05) {
-			t.Errorf("row %d: significant %v with p_holm %v", i, r[7], holm[i])
+		if sig, ok := r[10].(bool); !ok || sig != (holm[i] <= 0.05) {
+			t.Errorf("row %d: significant %v with p_holm %v", i, r[10], holm[i])
 		}
 	}
 	if len(res.Figures) != 2 {
@@ -189,34 +199,6 @@ func TestAnalyzePlackettLuceTwoModels(t *testing.T) {
 	rows = tableRows(t, res, RankingsTable)
 	if !close(rows[0][10].(float64), 1.4, 1e-9) && !close(rows[1][10].(float64), 1.4, 1e-9) {
 		t.Errorf("MLE: %v", rows)
-	}
-}
-
-func TestBootstrapP(t *testing.T) {
-	col := func(v ...float64) [][]float64 {
-		var r [][]float64
-		for _, x := range v {
-			r = append(r, []float64{x})
-		}
-		return r
-	}
-	nan := math.NaN()
-	cases := []struct {
-		reps [][]float64
-		p    float64
-		n    int
-	}{
-		{col(-0.1, 0, 0.2, 0.3, 0.5), 1, 5},     // ≤0: 2, ≥0: 4 → 2·3/6 = 1
-		{col(0.1, 0.2, 0.3, 0.4), 0.4, 4},       // ≤0: 0 → 2·1/5
-		{col(0.1, nan, 0.2, 0.3, -0.4), 0.8, 4}, // NaN ignored; ≤0: 1 → 2·2/5
-		{col(0, 0, 0), 1, 3},                    // no difference at all
-		{col(nan, nan), nan, 0},
-	}
-	for i, c := range cases {
-		p, n := bootstrapP(c.reps, 0)
-		if !close(p, c.p, 1e-15) || n != c.n {
-			t.Errorf("case %d: got p %v n %d, want %v %d", i, p, n, c.p, c.n)
-		}
 	}
 }
 
@@ -350,5 +332,108 @@ func TestAnalyzeDegenerate(t *testing.T) {
 		if len(res.Tables) != 0 || len(res.Notes) == 0 {
 			t.Errorf("degenerate study: tables %d notes %v", len(res.Tables), res.Notes)
 		}
+	}
+}
+
+// TestThirteenModelsSeparate simulates a WMT-sized study: 13 models, 529
+// questions, one human grading per response (rubric 1–5, solved = rubric ≥
+// 3), models in three quality tiers. The Solve Rate tests of Analyze (Holm
+// over the table's 156 tests) must separate at least 75 % of the pairs
+// that McNemar's exact test with Holm over the 78 Solve Rate pairs alone
+// separates, computed here from the solved flags.
+func TestThirteenModelsSeparate(t *testing.T) {
+	const nQ, K = 529, 13
+	r := rand.New(rand.NewPCG(13, 529))
+	models := make([]string, K)
+	for m := range models {
+		models[m] = fmt.Sprintf("sys%02d", m)
+	}
+	// tiers: 0–3 strong, 4–8 middle, 9–12 weak
+	quality := func(m int) float64 {
+		switch {
+		case m < 4:
+			return 0.8
+		case m < 9:
+			return 0
+		}
+		return -0.8
+	}
+	solved := make([][]bool, K)
+	var gs []analysis.Grading
+	for q := 0; q < nQ; q++ {
+		id := fmt.Sprintf("q%03d", q)
+		diff := r.NormFloat64()
+		for m := range models {
+			lat := 3 + quality(m) - diff + 0.9*r.NormFloat64()
+			score := math.Max(1, math.Min(5, math.Round(lat)))
+			solved[m] = append(solved[m], score >= 3)
+			gs = append(gs, grading("h1", id, models[m], score, 0))
+		}
+	}
+	// the reference: exact McNemar, Holm over the 78 pairs
+	type pr struct{ a, b int }
+	var pairs []pr
+	var ps []float64
+	for a := 0; a < K; a++ {
+		for b := a + 1; b < K; b++ {
+			var tab [2][2]int
+			for q := 0; q < nQ; q++ {
+				i, j := 1, 1
+				if solved[a][q] {
+					i = 0
+				}
+				if solved[b][q] {
+					j = 0
+				}
+				tab[i][j]++
+			}
+			pairs = append(pairs, pr{a, b})
+			ps = append(ps, stats.McNemar(tab).ExactP)
+		}
+	}
+	_, rej := stats.HolmReject(ps, 0.05)
+	ref := map[[2]string]bool{}
+	for i, p := range pairs {
+		if rej[i] {
+			ref[[2]string{models[p.a], models[p.b]}] = true
+		}
+	}
+	if len(ref) < 15 {
+		t.Fatalf("the simulation separates only %d pairs by McNemar: not the study this test needs", len(ref))
+	}
+	opt := DefaultOptions()
+	opt.Bootstrap = 50
+	res := analyze(t, newStudy(gs), opt)
+	got, both := 0, 0
+	for _, row := range tableRows(t, res, PairwiseTable) {
+		if row[2] != TestPairedSR {
+			continue
+		}
+		if row[3] != MethodMcNemar {
+			t.Fatalf("method %v, want %s (one grading per response)", row[3], MethodMcNemar)
+		}
+		k := [2]string{row[0].(string), row[1].(string)}
+		if k[0] > k[1] {
+			k[0], k[1] = k[1], k[0]
+		}
+		if row[10] == true {
+			got++
+			if ref[k] {
+				both++
+			}
+		}
+	}
+	t.Logf("McNemar exact + Holm (78 tests) separates %d pairs; Analyze %d, of which %d of those", len(ref), got, both)
+	if float64(both) < 0.75*float64(len(ref)) {
+		t.Errorf("Analyze separates %d of the %d pairs McNemar separates (< 75 %%)", both, len(ref))
+	}
+	letters := map[string]bool{}
+	for _, row := range tableRows(t, res, RankingsTable) {
+		if g, ok := row[8].(string); ok {
+			letters[g] = true
+		}
+	}
+	if len(letters) < 2 {
+		t.Errorf("Solve Rate letters %v: one group although %d pairs differ", letters, got)
 	}
 }

@@ -83,21 +83,18 @@ func refRanksDesc(x []float64) []float64 {
 
 // refBootstrap is the previous bootstrap: every ranking of every drawn
 // question, allocated afresh per replicate.
-func refBootstrap(d *data, opt Options, start []float64, pairs []pair) [][]float64 {
+func refBootstrap(d *data, opt Options, start []float64) [][]float64 {
 	K := len(d.models)
 	orders := refOrderList(d)
-	return stats.ClusterBootstrap(d.nQ, opt.Bootstrap, opt.Seed, 2*K+len(pairs), func(idx []int, out []float64) {
+	return stats.ClusterBootstrap(d.nQ, opt.Bootstrap, opt.Seed, 2*K, func(idx []int, out []float64) {
 		cnt := make([]int, d.nQ)
 		for _, q := range idx {
 			cnt[q]++
 		}
 		f := FitPlackettLuce(orders, refOrderWeights(d, cnt), K, opt.PLPrior, start)
 		copy(out[:K], f.Strength)
-		r, s := refRates(d, cnt)
+		r, _ := refRates(d, cnt)
 		copy(out[K:2*K], refRanksDesc(r))
-		for p, pr := range pairs {
-			out[2*K+p] = s[pr.a] - s[pr.b]
-		}
 	})
 }
 
@@ -174,11 +171,10 @@ func TestBootstrapEqualsReference(t *testing.T) {
 			t.Errorf("full fit model %d: distinct orderings %v, all rankings %v", m, start[m], old[m])
 		}
 	}
-	pairs := allPairs(K)
-	want := refBootstrap(d, opt, start, pairs)
+	want := refBootstrap(d, opt, start)
 	for _, procs := range []int{1, 3} {
 		prev := runtime.GOMAXPROCS(procs)
-		got, err := d.bootstrap(context.Background(), opt, start, pairs, true, true)
+		got, err := d.bootstrap(context.Background(), opt, start, true, true)
 		runtime.GOMAXPROCS(prev)
 		if err != nil {
 			t.Fatal(err)
@@ -213,18 +209,17 @@ func BenchmarkBootstrap(b *testing.B) {
 	opt.Bootstrap = 100
 	d, _, _ := build(s, opt)
 	start := fullFit(b, d, opt)
-	pairs := allPairs(len(d.models))
 	b.Logf("%d rankings, %d distinct orderings", len(refOrderList(d)), len(d.patterns))
 	b.Run("old", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			refBootstrap(d, opt, start, pairs)
+			refBootstrap(d, opt, start)
 		}
 	})
 	b.Run("new", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			if _, err := d.bootstrap(context.Background(), opt, start, pairs, true, true); err != nil {
+			if _, err := d.bootstrap(context.Background(), opt, start, true, true); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -18,14 +18,17 @@ func (r Result) Part() report.Part {
 		Name:    PairwiseTable,
 		Title:   "Pairwise significance of model differences",
 		Section: report.SectionBeyond,
-		Doc: "Every pair of models (a ranked before b by rubric): paired t test of the per-question mean human rubric, and the Solve Rate difference with a two-sided cluster-bootstrap p-value; " +
-			"p_holm adjusts all tests of the table together (Holm).",
+		Doc: "Every pair of models (a ranked before b by rubric): paired t test of the per-question mean human rubric, and the paired test of the Solve Rate difference with the questions as clusters " +
+			"(cluster-robust t, or McNemar's mid-p when every response has one solved flag); p_holm adjusts all tests of the table together (Holm).",
 		Columns: []report.Column{
 			{Name: "model_a", Kind: report.Text, Doc: "the model ranked higher by rubric"},
 			{Name: "model_b", Kind: report.Text, Doc: "the model ranked lower"},
-			{Name: "test", Kind: report.Text, Doc: "paired_t_rubric or bootstrap_solve_rate"},
-			{Name: "estimate", Kind: report.Float, Doc: "mean per-question rubric difference a − b, or Solve Rate a − b"},
-			{Name: "n", Kind: report.Int, Doc: "questions used (paired t), or bootstrap replicates used"},
+			{Name: "test", Kind: report.Text, Doc: "paired_t_rubric or paired_solve_rate"},
+			{Name: "method", Kind: report.Text, Doc: "paired t, cluster-robust t (questions as clusters) or McNemar mid-p (one solved flag per response)"},
+			{Name: "estimate", Kind: report.Float, Doc: "mean per-question rubric difference a − b, or Solve Rate a − b over the questions both models have"},
+			{Name: "estimate_lo", Kind: report.Float, Doc: "lower end of the 95 % t interval of the estimate"},
+			{Name: "estimate_hi", Kind: report.Float, Doc: "upper end of the 95 % t interval of the estimate"},
+			{Name: "n", Kind: report.Int, Doc: "questions both models have (the clusters of the test)"},
 			{Name: "p", Kind: report.Float, Doc: "two-sided p-value"},
 			{Name: "p_holm", Kind: report.Float, Doc: "Holm-adjusted p-value over all tests of the table"},
 			{Name: "significant", Kind: report.Text, Doc: "true when rejected after Holm at the chosen α (default 0.05); empty when p is undefined"},
@@ -36,7 +39,7 @@ func (r Result) Part() report.Part {
 		if math.IsNaN(t.P) {
 			sv = nil
 		}
-		pt.Rows = append(pt.Rows, []any{t.A, t.B, t.Name, t.Estimate, t.N, t.P, t.PHolm, sv})
+		pt.Rows = append(pt.Rows, []any{t.A, t.B, t.Name, t.Method, t.Estimate, t.Lo, t.Hi, t.N, t.P, t.PHolm, sv})
 	}
 	rt := &report.Table{
 		Name:    RankingsTable,
@@ -53,7 +56,7 @@ func (r Result) Part() report.Part {
 			{Name: "rank_lo", Kind: report.Float, Doc: "lower end of the bootstrap rank interval"},
 			{Name: "rank_hi", Kind: report.Float, Doc: "upper end of the bootstrap rank interval"},
 			{Name: "group", Kind: report.Text, Doc: "compact letter display of the paired rubric t tests"},
-			{Name: "group_solve_rate", Kind: report.Text, Doc: "compact letter display of the bootstrap Solve Rate tests"},
+			{Name: "group_solve_rate", Kind: report.Text, Doc: "compact letter display of the paired Solve Rate tests"},
 			{Name: "n_rankings", Kind: report.Int, Doc: "preference rankings the model appears in"},
 			{Name: "pl_strength", Kind: report.Float, Doc: "Plackett–Luce strength (posterior mode, strengths average 1)"},
 			{Name: "pl_lo", Kind: report.Float, Doc: "lower end of the bootstrap interval of the strength"},
@@ -100,7 +103,7 @@ var SummaryColumns = []report.Column{
 	{Name: "rubric_rank_lo", Kind: report.Float, Doc: "lower end of the 95 % bootstrap rank interval (rankings.csv)"},
 	{Name: "rubric_rank_hi", Kind: report.Float, Doc: "upper end of the 95 % bootstrap rank interval"},
 	{Name: "group_rubric", Kind: report.Text, Doc: "compact letter display: models sharing a letter do not differ in rubric (paired t, Holm)"},
-	{Name: "group_solve_rate", Kind: report.Text, Doc: "compact letter display for Solve Rate (cluster bootstrap, Holm)"},
+	{Name: "group_solve_rate", Kind: report.Text, Doc: "compact letter display for Solve Rate (paired tests with questions as clusters, Holm)"},
 }
 
 // AnnotateSummary adds each ranked model's rank, rank interval and tie

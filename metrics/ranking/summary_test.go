@@ -57,7 +57,7 @@ func TestPartFromTyped(t *testing.T) {
 	res := Result{made: true, HasRubric: true,
 		Models: []Ranked{{Model: "m", Gradings: 3, Rubric: 2.5, SolveRate: 0.5, Rank: 1, RankLo: 1, RankHi: 2, Group: "a", Rankings: 0, PL: nan, PLLo: nan, PLHi: nan}},
 		Tests: []Test{{A: "m", B: "n", Name: TestPairedT, Estimate: 0.5, N: 3, P: 0.04, PHolm: 0.08, Significant: false},
-			{A: "m", B: "n", Name: TestBootstrapSR, Estimate: 0.1, N: 0, P: nan, PHolm: nan, Significant: true}},
+			{A: "m", B: "n", Name: TestPairedSR, Estimate: 0.1, N: 0, P: nan, PHolm: nan, Significant: true}},
 		Notes: []report.Note{{Table: RankingsTable, Reason: "r"}}}
 	p := res.Part()
 	if len(p.Tables) != 2 || p.Tables[0].Name != RankingsTable || p.Tables[1].Name != PairwiseTable {
@@ -67,10 +67,10 @@ func TestPartFromTyped(t *testing.T) {
 	if row[0] != "m" || row[1] != int64(3) || row[2] != 2.5 || row[7] != "a" || row[8] != nil || row[9] != int64(0) {
 		t.Errorf("rankings row %v", row)
 	}
-	if got := p.Tables[1].Rows[0][7]; got != false {
+	if got := p.Tables[1].Rows[0][10]; got != false {
 		t.Errorf("t test significant = %v, want false", got)
 	}
-	if got := p.Tables[1].Rows[1][7]; got != nil {
+	if got := p.Tables[1].Rows[1][10]; got != nil {
 		t.Errorf("undefined p: significant = %v, want an empty cell", got)
 	}
 	if len(p.Figures) != 1 || p.Figures[0].ID != "ranking_rank_intervals" {

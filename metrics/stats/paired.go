@@ -87,8 +87,7 @@ func PairedClusterDiff(cl []ClusterPair, level float64) PairedDiff {
 	r.SE = math.Sqrt(g / (g - 1) * ss)
 	r.DF = g - 1
 	r.T = r.Estimate / r.SE
-	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: r.DF}.Quantile(0.5 + level/2)
-	r.Lo, r.Hi = r.Estimate-q*r.SE, r.Estimate+q*r.SE
+	r.Lo, r.Hi = TInterval(r.Estimate, r.SE, r.DF, level)
 	switch {
 	case exact:
 		r.Exact = true
@@ -138,4 +137,14 @@ func McNemarMidP(b, c int) float64 {
 	}
 	p, _ := new(big.Rat).SetFrac(num, den).Float64()
 	return p
+}
+
+// TInterval is the two-sided t interval est ± t_{df, (1+level)/2}·se; NaN
+// ends when df is not positive, level is not in (0, 1) or an input is NaN.
+func TInterval(est, se, df, level float64) (lo, hi float64) {
+	if !(df > 0) || !(level > 0 && level < 1) || math.IsNaN(est) || math.IsNaN(se) {
+		return math.NaN(), math.NaN()
+	}
+	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(0.5 + level/2)
+	return est - q*se, est + q*se
 }

@@ -143,6 +143,22 @@ func TestPairedClusterDiffSizeAndPower(t *testing.T) {
 	}
 }
 
+func TestTInterval(t *testing.T) {
+	// scipy.stats.t.ppf(0.975, 2) = 4.302652729749464, ppf(0.95, 10) = 1.812461122811676
+	for _, tc := range []struct{ est, se, df, level, lo, hi float64 }{
+		{1, 0.5, 2, 0.95, 1 - 0.5*4.302652729749464, 1 + 0.5*4.302652729749464},
+		{0, 2, 10, 0.90, -2 * 1.812461122811676, 2 * 1.812461122811676},
+	} {
+		lo, hi := TInterval(tc.est, tc.se, tc.df, tc.level)
+		if math.Abs(lo-tc.lo) > 1e-9 || math.Abs(hi-tc.hi) > 1e-9 {
+			t.Errorf("TInterval(%v, %v, %v, %v) = %v, %v; want %v, %v", tc.est, tc.se, tc.df, tc.level, lo, hi, tc.lo, tc.hi)
+		}
+	}
+	if lo, _ := TInterval(1, 1, math.NaN(), 0.95); !math.IsNaN(lo) {
+		t.Errorf("NaN df: lo %v", lo)
+	}
+}
+
 func TestMcNemarMidP(t *testing.T) {
 	for _, tc := range []struct {
 		b, c int

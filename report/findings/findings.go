@@ -9,7 +9,7 @@
 //
 //   - the winner by Solve Rate (human gradings, all questions) with its 95 %
 //     interval, and the models it is ahead of after Holm's adjustment
-//     (pairwise_significance, test bootstrap_solve_rate, column significant);
+//     (pairwise_significance, test paired_solve_rate, column significant);
 //   - the tie groups: models that share a letter of the compact letter
 //     display (summary column group_solve_rate) cannot be told apart;
 //   - the leader by mean rubric score, in rubric points with its interval;
@@ -172,13 +172,13 @@ func Make(r *report.Report) Findings {
 		case !tested:
 			add("winner", "%s; no pairwise tests were run, so its lead is not tested.", head)
 		case len(notAhead) == 0:
-			add("winner", "%s; it is ahead of every other model (Holm-adjusted paired bootstrap tests, α = 0.05).", head)
+			add("winner", "%s; it is ahead of every other model (Holm-adjusted paired tests with questions as clusters, α = 0.05).", head)
 		case len(ahead) == 0:
-			add("winner", "%s, but it is not significantly ahead of any other model (Holm-adjusted paired bootstrap tests, α = 0.05): the study does not separate the models.", head)
+			add("winner", "%s, but it is not significantly ahead of any other model (Holm-adjusted paired tests with questions as clusters, α = 0.05): the study does not separate the models.", head)
 		case len(notAhead) <= len(ahead):
-			add("winner", "%s; it is ahead of every model except %s (Holm-adjusted paired bootstrap tests, α = 0.05).", head, list(notAhead))
+			add("winner", "%s; it is ahead of every model except %s (Holm-adjusted paired tests with questions as clusters, α = 0.05).", head, list(notAhead))
 		default:
-			add("winner", "%s; it is significantly ahead of %s only (Holm-adjusted paired bootstrap tests, α = 0.05).", head, list(ahead))
+			add("winner", "%s; it is significantly ahead of %s only (Holm-adjusted paired tests with questions as clusters, α = 0.05).", head, list(ahead))
 		}
 		if s := ties(models); s != "" {
 			add("ties", "%s", s)
@@ -212,7 +212,7 @@ func Make(r *report.Report) Findings {
 }
 
 // against splits the other models into those the winner is significantly
-// ahead of and the rest, from pairwise_significance (bootstrap_solve_rate).
+// ahead of and the rest, from pairwise_significance (paired_solve_rate).
 func against(r *report.Report, w Model, models []Model) (ahead, notAhead []string, tested bool) {
 	t := r.Table("pairwise_significance")
 	if t == nil {
@@ -221,7 +221,7 @@ func against(r *report.Report, w Model, models []Model) (ahead, notAhead []strin
 	c := cols(t)
 	sig := map[string]string{}
 	for _, row := range t.Rows {
-		if c.has("test") && str(row, c.i("test")) != "bootstrap_solve_rate" {
+		if c.has("test") && str(row, c.i("test")) != "paired_solve_rate" {
 			continue
 		}
 		a, b := str(row, c.i("model_a")), str(row, c.i("model_b"))
@@ -428,7 +428,7 @@ func methods(r *report.Report) string {
 		b.WriteString(")")
 	}
 	b.WriteString("; a rate's interval lies inside [0 %, 100 %] by construction.")
-	b.WriteString(" Models are compared pairwise with paired t tests on rubric scores and paired bootstrap tests on Solve Rate, with Holm's adjustment at α = 0.05; models sharing a group letter do not differ significantly.")
+	b.WriteString(" Models are compared pairwise with paired t tests on rubric scores and paired tests on Solve Rate with questions as clusters (cluster-robust t, or McNemar's mid-p when every response has one grading), with Holm's adjustment at α = 0.05; models sharing a group letter do not differ significantly.")
 	b.WriteString(" Agreement between graders is Krippendorff's α (≥ .800 reliable, .667–.800 tentative).")
 	fmt.Fprintf(&b, " Analysis by euroexec %s", orDefault(r.Version, "(development build)"))
 	if v := versions(); v != "" {

@@ -34,7 +34,7 @@ func study(rates [3]float64, lo0 float64, groups [3]string, sig [3]string) *repo
 	pairs := [][2]string{{"m-a", "m-b"}, {"m-a", "m-c"}, {"m-b", "m-c"}}
 	for i, p := range pairs {
 		pw.Rows = append(pw.Rows, []any{p[0], p[1], "paired_t_rubric", 0.001, "true"})
-		pw.Rows = append(pw.Rows, []any{p[0], p[1], "bootstrap_solve_rate", 0.01, sig[i]})
+		pw.Rows = append(pw.Rows, []any{p[0], p[1], "paired_solve_rate", 0.01, sig[i]})
 	}
 	models := &report.Table{Name: "models", Columns: []report.Column{{Name: "model"}, {Name: "display_name"}},
 		Rows: [][]any{{"m-a", "Alpha"}, {"m-b", "Beta"}, {"m-c", nil}}}
@@ -59,7 +59,7 @@ func headline(t *testing.T, f Findings, topic string) string {
 }
 
 func TestHeadlines(t *testing.T) {
-	const holm = "(Holm-adjusted paired bootstrap tests, α = 0.05)"
+	const holm = "(Holm-adjusted paired tests with questions as clusters, α = 0.05)"
 	cases := []struct {
 		name       string
 		r          *report.Report
@@ -146,9 +146,9 @@ func TestWinnerBeatsOnlySome(t *testing.T) {
 	sum := r.Table("summary")
 	sum.Rows = append(sum.Rows, []any{"all", "humans", "m-d", int64(40), int64(80), 0.62, 0.5, 0.7, 3.1, 3, 3.2, "a"})
 	pw := r.Table("pairwise_significance")
-	pw.Rows = append(pw.Rows, []any{"m-a", "m-d", "bootstrap_solve_rate", 0.2, "false"})
+	pw.Rows = append(pw.Rows, []any{"m-a", "m-d", "paired_solve_rate", 0.2, "false"})
 	got := headline(t, Make(r), "winner")
-	want := "Alpha has the highest Solve Rate, 70.0 % [60.0 %, 80.0 %]; it is significantly ahead of m-c only (Holm-adjusted paired bootstrap tests, α = 0.05)."
+	want := "Alpha has the highest Solve Rate, 70.0 % [60.0 %, 80.0 %]; it is significantly ahead of m-c only (Holm-adjusted paired tests with questions as clusters, α = 0.05)."
 	if got != want {
 		t.Errorf("\n got %q\nwant %q", got, want)
 	}
