@@ -517,3 +517,54 @@ func TestMapByDisplayName(t *testing.T) {
 		t.Errorf("model-a row %v: want only NEW's", r)
 	}
 }
+
+// TestDisjointRuns compares two runs that share no question and no human
+// grader: every row is unpaired, and the warnings say that a change mixes
+// leniency with different questions and graders. A run compared with itself
+// gets neither warning.
+func TestDisjointRuns(t *testing.T) {
+	old, s := simulate(simParams{questions: 40, seed: 5})
+	new := *s
+	new.Questions = append([]analysis.Question(nil), s.Questions...)
+	for i := range new.Questions {
+		new.Questions[i].ID = "n-" + new.Questions[i].ID
+	}
+	new.Responses = append([]analysis.Response(nil), s.Responses...)
+	for i := range new.Responses {
+		new.Responses[i].QuestionID = "n-" + new.Responses[i].QuestionID
+	}
+	new.Evaluators = append([]analysis.Evaluator(nil), s.Evaluators...)
+	for i := range new.Evaluators {
+		if new.Evaluators[i].Kind == analysis.Human {
+			new.Evaluators[i].ID = "x-" + new.Evaluators[i].ID
+		}
+	}
+	new.Gradings = append([]analysis.Grading(nil), s.Gradings...)
+	for i := range new.Gradings {
+		g := &new.Gradings[i]
+		g.QuestionID = "n-" + g.QuestionID
+		if g.Kind == analysis.Human {
+			g.Evaluator = "x-" + g.Evaluator
+		}
+	}
+	opt := DefaultOptions()
+	opt.Bootstrap = 100
+	p := analyze(t, old, &new, opt)
+	m := table(t, p, ModelsTable)
+	paired := m.Index("paired")
+	for _, r := range m.Rows {
+		if r[paired] != "no" {
+			t.Fatalf("row %v: paired = %v, want no", r, r[paired])
+		}
+	}
+	w := strings.Join(p.Warnings, "\n")
+	for _, want := range []string{"share no question graded in both", "no human grader of new graded old"} {
+		if !strings.Contains(w, want) {
+			t.Errorf("warnings lack %q:\n%s", want, w)
+		}
+	}
+	self := analyze(t, old, old, opt)
+	if w := strings.Join(self.Warnings, "\n"); strings.Contains(w, "share no question") || strings.Contains(w, "human grader") {
+		t.Errorf("self-compare warns:\n%s", w)
+	}
+}

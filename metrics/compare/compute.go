@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/study"
 )
@@ -178,7 +179,7 @@ func (c *comparison) modelTable(p string, pb *pairBoot) {
 		}
 		for k, metric := range Metrics {
 			r := modelRow{model: name, metric: metric, pop: p, old: va[k], new: vb[k], delta: vb[k] - va[k],
-				paired: len(pb.shared) > 0, shared: shared}
+				paired: shared > 0, shared: shared}
 			ia, ib := outIdx(u, k, 0), outIdx(u, k, 1)
 			r.lo, r.hi, r.p = math.NaN(), math.NaN(), math.NaN()
 			r.oldLo, r.oldHi, _ = interval(column(pb.reps, func(row []float64) float64 { return row[ia] }))
@@ -440,9 +441,6 @@ func (c *comparison) trends(ctx context.Context) error {
 // matchWarnings warns about what exists in one run only and about solve
 // rules that differ.
 func (c *comparison) matchWarnings() {
-	for _, m := range c.matching() {
-		_ = m
-	}
 	counts := map[[2]string]int{}
 	for _, m := range c.matching() {
 		if m.onlyIn != "" {
@@ -463,6 +461,54 @@ func (c *comparison) matchWarnings() {
 	if c.old.run.Scores != c.new.run.Scores {
 		c.warnings = append(c.warnings, fmt.Sprintf("the Solve rule differs: %s uses %+v, %s uses %+v; each run is scored with its own rule",
 			c.old.run.Label, c.old.run.Scores, c.new.run.Label, c.new.run.Scores))
+	}
+	c.designWarnings()
+}
+
+// designWarnings says what the comparison cannot claim: no question graded
+// in both runs (every change unpaired: a difference mixes the graders'
+// leniency with different questions), and human graders who differ between
+// the runs (a change in human scores mixes who graded with what changed).
+func (c *comparison) designWarnings() {
+	paired := false
+	for _, r := range c.modelRows {
+		if r.paired {
+			paired = true
+			break
+		}
+	}
+	if len(c.modelRows) > 0 && !paired {
+		c.warnings = append(c.warnings, fmt.Sprintf("%s and %s share no question graded in both: every change in compare_models.csv is unpaired (paired = no), "+
+			"and a difference mixes the graders' leniency with different questions", c.old.run.Label, c.new.run.Label))
+	}
+	humans := func(d *runData) map[string]bool {
+		h := map[string]bool{}
+		if p := d.pops[Humans]; p != nil {
+			for e, k := range d.evals {
+				if k == analysis.Human {
+					h[e] = true
+				}
+			}
+		}
+		return h
+	}
+	ho, hn := humans(c.old), humans(c.new)
+	if len(ho) == 0 || len(hn) == 0 {
+		return
+	}
+	both := 0
+	for e := range hn {
+		if ho[e] {
+			both++
+		}
+	}
+	switch {
+	case both == 0:
+		c.warnings = append(c.warnings, fmt.Sprintf("no human grader of %s graded %s (%d and %d graders): changes in the human scores mix who graded with what changed",
+			c.new.run.Label, c.old.run.Label, len(hn), len(ho)))
+	case both < len(hn) || both < len(ho):
+		c.warnings = append(c.warnings, fmt.Sprintf("note: %d of %s's %d human graders also graded %s (%d graders): part of a change in the human scores may be who graded",
+			both, c.new.run.Label, len(hn), c.old.run.Label, len(ho)))
 	}
 }
 

@@ -57,7 +57,7 @@ func (c *comparison) modelsTable() *report.Table {
 			col("delta", report.Float, "new − old"),
 			col("delta_lo", report.Float, "95 % bootstrap percentile interval of the change, lower end"),
 			col("delta_hi", report.Float, "95 % bootstrap percentile interval of the change, upper end"),
-			col("paired", report.Text, "yes: the questions both runs share are resampled together (paired); no: each run resampled alone"),
+			col("paired", report.Text, "yes: the model has gradings of this population on questions of both runs, resampled together (paired); no: none, each run resampled alone"),
 			col("n_shared_questions", report.Int, "questions on which the model has gradings of this population in both runs"),
 			col("p_holm", report.Float, "Holm-adjusted two-sided p-value of the change (normal approximation with the bootstrap standard error)"),
 			col("flagged", report.Text, "yes when p_holm < alpha (0.05): the change is significant after Holm across the table"),
