@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime/debug"
 	"sync"
 
@@ -14,8 +15,10 @@ import (
 	"github.com/euroexec/euroexec/metrics/planning"
 	"github.com/euroexec/euroexec/metrics/prbench"
 	"github.com/euroexec/euroexec/metrics/ranking"
+	"github.com/euroexec/euroexec/metrics/rateradjust"
 	"github.com/euroexec/euroexec/metrics/reliability"
 	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/report/tables"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -110,6 +113,13 @@ func laterAnalyses(s *study.Study, c config.Config) (jobs []job, graded func() [
 				k.AnnotateSummary(res.Report.Table("summary"))
 			}, nil
 		}},
+		{"rater adjustment", false, func(ctx context.Context) (func(*Result), error) {
+			ra, err := rateradjust.Estimate(ctx, raterObs(s, c, graded()), rateradjust.DefaultOptions())
+			if err != nil {
+				return nil, fmt.Errorf("analyse: %w", err)
+			}
+			return func(res *Result) { res.Report.Add(tables.RaterAdjusted(ra, true)); res.RaterAdjusted = ra }, nil
+		}},
 		{"calibration", false, func(ctx context.Context) (func(*Result), error) {
 			o := calibration.DefaultOptions()
 			o.Seed, o.Bootstrap, o.Scores, o.Graded = c.Analysis.Seed, c.Analysis.Bootstrap, sc, graded()
@@ -148,6 +158,21 @@ func laterAnalyses(s *study.Study, c config.Config) (jobs []job, graded func() [
 			return func(res *Result) { res.Report.Add(p.Part()); res.Pairwise = p }, nil
 		}},
 	}, graded
+}
+
+// raterObs are the main round's human gradings with a rubric mean, of the
+// models other than the graded human answer: what the rater adjustment
+// fits.
+func raterObs(s *study.Study, c config.Config, gs []scores.Grading) []rateradjust.Obs {
+	var obs []rateradjust.Obs
+	for i := range gs {
+		g := &gs[i]
+		if g.Kind != study.Human || g.Round != c.MainRound || g.Model == s.HumanLabel || math.IsNaN(g.RubricMean) {
+			continue
+		}
+		obs = append(obs, rateradjust.Obs{Question: g.QuestionID, Model: g.Model, Grader: g.Evaluator, Score: g.RubricMean})
+	}
+	return obs
 }
 
 // computeLater runs the later analyses of a large study, after the

@@ -31,6 +31,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/planning"
 	"github.com/euroexec/euroexec/metrics/prbench"
 	"github.com/euroexec/euroexec/metrics/ranking"
+	"github.com/euroexec/euroexec/metrics/rateradjust"
 	"github.com/euroexec/euroexec/metrics/reliability"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
@@ -165,6 +166,9 @@ type Result struct {
 	// rankings table and the rank and group columns of the summary table
 	// are built from it).
 	Rankings ranking.Result
+	// RaterAdjusted is the typed result of the rater adjustment (the
+	// rater_adjusted table is built from it by report/tables).
+	RaterAdjusted rateradjust.Result
 	// Reliability is the typed result of the inter-rater reliability (the
 	// reliability table and its figure are built from it).
 	Reliability reliability.Result

@@ -198,6 +198,9 @@ func Make(r *report.Report) Findings {
 			add("rubric", "By mean rubric score, %s leads with %s points%s%s.", m.Name, format.Points(m.Rubric), iv, scale(r))
 		}
 	}
+	if s := raterAdjusted(r); s != "" {
+		add("graders", "%s", s)
+	}
 	if s := reliability(r); s != "" {
 		add("reliability", "%s", s)
 	}
@@ -554,4 +557,44 @@ func integer(row []any, c colIndex, name string) int64 {
 		}
 	}
 	return 0
+}
+
+// raterAdjusted says when adjusting for who graded changes the order of
+// the models (table rater_adjusted, rows in adjusted order, columns
+// rubric and rubric_adjusted); empty otherwise.
+func raterAdjusted(r *report.Report) string {
+	t := r.Table("rater_adjusted")
+	if t == nil {
+		return ""
+	}
+	c := cols(t)
+	if !c.has("model") || !c.has("rubric") || !c.has("rubric_adjusted") || len(t.Rows) < 2 {
+		return ""
+	}
+	type row struct {
+		name     string
+		raw, adj float64
+	}
+	var rows []row
+	for _, x := range t.Rows {
+		raw, adj := num(x, c, "rubric"), num(x, c, "rubric_adjusted")
+		if math.IsNaN(adj) {
+			return ""
+		}
+		rows = append(rows, row{str(x, c.i("model")), raw, adj})
+	}
+	// rows come in adjusted order; is the raw order the same?
+	higher := rows[0].adj >= rows[len(rows)-1].adj
+	for i := 1; i < len(rows); i++ {
+		a, b := rows[i-1].raw, rows[i].raw
+		if (higher && a < b) || (!higher && a > b) {
+			names := make([]string, len(rows))
+			for j, x := range rows {
+				names[j] = x.name
+			}
+			return fmt.Sprintf("The graders did not grade every model equally often, and adjusting for their leniency changes the order: %s (rater_adjusted.csv); "+
+				"%s's raw mean %s becomes %s.", strings.Join(names, " > "), rows[i].name, format.Points(b), format.Points(rows[i].adj))
+		}
+	}
+	return ""
 }

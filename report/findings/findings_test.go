@@ -276,3 +276,24 @@ func TestNoTables(t *testing.T) {
 		t.Error("no Methods paragraph")
 	}
 }
+
+// TestRaterAdjustedFinding: a finding when the adjusted order (the table's
+// row order) differs from the raw means' order, none when it does not.
+func TestRaterAdjustedFinding(t *testing.T) {
+	mk := func(rows ...[]any) *report.Report {
+		r := &report.Report{}
+		r.Add(report.Part{Tables: []*report.Table{{Name: "rater_adjusted", Columns: []report.Column{
+			{Name: "model", Kind: report.Text}, {Name: "rubric", Kind: report.Float}, {Name: "rubric_adjusted", Kind: report.Float}}, Rows: rows}}})
+		return r
+	}
+	got := raterAdjusted(mk([]any{"b", 3.8, 3.9}, []any{"a", 4.0, 3.5}))
+	if want := "changes the order: b > a"; !strings.Contains(got, want) {
+		t.Errorf("got %q, want it to contain %q", got, want)
+	}
+	if got := raterAdjusted(mk([]any{"a", 4.0, 3.9}, []any{"b", 3.8, 3.5})); got != "" {
+		t.Errorf("same order: got %q", got)
+	}
+	if got := raterAdjusted(mk([]any{"a", 2.0, 2.1}, []any{"b", 2.5, 2.6})); got != "" {
+		t.Errorf("lower is better, same order: got %q", got)
+	}
+}
