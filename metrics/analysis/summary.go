@@ -3,6 +3,7 @@ package analysis
 import (
 	"math"
 
+	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
@@ -14,6 +15,33 @@ type modelStats struct {
 	solve, rank, win, rubric, checklist            float64
 	solveLo, solveHi, rankLo, rankHi               float64
 	winLo, winHi, rubricLo, rubricHi, chkLo, chkHi float64
+	// wilson: the Solve Rate or win rate interval is a Wilson interval
+	// (edgeInterval)
+	wilson bool
+}
+
+// edgeQuestions is the number of questions below which a rate's interval
+// is a Wilson interval instead of a percentile interval of resampled
+// questions.
+const edgeQuestions = 10
+
+// edgeInterval returns the interval of a rate on nQ questions: the
+// bootstrap percentile interval [lo, hi] as it is, or, when the rate is 0
+// or 1, the percentile interval has no width, or there are fewer than
+// edgeQuestions questions, the Wilson score interval (stats.Wilson) with
+// the questions as the sample size, which is conservative when questions
+// have several gradings and never collapses to a point; true when it
+// replaced the percentile interval.
+func edgeInterval(rate, lo, hi float64, nQ int) (float64, float64, bool) {
+	if math.IsNaN(rate) || nQ == 0 || math.IsNaN(lo) && math.IsNaN(hi) {
+		return lo, hi, false
+	}
+	if rate > 0 && rate < 1 && lo < hi && nQ >= edgeQuestions {
+		return lo, hi, false
+	}
+	n := float64(nQ)
+	wlo, whi := stats.Wilson(rate*n, n, 0.95)
+	return wlo, whi, true
 }
 
 // Per-cluster accumulator layout of the summary bootstrap.
@@ -103,6 +131,10 @@ func (a *run) summarize(v *view) []modelStats {
 		o.winLo, o.winHi = a.interval(reps, mi*k+2)
 		o.rubricLo, o.rubricHi = a.interval(reps, mi*k+3)
 		o.chkLo, o.chkHi = a.interval(reps, mi*k+4)
+		var ws, ww bool
+		o.solveLo, o.solveHi, ws = edgeInterval(o.solve, o.solveLo, o.solveHi, o.nQuestions)
+		o.winLo, o.winHi, ww = edgeInterval(o.win, o.winLo, o.winHi, o.nQuestions)
+		o.wilson = ws || ww
 	}
 	return out
 }
@@ -154,8 +186,8 @@ var summaryCols = []report.Column{
 	col("n_questions", report.Int, "questions on which the model has gradings"),
 	col("n_gradings", report.Int, "gradings of the model by the population (one evaluator's grading of one response, judge runs averaged); for set all and humans, Table 3's human_gradings"),
 	col("solve_rate", report.Fraction, "share of gradings with mean rubric ≥ threshold and checklist rate ≥ threshold"),
-	col("solve_rate_lo", report.Fraction, "95 % cluster-bootstrap interval over questions, lower end"),
-	col("solve_rate_hi", report.Fraction, "95 % cluster-bootstrap interval over questions, upper end"),
+	col("solve_rate_lo", report.Fraction, "95 % cluster-bootstrap interval over questions, lower end; a Wilson interval on the questions at 0 % or 100 % or below 10 questions (see notes)"),
+	col("solve_rate_hi", report.Fraction, "95 % interval, upper end"),
 	col("avg_rank", report.Float, "mean rank among the compared models (1 = best), ranks re-derived per grading"),
 	col("avg_rank_lo", report.Float, "95 % interval, lower end"),
 	col("avg_rank_hi", report.Float, "95 % interval, upper end"),
@@ -173,6 +205,7 @@ var summaryCols = []report.Column{
 // summaryTable builds Tables 4 and 10 for every set and grader population.
 func (a *run) summaryTable() {
 	p := a.p
+	wilson := 0
 	for _, set := range []string{setAll, setRef} {
 		pops := append([]int{-1}, p.judges...)
 		for _, j := range pops {
@@ -185,6 +218,9 @@ func (a *run) summaryTable() {
 			}
 			p.noteCoverage("summary", v)
 			for _, o := range a.stats(set, j) {
+				if o.wilson {
+					wilson++
+				}
 				a.summary = append(a.summary, SummaryRow{Set: set, Graders: v.pop, Model: p.s.Models[o.model].Name,
 					Questions: int64(o.nQuestions), Gradings: int64(o.nGradings),
 					SolveRate: o.solve, SolveRateLo: o.solveLo, SolveRateHi: o.solveHi,
@@ -197,6 +233,10 @@ func (a *run) summaryTable() {
 	}
 	if !p.hasRanks {
 		p.note("summary", "the study has no preference ranks: avg_rank and win_rate are empty")
+	}
+	if wilson > 0 {
+		p.note("summary", "%d rows: the Solve Rate or win rate interval is a Wilson score interval on the number of questions "+
+			"(the rate is 0 %% or 100 %%, or fewer than %d questions), where a percentile interval of resampled questions would collapse to a point", wilson, edgeQuestions)
 	}
 	if !p.hasChecklist {
 		p.note("summary", "the study has no checklist: checklist_rate is empty")
