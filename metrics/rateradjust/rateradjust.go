@@ -285,20 +285,15 @@ func Estimate(ctx context.Context, obs []Obs, opt Options) (Result, error) {
 			continue
 		}
 		n := float64(len(os))
-		var sumY float64
-		xbar := map[int]float64{}
+		var sumY, fitBar float64 // Σ score and x̄_qᵀβ, in the gradings' order
 		for _, o := range os {
 			sumY += o.Score
 			cols = [2]int{col(0, mIdx[o.Model]), col(1, gIdx[o.Grader])}
 			for _, a := range cols {
 				if a >= 0 {
-					xbar[a] += 1 / n
+					fitBar += beta.AtVec(a) / n
 				}
 			}
-		}
-		var fitBar float64 // x̄_qᵀβ
-		for a, v := range xbar {
-			fitBar += v * beta.AtVec(a)
 		}
 		clear(sq)
 		for _, o := range os {
