@@ -30,6 +30,7 @@ import (
 type compareOptions struct {
 	out       string
 	maps      []string
+	margins   []string
 	bootstrap int
 	seed      int64
 	quiet     bool
@@ -62,6 +63,7 @@ func compareCmd(stdout, stderr io.Writer) *cobra.Command {
 	f := c.Flags()
 	f.StringVarP(&o.out, "out", "o", "euroexec-compare", "output folder")
 	f.StringArrayVar(&o.maps, "map", nil, "rename a model before matching, in every run: --map old=new, old a model name or display name (repeatable)")
+	f.StringArrayVar(&o.margins, "margin", nil, "non-inferiority margin: 2pp for every rate metric, or METRIC=V (rubric=0.1, avg_rank=0.2, solve_rate=5pp); repeatable")
 	f.IntVar(&o.bootstrap, "bootstrap", -1, "bootstrap replicates (default: the first run's analysis.bootstrap, 2000 unless set)")
 	f.Int64Var(&o.seed, "seed", -1, "bootstrap seed (default: the first run's analysis.seed, 1 unless set)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no summary, only problems")
@@ -84,6 +86,10 @@ func runCompare(ctx context.Context, stdout, stderr io.Writer, args []string, o 
 			return &usageError{fmt.Errorf("--map %q: model %q is already mapped to %q", m, old, prev)}
 		}
 		opt.Map[old] = new
+	}
+	var err error
+	if opt.Margins, err = parseMargins(o.margins); err != nil {
+		return &usageError{err}
 	}
 	// Refuse an output folder that is not ours, or is one of the runs,
 	// before any work.

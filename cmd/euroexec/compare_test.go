@@ -199,13 +199,16 @@ func TestCompareSelf(t *testing.T) {
 	}
 	out := filepath.Join(dir, "self")
 	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), &stdout, &stderr, []string{"compare", rep, sample, "-o", out, "--bootstrap", "100"}); err != nil {
+	if err := run(context.Background(), &stdout, &stderr, []string{"compare", rep, sample, "-o", out, "--bootstrap", "100", "--margin", "2pp", "--margin", "rubric=0.1"}); err != nil {
 		t.Fatalf("compare: %v\n%s", err, stderr.String())
 	}
 	if stderr.Len() > 0 {
 		t.Errorf("stderr = %q, want no warnings", stderr.String())
 	}
 	rows := readCompareCSV(t, filepath.Join(out, "tables", "compare_models.csv"))
+	if got := strings.Join(rows[0][12:], ","); got != "margin,improvement_lo,p_noninferior,noninferior,equivalent" {
+		t.Fatalf("non-inferiority columns %q", got)
+	}
 	n := 0
 	for _, r := range rows[1:] {
 		if r[5] == "" && r[3] == "" {
@@ -214,6 +217,10 @@ func TestCompareSelf(t *testing.T) {
 		n++
 		if r[5] != "0" || r[6] != "0" || r[7] != "0" || r[11] != "no" {
 			t.Errorf("%v: want delta 0 [0, 0], not flagged", r)
+		}
+		// a run against itself is within any margin; avg_rank has none here
+		if want := map[string]string{"solve_rate": "0.02", "rubric": "0.1", "avg_rank": ""}[r[1]]; want != "" && (r[12] != want || r[15] != "yes" || r[16] != "yes") {
+			t.Errorf("%v: want margin %s, non-inferior and equivalent", r, want)
 		}
 	}
 	if n < 60 {

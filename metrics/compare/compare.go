@@ -57,7 +57,17 @@ type Options struct {
 	// A rename must not give two models of one run the same name. Default
 	// none.
 	Map map[string]string
+	// Margins are non-inferiority margins per metric, in the metric's own
+	// units (rates as fractions: 0.02 for 2 percentage points; rubric in
+	// points; avg_rank in ranks), each > 0. A row of a metric with a margin
+	// gets a one-sided non-inferiority test at Alpha and a TOST
+	// equivalence test (NonInferiority). Default none: the table has no
+	// such columns.
+	Margins map[string]float64
 }
+
+// HigherIsBetter says, per metric, which way is better (avg_rank: lower).
+var HigherIsBetter = map[string]bool{"solve_rate": true, "rubric": true, "checklist_rate": true, "avg_rank": false, "win_rate": true}
 
 // DefaultOptions returns 2000 replicates, seed 1, alpha 0.05 and no renames.
 func DefaultOptions() Options { return Options{Bootstrap: 2000, Seed: 1, Alpha: 0.05} }

@@ -568,3 +568,66 @@ func TestDisjointRuns(t *testing.T) {
 		t.Errorf("self-compare warns:\n%s", w)
 	}
 }
+
+func TestNonInferiorityHand(t *testing.T) {
+	// 19 replicates of the change −0.05, −0.04, …, 0.13 (step 0.01).
+	var d []float64
+	for i := range 19 {
+		d = append(d, -0.05+0.01*float64(i))
+	}
+	// the 5th percentile (type 7): h = 18·0.05 = 0.9 → −0.05 + 0.9·0.01 = −0.041
+	lo, p, ni, eq := NonInferiority(d, 0.05, true, 0.05)
+	if math.Abs(lo+0.041) > 1e-12 || !ni || eq {
+		t.Errorf("margin 0.05: lo %v ni %v eq %v; want −0.041, true, false (95th percentile 0.121 ≥ 0.05)", lo, ni, eq)
+	}
+	// one replicate at or below −0.05 → p = 2/20
+	if math.Abs(p-0.1) > 1e-12 {
+		t.Errorf("p = %v, want 0.1", p)
+	}
+	if _, _, ni, _ := NonInferiority(d, 0.04, true, 0.05); ni {
+		t.Error("margin 0.04: non-inferior although the lower bound −0.041 is below −0.04")
+	}
+	// lower is better (avg_rank): the improvement is −change
+	if lo, _, _, _ := NonInferiority(d, 0.2, false, 0.05); math.Abs(lo+0.121) > 1e-12 {
+		t.Errorf("lower is better: lo %v, want −0.121", lo)
+	}
+	if lo, _, ni, _ := NonInferiority(nil, 0.05, true, 0.05); !math.IsNaN(lo) || ni {
+		t.Error("no replicates: a verdict")
+	}
+}
+
+// TestNonInferioritySimulated: model-a's Solve Rate changes by a known
+// shift; margin 5 pp. With the true change at −5 pp (on the margin), NEW
+// may be declared non-inferior in at most 5 % + Monte Carlo slack of 200
+// simulated comparisons (size); with no change it is declared
+// non-inferior in most of them (power), on 600 questions.
+func TestNonInferioritySimulated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("400 simulated comparisons")
+	}
+	const seeds = 200
+	opt := DefaultOptions()
+	opt.Bootstrap = 400
+	opt.Margins = map[string]float64{"solve_rate": 0.05}
+	rate := func(shift float64, base uint64) float64 {
+		n := 0
+		for seed := uint64(1); seed <= seeds; seed++ {
+			old, new := simulate(simParams{questions: 600, seed: base + seed, improve: shift})
+			m := table(t, analyze(t, old, new, opt), ModelsTable)
+			for _, r := range m.Rows {
+				if r[0] == "model-a" && r[1] == "solve_rate" && r[2] == Humans && r[m.Index("noninferior")] == "yes" {
+					n++
+				}
+			}
+		}
+		return float64(n) / seeds
+	}
+	size, power := rate(-0.05, 7000), rate(0, 9000)
+	t.Logf("declared non-inferior: %.3f at the margin (size), %.3f with no change (power)", size, power)
+	if size > 0.08 {
+		t.Errorf("size %.3f > 0.08", size)
+	}
+	if power < 0.8 {
+		t.Errorf("power %.3f < 0.8", power)
+	}
+}

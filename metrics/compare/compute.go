@@ -39,6 +39,10 @@ type modelRow struct {
 	shared                     int
 	p                          float64
 	flagged                    bool
+	// non-inferiority (Options.Margins): the margin, the one-sided lower
+	// bound of the improvement, and the verdicts; margin NaN when none
+	margin, niLo, niP          float64
+	nonInferior, equivalent    bool
 }
 
 // rankRow is one row of compare_rankings.csv.
@@ -184,10 +188,16 @@ func (c *comparison) modelTable(p string, pb *pairBoot) {
 			r.lo, r.hi, r.p = math.NaN(), math.NaN(), math.NaN()
 			r.oldLo, r.oldHi, _ = interval(column(pb.reps, func(row []float64) float64 { return row[ia] }))
 			r.newLo, r.newHi, _ = interval(column(pb.reps, func(row []float64) float64 { return row[ib] }))
+			r.margin, r.niLo, r.niP = math.NaN(), math.NaN(), math.NaN()
 			if !math.IsNaN(r.delta) {
 				var se float64
-				r.lo, r.hi, se = interval(column(pb.reps, func(row []float64) float64 { return row[ib] - row[ia] }))
+				diffs := column(pb.reps, func(row []float64) float64 { return row[ib] - row[ia] })
+				r.lo, r.hi, se = interval(diffs)
 				r.p = pValue(r.delta, se)
+				if m, ok := c.opt.Margins[metric]; ok {
+					r.margin = m
+					r.niLo, r.niP, r.nonInferior, r.equivalent = NonInferiority(diffs, m, HigherIsBetter[metric], c.opt.Alpha)
+				}
 			}
 			c.modelRows = append(c.modelRows, r)
 		}
@@ -572,3 +582,39 @@ func (c *comparison) matching() []match {
 var _ = strings.Join
 
 func holm(p []float64) []float64 { return stats.Holm(p) }
+
+// NonInferiority tests, from the bootstrap replicates of a change new − old,
+// whether NEW is not worse than OLD by more than margin (> 0): the
+// improvement d = change (or −change when lower is better) has one-sided
+// lower bound lo, the alpha quantile of the replicates' d; NEW is
+// non-inferior when lo > −margin (a percentile test at level alpha, whose
+// p-value is p = (1 + #{d* ≤ −margin}) / (B + 1)), and equivalent when
+// also the 1 − alpha quantile is below +margin (two one-sided tests,
+// TOST). NaN and false without replicates.
+func NonInferiority(diffs []float64, margin float64, higherBetter bool, alpha float64) (lo, p float64, nonInferior, equivalent bool) {
+	var d []float64
+	for _, x := range diffs {
+		if math.IsNaN(x) {
+			continue
+		}
+		if !higherBetter {
+			x = -x
+		}
+		d = append(d, x)
+	}
+	if len(d) == 0 || !(margin > 0) {
+		return math.NaN(), math.NaN(), false, false
+	}
+	sort.Float64s(d)
+	lo = stats.Percentile(d, 100*alpha)
+	hi := stats.Percentile(d, 100*(1-alpha))
+	worse := 0
+	for _, x := range d {
+		if x <= -margin {
+			worse++
+		}
+	}
+	p = float64(1+worse) / float64(len(d)+1)
+	nonInferior = lo > -margin
+	return lo, p, nonInferior, nonInferior && hi < margin
+}

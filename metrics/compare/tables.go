@@ -29,7 +29,7 @@ func (c *comparison) part() report.Part {
 	}
 	p.Figures = append(p.Figures, c.dumbbells()...)
 	p.Figures = append(p.Figures, c.trendFigures()...)
-	p.Warnings = c.warnings
+	p.Warnings = append(c.warnings, c.marginWarnings()...)
 	if len(c.drift) == 0 {
 		p.Notes = append(p.Notes, report.Note{Table: DriftTable, Reason: "no judge graded the main round of both runs"})
 	}
@@ -67,10 +67,51 @@ func (c *comparison) modelsTable() *report.Table {
 		p[i] = r.p
 	}
 	adj := holmAdjusted(p)
+	ni := len(c.opt.Margins) > 0
+	if ni {
+		t.Columns = append(t.Columns,
+			col("margin", report.Float, "non-inferiority margin of the metric (--margin), in its units; empty when the metric has none"),
+			col("improvement_lo", report.Float, fmt.Sprintf("one-sided %g %% lower bound of the improvement (new − old; old − new for avg_rank) from the bootstrap replicates", 100*(1-c.opt.Alpha))),
+			col("p_noninferior", report.Float, "one-sided bootstrap p-value of 'NEW is worse by at least the margin' ((1 + replicates at or below −margin) / (B + 1)); not adjusted for multiplicity"),
+			col("noninferior", report.Text, "yes when improvement_lo > −margin: NEW is not worse than OLD by more than the margin (one-sided test at alpha)"),
+			col("equivalent", report.Text, "yes when NEW is within ±margin of OLD (two one-sided tests at alpha, TOST)"),
+		)
+	}
 	for i, r := range c.modelRows {
-		t.Rows = append(t.Rows, []any{r.model, r.metric, r.pop, r.old, r.new, r.delta, r.lo, r.hi, yesNo(r.paired), int64(r.shared), adj[i], yesNo(r.flagged)})
+		row := []any{r.model, r.metric, r.pop, r.old, r.new, r.delta, r.lo, r.hi, yesNo(r.paired), int64(r.shared), adj[i], yesNo(r.flagged)}
+		if ni {
+			var nonInf, equiv any
+			if !math.IsNaN(r.niLo) {
+				nonInf, equiv = yesNo(r.nonInferior), yesNo(r.equivalent)
+			}
+			row = append(row, r.margin, r.niLo, r.niP, nonInf, equiv)
+		}
+		t.Rows = append(t.Rows, row)
 	}
 	return t
+}
+
+// marginWarnings says which rows with a margin fail non-inferiority: NEW
+// may be worse than OLD by more than the margin.
+func (c *comparison) marginWarnings() []string {
+	var out []string
+	for _, r := range c.modelRows {
+		if math.IsNaN(r.niLo) || r.nonInferior {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s (%s): %s may be worse in %s than in %s by more than the margin %s (one-sided %g %% lower bound of the improvement %s)",
+			r.model, r.pop, r.metric, c.new.run.Label, c.old.run.Label, marginText(r.metric, r.margin), 100*(1-c.opt.Alpha), marginText(r.metric, r.niLo)))
+	}
+	return out
+}
+
+// marginText writes a margin or bound in the metric's units: percentage
+// points for rates, else the number.
+func marginText(metric string, v float64) string {
+	if metric == "rubric" || metric == "avg_rank" {
+		return fmt.Sprintf("%.3g", v)
+	}
+	return fmt.Sprintf("%.3g pp", 100*v)
 }
 
 func (c *comparison) questionsTable() *report.Table {
