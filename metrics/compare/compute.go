@@ -41,8 +41,8 @@ type modelRow struct {
 	flagged                    bool
 	// non-inferiority (Options.Margins): the margin, the one-sided lower
 	// bound of the improvement, and the verdicts; margin NaN when none
-	margin, niLo, niP          float64
-	nonInferior, equivalent    bool
+	margin, niLo, niP       float64
+	nonInferior, equivalent bool
 }
 
 // rankRow is one row of compare_rankings.csv.
