@@ -156,6 +156,10 @@ type Test struct {
 	Method   string // MethodPairedT, MethodClusterT or MethodMcNemar
 	Estimate float64
 	Lo, Hi   float64 // the t interval of Estimate at Options.Level
+	// MDE is the smallest difference the test detects with 80 % power at
+	// Options.Alpha before Holm's adjustment (stats.MDE from its standard
+	// error): a difference below it is likely to go unseen at this size.
+	MDE float64
 	N        int64   // questions both models have
 	P, PHolm float64 // NaN when undefined
 	// Significant says the test is rejected after Holm at Options.Alpha
@@ -170,6 +174,10 @@ const (
 	TestPairedT   = "paired_t_rubric"
 	TestPairedSR  = "paired_solve_rate"
 )
+
+// mdePower is the power at which the pairwise tests' minimum detectable
+// effects are stated.
+const mdePower = 0.8
 
 // The methods of the pairwise tests (column method).
 const (
@@ -327,6 +335,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 		n       int
 		p       float64
 		lo, hi  float64
+		mde     float64
 		method  string
 		pairPos int
 	}
@@ -337,7 +346,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 			x, y := pairedDefined(qs[pr.a], qs[pr.b])
 			tt := stats.TTestRel(x, y)
 			lo, hi := stats.TInterval(tt.Mean, tt.SE, tt.DF, opt.Level)
-			tests = append(tests, test{pr.a, pr.b, TestPairedT, tt.Mean, len(x), tt.P, lo, hi, MethodPairedT, pi})
+			tests = append(tests, test{pr.a, pr.b, TestPairedT, tt.Mean, len(x), tt.P, lo, hi, stats.MDE(tt.SE, tt.DF, opt.Alpha, mdePower), MethodPairedT, pi})
 		}
 		if d.hasSolve {
 			st := d.solveTest(pr.a, pr.b, opt.Level)
@@ -345,7 +354,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 			if st.Exact {
 				method = MethodMcNemar
 			}
-			tests = append(tests, test{pr.a, pr.b, TestPairedSR, st.Estimate, st.Clusters, st.P, st.Lo, st.Hi, method, pi})
+			tests = append(tests, test{pr.a, pr.b, TestPairedSR, st.Estimate, st.Clusters, st.P, st.Lo, st.Hi, stats.MDE(st.SE, st.DF, opt.Alpha, mdePower), method, pi})
 		}
 	}
 	ps := make([]float64, len(tests))
@@ -357,7 +366,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	sigS := map[[2]int]bool{}
 	for i, t := range tests {
 		sig := rej[i] && !math.IsNaN(t.p)
-		res.Tests = append(res.Tests, Test{A: d.models[t.a], B: d.models[t.b], Name: t.name, Method: t.method, Estimate: t.est, Lo: t.lo, Hi: t.hi, N: int64(t.n), P: t.p, PHolm: adj[i], Significant: sig})
+		res.Tests = append(res.Tests, Test{A: d.models[t.a], B: d.models[t.b], Name: t.name, Method: t.method, Estimate: t.est, Lo: t.lo, Hi: t.hi, MDE: t.mde, N: int64(t.n), P: t.p, PHolm: adj[i], Significant: sig})
 		if sig {
 			if t.name == TestPairedT {
 				sigT[[2]int{t.a, t.b}] = true

@@ -118,7 +118,10 @@ func TestAnalyzeHandWorked(t *testing.T) {
 	var ps []float64
 	for _, r := range pw {
 		k := [2]string{r[0].(string), r[1].(string)}
-		est, lo, hi, n, p := r[4].(float64), r[5].(float64), r[6].(float64), r[7], r[8].(float64)
+		est, lo, hi, n, p := r[4].(float64), r[5].(float64), r[6].(float64), r[7], r[9].(float64)
+		if mde := r[8].(float64); !(mde > 0) {
+			t.Errorf("%v %v: mde %v", k, r[2], mde)
+		}
 		ps = append(ps, p)
 		if !(lo < est && est < hi) {
 			t.Errorf("%v %v: interval [%v, %v] does not hold the estimate %v", k, r[2], lo, hi, est)
@@ -140,11 +143,11 @@ func TestAnalyzeHandWorked(t *testing.T) {
 	}
 	holm := stats.Holm(ps)
 	for i, r := range pw {
-		if r[9] != holm[i] {
-			t.Errorf("row %d: p_holm %v, want %v (Holm over all 6 tests)", i, r[9], holm[i])
+		if r[10] != holm[i] {
+			t.Errorf("row %d: p_holm %v, want %v (Holm over all 6 tests)", i, r[10], holm[i])
 		}
-		if sig, ok := r[10].(bool); !ok || sig != (holm[i] <= 0.05) {
-			t.Errorf("row %d: significant %v with p_holm %v", i, r[10], holm[i])
+		if sig, ok := r[11].(bool); !ok || sig != (holm[i] <= 0.05) {
+			t.Errorf("row %d: significant %v with p_holm %v", i, r[11], holm[i])
 		}
 	}
 	if len(res.Figures) != 2 {
@@ -416,7 +419,7 @@ func TestThirteenModelsSeparate(t *testing.T) {
 		if k[0] > k[1] {
 			k[0], k[1] = k[1], k[0]
 		}
-		if row[10] == true {
+		if row[11] == true {
 			got++
 			if ref[k] {
 				both++

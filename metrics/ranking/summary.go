@@ -29,6 +29,7 @@ func (r Result) Part() report.Part {
 			{Name: "estimate_lo", Kind: report.Float, Doc: "lower end of the 95 % t interval of the estimate"},
 			{Name: "estimate_hi", Kind: report.Float, Doc: "upper end of the 95 % t interval of the estimate"},
 			{Name: "n", Kind: report.Int, Doc: "questions both models have (the clusters of the test)"},
+			{Name: "mde", Kind: report.Float, Doc: "minimum detectable effect: the smallest difference this test detects with 80 % power at α before Holm, (t_{1−α/2} + t_{0.8})·SE; a smaller true difference is likely to go unseen at this study's size"},
 			{Name: "p", Kind: report.Float, Doc: "two-sided p-value"},
 			{Name: "p_holm", Kind: report.Float, Doc: "Holm-adjusted p-value over all tests of the table"},
 			{Name: "significant", Kind: report.Text, Doc: "true when rejected after Holm at the chosen α (default 0.05); empty when p is undefined"},
@@ -39,7 +40,7 @@ func (r Result) Part() report.Part {
 		if math.IsNaN(t.P) {
 			sv = nil
 		}
-		pt.Rows = append(pt.Rows, []any{t.A, t.B, t.Name, t.Method, t.Estimate, t.Lo, t.Hi, t.N, t.P, t.PHolm, sv})
+		pt.Rows = append(pt.Rows, []any{t.A, t.B, t.Name, t.Method, t.Estimate, t.Lo, t.Hi, t.N, t.MDE, t.P, t.PHolm, sv})
 	}
 	rt := &report.Table{
 		Name:    RankingsTable,

@@ -67,10 +67,10 @@ func TestPartFromTyped(t *testing.T) {
 	if row[0] != "m" || row[1] != int64(3) || row[2] != 2.5 || row[7] != "a" || row[8] != nil || row[9] != int64(0) {
 		t.Errorf("rankings row %v", row)
 	}
-	if got := p.Tables[1].Rows[0][10]; got != false {
+	if got := p.Tables[1].Rows[0][11]; got != false {
 		t.Errorf("t test significant = %v, want false", got)
 	}
-	if got := p.Tables[1].Rows[1][10]; got != nil {
+	if got := p.Tables[1].Rows[1][11]; got != nil {
 		t.Errorf("undefined p: significant = %v, want an empty cell", got)
 	}
 	if len(p.Figures) != 1 || p.Figures[0].ID != "ranking_rank_intervals" {

@@ -148,3 +148,17 @@ func TInterval(est, se, df, level float64) (lo, hi float64) {
 	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(0.5 + level/2)
 	return est - q*se, est + q*se
 }
+
+// MDE is the minimum detectable effect of a two-sided t test at level
+// alpha with the given power: (t_{1−α/2, df} + t_{power, df})·se, the
+// difference whose test rejects with that probability (the usual
+// approximation, which ignores the small chance of rejecting in the wrong
+// tail and the non-centrality's effect on the t distribution's shape). NaN
+// when df ≤ 0, se is NaN or a level is outside (0, 1).
+func MDE(se, df, alpha, power float64) float64 {
+	if !(df > 0) || math.IsNaN(se) || !(alpha > 0 && alpha < 1) || !(power > 0 && power < 1) {
+		return math.NaN()
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
+	return (t.Quantile(1-alpha/2) + t.Quantile(power)) * se
+}

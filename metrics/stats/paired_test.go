@@ -196,3 +196,19 @@ func binomHalf(n, k int) float64 {
 	}
 	return p
 }
+
+func TestMDE(t *testing.T) {
+	// t tables: t_{0.975, 10} = 2.228139, t_{0.80, 10} = 0.879058;
+	// normal: z_{0.975} + z_{0.80} = 1.959964 + 0.841621.
+	for _, tc := range []struct{ se, df, want float64 }{
+		{1, 10, 2.228139 + 0.879058},
+		{0.5, 1e9, 0.5 * (1.959964 + 0.841621)},
+	} {
+		if got := MDE(tc.se, tc.df, 0.05, 0.8); math.Abs(got-tc.want) > 2e-6 {
+			t.Errorf("MDE(%v, %v) = %v, want %v", tc.se, tc.df, got, tc.want)
+		}
+	}
+	if !math.IsNaN(MDE(1, 0, 0.05, 0.8)) {
+		t.Error("df 0: not NaN")
+	}
+}

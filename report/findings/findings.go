@@ -165,7 +165,11 @@ func Make(r *report.Report) Findings {
 		if !math.IsNaN(w.Lo) && !math.IsNaN(w.Hi) {
 			head += " " + format.RateInterval(w.Lo, w.Hi)
 		}
-		ahead, notAhead, tested := against(r, w, models)
+		ahead, notAhead, mde, tested := against(r, w, models)
+		power := ""
+		if !math.IsNaN(mde) {
+			power = fmt.Sprintf(" At this study's size the tests detect Solve Rate differences of about %s or more (80 %% power; median over the pairs not separated).", strings.TrimPrefix(format.PercentPoints(mde), "+"))
+		}
 		switch {
 		case len(models) == 1:
 			add("winner", "%s; it is the only model graded.", head)
@@ -174,11 +178,11 @@ func Make(r *report.Report) Findings {
 		case len(notAhead) == 0:
 			add("winner", "%s; it is ahead of every other model (Holm-adjusted paired tests with questions as clusters, α = 0.05).", head)
 		case len(ahead) == 0:
-			add("winner", "%s, but it is not significantly ahead of any other model (Holm-adjusted paired tests with questions as clusters, α = 0.05): the study does not separate the models.", head)
+			add("winner", "%s, but it is not significantly ahead of any other model (Holm-adjusted paired tests with questions as clusters, α = 0.05): the study does not separate the models.%s", head, power)
 		case len(notAhead) <= len(ahead):
-			add("winner", "%s; it is ahead of every model except %s (Holm-adjusted paired tests with questions as clusters, α = 0.05).", head, list(notAhead))
+			add("winner", "%s; it is ahead of every model except %s (Holm-adjusted paired tests with questions as clusters, α = 0.05).%s", head, list(notAhead), power)
 		default:
-			add("winner", "%s; it is significantly ahead of %s only (Holm-adjusted paired tests with questions as clusters, α = 0.05).", head, list(ahead))
+			add("winner", "%s; it is significantly ahead of %s only (Holm-adjusted paired tests with questions as clusters, α = 0.05).%s", head, list(ahead), power)
 		}
 		if s := ties(models); s != "" {
 			add("ties", "%s", s)
@@ -215,38 +219,60 @@ func Make(r *report.Report) Findings {
 }
 
 // against splits the other models into those the winner is significantly
-// ahead of and the rest, from pairwise_significance (paired_solve_rate).
-func against(r *report.Report, w Model, models []Model) (ahead, notAhead []string, tested bool) {
+// ahead of and the rest, from pairwise_significance (paired_solve_rate),
+// with the median minimum detectable effect (column mde) of the tests the
+// winner is not ahead in (NaN when none has one).
+func against(r *report.Report, w Model, models []Model) (ahead, notAhead []string, mde float64, tested bool) {
+	mde = math.NaN()
 	t := r.Table("pairwise_significance")
 	if t == nil {
-		return nil, nil, false
+		return nil, nil, mde, false
 	}
 	c := cols(t)
 	sig := map[string]string{}
+	mdes := map[string]float64{}
 	for _, row := range t.Rows {
 		if c.has("test") && str(row, c.i("test")) != "paired_solve_rate" {
 			continue
 		}
 		a, b := str(row, c.i("model_a")), str(row, c.i("model_b"))
 		s := strings.ToLower(fmt.Sprint(at(row, c.i("significant"))))
+		other := ""
 		switch w.ID {
 		case a:
-			sig[b] = s
+			other = b
 		case b:
-			sig[a] = s
+			other = a
+		default:
+			continue
+		}
+		sig[other] = s
+		if c.has("mde") {
+			mdes[other] = num(row, c, "mde")
 		}
 	}
 	if len(sig) == 0 {
-		return nil, nil, false
+		return nil, nil, mde, false
 	}
+	var ms []float64
 	for _, m := range models[1:] {
 		if sig[m.ID] == "true" {
 			ahead = append(ahead, m.Name)
 		} else {
 			notAhead = append(notAhead, m.Name)
+			if v, ok := mdes[m.ID]; ok && !math.IsNaN(v) {
+				ms = append(ms, v)
+			}
 		}
 	}
-	return ahead, notAhead, true
+	if len(ms) > 0 {
+		sort.Float64s(ms)
+		mde = ms[len(ms)/2]
+		if len(ms)%2 == 0 {
+			mde = (ms[len(ms)/2-1] + ms[len(ms)/2]) / 2
+		}
+	}
+	return ahead, notAhead, mde, true
 }
 
 // ties describes the groups of the compact letter display.

@@ -297,3 +297,28 @@ func TestRaterAdjustedFinding(t *testing.T) {
 		t.Errorf("lower is better, same order: got %q", got)
 	}
 }
+
+// TestWinnerMDE: when the winner is not ahead of every model, the sentence
+// states the median minimum detectable effect of the pairs not separated.
+func TestWinnerMDE(t *testing.T) {
+	r := &report.Report{}
+	sum := &report.Table{Name: "summary", Columns: []report.Column{{Name: "set"}, {Name: "graders"}, {Name: "model"}, {Name: "solve_rate"}, {Name: "solve_rate_lo"}, {Name: "solve_rate_hi"}, {Name: "n_questions"}}}
+	for i, m := range []string{"a", "b", "c", "d"} {
+		sum.Rows = append(sum.Rows, []any{"all", "humans", m, 0.8 - 0.1*float64(i), 0.7 - 0.1*float64(i), 0.9 - 0.1*float64(i), int64(100)})
+	}
+	pw := &report.Table{Name: "pairwise_significance", Columns: []report.Column{{Name: "model_a"}, {Name: "model_b"}, {Name: "test"}, {Name: "mde"}, {Name: "significant"}}}
+	pw.Rows = [][]any{
+		{"a", "b", "paired_solve_rate", 0.06, false},
+		{"a", "c", "paired_solve_rate", 0.08, false},
+		{"a", "d", "paired_solve_rate", 0.05, true},
+	}
+	r.Add(report.Part{Tables: []*report.Table{sum, pw}})
+	f := Make(r)
+	if len(f.Headlines) == 0 {
+		t.Fatal("no findings")
+	}
+	// not ahead of b and c: median of 6 and 8 pp
+	if want := "detect Solve Rate differences of about 7.0 pp or more"; !strings.Contains(f.Headlines[0].Text, want) {
+		t.Errorf("winner: %q, want it to contain %q", f.Headlines[0].Text, want)
+	}
+}
