@@ -159,7 +159,7 @@ type Test struct {
 	// MDE is the smallest difference the test detects with 80 % power at
 	// Options.Alpha before Holm's adjustment (stats.MDE from its standard
 	// error): a difference below it is likely to go unseen at this size.
-	MDE float64
+	MDE      float64
 	N        int64   // questions both models have
 	P, PHolm float64 // NaN when undefined
 	// Significant says the test is rejected after Holm at Options.Alpha
