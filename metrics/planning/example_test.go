@@ -61,6 +61,7 @@ func ExamplePlan() {
 	// n_grader_questions=3
 	// effect_size=2.021
 	// power_pilot=0.1236
+	// mde_pilot=3.662
 	// n_questions_pilot=7
 	// n_questions_g1=9
 	// n_questions_g2=7

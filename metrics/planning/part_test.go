@@ -54,7 +54,7 @@ func TestPartFromTyped(t *testing.T) {
 		want := map[string]any{"model_a": ps.ModelA, "model_b": ps.ModelB, "n_pilot": ps.Questions, "graders_pilot": ps.Graders,
 			"mean_a": ps.MeanA, "mean_b": ps.MeanB, "d": ps.D, "var_diff": ps.VarDiff, "var_question": ps.VarQuestion,
 			"var_grader": ps.VarGrader, "n_grader_questions": ps.GraderQuestions, "effect_size": ps.EffectSize,
-			"power_pilot": ps.PowerPilot, "n_questions_pilot": size(ps.QuestionsPilot), "note": ps.Note}
+			"power_pilot": ps.PowerPilot, "mde_pilot": ps.MDEPilot, "n_questions_pilot": size(ps.QuestionsPilot), "note": ps.Note}
 		for k, g := range res.Plan.GradersPerQuestion {
 			want[fmt.Sprintf("n_questions_g%d", g)] = size(ps.QuestionsByGraders[k])
 		}

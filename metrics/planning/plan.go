@@ -89,8 +89,10 @@ type Pair struct {
 	VarDiff, VarQuestion, VarGrader float64
 	GraderQuestions                 int64
 	// EffectSize is D / √VarDiff (Cohen's d_z); PowerPilot the power of
-	// the pilot itself at alpha for the observed D.
-	EffectSize, PowerPilot float64
+	// the pilot itself at alpha for the observed D; MDEPilot the smallest
+	// difference the pilot's own paired t test detects with the plan's
+	// power at alpha (stats.MDE).
+	EffectSize, PowerPilot, MDEPilot float64
 	// QuestionsPilot are the questions needed with the pilot's graders per
 	// response; 0 when it cannot be computed (see Note).
 	QuestionsPilot int64
@@ -269,7 +271,7 @@ func planTable(pairs []Pair, opt PlanOptions) *report.Table {
 	t := newPlanTable(opt)
 	for _, ps := range pairs {
 		row := []any{ps.ModelA, ps.ModelB, ps.Questions, ps.Graders, ps.MeanA, ps.MeanB, ps.D, ps.VarDiff, ps.VarQuestion, ps.VarGrader,
-			ps.GraderQuestions, ps.EffectSize, ps.PowerPilot, sizeCell(ps.QuestionsPilot)}
+			ps.GraderQuestions, ps.EffectSize, ps.PowerPilot, ps.MDEPilot, sizeCell(ps.QuestionsPilot)}
 		for _, n := range ps.QuestionsByGraders {
 			row = append(row, sizeCell(n))
 		}
@@ -310,6 +312,7 @@ func newPlanTable(opt PlanOptions) *report.Table {
 			{Name: "n_grader_questions", Kind: report.Int, Doc: "questions with ≥ 2 graders behind var_grader"},
 			{Name: "effect_size", Kind: report.Float, Doc: "pilot d / √var_diff (Cohen's d_z)"},
 			{Name: "power_pilot", Kind: report.Fraction, Doc: "power of the pilot itself (n_pilot questions) at alpha for the observed d"},
+			{Name: "mde_pilot", Kind: report.Float, Doc: "minimum detectable effect of the pilot itself: the smallest difference in mean rubric its paired t test detects at alpha with the planned power, (t_{1−α/2} + t_{power})·√(var_diff/n_pilot)"},
 			{Name: "n_questions_pilot", Kind: report.Int, Doc: "questions needed with the pilot's graders per response (from var_diff)"},
 		},
 	}
@@ -539,9 +542,10 @@ func (p *pilot) pair(i, j int, opt PlanOptions) Pair {
 		ps.VarQuestion = math.Max(0, ps.VarDiff-float64(ps.VarGrader*stats.Mean(inv)))
 	}
 	ps.EffectSize = ps.D / math.Sqrt(ps.VarDiff)
-	ps.PowerPilot = math.NaN()
+	ps.PowerPilot, ps.MDEPilot = math.NaN(), math.NaN()
 	if n >= 2 {
 		ps.PowerPilot = PairedPower(float64(n), ps.EffectSize, opt.Alpha)
+		ps.MDEPilot = stats.MDE(math.Sqrt(ps.VarDiff/float64(n)), float64(n-1), opt.Alpha, opt.Power)
 	}
 	var notes []string
 	size := func(v float64) int64 {

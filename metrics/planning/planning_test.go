@@ -187,6 +187,9 @@ func TestPlanHand(t *testing.T) {
 	near(t, "var_diff", f("var_diff"), 1.0/3, 1e-12)
 	near(t, "var_grader", f("var_grader"), 0.25, 1e-12)
 	near(t, "var_question", f("var_question"), 1.0/12, 1e-12)
+	// MDE: (t_{.975, 2} + t_{.8, 2})·√(var_diff/3), with the 2-df closed
+	// form t_p = (2p − 1)·√(2/(4p(1 − p))): (4.302653 + 1.060660)/3.
+	near(t, "mde_pilot", f("mde_pilot"), (4.302653+1.060660)/3, 1e-6)
 	near(t, "graders_pilot", f("graders_pilot"), 2, 0)
 	if got := row[col(t, tb, "n_grader_questions")]; got != int64(3) {
 		t.Errorf("n_grader_questions = %v, want 3", got)
