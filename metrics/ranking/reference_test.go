@@ -135,18 +135,7 @@ func fullFit(t testing.TB, d *data, opt Options) []float64 {
 	return FitPlackettLuce(d.patterns, d.patternWeights(all, make([]float64, len(d.patterns))), len(d.models), opt.PLPrior, nil).Strength
 }
 
-func allPairs(K int) []pair {
-	var ps []pair
-	for i := 0; i < K; i++ {
-		for j := i + 1; j < K; j++ {
-			ps = append(ps, pair{i, j})
-		}
-	}
-	return ps
-}
-
-// The new bootstrap reproduces the previous one: ranks and Solve Rate
-// differences bit for bit; the Plackett–Luce strengths (the same estimator,
+// The new bootstrap reproduces the previous one: ranks bit for bit; the Plackett–Luce strengths (the same estimator,
 // its sums taken over distinct orderings in another order) to 1e-9
 // relative, well inside the fit's own tolerance of 1e-10 per step times
 // the iterations. The full-data fit on distinct orderings equals the fit on
