@@ -249,14 +249,14 @@ func TestCleanStaleFiles(t *testing.T) {
 	write(t, legacy, duck)
 
 	notes := CleanStaleFiles(out)
-	if len(notes) != 2 {
-		t.Errorf("notes = %q, want 2 (the stale database and the empty file)", notes)
+	if len(notes) != 3 {
+		t.Errorf("notes = %q, want 3 (the stale database, the empty file, the other file)", notes)
 	}
 	for _, c := range []struct {
 		path  string
 		exist bool
 	}{
-		{stale, false}, {stale + ".wal", false}, {empty, false}, {notDuck, true}, {live, true}, {other, true}, {legacy, true},
+		{stale, false}, {stale + ".wal", false}, {empty, false}, {notDuck, false}, {live, true}, {other, true}, {legacy, true},
 	} {
 		_, err := os.Stat(c.path)
 		if got := err == nil; got != c.exist {

@@ -600,8 +600,9 @@ func TempFileName(out string) string {
 
 // CleanStaleFiles removes the temporary files beside out that a killed
 // run left behind: regular files named like TempFileName's for out whose
-// lease says their process is gone, and which are empty or DuckDB
-// databases (with their .wal file). Anything else is left alone. It
+// lease says their process is gone (with a database's .wal file; the
+// name, lease included, is what says the file is a temporary of
+// euroexec). Anything else is left alone. It
 // returns one note per file removed, not removable, or left alone because
 // it belongs to another machine or PID namespace.
 func CleanStaleFiles(out string) []string {
@@ -617,13 +618,6 @@ func CleanStaleFiles(out string) []string {
 			continue
 		}
 		p := filepath.Join(parent, e.Name())
-		fi, err := os.Lstat(p)
-		if err != nil {
-			continue
-		}
-		if ok, err := IsDuckDB(p); err != nil || (!ok && fi.Size() != 0) {
-			continue
-		}
 		notes = append(notes, settle(p, t, func(p string) error {
 			if err := os.Remove(p); err != nil {
 				return err
