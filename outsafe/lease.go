@@ -207,23 +207,28 @@ func CleanScratch() []string {
 		if !ok || t.kind == "" || t.old || !e.IsDir() {
 			continue
 		}
-		notes = append(notes, settle(filepath.Join(dir, e.Name()), t, func(p string) error { return os.RemoveAll(p) })...)
+		notes = append(notes, settle(filepath.Join(dir, e.Name()), t, func(p string) (string, error) { return "", os.RemoveAll(p) })...)
 	}
 	sort.Strings(notes)
 	return notes
 }
 
 // settle judges the lease of the temporary at p and removes it with rm
-// when its process is gone; it returns the note to print, if any.
-func settle(p string, t leased, rm func(string) error) []string {
+// when its process is gone; it returns the note to print, if any (rm's
+// own note when it gives one).
+func settle(p string, t leased, rm func(string) (string, error)) []string {
 	v, why := judge(t.lease)
 	who := fmt.Sprintf("a run (process %d, %s)", t.lease.pid, t.when.Format(time.RFC3339))
 	switch v {
 	case foreign:
 		return []string{fmt.Sprintf("left %s alone, made by %s: %s", p, who, why)}
 	case dead:
-		if err := rm(p); err != nil {
+		note, err := rm(p)
+		if err != nil {
 			return []string{fmt.Sprintf("could not remove %s, left by %s that was killed (%s): %v", p, who, why, err)}
+		}
+		if note != "" {
+			return []string{note + fmt.Sprintf(", moved aside by %s that was killed (%s)", who, why)}
 		}
 		return []string{fmt.Sprintf("removed %s, left by %s that was killed (%s)", p, who, why)}
 	}

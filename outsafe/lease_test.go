@@ -138,6 +138,9 @@ func TestCleanStaleLeases(t *testing.T) {
 					got = append(got, n)
 				}
 			}
+			if len(got) > 1 {
+				t.Errorf("notes %q, want one", got)
+			}
 			if c.note == "" && len(got) != 0 {
 				t.Errorf("notes %q, want none", got)
 			}

@@ -555,18 +555,14 @@ func CleanStale(parent string, markers ...string) []string {
 			}
 			continue
 		}
-		notes = append(notes, settle(p, t, func(p string) error {
+		notes = append(notes, settle(p, t, func(p string) (string, error) {
 			if t.old {
 				target := filepath.Join(parent, t.base)
 				if _, err := os.Lstat(target); errors.Is(err, os.ErrNotExist) {
-					if err := os.Rename(p, target); err != nil {
-						return err
-					}
-					notes = append(notes, fmt.Sprintf("restored %s, moved aside by a run (process %d) that was killed", target, t.lease.pid))
-					return nil
+					return "restored " + target + " from " + p, os.Rename(p, target)
 				}
 			}
-			return os.RemoveAll(p)
+			return "", os.RemoveAll(p)
 		})...)
 	}
 	sort.Strings(notes)
@@ -618,14 +614,14 @@ func CleanStaleFiles(out string) []string {
 			continue
 		}
 		p := filepath.Join(parent, e.Name())
-		notes = append(notes, settle(p, t, func(p string) error {
+		notes = append(notes, settle(p, t, func(p string) (string, error) {
 			if err := os.Remove(p); err != nil {
-				return err
+				return "", err
 			}
 			if err := os.Remove(p + ".wal"); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return err
+				return "", err
 			}
-			return nil
+			return "", nil
 		})...)
 	}
 	sort.Strings(notes)
