@@ -302,3 +302,74 @@ func TestStudyAliasRefused(t *testing.T) {
 	}
 	checkRefused(t, CheckFolder(filepath.Join(root, "report"), ReportMarker, true, study))
 }
+
+// TestReplaceDBRechecks checks that a file that is not a database, put at
+// --db while the database was built, is kept and refused at the swap,
+// unless it is the very file --force allowed; the old database's .wal goes.
+func TestReplaceDBRechecks(t *testing.T) {
+	duck := "\x00\x00\x00\x00\x00\x00\x00\x00DUCK\x40\x00"
+	for _, c := range []struct {
+		name   string
+		before string // content at CheckDB; "-" for absent
+		force  bool
+		during string // content written between CheckDB and ReplaceDB; "-" for none
+		want   string // refusal; "" for replaced
+	}{
+		{"absent, user file appeared", "-", false, "my notes", "not a DuckDB database was put there"},
+		{"absent, database appeared", "-", false, duck, ""},
+		{"empty stays empty", "", false, "-", ""},
+		{"old database", duck, false, "-", ""},
+		{"forced user file", "my notes", true, "-", ""},
+		{"forced user file rewritten", "my notes", true, "my longer notes", "not a DuckDB database was put there"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			db := filepath.Join(dir, "study.duckdb")
+			if c.before != "-" {
+				write(t, db, c.before)
+				write(t, db+".wal", "old session")
+			}
+			if err := CheckDB(db, c.force); err != nil {
+				t.Fatal(err)
+			}
+			if c.during != "-" {
+				write(t, db, c.during)
+			}
+			tmp := TempFileName(db)
+			write(t, tmp, "new database")
+			err := ReplaceDB(tmp, db)
+			b, _ := os.ReadFile(db)
+			if c.want != "" {
+				checkRefused(t, err, c.want)
+				if string(b) != c.during {
+					t.Errorf("%s holds %q, want %q kept", db, b, c.during)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(b) != "new database" {
+				t.Errorf("%s holds %q, want the new database", db, b)
+			}
+			if _, err := os.Lstat(db + ".wal"); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the old .wal survived: %v", err)
+			}
+			if _, err := os.Lstat(tmp); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the temporary file survived: %v", err)
+			}
+		})
+	}
+	// the new file's own log, with content, stops the swap
+	dir := t.TempDir()
+	db := filepath.Join(dir, "study.duckdb")
+	tmp := TempFileName(db)
+	write(t, tmp, "new")
+	write(t, tmp+".wal", "unflushed")
+	if err := ReplaceDB(tmp, db); err == nil || !strings.Contains(err.Error(), "write-ahead log") {
+		t.Errorf("got %v, want an error about the write-ahead log", err)
+	}
+	if _, err := os.Lstat(db); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s was written: %v", db, err)
+	}
+}

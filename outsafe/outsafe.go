@@ -345,19 +345,29 @@ func CheckDB(path string, force bool, protected ...string) error {
 	if fi.IsDir() {
 		return &RefusedError{Path: path, Reason: "it is a folder", Hint: "name a database file with --db"}
 	}
-	if fi.Size() == 0 || force {
+	if fi.Size() == 0 {
 		return nil
 	}
 	ok, err := IsDuckDB(path)
 	if err != nil {
 		return fmt.Errorf("database %s: %w", path, err)
 	}
-	if !ok {
+	if !ok && !force {
 		return &RefusedError{Path: path, Reason: fmt.Sprintf("it is a file (%d bytes) that is not a DuckDB database", fi.Size()),
 			Hint: "choose another --db file, or add --force to replace it"}
 	}
+	if !ok {
+		if abs, err := filepath.Abs(path); err == nil {
+			forcedDB.Store(abs, fi)
+		}
+	}
 	return nil
 }
+
+// forcedDB holds the files that are not DuckDB databases which CheckDB
+// allowed with force, for ReplaceDB to tell them from a file put there
+// since.
+var forcedDB sync.Map // absolute path → os.FileInfo
 
 // checkOutsideStudy refuses the output file path when it is, lies inside
 // or contains one of the protected folders (whatever --force says); what
@@ -502,8 +512,7 @@ func recheck(out string, before listing) error {
 	case before.fi != nil && before.fi.IsDir() != now.fi.IsDir():
 		return &RefusedError{Path: out, Reason: "it was replaced by something else since this run started", Hint: hint}
 	case !now.fi.IsDir():
-		b, n := before.fi, now.fi
-		if !os.SameFile(b, n) || b.Size() != n.Size() || !b.ModTime().Equal(n.ModTime()) {
+		if !sameVersion(before.fi, now.fi) {
 			return &RefusedError{Path: out, Reason: "the file there was changed since this run started", Hint: hint}
 		}
 		return nil
@@ -834,6 +843,12 @@ func Replace(tmp, out string) error {
 	return os.RemoveAll(old)
 }
 
+// sameVersion reports whether a and b are the same file with the same
+// size and modification time.
+func sameVersion(a, b os.FileInfo) bool {
+	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+}
+
 // ReplaceFile moves the finished temporary file tmp (beside out, from
 // [TempFileName]) over out: it syncs tmp, checks out again (refusing,
 // with a *RefusedError, when it became a link or a special file), renames
@@ -855,7 +870,9 @@ func ReplaceFile(tmp, out string) error {
 // ReplaceDB is [ReplaceFile] for a DuckDB database: the new file must have
 // no write-ahead log of its own left (its content would be lost), and the
 // old database's log (out.wal) is removed first, so that DuckDB does not
-// replay the old session into the new file when it opens it.
+// replay the old session into the new file when it opens it. It refuses
+// when out is now a file that is neither empty nor a DuckDB database,
+// unless it is the very file [CheckDB] allowed with force.
 func ReplaceDB(tmp, out string) error {
 	if fi, err := os.Lstat(tmp + ".wal"); err == nil {
 		if fi.Size() != 0 {
@@ -865,8 +882,21 @@ func ReplaceDB(tmp, out string) error {
 			return fmt.Errorf("remove %s: %w", tmp+".wal", err)
 		}
 	}
-	if _, err := checkKind(out); err != nil {
+	fi, err := checkKind(out)
+	if err != nil {
 		return err
+	}
+	if fi != nil && fi.Mode().IsRegular() && fi.Size() > 0 {
+		ok, err := IsDuckDB(out)
+		if err != nil {
+			return fmt.Errorf("database %s: %w", out, err)
+		}
+		abs, _ := filepath.Abs(out)
+		f, forced := forcedDB.Load(abs)
+		if !ok && (!forced || !sameVersion(f.(os.FileInfo), fi)) {
+			return &RefusedError{Path: out, Reason: fmt.Sprintf("a file (%d bytes) that is not a DuckDB database was put there while the database was built", fi.Size()),
+				Hint: "nothing was replaced; move it elsewhere (or choose another --db) and run again"}
+		}
 	}
 	wal := out + ".wal"
 	if fi, err := os.Lstat(wal); err == nil {
