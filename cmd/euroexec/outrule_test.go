@@ -7,10 +7,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -441,4 +443,72 @@ func TestKilledCommandsCleaned(t *testing.T) {
 			t.Errorf("TMPDIR holds %d entries after plan, want none", len(ents))
 		}
 	})
+}
+
+// TestRunKeepsFilesAddedMeanwhile puts a file into OUT while `run` works
+// (a report of its own, or a user's folder replaced with --force): the
+// swap is refused (exit 3), the file and the previous report are kept,
+// and no temporary folder is left.
+func TestRunKeepsFilesAddedMeanwhile(t *testing.T) {
+	study := tinyStudy(t)
+	for _, c := range []struct {
+		name  string
+		setup func(t *testing.T, out string)
+		force bool
+	}{
+		{"marked report", func(t *testing.T, out string) {
+			if _, err := runStudy(context.Background(), io.Discard, io.Discard, study, runOptions{out: out, quiet: true, now: fixedNow}); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"user folder with --force", func(t *testing.T, out string) {
+			os.MkdirAll(out, 0o755)
+			os.WriteFile(filepath.Join(out, "old.txt"), []byte("old"), 0o644)
+		}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "report")
+			c.setup(t, out)
+			before := stateOf(t, out)
+			added := filepath.Join(out, "my-notes.txt")
+			o := runOptions{out: out, quiet: true, now: fixedNow, force: c.force, hook: func(stage string) {
+				if strings.HasPrefix(stage, "write") && !fileExists(added) {
+					if err := os.WriteFile(added, []byte("written while the run worked"), 0o644); err != nil {
+						t.Error(err)
+					}
+				}
+			}}
+			_, err := runStudy(context.Background(), io.Discard, io.Discard, study, o)
+			checkExit(t, err, exitCode(context.Background(), err), exitRefused, "", "my-notes.txt", "appeared in it since this run started")
+			if b, _ := os.ReadFile(added); string(b) != "written while the run worked" {
+				t.Errorf("the added file holds %q", b)
+			}
+			os.Remove(added)
+			if after := stateOf(t, out); after != before {
+				t.Errorf("the previous output changed:\n%+v\n%+v", before, after)
+			}
+			if l := leftovers(t, dir); len(l) > 0 {
+				t.Errorf("left behind: %v", l)
+			}
+		})
+	}
+}
+
+// TestRunRefusesStudyAlias writes into a bind-mount alias of the study
+// folder with --force: refused (device and inode), grading sheets kept.
+func TestRunRefusesStudyAlias(t *testing.T) {
+	study := tinyStudy(t)
+	sum := hashes(t, study)
+	alias := filepath.Join(t.TempDir(), "alias")
+	os.Mkdir(alias, 0o755)
+	if err := unix.Mount(study, alias, "", unix.MS_BIND, ""); err != nil {
+		t.Skipf("cannot bind-mount (needs root): %v", err)
+	}
+	defer unix.Unmount(alias, unix.MNT_DETACH)
+	for _, out := range []string{filepath.Join(alias, "grades"), alias} {
+		code, _, se, err := cli(context.Background(), "run", "-q", study, "-o", out, "--force")
+		checkExit(t, err, code, exitRefused, se, "study folder")
+		checkSame(t, "study", sum, hashes(t, study))
+	}
 }
