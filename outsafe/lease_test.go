@@ -162,6 +162,7 @@ func TestCleanStaleLeases(t *testing.T) {
 // them, and their names follow the documented format.
 func TestOwnTemporariesKept(t *testing.T) {
 	here := hereLease(t)
+	t.Setenv("TMPDIR", t.TempDir())
 	parent := t.TempDir()
 	out := filepath.Join(parent, "report")
 	tmp, err := TempDir(out, ReportMarker, nil)
