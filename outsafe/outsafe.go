@@ -1,17 +1,22 @@
 // Package outsafe keeps the tool's outputs from replacing anything it did not
 // write, and makes them appear whole or not at all.
 //
-// Every folder the tool writes (a report, a synthetic study) carries a marker
-// file naming the tool, its version and the study. An output folder is
-// replaced only when it does not exist, is empty, or carries the marker
-// ([CheckFolder]); a database file only when it is a DuckDB database
-// ([CheckDB]); neither ever when it is, holds, or lies inside a protected
-// folder (the study being read). New outputs are built in a temporary folder
+// One rule holds for every output path: the tool writes only to a regular
+// file or a folder that is absent, empty, or marked as its own, and never
+// replaces or writes through a symbolic link, a FIFO, a socket or a device,
+// whatever --force says. Every folder the tool writes (a report, a
+// synthetic study) carries a marker file naming the tool, its version and
+// the study. An output folder is replaced only when it does not exist, is
+// empty, or carries the marker ([CheckFolder]); a database file only when it
+// is a DuckDB database ([CheckDB]); neither ever when it is, holds, or lies
+// inside a protected folder (the study being read), compared by device and
+// inode as well as by name. New outputs are built in a temporary folder
 // beside the target ([TempDir]), synced to disk and swapped into place in one
-// rename ([Replace]); temporary folders of a run that was killed are
-// recognised by their name and marker and removed by the next run
-// ([CleanStale]); a lock file beside the target keeps two runs from racing
-// ([Lock]).
+// rename after the target is checked again ([Replace], [ReplaceFile],
+// [ReplaceDB]); temporaries carry a lease in their name and those of a run
+// that was killed are removed by the next run ([CleanStale],
+// [CleanStaleFiles], [CleanScratch]); a lock file beside the target keeps
+// two runs from racing ([Lock]).
 package outsafe
 
 import (
