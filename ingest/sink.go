@@ -276,16 +276,12 @@ func (s *sink) commit() error {
 	}
 	// The file is complete on disk before it takes the final name, and the
 	// new name is on disk after: a crash leaves the old database or the new.
-	if err := outsafe.SyncFile(s.tmp); err != nil {
+	// The old database's .wal goes first, or DuckDB would replay it into
+	// the new file.
+	if err := outsafe.ReplaceDB(s.tmp, s.final); err != nil {
 		os.Remove(s.tmp)
-		return fmt.Errorf("flush database to disk: %w", err)
-	}
-	if err := os.Rename(s.tmp, s.final); err != nil {
-		os.Remove(s.tmp)
+		os.Remove(s.tmp + ".wal")
 		return fmt.Errorf("move database into place: %w", err)
-	}
-	if err := outsafe.SyncFile(s.final); err != nil {
-		return fmt.Errorf("flush database to disk: %w", err)
 	}
 	return nil
 }

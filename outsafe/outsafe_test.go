@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -115,84 +114,6 @@ func TestCheckDB(t *testing.T) {
 	}
 }
 
-// deadPID returns the pid of a process that has exited.
-func deadPID(t *testing.T) int {
-	t.Helper()
-	cmd := exec.Command("true")
-	if err := cmd.Run(); err != nil {
-		t.Skipf("cannot start a process: %v", err)
-	}
-	return cmd.Process.Pid
-}
-
-func TestCleanStale(t *testing.T) {
-	parent := t.TempDir()
-	dead := deadPID(t)
-	stale := filepath.Join(parent, fmt.Sprintf(".report.euroexec-%d-%d.tmp", dead, time.Now().UnixNano()))
-	write(t, filepath.Join(stale, ReportMarker), "x")
-	write(t, filepath.Join(stale, "study.duckdb.wal"), "partial")
-	unmarked := filepath.Join(parent, fmt.Sprintf(".other.euroexec-%d-1.tmp", dead))
-	write(t, filepath.Join(unmarked, "thesis.docx"), "mine")
-	live := filepath.Join(parent, fmt.Sprintf(".report.euroexec-%d-2.tmp", os.Getppid()))
-	write(t, filepath.Join(live, ReportMarker), "x")
-	aside := filepath.Join(parent, fmt.Sprintf(".gone.euroexec-%d-3.tmp.old", dead))
-	write(t, filepath.Join(aside, ReportMarker), "previous report")
-
-	notes := CleanStale(parent, ReportMarker)
-	if len(notes) != 2 {
-		t.Errorf("notes = %q, want 2 (one removed, one restored)", notes)
-	}
-	for _, c := range []struct {
-		path  string
-		exist bool
-	}{
-		{stale, false}, {unmarked, true}, {live, true}, {aside, false},
-		{filepath.Join(parent, "gone", ReportMarker), true},
-	} {
-		_, err := os.Stat(c.path)
-		if got := err == nil; got != c.exist {
-			t.Errorf("%s exists = %v, want %v", filepath.Base(c.path), got, c.exist)
-		}
-	}
-}
-
-func TestCleanStaleFiles(t *testing.T) {
-	parent := t.TempDir()
-	out := filepath.Join(parent, "study.duckdb")
-	dead := deadPID(t)
-	duck := "\x00\x00\x00\x00\x00\x00\x00\x00DUCK\x40\x00"
-	stale := filepath.Join(parent, fmt.Sprintf(".study.duckdb.euroexec-%d-1.tmp", dead))
-	write(t, stale, duck)
-	write(t, stale+".wal", "partial")
-	empty := filepath.Join(parent, fmt.Sprintf(".study.duckdb.euroexec-%d-2.tmp", dead))
-	write(t, empty, "")
-	notDuck := filepath.Join(parent, fmt.Sprintf(".study.duckdb.euroexec-%d-3.tmp", dead))
-	write(t, notDuck, "my notes")
-	live := filepath.Join(parent, fmt.Sprintf(".study.duckdb.euroexec-%d-4.tmp", os.Getppid()))
-	write(t, live, duck)
-	other := filepath.Join(parent, fmt.Sprintf(".other.duckdb.euroexec-%d-5.tmp", dead))
-	write(t, other, duck)
-
-	notes := CleanStaleFiles(out)
-	if len(notes) != 2 {
-		t.Errorf("notes = %q, want 2 (the stale database and the empty file)", notes)
-	}
-	for _, c := range []struct {
-		path  string
-		exist bool
-	}{
-		{stale, false}, {stale + ".wal", false}, {empty, false}, {notDuck, true}, {live, true}, {other, true},
-	} {
-		_, err := os.Stat(c.path)
-		if got := err == nil; got != c.exist {
-			t.Errorf("%s exists = %v, want %v", filepath.Base(c.path), got, c.exist)
-		}
-	}
-	if p := TempFileName(out); filepath.Dir(p) != parent || !tempRe.MatchString(filepath.Base(p)) {
-		t.Errorf("TempFileName(%s) = %s, want a .study.duckdb.euroexec-PID-NANOS.tmp beside it", out, p)
-	}
-}
-
 func TestLock(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "report")
 	unlock, err := Lock(out)
@@ -221,8 +142,8 @@ func TestTempDirAndReplace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !tempRe.MatchString(filepath.Base(tmp)) || !strings.Contains(filepath.Base(tmp), fmt.Sprint(os.Getpid())) {
-		t.Errorf("temporary folder %s: want .report.euroexec-PID-NANOS.tmp", filepath.Base(tmp))
+	if want := fmt.Sprintf(".report.euroexec-%d-", os.Getpid()); !strings.HasPrefix(filepath.Base(tmp), want) || !leaseRe.MatchString(filepath.Base(tmp)) {
+		t.Errorf("temporary folder %s: want %sNANOS-LEASE.tmp", filepath.Base(tmp), want)
 	}
 	fi, err := os.Stat(tmp)
 	if err != nil {

@@ -187,7 +187,9 @@ func ingestCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: "ingest validates the study folder and loads it into the canonical DuckDB schema (see the README).\n" +
 			"The database is built in a new file and moved over --db only when the whole load succeeded:\n" +
 			"a study with problems leaves an existing database exactly as it was. An existing --db file is\n" +
-			"replaced only when it is a DuckDB database (or empty), unless --force; never inside the study folder.\n" +
+			"replaced only when it is a DuckDB database (or empty), unless --force; never inside the study folder,\n" +
+			"and never a symbolic link, pipe, socket or device, whatever --force says. The old database's .wal\n" +
+			"file is removed with it, so the new database holds only the new load.\n" +
 			"A second ingest into the same --db fails at once while one runs; the temporary database a killed\n" +
 			"ingest left beside --db is removed by the next one.",
 		Args: cobra.ExactArgs(1),

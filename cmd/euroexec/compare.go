@@ -54,7 +54,7 @@ func compareCmd(stdout, stderr io.Writer) *cobra.Command {
 			"first with the last. Replicates and seed default to the first run's study.toml [analysis].\n" +
 			"The report is written to a temporary folder beside OUT and moved into place when complete. OUT is\n" +
 			"replaced only when it does not exist, is empty or holds a report euroexec wrote (its\n" +
-			outsafe.ReportMarker + " file), unless --force; never when it is, holds or lies inside one of the runs.",
+			outsafe.ReportMarker + " file), unless --force; never when it is, holds or lies inside one of the runs.\n" + outRule,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCompare(cmd.Context(), stdout, stderr, args, o)
@@ -100,7 +100,10 @@ func runCompare(ctx context.Context, stdout, stderr io.Writer, args []string, o 
 	if err != nil {
 		return err
 	}
-	scratch, err := os.MkdirTemp("", "euroexec-compare-*")
+	for _, n := range outsafe.CleanScratch() {
+		fmt.Fprintln(stderr, "note:", n)
+	}
+	scratch, err := outsafe.ScratchDir("compare")
 	if err != nil {
 		return err
 	}

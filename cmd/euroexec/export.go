@@ -31,7 +31,7 @@ func exportCmd(stdout, stderr io.Writer) *cobra.Command {
 			"folder written by `run` (its study.duckdb), or a .duckdb file written by `ingest`. The files are\n" +
 			"written into a temporary folder beside DIR and moved into place when complete. DIR is replaced only\n" +
 			"when it does not exist, is empty or was written by export (its " + outsafe.ExportMarker + " file), unless\n" +
-			"--force; never when it is, holds or lies inside STUDY_OR_REPORT.",
+			"--force; never when it is, holds or lies inside STUDY_OR_REPORT. " + outRule,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dir == "" {
@@ -74,7 +74,7 @@ func exportParquet(ctx context.Context, stderr io.Writer, src, out string, force
 	}
 	defer unlock()
 	for _, n := range outsafe.CleanStale(filepath.Dir(out), outsafe.ExportMarker) {
-		fmt.Fprintln(stderr, "note: removed", n)
+		fmt.Fprintln(stderr, "note:", n)
 	}
 	abs, _ := filepath.Abs(src)
 	tmp, err := outsafe.TempDir(out, outsafe.ExportMarker, outsafe.Marker(version, abs, time.Now()))
@@ -144,7 +144,10 @@ func exportSource(ctx context.Context, stderr io.Writer, src string) (string, fu
 	if p := filepath.Join(src, "study.duckdb"); fileExists(p) {
 		return p, none, nil
 	}
-	tmp, err := os.MkdirTemp("", "euroexec-export-*")
+	for _, n := range outsafe.CleanScratch() {
+		fmt.Fprintln(stderr, "note:", n)
+	}
+	tmp, err := outsafe.ScratchDir("export")
 	if err != nil {
 		return "", none, fmt.Errorf("export: %w", err)
 	}

@@ -9,14 +9,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/euroexec/euroexec/outsafe"
 )
@@ -228,8 +226,8 @@ func TestIngestDBGuard(t *testing.T) {
 }
 
 // TestIngestDBLock checks that a second ingest into a database another one is
-// writing fails at once (exit 3), and that a killed ingest's temporary file
-// is removed by the next one with a note.
+// writing fails at once (exit 3); TestKilledIngestCleaned checks that a
+// killed ingest's temporary file is removed by the next one.
 func TestIngestDBLock(t *testing.T) {
 	study := tinyStudy(t)
 	dir := t.TempDir()
@@ -245,17 +243,6 @@ func TestIngestDBLock(t *testing.T) {
 		t.Errorf("the locked-out ingest wrote %s (%v)", db, err)
 	}
 
-	gone := exec.Command("true")
-	if err := gone.Run(); err != nil {
-		t.Skipf("cannot start a process: %v", err)
-	}
-	stale := filepath.Join(dir, fmt.Sprintf(".study.duckdb.euroexec-%d-1.tmp", gone.Process.Pid))
-	os.WriteFile(stale, nil, 0o644)
-	code, _, se, err = cli(context.Background(), "ingest", study, "--db", db)
-	checkExit(t, err, code, exitOK, se, "removed "+stale)
-	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the killed ingest's %s is still there", stale)
-	}
 }
 
 func TestSampleGuard(t *testing.T) {
@@ -418,24 +405,6 @@ func TestRunCancelled(t *testing.T) {
 				t.Errorf("left behind: %v", l)
 			}
 		})
-	}
-}
-
-func TestStaleTempRemoved(t *testing.T) {
-	study := tinyStudy(t)
-	dir := t.TempDir()
-	cmd := exec.Command("true")
-	if err := cmd.Run(); err != nil {
-		t.Skip(err)
-	}
-	stale := filepath.Join(dir, fmt.Sprintf(".report.euroexec-%d-%d.tmp", cmd.Process.Pid, time.Now().UnixNano()))
-	os.MkdirAll(stale, 0o755)
-	os.WriteFile(filepath.Join(stale, outsafe.ReportMarker), []byte("x"), 0o644)
-	os.WriteFile(filepath.Join(stale, "study.duckdb.wal"), []byte("partial"), 0o644)
-	code, _, se, err := cli(context.Background(), "run", "-q", study, "-o", filepath.Join(dir, "report"))
-	checkExit(t, err, code, exitOK, se, "note: removed "+stale, fmt.Sprintf("process %d", cmd.Process.Pid))
-	if _, err := os.Stat(stale); err == nil {
-		t.Error("the stale folder is still there")
 	}
 }
 

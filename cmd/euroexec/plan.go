@@ -29,17 +29,32 @@ func planCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: "plan uses a pilot study's variances (between questions, and between graders of the same response)\n" +
 			"to compute, for each adjacent pair of models ordered by mean human rubric, the number of questions a\n" +
 			"paired two-sided t-test at --alpha needs to reach --power, for each number of graders per question.\n" +
-			"It generalises the paper's Figure 3 (p-value against sample size) to a new study.",
+			"It generalises the paper's Figure 3 (p-value against sample size) to a new study.\n" +
+			"-o FILE also writes the plan as CSV, built beside FILE and renamed over it when complete; FILE is\n" +
+			"never inside STUDY, a symbolic link, pipe, socket or device, whatever --force says. -o - writes\n" +
+			"the CSV to standard output instead of the table.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if out != "" {
-				// before any work: never a file of the study, never another
-				// file unless --force
+			toStdout := out == "-"
+			if out != "" && !toStdout {
+				// before any work: never a file of the study, a link or a
+				// special file, never another file unless --force
 				if err := outsafe.CheckFile(out, force, args[0]); err != nil {
 					return err
 				}
+				unlock, err := outsafe.Lock(out)
+				if err != nil {
+					return err
+				}
+				defer unlock()
+				for _, n := range outsafe.CleanStaleFiles(out) {
+					fmt.Fprintln(stderr, "note:", n)
+				}
 			}
-			tmp, err := os.MkdirTemp("", "euroexec-plan-*")
+			for _, n := range outsafe.CleanScratch() {
+				fmt.Fprintln(stderr, "note:", n)
+			}
+			tmp, err := outsafe.ScratchDir("plan")
 			if err != nil {
 				return err
 			}
@@ -64,11 +79,13 @@ func planCmd(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("plan: %w", err)
 			}
+			if toStdout {
+				return csvout.WriteTable(stdout, t)
+			}
 			if out != "" {
 				// written beside out and renamed over it when complete
 				// mode 0644 less the umask, as every file euroexec writes
-				name := filepath.Join(filepath.Dir(out), fmt.Sprintf(".%s.euroexec-%d.tmp", filepath.Base(out), os.Getpid()))
-				f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+				f, err := os.OpenFile(outsafe.TempFileName(out), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 				if err != nil {
 					return err
 				}
@@ -80,7 +97,12 @@ func planCmd(stdout, stderr io.Writer) *cobra.Command {
 				if err := f.Close(); err != nil {
 					return err
 				}
-				if err := os.Rename(f.Name(), out); err != nil {
+				// the rule again at the swap: a file put there meanwhile
+				// is kept
+				if err := outsafe.CheckFile(out, force, args[0]); err != nil {
+					return err
+				}
+				if err := outsafe.ReplaceFile(f.Name(), out); err != nil {
 					return err
 				}
 			}
@@ -108,7 +130,7 @@ func planCmd(stdout, stderr io.Writer) *cobra.Command {
 	f.Float64Var(&opt.Alpha, "alpha", opt.Alpha, "significance level of the paired two-sided t-test")
 	f.Float64Var(&opt.Power, "power", opt.Power, "power to reach")
 	f.IntSliceVar(&opt.GradersPerQuestion, "graders", opt.GradersPerQuestion, "graders per question to plan for")
-	f.StringVarP(&out, "out", "o", "", "also write the plan as CSV to this file (never inside STUDY; an existing file only with --force)")
+	f.StringVarP(&out, "out", "o", "", "also write the plan as CSV to this file, or only to standard output with -o - (never inside STUDY, never a link, pipe or device; an existing file only with --force)")
 	f.BoolVar(&force, "force", false, "replace the -o file even when it exists")
 	return c
 }

@@ -59,7 +59,8 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 			"complete, so a failed or interrupted run (Ctrl-C) leaves the previous report as it was.\n" +
 			"OUT is replaced only when it does not exist, is empty or holds a report of euroexec (marked by\n" +
 			"its " + outsafe.ReportMarker + " file), unless --force; never when it is, holds or lies inside\n" +
-			"the study folder. A second run into the same OUT fails at once while one is running.\n\n" + exitHelp,
+			"the study folder. A second run into the same OUT fails at once while one is running.\n" +
+			outRule + "\n\n" + exitHelp,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			study := ""
@@ -97,7 +98,10 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	}
 	studyPath := "(the bundled sample)"
 	if study == "" {
-		tmp, err := os.MkdirTemp("", "euroexec-sample-*")
+		for _, n := range outsafe.CleanScratch() {
+			fmt.Fprintln(stderr, "note:", n)
+		}
+		tmp, err := outsafe.ScratchDir("sample")
 		if err != nil {
 			return nil, err
 		}

@@ -26,6 +26,7 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 			"The study is written to a temporary folder beside DIR and moved into place when complete. DIR\n" +
 			"is replaced only when it does not exist, is empty or holds a study written by sample (marked by\n" +
 			"its " + outsafe.SampleMarker + " file), unless --force; nothing of a previous study is left behind.\n" +
+			outRule + "\n" +
 			"--judge-only writes a study graded by LLM judges alone (no human graders, no reference answers);\n" +
 			"with --single-run every judge grades each response once, so a study has questions × models ×\n" +
 			"judges gradings, e.g. --questions 200000 --judge-only --judges 1 --single-run --response-chars 100\n" +
