@@ -1,0 +1,41 @@
+package jsontext
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+
+	ejt "github.com/go-json-experiment/json/jsontext"
+)
+
+// Duplicate is an object member name that appears twice in one object.
+type Duplicate struct {
+	// Path is where the second one is: the names of the enclosing members
+	// and array indexes and the name itself, joined by '/' ("data/model",
+	// "annotations/0/id"), unescaped.
+	Path string
+	// Name is the member name.
+	Name string
+}
+
+// DuplicateName finds the first member name that appears twice in one
+// object of the JSON value b, at any depth (encoding/json keeps the last
+// of the two values silently; RFC 8259 leaves the meaning open). ok is
+// false when there is none, and when b is not valid JSON: the caller's
+// decoder reports that. Invalid UTF-8 is left to the caller too.
+func DuplicateName(b []byte) (d Duplicate, ok bool) {
+	opt := ejt.AllowInvalidUTF8(true)
+	if ejt.Value(b).IsValid(opt) {
+		return Duplicate{}, false
+	}
+	_, err := ejt.NewDecoder(bytes.NewReader(b), opt).ReadValue()
+	var se *ejt.SyntacticError
+	if !errors.As(err, &se) || !errors.Is(se.Err, ejt.ErrDuplicateName) || !ejt.Value(b).IsValid(opt, ejt.AllowDuplicateNames(true)) {
+		return Duplicate{}, false
+	}
+	var parts []string
+	for tok := range se.JSONPointer.Tokens() {
+		parts = append(parts, tok)
+	}
+	return Duplicate{Path: strings.Join(parts, "/"), Name: se.JSONPointer.LastToken()}, true
+}
