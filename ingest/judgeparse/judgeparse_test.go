@@ -99,3 +99,36 @@ func TestFindJSONDuplicateKey(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParse: any judge output parses to a verdict or fails with
+// ErrNoVerdict, never panics; a verdict has at least one field.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		`{"scores":{"Domain":4,"Reasoning":3.5},"checklist":["hit",false],"rank":2}`,
+		"Here:\n```json\n{\"Domain\":5}\n```",
+		`prose {"Domain":"4","Domain":"5"} end`,
+		`{"a": "} {", "Domain": 1}`,
+		"```\n{\n```",
+	} {
+		f.Add(s)
+	}
+	nested := Spec{Rubric: map[string]string{"Domain": "/scores/Domain"}, Checklist: "/checklist/{index}", Rank: "/rank"}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, spec := range []Spec{{}, nested} {
+			p, err := New(spec, attrs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := p.Parse(text, 2)
+			if err != nil {
+				if !errors.Is(err, ErrNoVerdict) {
+					t.Errorf("Parse(%q): error %v does not wrap ErrNoVerdict", text, err)
+				}
+				continue
+			}
+			if len(v) == 0 {
+				t.Errorf("Parse(%q): empty verdict without an error", text)
+			}
+		}
+	})
+}
