@@ -12,7 +12,8 @@ import (
 type Duplicate struct {
 	// Path is where the second one is: the names of the enclosing members
 	// and array indexes and the name itself, joined by '/' ("data/model",
-	// "annotations/0/id"), unescaped.
+	// "annotations/0/id"), unescaped; beyond maxPath bytes only its end,
+	// after "…".
 	Path string
 	// Name is the member name.
 	Name string
@@ -37,5 +38,17 @@ func DuplicateName(b []byte) (d Duplicate, ok bool) {
 	for tok := range se.JSONPointer.Tokens() {
 		parts = append(parts, tok)
 	}
-	return Duplicate{Path: strings.Join(parts, "/"), Name: se.JSONPointer.LastToken()}, true
+	path := strings.Join(parts, "/")
+	if len(path) > maxPath { // deep nesting: the innermost part locates it
+		tail := path[len(path)-maxPath:]
+		if i := strings.IndexByte(tail, '/'); i >= 0 {
+			tail = tail[i:] // whole names only
+		}
+		path = "…" + strings.ToValidUTF8(tail, "")
+	}
+	return Duplicate{Path: path, Name: se.JSONPointer.LastToken()}, true
 }
+
+// maxPath bounds Duplicate.Path, in bytes, which names every enclosing
+// member of a deeply nested duplicate otherwise.
+const maxPath = 200
