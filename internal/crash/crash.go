@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"fmt"
 	"runtime/debug"
+	"sync"
 )
 
 // maxStackLines bounds the stack an Error keeps: enough to locate the bug
@@ -33,9 +34,46 @@ func (e *Error) Unwrap() error {
 }
 
 // New is the Error of a recovered value v, with the current goroutine's
-// stack; call it in the deferred function that recovered v.
+// stack; call it in the deferred function that recovered v. A v that is
+// an *Error already (raised again by Relay) is returned as it is, with the
+// stack of the goroutine that first panicked.
 func New(v any) *Error {
+	if e, ok := v.(*Error); ok {
+		return e
+	}
 	return &Error{Value: v, Stack: shortStack(debug.Stack())}
+}
+
+// Relay carries a panic from worker goroutines to the goroutine that
+// waits for them, where it can be recovered (a panic on a goroutine of its
+// own ends the process). The zero Relay is ready to use.
+type Relay struct {
+	mu    sync.Mutex
+	first *Error
+}
+
+// Catch, deferred directly in a worker (defer r.Catch()), recovers its
+// panic and keeps the first of the workers'.
+func (r *Relay) Catch() {
+	if v := recover(); v != nil {
+		e := New(v)
+		r.mu.Lock()
+		if r.first == nil {
+			r.first = e
+		}
+		r.mu.Unlock()
+	}
+}
+
+// Raise, called once the workers are done, panics with the first panic
+// kept, as an *Error; it does nothing when no worker panicked.
+func (r *Relay) Raise() {
+	r.mu.Lock()
+	e := r.first
+	r.mu.Unlock()
+	if e != nil {
+		panic(e)
+	}
 }
 
 // Recover, deferred directly (defer crash.Recover(&err)), turns a panic of

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -76,4 +77,51 @@ func TestShortStack(t *testing.T) {
 	if got := string(shortStack([]byte(short))); got != short {
 		t.Errorf("short stack changed: %q", got)
 	}
+}
+
+func workerPanics() {
+	panic("worker failed")
+}
+
+// A worker's panic reaches the waiting goroutine with the worker's stack;
+// the other workers finish.
+func TestRelay(t *testing.T) {
+	err := func() (err error) {
+		defer Recover(&err)
+		var r Relay
+		var wg sync.WaitGroup
+		done := make([]bool, 4)
+		for i := range done {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer r.Catch()
+				if i == 2 {
+					workerPanics()
+				}
+				done[i] = true
+			}()
+		}
+		wg.Wait()
+		if !done[0] || !done[1] || !done[3] {
+			t.Errorf("workers that did not panic: done %v", done)
+		}
+		r.Raise()
+		return nil
+	}()
+	var ce *Error
+	if !errors.As(err, &ce) {
+		t.Fatalf("err = %v, want a *crash.Error", err)
+	}
+	if err.Error() != "internal error: panic: worker failed" {
+		t.Errorf("message %q", err.Error())
+	}
+	if !strings.Contains(string(ce.Stack), "crash.workerPanics") {
+		t.Errorf("stack is not the worker's:\n%s", ce.Stack)
+	}
+}
+
+func TestRelayNoPanic(t *testing.T) {
+	var r Relay
+	r.Raise() // must not panic
 }
