@@ -24,6 +24,10 @@ var (
 	rangePower       = floatRange{"power", 0.5, 0.9999}
 	rangeGraders     = intRange{"graders", 1, 100}
 	maxGraderDesigns = 20 // values of plan --graders
+	// maxResponseText bounds sample's questions × models × response-chars,
+	// the characters of response text written (10 GB), which each flag's
+	// range alone leaves at terabytes.
+	maxResponseText int64 = 10_000_000_000
 )
 
 // intRange is the range [min, max] of an integer flag.

@@ -11,6 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/euroexec/euroexec/data"
 )
 
 // Every numeric flag out of its documented range is a usage error (exit
@@ -48,6 +50,8 @@ func TestFlagRanges(t *testing.T) {
 		{"sample", "reference-share", "1.5", "--reference-share 1.5: expected a number from 0 to 1"},
 		{"sample", "reference-share", "+Inf", "--reference-share +Inf: expected a number from 0 to 1"},
 		{"sample", "seed", "-1", "invalid argument"},
+		// 1,000,000 × 6 (the default models) × 1,700 = 10,200,000,000 > 10,000,000,000
+		{"sample", "questions=1000000 --response-chars", "1700", "--questions 1000000 × --models 6 × --response-chars 1700: 10,200,000,000 characters of responses; expected at most 10,000,000,000"},
 		{"plan", "alpha", "0", "--alpha 0: expected a number from 1e-06 to 0.2"},
 		{"plan", "alpha", "NaN", "--alpha NaN: expected a number from 1e-06 to 0.2"},
 		{"plan", "alpha", "-0.05", "--alpha -0.05: expected a number from 1e-06 to 0.2"},
@@ -75,7 +79,7 @@ func TestFlagRanges(t *testing.T) {
 			case "plan":
 				args = []string{"plan", filepath.Join(dir, "study"), "-o", out}
 			}
-			args = append(args, "--"+tt.flag+"="+tt.value)
+			args = append(args, strings.Fields("--"+tt.flag+"="+tt.value)...) // a flag may be "a=1 --b", for two flags
 			checkUsageError(t, args, tt.want, dir)
 		})
 	}
@@ -125,6 +129,12 @@ func TestFlagRangeEdges(t *testing.T) {
 		{"alpha 0.2", rangeAlpha.check(0.2)},
 		{"power 0.9999", rangePower.check(0.9999)},
 		{"compare seed 0", rangeCompareSeed.check(0)},
+		{"sample defaults", checkSampleFlags(data.DefaultOptions())},
+		{"1,000,000 questions × 6 models × 1,666 characters", checkSampleFlags(func() data.Options {
+			o := data.DefaultOptions()
+			o.Questions, o.Models, o.ResponseChars = 1_000_000, 6, 1666 // 9,996,000,000 characters
+			return o
+		}())},
 	}
 	for _, tt := range tests {
 		if tt.err != nil {

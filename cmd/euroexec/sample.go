@@ -95,7 +95,8 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 	f.IntVar(&opt.Judges, "judges", opt.Judges, "number of LLM judges, "+rangeJudges.String())
 	f.BoolVar(&opt.SingleRun, "single-run", opt.SingleRun, "run every judge once (by default the first judge is run three times, with a run column)")
 	f.Float64Var(&opt.ReferenceShare, "reference-share", opt.ReferenceShare, "share of questions with an expert answer, "+rangeRefShare.String())
-	f.IntVar(&opt.ResponseChars, "response-chars", opt.ResponseChars, "typical response length in characters, "+rangeRespChars.String())
+	f.IntVar(&opt.ResponseChars, "response-chars", opt.ResponseChars, "typical response length in characters, "+rangeRespChars.String()+
+		" (and questions × models × response-chars at most "+thousands(maxResponseText)+")")
 	f.Uint64Var(&opt.Seed, "seed", opt.Seed, "random seed (any integer from 0 to 18,446,744,073,709,551,615)")
 	f.BoolVar(&opt.Criteria, "criteria", opt.Criteria, "also write PRBench-style weighted criteria and criterion grades")
 	return c
@@ -114,6 +115,10 @@ func checkSampleFlags(opt data.Options) error {
 	}
 	if err := checkEvaluators(opt.Evaluators); err != nil {
 		return err
+	}
+	if n := int64(opt.Questions) * int64(opt.Models) * int64(opt.ResponseChars); n > maxResponseText {
+		return &usageError{fmt.Errorf("--questions %d × --models %d × --response-chars %d: %s characters of responses; expected at most %s: lower one of them",
+			opt.Questions, opt.Models, opt.ResponseChars, thousands(n), thousands(maxResponseText))}
 	}
 	return rangeRefShare.check(opt.ReferenceShare)
 }
