@@ -20,6 +20,28 @@ func agRec(id, q, m, u string) string {
 	return b.String()
 }
 
+// The same grading (grader, question, model) in two tasks of an export was
+// already a problem, located at the second task; it stays one.
+func TestPlatformSameGradingTwice(t *testing.T) {
+	full := strings.Join([]string{lsRes("domain_score", "rating", `{"rating": 4}`), lsRes("c1", "choices", `{"choices": ["yes"]}`)}, ", ")
+	q2m1 := `{"question_id": "q2", "model": "m1"}`
+	dir := platformStudy(t, platformToml, map[string]string{"grades/humans/main/grades.csv": "sheets/grades.csv"})
+	write(t, dir, "grades/humans/ls.json", "["+lsTask(1, q2m1, `7`, full)+", "+lsTask(2, q2m1, `7`, full)+"]")
+	_, err := Validate(context.Background(), dir)
+	var pe *ProblemsError
+	if !errors.As(err, &pe) {
+		t.Fatalf("Validate: %v; want problems", err)
+	}
+	var got []string
+	for _, p := range pe.Problems {
+		got = append(got, p.String())
+	}
+	want := `grades/humans/ls.json, record 2, column "key": found "Domain"; one score per attribute and grading`
+	if !strings.Contains(strings.Join(got, "\n"), want) {
+		t.Errorf("problems:\n%s\nwant among them:\n%s", strings.Join(got, "\n"), want)
+	}
+}
+
 // TestPlatformDuplicates: a key twice in one JSON object, and an id (task,
 // annotation, record) twice in one export, are each a problem naming the
 // file, the record, the key or id field and the value; the record is not
