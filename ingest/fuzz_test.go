@@ -62,7 +62,8 @@ func FuzzGradingRow(f *testing.F) {
 }
 
 // FuzzPlatformFile feeds arbitrary annotation-platform exports (Label
-// Studio JSON or CSV, Argilla JSON Lines or CSV, chosen by kind) through
+// Studio JSON, CSV, TSV or JSON-MIN, Argilla JSON, JSON Lines, CSV or
+// nested JSON, chosen by kind; seeded with testdata/platforms) through
 // the whole validation, with the guarantees of FuzzGradingRow: no panic,
 // exactly one of result and error, every problem located.
 func FuzzPlatformFile(f *testing.F) {
@@ -72,8 +73,16 @@ func FuzzPlatformFile(f *testing.F) {
 	f.Add(uint8(1), "\"annotation_id\",\"annotator\",\"Domain\",\"c1\",\"model\",\"question_id\"\n1,\"z\",\"[{\"\"rating\"\":4}]\",\"yes\",\"m1\",\"q1\"\n")
 	f.Add(uint8(2), `{"id":"r","question_id":"q1","model":"m1","Domain.responses":[4,2],"Domain.responses.users":["u","v"],"Domain.responses.status":["submitted","draft"]}`)
 	f.Add(uint8(3), "id,question_id,model,rank.responses,rank.responses.users,rank.responses.status\nr,q1,,\"[['m1', 'm2']]\",['u'],['submitted']\n")
+	// the fixtures of testdata/platforms, by their kind below
+	for fixture, kind := range map[string]uint8{"labelstudio.json": 0, "labelstudio.csv": 1, "argilla.csv": 3, "argilla.json": 4,
+		"labelstudio_min.json": 5, "labelstudio.tsv": 6, "argilla_nested.json": 7} {
+		f.Add(kind, seedFile(f, filepath.Join("testdata", "platforms", fixture)))
+	}
+	f.Add(uint8(0), `[{"id":1,"id":2,"data":{"question_id":"q1","model":"m1"},"annotations":[]}]`)
+	f.Add(uint8(0), `[{"id":1,"data":{"question_id":"q1","model":"m1"},"annotations":[{"id":5,"completed_by":3,"result":[]}]},{"id":1,"data":{},"annotations":[]}]`)
+	f.Add(uint8(2), `{"id":"r","id":"s","question_id":"q1"}`)
 	base := copyStudy(f, nil)
-	names := []string{"ls.json", "ls.csv", "ag.jsonl", "ag.csv"}
+	names := []string{"ls.json", "ls.csv", "ag.jsonl", "ag.csv", "ag.json", "min.json", "ls.tsv", "nested.json"}
 	f.Fuzz(func(t *testing.T, kind uint8, content string) {
 		dir := t.TempDir()
 		if err := os.CopyFS(dir, os.DirFS(base)); err != nil {

@@ -150,6 +150,9 @@ func (st *state) judgeBatchRecord(jr *judgeReader, loc tabular.Loc, judge, round
 // when that has none of the fields, from its "text" field. A top-level
 // comment is kept; other top-level keys that are not fields are not tags.
 func (st *state) judgePlainLine(jr *judgeReader, loc tabular.Loc, stem, round string, line []byte) {
+	if st.duplicateName(loc, line) {
+		return
+	}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.UseNumber()
 	var doc any

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/ingest/internal/jsontext"
 	"github.com/euroexec/euroexec/ingest/internal/suggest"
 	"github.com/euroexec/euroexec/ingest/platforms"
 	"github.com/euroexec/euroexec/ingest/tabular"
@@ -201,6 +202,12 @@ func (st *state) readPlatformFile(rel, kind, round string, format platforms.Form
 		pf.evField = "annotator"
 	}
 	rd := platforms.NewReader(format, st.importMapper())
+	switch strings.ToLower(path.Ext(rel)) {
+	case ".jsonl":
+		rd.Unit = "line"
+	case ".csv", ".tsv":
+		rd.Unit = "row"
+	}
 	drain := func(n int) {
 		for _, p := range rd.Problems {
 			l := tabular.Loc{File: rel, Row: p.Record, Column: p.Field, Offset: -1, Format: pf.locFormat}
@@ -219,6 +226,9 @@ func (st *state) readPlatformFile(rel, kind, round string, format platforms.Form
 		})
 	case ".jsonl":
 		st.eachLine(rel, func(loc tabular.Loc, line []byte, last bool) {
+			if st.duplicateName(loc, line) {
+				return
+			}
 			dec := json.NewDecoder(bytes.NewReader(line))
 			dec.UseNumber()
 			var rec map[string]any
@@ -467,6 +477,20 @@ func (u *utf8Check) Write(p []byte) (int, error) {
 	return n, nil
 }
 
+// duplicateName reports (as a problem at loc) and returns true when the
+// JSON value b has a member name twice in one object: which of the two
+// values the platform meant cannot be told, and encoding/json would keep
+// the last silently.
+func (st *state) duplicateName(loc tabular.Loc, b []byte) bool {
+	d, ok := jsontext.DuplicateName(b)
+	if !ok {
+		return false
+	}
+	loc.Column = d.Path
+	st.ps.add(Problem{Loc: loc, Value: d.Name, Expected: "each key once in a JSON object (this object has it twice, so which value is meant cannot be told)"})
+	return true
+}
+
 // eachJSONRecord streams the records of a JSON array file ([{…}, …]) with
 // their 1-based position, each bounded by [limits] line_bytes, checks
 // UTF-8 and records the file as read. A record that is not an object is a
@@ -524,8 +548,18 @@ func (st *state) eachJSONRecord(rel string, fn func(n int, rec map[string]any)) 
 			}
 			n++
 			cr.left = maxLine + capSlack
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				fail(n, err)
+				return false
+			}
+			if st.duplicateName(at(n), raw) {
+				continue
+			}
+			rd := json.NewDecoder(bytes.NewReader(raw))
+			rd.UseNumber()
 			var rec any
-			if err := dec.Decode(&rec); err != nil {
+			if err := rd.Decode(&rec); err != nil {
 				fail(n, err)
 				return false
 			}

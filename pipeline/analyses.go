@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/internal/crash"
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/calibration"
 	"github.com/euroexec/euroexec/metrics/judgeaudit"
@@ -290,6 +291,11 @@ func runEach(ctx context.Context, jobs []job, workers int) ([]func(*Result), []e
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
+			defer func() {
+				if v := recover(); v != nil { // a bug: reported as one (exit status 70), not a crash of the process
+					errs[i] = fmt.Errorf("analyse: %s: %w", j.name, crash.New(v))
+				}
+			}()
 			adds[i], errs[i] = j.run(ctx)
 		}()
 	}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/internal/crash"
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/calibration"
 	"github.com/euroexec/euroexec/metrics/judgeaudit"
@@ -282,11 +283,12 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 	// that DuckDB's memory does not add to theirs.
 	stored := make(chan error, 1)
 	store := func() {
+		var err error
+		defer func() { stored <- err }()
+		defer crash.Recover(&err)
 		if t := rep.Table("text_metrics"); t != nil {
-			stored <- storeTable(ctx, dbPath, t)
-			return
+			err = storeTable(ctx, dbPath, t)
 		}
-		stored <- nil
 	}
 	if overlap {
 		go store()

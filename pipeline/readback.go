@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/internal/crash"
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/study"
 	"github.com/euroexec/euroexec/transform"
@@ -35,8 +36,10 @@ func readBack(ctx context.Context, dbPath string, cfg config.Config, aopt analys
 	}
 	done := make(chan listed, 1)
 	go func() {
-		l, err := db.Listings(ctx)
-		done <- listed{l, err}
+		var l listed
+		defer func() { done <- l }()
+		defer crash.Recover(&l.err)
+		l.l, l.err = db.Listings(ctx)
 	}()
 	s, warn, err := readStudy(ctx, db, cfg, aopt)
 	if err != nil {

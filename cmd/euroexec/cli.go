@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/euroexec/euroexec/ingest"
+	"github.com/euroexec/euroexec/internal/crash"
 	"github.com/euroexec/euroexec/internal/termtext"
 	"github.com/euroexec/euroexec/outsafe"
 )
@@ -29,12 +30,14 @@ const (
 	exitProblems    = 1   // problems in the study, or another failure
 	exitUsage       = 2   // bad flags, arguments or command
 	exitRefused     = 3   // output refused: it would replace what euroexec did not write
+	exitInternal    = 70  // internal error: a panic, a bug of euroexec (EX_SOFTWARE)
 	exitInterrupted = 130 // SIGINT (128 + signal number; SIGTERM gives 143)
 )
 
 const exitHelp = "Exit status: 0 success; 1 problems in the study (or another failure); 2 usage error (bad flag,\n" +
 	"argument or command); 3 output refused (it would replace files euroexec did not write, or another\n" +
-	"run is writing it); 130 interrupted by Ctrl-C (SIGINT; 143 for SIGTERM)."
+	"run is writing it); 70 internal error (a crash: a bug of euroexec, please report it); 130 interrupted\n" +
+	"by Ctrl-C (SIGINT; 143 for SIGTERM)."
 
 // usageError is a mistake in the command line (exit status 2).
 type usageError struct{ err error }
@@ -68,7 +71,10 @@ func exitCode(ctx context.Context, err error) int {
 	var ue *usageError
 	var re *outsafe.RefusedError
 	var le *outsafe.LockedError
+	var ce *crash.Error
 	switch {
+	case errors.As(err, &ce):
+		return exitInternal
 	case errors.As(err, &ue):
 		return exitUsage
 	case errors.As(err, &re), errors.As(err, &le):
@@ -77,9 +83,15 @@ func exitCode(ctx context.Context, err error) int {
 	return exitProblems
 }
 
+// testPanic, when set (by tests only), is called as a command starts, to
+// check that a panic gives exitInternal.
+var testPanic func()
+
 // run is the whole command line: tests call it directly. ctx cancels the
-// command (main cancels it on SIGINT and SIGTERM).
-func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+// command (main cancels it on SIGINT and SIGTERM). A panic of the command
+// is returned as a *crash.Error (exit status 70, never 2).
+func run(ctx context.Context, stdout, stderr io.Writer, args []string) (err error) {
+	defer crash.Recover(&err)
 	started := false
 	var prof profiles
 	root := &cobra.Command{
@@ -90,6 +102,9 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		// Errors before this point are usage errors (flags, arguments, command).
 		PersistentPreRunE: func(*cobra.Command, []string) error {
 			started = true
+			if testPanic != nil {
+				testPanic()
+			}
 			return prof.start()
 		},
 		SilenceErrors: true,
@@ -104,7 +119,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &usageError{fmt.Errorf("%w (see euroexec %s --help)", err, c.Name())}
 	})
-	err := root.ExecuteContext(ctx)
+	err = root.ExecuteContext(ctx)
 	if perr := prof.stop(); err == nil {
 		err = perr
 	}

@@ -57,6 +57,9 @@ func compareCmd(stdout, stderr io.Writer) *cobra.Command {
 			outsafe.ReportMarker + " file), unless --force; never when it is, holds or lies inside one of the runs.\n" + outRule,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkCompareFlags(cmd.Flags().Changed, o); err != nil {
+				return err
+			}
 			return runCompare(cmd.Context(), stdout, stderr, args, o)
 		},
 	}
@@ -64,8 +67,8 @@ func compareCmd(stdout, stderr io.Writer) *cobra.Command {
 	f.StringVarP(&o.out, "out", "o", "euroexec-compare", "output folder")
 	f.StringArrayVar(&o.maps, "map", nil, "rename a model before matching, in every run: --map old=new, old a model name or display name (repeatable)")
 	f.StringArrayVar(&o.margins, "margin", nil, "non-inferiority margin: 2pp for every rate metric, or METRIC=V (rubric=0.1, avg_rank=0.2, solve_rate=5pp); repeatable")
-	f.IntVar(&o.bootstrap, "bootstrap", -1, "bootstrap replicates (default: the first run's analysis.bootstrap, 2000 unless set)")
-	f.Int64Var(&o.seed, "seed", -1, "bootstrap seed (default: the first run's analysis.seed, 1 unless set)")
+	f.IntVar(&o.bootstrap, "bootstrap", -1, "bootstrap replicates, "+rangeBootstrap.String()+" (default: the first run's analysis.bootstrap, 2000 unless set)")
+	f.Int64Var(&o.seed, "seed", -1, "bootstrap seed, "+rangeCompareSeed.String()+" (default: the first run's analysis.seed, 1 unless set)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no summary, only problems")
 	f.BoolVar(&o.force, "force", false, "replace OUT even when it holds files euroexec did not write")
 	return c
@@ -387,4 +390,19 @@ func printFlagged(w io.Writer, rep *report.Report) {
 	if n == 0 {
 		fmt.Fprintln(w, "(none)")
 	}
+}
+
+// checkCompareFlags checks the numeric flags of compare that were given
+// (changed reports which) against their documented ranges (flagrange.go);
+// unset, they come from the first run's study.toml.
+func checkCompareFlags(changed func(string) bool, o compareOptions) error {
+	if changed("bootstrap") {
+		if err := rangeBootstrap.check(int64(o.bootstrap)); err != nil {
+			return err
+		}
+	}
+	if changed("seed") {
+		return rangeCompareSeed.check(o.seed)
+	}
+	return nil
 }

@@ -163,7 +163,7 @@ func TestCompareLinksOnlyExistingPages(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "cmp")
 	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), &stdout, &stderr, []string{"compare", "-q", old, study, "-o", out, "--bootstrap", "20"}); err != nil {
+	if err := run(context.Background(), &stdout, &stderr, []string{"compare", "-q", old, study, "-o", out, "--bootstrap", "100"}); err != nil {
 		t.Fatalf("compare: %v\n%s", err, stderr.String())
 	}
 	q := readCompareCSV(t, filepath.Join(out, "tables", "compare_questions.csv"))
@@ -239,7 +239,7 @@ func TestCompareTrend(t *testing.T) {
 	dir, rep, study := fixture(t)
 	out := filepath.Join(dir, "trend")
 	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), &stdout, &stderr, []string{"compare", "-q", rep, study, rep, "-o", out, "--bootstrap", "50", "--seed", "7"}); err != nil {
+	if err := run(context.Background(), &stdout, &stderr, []string{"compare", "-q", rep, study, rep, "-o", out, "--bootstrap", "100", "--seed", "7"}); err != nil {
 		t.Fatalf("compare: %v\n%s", err, stderr.String())
 	}
 	rows := readCompareCSV(t, filepath.Join(out, "tables", "compare_trend.csv"))

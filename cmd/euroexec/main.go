@@ -13,16 +13,20 @@
 // Run `euroexec help COMMAND` for the flags of each command.
 //
 // Exit status: 0 success, 1 problems in the study (or another failure),
-// 2 usage errors, 3 output refused, 130 interrupted (SIGINT; 143 for SIGTERM).
+// 2 usage errors, 3 output refused, 70 internal error (a panic: a bug),
+// 130 interrupted (SIGINT; 143 for SIGTERM).
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
 
+	"github.com/euroexec/euroexec/internal/crash"
 	"github.com/euroexec/euroexec/internal/termtext"
 )
 
@@ -38,7 +42,18 @@ func main() {
 	if err != nil && err != errReported {
 		fmt.Fprintln(os.Stderr, "euroexec:", termtext.Escape(err.Error()))
 	}
+	printCrash(os.Stderr, err)
 	os.Exit(code)
+}
+
+// printCrash prints, for an error that is a recovered panic, its stack and
+// a request to report it.
+func printCrash(w io.Writer, err error) {
+	var ce *crash.Error
+	if !errors.As(err, &ce) {
+		return
+	}
+	fmt.Fprintf(w, "euroexec %s: this is a bug of euroexec, not of your study; please report it with\nthe command line and this stack:\n%s", version, termtext.Escape(string(ce.Stack)))
 }
 
 // interruptible returns a context cancelled, with an *interrupted cause,

@@ -35,6 +35,9 @@ func planCmd(stdout, stderr io.Writer) *cobra.Command {
 			"the CSV to standard output instead of the table.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkPlanFlags(opt); err != nil {
+				return err
+			}
 			toStdout := out == "-"
 			if out != "" && !toStdout {
 				// before any work: never a file of the study, a link or a
@@ -127,10 +130,31 @@ func planCmd(stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	f := c.Flags()
-	f.Float64Var(&opt.Alpha, "alpha", opt.Alpha, "significance level of the paired two-sided t-test")
-	f.Float64Var(&opt.Power, "power", opt.Power, "power to reach")
-	f.IntSliceVar(&opt.GradersPerQuestion, "graders", opt.GradersPerQuestion, "graders per question to plan for")
+	f.Float64Var(&opt.Alpha, "alpha", opt.Alpha, "significance level of the paired two-sided t-test, "+rangeAlpha.String())
+	f.Float64Var(&opt.Power, "power", opt.Power, "power to reach, "+rangePower.String())
+	f.IntSliceVar(&opt.GradersPerQuestion, "graders", opt.GradersPerQuestion, fmt.Sprintf("graders per question to plan for: up to %d values, each %s", maxGraderDesigns, rangeGraders))
 	f.StringVarP(&out, "out", "o", "", "also write the plan as CSV to this file, or only to standard output with -o - (never inside STUDY, never a link, pipe or device; an existing file only with --force)")
 	f.BoolVar(&force, "force", false, "replace the -o file even when it exists")
 	return c
+}
+
+// checkPlanFlags checks the numeric flags of plan against their documented
+// ranges (flagrange.go).
+func checkPlanFlags(opt planning.PlanOptions) error {
+	if err := rangeAlpha.check(opt.Alpha); err != nil {
+		return err
+	}
+	if err := rangePower.check(opt.Power); err != nil {
+		return err
+	}
+	g := opt.GradersPerQuestion
+	if len(g) == 0 || len(g) > maxGraderDesigns {
+		return &usageError{fmt.Errorf("--graders: %d values: expected 1 to %d", len(g), maxGraderDesigns)}
+	}
+	for _, v := range g {
+		if err := rangeGraders.check(int64(v)); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -21,6 +21,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/internal/crash"
 	"github.com/euroexec/euroexec/internal/termtext"
 	"github.com/euroexec/euroexec/outsafe"
 	"github.com/euroexec/euroexec/pipeline"
@@ -283,18 +284,21 @@ func writeReport(ctx context.Context, dir string, rep *report.Report, hook func(
 	wg.Add(3)
 	go func() {
 		defer wg.Done()
+		defer crash.Recover(&errs[0])
 		if err := csvout.Write(ctx, dir, rep, csvout.DefaultOptions); err != nil {
 			errs[0] = fmt.Errorf("write tables: %w", err)
 		}
 	}()
 	go func() {
 		defer wg.Done()
+		defer crash.Recover(&errs[1])
 		if err := xlsx.Write(ctx, filepath.Join(dir, "report.xlsx"), rep, xlsx.DefaultOptions); err != nil {
 			errs[1] = fmt.Errorf("write workbook: %w", err)
 		}
 	}()
 	go func() {
 		defer wg.Done()
+		defer crash.Recover(&errs[2])
 		so := site.DefaultOptions
 		so.Order = order
 		w, err := site.Write(ctx, filepath.Join(dir, "site"), rep, so)

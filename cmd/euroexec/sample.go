@@ -33,6 +33,9 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 			"for 1.2 M gradings of short answers.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkSampleFlags(opt); err != nil {
+				return err
+			}
 			if dir == "" {
 				return &usageError{fmt.Errorf("sample: -o DIR is required")}
 			}
@@ -86,15 +89,37 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 	f := c.Flags()
 	f.StringVarP(&dir, "out", "o", "", "folder to write the study into (required)")
 	f.BoolVar(&force, "force", false, "replace DIR even when it holds files sample did not write")
-	f.IntVar(&opt.Questions, "questions", opt.Questions, "number of questions")
-	f.IntVar(&opt.Models, "models", opt.Models, "number of models")
-	f.IntVar(&opt.Evaluators, "evaluators", opt.Evaluators, "size of the human grader pool (0 or at least 3; 0 = judge-only, see --judge-only)")
+	f.IntVar(&opt.Questions, "questions", opt.Questions, "number of questions, "+rangeQuestions.String())
+	f.IntVar(&opt.Models, "models", opt.Models, "number of models, "+rangeModels.String())
+	f.IntVar(&opt.Evaluators, "evaluators", opt.Evaluators, "size of the human grader pool: 0 (judge-only, see --judge-only) or 3 to "+thousands(rangeEvaluators.max))
 	f.BoolVar(&judgeOnly, "judge-only", false, "no human graders and no reference answers: LLM judges only (same as --evaluators 0 --reference-share 0)")
-	f.IntVar(&opt.Judges, "judges", opt.Judges, "number of LLM judges")
+	f.IntVar(&opt.Judges, "judges", opt.Judges, "number of LLM judges, "+rangeJudges.String())
 	f.BoolVar(&opt.SingleRun, "single-run", opt.SingleRun, "run every judge once (by default the first judge is run three times, with a run column)")
-	f.Float64Var(&opt.ReferenceShare, "reference-share", opt.ReferenceShare, "share of questions with an expert answer")
-	f.IntVar(&opt.ResponseChars, "response-chars", opt.ResponseChars, "typical response length in characters (at least 100)")
-	f.Uint64Var(&opt.Seed, "seed", opt.Seed, "random seed")
+	f.Float64Var(&opt.ReferenceShare, "reference-share", opt.ReferenceShare, "share of questions with an expert answer, "+rangeRefShare.String())
+	f.IntVar(&opt.ResponseChars, "response-chars", opt.ResponseChars, "typical response length in characters, "+rangeRespChars.String()+
+		" (and questions × models × response-chars at most "+thousands(maxResponseText)+")")
+	f.Uint64Var(&opt.Seed, "seed", opt.Seed, "random seed (any integer from 0 to 18,446,744,073,709,551,615)")
 	f.BoolVar(&opt.Criteria, "criteria", opt.Criteria, "also write PRBench-style weighted criteria and criterion grades")
 	return c
+}
+
+// checkSampleFlags checks the numeric flags of sample against their
+// documented ranges (flagrange.go).
+func checkSampleFlags(opt data.Options) error {
+	for _, c := range []struct {
+		r intRange
+		v int
+	}{{rangeQuestions, opt.Questions}, {rangeModels, opt.Models}, {rangeJudges, opt.Judges}, {rangeRespChars, opt.ResponseChars}} {
+		if err := c.r.check(int64(c.v)); err != nil {
+			return err
+		}
+	}
+	if err := checkEvaluators(opt.Evaluators); err != nil {
+		return err
+	}
+	if n := int64(opt.Questions) * int64(opt.Models) * int64(opt.ResponseChars); n > maxResponseText {
+		return &usageError{fmt.Errorf("--questions %d × --models %d × --response-chars %d: %s characters of responses; expected at most %s: lower one of them",
+			opt.Questions, opt.Models, opt.ResponseChars, thousands(n), thousands(maxResponseText))}
+	}
+	return rangeRefShare.check(opt.ReferenceShare)
 }

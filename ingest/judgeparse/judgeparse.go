@@ -14,6 +14,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/euroexec/euroexec/ingest/internal/jsontext"
 )
 
 // Spec says where each field of the instrument is in a verdict.
@@ -177,7 +179,7 @@ func (p *Parser) FromJSON(doc any, items int) (Verdict, error) {
 func FindJSON(text string) (any, error) {
 	t := strings.TrimSpace(text)
 	if doc, ok := decode(t); ok {
-		return doc, nil
+		return unambiguous(t, doc)
 	}
 	for rest := t; ; {
 		i := strings.Index(rest, "```")
@@ -194,7 +196,7 @@ func FindJSON(text string) (any, error) {
 			block = block[nl+1:] // drop the language tag line
 		}
 		if doc, ok := decode(strings.TrimSpace(block)); ok {
-			return doc, nil
+			return unambiguous(block, doc)
 		}
 		rest = body[j+3:]
 	}
@@ -204,11 +206,21 @@ func FindJSON(text string) (any, error) {
 		}
 		if end := balanced(t[i:]); end > 0 {
 			if doc, ok := decode(t[i : i+end]); ok {
-				return doc, nil
+				return unambiguous(t[i:i+end], doc)
 			}
 		}
 	}
 	return nil, fmt.Errorf("%w: no JSON object in the text", ErrNoVerdict)
+}
+
+// unambiguous returns doc, decoded from s, unless s has a key twice in one
+// object: which of the two values the judge meant cannot be told (and
+// encoding/json keeps the last silently), so there is no verdict.
+func unambiguous(s string, doc any) (any, error) {
+	if d, dup := jsontext.DuplicateName([]byte(s)); dup {
+		return nil, fmt.Errorf("%w: key %q twice in one JSON object (at %s)", ErrNoVerdict, d.Name, "/"+d.Path)
+	}
+	return doc, nil
 }
 
 func decode(s string) (any, bool) {

@@ -26,6 +26,8 @@ func TestParse(t *testing.T) {
 		{"prose then json", nested, "The answer is good {mostly}. Verdict: " + obj + " done", want, nil},
 		{"brace in a string", nested, `note {"scores":{"Domain":4,"Reasoning":"3.5"},"checklist":["hit","no"],"rank":"2","why":"a } b"}`, want, nil},
 		{"flat default pointers", Spec{}, `{"Domain":5,"Reasoning":1,"C1":"partial","rank":1}`, Verdict{"domain": "5", "reasoning": "1", "c1": "partial", "rank": "1"}, nil},
+		{"a key twice", nested, `{"scores":{"Domain":4,"Reasoning":3.5,"Domain":2},"checklist":["hit",false],"rank":2}`, nil, ErrNoVerdict},
+		{"a key twice, fenced", nested, "Grading:\n```json\n{\"rank\":1,\"rank\":2}\n```", nil, ErrNoVerdict},
 		{"broken json", nested, `{"scores":{"Domain":4,"Reasoning":`, nil, ErrNoVerdict},
 		{"no field", nested, `{"score":4}`, nil, ErrNoVerdict},
 		{"plain text", nested, "I would give it a four.", nil, ErrNoVerdict},
@@ -82,4 +84,51 @@ func ExampleParser_Parse() {
 	v, err := p.Parse("Solid answer.\n```json\n{\"scores\": {\"Domain\": 4, \"Reasoning\": 3}}\n```", 0)
 	fmt.Println(v["domain"], v["reasoning"], err)
 	// Output: 4 3 <nil>
+}
+
+// A verdict object with a key twice has no verdict, and the error names
+// the key and where it is.
+func TestFindJSONDuplicateKey(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{`{"rank":1,"rank":2}`, `no verdict: key "rank" twice in one JSON object (at /rank)`},
+		{"Scores: {\"scores\": {\"Domain\": 4, \"Domain\": 5}} end", `no verdict: key "Domain" twice in one JSON object (at /scores/Domain)`},
+	} {
+		_, err := FindJSON(c.text)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("FindJSON(%q): err %v, want %q", c.text, err, c.want)
+		}
+	}
+}
+
+// FuzzParse: any judge output parses to a verdict or fails with
+// ErrNoVerdict, never panics; a verdict has at least one field.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		`{"scores":{"Domain":4,"Reasoning":3.5},"checklist":["hit",false],"rank":2}`,
+		"Here:\n```json\n{\"Domain\":5}\n```",
+		`prose {"Domain":"4","Domain":"5"} end`,
+		`{"a": "} {", "Domain": 1}`,
+		"```\n{\n```",
+	} {
+		f.Add(s)
+	}
+	nested := Spec{Rubric: map[string]string{"Domain": "/scores/Domain"}, Checklist: "/checklist/{index}", Rank: "/rank"}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, spec := range []Spec{{}, nested} {
+			p, err := New(spec, attrs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := p.Parse(text, 2)
+			if err != nil {
+				if !errors.Is(err, ErrNoVerdict) {
+					t.Errorf("Parse(%q): error %v does not wrap ErrNoVerdict", text, err)
+				}
+				continue
+			}
+			if len(v) == 0 {
+				t.Errorf("Parse(%q): empty verdict without an error", text)
+			}
+		}
+	})
 }

@@ -12,6 +12,9 @@ import (
 // q.responses, q.responses.users and q.responses.status (one entry per
 // response; records/_io/_generic.py). Only submitted responses count.
 func (r *Reader) argilla(n int, rec map[string]any) {
+	if !r.once(n, "id", "record", rec["id"]) {
+		return
+	}
 	if f, ok := rec["fields"].(map[string]any); ok {
 		if rs, ok := rec["responses"].(map[string]any); ok {
 			rec = r.flatten(n, rec, f, rs)

@@ -17,6 +17,9 @@ var resultTypes = map[string]string{
 
 // task reads one task of a Label Studio JSON export.
 func (r *Reader) task(n int, task map[string]any) {
+	if !r.once(n, "id", "task", task["id"]) {
+		return
+	}
 	data, ok := task["data"].(map[string]any)
 	if !ok {
 		r.problem(n, "data", describe(task["data"]), "a task with a data object (the fields of the graded response)")
@@ -31,6 +34,9 @@ func (r *Reader) task(n int, task map[string]any) {
 		am, ok := a.(map[string]any)
 		if !ok {
 			r.problem(n, fmt.Sprintf("annotations[%d]", ai), describe(a), "an annotation object")
+			continue
+		}
+		if !r.once(n, "annotations.id", "annotation", am["id"]) {
 			continue
 		}
 		if truthy(am["was_cancelled"]) || truthy(am["skipped"]) {
@@ -115,6 +121,9 @@ var flatMeta = map[string]bool{
 // flat reads one record of a Label Studio CSV or JSON-MIN export: one
 // annotation, its data fields and a column per from_name.
 func (r *Reader) flat(n int, rec map[string]any) {
+	if !r.once(n, "annotation_id", "annotation", rec["annotation_id"]) {
+		return
+	}
 	ids := r.ids(rec)
 	ev, ok := Text(rec["annotator"])
 	if f, mapped := ids[config.TargetEvaluator]; mapped {

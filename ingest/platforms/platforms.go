@@ -139,6 +139,12 @@ type Reader struct {
 	// Unmapped are the platform questions that map to nothing, with their
 	// result type ("rating", "choices", "pairwise", …; "" when unknown).
 	Unmapped map[string]string
+	// Unit is what the caller calls a record's position in problems
+	// ("line", "row"; default "record").
+	Unit string
+	// seen holds, per id field (a task's id, an annotation's id or
+	// annotation_id, an Argilla record's id), the record of each id read.
+	seen map[string]map[string]int
 }
 
 // NewReader returns a reader of the format.
@@ -246,6 +252,35 @@ func decodeJSON(s string) (any, bool) {
 		return nil, false
 	}
 	return x, true
+}
+
+// once reports whether the id v of field (what, for the problem: "task",
+// "annotation", "record") is new in the export; an id seen before is a
+// problem naming the record that has it first. A missing or empty id is
+// not checked.
+func (r *Reader) once(n int, field, what string, v any) bool {
+	id, ok := Text(v)
+	if !ok || strings.TrimSpace(id) == "" {
+		return true
+	}
+	if r.seen == nil {
+		r.seen = map[string]map[string]int{}
+	}
+	ids := r.seen[field]
+	if ids == nil {
+		ids = map[string]int{}
+		r.seen[field] = ids
+	}
+	if first, dup := ids[id]; dup {
+		unit := r.Unit
+		if unit == "" {
+			unit = "record"
+		}
+		r.problem(n, field, id, fmt.Sprintf("each %s id once in the export (%s %d has it too: exported twice?)", what, unit, first))
+		return false
+	}
+	ids[strings.Clone(id)] = n
+	return true
 }
 
 func (r *Reader) problem(n int, field, value, expected string) {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+
+	"github.com/euroexec/euroexec/ingest/internal/jsontext"
 )
 
 // Format names the shape of a batch output file.
@@ -98,11 +100,18 @@ func Detect(line []byte) Format {
 }
 
 // Parse reads one line of a batch output file of format f. The error, which
-// wraps [ErrMalformed], says which field is missing or has the wrong type;
+// wraps [ErrMalformed], says which field is missing, has the wrong type or
+// is there twice in one object;
 // a failed request is not an error but a Record with Failed set. Parse of
 // [FormatPlain] returns [ErrNotProvider].
 func Parse(f Format, line []byte) (Record, error) {
 	line = trimLine(line)
+	if f != FormatPlain {
+		// encoding/json would keep the last of the two values silently
+		if d, dup := jsontext.DuplicateName(line); dup {
+			return Record{}, malformed(f, "field %q twice in one JSON object (at /%s): which value is meant cannot be told", d.Name, d.Path)
+		}
+	}
 	switch f {
 	case FormatOpenAI:
 		return parseOpenAI(line)

@@ -244,6 +244,10 @@ func TestParseMalformed(t *testing.T) {
 		{"gemini error code object", FormatGemini, `{"key":"a","error":{"code":{}}}`, `field "error.code": got a JSON object, want a string or a number`},
 		{"gemini tokens string", FormatGemini, `{"key":"a","response":{"candidates":[],"usageMetadata":{"promptTokenCount":"12"}}}`, `response.usageMetadata.promptTokenCount`},
 		{"empty line", FormatGemini, ``, `not valid JSON`},
+		{"openai custom_id twice", FormatOpenAI, `{"custom_id":"a","custom_id":"b","response":{"status_code":200,"body":{"choices":[{"message":{"content":"x"}}]}},"error":null}`, `field "custom_id" twice in one JSON object (at /custom_id)`},
+		{"openai content twice", FormatOpenAI, `{"custom_id":"a","response":{"status_code":200,"body":{"choices":[{"message":{"content":"x","content":"y"}}]}},"error":null}`, `field "content" twice in one JSON object (at /response/body/choices/0/message/content)`},
+		{"anthropic type twice", FormatAnthropic, `{"custom_id":"a","result":{"type":"succeeded","type":"errored","message":{"content":[]}}}`, `field "type" twice in one JSON object (at /result/type)`},
+		{"gemini key twice", FormatGemini, `{"key":"a","key":"b","response":{"candidates":[]}}`, `field "key" twice in one JSON object (at /key)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"sync/atomic"
 
+	"github.com/euroexec/euroexec/internal/crash"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
 )
@@ -76,8 +77,10 @@ func AnalyzeResult(ctx context.Context, s *Study, opt Options) (*Result, error) 
 	}
 	done := make(chan result, 1)
 	go func() {
-		r, err := analyzeStudy(ctx, s, opt)
-		done <- result{r, err}
+		var res result
+		defer func() { done <- res }()
+		defer crash.Recover(&res.err)
+		res.r, res.err = analyzeStudy(ctx, s, opt)
 	}()
 	select {
 	case res := <-done:

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/euroexec/euroexec/internal/crash"
 	"github.com/euroexec/euroexec/report"
 )
 
@@ -88,12 +89,14 @@ func parallelFor(n int, body func(i int)) {
 		return
 	}
 	var wg sync.WaitGroup
+	var relay crash.Relay // a worker's panic is raised again here
 	var mu sync.Mutex
 	next := 0
 	for k := 0; k < w; k++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer relay.Catch()
 			for {
 				mu.Lock()
 				i := next
@@ -107,6 +110,7 @@ func parallelFor(n int, body func(i int)) {
 		}()
 	}
 	wg.Wait()
+	relay.Raise()
 }
 
 // mixSeed derives an independent seed from the study seed and a stream

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/euroexec/euroexec/internal/crash"
 	"github.com/euroexec/euroexec/metrics/stats"
 )
 
@@ -47,6 +48,7 @@ func (pb *pairBoot) run(ctx context.Context, B int, seed uint64) error {
 	var failed atomic.Bool
 	workers := min(runtime.GOMAXPROCS(0), max((B+block-1)/block, 1))
 	var wg sync.WaitGroup
+	var relay crash.Relay // a worker's panic is raised again here
 	side := func(p *pop, nM int) (w [][]int32, s [][]float64) {
 		if p == nil {
 			return nil, nil
@@ -62,6 +64,7 @@ func (pb *pairBoot) run(ctx context.Context, B int, seed uint64) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer relay.Catch()
 			wA, sA := side(pb.a, pb.nMA)
 			wB, sB := side(pb.b, pb.nMB)
 			for {
@@ -120,6 +123,7 @@ func (pb *pairBoot) run(ctx context.Context, B int, seed uint64) error {
 		}()
 	}
 	wg.Wait()
+	relay.Raise()
 	return ctx.Err()
 }
 

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/euroexec/euroexec/internal/crash"
 )
 
 // CountStat evaluates a statistic on one resample given as counts: cnt[c]
@@ -42,10 +44,12 @@ func ClusterBootstrapCounts(ctx context.Context, nClusters, replicates int, seed
 	var next atomic.Int64
 	var stop atomic.Bool
 	var wg sync.WaitGroup
+	var relay crash.Relay // a worker's panic is raised again here
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer relay.Catch()
 			stat := newStat()
 			cnt := make([]int32, nClusters)
 			var src rand.PCG
@@ -66,6 +70,7 @@ func ClusterBootstrapCounts(ctx context.Context, nClusters, replicates int, seed
 		}()
 	}
 	wg.Wait()
+	relay.Raise()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -113,10 +118,12 @@ func ClusterBootstrapCountBlocks(ctx context.Context, nClusters, replicates int,
 	var next atomic.Int64
 	var stop atomic.Bool
 	var wg sync.WaitGroup
+	var relay crash.Relay // a worker's panic is raised again here
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer relay.Catch()
 			stat := newStat()
 			cnt := make([]int32, nClusters*block)
 			var one []int32 // drawBlock's replicate vector, when it needs one
@@ -142,6 +149,7 @@ func ClusterBootstrapCountBlocks(ctx context.Context, nClusters, replicates int,
 		}()
 	}
 	wg.Wait()
+	relay.Raise()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/euroexec/euroexec/internal/crash"
 )
 
 // NewRand returns the random generator of replicate rep for a seed:
@@ -150,10 +152,12 @@ func parallelRows(n int, f func(r int)) {
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	var relay crash.Relay // a worker's panic is raised again here
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer relay.Catch()
 			for {
 				r := int(next.Add(1) - 1)
 				if r >= n {
@@ -164,6 +168,7 @@ func parallelRows(n int, f func(r int)) {
 		}()
 	}
 	wg.Wait()
+	relay.Raise()
 }
 
 // PercentileInterval returns the equal-tailed percentile interval of column

@@ -10,9 +10,12 @@
 // [0,1]. The header row is the column names. The same Report always gives the
 // same bytes: the run time and anything else not in a table is left out.
 //
-// Text is not defused for spreadsheets (a cell starting with "=" stays as
-// it is): the CSV files are for scripts; the workbook is the file for
-// people.
+// Text a spreadsheet could run as a formula (starting with '=', '+', '-',
+// '@', a tab or a carriage return; cellsafe.Formula) is written with an
+// apostrophe before it, and so is text starting with an apostrophe, so that
+// a script gets the text back exactly by removing one leading apostrophe
+// from a text cell that has one. Only string values are prefixed: numbers
+// (e.g. -0.5) are written as they are.
 package csvout
 
 import (
@@ -28,6 +31,7 @@ import (
 	"strings"
 
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/internal/cellsafe"
 )
 
 // NotesName is the file stem of the notes file, tables/notes.csv. No table
@@ -106,7 +110,8 @@ func Write(ctx context.Context, dir string, r *report.Report, opt Options) error
 }
 
 // WriteTable writes one table as CSV to w: the header row of column names,
-// then one line per row.
+// then one line per row, text that a spreadsheet could run as a formula
+// prefixed with an apostrophe (cellsafe.CSV; see the package doc).
 func WriteTable(w io.Writer, t *report.Table) error {
 	cw := csv.NewWriter(w)
 	header := make([]string, len(t.Columns))
@@ -125,6 +130,9 @@ func WriteTable(w io.Writer, t *report.Table) error {
 			s, err := FormatValue(v)
 			if err != nil {
 				return fmt.Errorf("table %s: row %d, column %s: %w", t.Name, i+1, t.Columns[j].Name, err)
+			}
+			if _, text := v.(string); text {
+				s = cellsafe.CSV(s)
 			}
 			rec[j] = s
 		}
@@ -146,7 +154,7 @@ func WriteNotes(w io.Writer, notes []report.Note) error {
 		return fmt.Errorf("notes: %w", err)
 	}
 	for _, n := range notes {
-		if err := cw.Write([]string{n.Table, n.Reason}); err != nil {
+		if err := cw.Write([]string{cellsafe.CSV(n.Table), cellsafe.CSV(n.Reason)}); err != nil {
 			return fmt.Errorf("notes: %w", err)
 		}
 	}
@@ -238,6 +246,12 @@ func WriteDocs(w io.Writer, tables []*report.Table) error {
 	b.WriteString("Every table is written to `tables/<name>.csv` with a header row of the column names below. ")
 	b.WriteString("Proportions are fractions in [0,1]; floats are written in full (the shortest text that parses back to the same value); ")
 	b.WriteString("an empty cell is an undefined value, explained in `tables/notes.csv`.\n\n")
+	b.WriteString("Text cells come from names and texts of the study (models, graders, questions, answers), which a spreadsheet ")
+	b.WriteString("opening the CSV could run as a formula (CSV injection). A text cell that starts with `=`, `+`, `-`, `@`, a tab or a ")
+	b.WriteString("carriage return is written with an apostrophe `'` before it (a model named `=HYPERLINK(\"http://x\")` is the cell ")
+	b.WriteString("`'=HYPERLINK(\"http://x\")`, one named `-1+2` is `'-1+2`), and so is a text that itself starts with `'`; a script gets ")
+	b.WriteString("the text back exactly by removing one leading `'` from a text cell. Numbers are never prefixed: `-0.5` in a number ")
+	b.WriteString("column is written as it is. The workbook needs no prefix: it writes every text as a text cell, which Excel does not run.\n\n")
 	b.WriteString("| file | title | section |\n|---|---|---|\n")
 	for _, t := range tables {
 		if t == nil {

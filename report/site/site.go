@@ -64,6 +64,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/euroexec/euroexec/internal/crash"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/findings"
 	"github.com/euroexec/euroexec/report/format"
@@ -524,10 +525,12 @@ func (b *builder) runJobs(jobs []func() error) error {
 	var next int
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	var relay crash.Relay // a worker's panic is raised again here
 	for w := 0; w < min(max(b.opt.Workers, 1), len(jobs)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer relay.Catch()
 			for {
 				mu.Lock()
 				i := next
@@ -545,6 +548,7 @@ func (b *builder) runJobs(jobs []func() error) error {
 		}()
 	}
 	wg.Wait()
+	relay.Raise()
 	return errors.Join(errs...)
 }
 

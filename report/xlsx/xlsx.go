@@ -46,7 +46,8 @@
 // forbids and made unique.
 //
 // Text is always written as a text cell, never as a formula, so an answer
-// such as =HYPERLINK("…") stays text. Text longer than Excel's limit of
+// such as =HYPERLINK("…") stays text (the text cellsafe.Formula finds gets
+// an apostrophe only in the CSV tables, which have no cell types). Text longer than Excel's limit of
 // 32,767 characters per cell is cut and ends with a visible marker such as
 // "… [cut: 7,233 more characters; full text in the site]" (the site and the
 // database keep it whole). Table sheets are written with excelize's
