@@ -21,6 +21,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/internal/duckopen"
 	"github.com/euroexec/euroexec/internal/termtext"
 	"github.com/euroexec/euroexec/outsafe"
 	"github.com/euroexec/euroexec/pipeline"
@@ -143,6 +144,7 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	stage := newStages(stderr, o.quiet)
 	if o.stats {
 		clock := newStageClock(time.Now)
+		fmt.Fprintln(stderr, limitsLine(duckopen.Current(), os.Getenv))
 		defer clock.write(stderr)
 		show := stage
 		stage = func(name string, n int) {

@@ -33,6 +33,9 @@ type DB struct {
 	// Locked says the configuration can no longer be changed (SET fails):
 	// the databases of OpenUntrusted.
 	Locked bool
+	// Canonical holds the canonical tables of a database of OpenUntrusted,
+	// whose views have the column rowid beyond the table's.
+	Canonical map[string]bool
 }
 
 // Close closes the database and removes its temporary folder.

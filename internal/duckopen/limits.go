@@ -42,13 +42,16 @@ type Limits struct {
 	// GoMemory is the Go runtime's soft memory limit in bytes (0: none
 	// set here).
 	GoMemory int64
+	// AddressSpace is the address-space limit (RLIMIT_AS) in bytes, 0 for
+	// none.
+	AddressSpace int64
 }
 
 const (
 	// asReserve is kept out of the address-space budget for what neither
 	// DuckDB's memory limit nor Go's counts: thread stacks and the C
-	// allocator's arenas.
-	asReserve = 256 << 20
+	// allocator's arenas (two: see MallocArenasCapped).
+	asReserve = 128 << 20
 	// duckShare and goShare are the shares of the budget given to DuckDB's
 	// memory limit and to the Go runtime's soft limit: together the whole
 	// budget, since both can be at their peak at once (read back holds the
@@ -65,7 +68,8 @@ const (
 // Compute derives the limits from s. The budget is the smallest of
 //
 //   - the address space left: RLIMIT_AS minus the address space in use
-//     (VmSize) minus 256 MiB for thread stacks and the C allocator's arenas;
+//     (VmSize, read first thing in main) minus 128 MiB for thread stacks
+//     and the C allocator's arenas;
 //   - the cgroup's memory limit (v2 memory.max, v1 memory.limit_in_bytes);
 //   - MemAvailable.
 //
@@ -74,7 +78,7 @@ const (
 // least one and at most one per CPU. With no budget known DuckDB keeps its
 // own defaults and no Go limit is set.
 func Compute(s Sources) Limits {
-	l := Limits{Threads: max(s.CPUs, 1)}
+	l := Limits{Threads: max(s.CPUs, 1), AddressSpace: s.AddressSpace}
 	take := func(v int64, src string) {
 		if v > 0 && (l.Budget == 0 || v < l.Budget) {
 			l.Budget, l.Source = v, src
@@ -93,15 +97,6 @@ func Compute(s Sources) Limits {
 	l.GoMemory = int64(float64(l.Budget) * goShare)
 	l.Threads = int(max(min(l.Budget/perThread, int64(l.Threads)), 1))
 	return l
-}
-
-// String is the limits as `run --stats` prints them.
-func (l Limits) String() string {
-	if l.Budget == 0 {
-		return fmt.Sprintf("memory budget unknown; DuckDB: its default memory limit, %d threads", l.Threads)
-	}
-	return fmt.Sprintf("memory budget %s (from %s); DuckDB: memory_limit %s, %d threads; Go soft limit %s",
-		mibText(l.Budget), l.Source, mibText(l.DuckDBMemory), l.Threads, mibText(l.GoMemory))
 }
 
 func mibText(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }

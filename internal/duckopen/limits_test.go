@@ -16,9 +16,12 @@ func TestCompute(t *testing.T) {
 	}{
 		{"nothing known", Sources{CPUs: 8}, Limits{Threads: 8}},
 		// ulimit -v 2000000: 2,048,000,000 bytes; 1,331,200,000 in use; the
-		// 268,435,456 reserve leaves 448,364,544.
+		// 134,217,728 reserve leaves 582,582,272: DuckDB 0.4 of it
+		// (233,032,908.8), Go 0.6 (349,549,363.2), 2 threads of 256 MiB.
 		{"ulimit -v", Sources{AddressSpace: 2000000 << 10, VmSize: 1300000 << 10, MemAvailable: 20 * gib, CPUs: 16},
-			Limits{Budget: 448364544, Source: "RLIMIT_AS 1953 MiB", DuckDBMemory: 179345817, Threads: 1, GoMemory: 269018726}},
+			Limits{Budget: 582582272, Source: "RLIMIT_AS 1953 MiB", DuckDBMemory: 233032908, Threads: 2, GoMemory: 349549363, AddressSpace: 2048000000}},
+		{"ulimit -v below what is in use", Sources{AddressSpace: 1 << 30, VmSize: 1200 << 20, CPUs: 4},
+			Limits{Budget: 1, Source: "RLIMIT_AS 1024 MiB", DuckDBMemory: 64 << 20, Threads: 1, AddressSpace: 1 << 30}},
 		{"cgroup", Sources{Cgroup: 2 * gib, CgroupFile: "/sys/fs/cgroup/memory.max", MemAvailable: 20 * gib, CPUs: 16},
 			Limits{Budget: 2 * gib, Source: "/sys/fs/cgroup/memory.max", DuckDBMemory: 858993459, Threads: 8, GoMemory: 1288490188}},
 		{"memory available lower than cgroup", Sources{Cgroup: 8 * gib, CgroupFile: "memory.max", MemAvailable: 4 * gib, CPUs: 2},
