@@ -23,8 +23,9 @@ func exportCmd(stdout, stderr io.Writer) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "export STUDY_OR_REPORT --parquet DIR",
 		Short: "Write the canonical tables and the scoring views as Parquet files, for other SQL engines",
-		Long: "export writes every table and view of the study database (the canonical schema, the scoring views\n" +
-			"such as grading_scores, and the text metrics of a run) as DIR/NAME.parquet with DuckDB's\n" +
+		Long: "export writes the tables of the study database (the canonical schema and the text metrics of a run)\n" +
+			"and the scoring views such as grading_scores, made afresh from euroexec's own SQL (views stored in\n" +
+			"the database are never run), as DIR/NAME.parquet with DuckDB's\n" +
 			"COPY … (FORMAT parquet), so the same SQL runs on MotherDuck, Spark, Trino or any Parquet reader.\n" +
 			"STUDY_OR_REPORT is a study folder (validated and loaded first, into a temporary database), a report\n" +
 			"folder written by `run` (its study.duckdb), or a .duckdb file written by `ingest`. The files are\n" +
@@ -49,8 +50,9 @@ func exportCmd(stdout, stderr io.Writer) *cobra.Command {
 	return c
 }
 
-// exportParquet writes every table and view of the database behind src into
-// out as Parquet and returns how many it wrote.
+// exportParquet writes the tables of the database behind src and the
+// scoring views, made afresh (duckopen.OpenUntrusted), into out as Parquet
+// and returns how many it wrote.
 func exportParquet(ctx context.Context, stderr io.Writer, src, out string, force bool) (int, error) {
 	if err := outsafe.CheckFolder(out, outsafe.ExportMarker, force, src); err != nil {
 		return 0, err

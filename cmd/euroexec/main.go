@@ -32,7 +32,11 @@ func main() {
 	// duckopen.Compute). The Go soft limit is sized from them (GOMEMLIMIT
 	// wins): a fixed small limit made the garbage collector run
 	// continuously on large studies.
-	setMemoryLimit(os.Getenv, duckopen.Current().GoMemory)
+	lim := duckopen.Current()
+	setMemoryLimit(os.Getenv, lim.GoMemory)
+	if w := lim.Warning(); w != "" {
+		fmt.Fprintln(os.Stderr, "euroexec: warning:", w)
+	}
 	ctx, stop := interruptible(context.Background())
 	err := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
 	stop()

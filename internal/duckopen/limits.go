@@ -43,8 +43,9 @@ type Limits struct {
 	// set here).
 	GoMemory int64
 	// AddressSpace is the address-space limit (RLIMIT_AS) in bytes, 0 for
-	// none.
-	AddressSpace int64
+	// none, and AddressSpaceLeft what it leaves (negative when less than
+	// the reserve is left).
+	AddressSpace, AddressSpaceLeft int64
 }
 
 const (
@@ -86,6 +87,7 @@ func Compute(s Sources) Limits {
 	}
 	if s.AddressSpace > 0 {
 		room := s.AddressSpace - s.VmSize - asReserve
+		l.AddressSpaceLeft = room
 		take(max(room, 1), fmt.Sprintf("RLIMIT_AS %s", mibText(s.AddressSpace)))
 	}
 	take(s.Cgroup, s.CgroupFile)
@@ -97,6 +99,22 @@ func Compute(s Sources) Limits {
 	l.GoMemory = int64(float64(l.Budget) * goShare)
 	l.Threads = int(max(min(l.Budget/perThread, int64(l.Threads)), 1))
 	return l
+}
+
+// minAddressSpaceLeft is the address space below which Warning warns: the
+// bundled sample needs some 250 MiB beyond what is mapped at start.
+const minAddressSpaceLeft = 256 << 20
+
+// Warning is a warning for the user when the address-space limit leaves
+// too little room to run in, else "".
+func (l Limits) Warning() string {
+	if l.AddressSpace <= 0 || l.AddressSpaceLeft >= minAddressSpaceLeft {
+		return ""
+	}
+	need := l.AddressSpace - l.AddressSpaceLeft + minAddressSpaceLeft
+	return fmt.Sprintf("the address-space limit (ulimit -v %d) leaves %s beyond what euroexec maps at start and a reserve of %s for threads; "+
+		"it may fail for lack of memory: raise the limit to at least ulimit -v %d (more for large studies)",
+		l.AddressSpace>>10, mibText(max(l.AddressSpaceLeft, 0)), mibText(asReserve), (need+1023)>>10)
 }
 
 func mibText(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }

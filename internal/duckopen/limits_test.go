@@ -19,9 +19,9 @@ func TestCompute(t *testing.T) {
 		// 134,217,728 reserve leaves 582,582,272: DuckDB 0.4 of it
 		// (233,032,908.8), Go 0.6 (349,549,363.2), 2 threads of 256 MiB.
 		{"ulimit -v", Sources{AddressSpace: 2000000 << 10, VmSize: 1300000 << 10, MemAvailable: 20 * gib, CPUs: 16},
-			Limits{Budget: 582582272, Source: "RLIMIT_AS 1953 MiB", DuckDBMemory: 233032908, Threads: 2, GoMemory: 349549363, AddressSpace: 2048000000}},
+			Limits{Budget: 582582272, Source: "RLIMIT_AS 1953 MiB", DuckDBMemory: 233032908, Threads: 2, GoMemory: 349549363, AddressSpace: 2048000000, AddressSpaceLeft: 582582272}},
 		{"ulimit -v below what is in use", Sources{AddressSpace: 1 << 30, VmSize: 1200 << 20, CPUs: 4},
-			Limits{Budget: 1, Source: "RLIMIT_AS 1024 MiB", DuckDBMemory: 64 << 20, Threads: 1, AddressSpace: 1 << 30}},
+			Limits{Budget: 1, Source: "RLIMIT_AS 1024 MiB", DuckDBMemory: 64 << 20, Threads: 1, AddressSpace: 1 << 30, AddressSpaceLeft: -(176 << 20) - (128 << 20)}},
 		{"cgroup", Sources{Cgroup: 2 * gib, CgroupFile: "/sys/fs/cgroup/memory.max", MemAvailable: 20 * gib, CPUs: 16},
 			Limits{Budget: 2 * gib, Source: "/sys/fs/cgroup/memory.max", DuckDBMemory: 858993459, Threads: 8, GoMemory: 1288490188}},
 		{"memory available lower than cgroup", Sources{Cgroup: 8 * gib, CgroupFile: "memory.max", MemAvailable: 4 * gib, CPUs: 2},
@@ -32,6 +32,29 @@ func TestCompute(t *testing.T) {
 	} {
 		if got := Compute(c.s); got != c.want {
 			t.Errorf("%s: Compute =\n%+v, want\n%+v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestWarning(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		l    Limits
+		want string // "" for no warning
+	}{
+		{"no limit", Limits{}, ""},
+		{"room enough", Limits{AddressSpace: 2 << 30, AddressSpaceLeft: 256 << 20}, ""},
+		// need = limit - left + 256 MiB = 1,600,000 - 102,400 + 262,144
+		// = 1,759,744 KiB.
+		{"too little", Limits{AddressSpace: 1600000 << 10, AddressSpaceLeft: 100 << 20},
+			"the address-space limit (ulimit -v 1600000) leaves 100 MiB beyond what euroexec maps at start and a reserve of 128 MiB for threads; " +
+				"it may fail for lack of memory: raise the limit to at least ulimit -v 1759744 (more for large studies)"},
+		{"less than nothing", Limits{AddressSpace: 1 << 30, AddressSpaceLeft: -(300 << 20)},
+			"the address-space limit (ulimit -v 1048576) leaves 0 MiB beyond what euroexec maps at start and a reserve of 128 MiB for threads; " +
+				"it may fail for lack of memory: raise the limit to at least ulimit -v 1617920 (more for large studies)"},
+	} {
+		if got := c.l.Warning(); got != c.want {
+			t.Errorf("%s: Warning =\n%q, want\n%q", c.name, got, c.want)
 		}
 	}
 }
