@@ -17,7 +17,6 @@
 package duckopen
 
 import (
-	"context"
 	"database/sql"
 	"fmt"
 	"net/url"
@@ -98,21 +97,6 @@ func Open(path string, o Options) (*DB, error) {
 		return nil, err
 	}
 	return &DB{DB: db, tmp: tmp}, nil
-}
-
-// setup runs the statements on one connection of db, in order.
-func setup(ctx context.Context, db *sql.DB, stmts ...string) error {
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	for _, q := range stmts {
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // quoteLit quotes a SQL string literal.
