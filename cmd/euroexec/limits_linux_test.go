@@ -107,9 +107,12 @@ func TestStatsPeakMatchesRusage(t *testing.T) {
 // memoryCgroup makes a memory cgroup under the process's own, with a limit
 // of limit bytes, and returns the shell line that moves a shell into it;
 // "" when no cgroup can be made here (not root, or cgroup v2 without the
-// memory controller delegated).
+// memory controller delegated) or EUROEXEC_TEST_NO_CGROUP is set.
 func memoryCgroup(t *testing.T, limit int64) string {
 	t.Helper()
+	if os.Getenv("EUROEXEC_TEST_NO_CGROUP") != "" {
+		return "" // to test the other way where a cgroup can be made
+	}
 	f, err := os.Open("/proc/self/cgroup")
 	if err != nil {
 		return ""
@@ -176,8 +179,10 @@ func TestRunTenThousandQuestionsIn2GiB(t *testing.T) {
 	m := limitsLineRE.FindStringSubmatch(stderr)
 	if m == nil || !strings.Contains(m[2], source) {
 		t.Errorf("no limits line with the budget from %s in:\n%s", source, stderr)
-	} else if b, _ := strconv.Atoi(m[1]); b > 2048 || b < 1024 {
-		t.Errorf("budget %d MiB; want 1,024-2,048 MiB", b)
+	} else if b, _ := strconv.Atoi(m[1]); b > 2560 || b < 1024 {
+		// 2,048 MiB from the cgroup; about that from RLIMIT_AS, depending
+		// on what the binary maps at start
+		t.Errorf("budget %d MiB; want 1,024-2,560 MiB", b)
 	}
 	if ru != nil {
 		t.Logf("peak RSS %d MiB\n%s", ru.Maxrss>>10, stderr)
