@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -16,8 +15,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/euroexec/euroexec/internal/duckopen"
 	"github.com/euroexec/euroexec/outsafe"
 	schema "github.com/euroexec/euroexec/sql"
 )
@@ -96,9 +95,10 @@ var inTransactions = true
 // only the benchmarks that measure the difference set it.
 var keepDictionaries = false
 
-// memoryLimit is DuckDB's memory limit while loading; beyond it DuckDB
-// spills to its temporary directory.
-const memoryLimit = "200MB"
+// memoryLimit is DuckDB's memory limit in bytes while loading (or the
+// process's share, duckopen.Current, when lower); beyond it DuckDB spills
+// to its temporary directory.
+const memoryLimit = 200_000_000
 
 // loadThreads is DuckDB's thread count while loading. An INSERT of one
 // Arrow batch is one task at a time; with more threads DuckDB's own worker
@@ -110,7 +110,7 @@ const memoryLimit = "200MB"
 // Measured (three alternating pairs, wall / CPU s of the load stage): 16.8 /
 // 28.2, 20.7 / 34.5, 19.8 / 33.4 with DuckDB's default (2 threads) against
 // 18.3 / 26.6, 16.1 / 24.0, 14.9 / 22.2. 0 leaves DuckDB's default (the
-// number of cores); only the tests set it.
+// number of cores, or duckopen's share); only the tests set it.
 var loadThreads = 1
 
 // sink bulk-loads Arrow record batches into a new DuckDB file. The file is
@@ -118,7 +118,7 @@ var loadThreads = 1
 // never reach the file. A nil *sink discards everything (validate only).
 type sink struct {
 	ctx    context.Context
-	db     *sql.DB
+	db     *duckopen.DB
 	conn   *sql.Conn // the schema, the statements after the load, CHECKPOINT; loaders[0]'s
 	tmp    string    // the new database file
 	final  string
@@ -161,22 +161,17 @@ func openSink(ctx context.Context, final string) (*sink, error) {
 	// Named so that a later run can tell a killed run's leftover from a
 	// live one (outsafe.CleanStaleFiles); DuckDB creates the file itself.
 	tmp := outsafe.TempFileName(final)
-	c, err := duckdb.NewConnector("", nil)
+	db, err := duckopen.Open("", duckopen.Options{MemoryLimit: memoryLimit, Threads: loadThreads})
 	if err != nil {
-		return nil, fmt.Errorf("open duckdb: %w", err)
+		return nil, err
 	}
-	db := sql.OpenDB(c)
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open duckdb: %w", err)
 	}
 	s := &sink{ctx: ctx, db: db, conn: conn, tmp: tmp, final: final, alloc: &bufferPool{}}
-	setup := "SET memory_limit = " + quoteLit(memoryLimit) + "; SET preserve_insertion_order = true; "
-	if loadThreads > 0 {
-		setup += "SET threads = " + strconv.Itoa(loadThreads) + "; "
-	}
-	if _, err := conn.ExecContext(ctx, setup+"ATTACH "+quoteLit(tmp)+" AS study"); err != nil {
+	if _, err := conn.ExecContext(ctx, "SET preserve_insertion_order = true; ATTACH "+quoteLit(tmp)+" AS study"); err != nil {
 		s.abort()
 		return nil, fmt.Errorf("create database %s: %w", tmp, err)
 	}

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"database/sql"
 	"database/sql/driver"
 	"fmt"
 	"math"
@@ -10,17 +9,17 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/euroexec/euroexec/internal/duckopen"
 	"github.com/euroexec/euroexec/report"
 )
 
 // storeTable writes a report table into the study database as a table of the
 // same name, through DuckDB's appender (user values are never spliced into SQL).
 func storeTable(ctx context.Context, dbPath string, t *report.Table) error {
-	c, err := duckdb.NewConnector(dbPath, nil)
+	db, err := duckopen.Open(dbPath, duckopen.Options{})
 	if err != nil {
 		return fmt.Errorf("store %s: %w", t.Name, err)
 	}
-	db := sql.OpenDB(c)
 	defer db.Close()
 	var cols []string
 	for _, col := range t.Columns {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/internal/duckopen"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -62,7 +63,7 @@ func textScanLimit(maxChars int) int64 {
 //
 // The rows are read in the order DuckDB's scan yields them (no sort of the
 // texts in DuckDB) with DuckDB's memory limited to textScanLimit, and
-// reset to its default after; a key the database holds twice gets its texts in rowid
+// set back after; a key the database holds twice gets its texts in rowid
 // order, as Load.
 func (d *DB) LoadTexts(ctx context.Context, s *study.Study, questionIDs []string) (int, error) {
 	ids := slices.Clone(questionIDs)
@@ -138,17 +139,24 @@ func (d *DB) LoadTexts(ctx context.Context, s *study.Study, questionIDs []string
 }
 
 // limitMemory sets DuckDB's memory limit to limit bytes (rounded up to
-// KiB) and returns the function that resets it to DuckDB's
-// default, the limit Open leaves (a limit set before is not restored:
-// DuckDB renders its setting rounded, "18.8 GiB", so it cannot be set back
-// exactly). The limit is the database's, for every connection.
+// KiB) and returns the function that sets it back to the limit Open set
+// (duckopen.Current; DuckDB's default when that has none). The limit is the
+// database's, for every connection. A database of OpenUntrusted has its
+// configuration locked: its limit stays the one it was opened with.
 func (d *DB) limitMemory(ctx context.Context, limit int64) (reset func() error, err error) {
+	if d.db.Locked {
+		return func() error { return nil }, nil
+	}
 	// SET takes no parameters; the limit is a number.
 	if _, err := d.db.ExecContext(ctx, fmt.Sprintf(`SET GLOBAL memory_limit = '%dKiB'`, (limit+1023)>>10)); err != nil {
 		return nil, fmt.Errorf("memory limit of %d bytes: %w", limit, err)
 	}
+	back := `RESET GLOBAL memory_limit`
+	if m := duckopen.Current().DuckDBMemory; m > 0 {
+		back = fmt.Sprintf(`SET GLOBAL memory_limit = '%dKiB'`, (m+1023)>>10)
+	}
 	return func() error {
-		if _, err := d.db.ExecContext(context.WithoutCancel(ctx), `RESET GLOBAL memory_limit`); err != nil {
+		if _, err := d.db.ExecContext(context.WithoutCancel(ctx), back); err != nil {
 			return fmt.Errorf("memory limit: %w", err)
 		}
 		return nil

@@ -23,15 +23,14 @@ import (
 	"sort"
 	"strings"
 
-	duckdb "github.com/duckdb/duckdb-go/v2"
-
 	"github.com/euroexec/euroexec/ingest/config"
+	"github.com/euroexec/euroexec/internal/duckopen"
 	"github.com/euroexec/euroexec/study"
 )
 
 // DB is an open study database.
 type DB struct {
-	db *sql.DB
+	db *duckopen.DB
 	// step, when set (by a test), is called after each step of Load with
 	// the step's name: the memory trace of read back measures there.
 	step func(name string)
@@ -44,27 +43,35 @@ func (d *DB) stepDone(name string) {
 	}
 }
 
-// Open opens the study database at path, read-only, with DuckDB's default
-// memory limit (80 % of the machine) and a thread per core — lower limits
-// measured at 10,000 and 40,000 questions saved no memory, failed the
-// ordered scans with "Out of Memory" at 500 MB and could make DuckDB spill
-// into the output folder — and with its allocator's background threads
-// (allocator_background_threads): without them the memory DuckDB frees
-// after a large scan stays in the process (jemalloc purges freed pages only
-// when DuckDB allocates again), for the rest of the run.
+// Open opens the study database at path, read-only, through duckopen
+// (DuckDB's memory limit and threads from what the process may use; see
+// duckopen.Compute). It is for a database the tool has just written (run's
+// read back); OpenUntrusted for any other. Lower memory limits than
+// duckopen's, measured at 10,000 and 40,000 questions, saved no memory and
+// failed the ordered scans with "Out of Memory" at 500 MB.
 func Open(path string) (*DB, error) {
-	c, err := duckdb.NewConnector(path+"?access_mode=read_only&allocator_background_threads=true", nil)
+	db, err := duckopen.Open(path, duckopen.Options{ReadOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	return &DB{db: sql.OpenDB(c)}, nil
+	return &DB{db: db}, nil
+}
+
+// OpenUntrusted opens a study database from elsewhere (a report folder's
+// study.duckdb, a --db file) as data: see duckopen.OpenUntrusted.
+func OpenUntrusted(ctx context.Context, path string) (*DB, error) {
+	db, err := duckopen.OpenUntrusted(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	return &DB{db: db}, nil
 }
 
 // Close closes the database.
 func (d *DB) Close() error { return d.db.Close() }
 
 // SQL returns the underlying handle for ad-hoc queries.
-func (d *DB) SQL() *sql.DB { return d.db }
+func (d *DB) SQL() *sql.DB { return d.db.DB }
 
 // query runs q and calls fn for each row.
 func (d *DB) query(ctx context.Context, q string, fn func(*sql.Rows) error, args ...any) error {
@@ -720,7 +727,8 @@ func cmpGateItem(a, b study.GateItem) int {
 // documents. A database written before the table existed has none.
 func (d *DB) loadComparisons(ctx context.Context, s *study.Study) error {
 	var n int64
-	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.tables WHERE table_name = 'pairwise_judgments'`).Scan(&n); err != nil {
+	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.tables
+		WHERE table_catalog = current_database() AND table_schema = 'main' AND table_name = 'pairwise_judgments'`).Scan(&n); err != nil {
 		return fmt.Errorf("query pairwise_judgments: %w", err)
 	}
 	if n == 0 {
@@ -981,7 +989,8 @@ const scoresQuery = `SELECT round, question_id, model, evaluator, kind, runs, ru
 // upper bound: the graded rows), or ok = false for a database without the
 // views.
 func (d *DB) loadScoreRule(ctx context.Context, s *study.Study) (n int64, ok bool, err error) {
-	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.tables WHERE table_name IN ('grading_scores', 'solve_rule')`).Scan(&n); err != nil {
+	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.tables
+		WHERE table_catalog = current_database() AND table_schema = 'main' AND table_name IN ('grading_scores', 'solve_rule')`).Scan(&n); err != nil {
 		return 0, false, fmt.Errorf("query grading_scores: %w", err)
 	}
 	if n < 2 {

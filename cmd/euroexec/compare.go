@@ -202,7 +202,7 @@ func loadRun(ctx context.Context, stderr io.Writer, arg, scratch, siteDir string
 	}
 	var dbPath string
 	var cfg config.Config
-	isReport := false
+	isReport, own := false, false
 	switch {
 	case !st.IsDir():
 		dbPath = abs
@@ -219,9 +219,16 @@ func loadRun(ctx context.Context, stderr io.Writer, arg, scratch, siteDir string
 		if err != nil {
 			return r, cfg, reportProblems(stderr, fmt.Errorf("run %s: %w", arg, err))
 		}
-		cfg = res.Config
+		cfg, own = res.Config, true
 	}
-	db, err := transform.Open(dbPath)
+	// A database from elsewhere is data, not code (transform.OpenUntrusted);
+	// the one ingested into scratch is the tool's own.
+	var db *transform.DB
+	if own {
+		db, err = transform.Open(dbPath)
+	} else {
+		db, err = transform.OpenUntrusted(ctx, dbPath)
+	}
 	if err != nil {
 		return r, cfg, fmt.Errorf("run %s: %w", arg, err)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"io"
 	"os"
@@ -10,10 +9,10 @@ import (
 	"strings"
 	"time"
 
-	duckdb "github.com/duckdb/duckdb-go/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/euroexec/euroexec/ingest"
+	"github.com/euroexec/euroexec/internal/duckopen"
 	"github.com/euroexec/euroexec/outsafe"
 )
 
@@ -24,8 +23,9 @@ func exportCmd(stdout, stderr io.Writer) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "export STUDY_OR_REPORT --parquet DIR",
 		Short: "Write the canonical tables and the scoring views as Parquet files, for other SQL engines",
-		Long: "export writes every table and view of the study database (the canonical schema, the scoring views\n" +
-			"such as grading_scores, and the text metrics of a run) as DIR/NAME.parquet with DuckDB's\n" +
+		Long: "export writes the tables of the study database (the canonical schema and the text metrics of a run)\n" +
+			"and the scoring views such as grading_scores, made afresh from euroexec's own SQL (views stored in\n" +
+			"the database are never run), as DIR/NAME.parquet with DuckDB's\n" +
 			"COPY … (FORMAT parquet), so the same SQL runs on MotherDuck, Spark, Trino or any Parquet reader.\n" +
 			"STUDY_OR_REPORT is a study folder (validated and loaded first, into a temporary database), a report\n" +
 			"folder written by `run` (its study.duckdb), or a .duckdb file written by `ingest`. The files are\n" +
@@ -50,8 +50,9 @@ func exportCmd(stdout, stderr io.Writer) *cobra.Command {
 	return c
 }
 
-// exportParquet writes every table and view of the database behind src into
-// out as Parquet and returns how many it wrote.
+// exportParquet writes the tables of the database behind src and the
+// scoring views, made afresh (duckopen.OpenUntrusted), into out as Parquet
+// and returns how many it wrote.
 func exportParquet(ctx context.Context, stderr io.Writer, src, out string, force bool) (int, error) {
 	if err := outsafe.CheckFolder(out, outsafe.ExportMarker, force, src); err != nil {
 		return 0, err
@@ -87,13 +88,15 @@ func exportParquet(ctx context.Context, stderr io.Writer, src, out string, force
 			os.RemoveAll(tmp)
 		}
 	}()
-	c, err := duckdb.NewConnector(dbPath+"?access_mode=read_only", nil)
+	// The database is data, not code: its canonical tables, its other
+	// tables and the scoring views made afresh (duckopen.OpenUntrusted).
+	db, err := duckopen.OpenUntrusted(ctx, dbPath, tmp)
 	if err != nil {
-		return 0, fmt.Errorf("export: open %s: %w", dbPath, err)
+		return 0, fmt.Errorf("export: %w", err)
 	}
-	db := sql.OpenDB(c)
 	defer db.Close()
-	rows, err := db.QueryContext(ctx, `SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY table_name`)
+	rows, err := db.QueryContext(ctx, `SELECT table_name FROM information_schema.tables
+		WHERE table_catalog = current_database() AND table_schema = 'main' ORDER BY table_name`)
 	if err != nil {
 		return 0, fmt.Errorf("export: list tables of %s: %w", dbPath, err)
 	}
@@ -117,7 +120,11 @@ func exportParquet(ctx context.Context, stderr io.Writer, src, out string, force
 		// COPY takes neither the table nor the file as a parameter: both are
 		// quoted here (the file name is our own; the folder is the user's).
 		target := filepath.Join(tmp, n+".parquet")
-		q := fmt.Sprintf("COPY (SELECT * FROM %s) TO %s (FORMAT parquet)", quoteIdent(n), quoteString(target))
+		cols := "*"
+		if db.Canonical[n] {
+			cols = "* EXCLUDE (rowid)" // the row number OpenUntrusted's view adds
+		}
+		q := fmt.Sprintf("COPY (SELECT %s FROM %s) TO %s (FORMAT parquet)", cols, quoteIdent(n), quoteString(target))
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			return 0, fmt.Errorf("export: %s: %w", n, err)
 		}

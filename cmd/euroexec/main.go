@@ -27,14 +27,20 @@ import (
 	"syscall"
 
 	"github.com/euroexec/euroexec/internal/crash"
+	"github.com/euroexec/euroexec/internal/duckopen"
 	"github.com/euroexec/euroexec/internal/termtext"
 )
 
 func main() {
-	// A soft limit sized from the machine's memory (GOMEMLIMIT wins): a
-	// fixed small limit made the garbage collector run continuously on
-	// large studies.
-	setMemoryLimit(os.Getenv, openOrNil("/proc/meminfo"), openOrNil("/sys/fs/cgroup/memory.max"))
+	// The limits are read first, before the address space grows (see
+	// duckopen.Compute). The Go soft limit is sized from them (GOMEMLIMIT
+	// wins): a fixed small limit made the garbage collector run
+	// continuously on large studies.
+	lim := duckopen.Current()
+	setMemoryLimit(os.Getenv, lim.GoMemory)
+	if w := lim.Warning(); w != "" {
+		fmt.Fprintln(os.Stderr, "euroexec: warning:", w)
+	}
 	ctx, stop := interruptible(context.Background())
 	err := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
 	stop()

@@ -22,6 +22,7 @@ import (
 
 	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/internal/crash"
+	"github.com/euroexec/euroexec/internal/duckopen"
 	"github.com/euroexec/euroexec/internal/termtext"
 	"github.com/euroexec/euroexec/outsafe"
 	"github.com/euroexec/euroexec/pipeline"
@@ -148,6 +149,7 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	stage := newStages(stderr, o.quiet)
 	if o.stats {
 		clock := newStageClock(time.Now)
+		fmt.Fprintln(stderr, limitsLine(duckopen.Current(), os.Getenv))
 		defer clock.write(stderr)
 		show := stage
 		stage = func(name string, n int) {

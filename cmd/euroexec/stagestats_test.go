@@ -6,22 +6,49 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
-func TestParseVmHWM(t *testing.T) {
+func TestParseStatusKB(t *testing.T) {
+	const status = "Name:\teuroexec\nVmPeak:\t 999 kB\nVmHWM:\t   12345 kB\nVmRSS:\t 100 kB\n"
 	for _, c := range []struct {
-		in   string
-		want int64
+		in, field string
+		want      int64
 	}{
-		{"Name:\teuroexec\nVmPeak:\t 999 kB\nVmHWM:\t   12345 kB\nVmRSS:\t 100 kB\n", 12345},
-		{"Name:\tx\n", 0},
-		{"VmHWM:\n", 0},
+		{status, "VmHWM", 12345},
+		{status, "VmRSS", 100},
+		{"Name:\tx\n", "VmRSS", 0},
+		{"VmRSS:\n", "VmRSS", 0},
 	} {
-		if got := parseVmHWM(strings.NewReader(c.in)); got != c.want {
-			t.Errorf("parseVmHWM(%q) = %d, want %d", c.in, got, c.want)
+		if got := parseStatusKB(strings.NewReader(c.in), c.field); got != c.want {
+			t.Errorf("parseStatusKB(%q, %s) = %d, want %d", c.in, c.field, got, c.want)
 		}
+	}
+}
+
+// The sampler's take returns the largest value read since the last take,
+// the value at the take included, and starts again from that value.
+func TestRSSSamplerTake(t *testing.T) {
+	var mu sync.Mutex
+	v := int64(10)
+	set := func(x int64) { mu.Lock(); v = x; mu.Unlock() }
+	read := func() int64 { mu.Lock(); defer mu.Unlock(); return v }
+	s := startRSSSampler(time.Hour, read) // no tick: note by hand
+	defer s.stop()
+	s.note(50)
+	set(20)
+	if got := s.take(); got != 50 {
+		t.Errorf("first take = %d, want 50 (the peak noted)", got)
+	}
+	set(30)
+	if got := s.take(); got != 30 {
+		t.Errorf("second take = %d, want 30 (the value now, above the 20 it started from)", got)
+	}
+	set(5)
+	if got := s.take(); got != 30 {
+		t.Errorf("third take = %d, want 30 (the value it started from)", got)
 	}
 }
 
