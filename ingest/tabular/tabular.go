@@ -167,7 +167,9 @@ type Sheet struct {
 	// empty, e.g. for an XLSX table that starts in column B). It is nil for
 	// an XLSX sheet without any non-blank row (HeaderRow 0), and for a
 	// sheet or CSV/TSV file whose row Options.HeaderRow is blank or beyond
-	// its end (HeaderRow set: a mistake to report, not an empty sheet). For JSONL it grows while
+	// its end (HeaderRow set: a mistake to report, not an empty sheet). It
+	// is empty but not nil for an XLSX sheet whose header row has more
+	// cells than Limits.Columns: Next returns that error. For JSONL it grows while
 	// reading: it starts with the keys of the first object in their order
 	// and every key first seen on a later line is appended; existing
 	// indices never change.
