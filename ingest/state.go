@@ -65,6 +65,7 @@ type state struct {
 	groupOf    map[[4]int32]int32 // (evaluator, round, run, question) → index in groups
 	groups     []rankGroup        // in the order of their first grading
 	noRubric   []where            // human gradings from sheets without rubric columns
+	graders    gradersCount       // human graders per response, for [limits] graders_per_response
 	haveRubric bool
 	nGradings  int64
 	drops      map[string]*dropCount // per grader: scores expected and usable

@@ -105,6 +105,11 @@ type Limits struct {
 	// MiB for the other fields) the longest line of a file in responses/;
 	// default 16 MiB (16777216); accepted 1 KiB … 4 GiB.
 	ResponseBytes int64 `toml:"response_bytes"`
+	// GradersPerResponse is the most human graders of one response (one
+	// question and model) in one round; default 1,000; accepted 2 …
+	// 100,000. Agreement statistics average over grader pairs, whose
+	// number grows as its square.
+	GradersPerResponse int `toml:"graders_per_response"`
 }
 
 // DefaultLimits returns the default Limits.
@@ -118,6 +123,8 @@ func DefaultLimits() Limits {
 		CellBytes:      16 << 20,
 		Columns:        2_000,
 		ResponseBytes:  16 << 20,
+
+		GradersPerResponse: 1_000,
 	}
 }
 
@@ -692,6 +699,7 @@ func (c Config) validate() []SettingError {
 	intIn("cell_bytes", l.CellBytes, kib, 4*gib)
 	intIn("columns", int64(l.Columns), 10, 10_000_000)
 	intIn("response_bytes", l.ResponseBytes, kib, 4*gib)
+	intIn("graders_per_response", int64(l.GradersPerResponse), 2, 100_000)
 	return probs
 }
 
