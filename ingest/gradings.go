@@ -190,7 +190,47 @@ func (st *state) readGradings() error {
 	}
 	st.checkJudgeOutputs()
 	st.checkImportUse()
+	st.checkGradersPerResponse()
 	return nil
+}
+
+// gradersCount counts the human graders of each response and round (a
+// human grading has no run: one per evaluator, round, question and model),
+// so that a response with more than [limits] graders_per_response is an
+// error before the analysis, whose agreement statistics average over
+// grader pairs.
+type gradersCount struct {
+	n    map[[3]int32]int32 // (round, question, model) → human graders
+	over map[[3]int32]where // responses over the limit → the grading that went over
+	keys [][3]int32         // over's keys in the order they went over
+}
+
+// add counts a human grading of the response rk (round and model sids,
+// the question's number) found at w.
+func (c *gradersCount) add(rk [3]int32, lim int, w where) {
+	if c.n == nil {
+		c.n = map[[3]int32]int32{}
+	}
+	c.n[rk]++
+	if int(c.n[rk]) == lim+1 {
+		if c.over == nil {
+			c.over = map[[3]int32]where{}
+		}
+		c.over[rk] = w
+		c.keys = append(c.keys, rk)
+	}
+}
+
+// checkGradersPerResponse reports each response with more human graders
+// than [limits] graders_per_response, at the grading that went over it.
+func (st *state) checkGradersPerResponse() {
+	c := &st.graders
+	lim := st.cfg.Limits.GradersPerResponse
+	for _, rk := range c.keys {
+		st.ps.add(Problem{Loc: st.loc(c.over[rk]), Value: fmt.Sprintf("%s / %s: %d graders", st.qids[rk[1]], st.name(rk[2]), c.n[rk]), Kind: "responses with too many graders",
+			Expected: fmt.Sprintf("at most %d human graders of one response in round %s (agreement statistics compare every pair of graders)", lim, st.name(rk[0])),
+			Fix:      "raise [limits] graders_per_response in study.toml, or split the graders into rounds"})
+	}
 }
 
 // prefetchFirstGrading starts parsing the first grading workbook (see
@@ -789,6 +829,9 @@ func (st *state) accept(g *grading) {
 		gi = int32(len(st.groups))
 		st.groupOf[gk] = gi
 		st.groups = append(st.groups, rankGroup{first: w, ev: ev, qv: q})
+	}
+	if g.kind == "human" {
+		st.graders.add([3]int32{gk[1], q, mn}, st.cfg.Limits.GradersPerResponse, w)
 	}
 	rg := &st.groups[gi]
 	rg.seen = append(rg.seen, modelSeen{mn, w})

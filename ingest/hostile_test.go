@@ -384,6 +384,30 @@ func TestLimitsInStudy(t *testing.T) {
 		_, err := validateHostile(t, dir)
 		wantProblem(t, err, "responses/wide.jsonl", "limit of 2000", "[limits] columns in study.toml")
 	})
+	t.Run("workbook header over the columns limit", func(t *testing.T) {
+		// Before: reported as a blank header row ("header_row = 1 … that
+		// row is blank or past the end"), the limit never named.
+		f := excelize.NewFile()
+		hdr := []any{"evaluator", "question_id", "model"}
+		for i := len(hdr); i < 2500; i++ {
+			hdr = append(hdr, fmt.Sprintf("extra%d", i))
+		}
+		f.SetSheetRow("Sheet1", "A1", &hdr)
+		f.SetSheetRow("Sheet1", "A2", &[]any{"zed", "q1", "m1"})
+		var b bytes.Buffer
+		f.Write(&b)
+		dir := copyStudy(t, map[string]string{"grades/humans/main/wide.xlsx": b.String()})
+		_, err := validateHostile(t, dir)
+		wantProblem(t, err, "grades/humans/main/wide.xlsx", `sheet "Sheet1", row 1`, "header of 2500 columns", "limit of 2000", "[limits] columns in study.toml")
+		var pe *ProblemsError
+		if errors.As(err, &pe) {
+			for _, p := range pe.Problems {
+				if strings.Contains(p.String(), "blank") {
+					t.Errorf("problem %q: the header is not blank", p.String())
+				}
+			}
+		}
+	})
 	t.Run("files per study", func(t *testing.T) {
 		edits := map[string]string{"study.toml": "[limits]\nfiles = 20\n"}
 		for i := 0; i < 30; i++ {

@@ -155,7 +155,7 @@ func TestNumberedKeysFindDuplicates(t *testing.T) {
 		t.Fatalf("err = %v, want problems", err)
 	}
 	var got []string
-	for _, p := range pe.Problems {
+	for p := range pe.All() {
 		got = append(got, fmt.Sprintf("%s:%d %.20s %s", p.Loc.File, p.Loc.Row, p.Value, p.Expected))
 	}
 	sort.Strings(got)
@@ -203,7 +203,7 @@ func TestNumberedKeysManyQuestions(t *testing.T) {
 		t.Fatalf("err = %v, want problems", err)
 	}
 	var got []string
-	for _, p := range pe.Problems {
+	for p := range pe.All() {
 		got = append(got, fmt.Sprintf("%s:%d %s %s", p.Loc.File, p.Loc.Row, p.Value, p.Expected))
 	}
 	sort.Strings(got)

@@ -1,10 +1,12 @@
 package ingest
 
 import (
+	"bufio"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 	"strings"
 )
 
@@ -38,29 +40,81 @@ type problemRecord struct {
 // the terminal listing), so that a script or a pivot table can count the
 // problems of each group.
 func WriteProblems(w io.Writer, format string, probs []Problem, warnings []string) error {
-	recs := make([]problemRecord, 0, len(probs)+len(warnings))
 	ids := map[string]int{}
 	for _, g := range GroupProblems(probs) {
 		ids[g.Examples[0].groupKey()] = g.ID
 	}
-	for _, p := range probs {
-		recs = append(recs, problemRecord{"problem", p.Loc.File, p.Loc.Sheet, p.Loc.Row, p.Loc.Column, p.Value, p.Expected, p.Fix, ids[p.groupKey()], p.Kind})
+	return writeRecords(w, format, func(yield func(problemRecord) bool) {
+		for _, p := range probs {
+			if !yield(problemRecord{"problem", p.Loc.File, p.Loc.Sheet, p.Loc.Row, p.Loc.Column, p.Value, p.Expected, p.Fix, ids[p.groupKey()], p.Kind}) {
+				return
+			}
+		}
+	}, warnings)
+}
+
+// WriteAllProblems is WriteProblems of e's problems and warnings: with
+// Options.AllProblems every problem, written from the compact list as it
+// goes, so that the memory does not grow with the problems.
+func WriteAllProblems(w io.Writer, format string, e *ProblemsError) error {
+	if e.store == nil {
+		return WriteProblems(w, format, e.Problems, e.Warnings)
 	}
-	for _, m := range warnings {
-		recs = append(recs, problemRecord{Severity: "warning", Expected: m})
+	s := e.store
+	ids := s.groupIDs()
+	return writeRecords(w, format, func(yield func(problemRecord) bool) {
+		for i := range s.recs {
+			p := s.problem(&s.recs[i])
+			if !yield(problemRecord{"problem", p.Loc.File, p.Loc.Sheet, p.Loc.Row, p.Loc.Column, p.Value, p.Expected, p.Fix, int(ids[i]), p.Kind}) {
+				return
+			}
+		}
+	}, e.Warnings)
+}
+
+// writeRecords writes the problem records, then the warnings, one record
+// at a time (see WriteProblems for the formats).
+func writeRecords(w io.Writer, format string, probs iter.Seq[problemRecord], warnings []string) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	all := func(yield func(problemRecord) bool) {
+		for r := range probs {
+			if !yield(r) {
+				return
+			}
+		}
+		for _, m := range warnings {
+			if !yield(problemRecord{Severity: "warning", Expected: m}) {
+				return
+			}
+		}
 	}
 	switch format {
 	case ListJSON:
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(recs); err != nil {
-			return fmt.Errorf("write problem list: %w", err)
+		// what json.Encoder with the indent "  " writes for the array of
+		// records, element by element
+		n := 0
+		for r := range all {
+			b, err := json.MarshalIndent(r, "  ", "  ")
+			if err != nil {
+				return fmt.Errorf("write problem list: %w", err)
+			}
+			if n == 0 {
+				bw.WriteString("[\n  ")
+			} else {
+				bw.WriteString(",\n  ")
+			}
+			bw.Write(b)
+			n++
 		}
-		return nil
+		if n == 0 {
+			bw.WriteString("[]\n")
+		} else {
+			bw.WriteString("\n]\n")
+		}
 	case ListCSV:
-		cw := csv.NewWriter(w)
+		cw := csv.NewWriter(bw)
 		cw.Write([]string{"severity", "file", "sheet", "row", "column", "value", "expected", "fix", "group", "kind"})
-		for _, r := range recs {
+		for r := range all {
 			row := ""
 			if r.Row > 0 {
 				row = fmt.Sprint(r.Row)
@@ -75,9 +129,13 @@ func WriteProblems(w io.Writer, format string, probs []Problem, warnings []strin
 		if err := cw.Error(); err != nil {
 			return fmt.Errorf("write problem list: %w", err)
 		}
-		return nil
+	default:
+		return fmt.Errorf("problem list format %q: expected %q or %q", format, ListJSON, ListCSV)
 	}
-	return fmt.Errorf("problem list format %q: expected %q or %q", format, ListJSON, ListCSV)
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write problem list: %w", err)
+	}
+	return nil
 }
 
 // asText keeps a cell text in a spreadsheet: a leading = + - @ tab or CR

@@ -2,6 +2,8 @@ package ingest
 
 import (
 	"fmt"
+	"iter"
+	"slices"
 	"sort"
 	"strings"
 
@@ -297,8 +299,8 @@ func GroupProblems(probs []Problem) []Group {
 // message (Error) lists the first MaxGroups groups of problems, each once,
 // and counts the rest.
 type ProblemsError struct {
-	// Problems are every problem (Options.AllProblems), else the examples
-	// of the groups, in file and row order.
+	// Problems are the examples of the groups, in file and row order;
+	// All yields every problem.
 	Problems []Problem
 	// Groups are the problems grouped by file, sheet, column and kind, in
 	// the order listed.
@@ -312,6 +314,18 @@ type ProblemsError struct {
 	MoreGroups int
 	// Warnings are the warnings found up to the problems.
 	Warnings []string
+	// store holds every problem (Options.AllProblems), sorted; nil
+	// without.
+	store *problemStore
+}
+
+// All yields every problem in file and row order: with
+// Options.AllProblems every one found, else those of Problems.
+func (e *ProblemsError) All() iter.Seq[Problem] {
+	if e.store != nil {
+		return e.store.all()
+	}
+	return slices.Values(e.Problems)
 }
 
 // Error lists the first MaxGroups groups, one per line, and says how many
@@ -350,7 +364,8 @@ func plural(n int) string {
 type problems struct {
 	all      bool // keep every problem (Options.AllProblems)
 	gr       grouper
-	list     []Problem // every problem (all) or the examples kept
+	list     []Problem     // the examples kept
+	store    *problemStore // every problem (all)
 	total    int
 	inGrades int // problems located in files under grades/
 	warnings []string
@@ -363,9 +378,14 @@ func (ps *problems) add(p Problem) {
 	if strings.HasPrefix(p.Loc.File, "grades/") {
 		ps.inGrades++
 	}
-	kept := ps.gr.add(p)
-	if kept || ps.all {
+	if ps.gr.add(p) {
 		ps.list = append(ps.list, p)
+	}
+	if ps.all {
+		if ps.store == nil {
+			ps.store = &problemStore{}
+		}
+		ps.store.add(p)
 	}
 }
 
@@ -394,12 +414,11 @@ func (ps *problems) err() error {
 	}
 	list := append([]Problem(nil), ps.list...)
 	sortProblems(list)
-	e := &ProblemsError{Problems: list, Total: ps.total, Warnings: ps.allWarnings()}
-	if ps.all {
-		e.Groups = GroupProblems(ps.list)
-	} else {
-		e.Groups = ps.gr.sorted()
-		e.More, e.MoreGroups = ps.gr.untracked, ps.gr.untrackedGroups
+	e := &ProblemsError{Problems: list, Total: ps.total, Warnings: ps.allWarnings(), store: ps.store}
+	e.Groups = ps.gr.sorted()
+	e.More, e.MoreGroups = ps.gr.untracked, ps.gr.untrackedGroups
+	if e.store != nil {
+		e.store.sort()
 	}
 	return e
 }

@@ -65,6 +65,7 @@ type state struct {
 	groupOf    map[[4]int32]int32 // (evaluator, round, run, question) → index in groups
 	groups     []rankGroup        // in the order of their first grading
 	noRubric   []where            // human gradings from sheets without rubric columns
+	graders    gradersCount       // human graders per response, for [limits] graders_per_response
 	haveRubric bool
 	nGradings  int64
 	drops      map[string]*dropCount // per grader: scores expected and usable
@@ -178,7 +179,8 @@ func newState(dir string, cfg config.Config) *state {
 		dir: dir, cfg: cfg,
 		tabOpt: tabular.Options{SheetInclude: cfg.Sheets.Include, SheetExclude: cfg.Sheets.Exclude,
 			Limits: tabular.Limits{LineBytes: cfg.Limits.LineBytes, CellBytes: cfg.Limits.CellBytes,
-				Columns: cfg.Limits.Columns, XLSXBytes: cfg.Limits.XLSXBytes, XLSXRatio: cfg.Limits.XLSXRatio}},
+				Columns: cfg.Limits.Columns, XLSXBytes: cfg.Limits.XLSXBytes, XLSXRatio: cfg.Limits.XLSXRatio,
+				XLSXStylesBytes: cfg.Limits.XLSXStylesBytes, XLSXStringsBytes: cfg.Limits.XLSXStringsBytes, XLSXStrings: cfg.Limits.XLSXStrings}},
 		attrIndex:    map[string]int{},
 		questions:    map[string]*question{},
 		evaluators:   map[string]string{},

@@ -281,6 +281,9 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 			sh := ev.sheet
 			loc = tabular.Loc{File: rel, Sheet: sh.Name, Offset: -1, Format: formatOf(rel)}
 			skip = true
+			if sh.Header != nil && len(sh.Header) == 0 {
+				continue // refused (over [limits] columns): the reader's error comes next
+			}
 			if sh.Header == nil {
 				switch {
 				case sh.HeaderRow > 0:
@@ -483,9 +486,9 @@ func scan(r tabular.Reader, events chan<- scanEvent) {
 	defer r.Close()
 	for {
 		sh := r.Sheet()
-		hdr := append([]string(nil), sh.Header...)
-		if sh.Header == nil {
-			hdr = nil
+		var hdr []string // nil stays nil; empty (a header over the columns limit) stays empty
+		if sh.Header != nil {
+			hdr = append([]string{}, sh.Header...)
 		}
 		events <- scanEvent{sheet: &tabular.Sheet{Name: sh.Name, Header: hdr, HeaderRow: sh.HeaderRow, Skipped: sh.Skipped, Hidden: sh.Hidden}}
 		width := len(sh.Header)

@@ -168,7 +168,7 @@ func validateCmd(stdout, stderr io.Writer) *cobra.Command {
 				var pe *ingest.ProblemsError
 				switch {
 				case errors.As(err, &pe):
-					if werr := ingest.WriteProblems(stdout, format, pe.Problems, pe.Warnings); werr != nil {
+					if werr := ingest.WriteAllProblems(stdout, format, pe); werr != nil {
 						return werr
 					}
 					return errReported

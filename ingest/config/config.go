@@ -105,6 +105,23 @@ type Limits struct {
 	// MiB for the other fields) the longest line of a file in responses/;
 	// default 16 MiB (16777216); accepted 1 KiB … 4 GiB.
 	ResponseBytes int64 `toml:"response_bytes"`
+	// GradersPerResponse is the most human graders of one response (one
+	// question and model) in one round; default 1,000; accepted 2 …
+	// 100,000. Agreement statistics average over grader pairs, whose
+	// number grows as its square.
+	GradersPerResponse int `toml:"graders_per_response"`
+	// XLSXStylesBytes is the most bytes of a workbook's style sheet
+	// (xl/styles.xml) unzipped, checked before it is inflated; default 16
+	// MiB; accepted 64 KiB … 4 GiB.
+	XLSXStylesBytes int64 `toml:"xlsx_styles_bytes"`
+	// XLSXStringsBytes is the most bytes of a workbook's shared strings
+	// (xl/sharedStrings.xml) unzipped, checked before it is inflated;
+	// default 256 MiB; accepted 64 KiB … 4 GiB.
+	XLSXStringsBytes int64 `toml:"xlsx_strings_bytes"`
+	// XLSXStrings is the most shared strings of a workbook, counted
+	// before they are parsed; default 2,000,000; accepted 1,000 …
+	// 1,000,000,000.
+	XLSXStrings int64 `toml:"xlsx_strings"`
 }
 
 // DefaultLimits returns the default Limits.
@@ -118,6 +135,11 @@ func DefaultLimits() Limits {
 		CellBytes:      16 << 20,
 		Columns:        2_000,
 		ResponseBytes:  16 << 20,
+
+		GradersPerResponse: 1_000,
+		XLSXStylesBytes:    16 << 20,
+		XLSXStringsBytes:   256 << 20,
+		XLSXStrings:        2_000_000,
 	}
 }
 
@@ -692,6 +714,10 @@ func (c Config) validate() []SettingError {
 	intIn("cell_bytes", l.CellBytes, kib, 4*gib)
 	intIn("columns", int64(l.Columns), 10, 10_000_000)
 	intIn("response_bytes", l.ResponseBytes, kib, 4*gib)
+	intIn("graders_per_response", int64(l.GradersPerResponse), 2, 100_000)
+	intIn("xlsx_styles_bytes", l.XLSXStylesBytes, 64*kib, 4*gib)
+	intIn("xlsx_strings_bytes", l.XLSXStringsBytes, 64*kib, 4*gib)
+	intIn("xlsx_strings", l.XLSXStrings, 1_000, 1_000_000_000)
 	return probs
 }
 

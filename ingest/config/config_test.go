@@ -107,11 +107,14 @@ func TestSettingsOneErrorEach(t *testing.T) {
 			`main_round = "ma\x1b]0;x\ain": expected text without control or invisible characters`}},
 		{"id template", "[responses]\nid_template = \"{question}\"\n", []string{
 			`responses.id_template = "{question}": expected a request id template`}},
-		{"limits", "[limits]\nfiles = 0\nxlsx_ratio = nan\nline_bytes = 10\ncolumns = -1\n", []string{
+		{"limits", "[limits]\nfiles = 0\nxlsx_ratio = nan\nline_bytes = 10\ncolumns = -1\ngraders_per_response = 1\nxlsx_styles_bytes = 1024\nxlsx_strings = 10\n", []string{
 			"limits.files = 0: expected an integer from 1 to 10000000",
 			"limits.xlsx_ratio = NaN: expected a ratio from 2 to 100000",
 			"limits.line_bytes = 10: expected an integer from 1024 to 4294967296",
-			"limits.columns = -1: expected an integer from 10 to 10000000"}},
+			"limits.columns = -1: expected an integer from 10 to 10000000",
+			"limits.graders_per_response = 1: expected an integer from 2 to 100000",
+			"limits.xlsx_styles_bytes = 1024: expected an integer from 65536 to 4294967296",
+			"limits.xlsx_strings = 10: expected an integer from 1000 to 1000000000"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -167,7 +167,9 @@ type Sheet struct {
 	// empty, e.g. for an XLSX table that starts in column B). It is nil for
 	// an XLSX sheet without any non-blank row (HeaderRow 0), and for a
 	// sheet or CSV/TSV file whose row Options.HeaderRow is blank or beyond
-	// its end (HeaderRow set: a mistake to report, not an empty sheet). For JSONL it grows while
+	// its end (HeaderRow set: a mistake to report, not an empty sheet). It
+	// is empty but not nil for an XLSX sheet whose header row has more
+	// cells than Limits.Columns: Next returns that error. For JSONL it grows while
 	// reading: it starts with the keys of the first object in their order
 	// and every key first seen on a later line is appended; existing
 	// indices never change.
@@ -269,6 +271,17 @@ type Limits struct {
 	// XLSXRatio is the most a workbook may grow when unzipped (unzipped /
 	// file size) once it is above 1 MiB unzipped; default 100.
 	XLSXRatio float64
+	// XLSXStylesBytes is the most bytes of a workbook's style sheet
+	// (xl/styles.xml) unzipped; default 16 MiB. excelize parses the
+	// whole part into memory, at about ten times its size.
+	XLSXStylesBytes int64
+	// XLSXStringsBytes is the most bytes of a workbook's shared strings
+	// (xl/sharedStrings.xml) unzipped; default 256 MiB.
+	XLSXStringsBytes int64
+	// XLSXStrings is the most shared strings (si elements) of a workbook;
+	// default 2,000,000. excelize holds every one in memory, with a few
+	// hundred bytes of bookkeeping each.
+	XLSXStrings int64
 }
 
 // Names of the limits in Error.Limit.
@@ -278,11 +291,15 @@ const (
 	LimitColumns   = "columns"
 	LimitXLSXBytes = "xlsx_bytes"
 	LimitXLSXRatio = "xlsx_ratio"
+	LimitStyles    = "xlsx_styles_bytes"
+	LimitStrings   = "xlsx_strings_bytes"
+	LimitNStrings  = "xlsx_strings"
 )
 
 // DefaultLimits returns the default Limits.
 func DefaultLimits() Limits {
-	return Limits{LineBytes: 64 << 20, CellBytes: 16 << 20, Columns: 2000, XLSXBytes: 2 << 30, XLSXRatio: 100}
+	return Limits{LineBytes: 64 << 20, CellBytes: 16 << 20, Columns: 2000, XLSXBytes: 2 << 30, XLSXRatio: 100,
+		XLSXStylesBytes: 16 << 20, XLSXStringsBytes: 256 << 20, XLSXStrings: 2_000_000}
 }
 
 // orDefault fills the zero fields of l with the defaults.
@@ -302,6 +319,15 @@ func (l Limits) orDefault() Limits {
 	}
 	if !(l.XLSXRatio > 0) {
 		l.XLSXRatio = d.XLSXRatio
+	}
+	if l.XLSXStylesBytes <= 0 {
+		l.XLSXStylesBytes = d.XLSXStylesBytes
+	}
+	if l.XLSXStringsBytes <= 0 {
+		l.XLSXStringsBytes = d.XLSXStringsBytes
+	}
+	if l.XLSXStrings <= 0 {
+		l.XLSXStrings = d.XLSXStrings
 	}
 	return l
 }

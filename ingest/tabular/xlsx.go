@@ -215,6 +215,7 @@ func (x *xlsxReader) openSheet(i int) {
 	if len(cols) > x.lim.Columns {
 		x.final = &Error{Loc: x.at(x.atRow, ""), Limit: LimitColumns,
 			Msg: fmt.Sprintf("header of %d columns, more than the limit of %d", len(cols), x.lim.Columns), Expected: "fewer columns"}
+		x.header = []string{} // not nil: the sheet has a header, and Next returns the error
 		return
 	}
 	x.header = cols

@@ -50,6 +50,13 @@ func checkZip(data []byte, loc Loc, lim Limits) (int64, error) {
 				len(data), total, float64(total)/float64(len(data)), lim.XLSXRatio),
 			Expected: "a workbook that is not a zip bomb"}
 	}
+	for _, zf := range zr.File {
+		if lim, name := partLimit(zf.Name, lim); lim > 0 && zf.UncompressedSize64 > uint64(lim) {
+			return 0, &Error{Loc: loc, Limit: name,
+				Msg:      fmt.Sprintf("workbook part %s that unzips to %d bytes, more than the limit of %d", zf.Name, zf.UncompressedSize64, lim),
+				Expected: "a workbook with fewer cell styles and shared strings (copy the data into a new workbook)"}
+		}
+	}
 	var tail tailBuf
 	for _, zf := range zr.File {
 		rc, err := zf.Open()
@@ -58,10 +65,21 @@ func checkZip(data []byte, loc Loc, lim Limits) (int64, error) {
 		}
 		isXML := strings.HasSuffix(zf.Name, ".xml") || strings.HasSuffix(zf.Name, ".rels")
 		tail.reset(isXML)
-		_, err = io.Copy(&tail, rc)
+		var w io.Writer = &tail
+		var sc *elementCounter
+		if zf.Name == partStrings {
+			sc = &elementCounter{local: "si"}
+			w = io.MultiWriter(&tail, sc)
+		}
+		_, err = io.Copy(w, rc)
 		rc.Close()
 		if err != nil {
 			return 0, bad(fmt.Sprintf("workbook part %s is corrupt: %v", zf.Name, err), err)
+		}
+		if sc != nil && sc.n > lim.XLSXStrings {
+			return 0, &Error{Loc: loc, Limit: LimitNStrings,
+				Msg:      fmt.Sprintf("workbook of %d shared strings (in %s), more than the limit of %d", sc.n, zf.Name, lim.XLSXStrings),
+				Expected: "a workbook with fewer distinct texts"}
 		}
 		if isXML {
 			if msg := tail.complete(); msg != "" {
@@ -70,6 +88,62 @@ func checkZip(data []byte, loc Loc, lim Limits) (int64, error) {
 		}
 	}
 	return int64(total), nil
+}
+
+// The workbook parts that excelize parses whole into memory (its fixed
+// paths for them).
+const (
+	partStyles  = "xl/styles.xml"
+	partStrings = "xl/sharedStrings.xml"
+)
+
+// partLimit returns the limit on the unzipped size of the workbook part
+// name and the limit's name; 0 when the part has none of its own.
+func partLimit(name string, lim Limits) (int64, string) {
+	switch name {
+	case partStyles:
+		return lim.XLSXStylesBytes, LimitStyles
+	case partStrings:
+		return lim.XLSXStringsBytes, LimitStrings
+	}
+	return 0, ""
+}
+
+// elementCounter counts the start tags of elements whose local name is
+// local (any namespace prefix) in the XML written to it, across writes.
+// Only tag names are looked at: a "<" in text is escaped in XML, and
+// comments, CDATA and processing instructions start with "<!" or "<?".
+type elementCounter struct {
+	local string
+	n     int64
+	name  []byte // the name of the tag being read (up to len(local)+1 bytes past its prefix)
+	in    bool   // inside a tag name
+	skip  bool   // the name is already longer than local
+}
+
+func (c *elementCounter) Write(p []byte) (int, error) {
+	for _, b := range p {
+		if !c.in {
+			if b == '<' {
+				c.in, c.skip, c.name = true, false, c.name[:0]
+			}
+			continue
+		}
+		switch {
+		case b == ':':
+			c.name, c.skip = c.name[:0], false // a prefix: the local name follows
+		case b == '>' || b == '/' || b == ' ' || b == '\t' || b == '\n' || b == '\r':
+			if !c.skip && string(c.name) == c.local {
+				c.n++
+			}
+			c.in = false
+		case len(c.name) > len(c.local):
+			c.skip = true
+		default:
+			c.name = append(c.name, b)
+		}
+	}
+	return len(p), nil
 }
 
 // errCutOff is wrapped by the *Error for an XML part that is not complete.

@@ -85,6 +85,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
@@ -393,11 +394,12 @@ func bootstrapRows(ctx context.Context, rows []*row, nQ int, opt Options) error 
 	for i, g := range groups {
 		offs[i] = offset[g]
 	}
+	memo := newRepMemo(nQ)
 	reps, err := stats.ClusterBootstrapCountBlocks(ctx, nQ, opt.Bootstrap, opt.Seed, width, repBlock, func() stats.CountBlockStat {
 		sc := &scratch{}
 		var sub [][]float64
 		var bc blockCounts
-		return func(cnt []int32, out [][]float64) {
+		eval := func(cnt []int32, out [][]float64) {
 			bc.fill(cnt, len(out)) // once for every row of the population
 			for i, g := range groups {
 				o := offs[i]
@@ -408,6 +410,10 @@ func bootstrapRows(ctx context.Context, rows []*row, nQ int, opt Options) error 
 				g.k.eval(&bc, sub, sc)
 			}
 		}
+		if memo == nil {
+			return eval
+		}
+		return memo.stat(eval)
 	})
 	if err != nil {
 		return err
@@ -418,6 +424,90 @@ func bootstrapRows(ctx context.Context, rows []*row, nQ int, opt Options) error 
 		}
 	}
 	return nil
+}
+
+// repMemo keeps the replicate values of the resamples already evaluated,
+// by their counts of each question: a study of few questions has few
+// distinct resamples (three questions: ten), so each is evaluated once
+// however many replicates draw it. A replicate's values depend only on its
+// counts (every kernel computes each replicate alone, in the same order
+// whatever its block), so they are those of evaluating it again bit for bit.
+type repMemo struct {
+	nQ int
+	mu sync.Mutex
+	m  map[string][]float64
+}
+
+// maxMemoQuestions is the most questions for which replicates are
+// memoised: with more, two replicates rarely draw the same counts.
+const maxMemoQuestions = 12
+
+// newRepMemo returns a memo for resamples of nQ questions, or nil when nQ
+// is above maxMemoQuestions.
+func newRepMemo(nQ int) *repMemo {
+	if nQ > maxMemoQuestions {
+		return nil
+	}
+	return &repMemo{nQ: nQ, m: map[string][]float64{}}
+}
+
+// stat wraps one worker's eval: a block's replicates whose counts are in
+// the memo are copied from it, the others are evaluated as one block (each
+// distinct resample once) and added to it.
+func (rm *repMemo) stat(eval stats.CountBlockStat) stats.CountBlockStat {
+	var keys []string
+	var miss []int
+	var subCnt []int32
+	var subOut [][]float64
+	key := make([]byte, rm.nQ)
+	return func(cnt []int32, out [][]float64) {
+		nb := len(out)
+		keys, miss = keys[:0], miss[:0]
+		first := map[string]int{} // key → its replicate in miss
+		rm.mu.Lock()
+		for b := range nb {
+			for q := range rm.nQ {
+				key[q] = byte(cnt[q*nb+b]) // a count is at most nQ
+			}
+			k := string(key)
+			keys = append(keys, k)
+			if _, ok := rm.m[k]; ok {
+				continue
+			}
+			if _, ok := first[k]; !ok {
+				first[k] = len(miss)
+				miss = append(miss, b)
+			}
+		}
+		rm.mu.Unlock()
+		if m := len(miss); m > 0 {
+			subCnt = subCnt[:0]
+			for q := range rm.nQ {
+				for _, b := range miss {
+					subCnt = append(subCnt, cnt[q*nb+b])
+				}
+			}
+			subOut = subOut[:0]
+			for range m {
+				row := make([]float64, len(out[0]))
+				for i := range row {
+					row[i] = math.NaN()
+				}
+				subOut = append(subOut, row)
+			}
+			eval(subCnt, subOut)
+			rm.mu.Lock()
+			for i, b := range miss {
+				rm.m[keys[b]] = subOut[i]
+			}
+			rm.mu.Unlock()
+		}
+		rm.mu.Lock()
+		for b, k := range keys {
+			copy(out[b], rm.m[k])
+		}
+		rm.mu.Unlock()
+	}
 }
 
 // repBlock is the number of replicates each pass over the questions serves

@@ -975,7 +975,7 @@ func (bc *blockCounts) fill(cnt []int32, nb int) {
 // scratch is one bootstrap worker's reusable space, so that replicates
 // allocate nothing once the buffers have grown to their largest size.
 type scratch struct {
-	f [14][]float64
+	f [15][]float64
 }
 
 // floats returns buffer i with length n, zeroed.
@@ -1139,22 +1139,24 @@ func eachByQuestion(units []rUnit, f func(ru *rUnit)) {
 }
 
 // pairCounts are the confusion counts of every grader pair: dense (pairs ×
-// L × L) when that is small, else a map.
+// L × L) when that is small, else a list of the cells counted (pair, i, j)
+// sorted and merged once before the first each: a map keyed by cell took
+// most of the time of a study with hundreds of graders per response.
 type pairCounts struct {
-	L     int
-	dense []int32
-	m     map[[3]int32]int32
+	L      int
+	dense  []int32
+	cells  []int64 // sparse: (p·L + i)·L + j of each count, then merged in order
+	counts []int32 // sparse, once merged: the count of cells[x]
 }
 
-// maxDenseCounts is the largest pairs × L × L pairCounts keeps dense.
-const maxDenseCounts = 1 << 22
+// maxDenseCounts is the largest pairs × L × L pairCounts keeps dense. A
+// variable for the tests.
+var maxDenseCounts = 1 << 22
 
 func newPairCounts(pairs, L int) *pairCounts {
 	c := &pairCounts{L: L}
 	if pairs*L*L <= maxDenseCounts {
 		c.dense = make([]int32, pairs*L*L)
-	} else {
-		c.m = map[[3]int32]int32{}
 	}
 	return c
 }
@@ -1164,10 +1166,11 @@ func (c *pairCounts) add(p, i, j int) {
 		c.dense[(p*c.L+i)*c.L+j]++
 		return
 	}
-	c.m[[3]int32{int32(p), int32(i), int32(j)}]++
+	c.cells = append(c.cells, int64((p*c.L+i)*c.L+j))
 }
 
-// each calls f on pair p's nonzero counts, in (i, j) order.
+// each calls f on pair p's nonzero counts, in (i, j) order. No add may
+// come after the first each.
 func (c *pairCounts) each(p int, f func(i, j int, w int32)) {
 	L := c.L
 	if c.dense != nil {
@@ -1178,20 +1181,26 @@ func (c *pairCounts) each(p int, f func(i, j int, w int32)) {
 		}
 		return
 	}
-	var keys [][3]int32
-	for k := range c.m {
-		if k[0] == int32(p) {
-			keys = append(keys, k)
+	if c.counts == nil {
+		slices.Sort(c.cells)
+		c.counts = make([]int32, 0, 16)
+		n := 0
+		for x, k := range c.cells {
+			if x > 0 && k == c.cells[n-1] {
+				c.counts[n-1]++
+				continue
+			}
+			c.cells[n] = k
+			c.counts = append(c.counts, 1)
+			n++
 		}
+		c.cells = slices.Clip(c.cells[:n])
 	}
-	slices.SortFunc(keys, func(a, b [3]int32) int {
-		if a[1] != b[1] {
-			return int(a[1] - b[1])
-		}
-		return int(a[2] - b[2])
-	})
-	for _, k := range keys {
-		f(int(k[1]), int(k[2]), c.m[k])
+	lo, hi := int64(p*L*L), int64((p+1)*L*L)
+	x, _ := slices.BinarySearch(c.cells, lo)
+	for ; x < len(c.cells) && c.cells[x] < hi; x++ {
+		ij := int(c.cells[x] - lo)
+		f(ij/L, ij%L, c.counts[x])
 	}
 }
 
@@ -1294,32 +1303,88 @@ type kappaKernel struct {
 }
 
 func (k *kappaKernel) eval(bc *blockCounts, out [][]float64, sc *scratch) {
-	w, nb := k.pk.stride*k.pk.pairs, len(out)
-	if !slotMajor(nb) {
-		k.finish(k.pk.accumulateRows(bc, nb, sc.floats(2, w*nb)), out)
+	nb := len(out)
+	per := max(1, maxKappaChunk/(k.pk.stride*nb)) // pairs per chunk
+	if per >= k.pk.pairs {
+		k.finish(k.sums(k.pk, bc, out, sc), out)
 		return
 	}
-	bySlot := k.pk.accumulate(bc, nb, sc.floats(2, w*nb))
+	// Many grader pairs: the pairs go chunk by chunk, so that the block's
+	// sums take at most maxKappaChunk floats whatever the number of pairs;
+	// each replicate's κ sums still add the pairs in ascending order, so
+	// the values are those of one chunk bit for bit.
+	tot := sc.floats(14, 4*nb)
+	var sub packedCells
+	sub.stride = k.pk.stride
+	cur := slices.Clone(k.pk.start[:len(k.pk.start)-1]) // per question: its first entry not yet in a chunk
+	for p0 := 0; p0 < k.pk.pairs; p0 += per {
+		p1 := min(k.pk.pairs, p0+per)
+		k.pk.chunk(p0, p1, cur, &sub)
+		k.addPairs(&sub, k.sums(&sub, bc, out, sc), nb, tot)
+	}
+	k.setOut(tot, out)
+}
+
+// maxKappaChunk is the most floats of a block's κ sums (pairs × stride ×
+// replicates) kept at once; a block with more grader pairs goes chunk by
+// chunk (kappaKernel.eval). A variable for the tests.
+var maxKappaChunk = 1 << 20
+
+// sums returns the block's accumulated pair sums of pk, replicate-major
+// (see finish).
+func (k *kappaKernel) sums(pk *packedCells, bc *blockCounts, out [][]float64, sc *scratch) []float64 {
+	w, nb := pk.stride*pk.pairs, len(out)
+	if !slotMajor(nb) {
+		return pk.accumulateRows(bc, nb, sc.floats(2, w*nb))
+	}
+	bySlot := pk.accumulate(bc, nb, sc.floats(2, w*nb))
 	byRep := sc.floats(12, w*nb)
 	for s := range w {
 		for b, v := range bySlot[s*nb : s*nb+nb] {
 			byRep[b*w+s] = v
 		}
 	}
-	k.finish(byRep, out)
+	return byRep
+}
+
+// chunk sets sub to the pairs p0 … p1−1 of pk, their slots counted from
+// p0's, the chunks taken in ascending order: cur[q] is question q's first
+// entry not in an earlier chunk, and is moved past this chunk's.
+func (pk *packedCells) chunk(p0, p1 int, cur []int32, sub *packedCells) {
+	base, end := int32(p0*pk.stride), int32(p1*pk.stride)
+	sub.pairs = p1 - p0
+	sub.start, sub.slot, sub.val = append(sub.start[:0], 0), sub.slot[:0], sub.val[:0]
+	for q := range cur {
+		x, hi := cur[q], pk.start[q+1]
+		for ; x < hi && pk.slot[x] < end; x++ {
+			sub.slot = append(sub.slot, pk.slot[x]-base)
+			sub.val = append(sub.val, pk.val[x])
+		}
+		cur[q] = x
+		sub.start = append(sub.start, int32(len(sub.slot)))
+	}
 }
 
 // finish sets out[b] from the block's accumulated pair sums accAll (see
 // accumulate): the pair-averaged κ of replicate b, pairs weighted by their
 // units, pairs with κ undefined left out.
 func (k *kappaKernel) finish(accAll []float64, out [][]float64) {
-	pk, L := k.pk, k.L
+	var tot [4 * maxBlock]float64
+	k.addPairs(k.pk, accAll, len(out), tot[:4*len(out)])
+	k.setOut(tot[:4*len(out)], out)
+}
+
+// addPairs adds, for each replicate b of the block, the κ sums of pk's
+// pairs in ascending order to tot[4b:4b+4]: Σ n·κ and Σ n over the pairs
+// with κ defined, unweighted then quadratic.
+func (k *kappaKernel) addPairs(pk *packedCells, accAll []float64, nb int, tot []float64) {
 	w := pk.stride * pk.pairs
-	for b, o := range out {
+	for b := range nb {
 		acc := accAll[b*w : b*w+w]
-		var num0, numQ, den0, denQ float64
+		t := tot[4*b : 4*b+4]
+		num0, den0, numQ, denQ := t[0], t[1], t[2], t[3]
 		for p := 0; p < pk.pairs; p++ {
-			k0, kq, n := kappaFromSums(acc[p*pk.stride:(p+1)*pk.stride], L)
+			k0, kq, n := kappaFromSums(acc[p*pk.stride:(p+1)*pk.stride], k.L)
 			if !math.IsNaN(k0) {
 				num0 += float64(n * k0)
 				den0 += n
@@ -1329,11 +1394,19 @@ func (k *kappaKernel) finish(accAll []float64, out [][]float64) {
 				denQ += n
 			}
 		}
-		if den0 > 0 {
-			o[0] = num0 / den0
+		t[0], t[1], t[2], t[3] = num0, den0, numQ, denQ
+	}
+}
+
+// setOut sets out[b] from replicate b's sums tot[4b:4b+4] (see addPairs).
+func (k *kappaKernel) setOut(tot []float64, out [][]float64) {
+	for b, o := range out {
+		t := tot[4*b : 4*b+4]
+		if t[1] > 0 {
+			o[0] = t[0] / t[1]
 		}
-		if len(o) > 1 && denQ > 0 {
-			o[1] = numQ / denQ
+		if len(o) > 1 && t[3] > 0 {
+			o[1] = t[2] / t[3]
 		}
 	}
 }
