@@ -152,11 +152,11 @@ func (st *state) dropWarnings() {
 }
 
 // checkSomeGradings makes a study without any grading (rubric, checklist,
-// rank or pairwise judgment) a problem, naming the
+// rank, pairwise judgment or criterion grade) a problem, naming the
 // files under grades/ that were not read because they are not in
 // grades/humans/ or grades/judges/.
 func (st *state) checkSomeGradings() {
-	if st.nGradings > 0 || st.nPairs > 0 || st.ps.inGrades > 0 {
+	if st.nGradings > 0 || st.nPairs > 0 || st.nCritGrades > 0 || st.ps.inGrades > 0 {
 		return // (problems in grading files: not echoed as "no gradings")
 	}
 	var stray []string
@@ -171,7 +171,7 @@ func (st *state) checkSomeGradings() {
 		}
 		return nil
 	})
-	exp := "grading sheets in grades/humans/ (human graders) or grades/judges/ (LLM judges): the study has no gradings at all"
+	exp := "grading sheets in grades/humans/ (human graders) or grades/judges/ (LLM judges), or criterion grades in criterion_grades/: the study has no gradings at all"
 	if len(stray) > 0 {
 		if len(stray) > 5 {
 			stray = append(stray[:5], "…")

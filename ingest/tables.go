@@ -516,6 +516,7 @@ func (st *state) readCriterionGrades() error {
 				t.str(6, rel)
 				t.i64(7, int64(r.loc.Row))
 				st.emit(t)
+				st.nCritGrades++
 			})
 		}
 	}
