@@ -357,6 +357,10 @@ func printSummary(w io.Writer, rep *report.Report, order format.Order) {
 	for _, h := range findings.Make(rep).Headlines {
 		fmt.Fprintf(w, "  • %s\n", termtext.Escape(h.Text))
 	}
+	if !hasHumanSummary(t) {
+		printOtherSummaries(w, rep, order)
+		return
+	}
 	byID := map[string][]any{}
 	for _, row := range t.Rows {
 		if get(row, "set") == "all" && get(row, "graders") == "humans" {
