@@ -877,6 +877,7 @@ func (st *state) finish() error {
 	st.checkRanks()
 	st.dropWarnings()
 	st.checkSomeGradings()
+	st.checkSomeScore()
 	return st.writeEvaluators()
 }
 
