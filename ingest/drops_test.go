@@ -139,7 +139,7 @@ func TestNoScoreNoReport(t *testing.T) {
 func TestCriterionGradesOnly(t *testing.T) {
 	dir := copyStudy(t, map[string]string{
 		"grades/humans/main/alice.csv": "-", "grades/humans/main/bob.csv": "-", "grades/judges/gpt.jsonl": "-",
-		"criteria.csv":                       "question_id,criterion_id,text,weight\nq1,a,x,3\nq1,b,y,-1\nq2,a,x,2\n",
+		"criteria.csv":                      "question_id,criterion_id,text,weight\nq1,a,x,3\nq1,b,y,-1\nq2,a,x,2\n",
 		"criterion_grades/humans/alice.csv": "evaluator,question_id,model,criterion_id,met\nalice,q1,m1,a,yes\nalice,q1,m1,b,no\nalice,q2,m1,a,1\n",
 	})
 	if _, err := Validate(context.Background(), dir); err != nil {
