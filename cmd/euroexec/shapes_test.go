@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/findings"
 )
 
 // The shape matrix: every shape of study an analyst may bring, each a tiny
@@ -159,19 +160,24 @@ func TestShapeMatrix(t *testing.T) {
 		stderr []string // warnings
 		absent []string // tables left out
 		err    []string // the run fails with these
+		// in the Methods paragraph, and not in it
+		methods, methodsNot []string
 	}{
 		{name: "full", study: full,
 			wants: append(append(humans[:len(humans):len(humans)],
 				want{"summary", map[string]string{"set": "all", "graders": "judge:gpt", "model": "m1"}, "rubric", frac(11, 3)}),
 				want{"summary", map[string]string{"set": "all", "graders": "judge:gpt", "model": "m2"}, "solve_rate", frac(1, 3)}),
-			stdout: []string{"human graders, all questions, by Solve Rate"}},
+			stdout:  []string{"human graders, all questions, by Solve Rate"},
+			methods: []string{"Agreement between graders is Krippendorff's α"}},
 		{name: "checklist only, attributes = []", study: func() shapeStudy {
 			s := newShape("title = \"Shape\"\n[rubric]\nattributes = []\n", true, both...)
 			s["grades/humans/main/alice.csv"] = humanSheet("alice", both, "C1", "C2", "rank")
 			return s
 		}, wants: append(summaryWants("humans", "m1", frac(2, 3), undefined, frac(3, 4), frac(4, 3), frac(2, 3)),
 			summaryWants("humans", "m2", frac(1, 3), undefined, frac(5, 12), frac(5, 3), frac(1, 3))...),
-			notes: []string{"rubric_by_attribute,left out: the study has no rubric"}, absent: []string{"rubric_by_attribute"}},
+			notes: []string{"rubric_by_attribute,left out: the study has no rubric"}, absent: []string{"rubric_by_attribute"},
+			methods:    []string{"Each response was checked against a per-question checklist. A response counts as solved when at least 60 % of its checklist is fulfilled", "Agreement between graders could not be measured: no response was graded twice."},
+			methodsNot: []string{"rubric"}},
 		{name: "checklist only, no [rubric]", study: func() shapeStudy {
 			s := newShape("title = \"Shape\"\n", true, both...)
 			s["grades/humans/main/alice.csv"] = humanSheet("alice", both, "C1", "C2")
@@ -185,15 +191,18 @@ func TestShapeMatrix(t *testing.T) {
 			return s
 		}, wants: append(summaryWants("humans", "m1", frac(2, 3), frac(7, 2), undefined, frac(4, 3), frac(2, 3)),
 			summaryWants("humans", "m2", frac(1, 3), frac(17, 6), undefined, frac(5, 3), frac(1, 3))...),
-			notes: []string{"checklist_distribution,left out: the study has no checklist"}, absent: []string{"checklist_distribution"}},
+			notes: []string{"checklist_distribution,left out: the study has no checklist"}, absent: []string{"checklist_distribution"},
+			methods:    []string{"rubric of Quality, Clarity on the 1–5 scale. A response counts as solved when its mean rubric score is at least 3;"},
+			methodsNot: []string{"checklist"}},
 		{name: "judge only", study: func() shapeStudy {
 			s := newShape("", true, both...)
 			s["grades/judges/gpt.jsonl"] = judgeFile("gpt")
 			return s
 		}, wants: append(summaryWants("judge:gpt", "m1", frac(2, 3), frac(11, 3), frac(3, 4), undefined, undefined),
 			summaryWants("judge:gpt", "m2", frac(1, 3), frac(17, 6), frac(5, 12), undefined, undefined)...),
-			notes:  []string{"summary,set all has no human gradings"},
-			stdout: []string{"judge gpt, all questions, by Solve Rate", "m1     3         66.7 %"}},
+			notes:   []string{"summary,set all has no human gradings"},
+			stdout:  []string{"judge gpt, all questions, by Solve Rate", "m1     3         66.7 %"},
+			methods: []string{"1 LLM judge graded the responses, and no human grader (6 judge gradings).", "Agreement between human graders could not be measured: the study has none."}},
 		{name: "human only", study: func() shapeStudy {
 			s := newShape("", true, both...)
 			s["grades/humans/main/alice.csv"] = humanSheet("alice", both, all...)
@@ -243,7 +252,9 @@ func TestShapeMatrix(t *testing.T) {
 			{"prbench_scores", map[string]string{"set": "all", "graders": "humans", "model": "m1"}, "clipped_mean", frac(5, 12)},
 			{"prbench_scores", map[string]string{"set": "all", "graders": "humans", "model": "m2"}, "clipped_mean", frac(1, 6)},
 		}, notes: []string{"rubric_by_attribute,left out: the study has no rubric"},
-			stdout: []string{"human graders, PRBench criteria, all questions, by clipped score"}},
+			stdout:     []string{"human graders, PRBench criteria, all questions, by clipped score"},
+			methods:    []string{"weighted per-question criteria (PRBench)"},
+			methodsNot: []string{"rubric", "checklist", "Solve Rate"}},
 		{name: "gradings without response dumps", study: func() shapeStudy {
 			s := newShape("", true)
 			s["grades/humans/main/alice.csv"] = humanSheet("alice", both, all...)
@@ -325,6 +336,17 @@ func TestShapeMatrix(t *testing.T) {
 			for _, s := range tc.stderr {
 				if !strings.Contains(stderr.String(), s) {
 					t.Errorf("warnings lack %q:\n%s", s, stderr.String())
+				}
+			}
+			m := findings.Make(rep).Methods
+			for _, w := range tc.methods {
+				if !strings.Contains(m, w) {
+					t.Errorf("Methods lacks %q:\n%s", w, m)
+				}
+			}
+			for _, w := range tc.methodsNot {
+				if strings.Contains(m, w) {
+					t.Errorf("Methods has %q:\n%s", w, m)
 				}
 			}
 			for _, name := range tc.absent {
