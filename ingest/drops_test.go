@@ -146,3 +146,22 @@ func TestCriterionGradesOnly(t *testing.T) {
 		t.Fatalf("a study with criterion grades only: %v", err)
 	}
 }
+
+// The warning about gradings of responses missing from the dumps names the
+// model and, when the model is the author of reference answers (the
+// reference graded under its author's name), says how to fix it.
+func TestMissingResponseNamesModel(t *testing.T) {
+	sheet := "evaluator,question_id,model,Domain,Localization,Reasoning,Communication,Actionability,C1,C2,rank\n" +
+		"alice,q1,m1,4,4,3,5,4,hit,hit,1\nalice,q1,expert,5,5,5,5,5,hit,hit,2\nalice,q2,m2,3,3,3,3,3,hit,,\n"
+	dir := copyStudy(t, map[string]string{"grades/humans/main/alice.csv": sheet, "grades/humans/main/bob.csv": "-",
+		"grades/judges/gpt.jsonl": "-", "models.csv": "-", "blinding.csv": "-"})
+	res, err := Validate(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkWarning(t, res.Warnings, `gradings of responses missing from the response dumps: model "expert", the author of reference answers: if these gradings are of the references, write the model as the human_label "Human Expert", or set human_label = "expert" in study.toml`)
+	checkWarning(t, res.Warnings, `gradings of responses missing from the response dumps: model "m2"`)
+	if strings.Contains(strings.Join(res.Warnings, "\n"), `model "m2", the author`) {
+		t.Errorf("m2 is named as a references author: %q", res.Warnings)
+	}
+}

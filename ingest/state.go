@@ -73,10 +73,11 @@ type state struct {
 	ctx         context.Context
 	pseen       map[pairKey]where // pairwise judgments seen
 	nPairs      int64
-	nCritGrades int64    // criterion grades read (PRBench-style studies)
-	nScored     int64    // gradings with a value of some instrument (rubric, checklist, rank)
-	tagCols     []tagCol // grading columns read as tags, in the order first found
-	dropProblem bool     // every score of a population was dropped: already a problem
+	nCritGrades int64           // criterion grades read (PRBench-style studies)
+	nScored     int64           // gradings with a value of some instrument (rubric, checklist, rank)
+	tagCols     []tagCol        // grading columns read as tags, in the order first found
+	dropProblem bool            // every score of a population was dropped: already a problem
+	refAuthors  map[string]bool // authors named in the references file
 	evalKind    map[string]evalSeen
 	criteria    map[[2]string]int // (question, criterion) → weight
 	strs        map[string]string
