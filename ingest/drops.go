@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/euroexec/euroexec/ingest/internal/suggest"
 	"github.com/euroexec/euroexec/ingest/tabular"
 )
 
@@ -39,6 +41,13 @@ func (st *state) countDrops(g *grading, items int) {
 		st.dropOrder = append(st.dropOrder, g.evaluator)
 	}
 	d.gradings++
+	if g.rank > 0 || slices.ContainsFunc(g.scores, func(x float64) bool { return !math.IsNaN(x) }) ||
+		slices.ContainsFunc(g.verdicts, func(v int8) bool { return v != vNone }) {
+		st.nScored++
+	}
+	for _, tg := range g.tags {
+		st.noteTag(strings.TrimSpace(tg.k), strings.TrimSpace(tg.v))
+	}
 	if g.rank > 0 {
 		d.rankedGradings++
 	}
@@ -147,16 +156,17 @@ func (st *state) dropWarnings() {
 				continue
 			}
 			st.ps.add(Problem{Loc: p.first, Expected: msg + "; fix the files, or pass --allow-empty to analyse without them"})
+			st.dropProblem = true
 		}
 	}
 }
 
 // checkSomeGradings makes a study without any grading (rubric, checklist,
-// rank or pairwise judgment) a problem, naming the
+// rank, pairwise judgment or criterion grade) a problem, naming the
 // files under grades/ that were not read because they are not in
 // grades/humans/ or grades/judges/.
 func (st *state) checkSomeGradings() {
-	if st.nGradings > 0 || st.nPairs > 0 || st.ps.inGrades > 0 {
+	if st.nGradings > 0 || st.nPairs > 0 || st.nCritGrades > 0 || st.ps.inGrades > 0 {
 		return // (problems in grading files: not echoed as "no gradings")
 	}
 	var stray []string
@@ -171,7 +181,7 @@ func (st *state) checkSomeGradings() {
 		}
 		return nil
 	})
-	exp := "grading sheets in grades/humans/ (human graders) or grades/judges/ (LLM judges): the study has no gradings at all"
+	exp := "grading sheets in grades/humans/ (human graders) or grades/judges/ (LLM judges), or criterion grades in criterion_grades/: the study has no gradings at all"
 	if len(stray) > 0 {
 		if len(stray) > 5 {
 			stray = append(stray[:5], "…")
@@ -179,4 +189,84 @@ func (st *state) checkSomeGradings() {
 		exp += "; not read, because they are not in those folders: " + strings.Join(stray, ", ")
 	}
 	st.ps.add(Problem{Loc: tabular.Loc{File: "grades/", Offset: -1}, Expected: exp})
+}
+
+// tagCol is a grading column read as a tag: its name as written, whether
+// every value of it is a number, and its first value.
+type tagCol struct {
+	name    string
+	numeric bool
+	first   string
+}
+
+// noteTag records a grading tag's column, for the problem of a study whose
+// gradings hold no score (checkSomeScore).
+func (st *state) noteTag(name, v string) {
+	if name == "" {
+		return
+	}
+	_, err := strconv.ParseFloat(strings.ReplaceAll(v, ",", "."), 64)
+	for i := range st.tagCols {
+		if st.tagCols[i].name == name {
+			st.tagCols[i].numeric = st.tagCols[i].numeric && err == nil
+			return
+		}
+	}
+	if len(st.tagCols) < 1000 {
+		st.tagCols = append(st.tagCols, tagCol{name: name, numeric: err == nil, first: v})
+	}
+}
+
+// checkSomeScore makes a study whose gradings hold no value of any
+// instrument (no rubric score, checklist verdict, rank, pairwise judgment or
+// criterion grade) a problem: every number of its report would be
+// undefined. The problem names the columns that were read as grading tags
+// and the study.toml lines that would make them scores: a rubric attribute
+// written nearly like a column, else the column as a rubric attribute (when
+// its values are numbers).
+func (st *state) checkSomeScore() {
+	if st.nGradings == 0 || st.nScored > 0 || st.nPairs > 0 || st.nCritGrades > 0 || st.ps.inGrades > 0 || st.dropProblem {
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "a value of some instrument in the grading sheets (rubric %s on %d–%d, checklist items C1…Cn, rank, pairwise winner, or criterion grades): none of the %d gradings has one, so every number of the report would be undefined",
+		strings.Join(st.cfg.Rubric.Attributes, ", "), st.cfg.Rubric.Min, st.cfg.Rubric.Max, st.nGradings)
+	if len(st.cfg.Rubric.Attributes) == 0 {
+		b.Reset()
+		fmt.Fprintf(&b, "a value of some instrument in the grading sheets (checklist items C1…Cn, rank, pairwise winner, or criterion grades; the study declares no rubric): none of the %d gradings has one, so every number of the report would be undefined", st.nGradings)
+	}
+	if len(st.tagCols) == 0 {
+		st.ps.add(Problem{Loc: tabular.Loc{File: "grades/", Offset: -1}, Expected: b.String()})
+		return
+	}
+	names := make([]string, len(st.tagCols))
+	var numeric []string
+	for i, c := range st.tagCols {
+		names[i] = c.name
+		if c.numeric {
+			numeric = append(numeric, c.name)
+		}
+	}
+	fmt.Fprintf(&b, "; these columns were read as grading tags: %s", strings.Join(names, ", "))
+	var fixes []string
+	used := map[string]bool{}
+	for _, a := range st.cfg.Rubric.Attributes {
+		if c, ok := suggest.Closest(a, names); ok && !used[c] {
+			used[c] = true
+			fixes = append(fixes, fmt.Sprintf("did you mean the rubric attribute %q? add %s = %s under [columns]", a, strconv.Quote(c), strconv.Quote(a)))
+		}
+	}
+	var attrs []string
+	for _, n := range numeric {
+		if !used[n] {
+			attrs = append(attrs, strconv.Quote(n))
+		}
+	}
+	if len(attrs) > 0 {
+		fixes = append(fixes, fmt.Sprintf("to score with %s, add `attributes = [%s]` under [rubric] (with min and max of its scale)", "the column"+plural(len(attrs)), strings.Join(attrs, ", ")))
+	}
+	if len(fixes) > 0 {
+		b.WriteString("; in study.toml: " + strings.Join(fixes, "; "))
+	}
+	st.ps.add(Problem{Loc: tabular.Loc{File: "grades/", Offset: -1}, Expected: b.String()})
 }

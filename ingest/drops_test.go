@@ -99,3 +99,69 @@ func readBase(t *testing.T, rel string) string {
 	}
 	return string(b)
 }
+
+// A study whose grading rows hold no value of any instrument (the MQM
+// scores in a column the study does not declare, read as a tag) is a
+// problem naming the tag columns and the study.toml line that declares
+// them, even with --allow-empty; a column written nearly like a rubric
+// attribute is named as that attribute.
+func TestNoScoreNoReport(t *testing.T) {
+	mqm := "evaluator,question_id,model,MQM,note\nalice,q1,m1,2.5,ok\nalice,q1,m2,5,fine\nalice,q2,m1,0,\nalice,q2,m2,1,x\n"
+	near := "evaluator,question_id,model,Reasonnig\nalice,q1,m1,4\nalice,q1,m2,2\nalice,q2,m1,3\nalice,q2,m2,3\n"
+	for _, tc := range []struct {
+		name  string
+		sheet string
+		want  []string
+	}{
+		{"undeclared rubric", mqm, []string{"none of the 4 gradings has one", "read as grading tags: MQM, note",
+			"add `attributes = [\"MQM\"]` under [rubric]"}},
+		{"misspelt attribute", near, []string{"read as grading tags: Reasonnig",
+			`did you mean the rubric attribute "Reasoning"? add "Reasonnig" = "Reasoning" under [columns]`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copyStudy(t, map[string]string{
+				"grades/humans/main/alice.csv": tc.sheet, "grades/humans/main/bob.csv": "-", "grades/judges/gpt.jsonl": "-",
+				"checklist.csv": "-",
+			})
+			_, err := Validate(context.Background(), dir)
+			checkProblem(t, err, tc.want...)
+			_, err = Ingest(context.Background(), dir, Options{AllowEmpty: true})
+			checkProblem(t, err, tc.want[0])
+			if err != nil && strings.Contains(err.Error(), "attributes = [\"note\"") {
+				t.Errorf("a text column is proposed as a rubric attribute: %v", err)
+			}
+		})
+	}
+}
+
+// A PRBench-style study (criteria and criterion grades, no grades/ folder)
+// loads: criterion grades are gradings.
+func TestCriterionGradesOnly(t *testing.T) {
+	dir := copyStudy(t, map[string]string{
+		"grades/humans/main/alice.csv": "-", "grades/humans/main/bob.csv": "-", "grades/judges/gpt.jsonl": "-",
+		"criteria.csv":                      "question_id,criterion_id,text,weight\nq1,a,x,3\nq1,b,y,-1\nq2,a,x,2\n",
+		"criterion_grades/humans/alice.csv": "evaluator,question_id,model,criterion_id,met\nalice,q1,m1,a,yes\nalice,q1,m1,b,no\nalice,q2,m1,a,1\n",
+	})
+	if _, err := Validate(context.Background(), dir); err != nil {
+		t.Fatalf("a study with criterion grades only: %v", err)
+	}
+}
+
+// The warning about gradings of responses missing from the dumps names the
+// model and, when the model is the author of reference answers (the
+// reference graded under its author's name), says how to fix it.
+func TestMissingResponseNamesModel(t *testing.T) {
+	sheet := "evaluator,question_id,model,Domain,Localization,Reasoning,Communication,Actionability,C1,C2,rank\n" +
+		"alice,q1,m1,4,4,3,5,4,hit,hit,1\nalice,q1,expert,5,5,5,5,5,hit,hit,2\nalice,q2,m2,3,3,3,3,3,hit,,\n"
+	dir := copyStudy(t, map[string]string{"grades/humans/main/alice.csv": sheet, "grades/humans/main/bob.csv": "-",
+		"grades/judges/gpt.jsonl": "-", "models.csv": "-", "blinding.csv": "-"})
+	res, err := Validate(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkWarning(t, res.Warnings, `gradings of responses missing from the response dumps: model "expert", the author of reference answers: if these gradings are of the references, write the model as the human_label "Human Expert", or set human_label = "expert" in study.toml`)
+	checkWarning(t, res.Warnings, `gradings of responses missing from the response dumps: model "m2"`)
+	if strings.Contains(strings.Join(res.Warnings, "\n"), `model "m2", the author`) {
+		t.Errorf("m2 is named as a references author: %q", res.Warnings)
+	}
+}

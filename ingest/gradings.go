@@ -898,7 +898,11 @@ func (st *state) accept(g *grading) {
 				st.ps.add(Problem{Loc: g.loc, Value: g.q + " / " + g.model,
 					Expected: fmt.Sprintf("a response that exists: its batch request failed (%s, %s)", f.loc.String(), f.err)})
 			} else {
-				st.ps.count("gradings of responses missing from the response dumps")
+				msg := "gradings of responses missing from the response dumps: model " + strconv.Quote(g.model)
+				if st.refAuthors[g.model] {
+					msg += fmt.Sprintf(", the author of reference answers: if these gradings are of the references, write the model as the human_label %q, or set human_label = %q in study.toml", st.cfg.HumanLabel, g.model)
+				}
+				st.ps.count(msg)
 			}
 		}
 	}
@@ -920,6 +924,7 @@ func (st *state) finish() error {
 	st.checkRanks()
 	st.dropWarnings()
 	st.checkSomeGradings()
+	st.checkSomeScore()
 	return st.writeEvaluators()
 }
 

@@ -60,24 +60,29 @@ type state struct {
 	respAttempt  map[respKey]int64   // first attempts that do not fit respInfo.attempt
 
 	// Gradings are checked and written as they are read; only compact keys stay.
-	sids       map[string]int32
-	names      []string
-	groupOf    map[[4]int32]int32 // (evaluator, round, run, question) → index in groups
-	groups     []rankGroup        // in the order of their first grading
-	noRubric   []where            // human gradings from sheets without rubric columns
-	graders    gradersCount       // human graders per response, for [limits] graders_per_response
-	haveRubric bool
-	nGradings  int64
-	drops      map[string]*dropCount // per grader: scores expected and usable
-	dropOrder  []string
-	allowEmpty bool // Options.AllowEmpty
-	ctx        context.Context
-	pseen      map[pairKey]where // pairwise judgments seen
-	nPairs     int64
-	evalKind   map[string]evalSeen
-	criteria   map[[2]string]int // (question, criterion) → weight
-	strs       map[string]string
-	loadErr    error // a database failure while loading (not an input problem)
+	sids        map[string]int32
+	names       []string
+	groupOf     map[[4]int32]int32 // (evaluator, round, run, question) → index in groups
+	groups      []rankGroup        // in the order of their first grading
+	noRubric    []where            // human gradings from sheets without rubric columns
+	graders     gradersCount       // human graders per response, for [limits] graders_per_response
+	haveRubric  bool
+	nGradings   int64
+	drops       map[string]*dropCount // per grader: scores expected and usable
+	dropOrder   []string
+	allowEmpty  bool // Options.AllowEmpty
+	ctx         context.Context
+	pseen       map[pairKey]where // pairwise judgments seen
+	nPairs      int64
+	nCritGrades int64           // criterion grades read (PRBench-style studies)
+	nScored     int64           // gradings with a value of some instrument (rubric, checklist, rank)
+	tagCols     []tagCol        // grading columns read as tags, in the order first found
+	dropProblem bool            // every score of a population was dropped: already a problem
+	refAuthors  map[string]bool // authors named in the references file
+	evalKind    map[string]evalSeen
+	criteria    map[[2]string]int // (question, criterion) → weight
+	strs        map[string]string
+	loadErr     error // a database failure while loading (not an input problem)
 
 	prices     map[string][2]float64 // model → USD per 1k input, output tokens (both known)
 	idTemplate providers.IDTemplate

@@ -302,6 +302,12 @@ func (st *state) readReferences() error {
 		}
 		t.str(0, q)
 		t.str(1, id)
+		if a := strings.TrimSpace(r.get("author")); a != "" {
+			if st.refAuthors == nil {
+				st.refAuthors = map[string]bool{}
+			}
+			st.refAuthors[a] = true
+		}
 		t.optStr(2, strings.TrimSpace(r.get("author")))
 		t.str(3, text)
 		t.boolean(4, graded)
@@ -516,6 +522,7 @@ func (st *state) readCriterionGrades() error {
 				t.str(6, rel)
 				t.i64(7, int64(r.loc.Row))
 				st.emit(t)
+				st.nCritGrades++
 			})
 		}
 	}

@@ -367,6 +367,10 @@ func printSummary(w io.Writer, rep *report.Report, order format.Order) {
 	for _, h := range findings.Make(rep).Headlines {
 		fmt.Fprintf(w, "  • %s\n", termtext.Escape(h.Text))
 	}
+	if !hasHumanSummary(t) {
+		printOtherSummaries(w, rep, order)
+		return
+	}
 	byID := map[string][]any{}
 	for _, row := range t.Rows {
 		if get(row, "set") == "all" && get(row, "graders") == "humans" {
@@ -392,5 +396,5 @@ func printSummary(w io.Writer, rep *report.Report, order format.Order) {
 			format.Percent(f64(get(row, "checklist_rate"))), group)
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "group: models sharing a letter do not differ significantly in Solve Rate (paired bootstrap, Holm-adjusted)")
+	fmt.Fprintln(w, "group: models sharing a letter do not differ significantly in Solve Rate (paired tests with questions as clusters, Holm-adjusted)")
 }

@@ -262,7 +262,7 @@ func (c Config) EvaluatorFromFor(rel string) string {
 // Rubric describes the rubric instrument.
 type Rubric struct {
 	// Attributes in display order; default Domain, Localization, Reasoning,
-	// Communication, Actionability.
+	// Communication, Actionability. Empty: the study has no rubric.
 	Attributes []string `toml:"attributes"`
 	// Min is the lowest score; default 1.
 	Min int `toml:"min"`
@@ -609,8 +609,8 @@ func (c Config) validate() []SettingError {
 		bad("rubric.max", c.Rubric.Max, fmt.Sprintf("above rubric.min (%d) by 1 to %d points", c.Rubric.Min, scaleWidth))
 		okScale = false
 	}
-	if len(c.Rubric.Attributes) == 0 || len(c.Rubric.Attributes) > 1000 {
-		bad("rubric.attributes", c.Rubric.Attributes, "1 to 1000 attribute names")
+	if len(c.Rubric.Attributes) > 1000 {
+		bad("rubric.attributes", c.Rubric.Attributes, "at most 1000 attribute names (none: a study without a rubric)")
 	}
 	seen := map[string]bool{}
 	for _, a := range c.Rubric.Attributes {

@@ -28,6 +28,7 @@ func TestParse(t *testing.T) {
 			func(c Config) bool {
 				return c.Title == "X" && c.Rubric.Max == 7 && c.Rubric.Min == 1 && len(c.Rubric.Attributes) == 2 && !c.Stemmer() && c.Columns["Dom."] == "Domain"
 			}, ""},
+		{"no rubric", "[rubric]\nattributes = []\n", func(c Config) bool { return len(c.Rubric.Attributes) == 0 && c.Rubric.Max == 5 }, ""},
 		{"unknown key", "titel = \"x\"\n", nil, `study.toml:1:1: unknown key "titel"`},
 		{"unknown nested key", "[solve]\nrubric = 3\n", nil, `unknown key "solve.rubric"`},
 		{"wrong type", "[analysis]\nseed = \"one\"\n", nil, "study.toml:2"},

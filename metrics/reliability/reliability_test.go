@@ -333,3 +333,22 @@ func TestDegenerate(t *testing.T) {
 		t.Errorf("section %q", res.Part().Tables[0].Section)
 	}
 }
+
+// Two graders who agree on every unit: no pair disagrees, so there is no
+// (c, k) type with c ≠ k; the bootstrap must not panic, and α is 1 (observed
+// disagreement 0, expected disagreement positive because the values vary).
+func TestPerfectAgreement(t *testing.T) {
+	s := studyFromMatrix(m(
+		[]float64{1, 2, 4, 5, 3, 2},
+		[]float64{1, 2, 4, 5, 3, 2},
+	), 1, 5, nil)
+	o := DefaultOptions()
+	o.Bootstrap = 50 // a block of 32 replicates and one of 18
+	res := analyze(t, s, o)
+	for _, stat := range []string{"alpha_interval", "alpha_ordinal", "alpha_nominal"} {
+		r := find(t, res, "rubric:A", "humans", stat)
+		if v := r[3].(float64); v != 1 {
+			t.Errorf("%s = %v, want 1", stat, v)
+		}
+	}
+}

@@ -340,6 +340,11 @@ func (e *typedEntries) fill(mid, vTab, dst []float64) {
 }
 
 func (e *typedEntries) addQuestion(lo, hi int32, bs []uint8, cs []int32, _, per []float64, stride int, _, doOrd []float64) {
+	if lo == hi {
+		// no entry: nothing to add, and per may not hold a table at all
+		// (a study whose graders always agree has no types, perLen 0)
+		return
+	}
 	typ := e.typ[lo:hi]
 	// replicate j's terms; a type is below maxTypes, so the mask changes
 	// no index and spares the bounds checks (per has maxTypes floats past

@@ -159,7 +159,7 @@ func Make(r *report.Report) Findings {
 		f.Headlines = append(f.Headlines, Finding{Topic: topic, Text: fmt.Sprintf(format, a...)})
 	}
 	models := Ranking(r)
-	if len(models) > 0 {
+	if len(models) > 0 && !math.IsNaN(models[0].SolveRate) {
 		w := models[0]
 		head := fmt.Sprintf("%s has the highest Solve Rate, %s", w.Name, format.Percent(w.SolveRate))
 		if !math.IsNaN(w.Lo) && !math.IsNaN(w.Hi) {
@@ -187,6 +187,8 @@ func Make(r *report.Report) Findings {
 		if s := ties(models); s != "" {
 			add("ties", "%s", s)
 		}
+	}
+	if len(models) > 0 {
 		best := -1
 		for i, m := range models {
 			if !math.IsNaN(m.Rubric) && (best < 0 || m.Rubric > models[best].Rubric) {
@@ -207,6 +209,8 @@ func Make(r *report.Report) Findings {
 	}
 	if s := reliability(r); s != "" {
 		add("reliability", "%s", s)
+	} else if r.Overview.HumanGraders > 1 && alphaUndefined(r) {
+		add("reliability", "%s", notMeasured(r))
 	}
 	for _, s := range judgeAudit(r) {
 		add("judges", "%s", s)
@@ -419,11 +423,21 @@ func methods(r *report.Report) string {
 	if o.HumanLabel != "" {
 		fmt.Fprintf(&b, ", with expert-written answers graded alongside them as “%s”", o.HumanLabel)
 	}
-	fmt.Fprintf(&b, ". %s graded the responses", plural(o.HumanGraders, "human expert", "human experts"))
-	if o.Judges > 0 {
-		fmt.Fprintf(&b, ", and %s graded them too", plural(o.Judges, "LLM judge", "LLM judges"))
+	switch {
+	case o.HumanGraders == 0 && o.Judges > 0 && instrumentsKnown(r):
+		fmt.Fprintf(&b, ". %s graded the responses, and no human grader", plural(o.Judges, "LLM judge", "LLM judges"))
+	case o.HumanGraders == 0 && o.Judges == 0 && instrumentsKnown(r):
+		b.WriteString(".") // graded only by pairwise judgments or criterion grades, said below
+	default:
+		fmt.Fprintf(&b, ". %s graded the responses", plural(o.HumanGraders, "human expert", "human experts"))
+		if o.Judges > 0 {
+			fmt.Fprintf(&b, ", and %s graded them too", plural(o.Judges, "LLM judge", "LLM judges"))
+		}
 	}
 	switch {
+	case o.HumanGraders == 0 && o.Judges == 0 && instrumentsKnown(r):
+	case o.HumanGraders == 0 && instrumentsKnown(r):
+		fmt.Fprintf(&b, " (%d judge gradings).", o.JudgeGradings)
 	case o.HumanGradings+o.JudgeGradings != o.Gradings:
 		fmt.Fprintf(&b, " (%d gradings in all).", o.Gradings) // a report without the split (compare)
 	case o.Judges > 0:
@@ -431,21 +445,45 @@ func methods(r *report.Report) string {
 	default:
 		fmt.Fprintf(&b, " (%d gradings).", o.HumanGradings)
 	}
-	if attrs := setting(r, "rubric.attributes"); attrs != "" {
+	rubric, checklist := Has(r, "rubric"), Has(r, "checklist")
+	attrs := setting(r, "rubric.attributes")
+	switch {
+	case rubric && checklist && attrs != "":
 		fmt.Fprintf(&b, " Each response was scored on a rubric of %s%s", attrs, scale(r))
 		b.WriteString(" and checked against a per-question checklist.")
+	case rubric && attrs != "":
+		fmt.Fprintf(&b, " Each response was scored on a rubric of %s%s.", attrs, scale(r))
+	case checklist:
+		b.WriteString(" Each response was checked against a per-question checklist.")
 	}
 	rt, ct := setting(r, "solve.rubric_threshold"), setting(r, "solve.checklist_threshold")
-	if rt != "" && ct != "" {
-		cp := ct
-		if v, err := strconv.ParseFloat(ct, 64); err == nil {
-			cp = strconv.FormatFloat(v*100, 'f', -1, 64) + " %"
-		}
-		fmt.Fprintf(&b, " A response counts as solved when its mean rubric score is at least %s and at least %s of its checklist is fulfilled", rt, cp)
-		if pc := setting(r, "solve.partial_credit"); pc != "" {
-			fmt.Fprintf(&b, " (a partial verdict counts %s)", pc)
-		}
+	cp := ct
+	if v, err := strconv.ParseFloat(ct, 64); err == nil {
+		cp = strconv.FormatFloat(v*100, 'f', -1, 64) + " %"
+	}
+	pc := ""
+	if p := setting(r, "solve.partial_credit"); p != "" {
+		pc = fmt.Sprintf(" (a partial verdict counts %s)", p)
+	}
+	solve, rule := true, true
+	switch {
+	case rubric && checklist && rt != "" && ct != "":
+		fmt.Fprintf(&b, " A response counts as solved when its mean rubric score is at least %s and at least %s of its checklist is fulfilled%s", rt, cp, pc)
+	case rubric && !checklist && rt != "":
+		fmt.Fprintf(&b, " A response counts as solved when its mean rubric score is at least %s", rt)
+	case checklist && !rubric && ct != "":
+		fmt.Fprintf(&b, " A response counts as solved when at least %s of its checklist is fulfilled%s", cp, pc)
+	default:
+		solve, rule = rubric || checklist, false
+	}
+	if rule {
 		b.WriteString("; the Solve Rate of a model is the share of its gradings that count as solved.")
+	}
+	if Has(r, "pairwise") && instrumentsKnown(r) {
+		b.WriteString(" Pairwise judgments (which of two answers is better) give each model a win rate, ties counting half, and a Bradley–Terry rating.")
+	}
+	if Has(r, "criteria") && instrumentsKnown(r) {
+		b.WriteString(" Responses were graded against weighted per-question criteria (PRBench): a response's clipped score is the weight of the criteria it meets over the weight of the positive criteria, at least 0.")
 	}
 	boot, seed := setting(r, "analysis.bootstrap"), setting(r, "analysis.seed")
 	b.WriteString(" Intervals are 95 % percentile intervals of a cluster bootstrap over questions")
@@ -457,8 +495,19 @@ func methods(r *report.Report) string {
 		b.WriteString(")")
 	}
 	b.WriteString("; a rate's interval lies inside [0 %, 100 %] by construction.")
-	b.WriteString(" Models are compared pairwise with paired t tests on rubric scores and paired tests on Solve Rate with questions as clusters (cluster-robust t, or McNemar's mid-p when every response has one grading), with Holm's adjustment at α = 0.05; models sharing a group letter do not differ significantly.")
-	b.WriteString(" Agreement between graders is Krippendorff's α (≥ .800 reliable, .667–.800 tentative).")
+	switch {
+	case rubric && solve:
+		b.WriteString(" Models are compared pairwise with paired t tests on rubric scores and paired tests on Solve Rate with questions as clusters (cluster-robust t, or McNemar's mid-p when every response has one grading), with Holm's adjustment at α = 0.05; models sharing a group letter do not differ significantly.")
+	case solve:
+		b.WriteString(" Models are compared pairwise with paired tests on Solve Rate with questions as clusters (cluster-robust t, or McNemar's mid-p when every response has one grading), with Holm's adjustment at α = 0.05; models sharing a group letter do not differ significantly.")
+	}
+	if alphaUndefined(r) {
+		if s := notMeasured(r); s != "" {
+			b.WriteString(" " + s)
+		}
+	} else {
+		b.WriteString(" Agreement between graders is Krippendorff's α (≥ .800 reliable, .667–.800 tentative).")
+	}
 	fmt.Fprintf(&b, " Analysis by euroexec %s", orDefault(r.Version, "(development build)"))
 	if v := versions(); v != "" {
 		b.WriteString(" (" + v + ")")

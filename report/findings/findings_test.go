@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -320,5 +321,81 @@ func TestWinnerMDE(t *testing.T) {
 	// not ahead of b and c: median of 6 and 8 pp
 	if want := "detect Solve Rate differences of about 7.0 pp or more"; !strings.Contains(f.Headlines[0].Text, want) {
 		t.Errorf("winner: %q, want it to contain %q", f.Headlines[0].Text, want)
+	}
+}
+
+// The Methods paragraph and the findings describe the instruments the study
+// has: no checklist sentence without a checklist, no rubric without a
+// rubric, and an undefined α said in words.
+func TestMethodsInstruments(t *testing.T) {
+	nanAlpha := &report.Table{Name: "reliability", Columns: []report.Column{{Name: "instrument"}, {Name: "population"}, {Name: "statistic"}, {Name: "value", Kind: report.Float}},
+		Rows: [][]any{{"rubric_mean", "humans", "alpha_interval", math.NaN()}, {"checklist", "humans", "alpha_nominal", nil}}}
+	for _, c := range []struct {
+		name        string
+		instruments []string
+		humans      int
+		judges      int
+		reliability *report.Table
+		want, not   []string
+	}{
+		{"checklist only", []string{"checklist", "ranking"}, 4, 0, nil,
+			[]string{"Each response was checked against a per-question checklist. A response counts as solved when at least 60 % of its checklist is fulfilled (a partial verdict counts 0.5); the Solve Rate",
+				"paired tests on Solve Rate with questions as clusters"},
+			[]string{"rubric", "t tests"}},
+		{"rubric only", []string{"rubric"}, 4, 0, nil,
+			[]string{"Each response was scored on a rubric of Domain, Reasoning on the 1–5 scale. A response counts as solved when its mean rubric score is at least 3; the Solve Rate"},
+			[]string{"checklist"}},
+		{"alpha undefined", []string{"rubric", "checklist"}, 3, 0, nanAlpha,
+			[]string{"Agreement between graders could not be measured: no response was graded twice."},
+			[]string{"Agreement between graders is Krippendorff's α"}},
+		{"judges only", []string{"rubric", "checklist", "judges"}, 0, 2, nil,
+			[]string{"2 LLM judges graded the responses, and no human grader (120 judge gradings).",
+				"Agreement between human graders could not be measured: the study has none."},
+			[]string{"0 human experts"}},
+		{"pairwise only", []string{"pairwise"}, 0, 0, nil,
+			[]string{"from 2 domains. Pairwise judgments (which of two answers is better) give each model a win rate"},
+			[]string{"rubric", "checklist", "Solve Rate", "graded the responses"}},
+		{"criteria only", []string{"criteria"}, 0, 0, nil,
+			[]string{"weighted per-question criteria (PRBench)"},
+			[]string{"rubric", "checklist", "Solve Rate"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := study([3]float64{0.8, 0.5, 0.3}, 0.7, [3]string{"a", "b", "c"}, [3]string{"true", "true", "true"})
+			r.Overview.Instruments = c.instruments
+			r.Overview.Missing = []string{"references"}
+			r.Overview.HumanGraders, r.Overview.Judges = c.humans, c.judges
+			r.Overview.JudgeGradings, r.Overview.HumanGradings = 120*min(c.judges, 1), 240*min(c.humans, 1)
+			r.Overview.Gradings = r.Overview.JudgeGradings + r.Overview.HumanGradings
+			if c.reliability != nil {
+				r.Tables = append(r.Tables, c.reliability)
+			}
+			f := Make(r)
+			for _, w := range c.want {
+				if !strings.Contains(f.Methods, w) {
+					t.Errorf("Methods lacks %q:\n%s", w, f.Methods)
+				}
+			}
+			for _, n := range c.not {
+				if strings.Contains(f.Methods, n) {
+					t.Errorf("Methods has %q:\n%s", n, f.Methods)
+				}
+			}
+			if c.reliability != nil && headline(t, f, "reliability") != "Agreement between graders could not be measured: no response was graded twice." {
+				t.Errorf("reliability finding %q", headline(t, f, "reliability"))
+			}
+		})
+	}
+}
+
+// No finding is written about an undefined Solve Rate.
+func TestNoFindingOnUndefined(t *testing.T) {
+	r := study([3]float64{math.NaN(), math.NaN(), math.NaN()}, math.NaN(), [3]string{"", "", ""}, [3]string{"", "", ""})
+	for _, row := range r.Tables[1].Rows {
+		row[8], row[9], row[10] = math.NaN(), math.NaN(), math.NaN() // rubric too
+	}
+	for _, h := range Make(r).Headlines {
+		if h.Topic == "winner" || h.Topic == "rubric" || strings.Contains(h.Text, "—") {
+			t.Errorf("finding about an undefined value: %q", h.Text)
+		}
 	}
 }

@@ -22,6 +22,8 @@ func (b *builder) setting(key string) string {
 
 // solveRule states the Solve Rate thresholds from the settings:
 // "mean rubric score ≥ 3 points and checklist fulfilment ≥ 60 %".
+// A study without a checklist (or without a rubric) is solved on the other
+// instrument alone.
 func (b *builder) solveRule() string {
 	rt, ct := b.setting("solve.rubric_threshold"), b.setting("solve.checklist_threshold")
 	if rt == "" || ct == "" {
@@ -29,6 +31,13 @@ func (b *builder) solveRule() string {
 	}
 	if v, err := strconv.ParseFloat(ct, 64); err == nil {
 		ct = strconv.FormatFloat(v*100, 'f', -1, 64) + " %"
+	}
+	rubric, checklist := findings.Has(b.r, "rubric"), findings.Has(b.r, "checklist")
+	switch {
+	case rubric && !checklist:
+		return "mean rubric score ≥ " + rt + " points"
+	case checklist && !rubric:
+		return "checklist fulfilment ≥ " + ct
 	}
 	return "mean rubric score ≥ " + rt + " points and checklist fulfilment ≥ " + ct
 }
@@ -42,17 +51,27 @@ func (b *builder) scale() string {
 }
 
 // howToRead is the index's guide to the numbers.
+// Entries for instruments the study does not have are left out.
 func (b *builder) howToRead() []report.KV {
-	return []report.KV{
-		{Key: "Solve Rate", Value: "The share of a model's gradings in which its response is solved: " + b.solveRule() + ". Shown as a percent."},
-		{Key: "Rubric score", Value: "The mean of the rubric attributes" + b.scale() + ", in rubric points (two decimals)."},
+	var kv []report.KV
+	if findings.Has(b.r, "rubric") || findings.Has(b.r, "checklist") {
+		kv = append(kv, report.KV{Key: "Solve Rate", Value: "The share of a model's gradings in which its response is solved: " + b.solveRule() + ". Shown as a percent."})
+	}
+	if findings.Has(b.r, "rubric") {
+		kv = append(kv, report.KV{Key: "Rubric score", Value: "The mean of the rubric attributes" + b.scale() + ", in rubric points (two decimals)."})
+	}
+	reliability := "Krippendorff's α measures agreement between graders: ≥ .800 reliable, .667–.800 tentative, below .667 not reliable."
+	if s := findings.AgreementNote(b.r); s != "" {
+		reliability = s
+	}
+	return append(kv, []report.KV{
 		{Key: "Intervals [lo, hi]", Value: "A value followed by [lo, hi] is an estimate with its 95 % interval: the range a cluster bootstrap over questions puts the true value in, 95 times in 100. Rate intervals lie inside [0 %, 100 %]. Overlapping intervals do not mean two models are equal, and separate intervals are not a test: read the group letters."},
 		{Key: "Group letters", Value: "Models that share a letter (a, b, …) do not differ significantly after Holm's adjustment for many comparisons (α = 0.05); a model marked \"ab\" cannot be told apart from models in group a or in group b."},
 		{Key: "Rank (#)", Value: "Tables are ordered by Solve Rate, highest first; # is the place, equal rates share it. Click a column head to sort by it."},
 		{Key: "p-values", Value: "Three decimals from 0.001 up, scientific notation below (8.2e-07 = 0.00000082)."},
 		{Key: "Differences", Value: "A difference of two rates (a judge's bias, say) is in percentage points (pp); a difference of scores in rubric points."},
-		{Key: "Reliability", Value: "Krippendorff's α measures agreement between graders: ≥ .800 reliable, .667–.800 tentative, below .667 not reliable."},
-	}
+		{Key: "Reliability", Value: reliability},
+	}...)
 }
 
 // sectionDefinitions are the definitions shown at the top of a section page.

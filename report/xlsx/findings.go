@@ -87,15 +87,28 @@ func howToRead(r *report.Report) []report.KV {
 			ct = strconv.FormatFloat(v*100, 'f', -1, 64) + " %"
 		}
 		rule = "mean rubric score ≥ " + rt + " points and checklist fulfilment ≥ " + ct
+		switch rubric, checklist := findings.Has(r, "rubric"), findings.Has(r, "checklist"); {
+		case rubric && !checklist:
+			rule = "mean rubric score ≥ " + rt + " points"
+		case checklist && !rubric:
+			rule = "checklist fulfilment ≥ " + ct
+		}
 	}
-	return []report.KV{
-		{Key: "Solve Rate", Value: "the share of a model's gradings in which its response is solved (" + rule + "), shown as a percent."},
+	reliability := "Krippendorff's α ≥ .800 reliable, .667–.800 tentative, below .667 not reliable."
+	if s := findings.AgreementNote(r); s != "" {
+		reliability = s
+	}
+	var kv []report.KV
+	if findings.Has(r, "rubric") || findings.Has(r, "checklist") {
+		kv = append(kv, report.KV{Key: "Solve Rate", Value: "the share of a model's gradings in which its response is solved (" + rule + "), shown as a percent."})
+	}
+	return append(kv, []report.KV{
 		{Key: "Rubric scores", Value: "in rubric points (two decimals); p-values with three decimals, in scientific notation below 0.001."},
 		{Key: "Intervals", Value: "columns ending _lo and _hi are the ends of the 95 % interval (cluster bootstrap over questions); a rate's interval lies inside [0 %, 100 %]. On the charts, dashes mark the interval ends."},
 		{Key: "Group letters", Value: "models sharing a letter do not differ significantly after Holm's adjustment (α = 0.05)."},
-		{Key: "Reliability", Value: "Krippendorff's α ≥ .800 reliable, .667–.800 tentative, below .667 not reliable."},
+		{Key: "Reliability", Value: reliability},
 		{Key: "Sheets", Value: "each table sheet is tables/<name>.csv: row 1 the column headers in words, row 2 the CSV column names (full precision in the CSV); the About sheet lists the sheets, the settings and the input files."},
-	}
+	}...)
 }
 
 // printSetup makes a sheet print landscape, fitted to the page width
