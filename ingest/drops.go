@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/ingest/tabular"
 )
 
@@ -97,7 +98,7 @@ func (st *state) dropWarnings() {
 			continue // a human's missing score is a problem, reported where it is
 		}
 		if lost := rubricWant - d.rubricHave; lost > 0 {
-			why := "empty, or not numbers from " + fmt.Sprint(st.cfg.Rubric.Min) + " to " + fmt.Sprint(st.cfg.Rubric.Max)
+			why := "empty, or not numbers from " + config.FormatDecimal(st.cfg.Rubric.Min) + " to " + config.FormatDecimal(st.cfg.Rubric.Max)
 			if len(d.missingCols) > 0 {
 				cols := make([]string, 0, len(d.missingCols))
 				for c := range d.missingCols {

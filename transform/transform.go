@@ -139,7 +139,8 @@ func (d *DB) load(ctx context.Context, cfg config.Config, texts bool) (*study.St
 func (d *DB) loadAll(ctx context.Context, cfg config.Config, texts bool) (*study.Study, []string, error) {
 	s := &study.Study{
 		Title: cfg.Title, HumanLabel: cfg.HumanLabel, MainRound: cfg.MainRound,
-		ScaleMin: cfg.Rubric.Min, ScaleMax: cfg.Rubric.Max,
+		ScaleMin: cfg.Rubric.Min, ScaleMax: cfg.Rubric.Max, ScaleStep: cfg.Rubric.StepOrOne(),
+		LowerIsBetter: cfg.Rubric.Lower(),
 	}
 	var warnings []string
 	if err := d.loadQuestions(ctx, s, texts); err != nil {
