@@ -49,7 +49,7 @@ func prbenchOptions(c config.Config) prbench.Options {
 
 // scoreOptions is the Solve rule of study.toml [solve].
 func scoreOptions(c config.Config) scores.Options {
-	return scores.Options{RubricThreshold: c.Solve.RubricThreshold, ChecklistThreshold: c.Solve.ChecklistThreshold, PartialCredit: c.Solve.PartialCredit}
+	return scores.Options{RubricThreshold: c.Solve.RubricThreshold, ChecklistThreshold: c.Solve.ChecklistThreshold, PartialCredit: c.Solve.PartialCredit, Lower: c.Rubric.Lower()}
 }
 
 // job is one analysis that runs after the paper's: run computes from the

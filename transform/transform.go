@@ -993,6 +993,17 @@ func (d *DB) loadScoreRule(ctx context.Context, s *study.Study) (n int64, ok boo
 		&r.RubricThreshold, &r.ChecklistThreshold, &r.PartialCredit, &r.HasRubric, &r.HasChecklist); err != nil {
 		return 0, false, fmt.Errorf("read solve_rule: %w", err)
 	}
+	// rubric_lower: a database made before [rubric] direction has no such
+	// column, and its rule is higher-is-better
+	var hasLower int64
+	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.columns WHERE table_name = 'solve_rule' AND column_name = 'rubric_lower'`).Scan(&hasLower); err != nil {
+		return 0, false, fmt.Errorf("read solve_rule: %w", err)
+	}
+	if hasLower > 0 {
+		if err := d.db.QueryRowContext(ctx, `SELECT rubric_lower FROM solve_rule`).Scan(&r.Lower); err != nil {
+			return 0, false, fmt.Errorf("read solve_rule: %w", err)
+		}
+	}
 	if len(s.Gradings) > 0 {
 		return gradingKeys(s.Gradings), true, nil
 	}

@@ -63,7 +63,8 @@ func (a *run) evaluatorTables() {
 
 // extremeGroups picks the ExtremeEvaluators most critical and most lenient
 // evaluators (ties at the cut by evaluator id); when the groups would
-// overlap, each takes the lower or upper half.
+// overlap, each takes the lower or upper half. Critical evaluators give the
+// lowest means, or the highest on a lower-is-better scale (penalties).
 func (a *run) extremeGroups(ms []evalMean) (crit, lenient []int) {
 	x := a.opt.ExtremeEvaluators
 	if 2*x > len(ms) {
@@ -84,6 +85,9 @@ func (a *run) extremeGroups(ms []evalMean) (crit, lenient []int) {
 		}
 		return id(desc[i].e) < id(desc[j].e)
 	})
+	if a.p.s.LowerIsBetter { // penalties: the critical give the most
+		asc, desc = desc, asc
+	}
 	for i := 0; i < x; i++ {
 		crit = append(crit, asc[i].e)
 		lenient = append(lenient, desc[i].e)

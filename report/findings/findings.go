@@ -183,9 +183,10 @@ func Make(r *report.Report) Findings {
 		if s := ties(models); s != "" {
 			add("ties", "%s", s)
 		}
+		lower := setting(r, "rubric.direction") == "lower"
 		best := -1
 		for i, m := range models {
-			if !math.IsNaN(m.Rubric) && (best < 0 || m.Rubric > models[best].Rubric) {
+			if !math.IsNaN(m.Rubric) && (best < 0 || m.Rubric > models[best].Rubric != lower && m.Rubric != models[best].Rubric) {
 				best = i
 			}
 		}
@@ -195,7 +196,11 @@ func Make(r *report.Report) Findings {
 			if !math.IsNaN(m.RubricLo) && !math.IsNaN(m.RubricHi) {
 				iv = " " + format.PointsInterval(m.RubricLo, m.RubricHi)
 			}
-			add("rubric", "By mean rubric score, %s leads with %s points%s%s.", m.Name, format.Points(m.Rubric), iv, scale(r))
+			if lower {
+				add("rubric", "By mean %s, %s leads with the lowest, %s points%s%s (fewer penalty points are better).", measure(r), m.Name, format.Points(m.Rubric), iv, scale(r))
+			} else {
+				add("rubric", "By mean rubric score, %s leads with %s points%s%s.", m.Name, format.Points(m.Rubric), iv, scale(r))
+			}
 		}
 	}
 	if s := reliability(r); s != "" {
@@ -370,13 +375,30 @@ func setting(r *report.Report, key string) string {
 	return ""
 }
 
-// scale says the rubric scale from the settings: " on the 1–5 scale".
+// scale says the rubric scale from the settings: " on the 1–5 scale",
+// " on the 0–25 scale in steps of 0.1, lower is better".
 func scale(r *report.Report) string {
 	lo, hi := setting(r, "rubric.min"), setting(r, "rubric.max")
 	if lo == "" || hi == "" {
 		return ""
 	}
-	return " on the " + lo + "–" + hi + " scale"
+	s := " on the " + lo + "–" + hi + " scale"
+	if st := setting(r, "rubric.step"); st != "" {
+		s += " in steps of " + st
+	}
+	if setting(r, "rubric.direction") == "lower" {
+		s += ", lower is better"
+	}
+	return s
+}
+
+// measure names the rubric mean: the attribute when the rubric has one
+// ("MQM"), else "rubric score".
+func measure(r *report.Report) string {
+	if a := setting(r, "rubric.attributes"); a != "" && !strings.Contains(a, ", ") {
+		return a
+	}
+	return "rubric score"
 }
 
 // methods writes the Methods paragraph.
@@ -412,7 +434,11 @@ func methods(r *report.Report) string {
 		if v, err := strconv.ParseFloat(ct, 64); err == nil {
 			cp = strconv.FormatFloat(v*100, 'f', -1, 64) + " %"
 		}
-		fmt.Fprintf(&b, " A response counts as solved when its mean rubric score is at least %s and at least %s of its checklist is fulfilled", rt, cp)
+		least := "at least"
+		if setting(r, "rubric.direction") == "lower" {
+			least = "at most"
+		}
+		fmt.Fprintf(&b, " A response counts as solved when its mean rubric score is %s %s and at least %s of its checklist is fulfilled", least, rt, cp)
 		if pc := setting(r, "solve.partial_credit"); pc != "" {
 			fmt.Fprintf(&b, " (a partial verdict counts %s)", pc)
 		}

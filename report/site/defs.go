@@ -30,6 +30,9 @@ func (b *builder) solveRule() string {
 	if v, err := strconv.ParseFloat(ct, 64); err == nil {
 		ct = strconv.FormatFloat(v*100, 'f', -1, 64) + " %"
 	}
+	if b.setting("rubric.direction") == "lower" {
+		return "mean rubric score ≤ " + rt + " points (lower is better) and checklist fulfilment ≥ " + ct
+	}
 	return "mean rubric score ≥ " + rt + " points and checklist fulfilment ≥ " + ct
 }
 
@@ -38,7 +41,14 @@ func (b *builder) scale() string {
 	if lo == "" || hi == "" {
 		return ""
 	}
-	return " on the " + lo + "–" + hi + " scale"
+	s := " on the " + lo + "–" + hi + " scale"
+	if st := b.setting("rubric.step"); st != "" {
+		s += " in steps of " + st
+	}
+	if b.setting("rubric.direction") == "lower" {
+		s += ", lower is better"
+	}
+	return s
 }
 
 // howToRead is the index's guide to the numbers.
