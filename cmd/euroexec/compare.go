@@ -304,6 +304,8 @@ func settingsConfig(ctx context.Context, db *sql.DB) (config.Config, error) {
 			fl(&cfg.Rubric.Step)
 		case "rubric.direction":
 			cfg.Rubric.Direction = v
+		case "report.primary":
+			cfg.Report.Primary = v
 		case "solve.rubric_threshold":
 			fl(&cfg.Solve.RubricThreshold)
 		case "solve.checklist_threshold":

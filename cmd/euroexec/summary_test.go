@@ -78,7 +78,7 @@ func TestRunOrderFlag(t *testing.T) {
 	if code := exitCode(context.Background(), err); code != exitUsage {
 		t.Errorf("exit %d (%v), want %d", code, err, exitUsage)
 	}
-	if err == nil || !strings.Contains(err.Error(), "expected rank (by Solve Rate) or alpha (by model name)") {
+	if err == nil || !strings.Contains(err.Error(), "expected rank or primary (by the primary metric, Solve Rate unless [report] primary says otherwise) or alpha (by model name)") {
 		t.Errorf("error %v does not name the accepted values", err)
 	}
 	if _, serr := os.Stat(out); !os.IsNotExist(serr) {

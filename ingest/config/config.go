@@ -59,6 +59,8 @@ type Config struct {
 	Judges Judges `toml:"judges"`
 	// Site holds the HTML site settings.
 	Site Site `toml:"site"`
+	// Report holds the report settings ([report] primary).
+	Report Report `toml:"report"`
 	// Import maps the questions and data fields of annotation-platform
 	// exports (Label Studio, Argilla) under grades/ to the instrument:
 	// platform name as written → target, e.g. "domain_score" =
@@ -549,6 +551,7 @@ func (c Config) validate() []SettingError {
 		text("columns."+k, v, false)
 	}
 	c.checkColumns(bad)
+	c.checkReport(bad)
 	c.checkImport(bad)
 	for _, key := range []string{"sheets.include", "sheets.exclude"} {
 		pats := c.Sheets.Include
@@ -773,6 +776,7 @@ func (c Config) Pairs() [][2]string {
 		{"site.question_pages", sitePages(c.SiteQuestionPages())},
 	}
 	pairs = append(pairs, c.scalePairs()...)
+	pairs = append(pairs, c.reportPairs()...)
 	if len(imps) > 0 { // listed only when set, so studies without it keep their settings table
 		pairs = append(pairs, [2]string{"import", strings.Join(imps, ", ")})
 	}

@@ -125,3 +125,35 @@ func TestScalePairs(t *testing.T) {
 		t.Errorf("missing settings %v", want)
 	}
 }
+
+func TestReportPrimary(t *testing.T) {
+	tests := []struct {
+		in, want, err string
+	}{
+		{"", "", ""},
+		{"[report]\nprimary = \"rubric\"\n", "rubric", ""},
+		{"[report]\nprimary = \"prbench\"\n", "prbench", ""},
+		{"[report]\nprimary = \"mqm\"\n", "", `report.primary = "mqm": expected one of "solve_rate", "rubric", "checklist", "pairwise", "prbench"`},
+	}
+	for _, tc := range tests {
+		c, err := Parse("study.toml", []byte(tc.in))
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: err = %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || c.Report.Primary != tc.want {
+			t.Errorf("%q: primary %q, err %v; want %q", tc.in, c.Report.Primary, err, tc.want)
+		}
+		listed := ""
+		for _, p := range c.Pairs() {
+			if p[0] == "report.primary" {
+				listed = p[1]
+			}
+		}
+		if listed != tc.want {
+			t.Errorf("%q: settings list report.primary %q, want %q", tc.in, listed, tc.want)
+		}
+	}
+}

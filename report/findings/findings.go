@@ -47,8 +47,9 @@ const SmallQuestions = 30
 
 // Finding is one headline sentence.
 type Finding struct {
-	// Topic is one of "winner", "ties", "rubric", "reliability", "judges",
-	// "sample".
+	// Topic is one of "primary" (the leader by a primary metric other than
+	// Solve Rate and rubric), "winner", "ties", "rubric", "reliability",
+	// "judges", "sample".
 	Topic string
 	// Text is the sentence, plain text (the writers escape it).
 	Text string
@@ -75,6 +76,9 @@ type Model struct {
 	Questions int64
 	Gradings  int64
 	Group     string // compact letter display (Solve Rate)
+	// Value is the model's value of the metric it is ordered by (the
+	// Solve Rate in Ranking, the primary metric in RankingBy).
+	Value float64
 }
 
 // Ranking returns the models of the summary table's human rows on all
@@ -101,6 +105,7 @@ func Ranking(r *report.Report) []Model {
 			Rubric: num(row, c, "rubric"), RubricLo: num(row, c, "rubric_lo"), RubricHi: num(row, c, "rubric_hi"),
 			Questions: integer(row, c, "n_questions"), Gradings: integer(row, c, "n_gradings"),
 			Group: str(row, c.i("group_solve_rate"))}
+		m.Value = m.SolveRate
 		out = append(out, m)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -212,8 +217,36 @@ func Make(r *report.Report) Findings {
 	for _, s := range small(r, models) {
 		add("sample", "%s", s)
 	}
+	f.Headlines = primaryFirst(r, f.Headlines, models)
 	f.Methods = methods(r)
 	return f
+}
+
+// primaryFirst puts the finding on the primary metric first, when it is
+// not the Solve Rate: the rubric finding, or for the checklist, pairwise
+// judgments and PRBench a finding naming the leader by that metric.
+func primaryFirst(r *report.Report, hs []Finding, models []Model) []Finding {
+	p := PrimaryOf(r)
+	switch p.Key {
+	case "solve_rate":
+		return hs
+	case "rubric":
+		for i, h := range hs {
+			if h.Topic == "rubric" {
+				return append([]Finding{h}, append(hs[:i:i], hs[i+1:]...)...)
+			}
+		}
+		return hs
+	}
+	if len(models) == 0 {
+		return hs
+	}
+	by := RankingBy(r, p)
+	if math.IsNaN(by[0].Value) {
+		return hs
+	}
+	lead := Finding{Topic: "primary", Text: fmt.Sprintf("By %s, %s leads with %s.", p.Label, by[0].Name, p.FormatPrimary(by[0].Value))}
+	return append([]Finding{lead}, hs...)
 }
 
 // against splits the other models into those the winner is significantly

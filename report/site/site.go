@@ -239,7 +239,13 @@ type builder struct {
 	// questionTop is the "top" template rendered once for every question
 	// page (writeQuestions); "" before
 	questionTop template.HTML
+	// head is the metric the model tables are ordered by (the report's
+	// primary metric), computed once by newBuilder.
+	head headline
 }
+
+// headline returns the report's primary metric.
+func (b *builder) headline() headline { return b.head }
 
 type navItem struct {
 	Key, Title, File string
@@ -254,7 +260,7 @@ type sectionContent struct {
 
 func newBuilder(r *report.Report, opt Options, noECharts bool) *builder {
 	b := &builder{r: r, opt: opt, noECharts: noECharts, sections: map[string]*sectionContent{}, tableSec: map[string]string{},
-		style: newChartStyle(r)}
+		style: newChartStyle(r), head: headlineOf(r)}
 	known := map[string]string{}
 	for _, s := range sectionTitles {
 		known[s.key] = s.title
@@ -751,9 +757,10 @@ func (b *builder) tableView(t *report.Table, ids map[string]bool) tableView {
 		doc += "(CSV column: " + csv + ")"
 		tv.Grid.Head = append(tv.Grid.Head, headCell{Name: name, Doc: doc, CSV: csv, Num: c.Kind != report.Text && c.Kind != report.Link})
 	}
-	order, rank, ranked := headlineOrder(t, b.opt.Order, b.style.name)
+	h := b.headline()
+	order, rank, ranked := headlineOrder(t, b.opt.Order, b.style.name, h)
 	if ranked {
-		tv.Grid.Head = append([]headCell{{Name: "#", Doc: "place by Solve Rate within its block, highest first; equal rates share it (not in the CSV)", Num: true}}, tv.Grid.Head...)
+		tv.Grid.Head = append([]headCell{{Name: "#", Doc: "place by " + h.describe() + " within its block; equal " + h.plural() + " share it (not in the CSV)", Num: true}}, tv.Grid.Head...)
 		tv.Ranked = true
 	}
 	n := min(len(t.Rows), b.opt.MaxTableRows)
