@@ -611,7 +611,7 @@ func (st *state) longRow(r row, g *grading, qi *question) {
 func (st *state) setScore(r row, col, v string, g *grading, ai int) {
 	lo, hi := st.cfg.Rubric.Min, st.cfg.Rubric.Max
 	if g.kind == "human" {
-		n, ok := st.cfg.Rubric.OnScale(v)
+		n, ok := st.scale.Parse(v)
 		if !ok {
 			fix := ""
 			if _, num := tabular.ParseFloat(v); num {

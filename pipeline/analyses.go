@@ -36,6 +36,7 @@ func analysisOptions(c config.Config) analysis.Options {
 	o.Stemmer = c.Stemmer()
 	o.TextFilter.Key, o.TextFilter.Value = c.TextFilter()
 	o.QuestionPages = c.SiteQuestionPages()
+	o.Primary = c.Report.Primary
 	return o
 }
 

@@ -8,19 +8,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/findings"
 )
 
 // mqmStudy writes an MQM-style study: three systems translate four
 // segments, two raters give each translation an MQM penalty (decimal,
 // multiples of 0.1 from 0 to 25, lower is better); a translation counts as
-// solved when its penalty is at most 1.
+// solved when its penalty is at most 1; the mean MQM is the primary metric.
 func mqmStudy(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
 		"study.toml": "title = \"MQM\"\n[rubric]\nattributes = [\"MQM\"]\nmin = 0\nmax = 25\nstep = 0.1\ndirection = \"lower\"\n" +
-			"[solve]\nrubric_threshold = 1\n",
+			"[solve]\nrubric_threshold = 1\n[report]\nprimary = \"rubric\"\n",
 		"questions.csv": "question_id,domain,prompt\nseg1,news,s1\nseg2,news,s2\nseg3,news,s3\nseg4,news,s4\n",
 		"models.csv":    "model,provider\nsysA,A\nsysB,B\nsysC,C\n",
 	}
@@ -112,6 +113,23 @@ func TestMQMLowerIsBetter(t *testing.T) {
 	}
 	if !strings.Contains(rubric, "sysA leads with the lowest, 0.29 points") {
 		t.Errorf("rubric finding %q; want sysA leading with the lowest MQM", rubric)
+	}
+	if f.Headlines[0].Topic != "rubric" {
+		t.Errorf("first finding %+v; want the rubric (primary) one", f.Headlines[0])
+	}
+	var fig *report.Figure
+	for _, g := range res.Report.Figures {
+		if g.ID == "rubric_by_model" {
+			fig = g
+		}
+	}
+	if fig == nil || len(fig.Series) != 1 {
+		t.Fatalf("no headline figure rubric_by_model with one series: %+v", fig)
+	}
+	for i, w := range want { // the headline chart: lowest MQM first
+		if i >= len(fig.Categories) || fig.Categories[i] != w.model || fig.Series[0].Values[i] != w.mean {
+			t.Errorf("headline figure: categories %v values %v; want %s = %v at %d", fig.Categories, fig.Series[0].Values, w.model, w.mean, i)
+		}
 	}
 	for _, w := range []string{"on the 0–25 scale in steps of 0.1, lower is better", "at most 1"} {
 		if !strings.Contains(f.Methods, w) {

@@ -29,7 +29,8 @@ import (
 func serialLoad(ctx context.Context, d *DB, cfg config.Config, texts bool) (*study.Study, []string, error) {
 	s := &study.Study{
 		Title: cfg.Title, HumanLabel: cfg.HumanLabel, MainRound: cfg.MainRound,
-		ScaleMin: cfg.Rubric.Min, ScaleMax: cfg.Rubric.Max,
+		ScaleMin: cfg.Rubric.Min, ScaleMax: cfg.Rubric.Max, ScaleStep: cfg.Rubric.StepOrOne(),
+		LowerIsBetter: cfg.Rubric.Lower(),
 	}
 	var warnings []string
 	if err := serialLoadQuestions(ctx, d, s, texts); err != nil {

@@ -69,28 +69,42 @@ func (r Rubric) DescribePlural() string {
 	return "multiples of " + FormatDecimal(r.StepOrOne()) + " between " + lo + " and " + hi
 }
 
-// OnScale parses a human's score cell exactly: the decimal text as
-// written (decimal comma and exponent forms as tabular.ParseFloat accepts)
-// must be a multiple of step from min to max. A cell holding a binary
-// float written with 16 or more significant digits (0.30000000000000004,
-// as spreadsheets store a computed 0.3) is read as its 15-digit decimal
-// form. ok is false for anything else; v is the score.
-func (r Rubric) OnScale(cell string) (v float64, ok bool) {
-	f, ok := tabular.ParseFloat(cell)
-	if !ok {
-		return 0, false
-	}
+// Scale is the rubric scale in millionths, for reading many scores: see
+// Rubric.Scale and Scale.Parse.
+type Scale struct {
+	lo, hi, step int64
+	ok           bool
+}
+
+// Scale returns the scale of r in millionths; a Scale of an invalid rubric
+// (one Parse refused) accepts no score.
+func (r Rubric) Scale() Scale {
 	lo, ok1 := micros(r.Min)
 	hi, ok2 := micros(r.Max)
 	st, ok3 := micros(r.StepOrOne())
-	if !ok1 || !ok2 || !ok3 || st <= 0 {
+	return Scale{lo: lo, hi: hi, step: st, ok: ok1 && ok2 && ok3 && st > 0}
+}
+
+// OnScale is r.Scale().Parse(cell).
+func (r Rubric) OnScale(cell string) (v float64, ok bool) { return r.Scale().Parse(cell) }
+
+// Parse reads a human's score cell exactly: the decimal text as written
+// (decimal comma and exponent forms as tabular.ParseFloat accepts) must be
+// a multiple of the step from min to max. A cell holding a binary float
+// written with 16 or more significant digits (0.30000000000000004, as
+// spreadsheets store a computed 0.3) is read as its 15-digit decimal form.
+// ok is false for anything else; v is the score.
+func (s Scale) Parse(cell string) (v float64, ok bool) {
+	if !s.ok {
 		return 0, false
 	}
 	u, exact := tabular.ParseMicros(cell)
-	if (!exact || u%st != 0) && significantDigits(cell) >= 16 {
-		u, exact = tabular.ParseMicros(strconv.FormatFloat(f, 'g', 15, 64))
+	if (!exact || u%s.step != 0) && significantDigits(cell) >= 16 {
+		if f, num := tabular.ParseFloat(cell); num {
+			u, exact = tabular.ParseMicros(strconv.FormatFloat(f, 'g', 15, 64))
+		}
 	}
-	if !exact || u%st != 0 || u < lo || u > hi {
+	if !exact || u%s.step != 0 || u < s.lo || u > s.hi {
 		return 0, false
 	}
 	return float64(u) / micro, true

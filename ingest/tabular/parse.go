@@ -161,12 +161,22 @@ func (hr *hashingReader) finish() (string, error) {
 	return hex.EncodeToString(hr.h.Sum(nil)), nil
 }
 
+// maxMicrosInt is the largest whole number ParseMicros takes: its
+// millionths fit in 18 digits.
+const maxMicrosInt = 999_999_999_999
+
 // ParseMicros reads a number cell exactly, in millionths: "0.1" is 100000,
 // "25" is 25000000, "1,5" is 1500000, "2.5e-1" is 250000. ok is false when
 // the text is not a number (as ParseFloat), is not a whole number of
 // millionths, or the millionths do not fit in 18 digits. The decimal text
 // is read digit by digit, never through a float.
 func ParseMicros(s string) (int64, bool) {
+	if n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil { // whole numbers, the common case
+		if n > maxMicrosInt || n < -maxMicrosInt {
+			return 0, false
+		}
+		return n * 1_000_000, true
+	}
 	if _, ok := ParseFloat(s); !ok {
 		return 0, false
 	}
