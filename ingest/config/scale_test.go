@@ -3,6 +3,8 @@ package config
 import (
 	"strings"
 	"testing"
+
+	"github.com/euroexec/euroexec/ingest/tabular"
 )
 
 func TestScaleSettings(t *testing.T) {
@@ -156,4 +158,26 @@ func TestReportPrimary(t *testing.T) {
 			t.Errorf("%q: settings list report.primary %q, want %q", tc.in, listed, tc.want)
 		}
 	}
+}
+
+// BenchmarkScaleParse reads human score cells: whole points on the default
+// scale (the common case) and tenths on an MQM scale; tabular.ParseInt is
+// what whole points were read with before [rubric] step.
+func BenchmarkScaleParse(b *testing.B) {
+	whole, mqm := Default().Rubric.Scale(), Rubric{Min: 0, Max: 25, Step: 0.1}.Scale()
+	b.Run("whole", func(b *testing.B) {
+		for range b.N {
+			whole.Parse("4")
+		}
+	})
+	b.Run("tenths", func(b *testing.B) {
+		for range b.N {
+			mqm.Parse("12.3")
+		}
+	})
+	b.Run("ParseInt", func(b *testing.B) {
+		for range b.N {
+			tabular.ParseInt("4")
+		}
+	})
 }
