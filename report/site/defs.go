@@ -101,6 +101,8 @@ func (b *builder) sectionDefinitions(key string) []report.KV {
 // headline is the metric the site's model tables are ordered by: the
 // primary metric (findings.PrimaryOf), Solve Rate by default.
 type headline struct {
+	// key is the primary metric (findings.Primary.Key).
+	key string
 	// column is the metric's column (solve_rate, rubric, checklist_rate); a
 	// table without it is ordered by byModel, else by Solve Rate.
 	column string
@@ -133,7 +135,7 @@ func (h headline) plural() string {
 // headlineOf is the headline of the report: its primary metric.
 func headlineOf(r *report.Report) headline {
 	p := findings.PrimaryOf(r)
-	h := headline{column: p.Column, lower: p.Lower, label: p.Label}
+	h := headline{key: p.Key, column: p.Column, lower: p.Lower, label: p.Label}
 	if p.Column == "" {
 		h.byModel = findings.PrimaryValues(r, p)
 	}

@@ -624,6 +624,15 @@ func (b *builder) writeQuestionIndex(dir string) error {
 // figure on the summary table, else the first bar figure whose id names the
 // Solve Rate.
 func (b *builder) headlineFigure() *report.Figure {
+	// a primary metric with its own figure: the humans' Bradley–Terry
+	// ratings, or the humans' clipped PRBench scores
+	if id := map[string]string{"pairwise": "pairwise_bt_ratings", "prbench": "prbench_clipped_humans"}[b.head.key]; id != "" {
+		for _, f := range b.r.Figures {
+			if f != nil && f.ID == id {
+				return f
+			}
+		}
+	}
 	for _, f := range b.r.Figures {
 		if f != nil && f.Table == "summary" && (f.Kind == report.Bar || f.Kind == report.Histogram) {
 			return f

@@ -358,3 +358,29 @@ func TestHeadlineOrderPrimary(t *testing.T) {
 		}
 	}
 }
+
+// The index's headline chart is the primary metric's: the Solve Rate (the
+// summary's bar chart) by default, the Bradley–Terry ratings when
+// [report] primary = "pairwise".
+func TestHeadlineFigurePrimary(t *testing.T) {
+	figs := []*report.Figure{
+		{ID: "pairwise_bt_ratings", Kind: report.Bar, Table: "pairwise_models"},
+		{ID: "solve_rate_by_model", Kind: report.Bar, Table: "summary"},
+	}
+	for _, c := range []struct {
+		primary, want string
+	}{
+		{"", "solve_rate_by_model"},
+		{"pairwise", "pairwise_bt_ratings"},
+		{"prbench", "solve_rate_by_model"}, // no PRBench figure: the summary's
+	} {
+		r := &report.Report{Figures: figs}
+		if c.primary != "" {
+			r.Settings = []report.KV{{Key: "report.primary", Value: c.primary}}
+		}
+		b := newBuilder(r, Options{}, true)
+		if f := b.headlineFigure(); f == nil || f.ID != c.want {
+			t.Errorf("primary %q: headline %+v, want %s", c.primary, f, c.want)
+		}
+	}
+}
