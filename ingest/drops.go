@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/ingest/internal/suggest"
 	"github.com/euroexec/euroexec/ingest/tabular"
 )
@@ -106,7 +107,7 @@ func (st *state) dropWarnings() {
 			continue // a human's missing score is a problem, reported where it is
 		}
 		if lost := rubricWant - d.rubricHave; lost > 0 {
-			why := "empty, or not numbers from " + fmt.Sprint(st.cfg.Rubric.Min) + " to " + fmt.Sprint(st.cfg.Rubric.Max)
+			why := "empty, or not numbers from " + config.FormatDecimal(st.cfg.Rubric.Min) + " to " + config.FormatDecimal(st.cfg.Rubric.Max)
 			if len(d.missingCols) > 0 {
 				cols := make([]string, 0, len(d.missingCols))
 				for c := range d.missingCols {
@@ -229,7 +230,7 @@ func (st *state) checkSomeScore() {
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "a value of some instrument in the grading sheets (rubric %s on %d–%d, checklist items C1…Cn, rank, pairwise winner, or criterion grades): none of the %d gradings has one, so every number of the report would be undefined",
+	fmt.Fprintf(&b, "a value of some instrument in the grading sheets (rubric %s on %v–%v, checklist items C1…Cn, rank, pairwise winner, or criterion grades): none of the %d gradings has one, so every number of the report would be undefined",
 		strings.Join(st.cfg.Rubric.Attributes, ", "), st.cfg.Rubric.Min, st.cfg.Rubric.Max, st.nGradings)
 	if len(st.cfg.Rubric.Attributes) == 0 {
 		b.Reset()

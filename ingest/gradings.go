@@ -649,20 +649,21 @@ func (st *state) longRow(r row, g *grading, qi *question) {
 }
 
 func (st *state) setScore(r row, col, v string, g *grading, ai int) {
-	lo, hi := float64(st.cfg.Rubric.Min), float64(st.cfg.Rubric.Max)
+	lo, hi := st.cfg.Rubric.Min, st.cfg.Rubric.Max
 	if g.kind == "human" {
-		n, ok := tabular.ParseInt(v)
-		if !ok || float64(n) < lo || float64(n) > hi {
+		n, ok := st.scale.Parse(v)
+		if !ok {
 			fix := ""
-			if ok {
-				fix = "if the sheet uses another scale, set [rubric] min and max in study.toml"
+			if _, num := tabular.ParseFloat(v); num {
+				fix = "if the sheet uses another scale, set [rubric] min, max and step in study.toml"
 			}
-			st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: fmt.Sprintf("an integer score from %d to %d", st.cfg.Rubric.Min, st.cfg.Rubric.Max) + noNA(v, "a rubric score"),
-				Kind: fmt.Sprintf("scores that are not integers from %d to %d", st.cfg.Rubric.Min, st.cfg.Rubric.Max), Fix: fix})
+			scale := st.cfg.Rubric.Describe()
+			st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: scale + noNA(v, "a rubric score"),
+				Kind: "scores that are not " + st.cfg.Rubric.DescribePlural(), Fix: fix})
 			g.reported = append(g.reported, st.attrs[ai])
 			return
 		}
-		g.scores[ai] = float64(n)
+		g.scores[ai] = n
 		return
 	}
 	// A judge's score that is not a number on the scale (a failure code
@@ -670,9 +671,10 @@ func (st *state) setScore(r row, col, v string, g *grading, ai int) {
 	// a missing one, and counted in the warnings with its first location.
 	f, ok := tabular.ParseFloat(v)
 	if !ok || f < lo || f > hi {
-		msg := fmt.Sprintf("judge gradings: a score that is not a number from %d to %d was left out", st.cfg.Rubric.Min, st.cfg.Rubric.Max)
+		from, to := config.FormatDecimal(lo), config.FormatDecimal(hi)
+		msg := fmt.Sprintf("judge gradings: a score that is not a number from %s to %s was left out", from, to)
 		if st.ps.counts[msg] == 0 {
-			st.ps.warn("%s: found %q; judge scores must be numbers from %d to %d (this and any like it are left out)", r.at(col).String(), v, st.cfg.Rubric.Min, st.cfg.Rubric.Max)
+			st.ps.warn("%s: found %q; judge scores must be numbers from %s to %s (this and any like it are left out)", r.at(col).String(), v, from, to)
 		}
 		st.ps.count(msg)
 		return

@@ -420,7 +420,7 @@ func TestLimitsInStudy(t *testing.T) {
 		dir := copyStudy(t, map[string]string{"study.toml": "[rubric]\nmax = 2147483647\n"})
 		syscall.Mkfifo(filepath.Join(dir, "grades/humans/main/pipe.csv"), 0o600)
 		_, err := validateHostile(t, dir)
-		if err == nil || strings.Count(err.Error(), "\n") != 1 || !strings.Contains(err.Error(), "rubric.max = 2147483647: expected an integer from -1000 to 1000") {
+		if err == nil || strings.Count(err.Error(), "\n") != 1 || !strings.Contains(err.Error(), "rubric.max = 2147483647: expected a decimal from -1000000 to 1000000") {
 			t.Fatalf("err = %v, want one settings error", err)
 		}
 	})

@@ -347,7 +347,7 @@ func TestMistakes(t *testing.T) {
 					s.set(f, grSheet, "D"+strconv.Itoa(r), n)
 				}
 			})
-		}, want{file: e1, sheet: grSheet, row: 2, column: "Domain", says: []string{"scores that are not integers from 1 to 5", "[rubric] min and max"}}},
+		}, want{file: e1, sheet: grSheet, row: 2, column: "Domain", says: []string{"scores that are not integers from 1 to 5", "[rubric] min, max and step"}}},
 
 		{"tied ranks", func(s mstudy) {
 			s.book(e1, func(f *excelize.File) { s.set(f, grSheet, "Q3", 1) })

@@ -186,7 +186,7 @@ func TestPlatformProblemsLocated(t *testing.T) {
 	}{
 		{"rating off the scale", "grades/humans/ls.json",
 			"[" + lsTask(1, q2m1, `{"id": 1, "email": "zed"}`, strings.Replace(full(""), `{"rating": 4}`, `{"rating": 7}`, 1)) + "]",
-			[]string{`grades/humans/ls.json, record 1, column "domain_score": found "7"; an integer score from 1 to 5; fix: if the sheet uses another scale, set [rubric] min and max in study.toml`}},
+			[]string{`grades/humans/ls.json, record 1, column "domain_score": found "7"; an integer score from 1 to 5; fix: if the sheet uses another scale, set [rubric] min, max and step in study.toml`}},
 		{"two choices for a verdict", "grades/humans/ls.json",
 			"[" + lsTask(1, q2m1, `7`, strings.Replace(full(""), `["yes"]`, `["yes", "no"]`, 1)) + "]",
 			[]string{`grades/humans/ls.json, record 1, column "c1": found "[\"yes\",\"no\"]"; one choice for a checklist value (found 2)`,

@@ -20,6 +20,7 @@ import (
 type state struct {
 	dir      string
 	cfg      config.Config
+	scale    config.Scale         // cfg.Rubric's scale, for reading human scores
 	aliases  []config.ColumnAlias // [columns], compiled
 	colNames map[string]string    // header as written → canonical name (see columnName)
 	// prefetched are the workbooks opened and parsed ahead (see prefetch).
@@ -181,7 +182,7 @@ type evalSeen struct {
 
 func newState(dir string, cfg config.Config) *state {
 	st := &state{
-		dir: dir, cfg: cfg,
+		dir: dir, cfg: cfg, scale: cfg.Rubric.Scale(),
 		tabOpt: tabular.Options{SheetInclude: cfg.Sheets.Include, SheetExclude: cfg.Sheets.Exclude,
 			Limits: tabular.Limits{LineBytes: cfg.Limits.LineBytes, CellBytes: cfg.Limits.CellBytes,
 				Columns: cfg.Limits.Columns, XLSXBytes: cfg.Limits.XLSXBytes, XLSXRatio: cfg.Limits.XLSXRatio,

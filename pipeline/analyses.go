@@ -40,6 +40,7 @@ func analysisOptions(c config.Config) analysis.Options {
 	o.Stemmer = c.Stemmer()
 	o.TextFilter.Key, o.TextFilter.Value = c.TextFilter()
 	o.QuestionPages = c.SiteQuestionPages()
+	o.Primary = c.Report.Primary
 	return o
 }
 
@@ -53,7 +54,7 @@ func prbenchOptions(c config.Config) prbench.Options {
 
 // scoreOptions is the Solve rule of study.toml [solve].
 func scoreOptions(c config.Config) scores.Options {
-	return scores.Options{RubricThreshold: c.Solve.RubricThreshold, ChecklistThreshold: c.Solve.ChecklistThreshold, PartialCredit: c.Solve.PartialCredit}
+	return scores.Options{RubricThreshold: c.Solve.RubricThreshold, ChecklistThreshold: c.Solve.ChecklistThreshold, PartialCredit: c.Solve.PartialCredit, Lower: c.Rubric.Lower()}
 }
 
 // job is one analysis that runs after the paper's: run computes from the
@@ -119,7 +120,7 @@ func laterAnalyses(s *study.Study, c config.Config) (jobs []job, graded func() [
 			if err != nil {
 				return nil, fmt.Errorf("analyse: %w", err)
 			}
-			return func(res *Result) { res.Report.Add(tables.RaterAdjusted(ra, true)); res.RaterAdjusted = ra }, nil
+			return func(res *Result) { res.Report.Add(tables.RaterAdjusted(ra, !c.Rubric.Lower())); res.RaterAdjusted = ra }, nil
 		}},
 		{"calibration", false, func(ctx context.Context) (func(*Result), error) {
 			o := calibration.DefaultOptions()

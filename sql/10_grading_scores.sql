@@ -34,8 +34,10 @@ LEFT JOIN (
 
 -- solve_rule: the Solve rule's settings (study_settings, shortest decimal
 -- form as written by ingest) as exact fractions num/den in lowest terms,
--- with the defaults 3, 0.60 and 0.5 when a setting is absent; has_rubric and
--- has_checklist say which instruments the study has.
+-- with the defaults 3, 0.60 and 0.5 when a setting is absent; rubric_lower
+-- is [rubric] direction = "lower" (solved needs the rubric mean at most the
+-- threshold); has_rubric and has_checklist say which instruments the study
+-- has.
 CREATE OR REPLACE VIEW solve_rule AS
 WITH v AS (
   SELECT
@@ -53,6 +55,7 @@ SELECT
   CAST(chk_u / gcd(chk_u, d) AS BIGINT) AS checklist_threshold_num, CAST(d / gcd(chk_u, d) AS BIGINT) AS checklist_threshold_den,
   CAST(pc_u / gcd(pc_u, d) AS BIGINT) AS partial_credit_num, CAST(d / gcd(pc_u, d) AS BIGINT) AS partial_credit_den,
   rub_f AS rubric_threshold, chk_f AS checklist_threshold, pc_f AS partial_credit,
+  EXISTS (SELECT 1 FROM study_settings WHERE key = 'rubric.direction' AND value = 'lower') AS rubric_lower,
   EXISTS (SELECT 1 FROM rubric_scores) AS has_rubric,
   EXISTS (SELECT 1 FROM checklist_verdicts) AS has_checklist
 FROM u;
@@ -229,7 +232,10 @@ sc AS (
   SELECT *,
          coalesce(CAST(rubric_num AS DOUBLE) / rubric_den, mean_f) AS rubric_mean,
          coalesce(CAST(checklist_num AS DOUBLE) / checklist_den, rate_f) AS checklist_rate,
-         CASE WHEN rubric_num IS NOT NULL
+         CASE WHEN rubric_lower AND rubric_num IS NOT NULL
+              THEN CAST(rubric_num AS HUGEINT) * rubric_threshold_den <= CAST(rubric_threshold_num AS HUGEINT) * rubric_den
+              WHEN rubric_lower THEN mean_f <= rubric_threshold
+              WHEN rubric_num IS NOT NULL
               THEN CAST(rubric_num AS HUGEINT) * rubric_threshold_den >= CAST(rubric_threshold_num AS HUGEINT) * rubric_den
               ELSE mean_f >= rubric_threshold END AS rubric_pass,
          CASE WHEN checklist_num IS NOT NULL

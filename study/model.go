@@ -19,8 +19,16 @@ type Study struct {
 	MainRound  string // default "main"
 	// Attributes are the rubric attributes in study order; empty when the study has no rubric.
 	Attributes []string
-	ScaleMin   int
-	ScaleMax   int
+	// ScaleMin, ScaleMax and ScaleStep are the rubric scale ([rubric] min,
+	// max and step); ScaleStep 0 means 1. Human scores are multiples of
+	// ScaleStep from ScaleMin to ScaleMax.
+	ScaleMin  float64
+	ScaleMax  float64
+	ScaleStep float64
+	// LowerIsBetter is [rubric] direction = "lower": a lower rubric mean
+	// ranks first, solves at or below the threshold, and a lenient grader
+	// gives lower scores.
+	LowerIsBetter bool
 
 	Questions  []Question  // sorted by ID (byte order)
 	Models     []Model     // sorted by Name

@@ -44,4 +44,7 @@ type ScoreRule struct {
 	RubricThreshold, ChecklistThreshold, PartialCredit float64
 	// HasRubric and HasChecklist say which instruments the rule used.
 	HasRubric, HasChecklist bool
+	// Lower says the rubric part was "mean ≤ threshold" ([rubric]
+	// direction = "lower").
+	Lower bool
 }

@@ -146,7 +146,8 @@ func (d *DB) load(ctx context.Context, cfg config.Config, texts bool) (*study.St
 func (d *DB) loadAll(ctx context.Context, cfg config.Config, texts bool) (*study.Study, []string, error) {
 	s := &study.Study{
 		Title: cfg.Title, HumanLabel: cfg.HumanLabel, MainRound: cfg.MainRound,
-		ScaleMin: cfg.Rubric.Min, ScaleMax: cfg.Rubric.Max,
+		ScaleMin: cfg.Rubric.Min, ScaleMax: cfg.Rubric.Max, ScaleStep: cfg.Rubric.StepOrOne(),
+		LowerIsBetter: cfg.Rubric.Lower(),
 	}
 	var warnings []string
 	if err := d.loadQuestions(ctx, s, texts); err != nil {
@@ -1000,6 +1001,17 @@ func (d *DB) loadScoreRule(ctx context.Context, s *study.Study) (n int64, ok boo
 	if err := d.db.QueryRowContext(ctx, `SELECT rubric_threshold, checklist_threshold, partial_credit, has_rubric, has_checklist FROM solve_rule`).Scan(
 		&r.RubricThreshold, &r.ChecklistThreshold, &r.PartialCredit, &r.HasRubric, &r.HasChecklist); err != nil {
 		return 0, false, fmt.Errorf("read solve_rule: %w", err)
+	}
+	// rubric_lower: a database made before [rubric] direction has no such
+	// column, and its rule is higher-is-better
+	var hasLower int64
+	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.columns WHERE table_name = 'solve_rule' AND column_name = 'rubric_lower'`).Scan(&hasLower); err != nil {
+		return 0, false, fmt.Errorf("read solve_rule: %w", err)
+	}
+	if hasLower > 0 {
+		if err := d.db.QueryRowContext(ctx, `SELECT rubric_lower FROM solve_rule`).Scan(&r.Lower); err != nil {
+			return 0, false, fmt.Errorf("read solve_rule: %w", err)
+		}
 	}
 	if len(s.Gradings) > 0 {
 		return gradingKeys(s.Gradings), true, nil

@@ -316,9 +316,15 @@ func settingsConfig(ctx context.Context, db *sql.DB) (config.Config, error) {
 				cfg.Rubric.Attributes = strings.Split(v, ", ")
 			}
 		case "rubric.min":
-			in(&cfg.Rubric.Min)
+			fl(&cfg.Rubric.Min)
 		case "rubric.max":
-			in(&cfg.Rubric.Max)
+			fl(&cfg.Rubric.Max)
+		case "rubric.step":
+			fl(&cfg.Rubric.Step)
+		case "rubric.direction":
+			cfg.Rubric.Direction = v
+		case "report.primary":
+			cfg.Report.Primary = v
 		case "solve.rubric_threshold":
 			fl(&cfg.Solve.RubricThreshold)
 		case "solve.checklist_threshold":

@@ -78,7 +78,7 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	c.Flags().BoolVar(&o.noWarnings, "no-warnings", false, "do not print warnings (they stay in the report's Notes)")
 	c.Flags().BoolVar(&o.force, "force", false, "replace OUT even when it holds files euroexec did not write")
 	c.Flags().BoolVar(&o.allowEmpty, "allow-empty", false, allowEmptyHelp)
-	c.Flags().Var(&o.order, "order", "order of the models in the terminal summary and the site's tables: rank (by Solve Rate) or alpha (by name); the place # is shown either way")
+	c.Flags().Var(&o.order, "order", "order of the models in the terminal summary and the site's tables: rank or primary (by the primary metric: Solve Rate unless [report] primary says otherwise) or alpha (by name); the place # is shown either way")
 	c.Flags().BoolVar(&o.stats, "stats", false, "print wall time, CPU time and peak memory (RSS) of every stage to stderr")
 	return c
 }
@@ -349,7 +349,9 @@ func newStages(w io.Writer, quiet bool) func(string, int) {
 }
 
 // printSummary prints the human summary table (set all) compactly, the
-// models by Solve Rate or, with format.OrderAlpha, by display name.
+// models by the primary metric (findings.PrimaryOf: Solve Rate unless
+// [report] primary says otherwise) or, with format.OrderAlpha, by display
+// name.
 func printSummary(w io.Writer, rep *report.Report, order format.Order) {
 	t := rep.Table("summary")
 	if t == nil {
@@ -378,10 +380,11 @@ func printSummary(w io.Writer, rep *report.Report, order format.Order) {
 			byID[m] = row
 		}
 	}
-	ranking := findings.Ranking(rep)
-	by := "by Solve Rate"
+	primary := findings.PrimaryOf(rep)
+	ranking := findings.RankingBy(rep, primary)
+	by := "by " + primary.Label
 	if order == format.OrderAlpha {
-		by = "by name (# = place by Solve Rate)"
+		by = "by name (# = place by " + primary.Label + ")"
 		sort.SliceStable(ranking, func(i, j int) bool { return strings.ToLower(ranking[i].Name) < strings.ToLower(ranking[j].Name) })
 	}
 	fmt.Fprintf(w, "\nhuman graders, all questions, %s\n", by)

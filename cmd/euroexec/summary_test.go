@@ -69,6 +69,40 @@ func TestPrintSummaryOrder(t *testing.T) {
 	}
 }
 
+// With [report] primary = "rubric" on a lower-is-better scale the summary
+// lists the lowest mean rubric score first (places by it), under
+// --order rank and primary alike, and says so.
+func TestPrintSummaryPrimary(t *testing.T) {
+	sum := &report.Table{Name: "summary", Columns: []report.Column{
+		{Name: "set"}, {Name: "graders"}, {Name: "model"}, {Name: "n_gradings", Kind: report.Int},
+		{Name: "solve_rate", Kind: report.Fraction}, {Name: "solve_rate_lo", Kind: report.Fraction}, {Name: "solve_rate_hi", Kind: report.Fraction},
+		{Name: "rubric", Kind: report.Float},
+	}, Rows: [][]any{
+		{"all", "humans", "a", int64(8), 0.875, 0.6, 1.0, 0.2875},
+		{"all", "humans", "b", int64(8), 0.75, 0.5, 1.0, 1.6},
+		{"all", "humans", "c", int64(8), 0.875, 0.6, 1.0, 0.2875},
+		{"all", "humans", "d", int64(8), 0.5, 0.2, 0.8, 7.775},
+	}}
+	rep := &report.Report{Title: "MQM", Tables: []*report.Table{sum}, Settings: []report.KV{
+		{Key: "rubric.attributes", Value: "MQM"}, {Key: "rubric.direction", Value: "lower"}, {Key: "report.primary", Value: "rubric"}}}
+	for _, order := range []format.Order{format.OrderRank, format.OrderPrimary} {
+		var b bytes.Buffer
+		printSummary(&b, rep, order)
+		var got []string
+		for _, l := range strings.Split(b.String(), "\n") {
+			if f := strings.Fields(l); len(f) > 1 && len(f[0]) == 1 && f[0][0] >= '1' && f[0][0] <= '9' {
+				got = append(got, f[0]+" "+f[1])
+			}
+		}
+		if g := strings.Join(got, ", "); g != "1 a, 1 c, 3 b, 4 d" {
+			t.Errorf("--order %s: rows %q, want 1 a, 1 c, 3 b, 4 d:\n%s", order, g, b.String())
+		}
+		if !strings.Contains(b.String(), "human graders, all questions, by mean MQM") {
+			t.Errorf("--order %s: order not announced:\n%s", order, b.String())
+		}
+	}
+}
+
 // run --order takes rank or alpha; anything else is a usage error (exit 2)
 // that names the accepted values, before anything is read or written.
 func TestRunOrderFlag(t *testing.T) {
@@ -78,7 +112,7 @@ func TestRunOrderFlag(t *testing.T) {
 	if code := exitCode(context.Background(), err); code != exitUsage {
 		t.Errorf("exit %d (%v), want %d", code, err, exitUsage)
 	}
-	if err == nil || !strings.Contains(err.Error(), "expected rank (by Solve Rate) or alpha (by model name)") {
+	if err == nil || !strings.Contains(err.Error(), "expected rank or primary (by the primary metric, Solve Rate unless [report] primary says otherwise) or alpha (by model name)") {
 		t.Errorf("error %v does not name the accepted values", err)
 	}
 	if _, serr := os.Stat(out); !os.IsNotExist(serr) {

@@ -59,6 +59,8 @@ type Config struct {
 	Judges Judges `toml:"judges"`
 	// Site holds the HTML site settings.
 	Site Site `toml:"site"`
+	// Report holds the report settings ([report] primary).
+	Report Report `toml:"report"`
 	// Import maps the questions and data fields of annotation-platform
 	// exports (Label Studio, Argilla) under grades/ to the instrument:
 	// platform name as written → target, e.g. "domain_score" =
@@ -264,11 +266,29 @@ type Rubric struct {
 	// Attributes in display order; default Domain, Localization, Reasoning,
 	// Communication, Actionability. Empty: the study has no rubric.
 	Attributes []string `toml:"attributes"`
-	// Min is the lowest score; default 1.
-	Min int `toml:"min"`
-	// Max is the highest score; default 5.
-	Max int `toml:"max"`
+	// Min is the lowest score, a decimal; default 1.
+	Min float64 `toml:"min"`
+	// Max is the highest score, a decimal; default 5.
+	Max float64 `toml:"max"`
+	// Step is the scale's step: every human score is a multiple of it
+	// (0.1 for MQM-style penalties, 0.5 for half points); default 1. A
+	// positive decimal with at most 6 decimal places; min and max are
+	// multiples of it. Judge scores may be any number from min to max.
+	Step float64 `toml:"step"`
+	// Direction says which end of the scale is better: "higher" (default)
+	// or "lower" (penalties such as MQM). It flows through every ranking,
+	// comparison, the Solve rule and the words of the report.
+	Direction string `toml:"direction"`
 }
+
+// Lower reports whether lower rubric scores are better (direction = "lower").
+func (r Rubric) Lower() bool { return r.Direction == DirectionLower }
+
+// The values of [rubric] direction.
+const (
+	DirectionHigher = "higher"
+	DirectionLower  = "lower"
+)
 
 // Solve is the Solve Rate rule.
 type Solve struct {
@@ -358,7 +378,7 @@ func Default() Config {
 		Sheets:     Sheets{Include: []string{"*"}},
 		Rubric: Rubric{
 			Attributes: []string{"Domain", "Localization", "Reasoning", "Communication", "Actionability"},
-			Min:        1, Max: 5,
+			Min:        1, Max: 5, Step: 1, Direction: DirectionHigher,
 		},
 		Solve:      Solve{RubricThreshold: 3.0, ChecklistThreshold: 0.60, PartialCredit: 0.5},
 		Difficulty: Difficulty{Bins: []Bin{{"Hard", 0.30}, {"Medium", 0.50}, {"Easy", 0.60}}},
@@ -502,8 +522,7 @@ func Parse(name string, b []byte) (Config, error) {
 
 // Bounds of the settings (see validate and docs/FORMAT.md).
 const (
-	scaleBound    = 1000    // rubric.min and rubric.max within ±scaleBound
-	scaleWidth    = 100     // rubric.max − rubric.min at most this
+	scaleBound    = 1000000 // rubric.min and rubric.max within ±scaleBound
 	maxReplicates = 1000000 // analysis.bootstrap and analysis.resamples
 	maxExtreme    = 100000  // analysis.extreme_evaluators
 	maxTextLen    = 1000    // title, human_label, main_round, names and patterns
@@ -554,6 +573,7 @@ func (c Config) validate() []SettingError {
 		text("columns."+k, v, false)
 	}
 	c.checkColumns(bad)
+	c.checkReport(bad)
 	c.checkImport(bad)
 	for _, key := range []string{"sheets.include", "sheets.exclude"} {
 		pats := c.Sheets.Include
@@ -595,20 +615,7 @@ func (c Config) validate() []SettingError {
 			bad(key+".header_row", f.HeaderRow, "a row number from 1 to 1048576, or 0 for [sheets] header_row")
 		}
 	}
-	rangeInt := fmt.Sprintf("an integer from %d to %d", -scaleBound, scaleBound)
-	okScale := true
-	if c.Rubric.Min < -scaleBound || c.Rubric.Min > scaleBound {
-		bad("rubric.min", c.Rubric.Min, rangeInt)
-		okScale = false
-	}
-	if c.Rubric.Max < -scaleBound || c.Rubric.Max > scaleBound {
-		bad("rubric.max", c.Rubric.Max, rangeInt)
-		okScale = false
-	}
-	if okScale && (c.Rubric.Max <= c.Rubric.Min || c.Rubric.Max-c.Rubric.Min > scaleWidth) {
-		bad("rubric.max", c.Rubric.Max, fmt.Sprintf("above rubric.min (%d) by 1 to %d points", c.Rubric.Min, scaleWidth))
-		okScale = false
-	}
+	okScale := c.checkScale(bad)
 	if len(c.Rubric.Attributes) > 1000 {
 		bad("rubric.attributes", c.Rubric.Attributes, "at most 1000 attribute names (none: a study without a rubric)")
 	}
@@ -622,8 +629,8 @@ func (c Config) validate() []SettingError {
 		seen[k] = true
 	}
 	if okScale {
-		finiteIn("solve.rubric_threshold", c.Solve.RubricThreshold, float64(c.Rubric.Min), float64(c.Rubric.Max),
-			fmt.Sprintf("a number from rubric.min (%d) to rubric.max (%d)", c.Rubric.Min, c.Rubric.Max))
+		finiteIn("solve.rubric_threshold", c.Solve.RubricThreshold, c.Rubric.Min, c.Rubric.Max,
+			fmt.Sprintf("a number from rubric.min (%s) to rubric.max (%s)", FormatDecimal(c.Rubric.Min), FormatDecimal(c.Rubric.Max)))
 	}
 	finiteIn("solve.checklist_threshold", c.Solve.ChecklistThreshold, 0, 1, "a fraction from 0 to 1")
 	if pc := c.Solve.PartialCredit; pc != 0 && pc != 0.5 && pc != 1 {
@@ -769,8 +776,8 @@ func (c Config) Pairs() [][2]string {
 		{"sheets.header_row", strconv.Itoa(c.Sheets.HeaderRow)},
 		{"sheets.evaluator_from", c.Sheets.EvaluatorFrom},
 		{"rubric.attributes", strings.Join(c.Rubric.Attributes, ", ")},
-		{"rubric.min", strconv.Itoa(c.Rubric.Min)},
-		{"rubric.max", strconv.Itoa(c.Rubric.Max)},
+		{"rubric.min", FormatDecimal(c.Rubric.Min)},
+		{"rubric.max", FormatDecimal(c.Rubric.Max)},
 		{"solve.rubric_threshold", f(c.Solve.RubricThreshold)},
 		{"solve.checklist_threshold", f(c.Solve.ChecklistThreshold)},
 		{"solve.partial_credit", f(c.Solve.PartialCredit)},
@@ -794,6 +801,8 @@ func (c Config) Pairs() [][2]string {
 		{"judges.parse.max_failed_share", f(c.Judges.Parse.MaxFailedShare)},
 		{"site.question_pages", sitePages(c.SiteQuestionPages())},
 	}
+	pairs = append(pairs, c.scalePairs()...)
+	pairs = append(pairs, c.reportPairs()...)
 	if len(imps) > 0 { // listed only when set, so studies without it keep their settings table
 		pairs = append(pairs, [2]string{"import", strings.Join(imps, ", ")})
 	}

@@ -32,7 +32,7 @@ func TestParse(t *testing.T) {
 		{"unknown key", "titel = \"x\"\n", nil, `study.toml:1:1: unknown key "titel"`},
 		{"unknown nested key", "[solve]\nrubric = 3\n", nil, `unknown key "solve.rubric"`},
 		{"wrong type", "[analysis]\nseed = \"one\"\n", nil, "study.toml:2"},
-		{"bad scale", "[rubric]\nmin = 5\nmax = 5\n", nil, "rubric.max = 5: expected above rubric.min (5) by 1 to 100 points"},
+		{"bad scale", "[rubric]\nmin = 5\nmax = 5\n", nil, "rubric.max = 5: expected above rubric.min (5)"},
 		{"bad partial credit", "[solve]\npartial_credit = 0.3\n", nil, "solve.partial_credit = 0.3: expected 0, 0.5 or 1"},
 		{"bins must increase", "[difficulty]\nbins = [{name = \"a\", max = 0.5}, {name = \"b\", max = 0.4}]\n", nil, "difficulty.bins[1].max = 0.4: expected above the previous bin's max (0.5)"},
 		{"judges.parse", "[judges.parse]\nrubric = { Domain = \"/scores/Domain\" }\nchecklist = \"/items/{index}\"\nmax_failed_share = 0.1\n",
@@ -83,10 +83,10 @@ func TestSettingsOneErrorEach(t *testing.T) {
 		want     []string // one line per setting, in order
 	}{
 		{"huge scale", "[rubric]\nmin = -2147483648\nmax = 2147483647\n", []string{
-			"rubric.min = -2147483648: expected an integer from -1000 to 1000",
-			"rubric.max = 2147483647: expected an integer from -1000 to 1000"}},
-		{"wide scale", "[rubric]\nmin = 0\nmax = 1000\n", []string{
-			"rubric.max = 1000: expected above rubric.min (0) by 1 to 100 points"}},
+			"rubric.min = -2147483648: expected a decimal from -1000000 to 1000000 with at most 6 decimal places",
+			"rubric.max = 2147483647: expected a decimal from -1000000 to 1000000 with at most 6 decimal places"}},
+		{"empty scale", "[rubric]\nmin = 3\nmax = 2\n[solve]\nrubric_threshold = 2\n", []string{
+			"rubric.max = 2: expected above rubric.min (3)"}},
 		{"nan thresholds", "[solve]\nrubric_threshold = nan\nchecklist_threshold = nan\n[criteria]\nhard_share = nan\nparity_margin = inf\n[responses]\nbatch_discount = nan\n", []string{
 			"solve.rubric_threshold = NaN: expected a number from rubric.min (1) to rubric.max (5)",
 			"solve.checklist_threshold = NaN: expected a fraction from 0 to 1",
@@ -197,8 +197,8 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if c.Rubric.Min >= c.Rubric.Max || c.Rubric.Max-c.Rubric.Min > scaleWidth {
-			t.Fatalf("accepted scale %d..%d", c.Rubric.Min, c.Rubric.Max)
+		if c.Rubric.Min >= c.Rubric.Max || c.Rubric.Step <= 0 || c.Rubric.Points() < 2 {
+			t.Fatalf("accepted scale %v..%v step %v", c.Rubric.Min, c.Rubric.Max, c.Rubric.Step)
 		}
 		for _, v := range []float64{c.Solve.RubricThreshold, c.Solve.ChecklistThreshold, c.Criteria.HardShare, c.Criteria.ParityMargin, c.Responses.BatchDiscount, c.Limits.XLSXRatio} {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -223,7 +223,7 @@ func FuzzParse(f *testing.F) {
 // Every invalid setting is one SettingError with the key, the value and
 // what is accepted.
 func ExampleSettingsError() {
-	_, err := Parse("study.toml", []byte("[rubric]\nmax = 1000\n[solve]\nchecklist_threshold = nan\n"))
+	_, err := Parse("study.toml", []byte("[rubric]\nmax = 0.5\n[solve]\nchecklist_threshold = nan\n"))
 	var se *SettingsError
 	if errors.As(err, &se) {
 		for _, s := range se.Settings {
@@ -231,7 +231,7 @@ func ExampleSettingsError() {
 		}
 	}
 	// Output:
-	// rubric.max = 1000: expected above rubric.min (1) by 1 to 100 points
+	// rubric.max = 0.5: expected above rubric.min (1)
 	// solve.checklist_threshold = NaN: expected a fraction from 0 to 1
 }
 

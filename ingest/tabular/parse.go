@@ -160,3 +160,64 @@ func (hr *hashingReader) finish() (string, error) {
 	}
 	return hex.EncodeToString(hr.h.Sum(nil)), nil
 }
+
+// maxMicrosInt is the largest whole number ParseMicros takes: its
+// millionths fit in 18 digits.
+const maxMicrosInt = 999_999_999_999
+
+// ParseMicros reads a number cell exactly, in millionths: "0.1" is 100000,
+// "25" is 25000000, "1,5" is 1500000, "2.5e-1" is 250000. ok is false when
+// the text is not a number (as ParseFloat), is not a whole number of
+// millionths, or the millionths do not fit in 18 digits. The decimal text
+// is read digit by digit, never through a float.
+func ParseMicros(s string) (int64, bool) {
+	if n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil { // whole numbers, the common case
+		if n > maxMicrosInt || n < -maxMicrosInt {
+			return 0, false
+		}
+		return n * 1_000_000, true
+	}
+	if _, ok := ParseFloat(s); !ok {
+		return 0, false
+	}
+	s = strings.TrimSpace(s)
+	neg := false
+	if s[0] == '+' || s[0] == '-' {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	mant, exp := s, 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e, err := strconv.Atoi(s[i+1:])
+		if err != nil || e > 100 || e < -100 {
+			return 0, false
+		}
+		mant, exp = s[:i], e
+	}
+	intPart, frac, _ := strings.Cut(strings.Replace(mant, ",", ".", 1), ".")
+	digits := strings.TrimLeft(intPart+frac, "0")
+	// value·10^6 = digits · 10^-scale
+	scale := len(frac) - exp - 6
+	for scale > 0 && strings.HasSuffix(digits, "0") {
+		digits = digits[:len(digits)-1]
+		scale--
+	}
+	if digits == "" {
+		return 0, true
+	}
+	if scale > 0 {
+		return 0, false
+	}
+	if len(digits)-scale > 18 {
+		return 0, false
+	}
+	digits += strings.Repeat("0", -scale)
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}

@@ -150,3 +150,37 @@ func TestSHA256File(t *testing.T) {
 		t.Error("missing file: got no error")
 	}
 }
+
+func TestParseMicros(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"0", 0, true},
+		{"0.1", 100000, true},
+		{" 25 ", 25000000, true},
+		{"1,5", 1500000, true},
+		{"-2.5", -2500000, true},
+		{"2.5e-1", 250000, true},
+		{"1e6", 1000000000000, true},
+		{"0.000001", 1, true},
+		{"0.0000010", 1, true},
+		{"0.0000001", 0, false},
+		{"1e-7", 0, false},
+		{"0.30000000000000004", 0, false},
+		{"1e30", 0, false},
+		{"1e-9999", 0, false},
+		{"abc", 0, false},
+		{"", 0, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			t.Helper()
+			got, ok := ParseMicros(tc.in)
+			if ok != tc.ok || got != tc.want {
+				t.Fatalf("ParseMicros(%q) = %d, %v; want %d, %v", tc.in, got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}

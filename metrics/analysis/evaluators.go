@@ -63,7 +63,8 @@ func (a *run) evaluatorTables() {
 
 // extremeGroups picks the ExtremeEvaluators most critical and most lenient
 // evaluators (ties at the cut by evaluator id); when the groups would
-// overlap, each takes the lower or upper half.
+// overlap, each takes the lower or upper half. Critical evaluators give the
+// lowest means, or the highest on a lower-is-better scale (penalties).
 func (a *run) extremeGroups(ms []evalMean) (crit, lenient []int) {
 	x := a.opt.ExtremeEvaluators
 	if 2*x > len(ms) {
@@ -84,6 +85,9 @@ func (a *run) extremeGroups(ms []evalMean) (crit, lenient []int) {
 		}
 		return id(desc[i].e) < id(desc[j].e)
 	})
+	if a.p.s.LowerIsBetter { // penalties: the critical give the most
+		asc, desc = desc, asc
+	}
 	for i := 0; i < x; i++ {
 		crit = append(crit, asc[i].e)
 		lenient = append(lenient, desc[i].e)
@@ -154,11 +158,30 @@ func (a *run) evaluatorsTable(v *view, ms []evalMean, crit, lenient []int) {
 	a.addTable(t)
 }
 
-// leniencyHistogram is Figure 6: evaluators per 0.25-wide bin of their mean
-// rubric score, from the scale minimum to its maximum (the last bin closed).
+// maxLeniencyBins is the most bins of Figure 6.
+const maxLeniencyBins = 100
+
+// histogramWidth is the bin width of Figure 6 over a scale this wide:
+// 0.25, or on a wider scale the smallest of 1, 2, 2.5 and 5 times a power
+// of ten that keeps the bins at most maxLeniencyBins.
+func histogramWidth(span float64) float64 {
+	if span/0.25 <= maxLeniencyBins {
+		return 0.25
+	}
+	for p := 1.0; ; p *= 10 {
+		for _, m := range []float64{1, 2, 2.5, 5} {
+			if span/(m*p) <= maxLeniencyBins {
+				return m * p
+			}
+		}
+	}
+}
+
+// leniencyHistogram is Figure 6: evaluators per 0.25-wide bin (wider on a
+// wide scale, see histogramWidth) of their mean rubric score, from the scale minimum to its maximum (the last bin closed).
 func (a *run) leniencyHistogram(ms []evalMean) {
 	p := a.p
-	lo, hi := float64(p.s.ScaleMin), float64(p.s.ScaleMax)
+	lo, hi := p.s.ScaleMin, p.s.ScaleMax
 	if !(hi > lo) {
 		lo, hi = math.Inf(1), math.Inf(-1)
 		for _, m := range ms {
@@ -168,7 +191,7 @@ func (a *run) leniencyHistogram(ms []evalMean) {
 			hi = lo + 1
 		}
 	}
-	const w = 0.25
+	w := histogramWidth(hi - lo)
 	nb := int(math.Ceil((hi - lo) / w))
 	cnt := make([]int64, nb)
 	out := 0
@@ -184,7 +207,7 @@ func (a *run) leniencyHistogram(ms []evalMean) {
 		cnt[b]++
 	}
 	t := newTable("evaluator_leniency", "Figure 6: Evaluators by mean rubric score", report.SectionConsistency,
-		"Number of human evaluators per 0.25-wide bin of their mean rubric score over LLM responses (main round).",
+		fmt.Sprintf("Number of human evaluators per %g-wide bin of their mean rubric score over LLM responses (main round).", w),
 		col("bin", report.Text, "score range, [from, to)"),
 		col("bin_from", report.Float, "lower end (inclusive)"),
 		col("bin_to", report.Float, "upper end (exclusive, inclusive for the last bin)"),

@@ -56,6 +56,10 @@ type Options struct {
 	// question, whose texts are then not kept in the report. 0 means
 	// DefaultQuestionPages (2,000); a negative value means every question.
 	QuestionPages int
+	// Primary is the metric that matters first ([report] primary): with
+	// "rubric" or "checklist" the headline figure shows that metric per
+	// model instead of the Solve Rate. Default "": the Solve Rate.
+	Primary string
 }
 
 // DefaultQuestionPages is the default of Options.QuestionPages.

@@ -124,7 +124,7 @@ func newPrep(s *Study, opt Options) (*prep, error) {
 	}
 	p.nAttr = len(s.Attributes)
 	p.hasRubric = p.nAttr > 0
-	p.sopt = scores.Options{RubricThreshold: opt.RubricThreshold, ChecklistThreshold: opt.ChecklistThreshold, PartialCredit: opt.PartialCredit}
+	p.sopt = scores.Options{RubricThreshold: opt.RubricThreshold, ChecklistThreshold: opt.ChecklistThreshold, PartialCredit: opt.PartialCredit, Lower: s.LowerIsBetter}
 	if !(opt.PartialCredit >= 0 && opt.PartialCredit <= 1) {
 		return nil, fmt.Errorf("analysis: partial credit %v is not in [0,1]", opt.PartialCredit)
 	}

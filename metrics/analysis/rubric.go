@@ -50,8 +50,12 @@ func meanSDCols(group, groupDoc string) []report.Column {
 
 // meanSDFigure draws a meanSD table as bars with mean ± SD whiskers.
 func (a *run) meanSDFigure(id, title, xname string, t *report.Table, cats []string, v *view, cell func(mi, k int) *meanSD) {
+	yname := "rubric score (mean ± SD)"
+	if a.p.s.LowerIsBetter {
+		yname = "rubric score (mean ± SD; lower is better)"
+	}
 	f := &report.Figure{ID: id, Section: report.SectionRubric, Title: title, Kind: report.Bar,
-		XName: xname, YName: "rubric score (mean ± SD)", Table: t.Name, Categories: cats}
+		XName: xname, YName: yname, Table: t.Name, Categories: cats}
 	for mi, m := range v.models {
 		s := report.Series{Name: a.p.s.Models[m].Name}
 		for k := range cats {

@@ -260,7 +260,10 @@ func (a *run) noteEmptySet(set string) {
 	}
 }
 
-// headlineFigure draws Solve Rate per model (humans, set all) with error bars.
+// headlineFigure draws the primary metric per model (humans, set all) with
+// error bars, best first: the Solve Rate, or the mean rubric score (lowest
+// first on a lower-is-better scale) or checklist rate when
+// Options.Primary says so.
 func (a *run) headlineFigure() {
 	p := a.p
 	st := a.stats(setAll, -1)
@@ -270,12 +273,36 @@ func (a *run) headlineFigure() {
 	f := &report.Figure{ID: "solve_rate_by_model", Section: report.SectionOverview,
 		Title: "Solve Rate by model (human graders, 95 % interval)", Kind: report.Bar,
 		XName: "model", YName: "Solve Rate", YUnit: "%", Percent: true, Table: "summary"}
-	s := report.Series{Name: "Solve Rate"}
-	for _, o := range sortByValue(st, func(o modelStats) float64 { return o.solve }) {
+	val := func(o modelStats) [3]float64 { return [3]float64{o.solve, o.solveLo, o.solveHi} }
+	lower := false
+	switch a.opt.Primary {
+	case "rubric":
+		lower = p.s.LowerIsBetter
+		f.ID, f.Title, f.YName, f.YUnit, f.Percent = "rubric_by_model", "Mean rubric score by model (human graders, 95 % interval)", "mean rubric score", "", false
+		if lower {
+			f.Title = "Mean rubric score by model, lower is better (human graders, 95 % interval)"
+		}
+		val = func(o modelStats) [3]float64 { return [3]float64{o.rubric, o.rubricLo, o.rubricHi} }
+	case "checklist":
+		f.ID, f.Title, f.YName = "checklist_by_model", "Checklist rate by model (human graders, 95 % interval)", "checklist rate"
+		val = func(o modelStats) [3]float64 { return [3]float64{o.checklist, o.chkLo, o.chkHi} }
+	}
+	s := report.Series{Name: f.YName}
+	if a.opt.Primary == "" || a.opt.Primary == "solve_rate" {
+		s.Name = "Solve Rate"
+	}
+	key := func(o modelStats) float64 {
+		if lower {
+			return -val(o)[0]
+		}
+		return val(o)[0]
+	}
+	for _, o := range sortByValue(st, key) {
+		v := val(o)
 		f.Categories = append(f.Categories, p.s.Models[o.model].Name)
-		s.Values = append(s.Values, o.solve)
-		s.Lo = append(s.Lo, o.solveLo)
-		s.Hi = append(s.Hi, o.solveHi)
+		s.Values = append(s.Values, v[0])
+		s.Lo = append(s.Lo, v[1])
+		s.Hi = append(s.Hi, v[2])
 	}
 	f.Series = []report.Series{s}
 	a.addFigure(f)

@@ -324,7 +324,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 				j.Flagged = append(j.Flagged, b.Name)
 			}
 		}
-		j.Verdict = Verdict(jd.responses, j.Tau, j.Kappa, rows, opt.Thresholds)
+		j.Verdict = VerdictScale(jd.responses, j.Tau, j.Kappa, rows, opt.Thresholds, s.LowerIsBetter)
 		res.Judges = append(res.Judges, j)
 	}
 	res.Thresholds = opt.Thresholds
@@ -593,6 +593,16 @@ func noteOf(p *prepared, jd *judgeData, name string, e float64, boot bool) strin
 // solved/unsolved and its bias rows (by bias name), with the thresholds th.
 // It is exported so that its wording can be tested and documented.
 func Verdict(responses int, tau, kappa float64, rows map[string]Bias, th Thresholds) string {
+	return VerdictScale(responses, tau, kappa, rows, th, false)
+}
+
+// VerdictScale is Verdict for a rubric whose better end is lower when
+// lower is set ([rubric] direction = "lower", penalties): the estimates
+// keep their sign (judge − human, in rubric points), and the words follow
+// the scale: a judge giving lower penalties is lenient, one scoring its own
+// provider lower favours it (by the points it takes off), a positive length
+// slope rewards shorter responses.
+func VerdictScale(responses int, tau, kappa float64, rows map[string]Bias, th Thresholds, lower bool) string {
 	if responses == 0 {
 		return "not audited: no response graded by both the judge and humans"
 	}
@@ -610,19 +620,24 @@ func Verdict(responses int, tau, kappa float64, rows map[string]Bias, th Thresho
 	} else if tau < th.Tau {
 		rank = append(rank, fmt.Sprintf("orders models unlike the humans (τ %.2f < %.2f)", tau, th.Tau))
 	}
+	// better: e points in the direction of a better score
+	better := func(e float64) bool { return e > 0 != lower }
 	if e, ok := big(SelfPreference, points); ok {
+		if lower {
+			e = -e // lower scores favour
+		}
 		rank = append(rank, fmt.Sprintf("favours its own provider by %.2f points", e))
 	}
 	if e, ok := big(Length, func(e float64) bool { return math.Abs(e) >= th.Length }); ok {
 		word := "longer"
-		if e < 0 {
+		if (e < 0) != lower {
 			word = "shorter"
 		}
 		rank = append(rank, fmt.Sprintf("rewards %s responses (%+.2f points per doubling)", word, e))
 	}
 	if e, ok := big(Leniency, points); ok {
 		word := "lenient"
-		if e < 0 {
+		if !better(e) {
 			word = "severe"
 		}
 		abs = append(abs, fmt.Sprintf("%s by %.2f points", word, math.Abs(e)))

@@ -245,3 +245,30 @@ func TestVerdict(t *testing.T) {
 		t.Errorf("no responses: %q", got)
 	}
 }
+
+// TestVerdictLower checks the words on a lower-is-better scale (penalties):
+// a judge below the humans is lenient, above them severe; scoring its own
+// provider lower favours it; a positive length slope rewards shorter answers.
+func TestVerdictLower(t *testing.T) {
+	th := DefaultThresholds()
+	yes := func(e float64) Bias { return Bias{Estimate: e, Lo: e, Hi: e, Flagged: true} }
+	for _, c := range []struct {
+		name  string
+		rows  map[string]Bias
+		lower bool
+		want  string
+	}{
+		{"fewer penalties", map[string]Bias{Leniency: yes(-0.4)}, true, "usable for ranking, not for absolute scores: lenient by 0.40 points"},
+		{"more penalties", map[string]Bias{Leniency: yes(0.4)}, true, "usable for ranking, not for absolute scores: severe by 0.40 points"},
+		{"higher scores, higher is better", map[string]Bias{Leniency: yes(0.4)}, false, "usable for ranking, not for absolute scores: lenient by 0.40 points"},
+		{"own provider penalised less", map[string]Bias{SelfPreference: yes(-0.6)}, true, "not usable for ranking: favours its own provider by 0.60 points; absolute scores agree with the humans"},
+		{"length slope up", map[string]Bias{Length: yes(0.5)}, true, "not usable for ranking: rewards shorter responses (+0.50 points per doubling); absolute scores agree with the humans"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Helper()
+			if got := VerdictScale(10, 0.8, 0.7, c.rows, th, c.lower); got != c.want {
+				t.Errorf("got  %q\nwant %q", got, c.want)
+			}
+		})
+	}
+}

@@ -240,3 +240,25 @@ func TestDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestRubricAgreementLower: on a lower-is-better rubric (penalties) the
+// verdict agrees with the rubric when the winner has the lower mean. A
+// (4 penalty points) beat B (2) on q1: agreement on a higher-is-better
+// scale, disagreement on a lower-is-better one.
+func TestRubricAgreementLower(t *testing.T) {
+	for _, c := range []struct {
+		lower bool
+		agree int64
+	}{{false, 1}, {true, 0}} {
+		s := study(judg("h1", H, "q1", "A", "B", A))
+		s.Attributes, s.LowerIsBetter = []string{"MQM"}, c.lower
+		s.Gradings = []analysis.Grading{
+			{Evaluator: "h2", Kind: H, Round: "main", QuestionID: "q1", Model: "A", Rubric: []float64{4}},
+			{Evaluator: "h2", Kind: H, Round: "main", QuestionID: "q1", Model: "B", Rubric: []float64{2}},
+		}
+		rr := find(rowsOf(t, run(t, s, 10), RubricTable), "graders", "humans")
+		if rr["n"] != int64(1) || rr["agree"] != c.agree {
+			t.Errorf("lower %v: rubric row %v, want n 1, agree %d", c.lower, rr, c.agree)
+		}
+	}
+}

@@ -278,7 +278,7 @@ func prepare(s *analysis.Study, round string, margin, minOverlap int) *prepared 
 				mw, ml := rw.sum/float64(rw.n), rl.sum/float64(rl.n)
 				if mw != ml {
 					pp.rubN[r.q]++
-					if mw > ml {
+					if mw > ml != s.LowerIsBetter { // the winner has the better rubric mean
 						pp.rubAgree[r.q]++
 					}
 				}

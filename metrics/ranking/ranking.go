@@ -209,6 +209,7 @@ type data struct {
 	nRanked  []int          // rankings each model appears in
 	hasSolve bool           // the study has a rubric or a checklist, so Solve Rate is defined
 	rubExact []study.RatSum // per model: exact sum of the gradings' rubric means
+	lower    bool           // lower rubric means rank first ([rubric] direction = "lower")
 }
 
 // Analyze computes the rankings and pairwise_significance tables of s. It
@@ -270,7 +271,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 			rub[m] = d.rubExact[m].Mean()
 		}
 	}
-	rank := ranksDesc(rub, make([]float64, K))
+	rank := ranksDesc(rub, make([]float64, K), d.lower)
 	// rank order of the models: by rank, then name (models without rubric last)
 	order := make([]int, K)
 	for i := range order {
@@ -436,7 +437,7 @@ func (d *data) bootstrap(ctx context.Context, opt Options, start []float64, hasR
 			}
 			if hasRubric {
 				d.rates(cnt, r, s)
-				ranksDesc(r, out[K:2*K])
+				ranksDesc(r, out[K:2*K], d.lower)
 			}
 		}
 	})
@@ -455,9 +456,10 @@ func (d *data) solveTest(a, b int, level float64) stats.PairedDiff {
 }
 
 // ranksDesc writes to out (and returns it) the ranks of x, largest first
-// (1 = best; ties get the mean rank, as stats.Rank); NaN entries get NaN
-// and are not counted. It allocates nothing.
-func ranksDesc(x, out []float64) []float64 {
+// (smallest first when lower: a lower-is-better rubric) (1 = best; ties
+// get the mean rank, as stats.Rank); NaN entries get NaN and are not
+// counted. It allocates nothing.
+func ranksDesc(x, out []float64, lower bool) []float64 {
 	for i, v := range x {
 		out[i] = math.NaN()
 		if math.IsNaN(v) {
@@ -466,10 +468,10 @@ func ranksDesc(x, out []float64) []float64 {
 		above, ties := 0, 0
 		for _, u := range x {
 			switch {
-			case u > v:
-				above++
 			case u == v:
 				ties++
+			case (u > v) != lower && !math.IsNaN(u):
+				above++
 			}
 		}
 		out[i] = float64(above) + float64(ties+1)/2
@@ -671,7 +673,7 @@ func build(s *analysis.Study, opt Options) (*data, []report.Note, []string) {
 	for _, g := range gs {
 		hasSolve = hasSolve || len(g.Verdicts) > 0
 	}
-	d := &data{models: models, nQ: Q, hasSolve: hasSolve, rubN: grid(), solved: grid(), solveN: grid(), nGradings: make([]int, K),
+	d := &data{models: models, nQ: Q, hasSolve: hasSolve, lower: s.LowerIsBetter, rubN: grid(), solved: grid(), solveN: grid(), nGradings: make([]int, K),
 		orders: make([][]Ordering, Q), nRanked: make([]int, K)}
 	d.rubExact = make([]study.RatSum, K)
 	d.rubSum = make([][]float64, K)

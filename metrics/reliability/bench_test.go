@@ -130,7 +130,7 @@ func instrumentCases(s *analysis.Study) ([]instrumentCase, int) {
 	levels := []string{AlphaNominal, AlphaOrdinal, AlphaInterval}
 	for _, p := range []population{{name: "humans"}, {name: "humans+judge:j1", judge: "j1"}, {name: "humans+judge:j2", judge: "j2"}} {
 		d := b.collect(p, 0, func(g *scores.Grading, _ int) float64 { return g.Rubric[1] })
-		kr, _ := kappaRows(d, labels, 1, true)
+		kr, _ := kappaRows(d, labelsOf(labels, 1), true)
 		ir, _ := iccRows(d)
 		gs := append(append(groupsOf(alphaRows(d, levels, "")), groupsOf(kr)...), groupsOf(ir)...)
 		out = append(out, instrumentCase{p.name + " rubric:A2", gs,
@@ -146,7 +146,7 @@ func instrumentCases(s *analysis.Study) ([]instrumentCase, int) {
 			}
 			return math.NaN()
 		})
-		kr, _ = kappaRows(d, []int{1, 2, 3}, 1, false)
+		kr, _ = kappaRows(d, labelsOf([]int{1, 2, 3}, 1), false)
 		gs = append(groupsOf(alphaRows(d, []string{AlphaNominal}, "")), groupsOf(kr)...)
 		out = append(out, instrumentCase{p.name + " checklist", gs,
 			[]func([]int, []float64){refAlphaFn(d, []string{AlphaNominal}), refKappaFn(d, []int{1, 2, 3}, 1)}, []int{1, 1}})
@@ -268,7 +268,7 @@ func TestPerPopulationBootstrapEqualsJoint(t *testing.T) {
 	b := newBuilder(s, computeMain(s), s.MainRound)
 	var joint []*row
 	for _, p := range []population{{name: "humans"}, {name: "humans+judge:j1", judge: "j1"}, {name: "humans+judge:j2", judge: "j2"}} {
-		pr, _, _ := b.analyzePopulation(s, p, 1, 5)
+		pr, _, _ := b.analyzePopulation(s, p, wholeLabels(1, 5))
 		joint = append(joint, pr...)
 	}
 	if err := bootstrapRows(context.Background(), joint, len(b.questions), opt); err != nil {

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,7 +46,7 @@ func (b *builder) analyzePopulationPrev(s *analysis.Study, p population, lo, hi 
 		})
 		inst := "rubric:" + name
 		rs := alphaRows(d, []string{AlphaNominal, AlphaOrdinal, AlphaInterval}, "units = responses")
-		kr, nd := kappaRows(d, labels, lo, true)
+		kr, nd := kappaRows(d, labelsOf(labels, lo), true)
 		dropped += nd
 		rs = append(rs, kr...)
 		ir, why := iccRows(d)
@@ -73,7 +74,7 @@ func (b *builder) analyzePopulationPrev(s *analysis.Study, p population, lo, hi 
 			return math.NaN()
 		})
 		rs := alphaRows(d, []string{AlphaNominal}, "units = (response, checklist item); categories hit, partial, miss")
-		kr, _ := kappaRows(d, []int{1, 2, 3}, 1, false)
+		kr, _ := kappaRows(d, labelsOf([]int{1, 2, 3}, 1), false)
 		rs = append(rs, kr...)
 		add("checklist", rs)
 	}
@@ -128,8 +129,8 @@ func TestBuildAlongsideEqualsPrev(t *testing.T) {
 	for _, procs := range []int{1, 2} {
 		prev := runtime.GOMAXPROCS(procs)
 		for _, p := range pops {
-			got, gotNotes, gotDropped := b.analyzePopulation(s, p, s.ScaleMin, s.ScaleMax)
-			want, wantNotes, wantDropped := b.analyzePopulationPrev(s, p, s.ScaleMin, s.ScaleMax)
+			got, gotNotes, gotDropped := b.analyzePopulation(s, p, wholeLabels(int(s.ScaleMin), int(s.ScaleMax)))
+			want, wantNotes, wantDropped := b.analyzePopulationPrev(s, p, int(s.ScaleMin), int(s.ScaleMax))
 			if !reflect.DeepEqual(fieldsOf(got), fieldsOf(want)) {
 				t.Fatalf("GOMAXPROCS %d %s: rows differ:\ngot  %v\nwant %v", procs, p.name, fieldsOf(got), fieldsOf(want))
 			}
@@ -182,14 +183,59 @@ func BenchmarkBuild(b *testing.B) {
 			for b.Loop() {
 				for _, p := range pops {
 					if prev {
-						bl.analyzePopulationPrev(s, p, s.ScaleMin, s.ScaleMax)
+						bl.analyzePopulationPrev(s, p, int(s.ScaleMin), int(s.ScaleMax))
 					} else {
-						bl.analyzePopulation(s, p, s.ScaleMin, s.ScaleMax)
+						bl.analyzePopulation(s, p, wholeLabels(int(s.ScaleMin), int(s.ScaleMax)))
 					}
 				}
 			}
 			b.ReportMetric((cpuSeconds()-c0)/float64(b.N), "cpu-s/op")
 			b.ReportMetric(time.Since(t0).Seconds()/float64(b.N), "wall-s/op")
 		})
+	}
+}
+
+// labelsOf is the whole-point scale of labels, consecutive from lo.
+func labelsOf(labels []int, lo int) labelScale { return wholeLabels(lo, lo+len(labels)-1) }
+
+func TestStepLabels(t *testing.T) {
+	tests := []struct {
+		name         string
+		lo, hi, step float64
+		v            float64
+		want         int
+		points       int64
+		describe     string
+	}{
+		{"whole point", 1, 5, 1, 4, 3, 5, "labels 1…5"},
+		{"whole, not a point", 1, 5, 1, 3.5, -1, 5, "labels 1…5"},
+		{"tenth", 0, 25, 0.1, 0.3, 3, 251, "labels 0…25 in steps of 0.1"},
+		{"tenth, top", 0, 25, 0.1, 25, 250, 251, "labels 0…25 in steps of 0.1"},
+		{"tenth, averaged judge", 0, 25, 0.1, 0.15, -1, 251, "labels 0…25 in steps of 0.1"},
+		{"half, below", 1, 5, 0.5, 0.5, -1, 9, "labels 1…5 in steps of 0.5"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Helper()
+			ls := stepLabels(tc.lo, tc.hi, tc.step)
+			if got := ls.index(tc.v); got != tc.want {
+				t.Errorf("index(%v) = %d, want %d", tc.v, got, tc.want)
+			}
+			if ls.points != tc.points || int64(len(ls.labels)) != tc.points {
+				t.Errorf("points %d, labels %d; want %d", ls.points, len(ls.labels), tc.points)
+			}
+			if got := ls.describe(); got != tc.describe {
+				t.Errorf("describe() = %q, want %q", got, tc.describe)
+			}
+		})
+	}
+	// a scale wider than maxKappaLabels leaves κ out, with a note, holding no labels
+	wide := stepLabels(0, 100000, 1)
+	if wide.labels != nil || wide.points != 100001 {
+		t.Fatalf("wide scale: %d labels, %d points", len(wide.labels), wide.points)
+	}
+	rows, _ := kappaRows(ratings{graders: []string{"a", "b"}}, wide, true)
+	if len(rows) != 2 || !math.IsNaN(rows[0].value) || !strings.Contains(rows[0].note, "the scale has 100001 points") {
+		t.Fatalf("wide scale rows: %+v", rows)
 	}
 }

@@ -460,7 +460,7 @@ func withoutN(L int, start, slot []int32, val []float64) ([]int32, []int32, []fl
 // of packCellsOld did.
 func checkPacked(t *testing.T, name string, d ratings, labels []int, lo int) {
 	t.Helper()
-	rows, _ := kappaRows(d, labels, lo, true)
+	rows, _ := kappaRows(d, labelsOf(labels, lo), true)
 	pk := rows[0].grp.k.(*kappaKernel).pk
 	start, slot, val, nPairs := packCellsOld(d, len(labels), lo)
 	start, slot, val = withoutN(len(labels), start, slot, val)

@@ -179,7 +179,7 @@ func TestWithNEqualsOld(t *testing.T) {
 	s := sampleStudy(200, 7)
 	b := newBuilder(s, computeMain(s), s.MainRound)
 	d := b.collect(population{name: "humans"}, 0, func(g *scores.Grading, _ int) float64 { return g.Rubric[0] })
-	rows, _ := kappaRows(d, []int{1, 2, 3, 4, 5}, 1, true)
+	rows, _ := kappaRows(d, labelsOf([]int{1, 2, 3, 4, 5}, 1), true)
 	got := withN(rows[0].grp.k.(*kappaKernel).pk, 5)
 	start, slot, val, _ := packCellsOld(d, 5, 1)
 	if !slices.Equal(got.start, start) || !slices.Equal(got.slot, slot) || !slices.Equal(got.val, val) {

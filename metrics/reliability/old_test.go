@@ -285,7 +285,7 @@ func populationGroups(s *analysis.Study) ([][]*repGroup, int) {
 	}
 	var out [][]*repGroup
 	for _, p := range pops {
-		rows, _, _ := b.analyzePopulation(s, p, s.ScaleMin, s.ScaleMax)
+		rows, _, _ := b.analyzePopulation(s, p, wholeLabels(int(s.ScaleMin), int(s.ScaleMax)))
 		var gs []*repGroup
 		for _, r := range rows {
 			if r.grp != nil && !slices.Contains(gs, r.grp) {
@@ -463,7 +463,7 @@ func checkWideScale(t *testing.T, span int, ord ordEntries) {
 		labels[i] = i
 	}
 	var groups []*repGroup
-	for _, rows := range [][]*row{alphaRows(d, []string{AlphaNominal, AlphaOrdinal, AlphaInterval}, ""), first(kappaRows(d, labels, 0, true)), first(iccRows(d))} {
+	for _, rows := range [][]*row{alphaRows(d, []string{AlphaNominal, AlphaOrdinal, AlphaInterval}, ""), first(kappaRows(d, labelsOf(labels, 0), true)), first(iccRows(d))} {
 		for _, r := range rows {
 			if r.grp != nil && !slices.Contains(groups, r.grp) {
 				groups = append(groups, r.grp)

@@ -279,9 +279,14 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 		res.Notes = append(res.Notes, report.Note{Table: TableName, Reason: "the study has neither a rubric nor a checklist"})
 		return res, nil
 	}
-	lo, hi := s.ScaleMin, s.ScaleMax
-	if hi <= lo {
-		lo, hi = b.observedScale()
+	step := s.ScaleStep
+	if step <= 0 {
+		step = 1
+	}
+	ls := stepLabels(s.ScaleMin, s.ScaleMax, step)
+	if s.ScaleMax <= s.ScaleMin {
+		lo, hi := b.observedScale()
+		ls = wholeLabels(lo, hi)
 		if len(s.Attributes) > 0 {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("reliability: the rubric scale is not set; κ uses the observed %d…%d", lo, hi))
 		}
@@ -301,7 +306,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	nQ := len(b.questions)
 	instruments := b.instruments(s)
 	for _, p := range pops {
-		pr, notes, nd := b.analyzePopulation(s, p, lo, hi)
+		pr, notes, nd := b.analyzePopulation(s, p, ls)
 		// One bootstrap per population, so that only one population's packed
 		// sufficient statistics are held at a time. Replicate r draws the
 		// same counts (seed, r) in every call, so the intervals equal those
@@ -317,7 +322,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 		res.Notes = append(res.Notes, notes...)
 	}
 	if dropped > 0 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("reliability: %d judge rubric scores are not whole points (averaged runs) and were left out of κ", dropped))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("reliability: %d judge rubric scores are not %s (averaged runs) and were left out of κ", dropped, pointWord(step)))
 	}
 	res.Instruments = instruments
 	for _, p := range pops {
@@ -659,6 +664,15 @@ func newBuilder(s *analysis.Study, gs []scores.Grading, round string) *builder {
 	return b
 }
 
+// pointWord names the points of a scale of this step: "whole points", or
+// "multiples of 0.1".
+func pointWord(step float64) string {
+	if step == 1 {
+		return "whole points"
+	}
+	return "multiples of " + fmtDec(step)
+}
+
 // observedScale returns the smallest and largest human rubric score.
 func (b *builder) observedScale() (int, int) {
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -823,15 +837,11 @@ func verdictCode(v analysis.Verdict) float64 {
 
 // analyzePopulation returns the rows of one population, the notes and the
 // number of judge scores dropped from κ as not whole.
-func (b *builder) analyzePopulation(s *analysis.Study, p population, lo, hi int) ([]*row, []report.Note, int) {
+func (b *builder) analyzePopulation(s *analysis.Study, p population, ls labelScale) ([]*row, []report.Note, int) {
 	var rows []*row
 	var notes []report.Note
 	var icc2Missing []string
 	dropped := 0
-	labels := make([]int, 0, hi-lo+1)
-	for v := lo; v <= hi; v++ {
-		labels = append(labels, v)
-	}
 	add := func(inst string, rs []*row) {
 		for _, r := range rs {
 			r.instrument, r.population = inst, p.name
@@ -853,7 +863,7 @@ func (b *builder) analyzePopulation(s *analysis.Study, p population, lo, hi int)
 		var nd int
 		var why string
 		side := func() {
-			kr, nd = kappaRows(d, labels, lo, true)
+			kr, nd = kappaRows(d, ls, true)
 			ir, why = iccRows(d)
 		}
 		rs := alongside(side, func() []*row {
@@ -888,7 +898,7 @@ func (b *builder) analyzePopulation(s *analysis.Study, p population, lo, hi int)
 			return math.NaN()
 		})
 		var kr []*row
-		rs := alongside(func() { kr, _ = kappaRows(d, []int{1, 2, 3}, 1, false) }, func() []*row {
+		rs := alongside(func() { kr, _ = kappaRows(d, wholeLabels(1, 3), false) }, func() []*row {
 			return alphaRows(d, []string{AlphaNominal}, "units = (response, checklist item); categories hit, partial, miss")
 		})
 		rs = append(rs, kr...)

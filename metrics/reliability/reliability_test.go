@@ -17,7 +17,7 @@ import (
 // (NaN = not graded): unit u is question q%02d(u+1) answered by model "m";
 // grader g is human "g<g+1>" unless listed in judges.
 func studyFromMatrix(data [][]float64, lo, hi int, judges map[int]bool) *analysis.Study {
-	s := &analysis.Study{MainRound: "main", Attributes: []string{"A"}, ScaleMin: lo, ScaleMax: hi}
+	s := &analysis.Study{MainRound: "main", Attributes: []string{"A"}, ScaleMin: float64(lo), ScaleMax: float64(hi)}
 	for u := range data[0] {
 		for g := range data {
 			v := data[g][u]
@@ -271,7 +271,10 @@ func TestReplicatesMatchDuplicatedData(t *testing.T) {
 			type rs func(ratings) []*row
 			makers := []rs{
 				func(x ratings) []*row { return alphaRows(x, []string{AlphaNominal, AlphaOrdinal, AlphaInterval}, "") },
-				func(x ratings) []*row { r, _ := kappaRows(x, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 1, true); return r },
+				func(x ratings) []*row {
+					r, _ := kappaRows(x, labelsOf([]int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 1), true)
+					return r
+				},
 				func(x ratings) []*row { r, _ := iccRows(x); return r },
 			}
 			for _, mk := range makers {

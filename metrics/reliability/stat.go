@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/euroexec/euroexec/metrics/stats"
 )
@@ -993,16 +994,102 @@ func (s *scratch) floats(i, n int) []float64 {
 	return b
 }
 
+// maxKappaLabels is the most points of a scale κ is computed on: each
+// grader pair's κ takes a points × points table (stats.CohenKappaDetail),
+// so a wider scale leaves κ out with a note and memory stays bounded.
+const maxKappaLabels = 1001
+
+// labelScale maps rubric values to κ's labels: value lo + i·step is label
+// i of labels. With step 1 and a whole lo the labels are the values.
+type labelScale struct {
+	lo, step float64
+	labels   []int
+	points   int64 // points of the scale; labels is nil above maxKappaLabels
+}
+
+// wholeLabels is the scale lo…hi in whole points.
+func wholeLabels(lo, hi int) labelScale {
+	ls := labelScale{lo: float64(lo), step: 1, points: int64(hi - lo + 1)}
+	if ls.points <= maxKappaLabels {
+		for v := lo; v <= hi; v++ {
+			ls.labels = append(ls.labels, v)
+		}
+	}
+	return ls
+}
+
+// stepLabels is the scale lo…hi in steps of step (step 1 with a whole lo:
+// wholeLabels); labels are then 0, 1, … (κ, weighted or not, does not
+// change under a linear map of the labels).
+func stepLabels(lo, hi, step float64) labelScale {
+	if step == 1 && lo == math.Trunc(lo) && hi == math.Trunc(hi) {
+		return wholeLabels(int(lo), int(hi))
+	}
+	ls := labelScale{lo: lo, step: step, points: int64(math.Round((hi-lo)/step)) + 1}
+	if ls.points <= maxKappaLabels {
+		for i := range int(ls.points) {
+			ls.labels = append(ls.labels, i)
+		}
+	}
+	return ls
+}
+
+// index is the label index of v; -1 when v is not a point of the scale
+// (an averaged judge score).
+func (ls labelScale) index(v float64) int {
+	L := len(ls.labels)
+	if ls.step == 1 && ls.lo == math.Trunc(ls.lo) {
+		i := int(v) - int(ls.lo)
+		if v != math.Trunc(v) || i < 0 || i >= L {
+			return -1
+		}
+		return i
+	}
+	x := math.Round((v - ls.lo) / ls.step)
+	if x < 0 || x >= float64(L) || math.Abs(ls.lo+x*ls.step-v) > 1e-9*math.Max(1, math.Abs(v)) {
+		return -1
+	}
+	return int(x)
+}
+
+// describe names the labels for the table's note.
+func (ls labelScale) describe() string {
+	if ls.step == 1 && ls.lo == math.Trunc(ls.lo) {
+		return fmt.Sprintf("labels %d…%d", ls.labels[0], ls.labels[len(ls.labels)-1])
+	}
+	hi := ls.lo + float64(ls.points-1)*ls.step
+	return fmt.Sprintf("labels %s…%s in steps of %s", fmtDec(ls.lo), fmtDec(hi), fmtDec(ls.step))
+}
+
+// fmtDec writes a scale value in its shortest decimal form (rounded to 9
+// places first, so that 0.1·3 reads 0.3).
+func fmtDec(v float64) string {
+	return strconv.FormatFloat(math.Round(v*1e9)/1e9, 'f', -1, 64)
+}
+
 // kappaRows returns the pair-averaged Cohen's κ (and, when weighted, the
-// quadratic-weighted κ) of d over labels (consecutive integers starting at
-// lo), and the number of values dropped as not whole labels.
+// quadratic-weighted κ) of d over the labels of ls, and the number of
+// values dropped as not points of the scale.
 //
 // Grader pairs are numbered as they first come in unit order. Each pair's
 // point κ is stats.CohenKappaDetail on its labels (κ depends on them only
 // through the confusion matrix, so they are expanded from its counts); the
 // replicates' packed sums are built question by question straight from the
 // units (packedCells), with no list of cells per pair.
-func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
+func kappaRows(d ratings, ls labelScale, weighted bool) ([]*row, int) {
+	if ls.points > maxKappaLabels {
+		names := []string{Kappa}
+		if weighted {
+			names = append(names, KappaQuadratic)
+		}
+		rows := make([]*row, len(names))
+		for i, n := range names {
+			rows[i] = &row{statistic: n, value: math.NaN(),
+				note: fmt.Sprintf("left out: the scale has %d points; κ is computed on scales of at most %d points", ls.points, maxKappaLabels)}
+		}
+		return rows, 0
+	}
+	labels := ls.labels
 	L := len(labels)
 	G := len(d.graders)
 	type pairData struct {
@@ -1013,13 +1100,7 @@ func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 	pid := make([]int32, G*G) // pair index + 1 of graders (g1, g2), 0 = none yet
 	var pairs []*pairData
 	// label of value v of a unit, -1 when it is not a whole label
-	label := func(v float64) int {
-		i := int(v) - lo
-		if v != math.Trunc(v) || i < 0 || i >= L {
-			return -1
-		}
-		return i
-	}
+	label := ls.index
 	dropped := 0
 	for _, ru := range d.units {
 		for x, vx := range ru.vals {
@@ -1109,7 +1190,7 @@ func kappaRows(d ratings, labels []int, lo int, weighted bool) ([]*row, int) {
 		if den > 0 {
 			r.value = num / den
 		}
-		r.note = fmt.Sprintf("mean over %d grader pairs weighted by shared units; labels %d…%d", used, labels[0], labels[L-1])
+		r.note = fmt.Sprintf("mean over %d grader pairs weighted by shared units; %s", used, ls.describe())
 		if undefined > 0 {
 			r.note += fmt.Sprintf("; %d pairs with κ undefined left out", undefined)
 		}

@@ -43,6 +43,10 @@ type Options struct {
 	ChecklistThreshold float64
 	// PartialCredit is what a partial verdict counts, in [0,1]; default 0.5.
 	PartialCredit float64
+	// Lower is a lower-is-better rubric ([rubric] direction = "lower"):
+	// solved needs rubric mean ≤ RubricThreshold. Compute, Each, FromRows
+	// and FromView take it from the study (Study.LowerIsBetter).
+	Lower bool
 }
 
 // DefaultOptions returns the EuroExec rule.
@@ -200,7 +204,7 @@ func (sc *Scorer) score(runs []study.Grading, rubric []float64) Grading {
 }
 
 // Rule is the Solve rule: with a rubric and a checklist, solved needs
-// rubric mean ≥ RubricThreshold and checklist rate ≥ ChecklistThreshold;
+// rubric mean ≥ RubricThreshold (≤ with Options.Lower) and checklist rate ≥ ChecklistThreshold;
 // with only one instrument, that instrument's condition. Undefined when a
 // score the rule needs is undefined (or the study has neither instrument).
 // Comparisons are exact when the scores and thresholds are exact fractions.
@@ -214,7 +218,10 @@ func (sc *Scorer) Rule(g *Grading) int8 {
 			return Undefined
 		}
 		if g.RubricRat.OK() && sc.rubOK {
-			ok = g.RubricRat.Cmp(sc.rubThr) >= 0
+			c := g.RubricRat.Cmp(sc.rubThr)
+			ok = c >= 0 && !sc.opt.Lower || c <= 0 && sc.opt.Lower
+		} else if sc.opt.Lower {
+			ok = g.RubricMean <= sc.opt.RubricThreshold
 		} else {
 			ok = g.RubricMean >= sc.opt.RubricThreshold
 		}
@@ -343,6 +350,7 @@ func OrCompute(given []Grading, s *study.Study, opt Options) []Grading {
 // Scorer: the one definition in Go, used for studies built in memory (tests,
 // Go callers) and as the oracle the view grading_scores is tested against.
 func FromRows(s *study.Study, opt Options) []Grading {
+	opt.Lower = s.LowerIsBetter
 	gs, _ := Sorted(s.Gradings)
 	return NewScorer(len(s.Attributes), HasChecklist(gs), opt).Collapse(gs)
 }
@@ -399,6 +407,7 @@ func Each(s *study.Study, opt Options, fn func(g *Grading)) {
 // reused value) instead of returning them; false, before any call, when
 // FromView would return false.
 func eachFromView(s *study.Study, opt Options, fn func(g *Grading)) bool {
+	opt.Lower = s.LowerIsBetter
 	if s.Scores == nil || opt.PartialCredit != s.ScoreRule.PartialCredit {
 		return false
 	}
@@ -408,7 +417,7 @@ func eachFromView(s *study.Study, opt Options, fn func(g *Grading)) bool {
 	nA := len(s.Attributes)
 	sc := NewScorer(nA, s.ScoreRule.HasChecklist, opt)
 	sc.HasRubric = s.ScoreRule.HasRubric
-	sameRule := opt.RubricThreshold == s.ScoreRule.RubricThreshold && opt.ChecklistThreshold == s.ScoreRule.ChecklistThreshold
+	sameRule := opt.RubricThreshold == s.ScoreRule.RubricThreshold && opt.ChecklistThreshold == s.ScoreRule.ChecklistThreshold && opt.Lower == s.ScoreRule.Lower
 	gs := s.Gradings
 	own := 0  // gradings whose attribute means are computed here
 	next := 0 // index into gs of the next row's first run

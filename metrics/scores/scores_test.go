@@ -210,3 +210,35 @@ func checkEach(t *testing.T, s *analysis.Study, opt Options, want []Grading) {
 		t.Errorf("Each passed\n%s\nwant Compute's\n%s", g, w)
 	}
 }
+
+// TestRuleLower checks the Solve rule on a lower-is-better rubric
+// (penalties, threshold 1): a mean at most 1 solves, exactly at the
+// threshold too; the same gradings on a higher-is-better rubric solve the
+// other way round.
+func TestRuleLower(t *testing.T) {
+	tests := []struct {
+		name   string
+		scores []float64
+		lower  bool
+		want   int8
+	}{
+		{"below threshold", []float64{0.1, 0.5}, true, Solved},
+		{"at threshold", []float64{0.9, 1.1}, true, Solved},
+		{"just above", []float64{1, 1.1}, true, Unsolved},
+		{"above, higher is better", []float64{1, 1.1}, false, Solved},
+		{"below, higher is better", []float64{0.1, 0.5}, false, Unsolved},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Helper()
+			s := &analysis.Study{Attributes: []string{"A", "B"}, LowerIsBetter: tc.lower, Gradings: []analysis.Grading{
+				{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "m1", Rubric: tc.scores},
+			}}
+			opt := Options{RubricThreshold: 1, ChecklistThreshold: 0.6, PartialCredit: 0.5}
+			got := Compute(s, opt)
+			if len(got) != 1 || got[0].Solve != tc.want {
+				t.Fatalf("got %+v, want solve %d", got, tc.want)
+			}
+		})
+	}
+}

@@ -47,8 +47,9 @@ const SmallQuestions = 30
 
 // Finding is one headline sentence.
 type Finding struct {
-	// Topic is one of "winner", "ties", "rubric", "reliability", "judges",
-	// "sample".
+	// Topic is one of "primary" (the leader by a primary metric other than
+	// Solve Rate and rubric), "winner", "ties", "rubric", "reliability",
+	// "judges", "sample".
 	Topic string
 	// Text is the sentence, plain text (the writers escape it).
 	Text string
@@ -75,6 +76,9 @@ type Model struct {
 	Questions int64
 	Gradings  int64
 	Group     string // compact letter display (Solve Rate)
+	// Value is the model's value of the metric it is ordered by (the
+	// Solve Rate in Ranking, the primary metric in RankingBy).
+	Value float64
 }
 
 // Ranking returns the models of the summary table's human rows on all
@@ -101,6 +105,7 @@ func Ranking(r *report.Report) []Model {
 			Rubric: num(row, c, "rubric"), RubricLo: num(row, c, "rubric_lo"), RubricHi: num(row, c, "rubric_hi"),
 			Questions: integer(row, c, "n_questions"), Gradings: integer(row, c, "n_gradings"),
 			Group: str(row, c.i("group_solve_rate"))}
+		m.Value = m.SolveRate
 		out = append(out, m)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -189,9 +194,10 @@ func Make(r *report.Report) Findings {
 		}
 	}
 	if len(models) > 0 {
+		lower := setting(r, "rubric.direction") == "lower"
 		best := -1
 		for i, m := range models {
-			if !math.IsNaN(m.Rubric) && (best < 0 || m.Rubric > models[best].Rubric) {
+			if !math.IsNaN(m.Rubric) && (best < 0 || m.Rubric > models[best].Rubric != lower && m.Rubric != models[best].Rubric) {
 				best = i
 			}
 		}
@@ -201,7 +207,11 @@ func Make(r *report.Report) Findings {
 			if !math.IsNaN(m.RubricLo) && !math.IsNaN(m.RubricHi) {
 				iv = " " + format.PointsInterval(m.RubricLo, m.RubricHi)
 			}
-			add("rubric", "By mean rubric score, %s leads with %s points%s%s.", m.Name, format.Points(m.Rubric), iv, scale(r))
+			if lower {
+				add("rubric", "By mean %s, %s leads with the lowest, %s points%s%s (fewer penalty points are better).", measure(r), m.Name, format.Points(m.Rubric), iv, scale(r))
+			} else {
+				add("rubric", "By mean rubric score, %s leads with %s points%s%s.", m.Name, format.Points(m.Rubric), iv, scale(r))
+			}
 		}
 	}
 	if s := raterAdjusted(r); s != "" {
@@ -218,8 +228,36 @@ func Make(r *report.Report) Findings {
 	for _, s := range small(r, models) {
 		add("sample", "%s", s)
 	}
+	f.Headlines = primaryFirst(r, f.Headlines, models)
 	f.Methods = methods(r)
 	return f
+}
+
+// primaryFirst puts the finding on the primary metric first, when it is
+// not the Solve Rate: the rubric finding, or for the checklist, pairwise
+// judgments and PRBench a finding naming the leader by that metric.
+func primaryFirst(r *report.Report, hs []Finding, models []Model) []Finding {
+	p := PrimaryOf(r)
+	switch p.Key {
+	case "solve_rate":
+		return hs
+	case "rubric":
+		for i, h := range hs {
+			if h.Topic == "rubric" {
+				return append([]Finding{h}, append(hs[:i:i], hs[i+1:]...)...)
+			}
+		}
+		return hs
+	}
+	if len(models) == 0 {
+		return hs
+	}
+	by := RankingBy(r, p)
+	if math.IsNaN(by[0].Value) {
+		return hs
+	}
+	lead := Finding{Topic: "primary", Text: fmt.Sprintf("By %s, %s leads with %s.", p.Label, by[0].Name, p.FormatPrimary(by[0].Value))}
+	return append([]Finding{lead}, hs...)
 }
 
 // against splits the other models into those the winner is significantly
@@ -403,13 +441,30 @@ func setting(r *report.Report, key string) string {
 	return ""
 }
 
-// scale says the rubric scale from the settings: " on the 1–5 scale".
+// scale says the rubric scale from the settings: " on the 1–5 scale",
+// " on the 0–25 scale in steps of 0.1, lower is better".
 func scale(r *report.Report) string {
 	lo, hi := setting(r, "rubric.min"), setting(r, "rubric.max")
 	if lo == "" || hi == "" {
 		return ""
 	}
-	return " on the " + lo + "–" + hi + " scale"
+	s := " on the " + lo + "–" + hi + " scale"
+	if st := setting(r, "rubric.step"); st != "" {
+		s += " in steps of " + st
+	}
+	if setting(r, "rubric.direction") == "lower" {
+		s += ", lower is better"
+	}
+	return s
+}
+
+// measure names the rubric mean: the attribute when the rubric has one
+// ("MQM"), else "rubric score".
+func measure(r *report.Report) string {
+	if a := setting(r, "rubric.attributes"); a != "" && !strings.Contains(a, ", ") {
+		return a
+	}
+	return "rubric score"
 }
 
 // methods writes the Methods paragraph.
@@ -465,12 +520,16 @@ func methods(r *report.Report) string {
 	if p := setting(r, "solve.partial_credit"); p != "" {
 		pc = fmt.Sprintf(" (a partial verdict counts %s)", p)
 	}
+	least := "at least"
+	if setting(r, "rubric.direction") == "lower" {
+		least = "at most"
+	}
 	solve, rule := true, true
 	switch {
 	case rubric && checklist && rt != "" && ct != "":
-		fmt.Fprintf(&b, " A response counts as solved when its mean rubric score is at least %s and at least %s of its checklist is fulfilled%s", rt, cp, pc)
+		fmt.Fprintf(&b, " A response counts as solved when its mean rubric score is %s %s and at least %s of its checklist is fulfilled%s", least, rt, cp, pc)
 	case rubric && !checklist && rt != "":
-		fmt.Fprintf(&b, " A response counts as solved when its mean rubric score is at least %s", rt)
+		fmt.Fprintf(&b, " A response counts as solved when its mean rubric score is %s %s", least, rt)
 	case checklist && !rubric && ct != "":
 		fmt.Fprintf(&b, " A response counts as solved when at least %s of its checklist is fulfilled%s", cp, pc)
 	default:

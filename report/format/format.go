@@ -289,26 +289,28 @@ func cell(row []any, i int) any {
 }
 
 // Order is how the terminal summary and the site's tables order the models:
-// OrderRank, by the headline metric (Solve Rate, highest first; the
-// default, also for ""), or OrderAlpha, by display name. The place (#) by
-// Solve Rate is shown either way. *Order is a command-line flag value
-// (`euroexec run --order`).
+// OrderRank (the default, also for "") or its synonym OrderPrimary, by the
+// primary metric ([report] primary; Solve Rate, highest first, unless the
+// study sets another), or OrderAlpha, by display name. The place (#) by
+// the primary metric is shown either way. *Order is a command-line flag
+// value (`euroexec run --order`).
 type Order string
 
 // Orders accepted by Order.Set.
 const (
-	OrderRank  Order = "rank"
-	OrderAlpha Order = "alpha"
+	OrderRank    Order = "rank"
+	OrderPrimary Order = "primary"
+	OrderAlpha   Order = "alpha"
 )
 
-// Set parses a flag value: "rank" or "alpha".
+// Set parses a flag value: "rank", "primary" or "alpha".
 func (o *Order) Set(s string) error {
 	switch Order(s) {
-	case OrderRank, OrderAlpha:
+	case OrderRank, OrderPrimary, OrderAlpha:
 		*o = Order(s)
 		return nil
 	}
-	return fmt.Errorf("order %q: expected rank (by Solve Rate) or alpha (by model name)", s)
+	return fmt.Errorf("order %q: expected rank or primary (by the primary metric, Solve Rate unless [report] primary says otherwise) or alpha (by model name)", s)
 }
 
 // String is the order's flag value; "rank" for the zero Order.
@@ -320,4 +322,4 @@ func (o Order) String() string {
 }
 
 // Type names the flag's values in --help.
-func (o *Order) Type() string { return "rank|alpha" }
+func (o *Order) Type() string { return "rank|primary|alpha" }

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,14 +33,18 @@ func (b *builder) solveRule() string {
 	if v, err := strconv.ParseFloat(ct, 64); err == nil {
 		ct = strconv.FormatFloat(v*100, 'f', -1, 64) + " %"
 	}
+	rel, lower := "≥", ""
+	if b.setting("rubric.direction") == "lower" {
+		rel, lower = "≤", " (lower is better)"
+	}
 	rubric, checklist := findings.Has(b.r, "rubric"), findings.Has(b.r, "checklist")
 	switch {
 	case rubric && !checklist:
-		return "mean rubric score ≥ " + rt + " points"
+		return "mean rubric score " + rel + " " + rt + " points" + lower
 	case checklist && !rubric:
 		return "checklist fulfilment ≥ " + ct
 	}
-	return "mean rubric score ≥ " + rt + " points and checklist fulfilment ≥ " + ct
+	return "mean rubric score " + rel + " " + rt + " points" + lower + " and checklist fulfilment ≥ " + ct
 }
 
 func (b *builder) scale() string {
@@ -47,7 +52,14 @@ func (b *builder) scale() string {
 	if lo == "" || hi == "" {
 		return ""
 	}
-	return " on the " + lo + "–" + hi + " scale"
+	s := " on the " + lo + "–" + hi + " scale"
+	if st := b.setting("rubric.step"); st != "" {
+		s += " in steps of " + st
+	}
+	if b.setting("rubric.direction") == "lower" {
+		s += ", lower is better"
+	}
+	return s
 }
 
 // howToRead is the index's guide to the numbers.
@@ -67,7 +79,7 @@ func (b *builder) howToRead() []report.KV {
 	return append(kv, []report.KV{
 		{Key: "Intervals [lo, hi]", Value: "A value followed by [lo, hi] is an estimate with its 95 % interval: the range a cluster bootstrap over questions puts the true value in, 95 times in 100. Rate intervals lie inside [0 %, 100 %]. Overlapping intervals do not mean two models are equal, and separate intervals are not a test: read the group letters."},
 		{Key: "Group letters", Value: "Models that share a letter (a, b, …) do not differ significantly after Holm's adjustment for many comparisons (α = 0.05); a model marked \"ab\" cannot be told apart from models in group a or in group b."},
-		{Key: "Rank (#)", Value: "Tables are ordered by Solve Rate, highest first; # is the place, equal rates share it. Click a column head to sort by it."},
+		{Key: "Rank (#)", Value: "Tables are ordered by " + b.headline().describe() + "; # is the place, equal " + b.headline().plural() + " share it. Click a column head to sort by it."},
 		{Key: "p-values", Value: "Three decimals from 0.001 up, scientific notation below (8.2e-07 = 0.00000082)."},
 		{Key: "Differences", Value: "A difference of two rates (a judge's bias, say) is in percentage points (pp); a difference of scores in rubric points."},
 		{Key: "Reliability", Value: reliability},
@@ -106,13 +118,59 @@ func (b *builder) sectionDefinitions(key string) []report.KV {
 	return nil
 }
 
+// headline is the metric the site's model tables are ordered by: the
+// primary metric (findings.PrimaryOf), Solve Rate by default.
+type headline struct {
+	// key is the primary metric (findings.Primary.Key).
+	key string
+	// column is the metric's column (solve_rate, rubric, checklist_rate); a
+	// table without it is ordered by byModel, else by Solve Rate.
+	column string
+	// byModel are the values by model of a metric without a column in the
+	// model tables (pairwise ratings, PRBench scores); nil otherwise.
+	byModel map[string]float64
+	// lower: lower values are better.
+	lower bool
+	// label names the metric ("Solve Rate").
+	label string
+}
+
+// describe says the order: "Solve Rate, highest first".
+func (h headline) describe() string {
+	if h.lower {
+		return h.label + ", lowest first"
+	}
+	return h.label + ", highest first"
+}
+
+// plural names the compared values: "rates" for Solve Rate (the wording
+// of the default), else "values".
+func (h headline) plural() string {
+	if h.label == "Solve Rate" {
+		return "rates"
+	}
+	return "values"
+}
+
+// headlineOf is the headline of the report: its primary metric.
+func headlineOf(r *report.Report) headline {
+	p := findings.PrimaryOf(r)
+	h := headline{key: p.Key, column: p.Column, lower: p.Lower, label: p.Label}
+	if p.Column == "" {
+		h.byModel = findings.PrimaryValues(r, p)
+	}
+	return h
+}
+
 // headlineOrder orders the rows of a table with a model and a solve_rate
-// column by Solve Rate, highest first, within blocks of equal set, graders
-// and judge, and gives each row its place (equal rates share it). With
+// column by the headline metric h (Solve Rate, highest first, by default;
+// the table's h.column when it has it, else h.byModel), best first, within
+// blocks of equal set, graders and judge, and gives each row its place
+// (equal values share it). With
 // format.OrderAlpha the rows of a block are ordered by the model's display
 // name (name) instead, keeping their places. ok is false for other tables,
 // which keep their order.
-func headlineOrder(t *report.Table, by format.Order, name func(string) string) (order []int, rank []int, ok bool) {
+func headlineOrder(t *report.Table, by format.Order, name func(string) string, h headline) (order []int, rank []int, ok bool) {
 	idx := map[string]int{}
 	for i, c := range t.Columns {
 		idx[c.Name] = i
@@ -139,11 +197,27 @@ func headlineOrder(t *report.Table, by format.Order, name func(string) string) (
 		}
 		block[r] = blockOf[key]
 	}
+	vi, lower := si, false
+	if i, ok := idx[h.column]; ok && h.column != "" {
+		vi, lower = i, h.lower
+	}
+	mi := idx["model"]
+	// undefined values sort last and share their place
+	missing := math.Inf(-1)
+	if lower {
+		missing = math.Inf(1)
+	}
 	rate := func(r int) float64 {
-		if v, ok := at(t.Rows[r], si).(float64); ok && v == v {
+		if h.byModel != nil && vi == si {
+			if v, ok := h.byModel[cellString(at(t.Rows[r], mi))]; ok && v == v {
+				return v
+			}
+			return missing
+		}
+		if v, ok := at(t.Rows[r], vi).(float64); ok && v == v {
 			return v
 		}
-		return -1
+		return missing
 	}
 	order = make([]int, len(t.Rows))
 	for i := range order {
@@ -153,6 +227,9 @@ func headlineOrder(t *report.Table, by format.Order, name func(string) string) (
 		ra, rb := order[a], order[b]
 		if block[ra] != block[rb] {
 			return block[ra] < block[rb]
+		}
+		if lower {
+			return rate(ra) < rate(rb)
 		}
 		return rate(ra) > rate(rb)
 	})
@@ -173,7 +250,6 @@ func headlineOrder(t *report.Table, by format.Order, name func(string) string) (
 	for i, r := range order {
 		placeOf[r] = rank[i]
 	}
-	mi := idx["model"]
 	key := func(r int) string {
 		id := cellString(at(t.Rows[r], mi))
 		return strings.ToLower(name(id)) + "\x00" + id

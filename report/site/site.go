@@ -240,7 +240,13 @@ type builder struct {
 	// questionTop is the "top" template rendered once for every question
 	// page (writeQuestions); "" before
 	questionTop template.HTML
+	// head is the metric the model tables are ordered by (the report's
+	// primary metric), computed once by newBuilder.
+	head headline
 }
+
+// headline returns the report's primary metric.
+func (b *builder) headline() headline { return b.head }
 
 type navItem struct {
 	Key, Title, File string
@@ -255,7 +261,7 @@ type sectionContent struct {
 
 func newBuilder(r *report.Report, opt Options, noECharts bool) *builder {
 	b := &builder{r: r, opt: opt, noECharts: noECharts, sections: map[string]*sectionContent{}, tableSec: map[string]string{},
-		style: newChartStyle(r)}
+		style: newChartStyle(r), head: headlineOf(r)}
 	known := map[string]string{}
 	for _, s := range sectionTitles {
 		known[s.key] = s.title
@@ -622,6 +628,15 @@ func (b *builder) writeQuestionIndex(dir string) error {
 // figure on the summary table, else the first bar figure whose id names the
 // Solve Rate.
 func (b *builder) headlineFigure() *report.Figure {
+	// a primary metric with its own figure: the humans' Bradley–Terry
+	// ratings, or the humans' clipped PRBench scores
+	if id := map[string]string{"pairwise": "pairwise_bt_ratings", "prbench": "prbench_clipped_humans"}[b.head.key]; id != "" {
+		for _, f := range b.r.Figures {
+			if f != nil && f.ID == id {
+				return f
+			}
+		}
+	}
 	for _, f := range b.r.Figures {
 		if f != nil && f.Table == "summary" && (f.Kind == report.Bar || f.Kind == report.Histogram) {
 			return f
@@ -755,9 +770,10 @@ func (b *builder) tableView(t *report.Table, ids map[string]bool) tableView {
 		doc += "(CSV column: " + csv + ")"
 		tv.Grid.Head = append(tv.Grid.Head, headCell{Name: name, Doc: doc, CSV: csv, Num: c.Kind != report.Text && c.Kind != report.Link})
 	}
-	order, rank, ranked := headlineOrder(t, b.opt.Order, b.style.name)
+	h := b.headline()
+	order, rank, ranked := headlineOrder(t, b.opt.Order, b.style.name, h)
 	if ranked {
-		tv.Grid.Head = append([]headCell{{Name: "#", Doc: "place by Solve Rate within its block, highest first; equal rates share it (not in the CSV)", Num: true}}, tv.Grid.Head...)
+		tv.Grid.Head = append([]headCell{{Name: "#", Doc: "place by " + h.describe() + " within its block; equal " + h.plural() + " share it (not in the CSV)", Num: true}}, tv.Grid.Head...)
 		tv.Ranked = true
 	}
 	n := min(len(t.Rows), b.opt.MaxTableRows)

@@ -269,7 +269,7 @@ func TestHeadlineOrder(t *testing.T) {
 		{format.OrderRank, "Alpha:1 beta:1 mid:3 zeta:4 a:1 b:2"},
 		{format.OrderAlpha, "mid:3 Alpha:1 beta:1 zeta:4 a:1 b:2"},
 	} {
-		order, rank, ok := headlineOrder(tab, c.by, name)
+		order, rank, ok := headlineOrder(tab, c.by, name, headline{column: "solve_rate", label: "Solve Rate"})
 		if !ok {
 			t.Fatal("not ranked")
 		}
@@ -322,5 +322,65 @@ func TestEvaluatorPageCapped(t *testing.T) {
 	}
 	if idx := string(fs["evaluators/index.html"]); !strings.Contains(idx, `data-sort="4200">4200</td>`) {
 		t.Errorf("evaluators/index.html does not count the judge's 4,200 gradings")
+	}
+}
+
+// With a primary metric other than Solve Rate the tables that have its
+// column are ordered by it (lowest first on a lower-is-better rubric;
+// undefined values last, sharing their place); a metric without a column
+// orders by its values by model.
+func TestHeadlineOrderPrimary(t *testing.T) {
+	tab := &report.Table{Columns: []report.Column{{Name: "model"}, {Name: "solve_rate", Kind: report.Fraction}, {Name: "rubric", Kind: report.Float}},
+		Rows: [][]any{
+			{"a", 0.9, 2.5}, {"b", 0.1, 0.3}, {"c", 0.5, math.NaN()}, {"d", 0.4, 0.3}, {"e", 0.3, nil},
+		}}
+	same := func(id string) string { return id }
+	for _, c := range []struct {
+		name string
+		h    headline
+		want string
+	}{
+		{"solve rate", headline{column: "solve_rate", label: "Solve Rate"}, "a:1 c:2 d:3 e:4 b:5"},
+		{"rubric lower", headline{column: "rubric", lower: true, label: "mean MQM"}, "b:1 d:1 a:3 c:4 e:4"},
+		{"rubric higher", headline{column: "rubric", label: "mean rubric score"}, "a:1 b:2 d:2 c:4 e:4"},
+		{"ratings by model", headline{byModel: map[string]float64{"e": 1200, "b": 1100, "a": 900}, label: "Bradley–Terry rating"}, "e:1 b:2 a:3 c:4 d:4"},
+	} {
+		order, rank, ok := headlineOrder(tab, format.OrderRank, same, c.h)
+		if !ok {
+			t.Fatalf("%s: not ranked", c.name)
+		}
+		var got []string
+		for k, r := range order {
+			got = append(got, fmt.Sprintf("%s:%d", tab.Rows[r][0], rank[k]))
+		}
+		if g := strings.Join(got, " "); g != c.want {
+			t.Errorf("%s: got %s, want %s", c.name, g, c.want)
+		}
+	}
+}
+
+// The index's headline chart is the primary metric's: the Solve Rate (the
+// summary's bar chart) by default, the Bradley–Terry ratings when
+// [report] primary = "pairwise".
+func TestHeadlineFigurePrimary(t *testing.T) {
+	figs := []*report.Figure{
+		{ID: "pairwise_bt_ratings", Kind: report.Bar, Table: "pairwise_models"},
+		{ID: "solve_rate_by_model", Kind: report.Bar, Table: "summary"},
+	}
+	for _, c := range []struct {
+		primary, want string
+	}{
+		{"", "solve_rate_by_model"},
+		{"pairwise", "pairwise_bt_ratings"},
+		{"prbench", "solve_rate_by_model"}, // no PRBench figure: the summary's
+	} {
+		r := &report.Report{Figures: figs}
+		if c.primary != "" {
+			r.Settings = []report.KV{{Key: "report.primary", Value: c.primary}}
+		}
+		b := newBuilder(r, Options{}, true)
+		if f := b.headlineFigure(); f == nil || f.ID != c.want {
+			t.Errorf("primary %q: headline %+v, want %s", c.primary, f, c.want)
+		}
 	}
 }

@@ -208,7 +208,7 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 	// sheets in order.
 	summary := r.Table("summary")
 	if summary != nil {
-		if err := w.tableSheet(SheetSummary, summary); err != nil {
+		if err := w.tableSheet(SheetSummary, byPrimary(summary, findings.PrimaryOf(r))); err != nil {
 			return err
 		}
 	}
