@@ -327,6 +327,7 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 		rep.Inputs = append(rep.Inputs, report.InputFile{Path: f.Path, SHA256: f.SHA256, Rows: f.Rows})
 	}
 	rep.Warnings = append(append(append([]string(nil), ires.Warnings...), twarn...), rep.Warnings...)
+	leaveOutUndefined(rep)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("pipeline: %w", err)
 	}

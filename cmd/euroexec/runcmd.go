@@ -355,7 +355,7 @@ func newStages(w io.Writer, quiet bool) func(string, int) {
 func printSummary(w io.Writer, rep *report.Report, order format.Order) {
 	t := rep.Table("summary")
 	if t == nil {
-		return
+		t = &report.Table{Name: "summary"} // left out: no rows
 	}
 	get := t.Get
 	f64 := func(v any) float64 {

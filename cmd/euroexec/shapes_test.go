@@ -253,6 +253,7 @@ func TestShapeMatrix(t *testing.T) {
 			{"prbench_scores", map[string]string{"set": "all", "graders": "humans", "model": "m2"}, "clipped_mean", frac(1, 6)},
 		}, notes: []string{"rubric_by_attribute,left out: the study has no rubric"},
 			stdout:     []string{"human graders, PRBench criteria, all questions, by clipped score"},
+			absent:     []string{"summary"},
 			methods:    []string{"weighted per-question criteria (PRBench)"},
 			methodsNot: []string{"rubric", "checklist", "Solve Rate"}},
 		{name: "gradings without response dumps", study: func() shapeStudy {
@@ -264,7 +265,11 @@ func TestShapeMatrix(t *testing.T) {
 			s := newShape("", true, "m1")
 			s["grades/humans/main/alice.csv"] = humanSheet("alice", []string{"m1"}, "Quality", "Clarity", "C1", "C2")
 			return s
-		}, wants: summaryWants("humans", "m1", frac(2, 3), frac(7, 2), frac(3, 4), undefined, undefined)},
+		}, wants: summaryWants("humans", "m1", frac(2, 3), frac(7, 2), frac(3, 4), undefined, undefined),
+			// one model, one grader: no pair to compare, no agreement to measure
+			notes:   []string{"pairwise_tests,left out: no rows", `reliability,"left out: every value is undefined (value, lo, hi empty in all`},
+			absent:  []string{"pairwise_tests", "reliability"},
+			methods: []string{"Agreement between graders could not be measured: no response was graded twice."}},
 		{name: "several rounds", study: func() shapeStudy {
 			// bob's second-round sheet gives every response 1s and misses:
 			// the main round's values are alice's alone.
