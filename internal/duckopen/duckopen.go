@@ -22,6 +22,8 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+
+	"github.com/euroexec/euroexec/outsafe"
 )
 
 // DB is an open DuckDB database and the temporary folder it may spill to,
@@ -72,7 +74,9 @@ func Open(path string, o Options) (*DB, error) {
 	if o.Threads > 0 && (threads == 0 || o.Threads < threads) {
 		threads = o.Threads
 	}
-	tmp, err := os.MkdirTemp("", "euroexec-duckdb-*")
+	// leased like every scratch folder, so that the next command removes
+	// it when this process is killed (outsafe.CleanScratch)
+	tmp, err := outsafe.ScratchDir("duckdb")
 	if err != nil {
 		return nil, fmt.Errorf("duckdb temporary folder: %w", err)
 	}
