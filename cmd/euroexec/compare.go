@@ -46,7 +46,7 @@ func compareCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: "compare matches models (by name, or --map old=new), questions (by question_id) and evaluators and\n" +
 			"judges (by name) between runs, and writes OUT/tables/compare_*.csv and judge_drift.csv,\n" +
 			"OUT/report.xlsx and OUT/site/: each model's change of Solve Rate, rubric, checklist rate,\n" +
-			"average rank and win rate with a paired cluster-bootstrap interval over the shared questions,\n" +
+			"average rank and win rate with a cluster-robust t interval over questions (paired where shared),\n" +
 			"flagged when significant after Holm across the table; the questions that regressed; judges\n" +
 			"that score the same responses differently; rank flips; with three runs or more, the trend.\n" +
 			"Each run is a report folder of `euroexec run` (its study.duckdb is read) or a study folder\n" +

@@ -1,5 +1,5 @@
 // Package compare compares runs of a study: two runs (OLD and NEW) side by
-// side with paired cluster-bootstrap intervals of every change, item-level
+// side with cluster-robust tests and intervals of every change, item-level
 // regressions, judge drift and rank flips, and k ≥ 3 runs as a trend.
 //
 // It is pure computation over loaded studies (analysis.Study, as
@@ -16,7 +16,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"runtime"
 	"sync"
 
@@ -44,8 +43,10 @@ type Run struct {
 
 // Options are the comparison's settings.
 type Options struct {
-	// Bootstrap is the number of bootstrap replicates; default 2000. 0
-	// leaves every interval empty and flags nothing.
+	// Bootstrap is the number of bootstrap replicates behind the rank
+	// intervals and each run's own intervals; default 2000. 0 leaves those
+	// empty. The tests and the intervals of changes are cluster-robust t
+	// (stats.RatioContrast) and need no replicates.
 	Bootstrap int
 	// Seed seeds replicate r's PCG stream as (Seed, r); default 1.
 	Seed uint64
@@ -150,22 +151,6 @@ func Analyze(ctx context.Context, runs []Run, opt Options) (report.Part, error) 
 		return part, err
 	}
 	return c.part(), nil
-}
-
-// pValue is the two-sided normal-approximation p-value of an estimate
-// whose bootstrap standard error is se: 2·(1 − Φ(|est|/se)). A zero
-// standard error gives 1 for a zero estimate and 0 otherwise; NaN when the
-// estimate or se is undefined.
-func pValue(est, se float64) float64 {
-	switch {
-	case math.IsNaN(est) || math.IsNaN(se):
-		return math.NaN()
-	case se == 0 && est == 0:
-		return 1
-	case se == 0:
-		return 0
-	}
-	return math.Erfc(math.Abs(est) / se / math.Sqrt2)
 }
 
 // Overview counts the runs' union for the report's "at a glance" block:

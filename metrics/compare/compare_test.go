@@ -258,8 +258,18 @@ func TestHandComputed(t *testing.T) {
 	checkFloat(t, "m1 old solve rate", r[3], 0.5)
 	checkFloat(t, "m1 new solve rate", r[4], 1)
 	checkFloat(t, "m1 delta", r[5], 0.5)
-	if r[8] != "yes" || r[9] != int64(1) || !isNaN(r[6]) || r[11] != "no" {
-		t.Errorf("m1 solve_rate row %v: want paired, 1 shared question (q2), no interval, not flagged", r)
+	if r[8] != "yes" || r[9] != int64(1) || r[11] != "no" {
+		t.Errorf("m1 solve_rate row %v: want paired, 1 shared question (q2), not flagged", r)
+	}
+	// The change's interval is the cluster-robust t interval over the
+	// three questions (q1 old only, q2 both, q3 new only): u = −1/4, 1/4,
+	// 0, SE² = 3/2·1/8 = 3/16 on 2 df; bounds from scipy.stats.t. Like
+	// the test, it needs no replicates (Bootstrap = 0 here).
+	if lo, ok := r[6].(float64); !ok || math.Abs(lo-(-1.3631032838828143)) > 1e-9 {
+		t.Errorf("m1 solve_rate lower bound %v, want −1.3631032838828143", r[6])
+	}
+	if hi, ok := r[7].(float64); !ok || math.Abs(hi-2.3631032838828143) > 1e-9 {
+		t.Errorf("m1 solve_rate upper bound %v, want 2.3631032838828143", r[7])
 	}
 	// Rubric: OLD (3.5 + 2.5)/2 = 3, NEW 3.5. Checklist: OLD (2/3 + 1/3)/2, NEW 2/3.
 	checkFloat(t, "m1 old rubric", findRow(m.Rows, "m1", "rubric", Humans)[3], 3)
@@ -569,30 +579,35 @@ func TestDisjointRuns(t *testing.T) {
 	}
 }
 
+// TestNonInferiorityHand checks NonInferiority against bounds and
+// p-values computed with scipy.stats.t (scipy 1.10).
 func TestNonInferiorityHand(t *testing.T) {
-	// 19 replicates of the change −0.05, −0.04, …, 0.13 (step 0.01).
-	var d []float64
-	for i := range 19 {
-		d = append(d, -0.05+0.01*float64(i))
-	}
-	// the 5th percentile (type 7): h = 18·0.05 = 0.9 → −0.05 + 0.9·0.01 = −0.041
-	lo, p, ni, eq := NonInferiority(d, 0.05, true, 0.05)
-	if math.Abs(lo+0.041) > 1e-12 || !ni || eq {
-		t.Errorf("margin 0.05: lo %v ni %v eq %v; want −0.041, true, false (95th percentile 0.121 ≥ 0.05)", lo, ni, eq)
-	}
-	// one replicate at or below −0.05 → p = 2/20
-	if math.Abs(p-0.1) > 1e-12 {
-		t.Errorf("p = %v, want 0.1", p)
-	}
-	if _, _, ni, _ := NonInferiority(d, 0.04, true, 0.05); ni {
-		t.Error("margin 0.04: non-inferior although the lower bound −0.041 is below −0.04")
-	}
-	// lower is better (avg_rank): the improvement is −change
-	if lo, _, _, _ := NonInferiority(d, 0.2, false, 0.05); math.Abs(lo+0.121) > 1e-12 {
-		t.Errorf("lower is better: lo %v, want −0.121", lo)
-	}
-	if lo, _, ni, _ := NonInferiority(nil, 0.05, true, 0.05); !math.IsNaN(lo) || ni {
-		t.Error("no replicates: a verdict")
+	nan := math.NaN()
+	for _, tc := range []struct {
+		name                    string
+		est, se, df, margin     float64
+		higher                  bool
+		lo, p                   float64
+		nonInferior, equivalent bool
+	}{
+		// lo = 0.02 − t_{0.95,99}·0.015, p = P(T_99 ≥ 0.04/0.015); hi = 0.0449 ≥ 0.02
+		{"non-inferior, not equivalent", 0.02, 0.015, 99, 0.02, true, -0.00490586733994584, 0.004474618611281103, true, false},
+		// lower is better: the improvement is −0.02
+		{"lower is better", 0.02, 0.015, 99, 0.02, false, -0.04490586733994584, 0.5, false, false},
+		// lo = 0.001 − t_{0.95,39}·0.004 > −0.01 and hi = 0.00774 < 0.01
+		{"equivalent", 0.001, 0.004, 39, 0.01, true, -0.005739500477989597, 0.004493556058186617, true, true},
+		{"no standard error", 0.001, nan, 39, 0.01, true, nan, nan, false, false},
+		{"no degrees of freedom", 0.001, 0.004, 0, 0.01, true, nan, nan, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lo, p, ni, eq := NonInferiority(tc.est, tc.se, tc.df, tc.margin, tc.higher, 0.05)
+			close := func(got, want float64) bool {
+				return math.IsNaN(got) == math.IsNaN(want) && !(math.Abs(got-want) > 1e-9)
+			}
+			if !close(lo, tc.lo) || !close(p, tc.p) || ni != tc.nonInferior || eq != tc.equivalent {
+				t.Errorf("got lo %v p %v ni %v eq %v; want %v %v %v %v", lo, p, ni, eq, tc.lo, tc.p, tc.nonInferior, tc.equivalent)
+			}
+		})
 	}
 }
 
@@ -627,7 +642,8 @@ func TestNonInferioritySimulated(t *testing.T) {
 	if size > 0.08 {
 		t.Errorf("size %.3f > 0.08", size)
 	}
-	if power < 0.8 {
-		t.Errorf("power %.3f < 0.8", power)
+	// the normal approximation gives about 0.8 at this design's SE (≈ 2 pp)
+	if power < 0.7 {
+		t.Errorf("power %.3f < 0.7", power)
 	}
 }

@@ -190,13 +190,11 @@ func (c *comparison) modelTable(p string, pb *pairBoot) {
 			r.newLo, r.newHi, _ = interval(column(pb.reps, func(row []float64) float64 { return row[ib] }))
 			r.margin, r.niLo, r.niP = math.NaN(), math.NaN(), math.NaN()
 			if !math.IsNaN(r.delta) {
-				var se float64
-				diffs := column(pb.reps, func(row []float64) float64 { return row[ib] - row[ia] })
-				r.lo, r.hi, se = interval(diffs)
-				r.p = pValue(r.delta, se)
+				t := pb.change(u, k, 0.95)
+				r.lo, r.hi, r.p = t.Lo, t.Hi, t.P
 				if m, ok := c.opt.Margins[metric]; ok {
 					r.margin = m
-					r.niLo, r.niP, r.nonInferior, r.equivalent = NonInferiority(diffs, m, HigherIsBetter[metric], c.opt.Alpha)
+					r.niLo, r.niP, r.nonInferior, r.equivalent = NonInferiority(r.delta, t.SE, t.DF, m, HigherIsBetter[metric], c.opt.Alpha)
 				}
 			}
 			c.modelRows = append(c.modelRows, r)
@@ -270,11 +268,8 @@ func (c *comparison) rankings(p string, pb *pairBoot) {
 			if math.IsNaN(g) {
 				continue
 			}
-			_, _, se := interval(column(pb.reps, func(row []float64) float64 {
-				return (row[outIdx(u, k, 1)] - row[outIdx(v, k, 1)]) - (row[outIdx(u, k, 0)] - row[outIdx(v, k, 0)])
-			}))
 			pairs = append(pairs, pair{u, v})
-			ps = append(ps, pValue(g, se))
+			ps = append(ps, pb.gapChange(u, v, k, 0.95).P)
 		}
 	}
 	_, rej := stats.HolmReject(ps, c.opt.Alpha)
@@ -363,22 +358,14 @@ func (c *comparison) judgeDrift(ctx context.Context) error {
 				r.kappa = stats.CohenKappa(va, vb, []int{0, 1}, stats.KappaUnweighted)
 				r.flipped = float64(flips) / float64(len(va))
 			}
-			if c.opt.Bootstrap > 0 {
-				reps := stats.ClusterBootstrap(len(cl), c.opt.Bootstrap, c.opt.Seed, 1, func(idx []int, out []float64) {
-					var s, m float64
-					for _, i := range idx {
-						s += cl[i][0]
-						m += cl[i][1]
-					}
-					out[0] = s / m
-				})
-				if err := ctx.Err(); err != nil {
-					return fmt.Errorf("compare: %w", err)
-				}
-				var se float64
-				r.lo, r.hi, se = interval(column(reps, func(row []float64) float64 { return row[0] }))
-				r.p = pValue(r.diff, se)
+			// the mean difference with questions as clusters: the
+			// cluster-robust t of run's and compare's other tests
+			sum, n := make([][]float64, len(cl)), make([][]float64, len(cl))
+			for i, x := range cl {
+				sum[i], n[i] = []float64{x[0]}, []float64{x[1]}
 			}
+			t := stats.RatioContrast(sum, n, []float64{1}, 0.95)
+			r.lo, r.hi, r.p = t.Lo, t.Hi, t.P
 		}
 		ps = append(ps, r.p)
 		c.drift = append(c.drift, r)
@@ -583,38 +570,32 @@ var _ = strings.Join
 
 func holm(p []float64) []float64 { return stats.Holm(p) }
 
-// NonInferiority tests, from the bootstrap replicates of a change new − old,
-// whether NEW is not worse than OLD by more than margin (> 0): the
-// improvement d = change (or −change when lower is better) has one-sided
-// lower bound lo, the alpha quantile of the replicates' d; NEW is
-// non-inferior when lo > −margin (a percentile test at level alpha, whose
-// p-value is p = (1 + #{d* ≤ −margin}) / (B + 1)), and equivalent when
-// also the 1 − alpha quantile is below +margin (two one-sided tests,
-// TOST). NaN and false without replicates.
-func NonInferiority(diffs []float64, margin float64, higherBetter bool, alpha float64) (lo, p float64, nonInferior, equivalent bool) {
-	var d []float64
-	for _, x := range diffs {
-		if math.IsNaN(x) {
-			continue
-		}
-		if !higherBetter {
-			x = -x
-		}
-		d = append(d, x)
+// NonInferiority tests whether NEW is not worse than OLD by more than
+// margin (> 0), from the change est = new − old, its cluster-robust
+// standard error se and degrees of freedom df (stats.RatioContrast): the
+// improvement d = est (or −est when lower is better) has the one-sided
+// lower confidence bound lo = d − t_{1−alpha, df}·se; NEW is non-inferior
+// when lo > −margin, with the one-sided p-value P(T_df ≥ (d + margin)/se);
+// equivalent when also d + t_{1−alpha, df}·se < margin (two one-sided
+// tests, TOST). NaN and false when est, se or df is not usable.
+func NonInferiority(est, se, df, margin float64, higherBetter bool, alpha float64) (lo, p float64, nonInferior, equivalent bool) {
+	nan := math.NaN()
+	if math.IsNaN(est) || math.IsNaN(se) || !(df > 0) || !(margin > 0) || !(alpha > 0 && alpha < 1) {
+		return nan, nan, false, false
 	}
-	if len(d) == 0 || !(margin > 0) {
-		return math.NaN(), math.NaN(), false, false
+	d := est
+	if !higherBetter {
+		d = -est
 	}
-	sort.Float64s(d)
-	lo = stats.Percentile(d, 100*alpha)
-	hi := stats.Percentile(d, 100*(1-alpha))
-	worse := 0
-	for _, x := range d {
-		if x <= -margin {
-			worse++
-		}
+	lo, hi := stats.TInterval(d, se, df, 1-2*alpha)
+	switch {
+	case se == 0 && d > -margin:
+		p = 0
+	case se == 0:
+		p = 1
+	default:
+		p = stats.StudentTCDF(-(d+margin)/se, df)
 	}
-	p = float64(1+worse) / float64(len(d)+1)
 	nonInferior = lo > -margin
 	return lo, p, nonInferior, nonInferior && hi < margin
 }

@@ -39,7 +39,7 @@ func (c *comparison) part() report.Part {
 			len(c.rd), c.old.run.Label, c.new.run.Label)})
 	}
 	if c.opt.Bootstrap == 0 {
-		p.Notes = append(p.Notes, report.Note{Table: ModelsTable, Reason: "bootstrap = 0: no intervals, nothing flagged"})
+		p.Notes = append(p.Notes, report.Note{Table: ModelsTable, Reason: "bootstrap = 0: no rank intervals and no per-run intervals (the changes are tested without replicates)"})
 	}
 	return p
 }
@@ -47,7 +47,7 @@ func (c *comparison) part() report.Part {
 func (c *comparison) modelsTable() *report.Table {
 	t := &report.Table{Name: ModelsTable, Title: "Compare runs: change per model and metric", Section: Section,
 		Doc: "Each model's Solve Rate, rubric, checklist rate, average rank and win rate in OLD and NEW, per grader population, " +
-			"with a 95 % paired cluster-bootstrap interval of the change; flagged rows change significantly after Holm's correction across the table.",
+			"with a 95 % cluster-robust t interval of the change (questions as clusters, paired where both runs graded them); flagged rows change significantly after Holm's correction across the table.",
 		Columns: []report.Column{
 			col("model", report.Text, "model name (after --map renames)"),
 			col("metric", report.Text, "solve_rate, rubric, checklist_rate, avg_rank or win_rate, as in summary.csv (main round, human label left out)"),
@@ -55,11 +55,11 @@ func (c *comparison) modelsTable() *report.Table {
 			col("old", report.Float, "the metric in OLD; empty when the model has no gradings there"),
 			col("new", report.Float, "the metric in NEW; empty when the model has no gradings there"),
 			col("delta", report.Float, "new − old"),
-			col("delta_lo", report.Float, "95 % bootstrap percentile interval of the change, lower end"),
-			col("delta_hi", report.Float, "95 % bootstrap percentile interval of the change, upper end"),
+			col("delta_lo", report.Float, "95 % cluster-robust t interval of the change, lower end"),
+			col("delta_hi", report.Float, "95 % cluster-robust t interval of the change, upper end"),
 			col("paired", report.Text, "yes: the model has gradings of this population on questions of both runs, resampled together (paired); no: none, each run resampled alone"),
 			col("n_shared_questions", report.Int, "questions on which the model has gradings of this population in both runs"),
-			col("p_holm", report.Float, "Holm-adjusted two-sided p-value of the change (normal approximation with the bootstrap standard error)"),
+			col("p_holm", report.Float, "Holm-adjusted two-sided p-value of the change (cluster-robust t; McNemar mid-p for one 0/1 grading a side on shared questions)"),
 			col("flagged", report.Text, "yes when p_holm < alpha (0.05): the change is significant after Holm across the table"),
 		}}
 	p := make([]float64, len(c.modelRows))
@@ -71,8 +71,8 @@ func (c *comparison) modelsTable() *report.Table {
 	if ni {
 		t.Columns = append(t.Columns,
 			col("margin", report.Float, "non-inferiority margin of the metric (--margin), in its units; empty when the metric has none"),
-			col("improvement_lo", report.Float, fmt.Sprintf("one-sided %g %% lower bound of the improvement (new − old; old − new for avg_rank) from the bootstrap replicates", 100*(1-c.opt.Alpha))),
-			col("p_noninferior", report.Float, "one-sided bootstrap p-value of 'NEW is worse by at least the margin' ((1 + replicates at or below −margin) / (B + 1)); not adjusted for multiplicity"),
+			col("improvement_lo", report.Float, fmt.Sprintf("one-sided %g %% lower bound of the improvement (new − old; old − new for avg_rank): improvement − t·SE of the change's test", 100*(1-c.opt.Alpha))),
+			col("p_noninferior", report.Float, "one-sided t p-value of 'NEW is worse by at least the margin', P(T ≥ (improvement + margin)/SE); not adjusted for multiplicity"),
 			col("noninferior", report.Text, "yes when improvement_lo > −margin: NEW is not worse than OLD by more than the margin (one-sided test at alpha)"),
 			col("equivalent", report.Text, "yes when NEW is within ±margin of OLD (two one-sided tests at alpha, TOST)"),
 		)
@@ -230,16 +230,16 @@ func (c *comparison) driftTable() *report.Table {
 		Columns: []report.Column{
 			col("judge", report.Text, "judge id"),
 			col("n_responses", report.Int, "responses the judge graded in the main round of both runs with the same text (SHA-256)"),
-			col("n_questions", report.Int, "questions of those responses (the bootstrap's clusters)"),
+			col("n_questions", report.Int, "questions of those responses (the test's clusters)"),
 			col("n_text_changed", report.Int, "responses graded in both runs whose text differs or is missing (left out)"),
 			col("old_rubric", report.Float, "mean rubric score of the judge on those responses in OLD (judge runs averaged; exact mean divided once)"),
 			col("new_rubric", report.Float, "the same in NEW"),
 			col("rubric_diff", report.Float, "mean of new − old over the responses"),
-			col("rubric_diff_lo", report.Float, "95 % cluster-bootstrap interval over questions, lower end"),
+			col("rubric_diff_lo", report.Float, "95 % cluster-robust t interval over questions, lower end"),
 			col("rubric_diff_hi", report.Float, "95 % interval, upper end"),
 			col("kappa_solved", report.Float, "Cohen's κ between the judge's solved verdicts in OLD and NEW, over the responses whose verdict is defined in both (an undefined verdict, e.g. an all-na checklist, is left out); empty when undefined (a constant verdict, or no such response)"),
 			col("flipped_share", report.Fraction, "share of the responses with a verdict defined in both runs whose solved verdict differs"),
-			col("p_holm", report.Float, "Holm-adjusted p-value of rubric_diff across the judges (normal approximation with the bootstrap standard error)"),
+			col("p_holm", report.Float, "Holm-adjusted p-value of rubric_diff across the judges (cluster-robust t over questions)"),
 			col("flagged", report.Text, "yes when p_holm < alpha: the judge drifted"),
 		}}
 	p := make([]float64, len(c.drift))

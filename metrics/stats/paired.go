@@ -52,7 +52,6 @@ type PairedDiff struct {
 func PairedClusterDiff(cl []ClusterPair, level float64) PairedDiff {
 	nan := math.NaN()
 	r := PairedDiff{Estimate: nan, SE: nan, T: nan, DF: nan, Lo: nan, Hi: nan, P: nan}
-	var sa, na, sb, nb float64
 	exact := true
 	disc := [2][2]int{}
 	for _, c := range cl {
@@ -63,7 +62,6 @@ func PairedClusterDiff(cl []ClusterPair, level float64) PairedDiff {
 			continue
 		}
 		r.Clusters++
-		sa, na, sb, nb = sa+c.SumA, na+c.NA, sb+c.SumB, nb+c.NB
 		if c.NA != 1 || c.NB != 1 || (c.SumA != 0 && c.SumA != 1) || (c.SumB != 0 && c.SumB != 1) {
 			exact = false
 			continue
@@ -73,21 +71,16 @@ func PairedClusterDiff(cl []ClusterPair, level float64) PairedDiff {
 	if r.Clusters < 2 {
 		return r
 	}
-	ma, mb := sa/na, sb/nb
-	var ss float64
+	sums := make([][]float64, 0, r.Clusters)
+	ns := make([][]float64, 0, r.Clusters)
 	for _, c := range cl {
-		if !(c.NA > 0 && c.NB > 0) {
-			continue
+		if c.NA > 0 && c.NB > 0 {
+			sums = append(sums, []float64{c.SumA, c.SumB})
+			ns = append(ns, []float64{c.NA, c.NB})
 		}
-		u := (c.SumA-ma*c.NA)/na - (c.SumB-mb*c.NB)/nb
-		ss += u * u
 	}
-	g := float64(r.Clusters)
-	r.Estimate = ma - mb
-	r.SE = math.Sqrt(g / (g - 1) * ss)
-	r.DF = g - 1
-	r.T = r.Estimate / r.SE
-	r.Lo, r.Hi = TInterval(r.Estimate, r.SE, r.DF, level)
+	k := RatioContrast(sums, ns, []float64{1, -1}, level)
+	r.Estimate, r.SE, r.DF, r.T, r.Lo, r.Hi = k.Estimate, k.SE, k.DF, k.T, k.Lo, k.Hi
 	switch {
 	case exact:
 		r.Exact = true
@@ -95,7 +88,7 @@ func PairedClusterDiff(cl []ClusterPair, level float64) PairedDiff {
 	case r.SE == 0 && r.Estimate == 0:
 		r.P, r.T = 1, 0
 	default:
-		r.P = StudentTTwoSided(r.T, r.DF)
+		r.P = k.P
 	}
 	return r
 }
