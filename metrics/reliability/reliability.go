@@ -50,14 +50,8 @@
 // every statistic of the population streams its per-question sums over
 // that list, each replicate's sums in question order as one replicate alone
 // would take them — so the intervals do not depend on the block size or the
-// number of cores, bit for bit. On amd64 with AVX2 the sums of κ, of α's
-// disagreements and margins and of ICC are kept slot-major (the replicates
-// of one sum side by side) and each question adds its statistics times its
-// draw counts to four replicates per instruction (addCounts), and the
-// ordinal α's per-type terms of a block's 32 replicates are summed in
-// eight registers (sumTypes32); elsewhere the
-// kernels go replicate by replicate over the replicates that drew the
-// question; both give the same sums bit for bit. A replicate where a
+// number of cores, bit for bit. The kernels go replicate by replicate over
+// the replicates that drew the question. A replicate where a
 // statistic is undefined is ignored by the interval.
 //
 // Between two bootstraps a population's statistics are built instrument by

@@ -118,7 +118,6 @@ func trimStats(s string) string {
 type coincidences struct {
 	domain []float64
 	nQ     int
-	finite bool // every per-question sum is finite (see allFinite)
 	// Off-diagonal entries (c ≠ k), only kept when the ordinal level is
 	// asked for: the ordinal δ depends on the replicate's margins. ord
 	// holds each entry's (c, k) and the index of its value in vTab, in
@@ -143,9 +142,8 @@ type coincidences struct {
 
 // ordEntries are the ordinal entries of a coincidences: typedEntries when
 // the entries have at most maxTypes distinct (c, k, value) triples (each
-// replicate's terms v·δ²_ck computed once per triple), else tableEntries
-// when V ≤ midV (the replicate looks δ up in a V×V table of mid-rank
-// differences), wideEntries otherwise (δ from the mid-ranks of c and k).
+// replicate's terms v·δ²_ck computed once per triple), else wideEntries
+// (δ from the mid-ranks of c and k, entry by entry).
 type ordEntries interface {
 	// addQuestion adds, for each replicate b[j] of a block (with ns[b] ≠
 	// 0) that drew the question c[j] times, c[j]·Σ v·δ² over the entries
@@ -160,97 +158,6 @@ type ordEntries interface {
 	// fill sets dst (perLen long) to the table of a replicate with
 	// mid-ranks mid.
 	fill(mid, vTab, dst []float64)
-}
-
-// valueIndexType is the type of an entry's index into vTab.
-type valueIndexType interface{ uint16 | uint32 }
-
-// tableEntries are ordinal entries with c·V + k in one integer: a byte
-// when V ≤ smallV, a uint16 when V ≤ midV. A replicate's δ_ck is one
-// look-up in its V×V table of mid-rank differences, the same value as
-// wideEntries' difference of two mid-ranks.
-type tableEntries[K uint8 | uint16, I valueIndexType] struct {
-	ck []K
-	vi []I
-}
-
-func (e *tableEntries[K, I]) perLen(int) int { return tabLen }
-
-// fill sets dst[c·V + k] to δ_ck = mid[c] − mid[k].
-func (e *tableEntries[K, I]) fill(mid, _, dst []float64) {
-	V := len(mid)
-	for c := 0; c < V; c++ {
-		for k := 0; k < V; k++ {
-			dst[c*V+k] = mid[c] - mid[k]
-		}
-	}
-}
-
-func (e *tableEntries[K, I]) addQuestion(lo, hi int32, bs []uint8, cs []int32, ns, per []float64, stride int, vTab, doOrd []float64) {
-	ck, vi := e.ck[lo:hi], e.vi[lo:hi:hi]
-	tab := func(j int) *[tabLen]float64 {
-		b := int(bs[j])
-		return (*[tabLen]float64)(per[b*stride : b*stride+tabLen])
-	}
-	ck = ck[:len(vi)] // the same length: no bounds check on ck[i]
-	eachFour(bs, ns, func(j0, j1, j2, j3 int) {
-		// four replicates' sums at once, each its own chain of additions
-		// in entry order: the same sums as one at a time, four times the
-		// additions in flight; c·V + k < tabLen, so the mask changes no
-		// index and spares the bounds checks
-		t0, t1, t2, t3 := tab(j0), tab(j1), tab(j2), tab(j3)
-		var s0, s1, s2, s3 float64
-		for i, x := range vi {
-			v, c := vTab[x], int(ck[i])&(tabLen-1)
-			d0, d1, d2, d3 := t0[c], t1[c], t2[c], t3[c]
-			s0 += v * d0 * d0
-			s1 += v * d1 * d1
-			s2 += v * d2 * d2
-			s3 += v * d3 * d3
-		}
-		doOrd[bs[j0]] += float64(cs[j0]) * s0
-		doOrd[bs[j1]] += float64(cs[j1]) * s1
-		doOrd[bs[j2]] += float64(cs[j2]) * s2
-		doOrd[bs[j3]] += float64(cs[j3]) * s3
-	}, func(j int) {
-		t := tab(j)
-		var sq float64
-		for i, x := range vi {
-			d := t[int(ck[i])&(tabLen-1)]
-			sq += vTab[x] * d * d
-		}
-		doOrd[bs[j]] += float64(cs[j]) * sq
-	})
-}
-
-// sumsBySlot is the first pass of alphas when the block's sums are
-// slot-major (slotMajor): each question adds its disagreements and margins
-// times its draw counts to all nb replicates at once (addCounts), in
-// question order as the replicate-major pass, so that every sum is the
-// same bit for bit; it then sets doNom, doInt (nb each) and ncAll (nb × V,
-// replicate-major) from them.
-func (co *coincidences) sumsBySlot(bc *blockCounts, nQ, nb int, ncAll, doNom, doInt []float64, sc *scratch) {
-	V := len(co.domain)
-	acc := sc.floats(12, (2+V)*nb) // slot 0 doNom, 1 doInt, 2+c margin c
-	margins := acc[2*nb:]
-	for q := 0; q < nQ; q++ {
-		cnt := bc.dense[q*nb : q*nb+nb]
-		d := [2]float64{co.doNom[q], co.doInt[q]}
-		addCountsDense(acc, nb, cnt, d[:])
-		if co.mD != nil {
-			addCountsDense(margins, nb, cnt, co.mD[q*V:q*V+V])
-			continue
-		}
-		lo, hi := co.mStart[q], co.mStart[q+1]
-		addCounts(margins, nb, cnt, co.mC[lo:hi], co.mN[lo:hi])
-	}
-	copy(doNom, acc[:nb])
-	copy(doInt, acc[nb:2*nb])
-	for c := range V {
-		for b, v := range margins[c*nb : c*nb+nb] {
-			ncAll[b*V+c] = v
-		}
-	}
 }
 
 // eachFour calls four with the positions j of the replicates bs[j] that
@@ -276,21 +183,23 @@ func eachFour(bs []uint8, ns []float64, four func(j0, j1, j2, j3 int), one func(
 	}
 }
 
-// wideEntries are ordinal entries with c and k apart (V > midV).
-type wideEntries[C uint16 | uint32, I valueIndexType] struct {
-	c, k []C
-	vi   []I
+// wideEntries are ordinal entries one by one: c, k and the index of the
+// value in vTab.
+type wideEntries struct {
+	c, k, vi []int32
 }
 
-func (e *wideEntries[C, I]) perLen(int) int { return 0 }
+func (e *wideEntries) perLen(int) int { return 0 }
 
-func (e *wideEntries[C, I]) fill(_, _, _ []float64) {}
+func (e *wideEntries) fill(_, _, _ []float64) {}
 
-func (e *wideEntries[C, I]) addQuestion(lo, hi int32, bs []uint8, cs []int32, ns, per []float64, stride int, vTab, doOrd []float64) {
+func (e *wideEntries) addQuestion(lo, hi int32, bs []uint8, cs []int32, ns, per []float64, stride int, vTab, doOrd []float64) {
 	eC, eK, vi := e.c[lo:hi], e.k[lo:hi:hi], e.vi[lo:hi:hi]
 	mids := func(j int) []float64 { b := int(bs[j]); return per[b*stride : b*stride+stride] }
 	eachFour(bs, ns, func(j0, j1, j2, j3 int) {
-		// as tableEntries.addQuestion: four chains of additions at once
+		// four replicates' sums at once, each its own chain of additions
+		// in entry order: the same sums as one at a time, four times the
+		// additions in flight
 		m0, m1, m2, m3 := mids(j0), mids(j1), mids(j2), mids(j3)
 		var s0, s1, s2, s3 float64
 		for i, x := range vi {
@@ -407,35 +316,6 @@ func (e *typedEntries) addQuestion(lo, hi int32, bs []uint8, cs []int32, _, per 
 	}
 }
 
-// sumBlock32 is the ordinal pass of alphas over a block of 32 replicates
-// when it is summed slot-major: the replicates' terms (perAll, tl per
-// replicate) are laid out type-major, each question's 32 sums of its
-// entries' terms are taken at once (sumTypes32: entry order, as
-// addQuestion), and doOrd[b] += float64(cnt[b])·s[b] for every replicate
-// b (one that did not draw the question adds 0·s = ±0, s being finite),
-// so that every sum is addQuestion's bit for bit.
-func (e *typedEntries) sumBlock32(eStart []int32, nQ int, bc *blockCounts, perAll []float64, tl int, doOrd []float64, sc *scratch) {
-	perT := sc.floats(13, tl*32)
-	for b := range 32 {
-		for t, v := range perAll[b*tl : b*tl+tl] {
-			perT[t*32+b] = v
-		}
-	}
-	doOrd = doOrd[:32]
-	var s [32]float64
-	for q := 0; q < nQ; q++ {
-		lo, hi := eStart[q], eStart[q+1]
-		if lo == hi {
-			continue
-		}
-		sumTypes32(perT, e.typ[lo:hi], &s)
-		cnt := bc.dense[q*32 : q*32+32]
-		for b, c := range cnt {
-			doOrd[b] += float64(c) * s[b]
-		}
-	}
-}
-
 // maxTypes is the most types typedEntries hold (at most 2¹⁶: a type is a
 // uint16; a power of two: a mask): a replicate's terms take 32 KB at most.
 const maxTypes = 1 << 12
@@ -445,9 +325,8 @@ const maxTypes = 1 << 12
 var maxOrdTypes = maxTypes
 
 // ordBuilder collects ordinal entries: as typedEntries while there are at
-// most maxT types, else (all of them, once there is one type too many) in
-// the smallest types that hold them: (c, k) by V, the value index in
-// uint16 until vTab outgrows it.
+// most maxT types, else (all of them, once there is one type too many) as
+// wideEntries.
 type ordBuilder struct {
 	V        int
 	maxT     int // at most maxTypes; 0: never typed
@@ -456,12 +335,7 @@ type ordBuilder struct {
 	tC, tK   []int32
 	tVI      []int32
 	tPos     map[[4]int]uint16 // (c, k, numerator, denominator) → type
-	ck       []uint8
-	ck16     []uint16
-	c16, k16 []uint16
-	c32, k32 []uint32
-	vi16     []uint16
-	vi32     []uint32
+	c, k, vi []int32           // untyped entries
 	vTab     []float64
 	vPos     map[[2]int]uint32 // (numerator, denominator) → index into vTab
 }
@@ -470,7 +344,7 @@ func (o *ordBuilder) n() int {
 	if !o.untyped {
 		return len(o.typ)
 	}
-	return len(o.vi16) + len(o.vi32)
+	return len(o.vi)
 }
 
 // add appends entry (c, k) of value num/den.
@@ -515,30 +389,9 @@ func (o *ordBuilder) value(num, den int) uint32 {
 	return i
 }
 
-// put appends entry (c, k) of value vTab[i] to the untyped layouts.
+// put appends entry (c, k) of value vTab[i] to the untyped entries.
 func (o *ordBuilder) put(c, k int, i uint32) {
-	switch {
-	case o.V <= smallV:
-		o.ck = append(o.ck, uint8(c*o.V+k))
-	case o.V <= midV:
-		o.ck16 = append(o.ck16, uint16(c*o.V+k))
-	case o.V <= 1<<16:
-		o.c16, o.k16 = append(o.c16, uint16(c)), append(o.k16, uint16(k))
-	default:
-		o.c32, o.k32 = append(o.c32, uint32(c)), append(o.k32, uint32(k))
-	}
-	if i > 1<<16-1 && o.vi32 == nil { // outgrew uint16
-		o.vi32 = make([]uint32, len(o.vi16), cap(o.vi16))
-		for x, v := range o.vi16 {
-			o.vi32[x] = uint32(v)
-		}
-		o.vi16 = nil
-	}
-	if o.vi32 != nil {
-		o.vi32 = append(o.vi32, i)
-	} else {
-		o.vi16 = append(o.vi16, uint16(i))
-	}
+	o.c, o.k, o.vi = append(o.c, int32(c)), append(o.k, int32(k)), append(o.vi, int32(i))
 }
 
 // entries returns the collected entries.
@@ -546,42 +399,12 @@ func (o *ordBuilder) entries() ordEntries {
 	if !o.untyped {
 		return &typedEntries{o.typ, o.tC, o.tK, o.tVI}
 	}
-	wide := o.vi32 != nil
-	switch {
-	case o.V <= smallV && wide:
-		return &tableEntries[uint8, uint32]{o.ck, o.vi32}
-	case o.V <= smallV:
-		return &tableEntries[uint8, uint16]{o.ck, o.vi16}
-	case o.V <= midV && wide:
-		return &tableEntries[uint16, uint32]{o.ck16, o.vi32}
-	case o.V <= midV:
-		return &tableEntries[uint16, uint16]{o.ck16, o.vi16}
-	case o.V <= 1<<16 && wide:
-		return &wideEntries[uint16, uint32]{o.c16, o.k16, o.vi32}
-	case o.V <= 1<<16:
-		return &wideEntries[uint16, uint16]{o.c16, o.k16, o.vi16}
-	case wide:
-		return &wideEntries[uint32, uint32]{o.c32, o.k32, o.vi32}
-	}
-	return &wideEntries[uint32, uint16]{o.c32, o.k32, o.vi16}
+	return &wideEntries{o.c, o.k, o.vi}
 }
 
-// smallV is the largest number of distinct values whose ordinal entries
-// keep c·V + k in a byte and whose margins are kept dense.
+// smallV is the largest number of distinct values whose margins are kept
+// dense.
 const smallV = 16
-
-// midV is the largest number of distinct values whose ordinal replicates
-// use a V×V table of mid-rank differences (c·V + k in a uint16): one
-// look-up per entry instead of two mid-ranks and a subtraction, while four
-// replicates' tables stay in the core's cache.
-const midV = 32
-
-// tabLen is the stride of the replicates' δ tables (at least midV²; a
-// power of two).
-const tabLen = 1024
-
-// a compile-time check that midV² ≤ tabLen
-var _ [tabLen - midV*midV]struct{}
 
 // valueIndex maps a value of a sorted, deduplicated domain to its index:
 // through a table when the domain is whole numbers over a short span (a
@@ -750,23 +573,7 @@ func newCoincidences(d ratings, domain []float64, ordinal bool) *coincidences {
 	if ordinal {
 		co.ord, co.vTab = ob.entries(), ob.vTab
 	}
-	co.finite = allFinite(co.doNom, co.doInt, co.mD, co.mN, co.vTab)
 	return co
-}
-
-// allFinite reports whether no value of xs is ±Inf or NaN. The slot-major
-// passes add 0·v for the questions a replicate did not draw, which changes
-// no sum only when v is finite; kernels with a value that is not (never
-// built from a valid study) keep the replicate-major pass.
-func allFinite(xs ...[]float64) bool {
-	for _, x := range xs {
-		for _, v := range x {
-			if math.IsInf(v, 0) || math.IsNaN(v) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // alphas sets out[b][i] to α at levels[i] (AlphaNominal, AlphaOrdinal or
@@ -799,54 +606,29 @@ func (co *coincidences) alphas(bc *blockCounts, levels []string, out [][]float64
 	ncAll := sc.floats(0, V*nb)
 	doNom, doInt := sc.floats(3, nb), sc.floats(4, nb)
 	nQ := min(co.nQ, bc.nQ())
-	if slotMajor(nb) && co.finite {
-		co.sumsBySlot(bc, nQ, nb, ncAll, doNom, doInt, sc)
-	} else {
-		for q := 0; q < nQ; q++ {
-			j0, j1 := bc.start[q], bc.start[q+1]
-			if j0 == j1 {
-				continue
-			}
-			bs, cs := bc.b[j0:j1], bc.c[j0:j1:j1]
-			dn, di := co.doNom[q], co.doInt[q]
-			for j, b := range bs {
-				fc := float64(cs[j])
-				doNom[b] += fc * dn
-				doInt[b] += fc * di
-			}
-			// the margins, four replicates per pass over the question's
-			// (each replicate once per question: every sum in question order)
-			nc := func(j int) []float64 { b := int(bs[j]); return ncAll[b*V : b*V+V] }
-			j := 0
-			if co.mD != nil {
-				md := co.mD[q*V : q*V+V : q*V+V]
-				for ; j+4 <= len(bs); j += 4 {
-					n0, n1, n2, n3 := nc(j), nc(j+1), nc(j+2), nc(j+3)
-					n0, n1, n2, n3 = n0[:len(md)], n1[:len(md)], n2[:len(md)], n3[:len(md)]
-					f0, f1, f2, f3 := float64(cs[j]), float64(cs[j+1]), float64(cs[j+2]), float64(cs[j+3])
-					for k, m := range md {
-						n0[k] += f0 * m
-						n1[k] += f1 * m
-						n2[k] += f2 * m
-						n3[k] += f3 * m
-					}
-				}
-				for ; j < len(bs); j++ {
-					fc, n := float64(cs[j]), nc(j)[:len(md)]
-					for k, m := range md {
-						n[k] += fc * m
-					}
-				}
-				continue
-			}
-			lo, hi := co.mStart[q], co.mStart[q+1]
-			mC, mN := co.mC[lo:hi], co.mN[lo:hi:hi]
-			mC = mC[:len(mN)]
+	for q := 0; q < nQ; q++ {
+		j0, j1 := bc.start[q], bc.start[q+1]
+		if j0 == j1 {
+			continue
+		}
+		bs, cs := bc.b[j0:j1], bc.c[j0:j1:j1]
+		dn, di := co.doNom[q], co.doInt[q]
+		for j, b := range bs {
+			fc := float64(cs[j])
+			doNom[b] += fc * dn
+			doInt[b] += fc * di
+		}
+		// the margins, four replicates per pass over the question's
+		// (each replicate once per question: every sum in question order)
+		nc := func(j int) []float64 { b := int(bs[j]); return ncAll[b*V : b*V+V] }
+		j := 0
+		if co.mD != nil {
+			md := co.mD[q*V : q*V+V : q*V+V]
 			for ; j+4 <= len(bs); j += 4 {
 				n0, n1, n2, n3 := nc(j), nc(j+1), nc(j+2), nc(j+3)
+				n0, n1, n2, n3 = n0[:len(md)], n1[:len(md)], n2[:len(md)], n3[:len(md)]
 				f0, f1, f2, f3 := float64(cs[j]), float64(cs[j+1]), float64(cs[j+2]), float64(cs[j+3])
-				for i, m := range mN {
-					k := mC[i]
+				for k, m := range md {
 					n0[k] += f0 * m
 					n1[k] += f1 * m
 					n2[k] += f2 * m
@@ -854,10 +636,31 @@ func (co *coincidences) alphas(bc *blockCounts, levels []string, out [][]float64
 				}
 			}
 			for ; j < len(bs); j++ {
-				fc, n := float64(cs[j]), nc(j)
-				for i, m := range mN {
-					n[mC[i]] += fc * m
+				fc, n := float64(cs[j]), nc(j)[:len(md)]
+				for k, m := range md {
+					n[k] += fc * m
 				}
+			}
+			continue
+		}
+		lo, hi := co.mStart[q], co.mStart[q+1]
+		mC, mN := co.mC[lo:hi], co.mN[lo:hi:hi]
+		mC = mC[:len(mN)]
+		for ; j+4 <= len(bs); j += 4 {
+			n0, n1, n2, n3 := nc(j), nc(j+1), nc(j+2), nc(j+3)
+			f0, f1, f2, f3 := float64(cs[j]), float64(cs[j+1]), float64(cs[j+2]), float64(cs[j+3])
+			for i, m := range mN {
+				k := mC[i]
+				n0[k] += f0 * m
+				n1[k] += f1 * m
+				n2[k] += f2 * m
+				n3[k] += f3 * m
+			}
+		}
+		for ; j < len(bs); j++ {
+			fc, n := float64(cs[j]), nc(j)
+			for i, m := range mN {
+				n[mC[i]] += fc * m
 			}
 		}
 	}
@@ -896,9 +699,7 @@ func (co *coincidences) alphas(bc *blockCounts, levels []string, out [][]float64
 			}
 		}
 	}
-	if te, ok := co.ord.(*typedEntries); ok && ordinal && nb == 32 && slotMajor(nb) && co.finite {
-		te.sumBlock32(co.eStart, nQ, bc, perAll, tl, doOrd, sc)
-	} else if ordinal {
+	if ordinal {
 		per, stride := perAll, tl
 		if tl == 0 {
 			per, stride = midAll, V
@@ -943,7 +744,6 @@ type blockCounts struct {
 	start []int32
 	b     []uint8
 	c     []int32
-	dense []int32 // the counts as fill got them: question q's are dense[q·nb:(q+1)·nb]
 }
 
 // maxBlock is the largest block of replicates blockCounts can hold.
@@ -953,8 +753,7 @@ const maxBlock = 256
 func (bc *blockCounts) nQ() int { return max(len(bc.start)-1, 0) }
 
 // fill sets bc from the counts of a block of nb ≤ maxBlock replicates,
-// cnt[q·nb+b] copies of question q in replicate b. bc keeps cnt itself
-// (dense) until the next fill.
+// cnt[q·nb+b] copies of question q in replicate b.
 func (bc *blockCounts) fill(cnt []int32, nb int) {
 	nQ := len(cnt) / nb
 	if cap(bc.start) < nQ+1 {
@@ -975,7 +774,6 @@ func (bc *blockCounts) fill(cnt []int32, nb int) {
 		}
 	}
 	bc.start[nQ] = int32(n)
-	bc.dense = cnt[:nQ*nb]
 }
 
 // scratch is one bootstrap worker's reusable space, so that replicates
@@ -1420,17 +1218,7 @@ var maxKappaChunk = 1 << 20
 // (see finish).
 func (k *kappaKernel) sums(pk *packedCells, bc *blockCounts, out [][]float64, sc *scratch) []float64 {
 	w, nb := pk.stride*pk.pairs, len(out)
-	if !slotMajor(nb) {
-		return pk.accumulateRows(bc, nb, sc.floats(2, w*nb))
-	}
-	bySlot := pk.accumulate(bc, nb, sc.floats(2, w*nb))
-	byRep := sc.floats(12, w*nb)
-	for s := range w {
-		for b, v := range bySlot[s*nb : s*nb+nb] {
-			byRep[b*w+s] = v
-		}
-	}
-	return byRep
+	return pk.accumulateRows(bc, nb, sc.floats(2, w*nb))
 }
 
 // chunk sets sub to the pairs p0 … p1−1 of pk, their slots counted from
@@ -1497,29 +1285,7 @@ func (k *kappaKernel) setOut(tot []float64, out [][]float64) {
 	}
 }
 
-// accumulate fills acc (zeroed, pairs × stride × nb) with each pair's
-// weighted confusion-matrix sums over the resamples of a block of nb
-// replicates (bc), slot-major: sum s of replicate b is acc[s·nb + b]. A
-// pair's sums are row sums r (L), column sums c (L), then the diagonal and
-// Σ w·(i−j)² off the diagonal (n is Σ r: kappaFromSums adds it up). Each
-// question adds its entries times its draw counts to all nb replicates
-// at once (addCounts): the zero counts add nothing, and every value is a
-// whole number, so the sums equal those of the replicate-major kernel
-// (accumulateRows) bit for bit.
-func (pk *packedCells) accumulate(bc *blockCounts, nb int, acc []float64) []float64 {
-	nQ := min(len(pk.start)-1, bc.nQ())
-	for q := 0; q < nQ; q++ {
-		lo, hi := pk.start[q], pk.start[q+1]
-		if lo == hi {
-			continue
-		}
-		addCounts(acc, nb, bc.dense[q*nb:q*nb+nb], pk.slot[lo:hi], pk.val[lo:hi])
-	}
-	return acc
-}
-
-// accumulateRows is accumulate replicate-major, for blocks that are not
-// slotMajor: it fills acc (zeroed, nb × pairs × stride) with each pair's
+// accumulateRows fills acc (zeroed, nb × pairs × stride) with each pair's
 // weighted confusion-matrix sums over the resamples of a block of nb
 // replicates (bc): row sums r (L), column sums c (L), then the diagonal
 // and Σ w·(i−j)² off the diagonal. (n is Σ r: kappaFromSums adds it up.)
@@ -1687,7 +1453,6 @@ func iccRows(d ratings) (rows []*row, why string) {
 // in flat arrays over the questions that have targets (qs ascending).
 type anovaSums struct {
 	k          int
-	finite     bool      // every per-question sum is finite (see allFinite)
 	qs         []int32   // questions with targets, ascending
 	n, g, s, q []float64 // per entry of qs: targets, Σx, Σ(row sum)², Σx²
 	c          []float64 // per entry of qs, k column sums
@@ -1740,7 +1505,6 @@ func newANOVASums(x [][]float64, qs []int, k int) *anovaSums {
 		a.n, a.g, a.s, a.q = append(a.n, s.n), append(a.g, s.g), append(a.s, s.s), append(a.q, s.q)
 		a.c = append(a.c, s.c...)
 	}
-	a.finite = allFinite(a.n, a.g, a.s, a.q, a.c)
 	return a
 }
 
@@ -1776,35 +1540,6 @@ func (a *anovaSums) sumsByRow(bc *blockCounts, nQ int, Ns, Gs, Ss, Qs, Call []fl
 	}
 }
 
-// sumsBySlot is the pass of icc over the questions when the block's sums
-// are slot-major (slotMajor): each question adds its four sums and k
-// column sums times its draw counts to all nb replicates at once
-// (addCounts), in question order as the replicate-major pass, so that every
-// sum is the same bit for bit; it then sets Ns, Gs, Ss, Qs (nb each) and
-// Call (nb × k, replicate-major) from them.
-func (a *anovaSums) sumsBySlot(bc *blockCounts, nQ, nb int, Ns, Gs, Ss, Qs, Call []float64, sc *scratch) {
-	acc := sc.floats(12, (4+a.k)*nb) // slots n, g, s, q, then the columns
-	cols := acc[4*nb:]
-	for i, q := range a.qs {
-		if int(q) >= nQ {
-			break
-		}
-		cnt := bc.dense[int(q)*nb : int(q)*nb+nb]
-		v := [4]float64{a.n[i], a.g[i], a.s[i], a.q[i]}
-		addCountsDense(acc, nb, cnt, v[:])
-		addCountsDense(cols, nb, cnt, a.c[i*a.k:(i+1)*a.k])
-	}
-	copy(Ns, acc[:nb])
-	copy(Gs, acc[nb:2*nb])
-	copy(Ss, acc[2*nb:3*nb])
-	copy(Qs, acc[3*nb:4*nb])
-	for j := range a.k {
-		for b, v := range cols[j*nb : j*nb+nb] {
-			Call[b*a.k+j] = v
-		}
-	}
-}
-
 // icc sets out[b] to ICC(1,1), ICC(1,k), ICC(2,1), ICC(2,k) of the block's
 // replicate b, the resample with bc's count of copies of each question,
 // from the Shrout & Fleiss mean squares (NaN when undefined). sc is the
@@ -1815,11 +1550,7 @@ func (a *anovaSums) icc(bc *blockCounts, out [][]float64, sc *scratch) {
 	Ns, Gs, Ss, Qs := sc.floats(5, nb), sc.floats(6, nb), sc.floats(7, nb), sc.floats(8, nb)
 	Call := sc.floats(0, a.k*nb)
 	nQ := bc.nQ()
-	if slotMajor(nb) && a.finite {
-		a.sumsBySlot(bc, nQ, nb, Ns, Gs, Ss, Qs, Call, sc)
-	} else {
-		a.sumsByRow(bc, nQ, Ns, Gs, Ss, Qs, Call)
-	}
+	a.sumsByRow(bc, nQ, Ns, Gs, Ss, Qs, Call)
 	nan := math.NaN()
 	for b, o := range out {
 		o[0], o[1], o[2], o[3] = nan, nan, nan, nan

@@ -11,21 +11,6 @@ import (
 	"testing"
 )
 
-// untypedOrd returns co's ordinal entries in the layout they take without
-// types (tableEntries up to midV values, wideEntries beyond), as the
-// oracles of the earlier kernels read them.
-func untypedOrd(co *coincidences) ordEntries {
-	e, ok := co.ord.(*typedEntries)
-	if !ok {
-		return co.ord
-	}
-	o := &ordBuilder{V: len(co.domain), untyped: true}
-	for _, t := range e.typ {
-		o.put(int(e.c[t]), int(e.k[t]), uint32(e.vi[t]))
-	}
-	return o.entries()
-}
-
 // untypedGroups returns the population groups of sampleStudy(nQ, seed)
 // built with (typed) and without (untyped: maxOrdTypes = 0) typedEntries.
 func untypedGroups(nQ int, seed uint64) (typed, untyped [][]*repGroup, n int) {
@@ -37,8 +22,7 @@ func untypedGroups(nQ int, seed uint64) (typed, untyped [][]*repGroup, n int) {
 }
 
 // The α kernels on typedEntries give every replicate the values they give
-// on the layouts without types (tableEntries, wideEntries: the kernels of
-// before, unchanged), bit for bit, on every population of sampleStudy
+// on the layout without types (wideEntries), bit for bit, on every population of sampleStudy
 // (rubric scales of 5 and of about 25 values, the checklist), whatever
 // the number of cores and the block size.
 func TestTypedEqualsUntyped(t *testing.T) {
@@ -54,8 +38,8 @@ func TestTypedEqualsUntyped(t *testing.T) {
 			kinds[reflect.TypeOf(untyped[pi][gi].k.(*alphaKernel).co.ord)]++
 		}
 	}
-	if kinds[reflect.TypeOf(&typedEntries{})] == 0 || kinds[reflect.TypeOf(&tableEntries[uint8, uint16]{})] == 0 || kinds[reflect.TypeOf(&tableEntries[uint16, uint16]{})] == 0 {
-		t.Fatalf("layouts %v: the test means typed entries against both table layouts", kinds)
+	if kinds[reflect.TypeOf(&typedEntries{})] == 0 || kinds[reflect.TypeOf(&wideEntries{})] == 0 {
+		t.Fatalf("layouts %v: the test means typed entries against the untyped layout", kinds)
 	}
 	const B = 150
 	for _, procs := range []int{1, 2} {
@@ -74,7 +58,7 @@ func TestTypedEqualsUntyped(t *testing.T) {
 func popBootstrapProcs(t *testing.T, groups []*repGroup, nQ, B int, seed uint64, block, procs int) [][]float64 {
 	t.Helper()
 	defer func(p int) { setProcs(p) }(setProcs(procs))
-	return popBootstrap(t, groups, nQ, B, seed, block, false)
+	return popBootstrap(t, groups, nQ, B, seed, block)
 }
 
 // checkSameReplicates fails unless got and want hold the same values bit
@@ -100,8 +84,8 @@ func checkSameReplicates(t *testing.T, got, want [][]float64) {
 }
 
 // An ordBuilder that meets one type too many keeps every entry, the
-// earlier ones too, in the layout of an ordBuilder without types: the same
-// entries and values.
+// earlier ones too, as an ordBuilder without types does: the same entries
+// and values.
 func TestOrdBuilderTypesOverflow(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -110,29 +94,42 @@ func TestOrdBuilderTypesOverflow(t *testing.T) {
 		wantType reflect.Type
 	}{
 		{"typed", 7, maxTypes, 3000, reflect.TypeOf(&typedEntries{})},
-		{"overflow small", 7, 10, 3000, reflect.TypeOf(&tableEntries[uint8, uint16]{})},
-		{"overflow mid", 25, 40, 3000, reflect.TypeOf(&tableEntries[uint16, uint16]{})},
-		{"overflow wide", 90, maxTypes, 20000, reflect.TypeOf(&wideEntries[uint16, uint16]{})},
+		{"overflow small", 7, 10, 3000, reflect.TypeOf(&wideEntries{})},
+		{"overflow wide", 90, maxTypes, 20000, reflect.TypeOf(&wideEntries{})},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(tc.V), 9))
 			typed := &ordBuilder{V: tc.V, maxT: tc.maxT}
 			plain := &ordBuilder{V: tc.V, untyped: true}
+			type entry struct {
+				c, k int32
+				v    float64
+			}
+			var want []entry
 			for range tc.n {
 				c, k := r.IntN(tc.V), r.IntN(tc.V)
 				num, den := 1+r.IntN(6), 1+r.IntN(3)
 				typed.add(c, k, num, den)
 				plain.add(c, k, num, den)
+				want = append(want, entry{int32(c), int32(k), float64(num) / float64(den)})
 			}
 			got := typed.entries()
 			if reflect.TypeOf(got) != tc.wantType {
 				t.Fatalf("entries %T, want %v", got, tc.wantType)
 			}
-			V := make([]float64, tc.V)
-			g := toOld(&coincidences{domain: V, ord: got, vTab: typed.vTab})
-			w := toOld(&coincidences{domain: V, ord: plain.entries(), vTab: plain.vTab})
-			if !slices.Equal(g.eV, w.eV) || !slices.Equal(g.eC, w.eC) || !slices.Equal(g.eK, w.eK) || !slices.Equal(g.eCK, w.eCK) {
-				t.Errorf("entries differ from an ordBuilder's without types")
+			var have []entry
+			switch e := got.(type) {
+			case *typedEntries:
+				for _, ty := range e.typ {
+					have = append(have, entry{e.c[ty], e.k[ty], typed.vTab[e.vi[ty]]})
+				}
+			case *wideEntries:
+				for i := range e.vi {
+					have = append(have, entry{e.c[i], e.k[i], typed.vTab[e.vi[i]]})
+				}
+			}
+			if !slices.Equal(have, want) {
+				t.Errorf("entries differ from those added")
 			}
 			if !slices.Equal(typed.vTab, plain.vTab) {
 				t.Errorf("value table %v, want %v", typed.vTab, plain.vTab)
@@ -142,9 +139,9 @@ func TestOrdBuilderTypesOverflow(t *testing.T) {
 }
 
 // BenchmarkOrdinalTypes evaluates the α kernels of every population of
-// sampleStudy on one block of repBlock replicates with typedEntries (new)
-// and with the layouts without types (old: tableEntries up to midV
-// values, wideEntries beyond), on the same data in one run.
+// sampleStudy on one block of repBlock replicates with typedEntries
+// (typed) and without types (wideEntries, untyped), on the same data in
+// one run.
 // EUROEXEC_BENCH_QUESTIONS sets the number of questions (default 20,000).
 func BenchmarkOrdinalTypes(b *testing.B) {
 	nQ := 20000
@@ -164,7 +161,7 @@ func BenchmarkOrdinalTypes(b *testing.B) {
 	for _, v := range []struct {
 		name string
 		pops [][]*repGroup
-	}{{"old", untyped}, {"new", typed}} {
+	}{{"untyped", untyped}, {"typed", typed}} {
 		b.Run(v.name, func(b *testing.B) {
 			sc := &scratch{}
 			var outs [][][]float64
@@ -198,9 +195,9 @@ func setProcs(n int) int { return runtime.GOMAXPROCS(n) }
 // typedEntries.addQuestion adds to every replicate's sum what the layouts
 // without types add, bit for bit, on random entries, values and mid-ranks
 // (no dyadic shortcut: every term rounds), for blocks of every length (the
-// passes of eight, four and one replicates) and both untyped layouts.
+// passes of eight, four and one replicates).
 func TestTypedAddQuestion(t *testing.T) {
-	for _, V := range []int{5, 20, midV + 7} {
+	for _, V := range []int{5, 20, 39} {
 		r := rand.New(rand.NewPCG(uint64(V), 11))
 		typed := &ordBuilder{V: V, maxT: maxTypes}
 		plain := &ordBuilder{V: V, untyped: true}
