@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -111,20 +110,21 @@ func TestPMedianEvaluatesFew(t *testing.T) {
 	}
 }
 
-// oldMedianP is medianP as it was before pMedian (main at 46a691c): per
-// pair, gather the draw's differences, compute every draw's p with
-// pairedP (stats.TTestRel's value, TestPairedPMatchesStats) and take
-// stats.Median. The reference of
-// TestMedianPMatchesOld and the baseline of BenchmarkMedianP.
-func oldMedianP(a *run, diffs [][]float64, nQ, n int) ([]float64, []int) {
+// naiveMedianP is medianP from its definition (METHODS.md, "p-value
+// curve"): for draw r of R, the n questions of a Fisher–Yates draw
+// (fisherYates) with stats.NewRand(seed, n·R + r); per pair, the paired t
+// test's p of the drawn questions' differences (pairedP, which equals
+// stats.TTestRel: TestPairedPMatchesStats); the median over the draws
+// whose p is defined. The oracle of TestMedianPMatchesNaive and the
+// baseline of BenchmarkMedianP.
+func naiveMedianP(a *run, diffs [][]float64, nQ, n int) ([]float64, []int) {
 	R := a.opt.Resamples
 	seed := mixSeed(a.opt.Seed, pvalueSeedTag)
 	pv := make([][]float64, len(diffs))
-	ss := newPrevSubsampler(nQ)
 	d := make([]float64, 0, n)
 	sq := make([]float64, n)
 	for r := 0; r < R; r++ {
-		idx := ss.drawStd(n, stats.NewRand(seed, n*R+r))
+		idx := fisherYates(nQ, n, stats.NewRand(seed, n*R+r))
 		for k, dk := range diffs {
 			d = d[:0]
 			for _, i := range idx {
@@ -185,8 +185,8 @@ func adjacentPairs(nM int) []pair {
 	return ps
 }
 
-// oldDiffs is the per-pair layout of the old medianP.
-func oldDiffs(sc [][]float64, pairs []pair) [][]float64 {
+// naiveDiffs are the per-pair differences naiveMedianP reads.
+func naiveDiffs(sc [][]float64, pairs []pair) [][]float64 {
 	out := make([][]float64, len(pairs))
 	for k, pr := range pairs {
 		out[k] = make([]float64, len(sc[pr.a]))
@@ -197,7 +197,7 @@ func oldDiffs(sc [][]float64, pairs []pair) [][]float64 {
 	return out
 }
 
-func TestMedianPMatchesOld(t *testing.T) {
+func TestMedianPMatchesNaive(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, c := range []struct {
 		nM, nQ, R    int
@@ -212,10 +212,10 @@ func TestMedianPMatchesOld(t *testing.T) {
 		sc := scoreRows(r, c.nM, c.nQ, c.missing, c.gap)
 		pairs := adjacentPairs(c.nM)
 		a := &run{ctx: context.Background(), opt: Options{Resamples: c.R, Seed: 42}}
-		nd, od := newPairDiffs(sc, pairs), oldDiffs(sc, pairs)
+		nd, od := newPairDiffs(sc, pairs), naiveDiffs(sc, pairs)
 		for _, n := range []int{2, 3, 10, c.nQ / 3, c.nQ - 1, c.nQ} {
 			gm, gd := a.medianP(nd, c.nQ, n)
-			wm, wd := oldMedianP(a, od, c.nQ, n)
+			wm, wd := naiveMedianP(a, od, c.nQ, n)
 			for k := range pairs {
 				if math.Float64bits(gm[k]) != math.Float64bits(wm[k]) && !(math.IsNaN(gm[k]) && math.IsNaN(wm[k])) || gd[k] != wd[k] {
 					t.Fatalf("%+v n=%d pair %d: median p %v (%d defined), want %v (%d)", c, n, k, gm[k], gd[k], wm[k], wd[k])
@@ -229,7 +229,7 @@ func TestMedianPMatchesOld(t *testing.T) {
 	}
 }
 
-// BenchmarkMedianP compares the p-value curve, old and new, on a
+// BenchmarkMedianP compares the p-value curve, naive and new, on a
 // study-like score matrix (4 adjacent pairs of 5 models 0.2 points apart,
 // p down to ~1e-30 as in the sample study; every score present, as in
 // the sample, or 2 % missing; 500 draws): at 1,000 questions every size
@@ -241,17 +241,17 @@ func BenchmarkMedianP(b *testing.B) {
 			sc := scoreRows(r, 5, nQ, missing, 0.2)
 			pairs := adjacentPairs(5)
 			a := &run{ctx: context.Background(), opt: Options{Resamples: 500, Seed: 1}}
-			nd, od := newPairDiffs(sc, pairs), oldDiffs(sc, pairs)
+			nd, od := newPairDiffs(sc, pairs), naiveDiffs(sc, pairs)
 			var sizes []int
 			for i, n := range pvalueGrid(nQ) {
 				if nQ < 10000 || i%10 == 0 {
 					sizes = append(sizes, n)
 				}
 			}
-			b.Run(fmt.Sprintf("old/q=%d/missing=%v", nQ, missing), func(b *testing.B) {
+			b.Run(fmt.Sprintf("naive/q=%d/missing=%v", nQ, missing), func(b *testing.B) {
 				for b.Loop() {
 					for _, n := range sizes {
-						oldMedianP(a, od, nQ, n)
+						naiveMedianP(a, od, nQ, n)
 					}
 				}
 			})
@@ -266,69 +266,30 @@ func BenchmarkMedianP(b *testing.B) {
 	}
 }
 
-// prevSubsampler is subsampler as it was before its permutation was held
-// as int32: the state of the oracles drawStd and drawPrev.
-type prevSubsampler struct {
-	perm    []int // the identity outside the positions touched by a draw
-	touched []int
-	bits    []uint64
-	out     []int
-}
-
-func newPrevSubsampler(n int) *prevSubsampler {
-	s := &prevSubsampler{perm: make([]int, n), bits: make([]uint64, (n+63)/64)}
-	for i := range s.perm {
-		s.perm[i] = i
-	}
-	return s
-}
-
-// drawPrev is subsampler.draw as it was before its permutation was held as
-// int32.
-func (s *prevSubsampler) drawPrev(k int, r *pcg) []int {
-	n := len(s.perm)
-	if k < 0 || k > n {
-		return nil
-	}
-	s.touched = s.touched[:0]
-	for i := 0; i < k; i++ {
-		j := i + int(r.uintN(uint64(n-i)))
-		s.perm[i], s.perm[j] = s.perm[j], s.perm[i]
-		s.touched = append(s.touched, j)
-	}
-	out := s.out[:0]
-	if k < 32 {
-		out = append(out, s.perm[:k]...)
-		slices.Sort(out)
-	} else {
-		for _, v := range s.perm[:k] {
-			s.bits[v>>6] |= 1 << (uint(v) & 63)
-		}
-		for w, word := range s.bits {
-			for word != 0 {
-				b := bits.TrailingZeros64(word)
-				out = append(out, w<<6|b)
-				word &= word - 1
-			}
-			s.bits[w] = 0
-		}
+// fisherYates returns, sorted, the first k indices of a Fisher–Yates
+// shuffle of 0…n−1 driven by r (position i swapped with i + r.IntN(n−i)):
+// the definition of the subsampler's draw.
+func fisherYates(n, k int, r *rand.Rand) []int {
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
 	}
 	for i := 0; i < k; i++ {
-		s.perm[i] = i
+		j := i + r.IntN(n-i)
+		perm[i], perm[j] = perm[j], perm[i]
 	}
-	for _, j := range s.touched {
-		s.perm[j] = j
-	}
-	s.out = out
+	out := perm[:k]
+	slices.Sort(out)
 	return out
 }
 
-// TestSubsamplerEqualsPrev checks the int32 subsampler's draws against
-// drawPrev's, every size from 0 to 70 and larger ones, drawn one after
-// the other on the same state (as medianP does).
-func TestSubsamplerEqualsPrev(t *testing.T) {
+// TestSubsamplerIsFisherYates checks the subsampler's draws, with its own
+// PCG, against fisherYates with math/rand/v2's PCG of the same seed,
+// every size from 0 to 70 and larger ones, drawn one after the other on
+// the same state (as medianP does).
+func TestSubsamplerIsFisherYates(t *testing.T) {
 	for _, n := range []int{1, 33, 1000, 40000} {
-		ss, ps := newSubsampler(n), newPrevSubsampler(n)
+		ss := newSubsampler(n)
 		sizes := []int{n, n - 1, n / 2, n / 3}
 		for k := 0; k <= min(n, 70); k++ {
 			sizes = append(sizes, k)
@@ -337,8 +298,9 @@ func TestSubsamplerEqualsPrev(t *testing.T) {
 			if k < 0 {
 				continue
 			}
-			r1, r2 := pcg{uint64(c), uint64(n)}, pcg{uint64(c), uint64(n)}
-			got, want := ss.draw(k, &r1), ps.drawPrev(k, &r2)
+			r := pcg{uint64(c), uint64(n)}
+			got := ss.draw(k, &r)
+			want := fisherYates(n, k, rand.New(rand.NewPCG(uint64(c), uint64(n))))
 			if !slices.Equal(got, want) {
 				t.Fatalf("n=%d k=%d: draw %v, want %v", n, k, got, want)
 			}
@@ -346,9 +308,9 @@ func TestSubsamplerEqualsPrev(t *testing.T) {
 	}
 }
 
-// BenchmarkSubsamplerDraw compares drawPrev (int permutation) and draw
-// (int32) on 40,000 questions over sizes spread like Figure 3's grid, in
-// the same run.
+// BenchmarkSubsamplerDraw compares fisherYates (a fresh permutation per
+// draw) and the subsampler on 40,000 questions over sizes spread like
+// Figure 3's grid, in the same run.
 func BenchmarkSubsamplerDraw(b *testing.B) {
 	const n = 40000
 	var sizes []int
@@ -357,16 +319,15 @@ func BenchmarkSubsamplerDraw(b *testing.B) {
 			sizes = append(sizes, k)
 		}
 	}
-	b.Run("old", func(b *testing.B) {
-		ps := newPrevSubsampler(n)
+	b.Run("naive", func(b *testing.B) {
 		for i := range b.N {
-			r := pcg{1, uint64(i)}
+			r := rand.New(rand.NewPCG(1, uint64(i)))
 			for _, k := range sizes {
-				ps.drawPrev(k, &r)
+				fisherYates(n, k, r)
 			}
 		}
 	})
-	b.Run("new", func(b *testing.B) {
+	b.Run("subsampler", func(b *testing.B) {
 		ss := newSubsampler(n)
 		for i := range b.N {
 			r := pcg{1, uint64(i)}
@@ -375,45 +336,6 @@ func BenchmarkSubsamplerDraw(b *testing.B) {
 			}
 		}
 	})
-}
-
-// drawStd is subsampler.draw as it was before pcg, with a rand.Rand.
-func (s *prevSubsampler) drawStd(k int, r *rand.Rand) []int {
-	n := len(s.perm)
-	if k < 0 || k > n {
-		return nil
-	}
-	s.touched = s.touched[:0]
-	for i := 0; i < k; i++ {
-		j := i + r.IntN(n-i)
-		s.perm[i], s.perm[j] = s.perm[j], s.perm[i]
-		s.touched = append(s.touched, j)
-	}
-	out := s.out[:0]
-	if k < 32 {
-		out = append(out, s.perm[:k]...)
-		slices.Sort(out)
-	} else {
-		for _, v := range s.perm[:k] {
-			s.bits[v>>6] |= 1 << (uint(v) & 63)
-		}
-		for w, word := range s.bits {
-			for word != 0 {
-				b := bits.TrailingZeros64(word)
-				out = append(out, w<<6|b)
-				word &= word - 1
-			}
-			s.bits[w] = 0
-		}
-	}
-	for i := 0; i < k; i++ {
-		s.perm[i] = i
-	}
-	for _, j := range s.touched {
-		s.perm[j] = j
-	}
-	s.out = out
-	return out
 }
 
 // TestPairedTAtMatches checks pairedTAt, which sums over the indices,
