@@ -91,7 +91,7 @@ func runCompare(ctx context.Context, stdout, stderr io.Writer, args []string, o 
 		opt.Map[old] = new
 	}
 	var err error
-	if opt.Margins, err = parseMargins(o.margins); err != nil {
+	if opt.Margins, err = parseMargins(o.margins, "--margin"); err != nil {
 		return &usageError{err}
 	}
 	// Refuse an output folder that is not ours, or is one of the runs,
@@ -120,6 +120,12 @@ func runCompare(ctx context.Context, stdout, stderr io.Writer, args []string, o 
 		}
 		if i == 0 {
 			opt.Bootstrap, opt.Seed = cfg.Analysis.Bootstrap, cfg.Analysis.Seed
+			if len(o.margins) == 0 && len(cfg.Compare.Margins) > 0 {
+				// the first run's [compare] margins, unless --margin is given
+				if opt.Margins, err = parseMargins(cfg.Compare.Margins, "[compare] margins"); err != nil {
+					return &usageError{fmt.Errorf("run %s: study.toml: %w", a, err)}
+				}
+			}
 		}
 		runs[i] = r
 		settings = append(settings, report.KV{Key: fmt.Sprintf("run %d", i+1), Value: r.Label + " (" + a + ")"})
@@ -325,6 +331,8 @@ func settingsConfig(ctx context.Context, db *sql.DB) (config.Config, error) {
 			cfg.Rubric.Direction = v
 		case "report.primary":
 			cfg.Report.Primary = v
+		case "compare.margins":
+			cfg.Compare.Margins = strings.Split(v, "; ")
 		case "solve.rubric_threshold":
 			fl(&cfg.Solve.RubricThreshold)
 		case "solve.checklist_threshold":

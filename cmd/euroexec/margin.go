@@ -19,7 +19,7 @@ var rateMetrics = []string{"solve_rate", "checklist_rate", "win_rate"}
 // metric, V in percentage points with a "pp" suffix (rates only) or in the
 // metric's units (rates as fractions, rubric in points, avg_rank in ranks).
 // Every margin must be positive and finite; rates at most 100 pp.
-func parseMargins(vals []string) (map[string]float64, error) {
+func parseMargins(vals []string, what string) (map[string]float64, error) {
 	out := map[string]float64{}
 	for _, v := range vals {
 		metric, val, named := strings.Cut(v, "=")
@@ -30,7 +30,7 @@ func parseMargins(vals []string) (map[string]float64, error) {
 		pp := strings.HasSuffix(val, "pp")
 		x, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(val, "pp")), 64)
 		if err != nil || !(x > 0) || math.IsInf(x, 0) {
-			return nil, fmt.Errorf("--margin %q: expected a positive number, e.g. 2pp or rubric=0.1", v)
+			return nil, fmt.Errorf("%s %q: expected a positive number, e.g. 2pp or rubric=0.1", what, v)
 		}
 		if pp {
 			x /= 100
@@ -38,19 +38,19 @@ func parseMargins(vals []string) (map[string]float64, error) {
 		targets := rateMetrics
 		if named {
 			if _, ok := compare.HigherIsBetter[metric]; !ok {
-				return nil, fmt.Errorf("--margin %q: unknown metric %q; expected one of %s", v, metric, strings.Join(compare.Metrics, ", "))
+				return nil, fmt.Errorf("%s %q: unknown metric %q; expected one of %s", what, v, metric, strings.Join(compare.Metrics, ", "))
 			}
 			targets = []string{metric}
 		} else if !pp {
-			return nil, fmt.Errorf("--margin %q: a margin without a metric must be in percentage points (e.g. 2pp); name the metric otherwise (rubric=0.1)", v)
+			return nil, fmt.Errorf("%s %q: a margin without a metric must be in percentage points (e.g. 2pp); name the metric otherwise (rubric=0.1)", what, v)
 		}
 		for _, m := range targets {
 			isRate := m != "rubric" && m != "avg_rank"
 			if pp && !isRate {
-				return nil, fmt.Errorf("--margin %q: %s is not a rate; give its margin in its own units (e.g. %s=0.1)", v, m, m)
+				return nil, fmt.Errorf("%s %q: %s is not a rate; give its margin in its own units (e.g. %s=0.1)", what, v, m, m)
 			}
 			if isRate && x > 1 {
-				return nil, fmt.Errorf("--margin %q: a rate's margin is at most 100 pp", v)
+				return nil, fmt.Errorf("%s %q: a rate's margin is at most 100 pp", what, v)
 			}
 			out[m] = x
 		}

@@ -61,6 +61,9 @@ type Config struct {
 	Site Site `toml:"site"`
 	// Report holds the report settings ([report] primary).
 	Report Report `toml:"report"`
+	// Compare holds the settings compare takes from the first run
+	// ([compare] margins).
+	Compare Compare `toml:"compare"`
 	// Import maps the questions and data fields of annotation-platform
 	// exports (Label Studio, Argilla) under grades/ to the instrument:
 	// platform name as written → target, e.g. "domain_score" =
@@ -574,6 +577,7 @@ func (c Config) validate() []SettingError {
 	}
 	c.checkColumns(bad)
 	c.checkReport(bad)
+	c.checkCompare(bad)
 	c.checkImport(bad)
 	for _, key := range []string{"sheets.include", "sheets.exclude"} {
 		pats := c.Sheets.Include
@@ -803,6 +807,7 @@ func (c Config) Pairs() [][2]string {
 	}
 	pairs = append(pairs, c.scalePairs()...)
 	pairs = append(pairs, c.reportPairs()...)
+	pairs = append(pairs, c.comparePairs()...)
 	if len(imps) > 0 { // listed only when set, so studies without it keep their settings table
 		pairs = append(pairs, [2]string{"import", strings.Join(imps, ", ")})
 	}
