@@ -100,7 +100,7 @@ func laterAnalyses(s *study.Study, c config.Config) (jobs []job, graded func() [
 			if err != nil {
 				return nil, fmt.Errorf("analyse: %w", err)
 			}
-			return func(res *Result) { res.Report.Add(r.Part()); res.Reliability = r }, nil
+			return func(res *Result) { res.Report.Add(tables.Reliability(r)); res.Reliability = r }, nil
 		}},
 		{"ranking", false, func(ctx context.Context) (func(*Result), error) {
 			o := ranking.DefaultOptions()

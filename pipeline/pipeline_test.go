@@ -21,6 +21,7 @@ import (
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/site"
+	"github.com/euroexec/euroexec/report/tables"
 )
 
 // sample unpacks the bundled sample study into a temporary folder.
@@ -346,7 +347,7 @@ func TestTypedResultsBeyond(t *testing.T) {
 		part report.Part
 		typ  int // typed rows, to see the result is filled
 	}{
-		{"reliability", res.Reliability.Part(), len(res.Reliability.Rows)},
+		{"reliability", tables.Reliability(res.Reliability), len(res.Reliability.Rows)},
 		{"calibration", res.Calibration.Part(), len(res.Calibration.Calibration) + len(res.Calibration.Length.Rows)},
 		{"judge audit", res.JudgeAudit.Part(), len(res.JudgeAudit.Judges)},
 		{"pairwise", res.Pairwise.Part(), len(res.Pairwise.Populations)},

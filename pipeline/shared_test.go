@@ -16,6 +16,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/reliability"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/tables"
 	"github.com/euroexec/euroexec/transform"
 )
 
@@ -68,7 +69,7 @@ func TestSharedGradedSame(t *testing.T) {
 			o := reliability.DefaultOptions()
 			o.Seed, o.Bootstrap, o.Round, o.Scores, o.Graded = seed, boot, c.MainRound, sc, g
 			r, err := reliability.Analyze(ctx, s, o)
-			return r.Part(), err
+			return tables.Reliability(r), err
 		}},
 		{"ranking", func(g []scores.Grading) (report.Part, error) {
 			o := ranking.DefaultOptions()

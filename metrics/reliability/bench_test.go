@@ -251,12 +251,7 @@ func TestPerPopulationBootstrapEqualsJoint(t *testing.T) {
 	if err := bootstrapRows(context.Background(), joint, len(b.questions), opt); err != nil {
 		t.Fatal(err)
 	}
-	var tab [][]any
-	for _, tb := range res.Part().Tables {
-		if tb.Name == TableName {
-			tab = tb.Rows
-		}
-	}
+	tab := tableRows(res)
 	if len(tab) != len(joint) {
 		t.Fatalf("Analyze gave %d rows, the joint build %d", len(tab), len(joint))
 	}

@@ -30,3 +30,13 @@ func analyze(t testing.TB, s *analysis.Study, opt Options) Result {
 	}
 	return res
 }
+
+// tableRows are r's rows as the reliability table's cells: instrument,
+// population, statistic, value, n_units, n_graders, lo, hi, note.
+func tableRows(r Result) [][]any {
+	var out [][]any
+	for _, w := range r.Rows {
+		out = append(out, []any{w.Instrument, w.Population, w.Statistic, w.Value, w.Units, w.Graders, w.Lo, w.Hi, w.Note})
+	}
+	return out
+}

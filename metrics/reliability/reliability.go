@@ -2,7 +2,7 @@
 // inter-rater reliability of every rubric attribute, of the rubric mean and
 // of the checklist verdicts, for the human graders alone and for the humans
 // with each LLM judge added as one more grader. It fills the table
-// `reliability` of the section report.SectionBeyond.
+// `reliability` (presented by report/tables).
 //
 // Statistics (all from package stats, which is checked against the reference
 // vectors):
@@ -84,7 +84,6 @@ import (
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 )
 
 // Options control the analysis.
@@ -118,8 +117,7 @@ func DefaultOptions() Options {
 }
 
 // Result is what Analyze produces: the rows of the reliability table as
-// typed values; Part builds the table and its figure from them in one
-// place, ready for report.Report.Add.
+// typed values (report/tables presents them).
 type Result struct {
 	// Rows are the statistics, population by population (humans first,
 	// then humans with each judge in name order), instruments in output
@@ -133,7 +131,7 @@ type Result struct {
 	// humans+judge:<name> per judge.
 	Populations []string
 	// Notes say what was left out and why.
-	Notes []report.Note
+	Notes []string
 	// Warnings are non-fatal findings (level replaced, scale not set,
 	// judge scores left out of κ).
 	Warnings []string
@@ -232,7 +230,7 @@ func (r *row) replicate(cnt []int) float64 {
 func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error) {
 	var res Result
 	if s == nil {
-		res.Notes = append(res.Notes, report.Note{Table: TableName, Reason: "no study"})
+		res.Notes = append(res.Notes, "no study")
 		return res, nil
 	}
 	if opt.Level == 0 {
@@ -266,11 +264,11 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	}
 	b := newBuilder(s, gs, round)
 	if len(b.units) == 0 {
-		res.Notes = append(res.Notes, report.Note{Table: TableName, Reason: fmt.Sprintf("no gradings in round %q", round)})
+		res.Notes = append(res.Notes, fmt.Sprintf("no gradings in round %q", round))
 		return res, nil
 	}
 	if len(s.Attributes) == 0 && !b.hasChecklist {
-		res.Notes = append(res.Notes, report.Note{Table: TableName, Reason: "the study has neither a rubric nor a checklist"})
+		res.Notes = append(res.Notes, "the study has neither a rubric nor a checklist")
 		return res, nil
 	}
 	step := s.ScaleStep
@@ -328,43 +326,6 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 			Units: int64(r.nUnits), Graders: int64(r.nGraders), Lo: r.lo, Hi: r.hi, Note: r.note}
 	}
 	return res, nil
-}
-
-// Part builds the reliability table and the α figure of r; with its Notes
-// and Warnings it is ready for report.Report.Add. It has no table when r
-// has no rows.
-func (r Result) Part() report.Part {
-	p := report.Part{Notes: r.Notes, Warnings: r.Warnings}
-	if len(r.Rows) == 0 {
-		return p
-	}
-	t := &report.Table{
-		Name:    TableName,
-		Title:   "Inter-rater reliability",
-		Section: report.SectionBeyond,
-		Doc: "Agreement between graders per instrument: Krippendorff's α (units = responses, or (response, item) for the checklist), " +
-			"pairwise Cohen's κ averaged over grader pairs weighted by shared units, and intraclass correlations; for the humans alone and with each judge as one more grader. " +
-			"lo/hi: percentile interval of a cluster bootstrap over questions.",
-		Columns: []report.Column{
-			{Name: "instrument", Kind: report.Text, Doc: "rubric:<attribute>, rubric_mean or checklist"},
-			{Name: "population", Kind: report.Text, Doc: "humans, or humans+judge:<name> (the judge as one more grader)"},
-			{Name: "statistic", Kind: report.Text, Doc: "alpha_nominal, alpha_ordinal, alpha_interval, kappa, kappa_quadratic, icc1_1, icc1_k, icc2_1 or icc2_k"},
-			{Name: "value", Kind: report.Float, Doc: "the statistic; empty when undefined"},
-			{Name: "n_units", Kind: report.Int, Doc: "units used: pairable units (α), shared units summed over grader pairs (κ), units with k values (ICC)"},
-			{Name: "n_graders", Kind: report.Int, Doc: "graders with at least one value in the units used"},
-			{Name: "lo", Kind: report.Float, Doc: "lower end of the bootstrap percentile interval"},
-			{Name: "hi", Kind: report.Float, Doc: "upper end of the bootstrap percentile interval"},
-			{Name: "note", Kind: report.Text, Doc: "how the value was computed or why it is empty"},
-		},
-	}
-	for _, w := range r.Rows {
-		t.Rows = append(t.Rows, []any{w.Instrument, w.Population, w.Statistic, w.Value, w.Units, w.Graders, w.Lo, w.Hi, w.Note})
-	}
-	p.Tables = append(p.Tables, t)
-	if f := alphaFigure(r.Rows, r.Populations, r.Instruments); f != nil {
-		p.Figures = append(p.Figures, f)
-	}
-	return p
 }
 
 // bootstrapRows fills lo and hi of every row with a replicate function from
@@ -520,47 +481,6 @@ const repBlock = 32
 // blockCounts keeps a replicate's index in a byte: a compile-time check
 // that repBlock ≤ maxBlock.
 var _ [maxBlock - repBlock]struct{}
-
-// alphaFigure draws the headline α of every instrument (interval α for the
-// rubric, nominal α for the checklist) per population, with its interval.
-func alphaFigure(rows []Row, pops []string, instruments []string) *report.Figure {
-	if len(instruments) == 0 {
-		return nil
-	}
-	f := &report.Figure{
-		ID:         "reliability_alpha",
-		Section:    report.SectionBeyond,
-		Title:      "Krippendorff's α per instrument",
-		Kind:       report.Bar,
-		XName:      "instrument",
-		YName:      "α",
-		Table:      TableName,
-		Categories: instruments,
-	}
-	pos := map[string]int{}
-	for i, c := range instruments {
-		pos[c] = i
-	}
-	for _, p := range pops {
-		s := report.Series{Name: p, Values: nanSlice(len(instruments)), Lo: nanSlice(len(instruments)), Hi: nanSlice(len(instruments))}
-		for _, r := range rows {
-			if r.Population != p {
-				continue
-			}
-			want := AlphaInterval
-			if r.Instrument == "checklist" {
-				want = AlphaNominal
-			}
-			if r.Statistic != want {
-				continue
-			}
-			i := pos[r.Instrument]
-			s.Values[i], s.Lo[i], s.Hi[i] = r.Value, r.Lo, r.Hi
-		}
-		f.Series = append(f.Series, s)
-	}
-	return f
-}
 
 func nanSlice(n int) []float64 {
 	s := make([]float64, n)
@@ -831,9 +751,9 @@ func verdictCode(v analysis.Verdict) float64 {
 
 // analyzePopulation returns the rows of one population, the notes and the
 // number of judge scores dropped from κ as not whole.
-func (b *builder) analyzePopulation(s *analysis.Study, p population, ls labelScale) ([]*row, []report.Note, int) {
+func (b *builder) analyzePopulation(s *analysis.Study, p population, ls labelScale) ([]*row, []string, int) {
 	var rows []*row
-	var notes []report.Note
+	var notes []string
 	var icc2Missing []string
 	dropped := 0
 	add := func(inst string, rs []*row) {
@@ -899,7 +819,7 @@ func (b *builder) analyzePopulation(s *analysis.Study, p population, ls labelSca
 		add("checklist", rs)
 	}
 	if len(icc2Missing) > 0 {
-		notes = append(notes, report.Note{Table: TableName, Reason: fmt.Sprintf("%s: icc2_1 and icc2_k left out (%s)", p.name, summarizeWhy(icc2Missing))})
+		notes = append(notes, fmt.Sprintf("%s: icc2_1 and icc2_k left out (%s)", p.name, summarizeWhy(icc2Missing)))
 	}
 	return rows, notes, dropped
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 )
 
 // studyFromMatrix builds a one-attribute study from data[grader][unit]
@@ -38,10 +37,10 @@ func studyFromMatrix(data [][]float64, lo, hi int, judges map[int]bool) *analysi
 // find returns the row of the reliability table for (instrument, population, statistic).
 func find(t *testing.T, res Result, inst, pop, stat string) []any {
 	t.Helper()
-	if len(res.Part().Tables) != 1 {
-		t.Fatalf("got %d tables, want 1", len(res.Part().Tables))
+	if len(res.Rows) == 0 {
+		t.Fatal("no rows")
 	}
-	for _, r := range res.Part().Tables[0].Rows {
+	for _, r := range tableRows(res) {
 		if r[0] == inst && r[1] == pop && r[2] == stat {
 			return r
 		}
@@ -102,14 +101,14 @@ func TestAlphaKrippendorffExampleC(t *testing.T) {
 	// Graders differ between units: ICC(2,·) left out with a note.
 	foundNote := false
 	for _, n := range res.Notes {
-		if strings.Contains(n.Reason, "icc2_1 and icc2_k left out") && strings.Contains(n.Reason, "graders differ") {
+		if strings.Contains(n, "icc2_1 and icc2_k left out") && strings.Contains(n, "graders differ") {
 			foundNote = true
 		}
 	}
 	if !foundNote {
 		t.Errorf("no note on ICC(2,·) being left out; notes %v", res.Notes)
 	}
-	for _, row := range res.Part().Tables[0].Rows {
+	for _, row := range tableRows(res) {
 		if row[2] == ICC21 || row[2] == ICC2k {
 			t.Errorf("unexpected row %v", row)
 		}
@@ -236,7 +235,7 @@ func TestChecklistAlpha(t *testing.T) {
 	res := analyze(t, s, opt)
 	checkRow(t, res, "checklist", "humans", AlphaNominal, 6.0/11, 3, 2)
 	checkRow(t, res, "checklist", "humans", Kappa, 0.5, 3, 2)
-	for _, r := range res.Part().Tables[0].Rows {
+	for _, r := range tableRows(res) {
 		if strings.HasPrefix(r[0].(string), "rubric") {
 			t.Errorf("rubric row in a study without rubric: %v", r)
 		}
@@ -300,8 +299,8 @@ func TestDeterministicAcrossCores(t *testing.T) {
 	runtime.GOMAXPROCS(4)
 	b := analyze(t, s, opt)
 	runtime.GOMAXPROCS(prev)
-	if !reflect.DeepEqual(fmt.Sprint(a.Part().Tables[0].Rows), fmt.Sprint(b.Part().Tables[0].Rows)) {
-		t.Errorf("GOMAXPROCS 1 and 4 differ:\n%v\n%v", a.Part().Tables[0].Rows, b.Part().Tables[0].Rows)
+	if !reflect.DeepEqual(fmt.Sprint(tableRows(a)), fmt.Sprint(tableRows(b))) {
+		t.Errorf("GOMAXPROCS 1 and 4 differ:\n%v\n%v", tableRows(a), tableRows(b))
 	}
 }
 
@@ -319,21 +318,18 @@ func TestDegenerate(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res := analyze(t, c.s, DefaultOptions())
-			if len(res.Part().Tables) != 0 || len(res.Notes) != 1 || !strings.Contains(res.Notes[0].Reason, c.note) {
-				t.Errorf("got tables %d notes %v; want none and a note %q", len(res.Part().Tables), res.Notes, c.note)
+			if len(res.Rows) != 0 || len(res.Notes) != 1 || !strings.Contains(res.Notes[0], c.note) {
+				t.Errorf("got rows %d notes %v; want none and a note %q", len(res.Rows), res.Notes, c.note)
 			}
 		})
 	}
 	// One grader only: every statistic undefined (NaN), never a panic.
 	s := studyFromMatrix(m([]float64{1, 2, 3}), 1, 5, nil)
 	res := analyze(t, s, DefaultOptions())
-	for _, r := range res.Part().Tables[0].Rows {
+	for _, r := range tableRows(res) {
 		if v := r[3].(float64); !math.IsNaN(v) {
 			t.Errorf("one grader: %v = %v, want NaN", r[:3], v)
 		}
-	}
-	if res.Part().Tables[0].Section != report.SectionBeyond {
-		t.Errorf("section %q", res.Part().Tables[0].Section)
 	}
 }
 
