@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/euroexec/euroexec/metrics/stats"
@@ -111,8 +110,8 @@ func TestPMedianEvaluatesFew(t *testing.T) {
 }
 
 // naiveMedianP is medianP from its definition (METHODS.md, "p-value
-// curve"): for draw r of R, the n questions of a Fisher–Yates draw
-// (fisherYates) with stats.NewRand(seed, n·R + r); per pair, the paired t
+// curve"): for draw r of R, the n questions of stats.Subsample with
+// stats.NewRand(seed, n·R + r); per pair, the paired t
 // test's p of the drawn questions' differences (pairedP, which equals
 // stats.TTestRel: TestPairedPMatchesStats); the median over the draws
 // whose p is defined. The oracle of TestMedianPMatchesNaive and the
@@ -124,7 +123,7 @@ func naiveMedianP(a *run, diffs [][]float64, nQ, n int) ([]float64, []int) {
 	d := make([]float64, 0, n)
 	sq := make([]float64, n)
 	for r := 0; r < R; r++ {
-		idx := fisherYates(nQ, n, stats.NewRand(seed, n*R+r))
+		idx := stats.Subsample(nQ, n, stats.NewRand(seed, n*R+r))
 		for k, dk := range diffs {
 			d = d[:0]
 			for _, i := range idx {
@@ -266,50 +265,8 @@ func BenchmarkMedianP(b *testing.B) {
 	}
 }
 
-// fisherYates returns, sorted, the first k indices of a Fisher–Yates
-// shuffle of 0…n−1 driven by r (position i swapped with i + r.IntN(n−i)):
-// the definition of the subsampler's draw.
-func fisherYates(n, k int, r *rand.Rand) []int {
-	perm := make([]int, n)
-	for i := range perm {
-		perm[i] = i
-	}
-	for i := 0; i < k; i++ {
-		j := i + r.IntN(n-i)
-		perm[i], perm[j] = perm[j], perm[i]
-	}
-	out := perm[:k]
-	slices.Sort(out)
-	return out
-}
-
-// TestSubsamplerIsFisherYates checks the subsampler's draws, with its own
-// PCG, against fisherYates with math/rand/v2's PCG of the same seed,
-// every size from 0 to 70 and larger ones, drawn one after the other on
-// the same state (as medianP does).
-func TestSubsamplerIsFisherYates(t *testing.T) {
-	for _, n := range []int{1, 33, 1000, 40000} {
-		ss := newSubsampler(n)
-		sizes := []int{n, n - 1, n / 2, n / 3}
-		for k := 0; k <= min(n, 70); k++ {
-			sizes = append(sizes, k)
-		}
-		for c, k := range sizes {
-			if k < 0 {
-				continue
-			}
-			r := pcg{uint64(c), uint64(n)}
-			got := ss.draw(k, &r)
-			want := fisherYates(n, k, rand.New(rand.NewPCG(uint64(c), uint64(n))))
-			if !slices.Equal(got, want) {
-				t.Fatalf("n=%d k=%d: draw %v, want %v", n, k, got, want)
-			}
-		}
-	}
-}
-
-// BenchmarkSubsamplerDraw compares fisherYates (a fresh permutation per
-// draw) and the subsampler on 40,000 questions over sizes spread like
+// BenchmarkSubsamplerDraw compares stats.Subsample (a fresh permutation
+// per draw) and the subsampler on 40,000 questions over sizes spread like
 // Figure 3's grid, in the same run.
 func BenchmarkSubsamplerDraw(b *testing.B) {
 	const n = 40000
@@ -319,20 +276,20 @@ func BenchmarkSubsamplerDraw(b *testing.B) {
 			sizes = append(sizes, k)
 		}
 	}
-	b.Run("naive", func(b *testing.B) {
+	b.Run("stats", func(b *testing.B) {
 		for i := range b.N {
-			r := rand.New(rand.NewPCG(1, uint64(i)))
+			r := stats.NewRand(1, i)
 			for _, k := range sizes {
-				fisherYates(n, k, r)
+				stats.Subsample(n, k, r)
 			}
 		}
 	})
 	b.Run("subsampler", func(b *testing.B) {
 		ss := newSubsampler(n)
 		for i := range b.N {
-			r := pcg{1, uint64(i)}
+			r := stats.NewRand(1, i)
 			for _, k := range sizes {
-				ss.draw(k, &r)
+				ss.draw(k, r)
 			}
 		}
 	})
@@ -355,8 +312,7 @@ func TestPairedTAtMatches(t *testing.T) {
 	}
 	ss := newSubsampler(len(v))
 	for c, n := range lengths {
-		rng := pcg{uint64(c), 1}
-		idx := ss.draw(n, &rng)
+		idx := ss.draw(n, stats.NewRand(uint64(c), 1))
 		d := make([]float64, 0, n)
 		for _, i := range idx {
 			d = append(d, v[i])

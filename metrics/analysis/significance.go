@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/euroexec/euroexec/metrics/stats"
@@ -235,8 +236,8 @@ func (a *run) medianP(diffs *pairDiffs, nQ, n int) ([]float64, []int) {
 		if a.ctx.Err() != nil {
 			break // cancelled: Analyze returns the error after this stage
 		}
-		rng := pcg{seed, uint64(n*R + r)} // stats.NewRand(seed, n·R + r)'s stream
-		idx := ss.draw(n, &rng)
+		rng := stats.NewRand(seed, n*R+r)
+		idx := ss.draw(n, rng)
 		for k, dk := range diffs.d {
 			if !diffs.hasNaN[k] { // every drawn question counts: no gathering
 				if td, ok := pairedTAt(dk, idx); ok {
@@ -301,14 +302,14 @@ func newSubsampler(n int) *subsampler {
 
 // draw returns k distinct indices of 0…n−1 (n = the size given to
 // newSubsampler); the slice is valid until the next draw.
-func (s *subsampler) draw(k int, r *pcg) []int {
+func (s *subsampler) draw(k int, r *rand.Rand) []int {
 	n := len(s.perm)
 	if k < 0 || k > n {
 		return nil
 	}
 	s.touched = s.touched[:0]
 	for i := 0; i < k; i++ {
-		j := i + int(r.uintN(uint64(n-i)))
+		j := i + r.IntN(n-i)
 		s.perm[i], s.perm[j] = s.perm[j], s.perm[i]
 		s.touched = append(s.touched, int32(j))
 	}
@@ -339,52 +340,6 @@ func (s *subsampler) draw(k int, r *pcg) []int {
 	}
 	s.out = out
 	return out
-}
-
-// pcg is math/rand/v2's PCG source (128-bit LCG, DXSM output) with
-// rand.Rand.IntN's reduction, as concrete methods the subsampler's loop
-// inlines instead of calls through the rand.Source interface: pcg{seed,
-// rep}.uintN(n) gives the numbers of stats.NewRand(seed, rep).IntN(n)
-// (TestPCGMatchesStdlib, TestSubsamplerMatchesStats).
-type pcg struct{ hi, lo uint64 }
-
-// uint64 is rand.PCG.Uint64.
-func (p *pcg) uint64() uint64 {
-	const (
-		mulHi = 2549297995355413924
-		mulLo = 4865540595714422341
-		incHi = 6364136223846793005
-		incLo = 1442695040888963407
-	)
-	// state = state * mul + inc
-	hi, lo := bits.Mul64(p.lo, mulLo)
-	hi += p.hi*mulLo + p.lo*mulHi
-	lo, c := bits.Add64(lo, incLo, 0)
-	hi, _ = bits.Add64(hi, incHi, c)
-	p.lo, p.hi = lo, hi
-	// DXSM
-	const cheapMul = 0xda942042e4dd58b5
-	hi ^= hi >> 32
-	hi *= cheapMul
-	hi ^= hi >> 48
-	hi *= (lo | 1)
-	return hi
-}
-
-// uintN is rand.Rand.IntN(n) for 0 < n (Lemire's multiply with
-// rejection; a power of two masks).
-func (p *pcg) uintN(n uint64) uint64 {
-	if n&(n-1) == 0 {
-		return p.uint64() & (n - 1)
-	}
-	hi, lo := bits.Mul64(p.uint64(), n)
-	if lo < n {
-		thresh := -n % n
-		for lo < thresh {
-			hi, lo = bits.Mul64(p.uint64(), n)
-		}
-	}
-	return hi
 }
 
 // pvalueCurve is Figure 3 and the crossing sizes.

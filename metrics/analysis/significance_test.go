@@ -41,7 +41,7 @@ func TestSubsamplerMatchesStats(t *testing.T) {
 				continue
 			}
 			for rep := 0; rep < 20; rep++ {
-				got := slices.Clone(ss.draw(k, &pcg{9, uint64(rep)}))
+				got := slices.Clone(ss.draw(k, stats.NewRand(9, rep)))
 				want := stats.Subsample(n, k, stats.NewRand(9, rep))
 				if !slices.Equal(got, want) {
 					t.Fatalf("n=%d k=%d rep=%d: got %v, want %v", n, k, rep, got, want)
@@ -79,30 +79,6 @@ func TestPvalueGrid(t *testing.T) {
 		for i := 1; i < len(g); i++ {
 			if g[i] <= g[i-1] {
 				t.Errorf("n=%d: grid not increasing at %d", c.n, i)
-			}
-		}
-	}
-}
-
-// TestPCGMatchesStdlib checks the subsampler's inlined generator against
-// math/rand/v2: the same IntN numbers for bounds of every kind (1, powers
-// of two, small, near 2³¹ and 2⁶³, where rejection happens).
-func TestPCGMatchesStdlib(t *testing.T) {
-	bounds := []uint64{1, 2, 3, 7, 8, 10, 1000, 1 << 20, 1<<31 - 1, 1 << 31, 1<<31 + 1, 1<<62 + 12345, 1<<63 - 25}
-	for seed := uint64(0); seed < 4; seed++ {
-		for rep := uint64(0); rep < 50; rep += 7 {
-			want := rand.New(rand.NewPCG(seed, rep))
-			got := pcg{seed, rep}
-			for i := 0; i < 2000; i++ {
-				n := bounds[i%len(bounds)]
-				if i%3 == 0 {
-					n = 1 + want.Uint64()%5000 // the stream moves on in both
-					got.uint64()
-				}
-				w := uint64(want.IntN(int(n)))
-				if g := got.uintN(n); g != w {
-					t.Fatalf("seed %d rep %d draw %d: IntN(%d) = %d, want %d", seed, rep, i, n, g, w)
-				}
 			}
 		}
 	}
