@@ -8,6 +8,7 @@ import (
 
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 const (
@@ -126,8 +127,8 @@ func (a *run) binOfFloat(x float64) string {
 // binOfCount bins passed/cells exactly (upper bounds inclusive).
 func (a *run) binOfCount(passed, cells int64) string {
 	for _, b := range a.opt.DifficultyBins {
-		if r, ok := decimalRatio(b.Max); ok {
-			if passed*r.den <= r.num*cells {
+		if r, ok := study.RatOf(b.Max); ok && cells > 0 {
+			if study.NewRat(passed, cells).Cmp(r) <= 0 {
 				return b.Name
 			}
 		} else if frac(passed, cells) <= b.Max {
