@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/internal/crash"
 	"github.com/euroexec/euroexec/metrics/analysis"
@@ -280,26 +282,25 @@ func computeJobs(ctx context.Context, jobs []job, workers int) ([]func(*Result),
 func runEach(ctx context.Context, jobs []job, workers int) ([]func(*Result), []error) {
 	adds := make([]func(*Result), len(jobs))
 	errs := make([]error, len(jobs))
-	sem := make(chan struct{}, max(workers, 1))
-	var wg sync.WaitGroup
+	// Every job runs and reports its own error (one failed analysis does
+	// not stop the others): the group limits how many run at once.
+	var g errgroup.Group
+	g.SetLimit(max(workers, 1))
 	for i, j := range jobs {
 		if err := ctx.Err(); err != nil {
 			errs[i] = fmt.Errorf("analyse: %s: %w", j.name, err)
 			continue
 		}
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
+		g.Go(func() error {
 			defer func() {
 				if v := recover(); v != nil { // a bug: reported as one (exit status 70), not a crash of the process
 					errs[i] = fmt.Errorf("analyse: %s: %w", j.name, crash.New(v))
 				}
 			}()
 			adds[i], errs[i] = j.run(ctx)
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait()
 	return adds, errs
 }

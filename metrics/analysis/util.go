@@ -1,15 +1,13 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"math"
-	"math/big"
-	"runtime"
 	"slices"
-	"strconv"
 	"sync"
 
-	"github.com/euroexec/euroexec/internal/crash"
+	"github.com/euroexec/euroexec/internal/workers"
 	"github.com/euroexec/euroexec/report"
 )
 
@@ -53,64 +51,11 @@ func frac(num, den int64) float64 {
 	return float64(num) / float64(den)
 }
 
-// ratio is a non-negative fraction num/den with den > 0.
-type ratio struct{ num, den int64 }
-
-// decimalRatio returns x as the exact fraction of its shortest decimal
-// form (0.6 → 3/5), so that thresholds compare exactly as written. ok is
-// false when x is not finite or does not fit int64 comfortably.
-func decimalRatio(x float64) (ratio, bool) {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return ratio{}, false
-	}
-	r, ok := new(big.Rat).SetString(strconv.FormatFloat(x, 'g', -1, 64))
-	if !ok || !r.Num().IsInt64() || !r.Denom().IsInt64() {
-		return ratio{}, false
-	}
-	n, d := r.Num().Int64(), r.Denom().Int64()
-	if n > 1<<30 || n < -(1<<30) || d > 1<<30 {
-		return ratio{}, false
-	}
-	return ratio{n, d}, true
-}
-
 // parallelFor runs body(i) for i in [0,n) on up to GOMAXPROCS goroutines.
 // Each body writes only its own slot, so results do not depend on the
 // number of cores.
 func parallelFor(n int, body func(i int)) {
-	w := runtime.GOMAXPROCS(0)
-	if w > n {
-		w = n
-	}
-	if w <= 1 {
-		for i := 0; i < n; i++ {
-			body(i)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	var relay crash.Relay // a worker's panic is raised again here
-	var mu sync.Mutex
-	next := 0
-	for k := 0; k < w; k++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer relay.Catch()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= n {
-					return
-				}
-				body(i)
-			}
-		}()
-	}
-	wg.Wait()
-	relay.Raise()
+	_ = workers.Each(context.Background(), n, func(i int) error { body(i); return nil })
 }
 
 // mixSeed derives an independent seed from the study seed and a stream

@@ -3,11 +3,8 @@ package compare
 import (
 	"context"
 	"math"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
-	"github.com/euroexec/euroexec/internal/crash"
+	"github.com/euroexec/euroexec/internal/workers"
 	"github.com/euroexec/euroexec/metrics/stats"
 )
 
@@ -44,11 +41,6 @@ func (pb *pairBoot) run(ctx context.Context, B int, seed uint64) error {
 	for r := range pb.reps {
 		pb.reps[r] = backing[r*nOut : (r+1)*nOut : (r+1)*nOut]
 	}
-	var next atomic.Int64
-	var failed atomic.Bool
-	workers := min(runtime.GOMAXPROCS(0), max((B+block-1)/block, 1))
-	var wg sync.WaitGroup
-	var relay crash.Relay // a worker's panic is raised again here
 	side := func(p *pop, nM int) (w [][]int32, s [][]float64) {
 		if p == nil {
 			return nil, nil
@@ -60,71 +52,58 @@ func (pb *pairBoot) run(ctx context.Context, B int, seed uint64) error {
 		}
 		return w, s
 	}
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer relay.Catch()
-			wA, sA := side(pb.a, pb.nMA)
-			wB, sB := side(pb.b, pb.nMB)
-			for {
-				b0 := int(next.Add(block) - block)
-				if b0 >= B || failed.Load() {
-					return
+	nBlocks := (B + block - 1) / block
+	return workers.Run(ctx, nBlocks, func() func(int) error {
+		wA, sA := side(pb.a, pb.nMA)
+		wB, sB := side(pb.b, pb.nMB)
+		return func(k int) error {
+			b0 := k * block
+			nb := min(block, B-b0)
+			for j := 0; j < nb; j++ {
+				if wA != nil {
+					clear(wA[j])
 				}
-				if ctx.Err() != nil {
-					failed.Store(true)
-					return
+				if wB != nil {
+					clear(wB[j])
 				}
-				nb := min(block, B-b0)
-				for j := 0; j < nb; j++ {
-					if wA != nil {
-						clear(wA[j])
-					}
-					if wB != nil {
-						clear(wB[j])
-					}
-					rng := stats.NewRand(seed, b0+j)
-					for range pb.shared {
-						s := pb.shared[rng.IntN(len(pb.shared))]
-						wA[j][s[0]]++
-						wB[j][s[1]]++
-					}
-					for range pb.onlyA {
-						wA[j][pb.onlyA[rng.IntN(len(pb.onlyA))]]++
-					}
-					for range pb.onlyB {
-						wB[j][pb.onlyB[rng.IntN(len(pb.onlyB))]]++
-					}
+				rng := stats.NewRand(seed, b0+j)
+				for range pb.shared {
+					s := pb.shared[rng.IntN(len(pb.shared))]
+					wA[j][s[0]]++
+					wB[j][s[1]]++
 				}
-				if pb.a != nil {
-					weighted(pb.a.acc, wA[:nb], pb.nMA, sA[:nb])
+				for range pb.onlyA {
+					wA[j][pb.onlyA[rng.IntN(len(pb.onlyA))]]++
 				}
-				if pb.b != nil {
-					weighted(pb.b.acc, wB[:nb], pb.nMB, sB[:nb])
+				for range pb.onlyB {
+					wB[j][pb.onlyB[rng.IntN(len(pb.onlyB))]]++
 				}
-				for j := 0; j < nb; j++ {
-					row := pb.reps[b0+j]
-					for u := 0; u < pb.nU; u++ {
-						va, vb := nanValues(), nanValues()
-						if m := pb.mA[u]; m >= 0 {
-							va = values(sA[j][m*acLen : (m+1)*acLen])
-						}
-						if m := pb.mB[u]; m >= 0 {
-							vb = values(sB[j][m*acLen : (m+1)*acLen])
-						}
-						for k := range Metrics {
-							row[outIdx(u, k, 0)] = va[k]
-							row[outIdx(u, k, 1)] = vb[k]
-						}
+			}
+			if pb.a != nil {
+				weighted(pb.a.acc, wA[:nb], pb.nMA, sA[:nb])
+			}
+			if pb.b != nil {
+				weighted(pb.b.acc, wB[:nb], pb.nMB, sB[:nb])
+			}
+			for j := 0; j < nb; j++ {
+				row := pb.reps[b0+j]
+				for u := 0; u < pb.nU; u++ {
+					va, vb := nanValues(), nanValues()
+					if m := pb.mA[u]; m >= 0 {
+						va = values(sA[j][m*acLen : (m+1)*acLen])
+					}
+					if m := pb.mB[u]; m >= 0 {
+						vb = values(sB[j][m*acLen : (m+1)*acLen])
+					}
+					for k := range Metrics {
+						row[outIdx(u, k, 0)] = va[k]
+						row[outIdx(u, k, 1)] = vb[k]
 					}
 				}
 			}
-		}()
-	}
-	wg.Wait()
-	relay.Raise()
-	return ctx.Err()
+			return nil
+		}
+	})
 }
 
 // weighted sums, for every replicate j of a block, the accumulators of every

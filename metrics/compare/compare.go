@@ -16,10 +16,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
-	"sync"
 
-	"github.com/euroexec/euroexec/internal/crash"
+	"github.com/euroexec/euroexec/internal/workers"
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/report"
@@ -128,21 +126,10 @@ func Analyze(ctx context.Context, runs []Run, opt Options) (report.Part, error) 
 		}
 	}
 	// Index the runs concurrently (each is independent and deterministic).
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	var relay crash.Relay // a worker's panic is raised again here
-	for i := range runs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			defer relay.Catch()
-			rd[i] = prepare(runs[i], opt.Map)
-		}()
-	}
-	wg.Wait()
-	relay.Raise()
+	_ = workers.Each(ctx, len(runs), func(i int) error {
+		rd[i] = prepare(runs[i], opt.Map)
+		return nil
+	})
 	if err := ctx.Err(); err != nil {
 		return part, fmt.Errorf("compare: %w", err)
 	}

@@ -4,11 +4,8 @@ import (
 	"context"
 	"math/bits"
 	"math/rand/v2"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
-	"github.com/euroexec/euroexec/internal/crash"
+	"github.com/euroexec/euroexec/internal/workers"
 )
 
 // CountStat evaluates a statistic on one resample given as counts: cnt[c]
@@ -40,38 +37,19 @@ func ClusterBootstrapCounts(ctx context.Context, nClusters, replicates int, seed
 	if nClusters < 1 {
 		return rows, ctx.Err()
 	}
-	workers := min(runtime.GOMAXPROCS(0), replicates)
-	var next atomic.Int64
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	var relay crash.Relay // a worker's panic is raised again here
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer relay.Catch()
-			stat := newStat()
-			cnt := make([]int32, nClusters)
-			var src rand.PCG
-			for {
-				r := int(next.Add(1) - 1)
-				if r >= replicates || stop.Load() {
-					return
-				}
-				if ctx.Err() != nil {
-					stop.Store(true)
-					return
-				}
-				src.Seed(seed, uint64(r))
-				clear(cnt)
-				drawCounts(&src, nClusters, cnt, 1)
-				stat(cnt, rows[r])
-			}
-		}()
-	}
-	wg.Wait()
-	relay.Raise()
-	if err := ctx.Err(); err != nil {
+	err := workers.Run(ctx, replicates, func() func(int) error {
+		stat := newStat()
+		cnt := make([]int32, nClusters)
+		var src rand.PCG
+		return func(r int) error {
+			src.Seed(seed, uint64(r))
+			clear(cnt)
+			drawCounts(&src, nClusters, cnt, 1)
+			stat(cnt, rows[r])
+			return nil
+		}
+	})
+	if err != nil {
 		return nil, err
 	}
 	return rows, nil
@@ -114,43 +92,24 @@ func ClusterBootstrapCountBlocks(ctx context.Context, nClusters, replicates int,
 		return rows, ctx.Err()
 	}
 	nBlocks := (replicates + block - 1) / block
-	workers := min(runtime.GOMAXPROCS(0), nBlocks)
-	var next atomic.Int64
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	var relay crash.Relay // a worker's panic is raised again here
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer relay.Catch()
-			stat := newStat()
-			cnt := make([]int32, nClusters*block)
-			var one []int32 // drawBlock's replicate vector, when it needs one
-			if nClusters*block > spreadCounts {
-				one = make([]int32, nClusters)
-			}
-			var src rand.PCG
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= nBlocks || stop.Load() {
-					return
-				}
-				if ctx.Err() != nil {
-					stop.Store(true)
-					return
-				}
-				r0 := k * block
-				nb := min(block, replicates-r0)
-				c := cnt[:nClusters*nb]
-				drawBlock(&src, seed, r0, nClusters, c, nb, one)
-				stat(c, rows[r0:r0+nb])
-			}
-		}()
-	}
-	wg.Wait()
-	relay.Raise()
-	if err := ctx.Err(); err != nil {
+	err := workers.Run(ctx, nBlocks, func() func(int) error {
+		stat := newStat()
+		cnt := make([]int32, nClusters*block)
+		var one []int32 // drawBlock's replicate vector, when it needs one
+		if nClusters*block > spreadCounts {
+			one = make([]int32, nClusters)
+		}
+		var src rand.PCG
+		return func(k int) error {
+			r0 := k * block
+			nb := min(block, replicates-r0)
+			c := cnt[:nClusters*nb]
+			drawBlock(&src, seed, r0, nClusters, c, nb, one)
+			stat(c, rows[r0:r0+nb])
+			return nil
+		}
+	})
+	if err != nil {
 		return nil, err
 	}
 	return rows, nil

@@ -5,12 +5,10 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 
-	"github.com/euroexec/euroexec/internal/crash"
+	"github.com/euroexec/euroexec/internal/workers"
 )
 
 // NewRand returns the random generator of replicate rep for a seed:
@@ -143,32 +141,7 @@ func nanRows(n, m int) [][]float64 {
 
 // parallelRows calls f(r) for r = 0 … n−1 on up to GOMAXPROCS goroutines.
 func parallelRows(n int, f func(r int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for r := 0; r < n; r++ {
-			f(r)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var relay crash.Relay // a worker's panic is raised again here
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer relay.Catch()
-			for {
-				r := int(next.Add(1) - 1)
-				if r >= n {
-					return
-				}
-				f(r)
-			}
-		}()
-	}
-	wg.Wait()
-	relay.Raise()
+	_ = workers.Each(context.Background(), n, func(r int) error { f(r); return nil })
 }
 
 // PercentileInterval returns the equal-tailed percentile interval of column
