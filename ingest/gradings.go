@@ -656,6 +656,9 @@ func (st *state) setScore(r row, col, v string, g *grading, ai int) {
 			fix := ""
 			if _, num := tabular.ParseFloat(v); num {
 				fix = "if the sheet uses another scale, set [rubric] min, max and step in study.toml"
+				if n := st.cfg.Rubric.MeanOf(v, 10); n > st.cfg.Rubric.Averaged {
+					fix = fmt.Sprintf("the score looks like a mean of %d raters' scores: if the sheet holds such means, set [rubric] averaged = %d (the most raters averaged) in study.toml", n, n)
+				}
 			}
 			scale := st.cfg.Rubric.Describe()
 			st.ps.add(Problem{Loc: r.at(col), Value: v, Expected: scale + noNA(v, "a rubric score"),

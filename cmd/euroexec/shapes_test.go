@@ -283,6 +283,21 @@ func TestShapeMatrix(t *testing.T) {
 			s["grades/humans/second/bob.csv"] = b.String()
 			return s
 		}, wants: humans},
+		// A dataset that ships per-item means of three raters (as UniEval's
+		// Topical-Chat): m1's q2 is Quality 13/3 written to 10 decimals and
+		// Clarity 5/3 rounded to 2, so its mean is 3 and m1's rubric mean
+		// (4 + 3 + 4)/3 = 11/3; q2 stays unsolved (checklist 1/2).
+		{name: "human means of raters", study: func() shapeStudy {
+			s := newShape("title = \"Shape\"\n[rubric]\nattributes = [\"Quality\", \"Clarity\"]\nmin = 1\nmax = 5\naveraged = 3\n", true, both...)
+			s["grades/humans/main/alice.csv"] = strings.Replace(humanSheet("alice", both, all...), "alice,q2,m1,2,3,", "alice,q2,m1,4.3333333333,1.67,", 1)
+			return s
+		}, wants: append(summaryWants("humans", "m1", frac(2, 3), frac(11, 3), frac(3, 4), frac(4, 3), frac(2, 3)),
+			summaryWants("humans", "m2", frac(1, 3), frac(17, 6), frac(5, 12), frac(5, 3), frac(1, 3))...)},
+		{name: "human means without [rubric] averaged", study: func() shapeStudy {
+			s := newShape("", true, both...)
+			s["grades/humans/main/alice.csv"] = strings.Replace(humanSheet("alice", both, all...), "alice,q2,m1,2,3,", "alice,q2,m1,4.3333333333,1.67,", 1)
+			return s
+		}, err: []string{"4.3333333333", "looks like a mean of 3 raters' scores", "set [rubric] averaged = 3"}},
 		{name: "no score", study: func() shapeStudy {
 			s := newShape("title = \"Shape\"\n", false, both...)
 			s["grades/humans/main/alice.csv"] = "evaluator,question_id,model,MQM\nalice,q1,m1,2.5\nalice,q1,m2,5\nalice,q2,m1,0\n"

@@ -112,8 +112,8 @@ func TestUnknownKeyHints(t *testing.T) {
 		{"[sheets]\nevaluatorfrom = \"file\"\n", `study.toml:2:1: unknown key "sheets.evaluatorfrom" (did you mean sheets.evaluator_from?); the keys in [sheets] are evaluator_from, exclude, files, header_row, include`},
 		{"[sheets.files]\n\"a.xlsx\" = { evaluatorfrom = \"file\" }\n", `unknown key "sheets.files.evaluatorfrom" (did you mean sheets.files.evaluator_from?); the keys in [sheets.files] are evaluator_from, header_row`},
 		{"[rubrik]\nmax = 3\n", `unknown key "rubrik" (did you mean rubric?)`},
-		{"[rubric]\nmaxx = 3\n", `unknown key "rubric.maxx" (did you mean rubric.max?); the keys in [rubric] are attributes, direction, max, min, step`},
-		{"[rubric]\nscale = 3\n", `unknown key "rubric.scale"; the keys in [rubric] are attributes, direction, max, min, step`},
+		{"[rubric]\nmaxx = 3\n", `unknown key "rubric.maxx" (did you mean rubric.max?); the keys in [rubric] are attributes, averaged, direction, max, min, step`},
+		{"[rubric]\nscale = 3\n", `unknown key "rubric.scale"; the keys in [rubric] are attributes, averaged, direction, max, min, step`},
 		{"[rubric]\nmax = \"five\"\n", `study.toml:2:7: rubric.max: found a TOML string; expected a number`},
 		{"[text]\nstemmer = 1\n", `text.stemmer: found a TOML integer; expected true or false`},
 	} {

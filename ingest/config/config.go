@@ -18,8 +18,9 @@ import (
 	"github.com/euroexec/euroexec/ingest/providers"
 	"github.com/euroexec/euroexec/ingest/tabular"
 
-	"github.com/euroexec/euroexec/ingest/judgeparse"
 	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/euroexec/euroexec/ingest/judgeparse"
 )
 
 // Config is the content of study.toml.
@@ -282,6 +283,12 @@ type Rubric struct {
 	// or "lower" (penalties such as MQM). It flows through every ranking,
 	// comparison, the Solve rule and the words of the report.
 	Direction string `toml:"direction"`
+	// Averaged says that a human score may be the mean of up to this many
+	// raters' scores on the step (a dataset that ships only per-item means,
+	// 2.3333333333 for 7/3): such a score counts as the fraction k·step/n
+	// (n ≤ Averaged) whose rounding to the digits written it is. Default
+	// 1: every human score is a multiple of the step. Accepted 1 … 100.
+	Averaged int `toml:"averaged"`
 }
 
 // Lower reports whether lower rubric scores are better (direction = "lower").
@@ -381,7 +388,7 @@ func Default() Config {
 		Sheets:     Sheets{Include: []string{"*"}},
 		Rubric: Rubric{
 			Attributes: []string{"Domain", "Localization", "Reasoning", "Communication", "Actionability"},
-			Min:        1, Max: 5, Step: 1, Direction: DirectionHigher,
+			Min:        1, Max: 5, Step: 1, Direction: DirectionHigher, Averaged: 1,
 		},
 		Solve:      Solve{RubricThreshold: 3.0, ChecklistThreshold: 0.60, PartialCredit: 0.5},
 		Difficulty: Difficulty{Bins: []Bin{{"Hard", 0.30}, {"Medium", 0.50}, {"Easy", 0.60}}},

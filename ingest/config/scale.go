@@ -3,7 +3,9 @@ package config
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
+	"strings"
 
 	"github.com/euroexec/euroexec/ingest/tabular"
 )
@@ -73,6 +75,7 @@ func (r Rubric) DescribePlural() string {
 // Rubric.Scale and Scale.Parse.
 type Scale struct {
 	lo, hi, step int64
+	averaged     int64 // [rubric] averaged; ≤ 1: multiples of the step only
 	ok           bool
 }
 
@@ -82,7 +85,7 @@ func (r Rubric) Scale() Scale {
 	lo, ok1 := micros(r.Min)
 	hi, ok2 := micros(r.Max)
 	st, ok3 := micros(r.StepOrOne())
-	return Scale{lo: lo, hi: hi, step: st, ok: ok1 && ok2 && ok3 && st > 0}
+	return Scale{lo: lo, hi: hi, step: st, averaged: int64(r.Averaged), ok: ok1 && ok2 && ok3 && st > 0}
 }
 
 // OnScale is r.Scale().Parse(cell).
@@ -104,10 +107,72 @@ func (s Scale) Parse(cell string) (v float64, ok bool) {
 			u, exact = tabular.ParseMicros(strconv.FormatFloat(f, 'g', 15, 64))
 		}
 	}
-	if !exact || u%s.step != 0 || u < s.lo || u > s.hi {
-		return 0, false
+	if exact && u%s.step == 0 && u >= s.lo && u <= s.hi {
+		return float64(u) / micro, true
 	}
-	return float64(u) / micro, true
+	if num, n, ok := s.mean(cell); ok {
+		return float64(num) / float64(n*micro), true
+	}
+	return 0, false
+}
+
+// mean reads cell as the mean of n ≤ s.averaged scores on the step: the
+// fraction num/(n·10⁶) = k·step/n, n smallest, that the cell is exactly
+// or, written with 2 decimals or more, whose rounding to the decimals
+// written it is (so that 2.5 is 5/2 but 2.3 is never taken for 7/3),
+// between min and max. ok is false when s.averaged ≤ 1 or no such
+// fraction exists.
+func (s Scale) mean(cell string) (num, n int64, ok bool) {
+	if s.averaged <= 1 {
+		return 0, 0, false
+	}
+	x, isNum := new(big.Rat).SetString(strings.Replace(strings.TrimSpace(cell), ",", ".", 1))
+	if !isNum {
+		return 0, 0, false
+	}
+	d := writtenDecimals(cell)
+	if d < 0 || d > 30 {
+		return 0, 0, false
+	}
+	// half a unit of the last decimal written; 0 (exact) below 2 decimals
+	half := new(big.Rat)
+	if d >= 2 {
+		half.SetFrac(big.NewInt(1), new(big.Int).Mul(big.NewInt(2), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d)), nil)))
+	}
+	step := big.NewRat(s.step, micro)
+	for n := int64(2); n <= s.averaged; n++ {
+		// k = round(x·n/step)
+		y := new(big.Rat).Quo(new(big.Rat).Mul(x, big.NewRat(n, 1)), step)
+		k := new(big.Int).Quo(new(big.Int).Add(new(big.Int).Mul(y.Num(), big.NewInt(2)), y.Denom()), new(big.Int).Mul(y.Denom(), big.NewInt(2)))
+		if !k.IsInt64() {
+			continue
+		}
+		c := new(big.Rat).Quo(new(big.Rat).Mul(new(big.Rat).SetInt(k), step), big.NewRat(n, 1))
+		diff := new(big.Rat).Abs(new(big.Rat).Sub(x, c))
+		if diff.Cmp(half) > 0 {
+			continue
+		}
+		num := k.Int64() * s.step // k·step in millionths, over n
+		if num < s.lo*n || num > s.hi*n {
+			return 0, 0, false
+		}
+		return num, n, true
+	}
+	return 0, 0, false
+}
+
+// writtenDecimals counts the digits after the decimal point (or comma) of
+// a number written without an exponent; −1 with an exponent.
+func writtenDecimals(s string) int {
+	s = strings.TrimSpace(s)
+	if strings.ContainsAny(s, "eE") {
+		return -1
+	}
+	i := strings.IndexAny(s, ".,")
+	if i < 0 {
+		return 0
+	}
+	return len(s) - i - 1
 }
 
 // significantDigits counts the digits of a number's mantissa from its
@@ -160,6 +225,9 @@ func (c Config) checkScale(bad func(key string, value any, expected string)) boo
 		bad("rubric.step", dec(FormatDecimal(r.Step)), fmt.Sprintf("a step of which rubric.min (%s) and rubric.max (%s) are multiples", FormatDecimal(r.Min), FormatDecimal(r.Max)))
 		okScale = false
 	}
+	if r.Averaged < 1 || r.Averaged > 100 {
+		bad("rubric.averaged", r.Averaged, "a number of raters from 1 to 100 (1: every human score is a multiple of rubric.step)")
+	}
 	switch r.Direction {
 	case DirectionHigher, DirectionLower:
 	default:
@@ -178,5 +246,19 @@ func (c Config) scalePairs() [][2]string {
 	if c.Rubric.Direction != DirectionHigher {
 		out = append(out, [2]string{"rubric.direction", c.Rubric.Direction})
 	}
+	if c.Rubric.Averaged > 1 {
+		out = append(out, [2]string{"rubric.averaged", strconv.Itoa(c.Rubric.Averaged)})
+	}
 	return out
+}
+
+// MeanOf returns the smallest number of raters n, 2 ≤ n ≤ upTo, of whose
+// scores on r's step the cell is a mean (as [rubric] averaged = n would
+// read it), or 0: what an error about an off-step human score suggests.
+func (r Rubric) MeanOf(cell string, upTo int) int {
+	r.Averaged = upTo
+	if _, n, ok := r.Scale().mean(cell); ok {
+		return int(n)
+	}
+	return 0
 }

@@ -51,6 +51,7 @@ func TestOnScale(t *testing.T) {
 	mqm := Rubric{Min: 0, Max: 25, Step: 0.1}
 	likert := Rubric{Min: 1, Max: 5, Step: 1}
 	half := Rubric{Min: 1, Max: 5, Step: 0.5}
+	mean3 := Rubric{Min: 1, Max: 5, Step: 1, Averaged: 3} // means of up to 3 raters
 	tests := []struct {
 		name string
 		r    Rubric
@@ -76,6 +77,19 @@ func TestOnScale(t *testing.T) {
 		{"likert text", likert, "good", 0, false},
 		{"half ok", half, "3.5", 3.5, true},
 		{"half quarter", half, "3.25", 0, false},
+		// means of up to 3 raters' whole points: the fraction the written
+		// rounding stands for, as the nearest double (7.0/3, 5.0/3, 5.0/2)
+		{"mean of 3, 10 decimals", mean3, "2.3333333333", 7.0 / 3, true},
+		{"mean of 3, a double's 17 digits", mean3, "1.6666666666666667", 5.0 / 3, true},
+		{"mean of 3, rounded to 2 decimals", mean3, "4.67", 14.0 / 3, true},
+		{"mean of 2", mean3, "2.5", 2.5, true},
+		{"mean of 3, whole", mean3, "3", 3, true},
+		{"mean of 3, decimal comma", mean3, "2,3333", 7.0 / 3, true},
+		{"one decimal is never a third", mean3, "2.3", 0, false},
+		{"not a mean of 3 or fewer", mean3, "2.25", 0, false},
+		{"a mean's digits off", mean3, "2.3334", 0, false},
+		{"a mean above max", mean3, "5.3333333333", 0, false},
+		{"likert without averaged", likert, "2.3333333333", 0, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
