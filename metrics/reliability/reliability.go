@@ -21,8 +21,9 @@
 //     full scale ScaleMin…ScaleMax (so a category nobody used still counts in
 //     the quadratic weights), then averaged over the pairs with each pair
 //     weighted by its number of shared units; pairs whose κ is undefined
-//     (both constant on one label) are left out of the average. Judge scores
-//     that are not whole points (averaged runs) are left out of κ. The
+//     (both constant on one label) are left out of the average. Scores
+//     that are not points of the scale (a judge's averaged runs, raters'
+//     means under [rubric] averaged) are left out of κ. The
 //     checklist gets the unweighted κ over hit/partial/miss.
 //   - Intraclass correlations (stats.ICC, Shrout & Fleiss 1979). ICC(1,1) and
 //     ICC(1,k) treat the graders as drawn per unit: they use the units with
@@ -314,7 +315,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 		res.Notes = append(res.Notes, notes...)
 	}
 	if dropped > 0 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("reliability: %d judge rubric scores are not %s (averaged runs) and were left out of κ", dropped, pointWord(step)))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("reliability: %d rubric scores are not %s (a judge's averaged runs, or raters' means under [rubric] averaged) and were left out of κ; α and ICC use them", dropped, pointWord(step)))
 	}
 	res.Instruments = instruments
 	for _, p := range pops {
