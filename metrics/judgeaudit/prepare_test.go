@@ -79,11 +79,11 @@ func TestPrepareNoHumans(t *testing.T) {
 	}
 }
 
-// TestBootstrapMatchesOld checks that the intervals of Analyze, whose
+// TestBootstrapMatchesIndexLists checks that the intervals of Analyze, whose
 // bootstrap passes draw counts (stats.ClusterBootstrapCounts), equal bit
-// for bit those of the index-list bootstrap it replaced
+// for bit those of the index-list bootstrap
 // (stats.ClusterBootstrap, weights counted from the indices), computed here.
-func TestBootstrapMatchesOld(t *testing.T) {
+func TestBootstrapMatchesIndexLists(t *testing.T) {
 	s := simStudyOf(11, 60, simJudges)
 	roughen(s, 11)
 	opt := DefaultOptions()

@@ -157,9 +157,9 @@ func TestClusterBootstrapCountBlocksEdges(t *testing.T) {
 	}
 }
 
-// drawCountsOld is the draw loop of ClusterBootstrapCountBlocks before
-// drawCounts: rand.Rand.IntN through the Source interface.
-func drawCountsOld(rng *rand.Rand, n int, c []int32, stride int) {
+// drawCountsIntN is the definition of a replicate's draws: n calls of
+// rand.Rand.IntN(n), each adding one to its cluster's count.
+func drawCountsIntN(rng *rand.Rand, n int, c []int32, stride int) {
 	for range n {
 		c[rng.IntN(n)*stride]++
 	}
@@ -179,7 +179,7 @@ func TestDrawCountsEqualsIntN(t *testing.T) {
 			s2.Seed(tc.seed, 9)
 			got, want := make([]int32, tc.n*tc.stride), make([]int32, tc.n*tc.stride)
 			drawCounts(&s1, tc.n, got, tc.stride)
-			drawCountsOld(rand.New(&s2), tc.n, want, tc.stride)
+			drawCountsIntN(rand.New(&s2), tc.n, want, tc.stride)
 			if !slices.Equal(got, want) {
 				t.Fatalf("counts differ from IntN's")
 			}
@@ -233,7 +233,7 @@ func benchDraws(b *testing.B, n int, old bool) {
 		for r := range nb {
 			src.Seed(1, uint64(r))
 			if old {
-				drawCountsOld(rng, n, c[r:], nb)
+				drawCountsIntN(rng, n, c[r:], nb)
 			} else {
 				drawCounts(&src, n, c[r:], nb)
 			}
@@ -270,10 +270,10 @@ func uint64n(src *rand.PCG, n uint64) uint64 {
 	return hi
 }
 
-// drawBlockOld is drawBlock before the per-replicate vector (the draws
-// added straight into the block's counts, stride nb): the oracle of
-// TestDrawBlockEqualsOld and the baseline of BenchmarkDrawBlock.
-func drawBlockOld(src *rand.PCG, seed uint64, r0, n int, c []int32, nb int) {
+// drawBlockDirect is drawBlock's definition: each replicate's draws added
+// straight into the block's counts, stride nb (the oracle of
+// TestDrawBlockEqualsDirect and the baseline of BenchmarkDrawBlock).
+func drawBlockDirect(src *rand.PCG, seed uint64, r0, n int, c []int32, nb int) {
 	c = c[:n*nb]
 	clear(c)
 	for b := 0; b < nb; b++ {
@@ -282,17 +282,17 @@ func drawBlockOld(src *rand.PCG, seed uint64, r0, n int, c []int32, nb int) {
 	}
 }
 
-// drawBlock gives the counts drawBlockOld gives, over cluster numbers
+// drawBlock gives the counts drawBlockDirect gives, over cluster numbers
 // with and without the power-of-two mask and blocks of every length,
 // into a block's counts that held other counts before.
-func TestDrawBlockEqualsOld(t *testing.T) {
+func TestDrawBlockEqualsDirect(t *testing.T) {
 	for _, tc := range []struct{ n, nb, r0 int }{
 		{1, 1, 0}, {2, 3, 5}, {37, 16, 32}, {1024, 32, 64}, {5000, 7, 3}, // straight
 		{10000, 29, 3}, {1 << 14, 32, 96}, {40000, 32, 1984}, // through one replicate's vector
 	} {
 		var src rand.PCG
 		want := make([]int32, tc.n*tc.nb)
-		drawBlockOld(&src, 9, tc.r0, tc.n, want, tc.nb)
+		drawBlockDirect(&src, 9, tc.r0, tc.n, want, tc.nb)
 		got := make([]int32, tc.n*tc.nb)
 		for i := range got {
 			got[i] = int32(i % 5) // left over from an earlier block
@@ -324,7 +324,7 @@ func BenchmarkDrawBlock(b *testing.B) {
 				c0 := processCPU()
 				for b.Loop() {
 					if old {
-						drawBlockOld(&src, 1, 0, n, c, nb)
+						drawBlockDirect(&src, 1, 0, n, c, nb)
 					} else {
 						drawBlock(&src, 1, 0, n, c, nb, one)
 					}

@@ -9,10 +9,10 @@ import (
 	"testing"
 )
 
-// prevClusterBootstrapContext is ClusterBootstrapContext before its draws
-// went through drawIndices: NewRand(seed, r).IntN per index, through the
-// Source interface. It is the oracle of TestClusterBootstrapEqualsPrev.
-func prevClusterBootstrapContext(ctx context.Context, nClusters, replicates int, seed uint64, nOut int, stat func(idx []int, out []float64)) ([][]float64, error) {
+// clusterBootstrapIntN is ClusterBootstrapContext's definition:
+// NewRand(seed, r).IntN per index. It is the oracle of
+// TestClusterBootstrapEqualsIntN.
+func clusterBootstrapIntN(ctx context.Context, nClusters, replicates int, seed uint64, nOut int, stat func(idx []int, out []float64)) ([][]float64, error) {
 	if replicates < 1 {
 		return [][]float64{}, ctx.Err()
 	}
@@ -63,10 +63,10 @@ func TestDrawIndicesEqualsIntN(t *testing.T) {
 	}
 }
 
-// TestClusterBootstrapEqualsPrev checks every replicate's index list
-// against the bootstrap before drawIndices (prevClusterBootstrapContext),
+// TestClusterBootstrapEqualsIntN checks every replicate's index list
+// against the definition (clusterBootstrapIntN),
 // through a hash of the whole list and its last index.
-func TestClusterBootstrapEqualsPrev(t *testing.T) {
+func TestClusterBootstrapEqualsIntN(t *testing.T) {
 	hash := func(idx []int, out []float64) {
 		h := uint64(14695981039346656037)
 		for _, i := range idx {
@@ -81,7 +81,7 @@ func TestClusterBootstrapEqualsPrev(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, _ := prevClusterBootstrapContext(context.Background(), n, 40, 3, 2, hash)
+			want, _ := clusterBootstrapIntN(context.Background(), n, 40, 3, 2, hash)
 			for r := range want {
 				if !slices.Equal(got[r], want[r]) {
 					t.Fatalf("replicate %d: %v, want %v", r, got[r], want[r])
@@ -99,7 +99,7 @@ func BenchmarkClusterBootstrapDraws(b *testing.B) {
 	stat := func(idx []int, out []float64) { out[0] = float64(idx[0] + idx[len(idx)-1]) }
 	b.Run("old", func(b *testing.B) {
 		for range b.N {
-			prevClusterBootstrapContext(context.Background(), n, reps, 1, 1, stat)
+			clusterBootstrapIntN(context.Background(), n, reps, 1, 1, stat)
 		}
 	})
 	b.Run("new", func(b *testing.B) {
