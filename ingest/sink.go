@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/euroexec/euroexec/internal/crash"
 	"github.com/euroexec/euroexec/internal/duckopen"
 	"github.com/euroexec/euroexec/outsafe"
 	schema "github.com/euroexec/euroexec/sql"
@@ -642,13 +643,19 @@ func (s *sink) loader(lc *loadConn, q *loadQueue) {
 		failed := q.err != nil
 		q.mu.Unlock()
 		var err error
-		switch {
-		case failed:
-		case j.endStep:
-			err = s.commitTx(lc)
-		default:
-			err = s.insert(lc, j)
-		}
+		func() {
+			// a panic while loading is a bug: it becomes the load's error
+			// (the command exits 70) and the loader goes on releasing the
+			// batches, so that no other loader waits for this one
+			defer crash.Recover(&err)
+			switch {
+			case failed:
+			case j.endStep:
+				err = s.commitTx(lc)
+			default:
+				err = s.insert(lc, j)
+			}
+		}()
 		j.release()
 		q.finished(j, err)
 	}

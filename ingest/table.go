@@ -12,6 +12,7 @@ import (
 	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/ingest/internal/suggest"
 	"github.com/euroexec/euroexec/ingest/tabular"
+	"github.com/euroexec/euroexec/internal/crash"
 )
 
 // norm is the canonical form of a column name: trimmed and lower-case.
@@ -256,6 +257,7 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 		delete(st.prefetched, rel)
 		events = p.wait()
 		if p.err != nil {
+			raiseCrash(p.err)
 			st.fileProblem(rel, p.err)
 			return
 		}
@@ -324,6 +326,7 @@ func (st *state) readTable(rel string, spec tableSpec, onSheet func(h *header, s
 			skip = false
 			sheets++
 		case ev.err != nil:
+			raiseCrash(ev.err)
 			if skip && ev.recoverable {
 				continue // a row of a sheet that is not read
 			}
@@ -452,7 +455,12 @@ func (st *state) prefetch(rel string, spec tableSpec) {
 	opt := st.tableOptions(rel, spec)
 	full := filepath.Join(st.dir, filepath.FromSlash(rel))
 	go func() {
-		r, err := tabular.Open(full, rel, opt)
+		var r tabular.Reader
+		var err error
+		func() {
+			defer crash.Recover(&err) // a bug in the reader: raised by readTable
+			r, err = tabular.Open(full, rel, opt)
+		}()
 		p.err = err
 		close(p.ready)
 		if err != nil {
@@ -475,6 +483,16 @@ func (st *state) dropPrefetched() {
 	}
 }
 
+// raiseCrash panics again with err when it is a reader's recovered panic
+// (a *crash.Error), so that the command reports a bug, not a problem of
+// the user's file.
+func raiseCrash(err error) {
+	var ce *crash.Error
+	if errors.As(err, &ce) {
+		panic(ce)
+	}
+}
+
 // scanChunk is how many rows travel in one event.
 const scanChunk = 256
 
@@ -484,6 +502,14 @@ const scanChunk = 256
 func scan(r tabular.Reader, events chan<- scanEvent) {
 	defer close(events)
 	defer r.Close()
+	defer func() {
+		// a panic in the reader is a bug: it travels to readTable as an
+		// event, which raises it on the ingest's goroutine (exit status 70)
+		if v := recover(); v != nil {
+			events <- scanEvent{err: crash.New(v)}
+			events <- scanEvent{done: true}
+		}
+	}()
 	for {
 		sh := r.Sheet()
 		var hdr []string // nil stays nil; empty (a header over the columns limit) stays empty

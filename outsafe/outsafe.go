@@ -28,10 +28,12 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/errgroup"
 	"golang.org/x/sys/unix"
+
+	"github.com/euroexec/euroexec/internal/crash"
 )
 
 // ReportMarker is the marker file of a report folder written by `run`.
@@ -743,18 +745,16 @@ func SyncTree(dir string) error {
 		return err
 	}
 	errs := make([]error, len(paths))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(syncWorkers, len(paths)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < len(paths); i = int(next.Add(1) - 1) {
-				errs[i] = syncOne(paths[i])
-			}
-		}()
+	var g errgroup.Group
+	g.SetLimit(syncWorkers) // I/O-bound: more than the cores
+	for i, p := range paths {
+		g.Go(func() error {
+			defer crash.Recover(&errs[i]) // a bug: reported, never a crash
+			errs[i] = syncOne(p)
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait()
 	for _, err := range errs {
 		if err != nil {
 			return err
