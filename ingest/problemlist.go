@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"strings"
+
+	"github.com/euroexec/euroexec/internal/cellsafe"
 )
 
 // Problem list formats of WriteProblems.
@@ -123,7 +124,7 @@ func writeRecords(w io.Writer, format string, probs iter.Seq[problemRecord], war
 			if r.Group > 0 {
 				group = fmt.Sprint(r.Group)
 			}
-			cw.Write([]string{r.Severity, asText(r.File), asText(r.Sheet), row, asText(r.Column), asText(r.Value), asText(r.Expected), asText(r.Fix), group, asText(r.Kind)})
+			cw.Write([]string{r.Severity, cellsafe.CSV(r.File), cellsafe.CSV(r.Sheet), row, cellsafe.CSV(r.Column), cellsafe.CSV(r.Value), cellsafe.CSV(r.Expected), cellsafe.CSV(r.Fix), group, cellsafe.CSV(r.Kind)})
 		}
 		cw.Flush()
 		if err := cw.Error(); err != nil {
@@ -136,13 +137,4 @@ func writeRecords(w io.Writer, format string, probs iter.Seq[problemRecord], war
 		return fmt.Errorf("write problem list: %w", err)
 	}
 	return nil
-}
-
-// asText keeps a cell text in a spreadsheet: a leading = + - @ tab or CR
-// would start a formula, so it is prefixed with an apostrophe.
-func asText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
 }

@@ -31,7 +31,7 @@ import (
 	"strings"
 
 	"github.com/euroexec/euroexec/report"
-	"github.com/euroexec/euroexec/report/internal/cellsafe"
+	"github.com/euroexec/euroexec/internal/cellsafe"
 )
 
 // NotesName is the file stem of the notes file, tables/notes.csv. No table
