@@ -30,8 +30,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/internal/cellsafe"
+	"github.com/euroexec/euroexec/report"
 )
 
 // NotesName is the file stem of the notes file, tables/notes.csv. No table
