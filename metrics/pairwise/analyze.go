@@ -506,7 +506,7 @@ func (r Result) Part() report.Part {
 	// Agreement.
 	if len(r.Agreement) > 0 {
 		at := &report.Table{Name: AgreementTable, Title: "Pairwise judgments: agreement between graders", Section: report.SectionPairwise,
-			Doc: "For every two graders over the comparisons both judged (same question and model pair, either order; a grader's verdict is the sign of its wins minus losses over its judgments of the comparison), and for each grader against the strict majority of the other human graders: raw agreement, Cohen's κ on three classes (first model by name better, tie, second better), macro F1, precision and recall with grader_b as the reference; 95 % cluster-bootstrap intervals over questions.",
+			Doc: "For every two graders over the comparisons both judged (same question and model pair, either order; a grader's verdict is the sign of its wins minus losses over its judgments of the comparison), and for each grader against the strict majority of the other human graders: raw agreement, Cohen's κ on three classes (one model better, tie, the other better), macro F1, precision and recall with grader_b as the reference, each counted over every comparison in both orientations of its pair so that no number depends on the models' names or the order shown; 95 % cluster-bootstrap intervals over questions.",
 			Columns: cols(col("grader_a", report.Text, "a grader (the predictions for F1)"), col("grader_b", report.Text, "the other grader or the majority of the other humans (the reference for F1)"),
 				col("n", report.Int, "comparisons both judged"),
 				withCI("agreement", report.Fraction, "share of comparisons with the same verdict"),

@@ -231,7 +231,9 @@ func (p *prepared) evaluate(l *layout, wt []int32, out []float64, s *scratch, pr
 	for i, ap := range p.pairs {
 		var conf [9]int64
 		for e, q := range ap.q {
-			conf[ap.cell[e]] += int64(wt[q]) * int64(ap.counts[e])
+			c := int64(wt[q]) * int64(ap.counts[e])
+			conf[ap.cell[e]] += c
+			conf[8-ap.cell[e]] += c // the same verdicts with the pair's order swapped
 		}
 		st := agreementStats(conf)
 		copy(out[l.pairOff+nAgree*i:], st[:])

@@ -14,7 +14,9 @@
 //   - Cohen's κ (three classes), raw agreement, macro precision, recall and
 //     F1 between every two graders over the comparisons both judged, and of
 //     each grader against the strict majority of the other human graders
-//     (pairwise_agreement);
+//     (pairwise_agreement); each comparison counts in both orientations of
+//     its pair (first model better ↔ second better), so the statistics do
+//     not depend on the models' names or the order the answers were shown;
 //   - position bias: the share of non-tie verdicts won by the answer shown
 //     first with an exact two-sided binomial p-value, and, for comparisons
 //     judged in both orders, swap consistency and conflict rate

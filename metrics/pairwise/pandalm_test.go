@@ -170,7 +170,8 @@ func TestPandaLM(t *testing.T) {
 	}
 
 	// κ, macro F1, precision and recall against scikit-learn's definitions
-	// on the raw labels (response1/response2 order is alphabetical here).
+	// on the raw labels in both orientations (response1/response2 order is
+	// alphabetical here).
 	ag := rowsOf(t, res, AgreementTable)
 	labelsOf := func(ref, other string) (y1, y2 []int) {
 		for _, it := range items {
@@ -192,8 +193,18 @@ func TestPandaLM(t *testing.T) {
 		if r["n"] != int64(len(yTrue)) {
 			t.Errorf("%s–%s: n %v, want %d", a, b, r["n"], len(yTrue))
 		}
-		f1, p, rc := skMacro(yTrue, yPred)
-		checkClose(t, a+"–"+b+" κ", f(r["kappa"]), skKappa(yTrue, yPred), 1e-12)
+		// The symmetric definition: scikit-learn on the labels plus the
+		// same labels with the pair's order swapped (1 ↔ 2).
+		mirror := func(y []int) []int {
+			out := append([]int(nil), y...)
+			for _, v := range y {
+				out = append(out, map[int]int{0: 0, 1: 2, 2: 1}[v])
+			}
+			return out
+		}
+		sTrue, sPred := mirror(yTrue), mirror(yPred)
+		f1, p, rc := skMacro(sTrue, sPred)
+		checkClose(t, a+"–"+b+" κ", f(r["kappa"]), skKappa(sTrue, sPred), 1e-12)
 		checkClose(t, a+"–"+b+" macro F1", f(r["macro_f1"]), f1, 1e-12)
 		checkClose(t, a+"–"+b+" precision", f(r["precision_macro"]), p, 1e-12)
 		checkClose(t, a+"–"+b+" recall", f(r["recall_macro"]), rc, 1e-12)
