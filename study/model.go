@@ -398,4 +398,8 @@ type Comparison struct {
 	ModelA, ModelB string
 	Winner         Preference
 	Comment        string
+	// PositionUnknown says the order shown is unknown (the position column
+	// was empty or unknown): ModelA and ModelB are as written, and the
+	// judgment is left out of position analyses only.
+	PositionUnknown bool
 }

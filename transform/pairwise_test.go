@@ -36,7 +36,7 @@ func TestLoadComparisons(t *testing.T) {
 		"grades/humans/main/carol.csv": "evaluator,question_id,label_a,label_b,winner,position,comment\n" +
 			"carol,q1,A,B,a,1,first is better\n" + // A = m1 shown first, m1 wins
 			"carol,q2,A,B,Model_B,2,\n" + // A = m2 shown second: m1 first; model_b (m1) wins → the first shown
-			"carol,q2,A,B,tie (bothbad),,\n",
+			"carol,q2,A,B,tie (bothbad),,\n", // position empty: the order shown is unknown
 		"grades/humans/main/dave.csv": "evaluator,question_id,model,model_a,model_b,instrument,key,value\n" +
 			"dave,q1,,m2,m1,pairwise,winner,2\n",
 		"grades/judges/pj.jsonl": `{"evaluator":"pj","question_id":"q1","model_a":"m1","model_b":"m2","winner":"B","run":"1"}` + "\n" +
@@ -61,13 +61,17 @@ func TestLoadComparisons(t *testing.T) {
 	c := func(ev, kind, run, q, a, b string, w analysis.Preference, comment string) analysis.Comparison {
 		return analysis.Comparison{Evaluator: ev, Kind: kind, Round: "main", Run: run, QuestionID: q, ModelA: a, ModelB: b, Winner: w, Comment: comment}
 	}
+	unknown := func(x analysis.Comparison) analysis.Comparison {
+		x.PositionUnknown = true
+		return x
+	}
 	want := []analysis.Comparison{
 		c("carol", "human", "", "q1", "m1", "m2", analysis.PreferA, "first is better"),
 		c("dave", "human", "", "q1", "m2", "m1", analysis.PreferB, ""),
 		c("pj", "judge", "1", "q1", "m1", "m2", analysis.PreferB, ""),
 		c("pj", "judge", "2", "q1", "m1", "m2", analysis.Tie, ""),
 		c("carol", "human", "", "q2", "m1", "m2", analysis.PreferA, ""),
-		c("carol", "human", "", "q2", "m2", "m1", analysis.Tie, ""),
+		unknown(c("carol", "human", "", "q2", "m2", "m1", analysis.Tie, "")),
 		c("stemjudge", "judge", "", "q2", "m2", "m1", analysis.PreferA, ""),
 	}
 	if !slices.Equal(s.Comparisons, want) {

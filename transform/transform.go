@@ -735,12 +735,12 @@ func (d *DB) loadComparisons(ctx context.Context, s *study.Study) error {
 	if n == 0 {
 		return nil
 	}
-	return d.query(ctx, `SELECT evaluator, kind, round, run, question_id, model_a, model_b, winner, comment FROM pairwise_judgments
+	return d.query(ctx, `SELECT evaluator, kind, round, run, question_id, model_a, model_b, winner, comment, position_unknown FROM pairwise_judgments
 		ORDER BY round, question_id, evaluator, run, model_a, model_b`, func(r *sql.Rows) error {
 		var c study.Comparison
 		var w string
 		var comment sql.NullString
-		if err := r.Scan(&c.Evaluator, &c.Kind, &c.Round, &c.Run, &c.QuestionID, &c.ModelA, &c.ModelB, &w, &comment); err != nil {
+		if err := r.Scan(&c.Evaluator, &c.Kind, &c.Round, &c.Run, &c.QuestionID, &c.ModelA, &c.ModelB, &w, &comment, &c.PositionUnknown); err != nil {
 			return err
 		}
 		switch w {

@@ -132,6 +132,9 @@ type Position struct {
 	// orders, ConflictRate the share with a different winner in each.
 	Swapped                       int64
 	SwapConsistency, ConflictRate Estimate
+	// Unknown are the judgments whose order shown is unknown (position
+	// empty or unknown), left out of N and Swapped.
+	Unknown int64
 }
 
 // LengthBias is a population's length bias over the pairs whose lengths
@@ -391,7 +394,7 @@ func compute(res *Result, p *prepared, l *layout, point []float64, reg []bool, c
 		sh := base + 3*k
 		posN, posF := sum32(pp.posN), sum32(pp.posFirst)
 		pop.Position = Position{N: posN, FirstWins: posF, FirstShare: est(sh + sPos), PValue: binomTwoSided(posF, posN),
-			Swapped: sum32(pp.swapN), SwapConsistency: est(sh + sSwapSame), ConflictRate: est(sh + sSwapConflict)}
+			Swapped: sum32(pp.swapN), SwapConsistency: est(sh + sSwapSame), ConflictRate: est(sh + sSwapConflict), Unknown: pp.posUnknown}
 		if pp.hasLen {
 			ln, lw := sum32(pp.lenN), sum32(pp.lenLonger)
 			pop.HasLength = true
@@ -538,7 +541,8 @@ func (r Result) Part() report.Part {
 			withCI("first_share", report.Fraction, "first_wins / n"), col("p_value", report.Float, "exact two-sided binomial test of first_share = ½"),
 			col("n_swapped", report.Int, "comparisons judged in both orders"),
 			withCI("swap_consistency", report.Fraction, "same verdict in both orders"),
-			withCI("conflict_rate", report.Fraction, "a different model wins in each order"))}
+			withCI("conflict_rate", report.Fraction, "a different model wins in each order"),
+			col("n_position_unknown", report.Int, "judgments whose order shown is unknown (position empty or unknown), left out of this table"))}
 	lt := &report.Table{Name: LengthTable, Title: "Pairwise judgments: length bias", Section: report.SectionPairwise,
 		Doc: fmt.Sprintf("Per grader population: share of non-tie verdicts won by the longer answer, over the pairs whose lengths differ by more than %d characters, with the exact two-sided binomial p-value against ½.", r.LengthMargin),
 		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("n", report.Int, "non-tie verdicts on pairs of different length"),
@@ -556,7 +560,7 @@ func (r Result) Part() report.Part {
 		ps := pop.Position
 		row := append([]any{pop.Name, ps.N, ps.FirstWins}, ciCells(ps.FirstShare)...)
 		row = append(append(row, ps.PValue, ps.Swapped), ciCells(ps.SwapConsistency)...)
-		pt.Rows = append(pt.Rows, append(row, ciCells(ps.ConflictRate)...))
+		pt.Rows = append(pt.Rows, append(append(row, ciCells(ps.ConflictRate)...), ps.Unknown))
 		fp.Categories = append(fp.Categories, pop.Name)
 		sp.Values, sp.Lo, sp.Hi = append(sp.Values, ps.FirstShare.Value), append(sp.Lo, ps.FirstShare.Lo), append(sp.Hi, ps.FirstShare.Hi)
 		if pop.HasLength {

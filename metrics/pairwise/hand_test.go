@@ -262,3 +262,26 @@ func TestRubricAgreementLower(t *testing.T) {
 		}
 	}
 }
+
+// Judgments whose order shown is unknown count in every table but the
+// position table: j1 judged A–B on four questions, two of them with the
+// order unknown.
+func TestPositionUnknown(t *testing.T) {
+	unk := func(c analysis.Comparison) analysis.Comparison {
+		c.PositionUnknown = true
+		return c
+	}
+	res := run(t, study(
+		judg("j1", J, "q1", "A", "B", A), judg("j1", J, "q2", "B", "A", A),
+		unk(judg("j1", J, "q3", "A", "B", A)), unk(judg("j1", J, "q4", "A", "B", B)),
+		// q1 judged in the other order too; with the order unknown it is no swap.
+		unk(judg("j1", J, "q1", "B", "A", B))), 0)
+	p := find(rowsOf(t, res, PositionTable), "graders", "j1")
+	if p["n"] != int64(2) || p["first_wins"] != int64(2) || p["n_swapped"] != int64(0) || p["n_position_unknown"] != int64(3) {
+		t.Errorf("position row %v; want n 2, first_wins 2, n_swapped 0, n_position_unknown 3", p)
+	}
+	m := find(rowsOf(t, res, ModelsTable), "graders", "j1", "model", "A")
+	if m["n"] != int64(5) || m["wins"] != int64(3) || m["losses"] != int64(2) {
+		t.Errorf("model A row %v; want n 5, wins 3, losses 2", m)
+	}
+}

@@ -119,7 +119,7 @@ func TestPartFromTyped(t *testing.T) {
 			}
 		}
 		ps := pop.Position
-		w := map[string]any{"graders": pop.Name, "n": ps.N, "first_wins": ps.FirstWins, "p_value": ps.PValue, "n_swapped": ps.Swapped}
+		w := map[string]any{"graders": pop.Name, "n": ps.N, "first_wins": ps.FirstWins, "p_value": ps.PValue, "n_swapped": ps.Swapped, "n_position_unknown": ps.Unknown}
 		addCI(addCI(addCI(w, "first_share", ps.FirstShare), "swap_consistency", ps.SwapConsistency), "conflict_rate", ps.ConflictRate)
 		tabletest.CheckCells(t, tabs[PositionTable], row(PositionTable), w)
 		if pop.HasLength {
