@@ -86,6 +86,11 @@ type ModelRow struct {
 	// rank of its bootstrap interval (2.5th percentile rounded down, 97.5th
 	// rounded up), 0 without an interval.
 	Rank, RankLo, RankHi int64
+	// OneSided says the model never lost (or never won) a judgment, so its
+	// rating has no finite maximum-likelihood value: Rating.Value is the
+	// prior-bound value, and the interval is one-sided — Rating.Lo the
+	// sweep bound (SweepBound) and Rating.Hi +Inf, or −Inf and the bound.
+	OneSided bool
 }
 
 // WinRateExact is the win rate as an exact fraction (2·Wins + Ties) / 2N
@@ -122,8 +127,8 @@ type Agreement struct {
 // Position is a population's position bias.
 type Position struct {
 	// N are the non-tie verdicts, FirstWins those won by the answer shown
-	// first; FirstShare = FirstWins / N and PValue the exact two-sided
-	// binomial test of FirstShare = ½.
+	// first; FirstShare = FirstWins / N and PValue the test of
+	// FirstShare = ½ with questions as clusters (clusteredShareP).
 	N, FirstWins int64
 	FirstShare   Estimate
 	PValue       float64
@@ -141,8 +146,8 @@ type Position struct {
 // differ by more than Result.LengthMargin characters.
 type LengthBias struct {
 	// N are the non-tie verdicts on such pairs, LongerWins those won by the
-	// longer answer; LongerShare = LongerWins / N and PValue the exact
-	// two-sided binomial test of LongerShare = ½.
+	// longer answer; LongerShare = LongerWins / N and PValue the test of
+	// LongerShare = ½ with questions as clusters (clusteredShareP).
 	N, LongerWins int64
 	LongerShare   Estimate
 	PValue        float64
@@ -340,6 +345,30 @@ func compute(res *Result, p *prepared, l *layout, point []float64, reg []bool, c
 			if !math.IsNaN(klo) {
 				mr.RankLo, mr.RankHi = int64(math.Floor(klo)), int64(math.Ceil(khi))
 			}
+			// A model that never loses (or never wins) has no finite
+			// maximum-likelihood rating: every replicate repeats the
+			// prior-bound value, so the bootstrap interval would be falsely
+			// narrow. Its interval is one-sided instead: the sweep bound
+			// against the others' point strengths, and ±Inf.
+			if sweep := (losses[g] == 0) != (wins[g] == 0) && ties[g] == 0; sweep && !math.IsNaN(mr.Rating.Lo) {
+				nj, bj := make([]float64, k), make([]float64, k)
+				for lj, h := range pres {
+					if c, ok := mat[[2]int{g, int(h)}]; ok {
+						nj[lj] = float64(c.n)
+					}
+					bj[lj] = (point[base+k+lj] - 1000) / EloScale
+				}
+				alpha := (1 - opt.Level) / 2
+				if losses[g] == 0 {
+					mr.Rating.Lo, mr.Rating.Hi = Rating(SweepBound(nj, bj, alpha)), math.Inf(1)
+				} else {
+					for i := range bj {
+						bj[i] = -bj[i]
+					}
+					mr.Rating.Lo, mr.Rating.Hi = math.Inf(-1), Rating(-SweepBound(nj, bj, alpha))
+				}
+				mr.OneSided = true
+			}
 			pop.Models = append(pop.Models, mr)
 		}
 		// pairCI is the interval of a's win rate against b (b's is the
@@ -393,12 +422,12 @@ func compute(res *Result, p *prepared, l *layout, point []float64, reg []bool, c
 		// Position, length, rubric.
 		sh := base + 3*k
 		posN, posF := sum32(pp.posN), sum32(pp.posFirst)
-		pop.Position = Position{N: posN, FirstWins: posF, FirstShare: est(sh + sPos), PValue: binomTwoSided(posF, posN),
+		pop.Position = Position{N: posN, FirstWins: posF, FirstShare: est(sh + sPos), PValue: clusteredShareP(pp.posFirst, pp.posN),
 			Swapped: sum32(pp.swapN), SwapConsistency: est(sh + sSwapSame), ConflictRate: est(sh + sSwapConflict), Unknown: pp.posUnknown}
 		if pp.hasLen {
 			ln, lw := sum32(pp.lenN), sum32(pp.lenLonger)
 			pop.HasLength = true
-			pop.Length = LengthBias{N: ln, LongerWins: lw, LongerShare: est(sh + sLen), PValue: binomTwoSided(lw, ln)}
+			pop.Length = LengthBias{N: ln, LongerWins: lw, LongerShare: est(sh + sLen), PValue: clusteredShareP(pp.lenLonger, pp.lenN)}
 		}
 		if pp.hasRub {
 			pop.HasRubric = true
@@ -482,7 +511,7 @@ func (r Result) Part() report.Part {
 			row = append(row, ciCells(m.Rating)...)
 			mt.Rows = append(mt.Rows, append(row, intOrNil(m.Rank), intOrNil(m.RankLo), intOrNil(m.RankHi)))
 			g := gpos[m.Model]
-			ser.Values[g], ser.Lo[g], ser.Hi[g] = m.Rating.Value, m.Rating.Lo, m.Rating.Hi
+			ser.Values[g], ser.Lo[g], ser.Hi[g] = m.Rating.Value, finiteOrNaN(m.Rating.Lo), finiteOrNaN(m.Rating.Hi)
 		}
 		figBT.Series = append(figBT.Series, ser)
 		hf := &report.Figure{ID: fmt.Sprintf("pairwise_matrix_%d", pi+1), Section: report.SectionPairwise,
@@ -536,18 +565,18 @@ func (r Result) Part() report.Part {
 
 	// Position, length, rubric.
 	pt := &report.Table{Name: PositionTable, Title: "Pairwise judgments: position bias", Section: report.SectionPairwise,
-		Doc: "Per grader population: share of non-tie verdicts won by the answer shown first, with the exact two-sided binomial p-value against ½; for comparisons judged in both orders by the same grader (and run), the share with the same verdict after swapping (swap consistency) and with opposite winners (conflict rate).",
+		Doc: "Per grader population: share of non-tie verdicts won by the answer shown first (judgments whose order shown is unknown left out), with a two-sided p-value against ½ that treats questions as clusters (so judge reruns and several pairs of one question do not count as independent); for comparisons judged in both orders by the same grader (and run), the share with the same verdict after swapping (swap consistency) and with opposite winners (conflict rate).",
 		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("n", report.Int, "non-tie verdicts"), col("first_wins", report.Int, "won by the answer shown first"),
-			withCI("first_share", report.Fraction, "first_wins / n"), col("p_value", report.Float, "exact two-sided binomial test of first_share = ½"),
+			withCI("first_share", report.Fraction, "first_wins / n"), col("p_value", report.Float, "two-sided test of first_share = ½ with questions as clusters: the larger of the one-sample t test of first_wins − n/2 per question and the exact binomial test"),
 			col("n_swapped", report.Int, "comparisons judged in both orders"),
 			withCI("swap_consistency", report.Fraction, "same verdict in both orders"),
 			withCI("conflict_rate", report.Fraction, "a different model wins in each order"),
 			col("n_position_unknown", report.Int, "judgments whose order shown is unknown (position empty or unknown), left out of this table"))}
 	lt := &report.Table{Name: LengthTable, Title: "Pairwise judgments: length bias", Section: report.SectionPairwise,
-		Doc: fmt.Sprintf("Per grader population: share of non-tie verdicts won by the longer answer, over the pairs whose lengths differ by more than %d characters, with the exact two-sided binomial p-value against ½.", r.LengthMargin),
+		Doc: fmt.Sprintf("Per grader population: share of non-tie verdicts won by the longer answer, over the pairs whose lengths differ by more than %d characters, with the same question-clustered p-value against ½ as pairwise_position. The share is descriptive: when better models write longer answers it measures quality as much as length.", r.LengthMargin),
 		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("n", report.Int, "non-tie verdicts on pairs of different length"),
 			col("longer_wins", report.Int, "won by the longer answer"), withCI("longer_share", report.Fraction, "longer_wins / n"),
-			col("p_value", report.Float, "exact two-sided binomial test of longer_share = ½"))}
+			col("p_value", report.Float, "two-sided test of longer_share = ½ with questions as clusters, as in pairwise_position (not a test of length bias: better models may write longer answers)"))}
 	rt := &report.Table{Name: RubricTable, Title: "Pairwise judgments against rubric grades", Section: report.SectionPairwise,
 		Doc: "Per grader population: over the non-tie pairwise verdicts whose two responses have different rubric means from the same population (mean over its gradings of each grading's rubric mean), the share where the answer with the higher rubric mean won.",
 		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("n", report.Int, "non-tie verdicts on responses with different rubric means"),
@@ -584,6 +613,14 @@ func (r Result) Part() report.Part {
 		res.Tables = append(res.Tables, rt)
 	}
 	return res
+}
+
+// finiteOrNaN is x, or NaN (no whisker end) for ±Inf.
+func finiteOrNaN(x float64) float64 {
+	if math.IsInf(x, 0) {
+		return math.NaN()
+	}
+	return x
 }
 
 func sum32(x []int32) int64 {

@@ -18,7 +18,7 @@
 //     its pair (first model better ↔ second better), so the statistics do
 //     not depend on the models' names or the order the answers were shown;
 //   - position bias: the share of non-tie verdicts won by the answer shown
-//     first with an exact two-sided binomial p-value, and, for comparisons
+//     first with a p-value that treats questions as clusters, and, for comparisons
 //     judged in both orders, swap consistency and conflict rate
 //     (pairwise_position);
 //   - length bias: the share of non-tie verdicts won by the longer answer

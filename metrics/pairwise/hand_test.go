@@ -84,6 +84,13 @@ func TestHandCases(t *testing.T) {
 					t.Errorf("%s rating %v, want finite", m, v)
 				}
 				for _, c := range []string{"win_rate_lo", "win_rate_hi", "bt_rating_lo", "bt_rating_hi"} {
+					if m == "A" && tc.note == "A never loses" && c == "bt_rating_hi" {
+						// One-sided (TestNeverLosesOneSided).
+						if v := f(r[c]); !math.IsInf(v, 1) {
+							t.Errorf("%s %s = %v, want +Inf", m, c, v)
+						}
+						continue
+					}
 					if v := f(r[c]); math.IsNaN(v) || math.IsInf(v, 0) {
 						t.Errorf("%s %s = %v, want finite", m, c, v)
 					}
