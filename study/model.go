@@ -215,6 +215,11 @@ type Response struct {
 	CostUSD      float64 // NaN when not known
 	InputTokens  int64   // -1 when not known
 	OutputTokens int64   // -1 when not known
+	// Headers, ListItems and Bold count the text's markdown headers, list
+	// items and bold spans outside code blocks (read only for studies with
+	// pairwise judgments, for their style control; HasStyle says they were).
+	Headers, ListItems, Bold int32
+	HasStyle                 bool
 }
 
 // Reference is an expert-written answer to a question.

@@ -2,6 +2,7 @@ package transform
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -80,5 +81,40 @@ func TestLoadComparisons(t *testing.T) {
 	// The rubric gradings of the base study are still there.
 	if len(s.Gradings) == 0 {
 		t.Error("no gradings")
+	}
+}
+
+// The markdown counts of style control, read for studies with pairwise
+// judgments: headers, list items and bold spans outside fenced code.
+func TestLoadStyle(t *testing.T) {
+	text := "# Title\n\nSome **bold** and __more__ text.\n\n## Part\n- one\n* two\n1. three\n10) four\n" +
+		"```\n# not a header\n- not an item **nor bold**\n```\n#nospace\n-nospace\n"
+	b, _ := json.Marshal(map[string]string{"question_id": "q1", "model": "m1", "text": text})
+	dir := withFiles(t, map[string]string{
+		"responses/all.jsonl":          string(b) + "\n" + `{"question_id":"q1","model":"m2","text":"plain"}` + "\n",
+		"grades/humans/main/carol.csv": "evaluator,question_id,model_a,model_b,winner\ncarol,q1,m1,m2,a\n",
+	})
+	db := filepath.Join(t.TempDir(), "s.duckdb")
+	res, err := ingest.Ingest(context.Background(), dir, ingest.Options{DB: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	s, _, err := d.Load(context.Background(), res.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][3]int32{}
+	for _, r := range s.Responses {
+		if r.QuestionID == "q1" && r.HasStyle {
+			got[r.Model] = [3]int32{r.Headers, r.ListItems, r.Bold}
+		}
+	}
+	if got["m1"] != [3]int32{2, 4, 2} || got["m2"] != [3]int32{} || len(got) != 2 {
+		t.Errorf("style counts %v; want m1 [2 4 2] (headers, list items, bold), m2 [0 0 0]", got)
 	}
 }
