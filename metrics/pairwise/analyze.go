@@ -62,6 +62,11 @@ type Population struct {
 	// Length is defined (a pairwise_length row).
 	HasLength bool
 	Length    LengthBias
+	// HasModel says some judgment compared two responses with texts, so
+	// the length and style model was fitted (its row of pairwise_length,
+	// and ModelRow.LCWinRate and SCRating).
+	HasModel bool
+	Model    LengthModel
 	// HasRubric says some judgment compared two responses both graded on
 	// the rubric by this population, so Rubric is defined (a
 	// pairwise_rubric row).
@@ -91,6 +96,13 @@ type ModelRow struct {
 	// prior-bound value, and the interval is one-sided — Rating.Lo the
 	// sweep bound (SweepBound) and Rating.Hi +Inf, or −Inf and the bound.
 	OneSided bool
+	// LCWinRate is the length-controlled win rate: the win rate against
+	// the same opponents predicted by the length and style model at equal
+	// length and style (Σ_j n_j·σ(θ_m − θ_j) / Σ_j n_j); SCRating the
+	// style-controlled rating 1000 + EloScale·θ_m (θ centred). Both have t
+	// intervals from the question-clustered sandwich covariance; NaN
+	// without the model, and their intervals NaN when OneSided.
+	LCWinRate, SCRating Estimate
 }
 
 // WinRateExact is the win rate as an exact fraction (2·Wins + Ties) / 2N
@@ -371,6 +383,31 @@ func compute(res *Result, p *prepared, l *layout, point []float64, reg []bool, c
 			}
 			pop.Models = append(pop.Models, mr)
 		}
+		// The length and style model.
+		for i := range pop.Models {
+			pop.Models[i].LCWinRate, pop.Models[i].SCRating = nanEst(), nanEst()
+		}
+		if pp.lm != nil {
+			fit := fitLM(pp.lm, m, opt.Prior)
+			pop.HasModel = true
+			pop.Model = LengthModel{N: pp.lm.n, Questions: fit.g, Effects: fit.effects(opt.Level), Regularised: fit.reg, Failed: !fit.ok}
+			at := map[string]int{}
+			for a, g := range fit.models {
+				at[p.models[g]] = a
+			}
+			for i := range pop.Models {
+				mr := &pop.Models[i]
+				if a, ok := at[mr.Model]; ok {
+					mr.SCRating, mr.LCWinRate = fit.controlled(a, opt.Level)
+					if mr.OneSided {
+						mr.SCRating.Lo, mr.SCRating.Hi, mr.LCWinRate.Lo, mr.LCWinRate.Hi = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+					}
+				}
+			}
+			if !fit.ok {
+				res.Notes = append(res.Notes, report.Note{Table: LengthTable, Reason: pp.name + ": the length and style model did not converge (an effect is not identified or runs off to infinity, e.g. the longer answer always won); its columns are empty"})
+			}
+		}
 		// pairCI is the interval of a's win rate against b (b's is the
 		// mirror image of a's against b).
 		pairCI := func(a, b int32) (float64, float64) {
@@ -480,7 +517,7 @@ func (r Result) Part() report.Part {
 		return res
 	}
 	mt := &report.Table{Name: ModelsTable, Title: "Pairwise judgments: win rates and Bradley–Terry ratings", Section: report.SectionPairwise,
-		Doc: "Per grader population (humans pooled, each judge) and model, on the main round: judgments, wins, losses, ties, the win rate (ties count half) and the Bradley–Terry rating (ties as half wins, Elo scale 1000 + 400·log10(e)·β, mean β = 0), with the rank by rating; 95 % cluster-bootstrap intervals over questions.",
+		Doc: "Per grader population (humans pooled, each judge) and model, on the main round: judgments, wins, losses, ties, the win rate (ties count half) and the Bradley–Terry rating (ties as half wins, Elo scale 1000 + 400·log10(e)·β, mean β = 0), with the rank by rating; 95 % cluster-bootstrap intervals over questions (one-sided for a model that never lost or never won). Where the responses have texts, also the length-controlled win rate and the style-controlled rating from the Bradley–Terry model with length and markdown-style covariates of pairwise_length, with t intervals from its question-clustered sandwich covariance.",
 		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("model", report.Text, "the model"),
 			col("n", report.Int, "judgments of the model's answers against another model's"),
 			col("wins", report.Int, "judgments the model won"), col("losses", report.Int, "judgments the model lost"), col("ties", report.Int, "ties"),
@@ -488,7 +525,9 @@ func (r Result) Part() report.Part {
 			withCI("bt_rating", report.Float, "Bradley–Terry rating on the Elo scale (1000 = average)"),
 			col("rank", report.Int, "rank by rating, 1 = best (1 + models rated strictly higher)"),
 			col("rank_lo", report.Int, "best rank in the 95 % bootstrap interval (2.5th percentile, rounded down)"),
-			col("rank_hi", report.Int, "worst rank in the 95 % bootstrap interval (97.5th percentile, rounded up)"))}
+			col("rank_hi", report.Int, "worst rank in the 95 % bootstrap interval (97.5th percentile, rounded up)"),
+			withCI("lc_win_rate", report.Fraction, "length-controlled win rate: the win rate against the same opponents predicted at equal length and markdown style, Σ_j n_j·σ(θ_m − θ_j) / Σ_j n_j (AlpacaEval 2.0's idea without its instruction-difficulty term)"),
+			withCI("sc_bt_rating", report.Float, "style-controlled Bradley–Terry rating (length and markdown style held equal), Elo scale"))}
 	xt := &report.Table{Name: MatrixTable, Title: "Pairwise judgments: win-rate matrix", Section: report.SectionPairwise,
 		Doc: "Per grader population and every ordered pair of models that met, whichever was shown first: judgments, wins of model_a, ties, wins of model_b and model_a's win rate (ties count half), with its 95 % cluster-bootstrap interval over questions.",
 		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("model_a", report.Text, "the row model"), col("model_b", report.Text, "the column model"),
@@ -509,7 +548,8 @@ func (r Result) Part() report.Part {
 		for _, m := range pop.Models {
 			row := append([]any{pop.Name, m.Model, m.N, m.Wins, m.Losses, m.Ties}, ciCells(m.WinRate)...)
 			row = append(row, ciCells(m.Rating)...)
-			mt.Rows = append(mt.Rows, append(row, intOrNil(m.Rank), intOrNil(m.RankLo), intOrNil(m.RankHi)))
+			row = append(append(row, intOrNil(m.Rank), intOrNil(m.RankLo), intOrNil(m.RankHi)), ciCells(m.LCWinRate)...)
+			mt.Rows = append(mt.Rows, append(row, ciCells(m.SCRating)...))
 			g := gpos[m.Model]
 			ser.Values[g], ser.Lo[g], ser.Hi[g] = m.Rating.Value, finiteOrNaN(m.Rating.Lo), finiteOrNaN(m.Rating.Hi)
 		}
@@ -573,10 +613,16 @@ func (r Result) Part() report.Part {
 			withCI("conflict_rate", report.Fraction, "a different model wins in each order"),
 			col("n_position_unknown", report.Int, "judgments whose order shown is unknown (position empty or unknown), left out of this table"))}
 	lt := &report.Table{Name: LengthTable, Title: "Pairwise judgments: length bias", Section: report.SectionPairwise,
-		Doc: fmt.Sprintf("Per grader population: share of non-tie verdicts won by the longer answer, over the pairs whose lengths differ by more than %d characters, with the same question-clustered p-value against ½ as pairwise_position. The share is descriptive: when better models write longer answers it measures quality as much as length.", r.LengthMargin),
+		Doc: fmt.Sprintf("Per grader population: the length bias with model quality held fixed — from a Bradley–Terry model of the judgments of two responses with texts, logit P(a beats b) = θ_a − θ_b + γ·log2(len_a/len_b) + markdown-style terms (log2 of (1 + headers), (1 + list items), (1 + bold spans) of a over b, where they vary), ties as half wins, with sandwich standard errors clustered by question, t intervals and p-values — and, descriptively, the share of non-tie verdicts won by the longer answer, over the pairs whose lengths differ by more than %d characters, with the same question-clustered p-value against ½ as pairwise_position. The share is descriptive: when better models write longer answers it measures quality as much as length.", r.LengthMargin),
 		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("n", report.Int, "non-tie verdicts on pairs of different length"),
 			col("longer_wins", report.Int, "won by the longer answer"), withCI("longer_share", report.Fraction, "longer_wins / n"),
-			col("p_value", report.Float, "two-sided test of longer_share = ½ with questions as clusters, as in pairwise_position (not a test of length bias: better models may write longer answers)"))}
+			col("p_value", report.Float, "two-sided test of longer_share = ½ with questions as clusters, as in pairwise_position (not a test of length bias: better models may write longer answers)"),
+			col("n_model", report.Int, "judgments of two responses with texts, in the length and style model"),
+			col("questions", report.Int, "questions of those judgments (the clusters)"),
+			effectCols(CovariateNames[cLength], "length bias with model quality held fixed: logit effect per doubling of the ratio of the two answers' lengths"),
+			effectCols(CovariateNames[cHeaders], "logit effect per doubling of (1 + markdown headers)"),
+			effectCols(CovariateNames[cLists], "logit effect per doubling of (1 + list items)"),
+			effectCols(CovariateNames[cBold], "logit effect per doubling of (1 + bold spans)"))}
 	rt := &report.Table{Name: RubricTable, Title: "Pairwise judgments against rubric grades", Section: report.SectionPairwise,
 		Doc: "Per grader population: over the non-tie pairwise verdicts whose two responses have different rubric means from the same population (mean over its gradings of each grading's rubric mean), the share where the answer with the higher rubric mean won.",
 		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("n", report.Int, "non-tie verdicts on responses with different rubric means"),
@@ -595,7 +641,20 @@ func (r Result) Part() report.Part {
 		if pop.HasLength {
 			hasLen = true
 			lb := pop.Length
-			lt.Rows = append(lt.Rows, append(append([]any{pop.Name, lb.N, lb.LongerWins}, ciCells(lb.LongerShare)...), lb.PValue))
+			row := append(append([]any{pop.Name, lb.N, lb.LongerWins}, ciCells(lb.LongerShare)...), lb.PValue)
+			if pop.HasModel {
+				row = append(row, pop.Model.N, int64(pop.Model.Questions))
+			} else {
+				row = append(row, nil, nil)
+			}
+			for _, e := range pop.Model.Effects {
+				if pop.HasModel {
+					row = append(append(row, ciCells(e.Estimate)...), e.PValue)
+				} else {
+					row = append(row, nil, nil, nil, nil)
+				}
+			}
+			lt.Rows = append(lt.Rows, row)
 		}
 		if pop.HasRubric {
 			hasRub = true
@@ -614,6 +673,17 @@ func (r Result) Part() report.Part {
 	}
 	return res
 }
+
+// effectCols are a covariate's columns: NAME_logit with its interval and
+// NAME_p.
+func effectCols(name, doc string) []report.Column {
+	return []report.Column{col(name+"_logit", report.Float, doc+" (empty when the covariate does not vary)"),
+		col(name+"_logit_lo", report.Float, "lower end of the 95 % t interval of "+name+"_logit (question-clustered sandwich SE, questions − 1 degrees of freedom)"),
+		col(name+"_logit_hi", report.Float, "upper end of the 95 % t interval of "+name+"_logit"),
+		col(name+"_p", report.Float, "two-sided t-test p-value of "+name+"_logit = 0")}
+}
+
+func nanEst() Estimate { return Estimate{math.NaN(), math.NaN(), math.NaN()} }
 
 // finiteOrNaN is x, or NaN (no whisker end) for ±Inf.
 func finiteOrNaN(x float64) float64 {

@@ -92,7 +92,7 @@ func TestPartFromTyped(t *testing.T) {
 		for _, m := range pop.Models {
 			w := map[string]any{"graders": pop.Name, "model": m.Model, "n": m.N, "wins": m.Wins, "losses": m.Losses, "ties": m.Ties,
 				"rank": rankCell(m.Rank), "rank_lo": rankCell(m.RankLo), "rank_hi": rankCell(m.RankHi)}
-			addCI(addCI(w, "win_rate", m.WinRate), "bt_rating", m.Rating)
+			addCI(addCI(addCI(addCI(w, "win_rate", m.WinRate), "bt_rating", m.Rating), "lc_win_rate", m.LCWinRate), "sc_bt_rating", m.SCRating)
 			tabletest.CheckCells(t, tabs[ModelsTable], row(ModelsTable), w)
 			if x := m.WinRateExact(); x.Float64() != m.WinRate.Value {
 				t.Errorf("%s %s: win rate %v, exact %d/%d", pop.Name, m.Model, m.WinRate.Value, x.Num, x.Den)
@@ -125,8 +125,16 @@ func TestPartFromTyped(t *testing.T) {
 		if pop.HasLength {
 			withLen++
 			lb := pop.Length
-			tabletest.CheckCells(t, tabs[LengthTable], row(LengthTable), addCI(map[string]any{"graders": pop.Name, "n": lb.N, "longer_wins": lb.LongerWins,
-				"p_value": lb.PValue}, "longer_share", lb.LongerShare))
+			w := addCI(map[string]any{"graders": pop.Name, "n": lb.N, "longer_wins": lb.LongerWins,
+				"p_value": lb.PValue, "n_model": pop.Model.N, "questions": int64(pop.Model.Questions)}, "longer_share", lb.LongerShare)
+			if !pop.HasModel {
+				t.Errorf("%s: a length row without the length model", pop.Name)
+			}
+			for _, e := range pop.Model.Effects {
+				addCI(w, e.Name+"_logit", e.Estimate)
+				w[e.Name+"_p"] = e.PValue
+			}
+			tabletest.CheckCells(t, tabs[LengthTable], row(LengthTable), w)
 		}
 		if pop.HasRubric {
 			withRub++

@@ -43,6 +43,10 @@ type population struct {
 	// qs lists the questions with any non-zero count above, with the ten
 	// counts in the order of the sShare… constants, for one-pass sums.
 	qs []qstat
+
+	// lm are the rows of the length and style model (nil: no judgment of
+	// two responses with texts).
+	lm *lmData
 }
 
 // qstat is one question's position, swap, length and rubric counts.
@@ -195,9 +199,13 @@ func prepare(s *analysis.Study, round string, margin, minOverlap int) *prepared 
 		return int64(qq)*int64(m) + int64(mm), ok1 && ok2
 	}
 	chars := map[int64]int{}
+	styles := map[int64][3]int32{}
 	for _, r := range s.Responses {
 		if k, ok := key(r.QuestionID, r.Model); ok {
 			chars[k] = r.Chars
+			if r.HasStyle {
+				styles[k] = [3]int32{r.Headers, r.ListItems, r.Bold}
+			}
 		}
 	}
 	type rubAcc struct {
@@ -320,6 +328,7 @@ func prepare(s *analysis.Study, round string, margin, minOverlap int) *prepared 
 		for q := 1; q <= nQ; q++ {
 			pp.qStart[q] = max(pp.qStart[q], pp.qStart[q-1])
 		}
+		pp.lm = lmRows(pp, m, nQ, chars, styles)
 	}
 
 	// Swap consistency: per grader, run, question and pair, the judgment in
