@@ -26,7 +26,7 @@ func TestRunPairwiseOnly(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
-	for _, name := range []string{"pairwise_models", "pairwise_matrix", "pairwise_agreement", "pairwise_position", "pairwise_length"} {
+	for _, name := range []string{"pairwise_models", "pairwise_matrix", "pairwise_agreement", "pairwise_position", "pairwise_length", "pairwise_judge_audit"} {
 		b, err := os.ReadFile(filepath.Join(out, "tables", name+".csv"))
 		if err != nil {
 			t.Errorf("%s: %v", name, err)

@@ -30,6 +30,8 @@ type Result struct {
 	// LengthMargin is the length difference in characters above which a
 	// pair counts for the length bias (Options.LengthMargin).
 	LengthMargin int
+	// Judges are the rows of pairwise_judge_audit, one per LLM judge.
+	Judges []JudgeAudit
 	// Notes say what was left out and why.
 	Notes []report.Note
 	// Warnings are non-fatal findings.
@@ -270,6 +272,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 		return stats.PercentileInterval(reps, j, opt.Level)
 	}
 	compute(&res, p, l, point, reg, ci, opt)
+	res.Judges = judgeAudits(s, round, &res, opt.Level)
 	if opt.Bootstrap == 0 {
 		res.Notes = append(res.Notes, report.Note{Table: ModelsTable, Reason: "bootstrap disabled: the pairwise intervals are empty"})
 	}
@@ -670,6 +673,9 @@ func (r Result) Part() report.Part {
 	}
 	if hasRub {
 		res.Tables = append(res.Tables, rt)
+	}
+	if jt := r.judgeAuditTable(); jt != nil {
+		res.Tables = append(res.Tables, jt)
 	}
 	return res
 }

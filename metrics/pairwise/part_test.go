@@ -73,7 +73,7 @@ func TestPartFromTyped(t *testing.T) {
 		tabs[tb.Name] = tb
 		names = append(names, tb.Name)
 	}
-	if fmt.Sprint(names) != fmt.Sprint([]string{ModelsTable, MatrixTable, AgreementTable, PositionTable, LengthTable, RubricTable}) {
+	if fmt.Sprint(names) != fmt.Sprint([]string{ModelsTable, MatrixTable, AgreementTable, PositionTable, LengthTable, RubricTable, JudgeAuditTable}) {
 		t.Fatalf("tables %v", names)
 	}
 	next := map[string]int{}
@@ -141,6 +141,11 @@ func TestPartFromTyped(t *testing.T) {
 			ra := pop.Rubric
 			tabletest.CheckCells(t, tabs[RubricTable], row(RubricTable), addCI(map[string]any{"graders": pop.Name, "n": ra.N, "agree": ra.Agree}, "agreement", ra.Agreement))
 		}
+	}
+	for _, j := range res.Judges {
+		w := map[string]any{"judge": j.Judge, "n": j.N, "position_p": j.PositionP, "length_p": j.LengthP, "n_self": j.SelfN, "self_p": j.SelfP, "n_humans": j.KappaN}
+		addCI(addCI(addCI(addCI(addCI(w, "first_share", j.FirstShare), "length_logit", j.Length), "self_preference", j.SelfPreference), "agreement_humans", j.Agreement), "kappa_humans", j.Kappa)
+		tabletest.CheckCells(t, tabs[JudgeAuditTable], row(JudgeAuditTable), w)
 	}
 	for _, a := range res.Agreement {
 		w := map[string]any{"grader_a": a.GraderA, "grader_b": a.GraderB, "n": a.N}

@@ -49,7 +49,7 @@ func styleControl(r *report.Report) []string {
 		for i := range rows {
 			for j := i + 1; j < len(rows); j++ {
 				a, b := rows[i], rows[j] // a above b by raw rating
-				if b.sc > a.sc {
+				if a.raw > b.raw && b.sc > a.sc {
 					moves = append(moves, b.name+" above "+a.name)
 					overlap = overlap && !(b.lo > a.hi)
 				}

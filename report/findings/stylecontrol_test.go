@@ -34,6 +34,7 @@ func TestStyleControlFinding(t *testing.T) {
 		{"order changes, effect not significant, intervals overlap", mk(0.4,
 			[]any{"judge", "a", 1100.0, 1000.0, 900.0, 1100.0}, []any{"judge", "b", 1000.0, 1050.0, 950.0, 1150.0}),
 			[]string{"b above a", "may be noise", "overlap"}, nil},
+		{"raw tie", mk(0.001, []any{"judge", "a", 1100.0, 1000.0, 990.0, 1010.0}, []any{"judge", "b", 1100.0, 1050.0, 1040.0, 1060.0}), nil, nil},
 		{"same order", mk(0.001, []any{"judge", "a", 1100.0, 1060.0, 1050.0, 1070.0}, []any{"judge", "b", 1000.0, 1050.0, 1040.0, 1060.0}), nil, nil},
 		{"no model", mk(0.001, []any{"judge", "a", 1100.0, nan, nan, nan}, []any{"judge", "b", 1000.0, nan, nan, nan}), nil, nil},
 	}
