@@ -343,3 +343,18 @@ func SweepBound(n, beta []float64, alpha float64) float64 {
 	}
 	return (lo + hi) / 2
 }
+
+// SymmetricAgreement returns raw agreement, Cohen's κ and macro F1 of a
+// 3×3 confusion matrix of verdicts on model pairs (conf[3·ref + other];
+// classes: the pair's first model better, tie, second better), each item
+// counted in both orientations as pairwise_agreement counts them, so that
+// the numbers do not depend on the models' names. NaN when conf is empty.
+func SymmetricAgreement(conf [9]int64) (agreement, kappa, macroF1 float64) {
+	var sym [9]int64
+	for i, c := range conf {
+		sym[i] += c
+		sym[8-i] += c
+	}
+	st := agreementStats(sym)
+	return st[aAgree], st[aKappa], st[aF1]
+}
