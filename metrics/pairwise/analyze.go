@@ -289,6 +289,14 @@ func withCI(name string, kind report.ColumnKind, doc string) []report.Column {
 		col(name+"_hi", kind, "upper end of the 95 % cluster-bootstrap interval of "+name)}
 }
 
+// withT is withCI for an estimate whose interval is a t interval with
+// questions as clusters (how says how its standard error is computed).
+func withT(name string, kind report.ColumnKind, doc, how string) []report.Column {
+	return []report.Column{col(name, kind, doc),
+		col(name+"_lo", kind, "lower end of the 95 % t interval of "+name+" ("+how+")"),
+		col(name+"_hi", kind, "upper end of the 95 % t interval of "+name)}
+}
+
 func cols(parts ...any) []report.Column {
 	var out []report.Column
 	for _, p := range parts {
@@ -529,8 +537,8 @@ func (r Result) Part() report.Part {
 			col("rank", report.Int, "rank by rating, 1 = best (1 + models rated strictly higher)"),
 			col("rank_lo", report.Int, "best rank in the 95 % bootstrap interval (2.5th percentile, rounded down)"),
 			col("rank_hi", report.Int, "worst rank in the 95 % bootstrap interval (97.5th percentile, rounded up)"),
-			withCI("lc_win_rate", report.Fraction, "length-controlled win rate: the win rate against the same opponents predicted at equal length and markdown style, Σ_j n_j·σ(θ_m − θ_j) / Σ_j n_j (AlpacaEval 2.0's idea without its instruction-difficulty term)"),
-			withCI("sc_bt_rating", report.Float, "style-controlled Bradley–Terry rating (length and markdown style held equal), Elo scale"))}
+			withT("lc_win_rate", report.Fraction, "length-controlled win rate: the win rate against the same opponents predicted at equal length and markdown style, Σ_j n_j·σ(θ_m − θ_j) / Σ_j n_j (AlpacaEval 2.0's idea without its instruction-difficulty term)", "delta method on the logit scale, question-clustered sandwich covariance, questions − 1 degrees of freedom; empty for a model that never lost or never won"),
+			withT("sc_bt_rating", report.Float, "style-controlled Bradley–Terry rating (length and markdown style held equal), Elo scale", "question-clustered sandwich covariance, questions − 1 degrees of freedom; empty for a model that never lost or never won"))}
 	xt := &report.Table{Name: MatrixTable, Title: "Pairwise judgments: win-rate matrix", Section: report.SectionPairwise,
 		Doc: "Per grader population and every ordered pair of models that met, whichever was shown first: judgments, wins of model_a, ties, wins of model_b and model_a's win rate (ties count half), with its 95 % cluster-bootstrap interval over questions.",
 		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("model_a", report.Text, "the row model"), col("model_b", report.Text, "the column model"),
