@@ -38,15 +38,19 @@ func parseWinner(s string) (string, bool) {
 	return "", false
 }
 
-// parsePairPosition reads the position at which model_a's answer was shown.
-func parsePairPosition(s string) (first bool, ok bool) {
+// parsePairPosition reads the position at which model_a's answer was shown;
+// an empty cell or unknown (also ?, n/a, na) says the order shown is
+// unknown.
+func parsePairPosition(s string) (first, unknown, ok bool) {
 	switch norm(s) {
 	case "1", "first", "left", "top":
-		return true, true
+		return true, false, true
 	case "2", "second", "right", "bottom":
-		return false, true
+		return false, false, true
+	case "", "unknown", "?", "n/a", "na":
+		return true, true, true
 	}
-	return false, false
+	return false, false, false
 }
 
 // pairJudgment is one pairwise judgment as read.
@@ -55,6 +59,7 @@ type pairJudgment struct {
 	a, b                    string // models, a shown first
 	la, lb                  string // labels as written
 	winner                  string // winA, winB or winTie, relative to a and b
+	posUnknown              bool   // the order shown is unknown (a, b as written)
 	comment                 string
 	loc                     tabular.Loc
 	sheet                   string
@@ -116,10 +121,13 @@ func (st *state) pairwiseRow(r row, kind, round string, long bool) *pairJudgment
 		bad = true
 	}
 	la, lb := strings.TrimSpace(r.get("label_a")), strings.TrimSpace(r.get("label_b"))
-	if v := strings.TrimSpace(r.get("position")); v != "" {
-		first, ok := parsePairPosition(v)
+	posUnknown := false
+	if r.h.has("position") {
+		v := strings.TrimSpace(r.get("position"))
+		first, unknown, ok := parsePairPosition(v)
+		posUnknown = unknown
 		if !ok {
-			st.ps.add(Problem{Loc: r.at("position"), Value: v, Expected: "the position of model_a's answer: 1 (shown first) or 2 (second); also first/second, left/right"})
+			st.ps.add(Problem{Loc: r.at("position"), Value: v, Expected: "the position of model_a's answer: 1 (shown first) or 2 (second); also first/second, left/right; empty or unknown when not known"})
 			bad = true
 		} else if !first {
 			a, b, la, lb = b, a, lb, la
@@ -138,7 +146,7 @@ func (st *state) pairwiseRow(r row, kind, round string, long bool) *pairJudgment
 	loc := r.loc
 	loc.Offset = -1
 	return &pairJudgment{ev: ev, kind: kind, round: rd, run: run, q: q, a: a, b: b, la: la, lb: lb, winner: w,
-		comment: comment, loc: loc, sheet: r.loc.Sheet, sheetEv: sheetEv}
+		posUnknown: posUnknown, comment: comment, loc: loc, sheet: r.loc.Sheet, sheetEv: sheetEv}
 }
 
 // resolvePairModel returns one side's model: the model column, else the
@@ -214,5 +222,6 @@ func (st *state) acceptPair(p *pairJudgment) {
 	t.str(11, p.loc.File)
 	t.optStr(12, p.sheet)
 	t.i64(13, int64(p.loc.Row))
+	t.boolean(14, p.posUnknown)
 	st.emit(t)
 }

@@ -628,7 +628,7 @@ func (st *state) openTables() {
 		files:           s.table("ingest_files", S("path"), S("sha256"), I("rows"), col{"loaded_at", kTime}),
 		settings:        s.table("study_settings", S("key"), S("value")),
 		pairwise: s.table("pairwise_judgments", D("evaluator"), D("kind"), D("round"), D("run"), D("question_id"), D("model_a"), D("model_b"),
-			D("label_a"), D("label_b"), D("winner"), S("comment"), D("source_file"), D("sheet"), I("source_row")),
+			D("label_a"), D("label_b"), D("winner"), S("comment"), D("source_file"), D("sheet"), I("source_row"), B("position_unknown")),
 	}
 }
 

@@ -100,7 +100,8 @@ CREATE TABLE pairwise_judgments (
   comment     VARCHAR,
   source_file VARCHAR NOT NULL,
   sheet       VARCHAR,
-  source_row  BIGINT NOT NULL
+  source_row  BIGINT NOT NULL,
+  position_unknown BOOLEAN NOT NULL -- the position column said the order shown is unknown
 );
 CREATE TABLE rubric_scores (
   grading_id BIGINT NOT NULL,

@@ -215,6 +215,11 @@ type Response struct {
 	CostUSD      float64 // NaN when not known
 	InputTokens  int64   // -1 when not known
 	OutputTokens int64   // -1 when not known
+	// Headers, ListItems and Bold count the text's markdown headers, list
+	// items and bold spans outside code blocks (read only for studies with
+	// pairwise judgments, for their style control; HasStyle says they were).
+	Headers, ListItems, Bold int32
+	HasStyle                 bool
 }
 
 // Reference is an expert-written answer to a question.
@@ -398,4 +403,8 @@ type Comparison struct {
 	ModelA, ModelB string
 	Winner         Preference
 	Comment        string
+	// PositionUnknown says the order shown is unknown (the position column
+	// was empty or unknown): ModelA and ModelB are as written, and the
+	// judgment is left out of position analyses only.
+	PositionUnknown bool
 }

@@ -735,12 +735,12 @@ func (d *DB) loadComparisons(ctx context.Context, s *study.Study) error {
 	if n == 0 {
 		return nil
 	}
-	return d.query(ctx, `SELECT evaluator, kind, round, run, question_id, model_a, model_b, winner, comment FROM pairwise_judgments
+	err := d.query(ctx, `SELECT evaluator, kind, round, run, question_id, model_a, model_b, winner, comment, position_unknown FROM pairwise_judgments
 		ORDER BY round, question_id, evaluator, run, model_a, model_b`, func(r *sql.Rows) error {
 		var c study.Comparison
 		var w string
 		var comment sql.NullString
-		if err := r.Scan(&c.Evaluator, &c.Kind, &c.Round, &c.Run, &c.QuestionID, &c.ModelA, &c.ModelB, &w, &comment); err != nil {
+		if err := r.Scan(&c.Evaluator, &c.Kind, &c.Round, &c.Run, &c.QuestionID, &c.ModelA, &c.ModelB, &w, &comment, &c.PositionUnknown); err != nil {
 			return err
 		}
 		switch w {
@@ -757,6 +757,10 @@ func (d *DB) loadComparisons(ctx context.Context, s *study.Study) error {
 		s.Comparisons = append(s.Comparisons, c)
 		return nil
 	})
+	if err != nil || len(s.Comparisons) == 0 {
+		return err
+	}
+	return d.loadStyle(ctx, s)
 }
 
 // ResponseRow is one response as loaded (every source file and attempt).

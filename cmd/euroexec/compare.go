@@ -157,6 +157,7 @@ func runCompare(ctx context.Context, stdout, stderr io.Writer, args []string, o 
 	}
 	printWarnings(stderr, append(rep.Warnings, swarn...))
 	printFlagged(stdout, rep)
+	printPairwiseFlagged(stdout, rep)
 	fmt.Fprintf(stdout, "\ncomparison written to %s (site: %s, workbook: %s) in %.1fs\n", o.out,
 		filepath.Join(o.out, "site", "index.html"), filepath.Join(o.out, "report.xlsx"), time.Since(start).Seconds())
 	return nil

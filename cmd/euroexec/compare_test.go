@@ -309,6 +309,8 @@ func compareDocTables(t *testing.T) []*report.Table {
 		Questions: []analysis.Question{{ID: "q1"}}, Models: []analysis.Model{{Name: "m"}},
 		Evaluators: []analysis.Evaluator{{ID: "h", Kind: analysis.Human}},
 		Gradings:   []analysis.Grading{{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "m", Rubric: []float64{3}}}}
+	// A pairwise judgment of a judge, for compare_pairwise and pairwise_judge_drift.
+	s.Comparisons = []analysis.Comparison{{Evaluator: "j", Kind: analysis.Judge, Round: "main", QuestionID: "q1", ModelA: "m", ModelB: "m2", Winner: analysis.PreferA}}
 	r := compare.Run{Study: s, Scores: scores.DefaultOptions()}
 	p, err := compare.Analyze(context.Background(), []compare.Run{r, r, r}, compare.DefaultOptions())
 	if err != nil {

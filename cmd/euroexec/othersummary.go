@@ -71,7 +71,8 @@ func printOtherSummaries(w io.Writer, rep *report.Report, order format.Order) {
 		{"pairwise_models", "pairwise judgments", "win rate", "win_rate",
 			func(*report.Table, []any) bool { return true },
 			[]summaryColumn{{"judgments", count("n")}, {"wins", count("wins")}, {"losses", count("losses")}, {"ties", count("ties")},
-				{"win rate [95% interval]", rate("win_rate", "win_rate_lo", "win_rate_hi")}, {"Bradley-Terry rating", plain("bt_rating", format.Number)}}},
+				{"win rate [95% interval]", rate("win_rate", "win_rate_lo", "win_rate_hi")}, {"Bradley-Terry rating", plain("bt_rating", format.Number)},
+				{"length-controlled win rate", plain("lc_win_rate", format.Percent)}}},
 		{"prbench_scores", "PRBench criteria, all questions", "clipped score", "clipped_mean",
 			func(t *report.Table, row []any) bool { return t.Get(row, "set") == "all" },
 			[]summaryColumn{{"responses", count("n")}, {"clipped score [95% interval]", rate("clipped_mean", "clipped_lo", "clipped_hi")},
@@ -117,6 +118,8 @@ func printOtherSummaries(w io.Writer, rep *report.Report, order format.Order) {
 				who = "judge " + j
 			} else if g == "judge" {
 				who = "LLM judges"
+			} else if v.table == "pairwise_models" && g != "humans" {
+				who = "judge " + g // pairwise populations are "humans" or the judge's id
 			}
 			fmt.Fprintf(w, "\n%s, %s, %s\n", termtext.Line(who), v.title, by)
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

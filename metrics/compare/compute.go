@@ -28,6 +28,9 @@ type comparison struct {
 	drift     []driftRow
 	trend     []trendRow
 	warnings  []string
+
+	pwRows  []pwRow   // compare_pairwise
+	pwDrift []pwDrift // pairwise_judge_drift
 }
 
 // modelRow is one row of compare_models.csv.
@@ -118,7 +121,9 @@ func (c *comparison) compute(ctx context.Context) error {
 		}
 	}
 	c.matchWarnings()
-	return nil
+	var err error
+	c.pwRows, c.pwDrift, err = c.pairwiseRuns(ctx)
+	return err
 }
 
 func (c *comparison) newPairBoot(p string) *pairBoot {

@@ -27,6 +27,7 @@ func (c *comparison) part() report.Part {
 	if len(c.rd) >= 3 {
 		p.Tables = append(p.Tables, c.trendTable())
 	}
+	p.Tables = append(p.Tables, pairwiseTables(c.pwRows, c.pwDrift)...)
 	p.Figures = append(p.Figures, c.dumbbells()...)
 	p.Figures = append(p.Figures, c.trendFigures()...)
 	p.Warnings = append(c.warnings, c.marginWarnings()...)

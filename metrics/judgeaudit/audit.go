@@ -236,8 +236,15 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	}
 	p := prepare(s, opt)
 	if len(p.judges) == 0 {
+		why := fmt.Sprintf("the study has no judge gradings in round %s", p.round)
+		for _, c := range s.Comparisons {
+			if c.Kind == analysis.Judge && c.Round == p.round {
+				why += "; its judges' pairwise judgments are audited in pairwise_judge_audit (position, length, self-preference, agreement with the humans)"
+				break
+			}
+		}
 		for _, n := range []string{TableBias, TableByAttribute, TableAudit} {
-			res.Notes = append(res.Notes, report.Note{Table: n, Reason: fmt.Sprintf("the study has no judge gradings in round %s", p.round)})
+			res.Notes = append(res.Notes, report.Note{Table: n, Reason: why})
 		}
 		return res, nil
 	}

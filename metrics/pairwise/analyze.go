@@ -30,6 +30,8 @@ type Result struct {
 	// LengthMargin is the length difference in characters above which a
 	// pair counts for the length bias (Options.LengthMargin).
 	LengthMargin int
+	// Judges are the rows of pairwise_judge_audit, one per LLM judge.
+	Judges []JudgeAudit
 	// Notes say what was left out and why.
 	Notes []report.Note
 	// Warnings are non-fatal findings.
@@ -62,6 +64,11 @@ type Population struct {
 	// Length is defined (a pairwise_length row).
 	HasLength bool
 	Length    LengthBias
+	// HasModel says some judgment compared two responses with texts, so
+	// the length and style model was fitted (its row of pairwise_length,
+	// and ModelRow.LCWinRate and SCRating).
+	HasModel bool
+	Model    LengthModel
 	// HasRubric says some judgment compared two responses both graded on
 	// the rubric by this population, so Rubric is defined (a
 	// pairwise_rubric row).
@@ -86,6 +93,18 @@ type ModelRow struct {
 	// rank of its bootstrap interval (2.5th percentile rounded down, 97.5th
 	// rounded up), 0 without an interval.
 	Rank, RankLo, RankHi int64
+	// OneSided says the model never lost (or never won) a judgment, so its
+	// rating has no finite maximum-likelihood value: Rating.Value is the
+	// prior-bound value, and the interval is one-sided — Rating.Lo the
+	// sweep bound (SweepBound) and Rating.Hi +Inf, or −Inf and the bound.
+	OneSided bool
+	// LCWinRate is the length-controlled win rate: the win rate against
+	// the same opponents predicted by the length and style model at equal
+	// length and style (Σ_j n_j·σ(θ_m − θ_j) / Σ_j n_j); SCRating the
+	// style-controlled rating 1000 + EloScale·θ_m (θ centred). Both have t
+	// intervals from the question-clustered sandwich covariance; NaN
+	// without the model, and their intervals NaN when OneSided.
+	LCWinRate, SCRating Estimate
 }
 
 // WinRateExact is the win rate as an exact fraction (2·Wins + Ties) / 2N
@@ -122,8 +141,8 @@ type Agreement struct {
 // Position is a population's position bias.
 type Position struct {
 	// N are the non-tie verdicts, FirstWins those won by the answer shown
-	// first; FirstShare = FirstWins / N and PValue the exact two-sided
-	// binomial test of FirstShare = ½.
+	// first; FirstShare = FirstWins / N and PValue the test of
+	// FirstShare = ½ with questions as clusters (clusteredShareP).
 	N, FirstWins int64
 	FirstShare   Estimate
 	PValue       float64
@@ -132,14 +151,17 @@ type Position struct {
 	// orders, ConflictRate the share with a different winner in each.
 	Swapped                       int64
 	SwapConsistency, ConflictRate Estimate
+	// Unknown are the judgments whose order shown is unknown (position
+	// empty or unknown), left out of N and Swapped.
+	Unknown int64
 }
 
 // LengthBias is a population's length bias over the pairs whose lengths
 // differ by more than Result.LengthMargin characters.
 type LengthBias struct {
 	// N are the non-tie verdicts on such pairs, LongerWins those won by the
-	// longer answer; LongerShare = LongerWins / N and PValue the exact
-	// two-sided binomial test of LongerShare = ½.
+	// longer answer; LongerShare = LongerWins / N and PValue the test of
+	// LongerShare = ½ with questions as clusters (clusteredShareP).
 	N, LongerWins int64
 	LongerShare   Estimate
 	PValue        float64
@@ -250,6 +272,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 		return stats.PercentileInterval(reps, j, opt.Level)
 	}
 	compute(&res, p, l, point, reg, ci, opt)
+	res.Judges = judgeAudits(s, round, &res, opt.Level)
 	if opt.Bootstrap == 0 {
 		res.Notes = append(res.Notes, report.Note{Table: ModelsTable, Reason: "bootstrap disabled: the pairwise intervals are empty"})
 	}
@@ -264,6 +287,14 @@ func withCI(name string, kind report.ColumnKind, doc string) []report.Column {
 	return []report.Column{col(name, kind, doc),
 		col(name+"_lo", kind, "lower end of the 95 % cluster-bootstrap interval of "+name),
 		col(name+"_hi", kind, "upper end of the 95 % cluster-bootstrap interval of "+name)}
+}
+
+// withT is withCI for an estimate whose interval is a t interval with
+// questions as clusters (how says how its standard error is computed).
+func withT(name string, kind report.ColumnKind, doc, how string) []report.Column {
+	return []report.Column{col(name, kind, doc),
+		col(name+"_lo", kind, "lower end of the 95 % t interval of "+name+" ("+how+")"),
+		col(name+"_hi", kind, "upper end of the 95 % t interval of "+name)}
 }
 
 func cols(parts ...any) []report.Column {
@@ -337,7 +368,56 @@ func compute(res *Result, p *prepared, l *layout, point []float64, reg []bool, c
 			if !math.IsNaN(klo) {
 				mr.RankLo, mr.RankHi = int64(math.Floor(klo)), int64(math.Ceil(khi))
 			}
+			// A model that never loses (or never wins) has no finite
+			// maximum-likelihood rating: every replicate repeats the
+			// prior-bound value, so the bootstrap interval would be falsely
+			// narrow. Its interval is one-sided instead: the sweep bound
+			// against the others' point strengths, and ±Inf.
+			if sweep := (losses[g] == 0) != (wins[g] == 0) && ties[g] == 0; sweep && !math.IsNaN(mr.Rating.Lo) {
+				nj, bj := make([]float64, k), make([]float64, k)
+				for lj, h := range pres {
+					if c, ok := mat[[2]int{g, int(h)}]; ok {
+						nj[lj] = float64(c.n)
+					}
+					bj[lj] = (point[base+k+lj] - 1000) / EloScale
+				}
+				alpha := (1 - opt.Level) / 2
+				if losses[g] == 0 {
+					mr.Rating.Lo, mr.Rating.Hi = Rating(SweepBound(nj, bj, alpha)), math.Inf(1)
+				} else {
+					for i := range bj {
+						bj[i] = -bj[i]
+					}
+					mr.Rating.Lo, mr.Rating.Hi = math.Inf(-1), Rating(-SweepBound(nj, bj, alpha))
+				}
+				mr.OneSided = true
+			}
 			pop.Models = append(pop.Models, mr)
+		}
+		// The length and style model.
+		for i := range pop.Models {
+			pop.Models[i].LCWinRate, pop.Models[i].SCRating = nanEst(), nanEst()
+		}
+		if pp.lm != nil {
+			fit := fitLM(pp.lm, m, opt.Prior)
+			pop.HasModel = true
+			pop.Model = LengthModel{N: pp.lm.n, Questions: fit.g, Effects: fit.effects(opt.Level), Regularised: fit.reg, Failed: !fit.ok}
+			at := map[string]int{}
+			for a, g := range fit.models {
+				at[p.models[g]] = a
+			}
+			for i := range pop.Models {
+				mr := &pop.Models[i]
+				if a, ok := at[mr.Model]; ok {
+					mr.SCRating, mr.LCWinRate = fit.controlled(a, opt.Level)
+					if mr.OneSided {
+						mr.SCRating.Lo, mr.SCRating.Hi, mr.LCWinRate.Lo, mr.LCWinRate.Hi = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+					}
+				}
+			}
+			if !fit.ok {
+				res.Notes = append(res.Notes, report.Note{Table: LengthTable, Reason: pp.name + ": the length and style model did not converge (an effect is not identified or runs off to infinity, e.g. the longer answer always won); its columns are empty"})
+			}
 		}
 		// pairCI is the interval of a's win rate against b (b's is the
 		// mirror image of a's against b).
@@ -390,12 +470,12 @@ func compute(res *Result, p *prepared, l *layout, point []float64, reg []bool, c
 		// Position, length, rubric.
 		sh := base + 3*k
 		posN, posF := sum32(pp.posN), sum32(pp.posFirst)
-		pop.Position = Position{N: posN, FirstWins: posF, FirstShare: est(sh + sPos), PValue: binomTwoSided(posF, posN),
-			Swapped: sum32(pp.swapN), SwapConsistency: est(sh + sSwapSame), ConflictRate: est(sh + sSwapConflict)}
+		pop.Position = Position{N: posN, FirstWins: posF, FirstShare: est(sh + sPos), PValue: clusteredShareP(pp.posFirst, pp.posN),
+			Swapped: sum32(pp.swapN), SwapConsistency: est(sh + sSwapSame), ConflictRate: est(sh + sSwapConflict), Unknown: pp.posUnknown}
 		if pp.hasLen {
 			ln, lw := sum32(pp.lenN), sum32(pp.lenLonger)
 			pop.HasLength = true
-			pop.Length = LengthBias{N: ln, LongerWins: lw, LongerShare: est(sh + sLen), PValue: binomTwoSided(lw, ln)}
+			pop.Length = LengthBias{N: ln, LongerWins: lw, LongerShare: est(sh + sLen), PValue: clusteredShareP(pp.lenLonger, pp.lenN)}
 		}
 		if pp.hasRub {
 			pop.HasRubric = true
@@ -448,7 +528,7 @@ func (r Result) Part() report.Part {
 		return res
 	}
 	mt := &report.Table{Name: ModelsTable, Title: "Pairwise judgments: win rates and Bradley–Terry ratings", Section: report.SectionPairwise,
-		Doc: "Per grader population (humans pooled, each judge) and model, on the main round: judgments, wins, losses, ties, the win rate (ties count half) and the Bradley–Terry rating (ties as half wins, Elo scale 1000 + 400·log10(e)·β, mean β = 0), with the rank by rating; 95 % cluster-bootstrap intervals over questions.",
+		Doc: "Per grader population (humans pooled, each judge) and model, on the main round: judgments, wins, losses, ties, the win rate (ties count half) and the Bradley–Terry rating (ties as half wins, Elo scale 1000 + 400·log10(e)·β, mean β = 0), with the rank by rating; 95 % cluster-bootstrap intervals over questions (one-sided for a model that never lost or never won). Where the responses have texts, also the length-controlled win rate and the style-controlled rating from the Bradley–Terry model with length and markdown-style covariates of pairwise_length, with t intervals from its question-clustered sandwich covariance.",
 		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("model", report.Text, "the model"),
 			col("n", report.Int, "judgments of the model's answers against another model's"),
 			col("wins", report.Int, "judgments the model won"), col("losses", report.Int, "judgments the model lost"), col("ties", report.Int, "ties"),
@@ -456,7 +536,9 @@ func (r Result) Part() report.Part {
 			withCI("bt_rating", report.Float, "Bradley–Terry rating on the Elo scale (1000 = average)"),
 			col("rank", report.Int, "rank by rating, 1 = best (1 + models rated strictly higher)"),
 			col("rank_lo", report.Int, "best rank in the 95 % bootstrap interval (2.5th percentile, rounded down)"),
-			col("rank_hi", report.Int, "worst rank in the 95 % bootstrap interval (97.5th percentile, rounded up)"))}
+			col("rank_hi", report.Int, "worst rank in the 95 % bootstrap interval (97.5th percentile, rounded up)"),
+			withT("lc_win_rate", report.Fraction, "length-controlled win rate: the win rate against the same opponents predicted at equal length and markdown style, Σ_j n_j·σ(θ_m − θ_j) / Σ_j n_j (AlpacaEval 2.0's idea without its instruction-difficulty term)", "delta method on the logit scale, question-clustered sandwich covariance, questions − 1 degrees of freedom; empty for a model that never lost or never won"),
+			withT("sc_bt_rating", report.Float, "style-controlled Bradley–Terry rating (length and markdown style held equal), Elo scale", "question-clustered sandwich covariance, questions − 1 degrees of freedom; empty for a model that never lost or never won"))}
 	xt := &report.Table{Name: MatrixTable, Title: "Pairwise judgments: win-rate matrix", Section: report.SectionPairwise,
 		Doc: "Per grader population and every ordered pair of models that met, whichever was shown first: judgments, wins of model_a, ties, wins of model_b and model_a's win rate (ties count half), with its 95 % cluster-bootstrap interval over questions.",
 		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("model_a", report.Text, "the row model"), col("model_b", report.Text, "the column model"),
@@ -477,9 +559,10 @@ func (r Result) Part() report.Part {
 		for _, m := range pop.Models {
 			row := append([]any{pop.Name, m.Model, m.N, m.Wins, m.Losses, m.Ties}, ciCells(m.WinRate)...)
 			row = append(row, ciCells(m.Rating)...)
-			mt.Rows = append(mt.Rows, append(row, intOrNil(m.Rank), intOrNil(m.RankLo), intOrNil(m.RankHi)))
+			row = append(append(row, intOrNil(m.Rank), intOrNil(m.RankLo), intOrNil(m.RankHi)), ciCells(m.LCWinRate)...)
+			mt.Rows = append(mt.Rows, append(row, ciCells(m.SCRating)...))
 			g := gpos[m.Model]
-			ser.Values[g], ser.Lo[g], ser.Hi[g] = m.Rating.Value, m.Rating.Lo, m.Rating.Hi
+			ser.Values[g], ser.Lo[g], ser.Hi[g] = m.Rating.Value, finiteOrNaN(m.Rating.Lo), finiteOrNaN(m.Rating.Hi)
 		}
 		figBT.Series = append(figBT.Series, ser)
 		hf := &report.Figure{ID: fmt.Sprintf("pairwise_matrix_%d", pi+1), Section: report.SectionPairwise,
@@ -506,7 +589,7 @@ func (r Result) Part() report.Part {
 	// Agreement.
 	if len(r.Agreement) > 0 {
 		at := &report.Table{Name: AgreementTable, Title: "Pairwise judgments: agreement between graders", Section: report.SectionPairwise,
-			Doc: "For every two graders over the comparisons both judged (same question and model pair, either order; a grader's verdict is the sign of its wins minus losses over its judgments of the comparison), and for each grader against the strict majority of the other human graders: raw agreement, Cohen's κ on three classes (first model by name better, tie, second better), macro F1, precision and recall with grader_b as the reference; 95 % cluster-bootstrap intervals over questions.",
+			Doc: "For every two graders over the comparisons both judged (same question and model pair, either order; a grader's verdict is the sign of its wins minus losses over its judgments of the comparison), and for each grader against the strict majority of the other human graders: raw agreement, Cohen's κ on three classes (one model better, tie, the other better), macro F1, precision and recall with grader_b as the reference, each counted over every comparison in both orientations of its pair so that no number depends on the models' names or the order shown; 95 % cluster-bootstrap intervals over questions.",
 			Columns: cols(col("grader_a", report.Text, "a grader (the predictions for F1)"), col("grader_b", report.Text, "the other grader or the majority of the other humans (the reference for F1)"),
 				col("n", report.Int, "comparisons both judged"),
 				withCI("agreement", report.Fraction, "share of comparisons with the same verdict"),
@@ -533,17 +616,24 @@ func (r Result) Part() report.Part {
 
 	// Position, length, rubric.
 	pt := &report.Table{Name: PositionTable, Title: "Pairwise judgments: position bias", Section: report.SectionPairwise,
-		Doc: "Per grader population: share of non-tie verdicts won by the answer shown first, with the exact two-sided binomial p-value against ½; for comparisons judged in both orders by the same grader (and run), the share with the same verdict after swapping (swap consistency) and with opposite winners (conflict rate).",
+		Doc: "Per grader population: share of non-tie verdicts won by the answer shown first (judgments whose order shown is unknown left out), with a two-sided p-value against ½ that treats questions as clusters (so judge reruns and several pairs of one question do not count as independent); for comparisons judged in both orders by the same grader (and run), the share with the same verdict after swapping (swap consistency) and with opposite winners (conflict rate).",
 		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("n", report.Int, "non-tie verdicts"), col("first_wins", report.Int, "won by the answer shown first"),
-			withCI("first_share", report.Fraction, "first_wins / n"), col("p_value", report.Float, "exact two-sided binomial test of first_share = ½"),
+			withCI("first_share", report.Fraction, "first_wins / n"), col("p_value", report.Float, "two-sided test of first_share = ½ with questions as clusters: the larger of the one-sample t test of first_wins − n/2 per question and the exact binomial test"),
 			col("n_swapped", report.Int, "comparisons judged in both orders"),
 			withCI("swap_consistency", report.Fraction, "same verdict in both orders"),
-			withCI("conflict_rate", report.Fraction, "a different model wins in each order"))}
+			withCI("conflict_rate", report.Fraction, "a different model wins in each order"),
+			col("n_position_unknown", report.Int, "judgments whose order shown is unknown (position empty or unknown), left out of this table"))}
 	lt := &report.Table{Name: LengthTable, Title: "Pairwise judgments: length bias", Section: report.SectionPairwise,
-		Doc: fmt.Sprintf("Per grader population: share of non-tie verdicts won by the longer answer, over the pairs whose lengths differ by more than %d characters, with the exact two-sided binomial p-value against ½.", r.LengthMargin),
+		Doc: fmt.Sprintf("Per grader population: the length bias with model quality held fixed — from a Bradley–Terry model of the judgments of two responses with texts, logit P(a beats b) = θ_a − θ_b + γ·log2(len_a/len_b) + markdown-style terms (log2 of (1 + headers), (1 + list items), (1 + bold spans) of a over b, where they vary), ties as half wins, with sandwich standard errors clustered by question, t intervals and p-values — and, descriptively, the share of non-tie verdicts won by the longer answer, over the pairs whose lengths differ by more than %d characters, with the same question-clustered p-value against ½ as pairwise_position. The share is descriptive: when better models write longer answers it measures quality as much as length.", r.LengthMargin),
 		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("n", report.Int, "non-tie verdicts on pairs of different length"),
 			col("longer_wins", report.Int, "won by the longer answer"), withCI("longer_share", report.Fraction, "longer_wins / n"),
-			col("p_value", report.Float, "exact two-sided binomial test of longer_share = ½"))}
+			col("p_value", report.Float, "two-sided test of longer_share = ½ with questions as clusters, as in pairwise_position (not a test of length bias: better models may write longer answers)"),
+			col("n_model", report.Int, "judgments of two responses with texts, in the length and style model"),
+			col("questions", report.Int, "questions of those judgments (the clusters)"),
+			effectCols(CovariateNames[cLength], "length bias with model quality held fixed: logit effect per doubling of the ratio of the two answers' lengths"),
+			effectCols(CovariateNames[cHeaders], "logit effect per doubling of (1 + markdown headers)"),
+			effectCols(CovariateNames[cLists], "logit effect per doubling of (1 + list items)"),
+			effectCols(CovariateNames[cBold], "logit effect per doubling of (1 + bold spans)"))}
 	rt := &report.Table{Name: RubricTable, Title: "Pairwise judgments against rubric grades", Section: report.SectionPairwise,
 		Doc: "Per grader population: over the non-tie pairwise verdicts whose two responses have different rubric means from the same population (mean over its gradings of each grading's rubric mean), the share where the answer with the higher rubric mean won.",
 		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("n", report.Int, "non-tie verdicts on responses with different rubric means"),
@@ -556,13 +646,26 @@ func (r Result) Part() report.Part {
 		ps := pop.Position
 		row := append([]any{pop.Name, ps.N, ps.FirstWins}, ciCells(ps.FirstShare)...)
 		row = append(append(row, ps.PValue, ps.Swapped), ciCells(ps.SwapConsistency)...)
-		pt.Rows = append(pt.Rows, append(row, ciCells(ps.ConflictRate)...))
+		pt.Rows = append(pt.Rows, append(append(row, ciCells(ps.ConflictRate)...), ps.Unknown))
 		fp.Categories = append(fp.Categories, pop.Name)
 		sp.Values, sp.Lo, sp.Hi = append(sp.Values, ps.FirstShare.Value), append(sp.Lo, ps.FirstShare.Lo), append(sp.Hi, ps.FirstShare.Hi)
 		if pop.HasLength {
 			hasLen = true
 			lb := pop.Length
-			lt.Rows = append(lt.Rows, append(append([]any{pop.Name, lb.N, lb.LongerWins}, ciCells(lb.LongerShare)...), lb.PValue))
+			row := append(append([]any{pop.Name, lb.N, lb.LongerWins}, ciCells(lb.LongerShare)...), lb.PValue)
+			if pop.HasModel {
+				row = append(row, pop.Model.N, int64(pop.Model.Questions))
+			} else {
+				row = append(row, nil, nil)
+			}
+			for _, e := range pop.Model.Effects {
+				if pop.HasModel {
+					row = append(append(row, ciCells(e.Estimate)...), e.PValue)
+				} else {
+					row = append(row, nil, nil, nil, nil)
+				}
+			}
+			lt.Rows = append(lt.Rows, row)
 		}
 		if pop.HasRubric {
 			hasRub = true
@@ -579,7 +682,29 @@ func (r Result) Part() report.Part {
 	if hasRub {
 		res.Tables = append(res.Tables, rt)
 	}
+	if jt := r.judgeAuditTable(); jt != nil {
+		res.Tables = append(res.Tables, jt)
+	}
 	return res
+}
+
+// effectCols are a covariate's columns: NAME_logit with its interval and
+// NAME_p.
+func effectCols(name, doc string) []report.Column {
+	return []report.Column{col(name+"_logit", report.Float, doc+" (empty when the covariate does not vary)"),
+		col(name+"_logit_lo", report.Float, "lower end of the 95 % t interval of "+name+"_logit (question-clustered sandwich SE, questions − 1 degrees of freedom)"),
+		col(name+"_logit_hi", report.Float, "upper end of the 95 % t interval of "+name+"_logit"),
+		col(name+"_p", report.Float, "two-sided t-test p-value of "+name+"_logit = 0")}
+}
+
+func nanEst() Estimate { return Estimate{math.NaN(), math.NaN(), math.NaN()} }
+
+// finiteOrNaN is x, or NaN (no whisker end) for ±Inf.
+func finiteOrNaN(x float64) float64 {
+	if math.IsInf(x, 0) {
+		return math.NaN()
+	}
+	return x
 }
 
 func sum32(x []int32) int64 {

@@ -7,7 +7,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/euroexec/euroexec/metrics/analysis"
@@ -17,7 +19,8 @@ import (
 // 12 battles per question judged once each by one of 1,000 human voters
 // (600,000 judgments) and 4 more judged by each of 2 judges in a random
 // order (400,000 judgments; 1,000,000 in all). Outcomes follow a
-// Bradley–Terry model with 10 % ties.
+// Bradley–Terry model with 10 % ties. Every judged response has a length
+// and markdown counts, so the length and style model is fitted too.
 func arenaStudy() *analysis.Study {
 	r := rand.New(rand.NewPCG(7, 7))
 	const nm, nq = 100, 50000
@@ -43,9 +46,17 @@ func arenaStudy() *analysis.Study {
 	}
 	for q := 0; q < nq; q++ {
 		qid := fmt.Sprintf("q%05d", q)
+		seen := map[int]bool{}
 		for k := 0; k < 16; k++ {
 			a := r.IntN(nm)
 			b := (a + 1 + r.IntN(nm-1)) % nm
+			for _, m := range []int{a, b} {
+				if !seen[m] {
+					seen[m] = true
+					s.Responses = append(s.Responses, analysis.Response{QuestionID: qid, Model: models[m], Chars: 200 + r.IntN(3000),
+						Headers: int32(r.IntN(4)), ListItems: int32(r.IntN(10)), Bold: int32(r.IntN(6)), HasStyle: true})
+				}
+			}
 			if k < 12 {
 				s.Comparisons = append(s.Comparisons, analysis.Comparison{Evaluator: voters[r.IntN(len(voters))], Kind: analysis.Human,
 					Round: "main", QuestionID: qid, ModelA: models[a], ModelB: models[b], Winner: outcome(a, b)})
@@ -62,14 +73,22 @@ func arenaStudy() *analysis.Study {
 			}
 		}
 	}
+	slices.SortFunc(s.Responses, func(x, y analysis.Response) int {
+		if c := strings.Compare(x.QuestionID, y.QuestionID); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Model, y.Model)
+	})
 	return s
 }
 
 // BenchmarkArena analyses 1,000,000 judgments (100 models, 50,000
-// questions) with 2,000 bootstrap replicates. Target: < 60 s, < 2 GB.
+// questions) with 2,000 bootstrap replicates and the length and style
+// model. Target: < 60 s, < 2 GB.
 func BenchmarkArena(b *testing.B) {
 	s := arenaStudy()
 	runtime.GC()
+	b.ResetTimer()
 	opt := DefaultOptions()
 	if n := os.Getenv("PAIRWISE_BENCH_BOOTSTRAP"); n != "" {
 		opt.Bootstrap, _ = strconv.Atoi(n)
@@ -79,8 +98,8 @@ func BenchmarkArena(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(res.Part().Tables) < 4 {
-			b.Fatalf("%d tables", len(res.Part().Tables))
+		if len(res.Part().Tables) < 5 || !res.Populations[0].HasModel || res.Populations[0].Model.Failed {
+			b.Fatalf("%d tables, length model %+v", len(res.Part().Tables), res.Populations[0].Model)
 		}
 	}
 	var ms runtime.MemStats

@@ -277,3 +277,84 @@ func (s *btScratch) stronglyConnected(w []float64, k int) bool {
 	}
 	return true
 }
+
+// logSigmoid is log σ(x), stably.
+func logSigmoid(x float64) float64 {
+	if x > 0 {
+		return -math.Log1p(math.Exp(-x))
+	}
+	return x - math.Log1p(math.Exp(x))
+}
+
+// SweepBound is the one-sided confidence bound on the strength of a model
+// that won every one of its n[j] judgments against models of strengths
+// beta[j] (a tie is not a win): the strength b at which that sweep has
+// probability alpha, Σ n_j·log σ(b − β_j) = log α. Every strength below b
+// makes the observed sweep less likely than α, so [b, ∞) is an exact
+// 1 − α confidence set for the model's strength with the others' held at
+// beta — the Bradley–Terry analogue of the Clopper–Pearson bound for a
+// binomial with no failures. For a model that lost every judgment, the
+// upper bound is −SweepBound(n, −beta, alpha). NaN when no n[j] is
+// positive or alpha is not in (0, 1).
+func SweepBound(n, beta []float64, alpha float64) float64 {
+	if !(alpha > 0 && alpha < 1) {
+		return math.NaN()
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	tot := 0.0
+	for j, c := range n {
+		if c > 0 {
+			lo, hi = math.Min(lo, beta[j]), math.Max(hi, beta[j])
+			tot += c
+		}
+	}
+	if tot == 0 {
+		return math.NaN()
+	}
+	target := math.Log(alpha)
+	f := func(b float64) float64 {
+		s := 0.0
+		for j, c := range n {
+			if c > 0 {
+				s += c * logSigmoid(b-beta[j])
+			}
+		}
+		return s - target
+	}
+	// f rises from −∞ to −log α > 0; bracket the root, then bisect.
+	lo -= 1
+	for f(lo) > 0 {
+		lo -= 2 * (hi - lo + 1)
+	}
+	hi += 1
+	for f(hi) < 0 {
+		hi += 2 * (hi - lo + 1)
+	}
+	for range 200 {
+		mid := (lo + hi) / 2
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if f(mid) < 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// SymmetricAgreement returns raw agreement, Cohen's κ and macro F1 of a
+// 3×3 confusion matrix of verdicts on model pairs (conf[3·ref + other];
+// classes: the pair's first model better, tie, second better), each item
+// counted in both orientations as pairwise_agreement counts them, so that
+// the numbers do not depend on the models' names. NaN when conf is empty.
+func SymmetricAgreement(conf [9]int64) (agreement, kappa, macroF1 float64) {
+	var sym [9]int64
+	for i, c := range conf {
+		sym[i] += c
+		sym[8-i] += c
+	}
+	st := agreementStats(sym)
+	return st[aAgree], st[aKappa], st[aF1]
+}

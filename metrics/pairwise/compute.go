@@ -231,7 +231,9 @@ func (p *prepared) evaluate(l *layout, wt []int32, out []float64, s *scratch, pr
 	for i, ap := range p.pairs {
 		var conf [9]int64
 		for e, q := range ap.q {
-			conf[ap.cell[e]] += int64(wt[q]) * int64(ap.counts[e])
+			c := int64(wt[q]) * int64(ap.counts[e])
+			conf[ap.cell[e]] += c
+			conf[8-ap.cell[e]] += c // the same verdicts with the pair's order swapped
 		}
 		st := agreementStats(conf)
 		copy(out[l.pairOff+nAgree*i:], st[:])
@@ -330,4 +332,42 @@ func binomTwoSided(k, n int64) float64 {
 	// P(X ≤ s) = I_{1/2}(n − s, s + 1).
 	p := 2 * mathext.RegIncBeta(float64(n-s), float64(s+1), 0.5)
 	return math.Min(1, p)
+}
+
+// clusteredShareP is the two-sided p-value of share = Σ k_q / Σ n_q = ½
+// with questions as clusters: the one-sample t test (G − 1 degrees of
+// freedom) of d_q = k_q − n_q/2 over the G questions with n_q > 0, whose
+// expectation is 0 under the null whatever the dependence of the verdicts
+// within a question (judge reruns, several pairs, both orders). It returns
+// the larger of that p-value and the exact binomial test's, which treats
+// every verdict as independent: the binomial is the better test when
+// verdicts are independent and the t test is undefined when every d_q is
+// equal, so the larger is the cautious choice for both. 1 when every d_q is
+// 0; NaN when fewer than two questions have verdicts.
+func clusteredShareP(k, n []int32) float64 {
+	var d []float64
+	var sk, sn int64
+	for q := range n {
+		if n[q] > 0 {
+			d = append(d, float64(k[q])-float64(n[q])/2)
+			sk += int64(k[q])
+			sn += int64(n[q])
+		}
+	}
+	if len(d) < 2 {
+		return math.NaN()
+	}
+	pb := binomTwoSided(sk, sn)
+	allZero := true
+	for _, x := range d {
+		allZero = allZero && x == 0
+	}
+	if allZero {
+		return 1
+	}
+	pt := stats.TTest1Samp(d, 0).P
+	if math.IsNaN(pt) {
+		return pb
+	}
+	return math.Max(pt, pb)
 }

@@ -14,14 +14,23 @@
 //   - Cohen's κ (three classes), raw agreement, macro precision, recall and
 //     F1 between every two graders over the comparisons both judged, and of
 //     each grader against the strict majority of the other human graders
-//     (pairwise_agreement);
+//     (pairwise_agreement); each comparison counts in both orientations of
+//     its pair (first model better ↔ second better), so the statistics do
+//     not depend on the models' names or the order the answers were shown;
 //   - position bias: the share of non-tie verdicts won by the answer shown
-//     first with an exact two-sided binomial p-value, and, for comparisons
+//     first with a p-value that treats questions as clusters, and, for comparisons
 //     judged in both orders, swap consistency and conflict rate
 //     (pairwise_position);
-//   - length bias: the share of non-tie verdicts won by the longer answer
-//     when the two differ by more than Options.LengthMargin characters
-//     (pairwise_length);
+//   - length bias: the logit effect per doubling of the length ratio (and
+//     of markdown headers, list items and bold spans) from a Bradley–Terry
+//     model with model effects, with question-clustered sandwich standard
+//     errors (LengthModel), and, descriptively, the share of non-tie
+//     verdicts won by the longer answer when the two differ by more than
+//     Options.LengthMargin characters (pairwise_length); from the same
+//     model, each model's length-controlled win rate and style-controlled
+//     rating (pairwise_models);
+//   - per LLM judge, its position, length and self-preference biases and
+//     its agreement with the human majority (pairwise_judge_audit);
 //   - when the same responses have rubric gradings, how often the order of
 //     the rubric means agrees with the pairwise verdict (pairwise_rubric).
 //
@@ -37,7 +46,9 @@
 // graph" is not strongly connected), the fit adds Options.Prior virtual
 // ties between every two models, which keeps every rating finite, and the
 // analysis says so in a note. The same rule applies in each bootstrap
-// replicate.
+// replicate. A model that never loses (or never wins) gets a one-sided
+// interval from SweepBound instead of the bootstrap's, which would be
+// falsely narrow.
 //
 // The package does no I/O and imports no database code.
 package pairwise

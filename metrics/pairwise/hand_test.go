@@ -84,6 +84,13 @@ func TestHandCases(t *testing.T) {
 					t.Errorf("%s rating %v, want finite", m, v)
 				}
 				for _, c := range []string{"win_rate_lo", "win_rate_hi", "bt_rating_lo", "bt_rating_hi"} {
+					if m == "A" && tc.note == "A never loses" && c == "bt_rating_hi" {
+						// One-sided (TestNeverLosesOneSided).
+						if v := f(r[c]); !math.IsInf(v, 1) {
+							t.Errorf("%s %s = %v, want +Inf", m, c, v)
+						}
+						continue
+					}
 					if v := f(r[c]); math.IsNaN(v) || math.IsInf(v, 0) {
 						t.Errorf("%s %s = %v, want finite", m, c, v)
 					}
@@ -260,5 +267,62 @@ func TestRubricAgreementLower(t *testing.T) {
 		if rr["n"] != int64(1) || rr["agree"] != c.agree {
 			t.Errorf("lower %v: rubric row %v, want n 1, agree %d", c.lower, rr, c.agree)
 		}
+	}
+}
+
+// Judgments whose order shown is unknown count in every table but the
+// position table: j1 judged A–B on four questions, two of them with the
+// order unknown.
+func TestPositionUnknown(t *testing.T) {
+	unk := func(c analysis.Comparison) analysis.Comparison {
+		c.PositionUnknown = true
+		return c
+	}
+	res := run(t, study(
+		judg("j1", J, "q1", "A", "B", A), judg("j1", J, "q2", "B", "A", A),
+		unk(judg("j1", J, "q3", "A", "B", A)), unk(judg("j1", J, "q4", "A", "B", B)),
+		// q1 judged in the other order too; with the order unknown it is no swap.
+		unk(judg("j1", J, "q1", "B", "A", B))), 0)
+	p := find(rowsOf(t, res, PositionTable), "graders", "j1")
+	if p["n"] != int64(2) || p["first_wins"] != int64(2) || p["n_swapped"] != int64(0) || p["n_position_unknown"] != int64(3) {
+		t.Errorf("position row %v; want n 2, first_wins 2, n_swapped 0, n_position_unknown 3", p)
+	}
+	m := find(rowsOf(t, res, ModelsTable), "graders", "j1", "model", "A")
+	if m["n"] != int64(5) || m["wins"] != int64(3) || m["losses"] != int64(2) {
+		t.Errorf("model A row %v; want n 5, wins 3, losses 2", m)
+	}
+}
+
+// Self-preference of a pairwise judge, by hand: judge j (provider OpenAI)
+// prefers gpt (OpenAI) over claude on q1–q3; the human prefers gpt on q1,
+// claude on q2 and ties on q3. Differences 0, 1, ½: mean ½, cluster-robust
+// SE √(3/2 · ½ / 9) = 1/√12, t = √3 with 2 degrees of freedom, p =
+// 1 − √3/√5. The agreement with the humans and the position come from the
+// other tables.
+func TestJudgeAuditSelfPreference(t *testing.T) {
+	s := study(
+		judg("j", J, "q1", "gpt", "claude", A), judg("j", J, "q2", "claude", "gpt", B), judg("j", J, "q3", "gpt", "claude", A),
+		judg("h", H, "q1", "gpt", "claude", A), judg("h", H, "q2", "claude", "gpt", A), judg("h", H, "q3", "gpt", "claude", T))
+	s.Models = []analysis.Model{{Name: "claude", Provider: "Anthropic"}, {Name: "gpt", Provider: " openai "}}
+	s.Evaluators = []analysis.Evaluator{{ID: "h", Kind: H}, {ID: "j", Kind: J, Provider: "OpenAI"}}
+	res := run(t, s, 0)
+	if len(res.Judges) != 1 {
+		t.Fatalf("judges %+v", res.Judges)
+	}
+	j := res.Judges[0]
+	if j.Judge != "j" || j.N != 3 || j.SelfN != 3 {
+		t.Errorf("row %+v; want judge j, 3 judgments, 3 self comparisons", j)
+	}
+	checkClose(t, "self-preference", j.SelfPreference.Value, 0.5, 1e-15)
+	checkClose(t, "self-preference p", j.SelfP, 1-math.Sqrt(3)/math.Sqrt(5), 1e-12)
+	checkClose(t, "self-preference hi", j.SelfPreference.Hi, 0.5+4.302652729911275/math.Sqrt(12), 1e-9) // t_{2, 0.975}
+	checkClose(t, "first share", j.FirstShare.Value, 2.0/3, 1e-15)
+	if j.KappaN != 3 || !(j.Agreement.Value == 1.0/3) {
+		t.Errorf("agreement with the human majority: n %d, %v; want 3 and 1/3", j.KappaN, j.Agreement.Value)
+	}
+	// Without providers: no self-preference.
+	s.Evaluators[1].Provider = ""
+	if j := run(t, s, 0).Judges[0]; !math.IsNaN(j.SelfPreference.Value) || j.SelfN != 0 {
+		t.Errorf("no provider: %+v", j)
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/euroexec/euroexec/internal/realdata"
 	"github.com/euroexec/euroexec/metrics/analysis"
@@ -170,7 +172,8 @@ func TestPandaLM(t *testing.T) {
 	}
 
 	// κ, macro F1, precision and recall against scikit-learn's definitions
-	// on the raw labels (response1/response2 order is alphabetical here).
+	// on the raw labels in both orientations (response1/response2 order is
+	// alphabetical here).
 	ag := rowsOf(t, res, AgreementTable)
 	labelsOf := func(ref, other string) (y1, y2 []int) {
 		for _, it := range items {
@@ -192,8 +195,18 @@ func TestPandaLM(t *testing.T) {
 		if r["n"] != int64(len(yTrue)) {
 			t.Errorf("%s–%s: n %v, want %d", a, b, r["n"], len(yTrue))
 		}
-		f1, p, rc := skMacro(yTrue, yPred)
-		checkClose(t, a+"–"+b+" κ", f(r["kappa"]), skKappa(yTrue, yPred), 1e-12)
+		// The symmetric definition: scikit-learn on the labels plus the
+		// same labels with the pair's order swapped (1 ↔ 2).
+		mirror := func(y []int) []int {
+			out := append([]int(nil), y...)
+			for _, v := range y {
+				out = append(out, map[int]int{0: 0, 1: 2, 2: 1}[v])
+			}
+			return out
+		}
+		sTrue, sPred := mirror(yTrue), mirror(yPred)
+		f1, p, rc := skMacro(sTrue, sPred)
+		checkClose(t, a+"–"+b+" κ", f(r["kappa"]), skKappa(sTrue, sPred), 1e-12)
 		checkClose(t, a+"–"+b+" macro F1", f(r["macro_f1"]), f1, 1e-12)
 		checkClose(t, a+"–"+b+" precision", f(r["precision_macro"]), p, 1e-12)
 		checkClose(t, a+"–"+b+" recall", f(r["recall_macro"]), rc, 1e-12)
@@ -311,5 +324,92 @@ func TestPandaLM(t *testing.T) {
 	}
 	if !sort.StringsAreSorted([]string{"gpt-3.5-turbo", "pandalm-7b"}) || names[0] != "humans" {
 		t.Errorf("populations in order %v, want humans first", names)
+	}
+}
+
+// The length model on real data: PandaLM's responses give each answer a
+// length; the length effect per population (annotators pooled, each judge)
+// equals the independent numpy fit of testdata/gen_pandalm_length.py.
+// Humans and both judges prefer longer answers here (about +0.34 to +0.45
+// logit per doubling, p < 1e-4), with the systems' quality held fixed.
+func TestPandaLMLengthModel(t *testing.T) {
+	items := readPandaLM(t)
+	b, err := realdata.Read(realdata.PandaLMTestSet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw []struct {
+		Idx                  int
+		Response1, Response2 any
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		t.Fatal(err)
+	}
+	text := map[int][2]any{}
+	for _, r := range raw {
+		text[r.Idx] = [2]any{r.Response1, r.Response2}
+	}
+	s := &analysis.Study{MainRound: "main"}
+	chars := map[[2]string]int{}
+	var keys [][2]string
+	for _, it := range items {
+		for i, sys := range []string{it.sys1, it.sys2} {
+			k := [2]string{it.prompt, sys}
+			if _, ok := chars[k]; !ok {
+				keys = append(keys, k)
+			}
+			chars[k] = 0
+			if str, ok := text[it.idx][i].(string); ok {
+				chars[k] = utf8.RuneCountInString(str) // the last text seen, as the reference
+			}
+		}
+		for _, g := range pandaGraders {
+			l, ok := it.labels[g]
+			if !ok {
+				continue
+			}
+			kind := analysis.Human
+			if !strings.HasPrefix(g, "annotator") {
+				kind = analysis.Judge
+			}
+			w := map[int]analysis.Preference{0: analysis.Tie, 1: analysis.PreferA, 2: analysis.PreferB}[l]
+			s.Comparisons = append(s.Comparisons, analysis.Comparison{Evaluator: g, Kind: kind, Round: "main",
+				QuestionID: it.prompt, ModelA: it.sys1, ModelB: it.sys2, Winner: w})
+		}
+	}
+	for _, k := range keys {
+		s.Responses = append(s.Responses, analysis.Response{QuestionID: k[0], Model: k[1], Chars: chars[k]})
+	}
+	rb, err := os.ReadFile("testdata/pandalm_length.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]struct {
+		N, Questions         int
+		Gamma, SE, Lo, Hi, P float64
+	}
+	if err := json.Unmarshal(rb, &want); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, s, 0)
+	for _, pop := range res.Populations {
+		w, ok := want[pop.Name]
+		if !ok {
+			t.Fatalf("no reference for %s", pop.Name)
+		}
+		e := pop.Model.Effects[cLength]
+		if pop.Model.N != int64(w.N) || pop.Model.Questions != w.Questions {
+			t.Errorf("%s: %d judgments over %d questions; want %d over %d", pop.Name, pop.Model.N, pop.Model.Questions, w.N, w.Questions)
+		}
+		checkClose(t, pop.Name+" γ", e.Estimate.Value, w.Gamma, 1e-9)
+		checkClose(t, pop.Name+" SE", e.SE, w.SE, 1e-9)
+		checkClose(t, pop.Name+" lo", e.Estimate.Lo, w.Lo, 1e-9)
+		checkClose(t, pop.Name+" hi", e.Estimate.Hi, w.Hi, 1e-9)
+		checkClose(t, pop.Name+" p", e.PValue, w.P, 1e-7)
+		for c := cHeaders; c < nCov; c++ {
+			if pop.Model.Effects[c].Used {
+				t.Errorf("%s: %s in the model without markdown counts", pop.Name, CovariateNames[c])
+			}
+		}
 	}
 }

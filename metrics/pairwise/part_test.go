@@ -73,7 +73,7 @@ func TestPartFromTyped(t *testing.T) {
 		tabs[tb.Name] = tb
 		names = append(names, tb.Name)
 	}
-	if fmt.Sprint(names) != fmt.Sprint([]string{ModelsTable, MatrixTable, AgreementTable, PositionTable, LengthTable, RubricTable}) {
+	if fmt.Sprint(names) != fmt.Sprint([]string{ModelsTable, MatrixTable, AgreementTable, PositionTable, LengthTable, RubricTable, JudgeAuditTable}) {
 		t.Fatalf("tables %v", names)
 	}
 	next := map[string]int{}
@@ -92,7 +92,7 @@ func TestPartFromTyped(t *testing.T) {
 		for _, m := range pop.Models {
 			w := map[string]any{"graders": pop.Name, "model": m.Model, "n": m.N, "wins": m.Wins, "losses": m.Losses, "ties": m.Ties,
 				"rank": rankCell(m.Rank), "rank_lo": rankCell(m.RankLo), "rank_hi": rankCell(m.RankHi)}
-			addCI(addCI(w, "win_rate", m.WinRate), "bt_rating", m.Rating)
+			addCI(addCI(addCI(addCI(w, "win_rate", m.WinRate), "bt_rating", m.Rating), "lc_win_rate", m.LCWinRate), "sc_bt_rating", m.SCRating)
 			tabletest.CheckCells(t, tabs[ModelsTable], row(ModelsTable), w)
 			if x := m.WinRateExact(); x.Float64() != m.WinRate.Value {
 				t.Errorf("%s %s: win rate %v, exact %d/%d", pop.Name, m.Model, m.WinRate.Value, x.Num, x.Den)
@@ -119,20 +119,33 @@ func TestPartFromTyped(t *testing.T) {
 			}
 		}
 		ps := pop.Position
-		w := map[string]any{"graders": pop.Name, "n": ps.N, "first_wins": ps.FirstWins, "p_value": ps.PValue, "n_swapped": ps.Swapped}
+		w := map[string]any{"graders": pop.Name, "n": ps.N, "first_wins": ps.FirstWins, "p_value": ps.PValue, "n_swapped": ps.Swapped, "n_position_unknown": ps.Unknown}
 		addCI(addCI(addCI(w, "first_share", ps.FirstShare), "swap_consistency", ps.SwapConsistency), "conflict_rate", ps.ConflictRate)
 		tabletest.CheckCells(t, tabs[PositionTable], row(PositionTable), w)
 		if pop.HasLength {
 			withLen++
 			lb := pop.Length
-			tabletest.CheckCells(t, tabs[LengthTable], row(LengthTable), addCI(map[string]any{"graders": pop.Name, "n": lb.N, "longer_wins": lb.LongerWins,
-				"p_value": lb.PValue}, "longer_share", lb.LongerShare))
+			w := addCI(map[string]any{"graders": pop.Name, "n": lb.N, "longer_wins": lb.LongerWins,
+				"p_value": lb.PValue, "n_model": pop.Model.N, "questions": int64(pop.Model.Questions)}, "longer_share", lb.LongerShare)
+			if !pop.HasModel {
+				t.Errorf("%s: a length row without the length model", pop.Name)
+			}
+			for _, e := range pop.Model.Effects {
+				addCI(w, e.Name+"_logit", e.Estimate)
+				w[e.Name+"_p"] = e.PValue
+			}
+			tabletest.CheckCells(t, tabs[LengthTable], row(LengthTable), w)
 		}
 		if pop.HasRubric {
 			withRub++
 			ra := pop.Rubric
 			tabletest.CheckCells(t, tabs[RubricTable], row(RubricTable), addCI(map[string]any{"graders": pop.Name, "n": ra.N, "agree": ra.Agree}, "agreement", ra.Agreement))
 		}
+	}
+	for _, j := range res.Judges {
+		w := map[string]any{"judge": j.Judge, "n": j.N, "position_p": j.PositionP, "length_p": j.LengthP, "n_self": j.SelfN, "self_p": j.SelfP, "n_humans": j.KappaN}
+		addCI(addCI(addCI(addCI(addCI(w, "first_share", j.FirstShare), "length_logit", j.Length), "self_preference", j.SelfPreference), "agreement_humans", j.Agreement), "kappa_humans", j.Kappa)
+		tabletest.CheckCells(t, tabs[JudgeAuditTable], row(JudgeAuditTable), w)
 	}
 	for _, a := range res.Agreement {
 		w := map[string]any{"grader_a": a.GraderA, "grader_b": a.GraderB, "n": a.N}

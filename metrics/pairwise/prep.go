@@ -20,9 +20,10 @@ const (
 
 // population is one grader population's judgments, per question.
 type population struct {
-	name string // "humans" or the judge's id
-	kind string
-	n    int // judgments
+	name       string // "humans" or the judge's id
+	kind       string
+	n          int   // judgments
+	posUnknown int64 // judgments whose order shown is unknown
 
 	// Battles deduplicated per question: for question q the entries
 	// qStart[q] … qStart[q+1]−1 of cells (cell = (lo·m + hi)·3 + verdict,
@@ -42,6 +43,10 @@ type population struct {
 	// qs lists the questions with any non-zero count above, with the ten
 	// counts in the order of the sShare… constants, for one-pass sums.
 	qs []qstat
+
+	// lm are the rows of the length and style model (nil: no judgment of
+	// two responses with texts).
+	lm *lmData
 }
 
 // qstat is one question's position, swap, length and rubric counts.
@@ -84,6 +89,7 @@ type rec struct {
 	pop       int32 // population index
 	v         uint8 // verdict in canonical orientation (vLow, vTie, vHigh)
 	loFirst   bool  // the model lo was shown first
+	posKnown  bool  // the order shown is known (else loFirst means nothing)
 	human     bool
 }
 
@@ -164,7 +170,7 @@ func prepare(s *analysis.Study, round string, margin, minOverlap int) *prepared 
 		case analysis.PreferB:
 			v = vHigh
 		}
-		r := rec{q: qi[c.QuestionID], lo: a, hi: b, v: v, loFirst: true, ev: evID[c.Evaluator], human: c.Kind != analysis.Judge}
+		r := rec{q: qi[c.QuestionID], lo: a, hi: b, v: v, loFirst: true, posKnown: !c.PositionUnknown, ev: evID[c.Evaluator], human: c.Kind != analysis.Judge}
 		if a > b {
 			r.lo, r.hi, r.loFirst = b, a, false
 			if v != vTie {
@@ -193,9 +199,13 @@ func prepare(s *analysis.Study, round string, margin, minOverlap int) *prepared 
 		return int64(qq)*int64(m) + int64(mm), ok1 && ok2
 	}
 	chars := map[int64]int{}
+	styles := map[int64][3]int32{}
 	for _, r := range s.Responses {
 		if k, ok := key(r.QuestionID, r.Model); ok {
 			chars[k] = r.Chars
+			if r.HasStyle {
+				styles[k] = [3]int32{r.Headers, r.ListItems, r.Bold}
+			}
 		}
 	}
 	type rubAcc struct {
@@ -247,12 +257,17 @@ func prepare(s *analysis.Study, round string, margin, minOverlap int) *prepared 
 	for _, r := range recs {
 		pp := p.pops[r.pop]
 		pp.n++
+		if !r.posKnown {
+			pp.posUnknown++
+		}
 		if r.v == vTie {
 			continue
 		}
-		pp.posN[r.q]++
-		if (r.v == vLow) == r.loFirst {
-			pp.posFirst[r.q]++
+		if r.posKnown {
+			pp.posN[r.q]++
+			if (r.v == vLow) == r.loFirst {
+				pp.posFirst[r.q]++
+			}
 		}
 		winner, loser := r.lo, r.hi
 		if r.v == vHigh {
@@ -313,12 +328,16 @@ func prepare(s *analysis.Study, round string, margin, minOverlap int) *prepared 
 		for q := 1; q <= nQ; q++ {
 			pp.qStart[q] = max(pp.qStart[q], pp.qStart[q-1])
 		}
+		pp.lm = lmRows(pp, m, nQ, chars, styles)
 	}
 
 	// Swap consistency: per grader, run, question and pair, the judgment in
-	// each order (the first by verdict if there were several).
+	// each order (the first by verdict if there were several); judgments
+	// whose order shown is unknown sort last and are left out.
 	slices.SortFunc(recs, func(x, y rec) int {
 		switch {
+		case x.posKnown != y.posKnown:
+			return -cmp.Compare(b2i(x.posKnown), b2i(y.posKnown))
 		case x.ev != y.ev:
 			return cmp.Compare(x.ev, y.ev)
 		case x.run != y.run:
@@ -334,11 +353,11 @@ func prepare(s *analysis.Study, round string, margin, minOverlap int) *prepared 
 		}
 		return cmp.Compare(x.v, y.v)
 	})
-	for i := 0; i < len(recs); {
+	for i := 0; i < len(recs) && recs[i].posKnown; {
 		j := i
 		var have [2]bool
 		var v [2]uint8
-		for j < len(recs) && recs[j].ev == recs[i].ev && recs[j].run == recs[i].run && recs[j].q == recs[i].q &&
+		for j < len(recs) && recs[j].posKnown && recs[j].ev == recs[i].ev && recs[j].run == recs[i].run && recs[j].q == recs[i].q &&
 			recs[j].lo == recs[i].lo && recs[j].hi == recs[i].hi {
 			o := 0
 			if !recs[j].loFirst {

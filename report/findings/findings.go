@@ -49,7 +49,7 @@ const SmallQuestions = 30
 type Finding struct {
 	// Topic is one of "primary" (the leader by a primary metric other than
 	// Solve Rate and rubric), "winner", "ties", "rubric", "reliability",
-	// "judges", "sample".
+	// "judges", "sample", "pairwise" (style control changes the order).
 	Topic string
 	// Text is the sentence, plain text (the writers escape it).
 	Text string
@@ -216,6 +216,9 @@ func Make(r *report.Report) Findings {
 	}
 	if s := raterAdjusted(r); s != "" {
 		add("graders", "%s", s)
+	}
+	for _, s := range styleControl(r) {
+		add("pairwise", "%s", s)
 	}
 	if s := reliability(r); s != "" {
 		add("reliability", "%s", s)

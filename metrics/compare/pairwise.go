@@ -1,0 +1,322 @@
+package compare
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/pairwise"
+	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/report"
+)
+
+// Tables of the pairwise judgments' comparison.
+const (
+	PairwiseTable      = "compare_pairwise"
+	PairwiseDriftTable = "pairwise_judge_drift"
+)
+
+// pwBattle is one run's judgments of an unordered model pair on a
+// question: n judgments, s2 = 2·wins + ties of the pair's first model.
+type pwBattle struct {
+	q, lo, hi int32
+	s2, n     int64
+}
+
+// pwRow is one row of compare_pairwise.
+type pwRow struct {
+	pop, model, metric string
+	old, new, delta    float64
+	lo, hi, p          float64
+	n                  [2]int64
+	significant        bool
+}
+
+// pwDrift is one row of pairwise_judge_drift.
+type pwDrift struct {
+	judge            string
+	items, changed   int64
+	agree, kappa, f1 float64
+	agreeLo, agreeHi float64
+	kappaLo, kappaHi float64
+}
+
+// pairwiseRuns compares OLD's and NEW's pairwise judgments (main rounds):
+// per grader population (humans pooled, each judge) and model present in
+// both runs, the win rate and the Bradley–Terry rating over the judgments
+// between such models, with paired cluster-bootstrap intervals of the
+// change (questions drawn once for both runs); and per judge of both runs,
+// its agreement with itself over the items (question, model pair) it
+// judged in both.
+func (c *comparison) pairwiseRuns(ctx context.Context) ([]pwRow, []pwDrift, error) {
+	runs := [2]*analysis.Study{c.old.run.Study, c.new.run.Study}
+	names := [2]func(string) string{renamer(runs[0], c.opt.Map), renamer(runs[1], c.opt.Map)}
+	popsOf := func(s *analysis.Study) map[string]bool {
+		out := map[string]bool{}
+		for _, cm := range s.Comparisons {
+			if cm.Round == s.MainRound && cm.ModelA != cm.ModelB {
+				out[popName(cm)] = true
+			}
+		}
+		return out
+	}
+	p0, p1 := popsOf(runs[0]), popsOf(runs[1])
+	var pops []string
+	for p := range p0 {
+		if p1[p] {
+			pops = append(pops, p)
+		}
+	}
+	sort.Slice(pops, func(i, j int) bool {
+		if (pops[i] == Humans) != (pops[j] == Humans) {
+			return pops[i] == Humans
+		}
+		return pops[i] < pops[j]
+	})
+	var rows []pwRow
+	var drift []pwDrift
+	for _, pop := range pops {
+		// Models judged by the population in both runs.
+		in := [2]map[string]bool{{}, {}}
+		for r, s := range runs {
+			for _, cm := range s.Comparisons {
+				if cm.Round == s.MainRound && cm.ModelA != cm.ModelB && popName(cm) == pop {
+					in[r][names[r](cm.ModelA)], in[r][names[r](cm.ModelB)] = true, true
+				}
+			}
+		}
+		var models []string
+		for m := range in[0] {
+			if in[1][m] {
+				models = append(models, m)
+			}
+		}
+		sort.Strings(models)
+		if len(models) < 2 {
+			continue
+		}
+		mi := map[string]int32{}
+		for i, m := range models {
+			mi[m] = int32(i)
+		}
+		qi := map[string]int32{}
+		var battles [2][]pwBattle
+		for r, s := range runs {
+			acc := map[[3]int32]*pwBattle{}
+			var order [][3]int32
+			for _, cm := range s.Comparisons {
+				if cm.Round != s.MainRound || cm.ModelA == cm.ModelB || popName(cm) != pop {
+					continue
+				}
+				a, okA := mi[names[r](cm.ModelA)]
+				b, okB := mi[names[r](cm.ModelB)]
+				if !okA || !okB {
+					continue
+				}
+				q, ok := qi[cm.QuestionID]
+				if !ok {
+					q = int32(len(qi))
+					qi[cm.QuestionID] = q
+				}
+				s2 := map[analysis.Preference]int64{analysis.PreferA: 2, analysis.Tie: 1, analysis.PreferB: 0}[cm.Winner]
+				if a > b {
+					a, b, s2 = b, a, 2-s2
+				}
+				k := [3]int32{q, a, b}
+				bt := acc[k]
+				if bt == nil {
+					bt = &pwBattle{q: q, lo: a, hi: b}
+					acc[k] = bt
+					order = append(order, k)
+				}
+				bt.s2 += s2
+				bt.n++
+			}
+			for _, k := range order {
+				battles[r] = append(battles[r], *acc[k])
+			}
+		}
+		k := len(models)
+		nQ := len(qi)
+		// stat fills, per run, k win rates then k ratings.
+		stat := func(wt []int32, out []float64) {
+			w := make([]float64, k*k)
+			for r := 0; r < 2; r++ {
+				num, den := make([]float64, k), make([]float64, k)
+				clear(w)
+				for _, b := range battles[r] {
+					f := float64(wt[b.q])
+					if f == 0 {
+						continue
+					}
+					s2, n2 := f*float64(b.s2), f*float64(2*b.n)
+					num[b.lo] += s2
+					num[b.hi] += n2 - s2
+					den[b.lo] += n2
+					den[b.hi] += n2
+					w[int(b.lo)*k+int(b.hi)] += s2 / 2
+					w[int(b.hi)*k+int(b.lo)] += (n2 - s2) / 2
+				}
+				fit := pairwise.FitBradleyTerry(w, k, 0.01)
+				for i := 0; i < k; i++ {
+					out[r*2*k+i] = num[i] / den[i]
+					out[r*2*k+k+i] = pairwise.Rating(fit.Beta[i])
+				}
+			}
+		}
+		ones := make([]int32, nQ)
+		for i := range ones {
+			ones[i] = 1
+		}
+		point := make([]float64, 4*k)
+		stat(ones, point)
+		var reps [][]float64
+		if c.opt.Bootstrap > 0 {
+			reps = stats.ClusterBootstrap(nQ, c.opt.Bootstrap, c.opt.Seed, 4*k, func(idx []int, out []float64) {
+				if ctx.Err() != nil {
+					return
+				}
+				wt := make([]int32, nQ)
+				for _, q := range idx {
+					wt[q]++
+				}
+				stat(wt, out)
+			})
+			if err := ctx.Err(); err != nil {
+				return nil, nil, fmt.Errorf("compare: %w", err)
+			}
+		}
+		var nj [2][]int64
+		for r := 0; r < 2; r++ {
+			nj[r] = make([]int64, k)
+			for _, b := range battles[r] {
+				nj[r][b.lo] += b.n
+				nj[r][b.hi] += b.n
+			}
+		}
+		for j, metric := range []string{"win_rate", "bt_rating"} {
+			for i, m := range models {
+				o, n := j*k+i, 2*k+j*k+i
+				row := pwRow{pop: pop, model: m, metric: metric, old: point[o], new: point[n], delta: point[n] - point[o],
+					lo: math.NaN(), hi: math.NaN(), p: math.NaN(), n: [2]int64{nj[0][i], nj[1][i]}}
+				if reps != nil {
+					d := column(reps, func(x []float64) float64 { return x[n] - x[o] })
+					var se float64
+					row.lo, row.hi, se = interval(d)
+					row.p = pValue(row.delta, se)
+				}
+				rows = append(rows, row)
+			}
+		}
+		if pop == Humans {
+			continue
+		}
+		// Judge drift: per item judged in both runs, the verdict of each.
+		verdict := func(b pwBattle) int {
+			switch d := b.s2 - b.n; {
+			case d > 0:
+				return 0
+			case d < 0:
+				return 2
+			}
+			return 1
+		}
+		type item struct{ q, lo, hi int32 }
+		oldV := map[item]int{}
+		for _, b := range battles[0] {
+			oldV[item{b.q, b.lo, b.hi}] = verdict(b)
+		}
+		type cell struct {
+			q int32
+			c int
+		}
+		var cells []cell
+		for _, b := range battles[1] {
+			if v, ok := oldV[item{b.q, b.lo, b.hi}]; ok {
+				cells = append(cells, cell{b.q, 3*v + verdict(b)})
+			}
+		}
+		if len(cells) == 0 {
+			continue
+		}
+		conf := func(wt []int32) [9]int64 {
+			var cf [9]int64
+			for _, x := range cells {
+				cf[x.c] += int64(wt[x.q])
+			}
+			return cf
+		}
+		cf := conf(ones)
+		dr := pwDrift{judge: pop, items: int64(len(cells)), agreeLo: math.NaN(), agreeHi: math.NaN(), kappaLo: math.NaN(), kappaHi: math.NaN()}
+		dr.changed = dr.items - cf[0] - cf[4] - cf[8]
+		dr.agree, dr.kappa, dr.f1 = pairwise.SymmetricAgreement(cf)
+		if c.opt.Bootstrap > 0 {
+			dreps := stats.ClusterBootstrap(nQ, c.opt.Bootstrap, c.opt.Seed, 2, func(idx []int, out []float64) {
+				wt := make([]int32, nQ)
+				for _, q := range idx {
+					wt[q]++
+				}
+				out[0], out[1], _ = pairwise.SymmetricAgreement(conf(wt))
+			})
+			dr.agreeLo, dr.agreeHi = stats.PercentileInterval(dreps, 0, 0.95)
+			dr.kappaLo, dr.kappaHi = stats.PercentileInterval(dreps, 1, 0.95)
+		}
+		drift = append(drift, dr)
+	}
+	// Holm over every change with a p-value.
+	var ps []float64
+	var at []int
+	for i, r := range rows {
+		if !math.IsNaN(r.p) {
+			ps, at = append(ps, r.p), append(at, i)
+		}
+	}
+	for j, p := range holm(ps) {
+		rows[at[j]].significant = p < c.opt.Alpha
+	}
+	return rows, drift, nil
+}
+
+// popName is a pairwise judgment's population: humans, or the judge's id.
+func popName(c analysis.Comparison) string {
+	if c.Kind == analysis.Judge {
+		return c.Evaluator
+	}
+	return Humans
+}
+
+// pairwiseTables are compare_pairwise and pairwise_judge_drift; nil when
+// no population judged pairs in both runs.
+func pairwiseTables(rows []pwRow, drift []pwDrift) []*report.Table {
+	if len(rows) == 0 {
+		return nil
+	}
+	t := &report.Table{Name: PairwiseTable, Title: "Pairwise judgments: OLD → NEW", Section: Section,
+		Doc: "Per grader population of pairwise judgments (humans pooled, each judge) and model judged by it in both runs, over the judgments between such models (main rounds): the win rate (ties count half) and the Bradley–Terry rating (Elo scale, centred on these models) in OLD and NEW, the change with its paired 95 % cluster-bootstrap interval (the same questions drawn for both runs), the normal-approximation p-value from the replicates' SD and whether it stays below alpha after Holm's adjustment over every row.",
+		Columns: []report.Column{col("graders", report.Text, "humans (pooled) or a judge"), col("model", report.Text, "the model"),
+			col("metric", report.Text, "win_rate or bt_rating"),
+			col("n_old", report.Int, "OLD's judgments of the model (against the models of both runs)"), col("n_new", report.Int, "NEW's"),
+			col("old", report.Float, "OLD's value"), col("new", report.Float, "NEW's value"), col("delta", report.Float, "new − old"),
+			col("delta_lo", report.Float, "lower end of the paired 95 % cluster-bootstrap interval of delta"),
+			col("delta_hi", report.Float, "upper end"), col("p_value", report.Float, "two-sided normal-approximation p-value of delta = 0"),
+			col("significant", report.Text, "yes when the Holm-adjusted p-value is below alpha")}}
+	for _, r := range rows {
+		t.Rows = append(t.Rows, []any{r.pop, r.model, r.metric, r.n[0], r.n[1], r.old, r.new, r.delta, r.lo, r.hi, r.p, yesNo(r.significant)})
+	}
+	out := []*report.Table{t}
+	if len(drift) > 0 {
+		d := &report.Table{Name: PairwiseDriftTable, Title: "Pairwise judges: drift between the runs", Section: Section,
+			Doc: "Per judge with pairwise judgments in both runs, over the items (question, model pair) it judged in both: how often its verdict (the sign of wins minus losses of the pair's first model over its judgments of the item) changed, and its agreement with itself — raw agreement and Cohen's κ counted in both orientations as in pairwise_agreement — with 95 % cluster-bootstrap intervals over questions.",
+			Columns: []report.Column{col("judge", report.Text, "the judge"), col("items", report.Int, "items judged in both runs"),
+				col("changed", report.Int, "items whose verdict changed"),
+				col("agreement", report.Fraction, "share of items with the same verdict"), col("agreement_lo", report.Fraction, "lower end of its interval"), col("agreement_hi", report.Fraction, "upper end"),
+				col("kappa", report.Float, "Cohen's κ between the runs' verdicts"), col("kappa_lo", report.Float, "lower end of its interval"), col("kappa_hi", report.Float, "upper end")}}
+		for _, r := range drift {
+			d.Rows = append(d.Rows, []any{r.judge, r.items, r.changed, r.agree, r.agreeLo, r.agreeHi, r.kappa, r.kappaLo, r.kappaHi})
+		}
+		out = append(out, d)
+	}
+	return out
+}
