@@ -320,3 +320,20 @@ func pairwiseTables(rows []pwRow, drift []pwDrift) []*report.Table {
 	}
 	return out
 }
+
+// pValue is the two-sided normal-approximation p-value of an estimate
+// with the bootstrap standard error se (1 when both are 0, 0 when only se
+// is): the pairwise changes' test, whose Bradley–Terry refits have no
+// closed-form variance. It is continuous in the data, so its resolution
+// does not depend on the number of replicates.
+func pValue(est, se float64) float64 {
+	switch {
+	case math.IsNaN(est) || math.IsNaN(se):
+		return math.NaN()
+	case se == 0 && est == 0:
+		return 1
+	case se == 0:
+		return 0
+	}
+	return math.Erfc(math.Abs(est) / se / math.Sqrt2)
+}
