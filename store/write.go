@@ -296,7 +296,9 @@ func Append(ctx context.Context, dir, studyDir string, o Options) (Run, error) {
 		return Run{}, err
 	}
 	rf := runFile(dir, o.Run)
-	tf := outsafe.TempFileName(rf)
+	// The temporary name is built from a short base: the run file's own
+	// name may take all of a folder name's 255 bytes.
+	tf := outsafe.TempFileName(filepath.Join(dir, RunsDir, "run"))
 	if err := writeJSON(tf, r); err != nil {
 		os.Remove(tf)
 		return Run{}, err
@@ -336,7 +338,7 @@ func removeUncommitted(dir string, m Manifest, o Options) error {
 		}
 	}
 	// Temporary run files of a killed commit.
-	for _, n := range outsafe.CleanStaleFiles(filepath.Join(dir, RunsDir, "x")) {
+	for _, n := range outsafe.CleanStaleFiles(filepath.Join(dir, RunsDir, "run")) {
 		o.note(n)
 	}
 	return nil
