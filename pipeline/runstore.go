@@ -3,9 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"slices"
 
-	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/store"
 	"github.com/euroexec/euroexec/transform"
@@ -33,14 +31,9 @@ func RunStore(ctx context.Context, dir, name string, opts Options) (*Result, err
 	if err != nil {
 		return nil, err
 	}
-	cfg := config.Default()
-	if r.StudyTOML != "" {
-		if cfg, err = config.Parse("study.toml of run "+r.Name, []byte(r.StudyTOML)); err != nil {
-			return nil, err
-		}
-	}
-	if !slices.Equal(cfg.Pairs(), r.Settings) {
-		return nil, fmt.Errorf("%s: run %q: its study.toml gives other settings than the run recorded (written by another euroexec version?)", dir, r.Name)
+	cfg, err := r.Config()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	ls := loadedStudy{cfg: cfg, rows: r.Rows, warnings: r.Warnings,
 		open: func() (*transform.DB, error) {

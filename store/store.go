@@ -30,9 +30,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/euroexec/euroexec/ingest/config"
 )
 
 // Format names the manifest's kind of folder.
@@ -245,4 +248,21 @@ func FindRun(dir, name string) (Run, error) {
 		return Run{}, fmt.Errorf("%s: the store holds %d runs (%s); choose one with --run NAME", dir, len(runs), strings.Join(names, ", "))
 	}
 	return Run{}, fmt.Errorf("%s: no run %q; the store holds %s", dir, name, strings.Join(names, ", "))
+}
+
+// Config returns the run's effective settings: its study.toml parsed as
+// ingest parsed it (the defaults when it had none), checked against the
+// settings the run recorded.
+func (r Run) Config() (config.Config, error) {
+	cfg := config.Default()
+	if r.StudyTOML != "" {
+		var err error
+		if cfg, err = config.Parse("study.toml of run "+r.Name, []byte(r.StudyTOML)); err != nil {
+			return cfg, err
+		}
+	}
+	if !slices.Equal(cfg.Pairs(), r.Settings) {
+		return cfg, fmt.Errorf("run %q: its study.toml gives other settings than the run recorded (written by another euroexec version?)", r.Name)
+	}
+	return cfg, nil
 }

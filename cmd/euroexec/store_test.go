@@ -282,3 +282,34 @@ func TestKilledAppend(t *testing.T) {
 		t.Errorf("%d runs after the second append, want 2", len(runs))
 	}
 }
+
+// TestCompareStore compares two runs of a store and the two study folders
+// they were made from: every table but the settings (which name the runs'
+// paths) is the same, byte for byte.
+func TestCompareStore(t *testing.T) {
+	_, _, round2 := fixture(t)
+	sample := sampleStudy(t)
+	dir := t.TempDir()
+	st := filepath.Join(dir, "store")
+	code, _, se, err := cli(context.Background(), "export", sample, "--parquet", st, "--partition-by", "run,model", "--run", "sample")
+	checkExit(t, err, code, exitOK, se)
+	code, _, se, err = cli(context.Background(), "append", st, round2, "--run", "round2")
+	checkExit(t, err, code, exitOK, se)
+	folders, stored := filepath.Join(dir, "folders"), filepath.Join(dir, "stored")
+	opt := compareOptions{out: folders, bootstrap: 200, seed: -1, quiet: true, now: fixedNow}
+	if err := runCompare(context.Background(), io.Discard, io.Discard, []string{sample, round2}, opt); err != nil {
+		t.Fatal(err)
+	}
+	opt.out, opt.store = stored, st
+	if err := runCompare(context.Background(), io.Discard, io.Discard, []string{"sample", "round2"}, opt); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(folders, "tables", "settings.csv"))
+	os.Remove(filepath.Join(stored, "tables", "settings.csv"))
+	checkSameTables(t, folders, stored)
+	code, _, se, err = cli(context.Background(), "compare", "--store", st, "sample", "nope", "-o", filepath.Join(dir, "x"))
+	checkExit(t, err, code, code, se, `no run "nope"`)
+	if code == exitOK {
+		t.Error("compare of an unknown run succeeded")
+	}
+}
