@@ -27,7 +27,8 @@ func exportCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: "export writes the tables of the study database (the canonical schema and the text metrics of a run)\n" +
 			"and the scoring views such as grading_scores, made afresh from euroexec's own SQL (views stored in\n" +
 			"the database are never run), as DIR/NAME.parquet with DuckDB's\n" +
-			"COPY … (FORMAT parquet), so the same SQL runs on MotherDuck, Spark, Trino or any Parquet reader.\n" +
+			"COPY … (FORMAT parquet): any Parquet reader (Spark, Trino, …) reads the files; the views' SQL is\n" +
+			"DuckDB's and runs on DuckDB or MotherDuck only (docs/EXPORT.md).\n" +
 			"STUDY_OR_REPORT is a study folder (validated and loaded first, into a temporary database), a report\n" +
 			"folder written by `run` (its study.duckdb), or a .duckdb file written by `ingest`. The files are\n" +
 			"written into a temporary folder beside DIR and moved into place when complete. DIR is replaced only\n" +
