@@ -35,7 +35,7 @@ func Open(ctx context.Context, dir, name string) (*duckopen.DB, Run, error) {
 	if err != nil {
 		return nil, Run{}, err
 	}
-	db, err := duckopen.OpenParquet(ctx, dir, files)
+	db, err := duckopen.OpenParquet(ctx, dir, files, duckopen.Options{})
 	if err != nil {
 		return nil, Run{}, fmt.Errorf("%s, run %q: %w", dir, r.Name, err)
 	}

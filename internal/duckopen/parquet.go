@@ -11,7 +11,7 @@ import (
 )
 
 // OpenParquet opens an in-memory database (with Open's memory limit,
-// threads and spill folder) in which each canonical table of
+// threads and spill folder; o may lower them) in which each canonical table of
 // sql/schema.sql is a view over the Parquet files files[table] (absolute
 // paths, read with read_parquet, union by name), with the canonical
 // columns cast to their canonical types and the file column row_ord as a
@@ -24,8 +24,8 @@ import (
 //
 // A file that lacks a canonical column, or holds one that does not cast to
 // its type, is an error naming the table and its files.
-func OpenParquet(ctx context.Context, root string, files map[string][]string) (*DB, error) {
-	d, err := Open("", Options{})
+func OpenParquet(ctx context.Context, root string, files map[string][]string, o Options) (*DB, error) {
+	d, err := Open("", o)
 	if err != nil {
 		return nil, err
 	}
