@@ -220,7 +220,7 @@ func Export(ctx context.Context, studyDir, out string, o Options) (Run, error) {
 // Existing files are never opened for writing. The store's lock
 // (outsafe.Lock) is held throughout: a second append at the same time is
 // refused with *outsafe.LockedError. A run name the store holds is
-// refused. Partition folders of a run without a run file (an append
+// refused with *outsafe.RefusedError. Partition folders of a run without a run file (an append
 // killed between its renames) are removed first.
 func Append(ctx context.Context, dir, studyDir string, o Options) (Run, error) {
 	dir, err := filepath.Abs(dir)
@@ -251,7 +251,7 @@ func Append(ctx context.Context, dir, studyDir string, o Options) (Run, error) {
 		o.note(n)
 	}
 	if _, err := os.Lstat(runFile(dir, o.Run)); err == nil {
-		return Run{}, fmt.Errorf("append: %s already holds a run %q; choose another --run name", dir, o.Run)
+		return Run{}, &outsafe.RefusedError{Path: dir, Reason: fmt.Sprintf("it already holds a run %q", o.Run), Hint: "choose another --run name"}
 	}
 	if err := removeUncommitted(dir, m, o); err != nil {
 		return Run{}, err

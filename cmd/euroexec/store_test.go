@@ -191,7 +191,7 @@ func TestAppend(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{"run name present", []string{"append", st, study, "--run", "a/b"}, `already holds a run "a/b"`},
+		{"run name present", []string{"append", st, study, "--run", "a/b"}, `it already holds a run "a/b"; choose another --run name`},
 		{"run name too long", []string{"append", st, study, "--run", long}, "bytes once escaped"},
 		{"no run name", []string{"append", st, study}, "--run NAME is required"},
 		{"not a store", []string{"append", study, study, "--run", "x"}, "not a Parquet store"},
