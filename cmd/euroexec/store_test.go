@@ -98,6 +98,9 @@ func TestRunStoreSameTables(t *testing.T) {
 			s["grades/judges/gpt.jsonl"] = judgeFile("gpt")
 			return writeStudy(t, s)
 		}},
+		{"hostile model names", "run,model", func(t *testing.T) string {
+			return writeStudy(t, hostileModels(newShape("", true, both...), `../x=/é*?`, `a/b%2F'q`))
+		}},
 		{"checklist only", "run,model", func(t *testing.T) string {
 			s := newShape("title = \"Shape\"\n", true, both...)
 			s["grades/humans/main/alice.csv"] = humanSheet("alice", both, "C1", "C2")
@@ -109,8 +112,9 @@ func TestRunStoreSameTables(t *testing.T) {
 			study := c.study(t)
 			dir := t.TempDir()
 			folder, st, fromStore := filepath.Join(dir, "folder"), filepath.Join(dir, "store"), filepath.Join(dir, "fromstore")
-			if _, err := runStudy(context.Background(), io.Discard, io.Discard, study, runOptions{out: folder, quiet: true, now: fixedNow}); err != nil {
-				t.Fatal(err)
+			var stderr bytes.Buffer
+			if _, err := runStudy(context.Background(), io.Discard, &stderr, study, runOptions{out: folder, quiet: true, now: fixedNow}); err != nil {
+				t.Fatalf("%v\n%s", err, stderr.String())
 			}
 			code, _, se, err := cli(context.Background(), "export", study, "--parquet", st, "--partition-by", c.partition, "--run", "r1")
 			checkExit(t, err, code, exitOK, se)
@@ -131,6 +135,35 @@ func TestRunStoreSameTables(t *testing.T) {
 			checkSameTables(t, folder, second)
 		})
 	}
+}
+
+// hostileModels renames the models m1 and m2 of a judge-only shape s
+// (JSON string contents, written into the JSONL files' model fields).
+func hostileModels(s shapeStudy, m1, m2 string) shapeStudy {
+	s["grades/judges/gpt.jsonl"] = judgeFile("gpt")
+	for k, v := range s {
+		if strings.HasSuffix(k, ".jsonl") {
+			v = strings.ReplaceAll(v, `"model":"m1"`, `"model":"`+m1+`"`)
+			s[k] = strings.ReplaceAll(v, `"model":"m2"`, `"model":"`+m2+`"`)
+		}
+	}
+	return s
+}
+
+// TestLongModelName checks that a model name too long for a partition
+// folder is refused by --partition-by model, naming it, and stored under
+// --partition-by run.
+func TestLongModelName(t *testing.T) {
+	long := strings.Repeat("m", 300)
+	study := writeStudy(t, hostileModels(newShape("", true, "m1", "m2"), long, "m2"))
+	dir := t.TempDir()
+	code, _, se, err := cli(context.Background(), "export", study, "--parquet", filepath.Join(dir, "a"), "--partition-by", "run,model")
+	checkExit(t, err, code, exitProblems, se, "model \"mmmm", "300 bytes once escaped for a folder name; expected at most 240")
+	if _, err := os.Stat(filepath.Join(dir, "a")); err == nil {
+		t.Error("a store was written")
+	}
+	code, _, se, err = cli(context.Background(), "export", study, "--parquet", filepath.Join(dir, "b"), "--partition-by", "run")
+	checkExit(t, err, code, exitOK, se)
 }
 
 // TestAppend checks append's rules on the tiny study: existing files stay
