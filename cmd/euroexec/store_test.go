@@ -230,6 +230,9 @@ func TestAppend(t *testing.T) {
 		{"not a store", []string{"append", study, study, "--run", "x"}, "not a Parquet store"},
 		{"run of several without --run", []string{"run", "--store", st, "-o", filepath.Join(dir, "r")}, "choose one with --run NAME"},
 		{"unknown run", []string{"run", "--store", st, "--run", "nope", "-o", filepath.Join(dir, "r")}, `no run "nope"`},
+		{"export of a file", []string{"export", filepath.Join(st, store.ManifestName), "--parquet", filepath.Join(dir, "q"), "--partition-by", "run"}, "not a folder; expected a study folder"},
+		{"--run without --partition-by", []string{"export", study, "--parquet", filepath.Join(dir, "q"), "--run", "x"}, "it needs --partition-by"},
+		{"run with a study and --store", []string{"run", study, "--store", st}, "not both"},
 		{"bad partition key", []string{"export", study, "--parquet", filepath.Join(dir, "p"), "--partition-by", "run,grader"}, `"grader" is not a partition key`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
