@@ -280,6 +280,17 @@ func Append(ctx context.Context, dir, studyDir string, o Options) (Run, error) {
 	}
 	o.note("commit")
 	seg := RunSegment(o.Run)
+	var moved []string
+	committed := false
+	defer func() {
+		if !committed {
+			// uncommitted partitions are never read; remove them now
+			// rather than at the next append
+			for _, p := range moved {
+				os.RemoveAll(p)
+			}
+		}
+	}()
 	for _, t := range m.Tables {
 		src := filepath.Join(tmp, t, seg)
 		if _, err := os.Lstat(src); err != nil {
@@ -288,9 +299,11 @@ func Append(ctx context.Context, dir, studyDir string, o Options) (Run, error) {
 		if err := os.MkdirAll(filepath.Join(dir, t), 0o755); err != nil {
 			return Run{}, err
 		}
-		if err := os.Rename(src, filepath.Join(dir, t, seg)); err != nil {
+		dst := filepath.Join(dir, t, seg)
+		if err := os.Rename(src, dst); err != nil {
 			return Run{}, fmt.Errorf("append: move partition %s/%s into place: %w", t, seg, err)
 		}
+		moved = append(moved, dst)
 	}
 	if err := os.MkdirAll(filepath.Join(dir, RunsDir), 0o755); err != nil {
 		return Run{}, err
@@ -307,6 +320,7 @@ func Append(ctx context.Context, dir, studyDir string, o Options) (Run, error) {
 		os.Remove(tf)
 		return Run{}, err
 	}
+	committed = true
 	return r, nil
 }
 
@@ -432,8 +446,11 @@ func writeTables(ctx context.Context, dbPath, root string, m Manifest, name stri
 	return files, err
 }
 
-// checkModelNames refuses a model whose escaped name is too long for a
-// partition folder, naming it, before anything is written.
+// checkModelNames refuses, naming them, before anything is written, a
+// model whose escaped name is too long for a partition folder, and two
+// models whose folders differ only in letter case (on a case-insensitive
+// file system, macOS's and Windows' default, they would share one folder
+// and one file name).
 func checkModelNames(ctx context.Context, db *duckopen.DB, canon map[string]duckopen.Columns) error {
 	var parts []string
 	for t, c := range canon {
@@ -445,21 +462,26 @@ func checkModelNames(ctx context.Context, db *duckopen.DB, canon map[string]duck
 		return nil
 	}
 	slices.Sort(parts)
-	// An escaped byte takes at most 3: only names of more than a third of
-	// the limit need a look.
-	rows, err := db.QueryContext(ctx, "SELECT DISTINCT model FROM ("+strings.Join(parts, " UNION ALL ")+") WHERE strlen(model) > ?", MaxSegment/3)
+	rows, err := db.QueryContext(ctx, "SELECT DISTINCT model FROM ("+strings.Join(parts, " UNION ALL ")+") WHERE model IS NOT NULL ORDER BY model")
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
+	folded := map[string]string{}
 	for rows.Next() {
 		var s string
 		if err := rows.Scan(&s); err != nil {
 			return err
 		}
-		if n := len(Escape(s)); n > MaxSegment {
-			return fmt.Errorf("store: model %.40q… is %d bytes once escaped for a folder name; expected at most %d (partition by run only)", s, n, MaxSegment)
+		e := Escape(s)
+		if len(e) > MaxSegment {
+			return fmt.Errorf("store: model %.40q… is %d bytes once escaped for a folder name; expected at most %d (partition by run only)", s, len(e), MaxSegment)
 		}
+		k := strings.ToLower(e)
+		if other, ok := folded[k]; ok {
+			return fmt.Errorf("store: models %q and %q differ only in letter case: on a case-insensitive file system their partition folders would be one; partition by run only, or rename one", other, s)
+		}
+		folded[k] = s
 	}
 	return rows.Err()
 }

@@ -152,7 +152,8 @@ func hostileModels(s shapeStudy, m1, m2 string) shapeStudy {
 
 // TestLongModelName checks that a model name too long for a partition
 // folder is refused by --partition-by model, naming it, and stored under
-// --partition-by run.
+// --partition-by run; and that two models differing only in case are
+// refused by --partition-by model.
 func TestLongModelName(t *testing.T) {
 	long := strings.Repeat("m", 300)
 	study := writeStudy(t, hostileModels(newShape("", true, "m1", "m2"), long, "m2"))
@@ -164,6 +165,10 @@ func TestLongModelName(t *testing.T) {
 	}
 	code, _, se, err = cli(context.Background(), "export", study, "--parquet", filepath.Join(dir, "b"), "--partition-by", "run")
 	checkExit(t, err, code, exitOK, se)
+	// Models differing only in case would share a folder on macOS.
+	cased := writeStudy(t, hostileModels(newShape("", true, "m1", "m2"), "GPT-x", "gpt-X"))
+	code, _, se, err = cli(context.Background(), "export", cased, "--parquet", filepath.Join(dir, "c"), "--partition-by", "model")
+	checkExit(t, err, code, exitProblems, se, `models "GPT-x" and "gpt-X" differ only in letter case`)
 }
 
 // TestAppend checks append's rules on the tiny study: existing files stay
