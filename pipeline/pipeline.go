@@ -36,6 +36,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/reliability"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
+	"github.com/euroexec/euroexec/transform"
 )
 
 // Stage names passed to Options.Stage, in the order the stages start.
@@ -227,8 +228,37 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := ires.Config
-	if ires.Rows["gradings"] > int64(opts.overlapMaxGradings()) {
+	ls := loadedStudy{cfg: ires.Config, rows: ires.Rows, warnings: ires.Warnings, dbPath: dbPath,
+		open: func() (*transform.DB, error) { return transform.Open(dbPath) }}
+	for _, f := range ires.Files {
+		ls.inputs = append(ls.inputs, report.InputFile{Path: f.Path, SHA256: f.SHA256, Rows: f.Rows})
+	}
+	return analyseLoaded(ctx, opts, start, ls)
+}
+
+// loadedStudy is a study in a database, ready for read back: a study
+// database file (Run) or the views over a run of a Parquet store
+// (RunStore).
+type loadedStudy struct {
+	cfg      config.Config
+	rows     map[string]int64
+	inputs   []report.InputFile
+	warnings []string // ingest's
+	open     func() (*transform.DB, error)
+	// dbPath is the database file text_metrics is stored into; "" for a
+	// store, which is read, never written.
+	dbPath string
+}
+
+// analyseLoaded is Run from read back on.
+func analyseLoaded(ctx context.Context, opts Options, start time.Time, ls loadedStudy) (*Result, error) {
+	stage := func(name string) {
+		if opts.Stage != nil {
+			opts.Stage(name)
+		}
+	}
+	cfg := ls.cfg
+	if ls.rows["gradings"] > int64(opts.overlapMaxGradings()) {
 		if pct := opts.gcPercent(); pct > 0 {
 			defer debug.SetGCPercent(debug.SetGCPercent(pct))
 		}
@@ -243,13 +273,13 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 	stage(StageReadBack)
 	aopt := analysisOptions(cfg)
 	aopt.Progress, aopt.TextProgress = opts.Progress, opts.TextProgress
-	s, twarn, listings, err := readBack(ctx, dbPath, cfg, aopt)
+	s, twarn, listings, err := readBackFrom(ctx, ls.open, cfg, aopt)
 	if err != nil {
 		return nil, err
 	}
 
 	stage(StageAnalyse)
-	res := &Result{Config: cfg, Rows: ires.Rows}
+	res := &Result{Config: cfg, Rows: ls.rows}
 	jobs, graded := laterAnalyses(s, cfg)
 	overlap := len(s.Gradings) <= opts.overlapMaxGradings()
 	type computed struct {
@@ -286,8 +316,8 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 		var err error
 		defer func() { stored <- err }()
 		defer crash.Recover(&err)
-		if t := rep.Table("text_metrics"); t != nil {
-			err = storeTable(ctx, dbPath, t)
+		if t := rep.Table("text_metrics"); t != nil && ls.dbPath != "" {
+			err = storeTable(ctx, ls.dbPath, t)
 		}
 	}
 	if overlap {
@@ -323,10 +353,8 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 	for _, p := range cfg.Pairs() {
 		rep.Settings = append(rep.Settings, report.KV{Key: p[0], Value: p[1]})
 	}
-	for _, f := range ires.Files {
-		rep.Inputs = append(rep.Inputs, report.InputFile{Path: f.Path, SHA256: f.SHA256, Rows: f.Rows})
-	}
-	rep.Warnings = append(append(append([]string(nil), ires.Warnings...), twarn...), rep.Warnings...)
+	rep.Inputs = append(rep.Inputs, ls.inputs...)
+	rep.Warnings = append(append(append([]string(nil), ls.warnings...), twarn...), rep.Warnings...)
 	leaveOutUndefined(rep)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("pipeline: %w", err)

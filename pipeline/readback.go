@@ -23,7 +23,13 @@ import (
 // connection of their own while the study is read (they need nothing of
 // it).
 func readBack(ctx context.Context, dbPath string, cfg config.Config, aopt analysis.Options) (*study.Study, []string, transform.Listings, error) {
-	db, err := transform.Open(dbPath)
+	return readBackFrom(ctx, func() (*transform.DB, error) { return transform.Open(dbPath) }, cfg, aopt)
+}
+
+// readBackFrom is readBack on the database open opens: a study database
+// file, or the views over a Parquet store (RunStore).
+func readBackFrom(ctx context.Context, open func() (*transform.DB, error), cfg config.Config, aopt analysis.Options) (*study.Study, []string, transform.Listings, error) {
+	db, err := open()
 	if err != nil {
 		return nil, nil, transform.Listings{}, err
 	}

@@ -67,6 +67,10 @@ func OpenUntrusted(ctx context.Context, path string) (*DB, error) {
 	return &DB{db: db}, nil
 }
 
+// Wrap returns the study database db, already open through duckopen
+// (duckopen.OpenParquet's views over a Parquet store); Close closes it.
+func Wrap(db *duckopen.DB) *DB { return &DB{db: db} }
+
 // Close closes the database.
 func (d *DB) Close() error { return d.db.Close() }
 

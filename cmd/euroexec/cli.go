@@ -115,7 +115,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) (err erro
 	root.SetArgs(args)
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(validateCmd(stdout, stderr), ingestCmd(stdout, stderr), runCmd(stdout, stderr),
-		sampleCmd(stdout, stderr), planCmd(stdout, stderr), exportCmd(stdout, stderr), compareCmd(stdout, stderr), versionCmd(stdout))
+		sampleCmd(stdout, stderr), planCmd(stdout, stderr), exportCmd(stdout, stderr), appendCmd(stdout, stderr), compareCmd(stdout, stderr), versionCmd(stdout))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &usageError{fmt.Errorf("%w (see euroexec %s --help)", err, c.Name())}
 	})

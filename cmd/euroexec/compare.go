@@ -23,6 +23,7 @@ import (
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/format"
 	"github.com/euroexec/euroexec/report/site"
+	"github.com/euroexec/euroexec/store"
 	"github.com/euroexec/euroexec/transform"
 )
 
@@ -36,12 +37,14 @@ type compareOptions struct {
 	quiet     bool
 	force     bool
 	now       func() time.Time
+	// store (--store): the runs are runs of this Parquet store, by name.
+	store string
 }
 
 func compareCmd(stdout, stderr io.Writer) *cobra.Command {
 	o := compareOptions{now: time.Now}
 	c := &cobra.Command{
-		Use:   "compare OLD NEW [RUN…]",
+		Use:   "compare OLD NEW [RUN…] | compare --store DIR OLD NEW [RUN…]",
 		Short: "Compare two runs of a study (or k ≥ 3 runs as a trend): what changed, and is it real",
 		Long: "compare matches models (by name, or --map old=new), questions (by question_id) and evaluators and\n" +
 			"judges (by name) between runs, and writes OUT/tables/compare_*.csv and judge_drift.csv,\n" +
@@ -50,7 +53,8 @@ func compareCmd(stdout, stderr io.Writer) *cobra.Command {
 			"flagged when significant after Holm across the table; the questions that regressed; judges\n" +
 			"that score the same responses differently; rank flips; with three runs or more, the trend.\n" +
 			"Each run is a report folder of `euroexec run` (its study.duckdb is read) or a study folder\n" +
-			"(ingested into a temporary database first). With k ≥ 3 runs the pairwise tables compare the\n" +
+			"(ingested into a temporary database first); with --store DIR, each is the name of a run of the\n" +
+			"Parquet store DIR (export --partition-by run, append), read where it lies. With k ≥ 3 runs the pairwise tables compare the\n" +
 			"first with the last. Replicates and seed default to the first run's study.toml [analysis].\n" +
 			"The report is written to a temporary folder beside OUT and moved into place when complete. OUT is\n" +
 			"replaced only when it does not exist, is empty or holds a report euroexec wrote (its\n" +
@@ -71,6 +75,7 @@ func compareCmd(stdout, stderr io.Writer) *cobra.Command {
 	f.Int64Var(&o.seed, "seed", -1, "bootstrap seed, "+rangeCompareSeed.String()+" (default: the first run's analysis.seed, 1 unless set)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no summary, only problems")
 	f.BoolVar(&o.force, "force", false, "replace OUT even when it holds files euroexec did not write")
+	f.StringVar(&o.store, "store", "", "compare runs of the Parquet store DIR: OLD, NEW, … are run names")
 	return c
 }
 
@@ -96,7 +101,11 @@ func runCompare(ctx context.Context, stdout, stderr io.Writer, args []string, o 
 	}
 	// Refuse an output folder that is not ours, or is one of the runs,
 	// before any work.
-	if err := outsafe.CheckFolder(o.out, outsafe.ReportMarker, o.force, args...); err != nil {
+	protected := args
+	if o.store != "" {
+		protected = []string{o.store}
+	}
+	if err := outsafe.CheckFolder(o.out, outsafe.ReportMarker, o.force, protected...); err != nil {
 		return err
 	}
 	out, err := filepath.Abs(o.out)
@@ -114,7 +123,13 @@ func runCompare(ctx context.Context, stdout, stderr io.Writer, args []string, o 
 	runs := make([]compare.Run, len(args))
 	var settings []report.KV
 	for i, a := range args {
-		r, cfg, err := loadRun(ctx, stderr, a, filepath.Join(scratch, strconv.Itoa(i)), filepath.Join(out, "site"))
+		var r compare.Run
+		var cfg config.Config
+		if o.store != "" {
+			r, cfg, err = loadStoreRun(ctx, o.store, a)
+		} else {
+			r, cfg, err = loadRun(ctx, stderr, a, filepath.Join(scratch, strconv.Itoa(i)), filepath.Join(out, "site"))
+		}
 		if err != nil {
 			return err
 		}
@@ -161,6 +176,33 @@ func runCompare(ctx context.Context, stdout, stderr io.Writer, args []string, o 
 	fmt.Fprintf(stdout, "\ncomparison written to %s (site: %s, workbook: %s) in %.1fs\n", o.out,
 		filepath.Join(o.out, "site", "index.html"), filepath.Join(o.out, "report.xlsx"), time.Since(start).Seconds())
 	return nil
+}
+
+// loadStoreRun reads run name of the Parquet store dir for compare: the
+// study read back from DuckDB views over the run's files (store.Open).
+func loadStoreRun(ctx context.Context, dir, name string) (compare.Run, config.Config, error) {
+	r := compare.Run{Label: name}
+	st, err := store.FindRun(dir, name)
+	if err != nil {
+		return r, config.Config{}, err
+	}
+	cfg, err := st.Config()
+	if err != nil {
+		return r, cfg, fmt.Errorf("%s: %w", dir, err)
+	}
+	ddb, _, err := store.Open(ctx, dir, st.Name)
+	if err != nil {
+		return r, cfg, err
+	}
+	db := transform.Wrap(ddb)
+	defer db.Close()
+	s, _, err := db.Load(ctx, cfg)
+	if err != nil {
+		return r, cfg, fmt.Errorf("run %q of %s: %w", name, dir, err)
+	}
+	r.Study = s
+	r.Scores = scores.Options{RubricThreshold: cfg.Solve.RubricThreshold, ChecklistThreshold: cfg.Solve.ChecklistThreshold, PartialCredit: cfg.Solve.PartialCredit}
+	return r, cfg, nil
 }
 
 // writeCompareReport writes rep's tables, workbook and site into a

@@ -14,28 +14,39 @@ import (
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/internal/duckopen"
 	"github.com/euroexec/euroexec/outsafe"
+	"github.com/euroexec/euroexec/store"
 )
 
 // exportCmd is `euroexec export SOURCE --parquet DIR`.
 func exportCmd(stdout, stderr io.Writer) *cobra.Command {
-	var dir string
+	var dir, partitionBy, runName string
 	var force bool
 	c := &cobra.Command{
-		Use:   "export STUDY_OR_REPORT --parquet DIR",
+		Use:   "export STUDY_OR_REPORT --parquet DIR [--partition-by run,model [--run NAME]]",
 		Short: "Write the canonical tables and the scoring views as Parquet files, for other SQL engines",
 		Long: "export writes the tables of the study database (the canonical schema and the text metrics of a run)\n" +
 			"and the scoring views such as grading_scores, made afresh from euroexec's own SQL (views stored in\n" +
 			"the database are never run), as DIR/NAME.parquet with DuckDB's\n" +
-			"COPY … (FORMAT parquet), so the same SQL runs on MotherDuck, Spark, Trino or any Parquet reader.\n" +
+			"COPY … (FORMAT parquet): any Parquet reader (Spark, Trino, …) reads the files; the views' SQL is\n" +
+			"DuckDB's and runs on DuckDB or MotherDuck only (docs/EXPORT.md).\n" +
 			"STUDY_OR_REPORT is a study folder (validated and loaded first, into a temporary database), a report\n" +
 			"folder written by `run` (its study.duckdb), or a .duckdb file written by `ingest`. The files are\n" +
 			"written into a temporary folder beside DIR and moved into place when complete. DIR is replaced only\n" +
 			"when it does not exist, is empty or was written by export (its " + outsafe.ExportMarker + " file), unless\n" +
-			"--force; never when it is, holds or lies inside STUDY_OR_REPORT. " + outRule,
+			"--force; never when it is, holds or lies inside STUDY_OR_REPORT.\n" +
+			"With --partition-by run, model or run,model, STUDY_OR_REPORT must be a study folder and DIR becomes\n" +
+			"a hive-partitioned store (DIR/TABLE/study_run=NAME/model=M/part-0.parquet, a manifest.json and\n" +
+			"one file per run in DIR/_runs) that `run --store`, `append` and `compare --store` read (docs/EXPORT.md). " + outRule,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if dir == "" {
 				return &usageError{fmt.Errorf("export: --parquet DIR is required")}
+			}
+			if partitionBy != "" {
+				return exportStore(cmd.Context(), stdout, stderr, args[0], dir, partitionBy, runName, force)
+			}
+			if runName != "" {
+				return &usageError{fmt.Errorf("export: --run names the run of a store; it needs --partition-by")}
 			}
 			n, err := exportParquet(cmd.Context(), stderr, args[0], dir, force)
 			if err != nil {
@@ -47,7 +58,45 @@ func exportCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	c.Flags().StringVar(&dir, "parquet", "", "folder to write NAME.parquet into, one file per table and view (required)")
 	c.Flags().BoolVar(&force, "force", false, "replace DIR even when it holds files euroexec did not write")
+	c.Flags().StringVar(&partitionBy, "partition-by", "", "write a partitioned store instead: run, model or run,model")
+	c.Flags().StringVar(&runName, "run", "", "the run's name in the store (default: the study folder's name)")
 	return c
+}
+
+// exportStore is `export STUDY --parquet DIR --partition-by KEYS`.
+func exportStore(ctx context.Context, stdout, stderr io.Writer, src, dir, partitionBy, runName string, force bool) error {
+	keys, err := store.ParsePartitionBy(partitionBy)
+	if err != nil {
+		return &usageError{err}
+	}
+	if runName == "" {
+		abs, err := filepath.Abs(src)
+		if err != nil {
+			return err
+		}
+		runName = filepath.Base(abs)
+	}
+	r, err := store.Export(ctx, src, dir, store.Options{Run: runName, PartitionBy: keys, Force: force, Version: version,
+		Note: storeNote(stderr), LoadProgress: bytesBar(stderr, "load")})
+	if err != nil {
+		return reportProblems(stderr, err)
+	}
+	printWarnings(stderr, r.Warnings)
+	fmt.Fprintf(stdout, "wrote run %q (%d Parquet files, partitioned by %s) into the store %s\n", r.Name, len(r.Files), strings.Join(keys, ","), dir)
+	return nil
+}
+
+// storeNote prints the store's notes to stderr, its stage names as
+// "stage NAME" lines (tests wait for them).
+func storeNote(stderr io.Writer) func(string) {
+	return func(s string) {
+		switch s {
+		case "load", "write", "commit":
+			fmt.Fprintln(stderr, "stage", s)
+		default:
+			fmt.Fprintln(stderr, "note:", s)
+		}
+	}
 }
 
 // exportParquet writes the tables of the database behind src and the

@@ -47,6 +47,9 @@ type runOptions struct {
 	hook  func(stage string)
 	stats bool         // print wall time, CPU time and peak RSS per stage
 	order format.Order // --order: the models in the terminal summary and the site's tables
+	// storeDir and storeRun (--store, --run): analyse a run of a Parquet
+	// store where it lies instead of a study folder.
+	storeDir, storeRun string
 }
 
 func runCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -69,6 +72,12 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 			if len(args) == 1 {
 				study = args[0]
 			}
+			if o.storeDir != "" && study != "" {
+				return &usageError{fmt.Errorf("run: give a STUDY folder or --store DIR, not both")}
+			}
+			if o.storeRun != "" && o.storeDir == "" {
+				return &usageError{fmt.Errorf("run: --run names a run of a store; it needs --store DIR")}
+			}
 			_, err := runStudy(cmd.Context(), stdout, stderr, study, o)
 			return err
 		},
@@ -79,6 +88,8 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	c.Flags().BoolVar(&o.force, "force", false, "replace OUT even when it holds files euroexec did not write")
 	c.Flags().BoolVar(&o.allowEmpty, "allow-empty", false, allowEmptyHelp)
 	c.Flags().Var(&o.order, "order", "order of the models in the terminal summary and the site's tables: rank or primary (by the primary metric: Solve Rate unless [report] primary says otherwise) or alpha (by name); the place # is shown either way")
+	c.Flags().StringVar(&o.storeDir, "store", "", "analyse a run of the Parquet store DIR (export --partition-by) where it lies, without loading it into a database")
+	c.Flags().StringVar(&o.storeRun, "run", "", "with --store: the run to analyse (default: the store's only run)")
 	c.Flags().BoolVar(&o.stats, "stats", false, "print wall time, CPU time and peak memory (RSS) of every stage to stderr")
 	return c
 }
@@ -95,11 +106,19 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 	if err != nil {
 		return nil, err
 	}
-	if err := outsafe.CheckFolder(o.out, outsafe.ReportMarker, o.force, study); err != nil {
+	protected := []string{study}
+	if o.storeDir != "" {
+		protected = []string{o.storeDir}
+	}
+	if err := outsafe.CheckFolder(o.out, outsafe.ReportMarker, o.force, protected...); err != nil {
 		return nil, err
 	}
 	studyPath := "(the bundled sample)"
-	if study == "" {
+	if o.storeDir != "" {
+		if studyPath, err = filepath.Abs(o.storeDir); err != nil {
+			return nil, err
+		}
+	} else if study == "" {
 		for _, n := range outsafe.CleanScratch() {
 			fmt.Fprintln(stderr, "note:", n)
 		}
@@ -207,7 +226,12 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 			}
 		}
 	}
-	res, err := pipeline.Run(ctx, study, popt)
+	var res *pipeline.Result
+	if o.storeDir != "" {
+		res, err = pipeline.RunStore(ctx, o.storeDir, o.storeRun, popt)
+	} else {
+		res, err = pipeline.Run(ctx, study, popt)
+	}
 	if bar != nil {
 		bar.Finish()
 	}
