@@ -158,7 +158,6 @@ type chrfScratch struct {
 	ids     []int32
 	cnt     [chrfOrders][]int32
 	touched [chrfOrders][]int32
-	words   []string
 }
 
 // NewCHRFScorer prepares refs for chrF with opt.
