@@ -1,0 +1,284 @@
+package analysis
+
+import (
+	"math"
+	"sort"
+
+	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/metrics/textsim"
+	"github.com/euroexec/euroexec/report"
+)
+
+// Layout of segStats: sacrebleu's sufficient statistics of one response
+// (segment) as int32: BLEU's lengths and n-gram counts, chrF's 18 and
+// chrF++'s 24 statistics.
+const (
+	segBLEU   = 0            // sys_len, ref_len, correct[4], total[4]
+	segCHRF   = segBLEU + 10 // chrF (word order 0): 6 × (hyp, ref, match)
+	segCHRFPP = segCHRF + 18 // chrF++ (word order 2): 8 × (hyp, ref, match)
+	segDims   = segCHRFPP + 24
+)
+
+type segStats [segDims]int32
+
+// packSeg stores one response's statistics.
+func packSeg(b textsim.BLEUStats, c0, c2 textsim.CHRFStats) segStats {
+	var s segStats
+	s[0], s[1] = int32(b.SysLen), int32(b.RefLen)
+	for n := range 4 {
+		s[2+n], s[6+n] = int32(b.Correct[n]), int32(b.Total[n])
+	}
+	for i := range 18 {
+		s[segCHRF+i] = int32(c0[i])
+	}
+	for i := range 24 {
+		s[segCHRFPP+i] = int32(c2[i])
+	}
+	return s
+}
+
+// corpusScores turns summed statistics (int64 sums of segStats) into corpus
+// BLEU, chrF and chrF++.
+func corpusScores(sum []int64, bleu textsim.BLEUOptions) (b, c, cpp float64) {
+	var bs textsim.BLEUStats
+	bs.SysLen, bs.RefLen = int(sum[0]), int(sum[1])
+	for n := range 4 {
+		bs.Correct[n], bs.Total[n] = int(sum[2+n]), int(sum[6+n])
+	}
+	var c0, c2 textsim.CHRFStats
+	for i := range 18 {
+		c0[i] = int(sum[segCHRF+i])
+	}
+	for i := range 24 {
+		c2[i] = int(sum[segCHRFPP+i])
+	}
+	return textsim.BLEUFromStats(bs, bleu).Score, textsim.CHRFFromStats(c0, textsim.CHRFOptions{}),
+		textsim.CHRFFromStats(c2, textsim.CHRFOptions{WordOrder: 2})
+}
+
+// corpusSet is one set of corpus_metrics: the positions (in scores) of its
+// questions.
+type corpusSet struct {
+	name string
+	jobs []int
+}
+
+// corpusSets are "all" and, when the questions carry a "set" tag, one set
+// per value (in order of first appearance).
+func (a *run) corpusSets(scores [][]textScore) []corpusSet {
+	all := corpusSet{name: setAll}
+	var byTag []corpusSet
+	pos := map[string]int{}
+	for i, qs := range scores {
+		if len(qs) == 0 {
+			continue
+		}
+		all.jobs = append(all.jobs, i)
+		for _, t := range a.p.s.Questions[qs[0].q].Tags {
+			if t.Key != "set" || t.Value == setAll {
+				continue
+			}
+			k, ok := pos[t.Value]
+			if !ok {
+				k = len(byTag)
+				pos[t.Value] = k
+				byTag = append(byTag, corpusSet{name: t.Value})
+			}
+			byTag[k].jobs = append(byTag[k].jobs, i)
+			break
+		}
+	}
+	return append([]corpusSet{all}, byTag...)
+}
+
+// primaryOrder orders models best first by the report's primary metric
+// (Options.Primary: Solve Rate by default, else the mean rubric — lowest
+// first on a lower-is-better scale — or the checklist rate; humans, set
+// all); models without it follow in the order of fallback (descending),
+// ties by model name.
+func (a *run) primaryOrder(models []int, fallback func(m int) float64) []int {
+	val := map[int]float64{}
+	lower := false
+	for _, o := range a.stats(setAll, -1) {
+		v := o.solve
+		switch a.opt.Primary {
+		case "rubric":
+			v, lower = o.rubric, a.p.s.LowerIsBetter
+		case "checklist":
+			v = o.checklist
+		}
+		val[o.model] = v
+	}
+	out := append([]int(nil), models...)
+	key := func(m int) (bool, float64) {
+		v, ok := val[m]
+		if !ok || math.IsNaN(v) {
+			return false, fallback(m)
+		}
+		if lower {
+			v = -v
+		}
+		return true, v
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		hi, vi := key(out[i])
+		hj, vj := key(out[j])
+		if hi != hj {
+			return hi
+		}
+		if vi != vj && !(math.IsNaN(vi) && math.IsNaN(vj)) {
+			if math.IsNaN(vi) || math.IsNaN(vj) {
+				return !math.IsNaN(vi)
+			}
+			return vi > vj
+		}
+		return a.p.s.Models[out[i]].Name < a.p.s.Models[out[j]].Name
+	})
+	return out
+}
+
+// corpusFig are one model's corpus figures on set all, for Table 7.
+type corpusFig struct{ bleu, chrf, chrfPP float64 }
+
+// corpusMetrics builds corpus_metrics: per set and model the corpus BLEU,
+// chrF and chrF++ of the model's responses, as sacrebleu's corpus_bleu and
+// corpus_chrf compute them (statistics summed over segments), with 95 %
+// percentile intervals from a paired cluster bootstrap over the set's
+// questions (every model resampled with the same draws) that resamples
+// the per-segment statistics (stats.ClusterBootstrapCountBlocks), never the
+// texts. It returns the figures of set all by model.
+func (a *run) corpusMetrics(scores [][]textScore, refs [][]string, ts textSetup) map[int]corpusFig {
+	p := a.p
+	nrefs := -2 // references per question: -2 none seen, -1 varying
+	for _, qs := range scores {
+		if len(qs) == 0 {
+			continue
+		}
+		switch k := len(refs[qs[0].q]); {
+		case nrefs == -2:
+			nrefs = k
+		case nrefs != k:
+			nrefs = -1
+		}
+	}
+	bleuSig, chrfSig, chrfPPSig := ts.corpBLEU.Signature(nrefs), textsim.CHRFOptions{}.Signature(nrefs), textsim.CHRFOptions{WordOrder: 2}.Signature(nrefs)
+	t := newTable("corpus_metrics", "Corpus BLEU, chrF and chrF++ per model", report.SectionAutomatic,
+		"Per set and model, over the model's responses on the questions with an expert-written reference: corpus BLEU (sacrebleu 2.6.0 corpus_bleu, tokenizer "+ts.corpBLEU.Tokenize+" for language "+ts.lang.Code+"), corpus chrF (chrF2) and chrF++ (word order 2) — statistics summed over the responses, then one score, as MT evaluation reports a system — with 95 % paired bootstrap intervals over questions (the same draws for every model; the summed statistics are resampled, not the texts), and the mean of the sentence BLEU and chrF for contrast. Models in the order of the report's primary metric. Scores 0–100.",
+		col("set", report.Text, "all = every question with a reference; otherwise a value of the questions' set tag"),
+		col("model", report.Text, "model"),
+		col("n", report.Int, "responses (segments) in the corpus"),
+		col("corpus_bleu", report.Float, "corpus BLEU, 0–100"),
+		col("corpus_bleu_lo", report.Float, "corpus BLEU, lower end of the 95 % bootstrap interval"),
+		col("corpus_bleu_hi", report.Float, "corpus BLEU, upper end of the 95 % bootstrap interval"),
+		col("corpus_chrf", report.Float, "corpus chrF (chrF2), 0–100"),
+		col("corpus_chrf_lo", report.Float, "corpus chrF, lower end"),
+		col("corpus_chrf_hi", report.Float, "corpus chrF, upper end"),
+		col("corpus_chrf_pp", report.Float, "corpus chrF++ (word order 2), 0–100"),
+		col("corpus_chrf_pp_lo", report.Float, "corpus chrF++, lower end"),
+		col("corpus_chrf_pp_hi", report.Float, "corpus chrF++, upper end"),
+		col("mean_sentence_bleu", report.Float, "mean of the responses' sentence BLEU (not a corpus figure)"),
+		col("mean_sentence_chrf", report.Float, "mean of the responses' sentence chrF"),
+		col("bleu_signature", report.Text, "sacrebleu's signature of the corpus BLEU"),
+		col("chrf_signature", report.Text, "sacrebleu's signature of the corpus chrF"),
+		col("chrf_pp_signature", report.Text, "sacrebleu's signature of the corpus chrF++"))
+	nM := p.nM()
+	out := map[int]corpusFig{}
+	for _, set := range a.corpusSets(scores) {
+		if a.ctx.Err() != nil {
+			return out
+		}
+		// vals[c][m]: the statistics of model m's response to the set's
+		// c-th question, with a segment count in front; zero when absent.
+		const d = segDims + 1
+		vals := make([]int32, len(set.jobs)*nM*d)
+		sum := make([]int64, nM*d)
+		sb, sc := make([]float64, nM), make([]float64, nM)
+		for c, i := range set.jobs {
+			for k := range scores[i] {
+				s := &scores[i][k]
+				v := vals[(c*nM+s.m)*d:]
+				v[0] = 1
+				copy(v[1:d], s.seg[:])
+				for x := 0; x < d; x++ {
+					sum[s.m*d+x] += int64(v[x])
+				}
+				sb[s.m] += s.bleu
+				sc[s.m] += s.chrf
+			}
+		}
+		var models []int
+		point := make([]corpusFig, nM)
+		for m := 0; m < nM; m++ {
+			if sum[m*d] > 0 {
+				models = append(models, m)
+				b, c, cpp := corpusScores(sum[m*d+1:(m+1)*d], ts.corpBLEU)
+				point[m] = corpusFig{b, c, cpp}
+			}
+		}
+		reps := a.corpusBootstrap(len(set.jobs), nM, vals, ts.corpBLEU)
+		for _, m := range a.primaryOrder(models, func(m int) float64 { return point[m].bleu }) {
+			n := sum[m*d]
+			blo, bhi := a.interval(reps, 3*m)
+			clo, chi := a.interval(reps, 3*m+1)
+			plo, phi := a.interval(reps, 3*m+2)
+			f := point[m]
+			addRow(t, set.name, p.s.Models[m].Name, n, f.bleu, blo, bhi, f.chrf, clo, chi, f.chrfPP, plo, phi,
+				sb[m]/float64(n), sc[m]/float64(n), bleuSig, chrfSig, chrfPPSig)
+			if set.name == setAll {
+				out[m] = f
+			}
+		}
+	}
+	a.addTable(t)
+	return out
+}
+
+// corpusBootstrap resamples the questions of vals (nQ × nM × (segDims+1)
+// statistics) Options.Bootstrap times with the same draws for every model
+// and returns per replicate, for model m, corpus BLEU, chrF and chrF++ in
+// columns 3m, 3m+1, 3m+2 (NaN for a model without a drawn response); nil
+// without replicates.
+func (a *run) corpusBootstrap(nQ, nM int, vals []int32, bleu textsim.BLEUOptions) [][]float64 {
+	if a.opt.Bootstrap <= 0 || nQ == 0 || a.ctx.Err() != nil {
+		return nil
+	}
+	const d = segDims + 1
+	row := nM * d
+	reps, err := stats.ClusterBootstrapCountBlocks(a.ctx, nQ, a.opt.Bootstrap, a.opt.Seed, 3*nM, 0, func() stats.CountBlockStat {
+		var acc []int64
+		return func(cnt []int32, out [][]float64) {
+			nb := len(out)
+			if cap(acc) < nb*row {
+				acc = make([]int64, nb*row)
+			}
+			acc = acc[:nb*row]
+			clear(acc)
+			for c := 0; c < nQ; c++ {
+				v := vals[c*row : (c+1)*row]
+				for b, w := range cnt[c*nb : (c+1)*nb] {
+					if w == 0 {
+						continue
+					}
+					ac := acc[b*row : (b+1)*row]
+					w := int64(w)
+					for x, y := range v {
+						ac[x] += w * int64(y)
+					}
+				}
+			}
+			for b := range out {
+				for m := 0; m < nM; m++ {
+					s := acc[b*row+m*d : b*row+(m+1)*d]
+					if s[0] == 0 {
+						continue // NaN: no response of the model drawn
+					}
+					out[b][3*m], out[b][3*m+1], out[b][3*m+2] = corpusScores(s[1:], bleu)
+				}
+			}
+		}
+	})
+	if err != nil {
+		return nil // cancelled: Analyze returns the error
+	}
+	return reps
+}

@@ -1,0 +1,164 @@
+package analysis
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/metrics/textsim"
+)
+
+// corpusVec is a corpus line of metrics/textsim/testdata/corpus_vectors.jsonl,
+// produced by the real sacrebleu 2.6.0 (gen_corpus_vectors.py there).
+type corpusVec struct {
+	Kind string     `json:"kind"`
+	Name string     `json:"name"`
+	Hyps []string   `json:"hyps"`
+	Refs [][]string `json:"refs"`
+	BLEU map[string]struct {
+		Score     float64 `json:"score"`
+		Signature string  `json:"signature"`
+	} `json:"bleu"`
+	CHRF struct {
+		Score     float64 `json:"score"`
+		Signature string  `json:"signature"`
+	} `json:"chrf"`
+	CHRFPP struct {
+		Score     float64 `json:"score"`
+		Signature string  `json:"signature"`
+	} `json:"chrfpp"`
+}
+
+func loadCorpusVec(t *testing.T) map[string]corpusVec {
+	t.Helper()
+	f, err := os.Open("../textsim/testdata/corpus_vectors.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]corpusVec{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var k struct {
+			Kind string `json:"kind"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &k); err != nil {
+			t.Fatal(err)
+		}
+		if k.Kind != "corpus" {
+			continue
+		}
+		var v corpusVec
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			t.Fatal(err)
+		}
+		out[v.Name] = v
+	}
+	return out
+}
+
+// corpusStudy: the vectors' questions (one reference each), model A
+// answering with hypsA and B with hypsB; one human grading per response.
+func corpusStudy(t *testing.T, refs, hypsA, hypsB []string) *Study {
+	t.Helper()
+	var qs []Question
+	var lines []string
+	for i := range refs {
+		id := fmt.Sprintf("q%02d", i)
+		qs = append(qs, Question{ID: id, Domain: "D", GateScore: math.NaN()})
+		lines = append(lines, "e1 . "+id+" A 4,4 . 1", "e1 . "+id+" B 3,3 . 2")
+	}
+	s := buildStudy(t, []string{"A", "B"}, qs, []string{"HE", "A", "B"}, lines)
+	for i, r := range refs {
+		id := qs[i].ID
+		s.References = append(s.References, Reference{QuestionID: id, ID: "r" + id, Author: "x", Text: r})
+		s.Responses = append(s.Responses,
+			Response{QuestionID: id, Model: "A", Text: hypsA[i], CostUSD: math.NaN(), InputTokens: -1, OutputTokens: -1},
+			Response{QuestionID: id, Model: "B", Text: hypsB[i], CostUSD: math.NaN(), InputTokens: -1, OutputTokens: -1})
+	}
+	return s
+}
+
+// TestCorpusMetricsVectors: corpus_metrics equals sacrebleu's corpus BLEU
+// (tokenizer chosen by the detected language), chrF and chrF++ on the
+// German and Chinese samples, to 1e-9, with sacrebleu's signatures; and the
+// bootstrap interval equals one computed independently by re-tokenising
+// the resampled texts (textsim.CorpusBLEU / CorpusCHRF, themselves checked
+// against sacrebleu) with the same draws.
+func TestCorpusMetricsVectors(t *testing.T) {
+	vec := loadCorpusVec(t)
+	for _, c := range []struct {
+		a, b, tok, lang string
+	}{
+		{"chinese-a", "chinese-b", "zh", "zh"},
+		{"german-b", "german-b", "13a", "de"},
+	} {
+		va, vb := vec[c.a], vec[c.b]
+		refs := vb.Refs[0]
+		s := corpusStudy(t, refs, va.Hyps, vb.Hyps)
+		const reps = 60
+		r := analyze(t, s, func(o *Options) { o.Bootstrap = reps })
+		for _, m := range []struct {
+			model string
+			v     corpusVec
+			hyps  []string
+		}{{"A", va, va.Hyps}, {"B", vb, vb.Hyps}} {
+			row := rowWhere(t, r, "corpus_metrics", "set", "all", "model", m.model)
+			near := func(what string, got any, want float64) {
+				t.Helper()
+				g, ok := got.(float64)
+				if !ok || math.Abs(g-want) > 1e-9 {
+					t.Errorf("%s %s %s = %v, want %.17g", c.a, m.model, what, got, want)
+				}
+			}
+			near("corpus_bleu", row["corpus_bleu"], m.v.BLEU[c.tok].Score)
+			near("corpus_chrf", row["corpus_chrf"], m.v.CHRF.Score)
+			near("corpus_chrf_pp", row["corpus_chrf_pp"], m.v.CHRFPP.Score)
+			for col, want := range map[string]string{"bleu_signature": m.v.BLEU[c.tok].Signature,
+				"chrf_signature": m.v.CHRF.Signature, "chrf_pp_signature": m.v.CHRFPP.Signature} {
+				if row[col] != want {
+					t.Errorf("%s %s %s = %v, want %q", c.a, m.model, col, row[col], want)
+				}
+			}
+			checkInt(t, "n", row["n"], int64(len(refs)))
+			// Independent bootstrap: the same draws, texts re-tokenised.
+			bleu := textsim.DefaultCorpusBLEUOptions
+			bleu.Tokenize = c.tok
+			var rows [][]float64
+			for rep := 0; rep < reps; rep++ {
+				idx := stats.ResampleIndices(len(refs), stats.NewRand(1, rep))
+				var h, rf []string
+				for _, i := range idx {
+					h, rf = append(h, m.hyps[i]), append(rf, refs[i])
+				}
+				b, err := textsim.CorpusBLEU(h, [][]string{rf}, bleu)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cf, _, _ := textsim.CorpusCHRF(h, [][]string{rf}, textsim.CHRFOptions{})
+				cp, _, _ := textsim.CorpusCHRF(h, [][]string{rf}, textsim.CHRFOptions{WordOrder: 2})
+				rows = append(rows, []float64{b.Score, cf, cp})
+			}
+			for j, name := range []string{"corpus_bleu", "corpus_chrf", "corpus_chrf_pp"} {
+				lo, hi := stats.PercentileInterval(rows, j, 0.95)
+				near(name+"_lo", row[name+"_lo"], lo)
+				near(name+"_hi", row[name+"_hi"], hi)
+			}
+		}
+		found := false
+		for _, n := range r.Notes {
+			if n.Table == "text_metrics" && strings.HasPrefix(n.Reason, "language "+c.lang+" (detected") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: text_metrics notes %+v do not state the detected language %s", c.a, r.Notes, c.lang)
+		}
+	}
+}
