@@ -137,6 +137,10 @@ func (a *run) primaryOrder(models []int, fallback func(m int) float64) []int {
 	return out
 }
 
+// corpusMetricsOff leaves corpus_metrics out (Table 7's corpus columns
+// NaN); only BenchmarkTextStage40k sets it, to measure what the table adds.
+var corpusMetricsOff = false
+
 // corpusFig are one model's corpus figures on set all, for Table 7.
 type corpusFig struct{ bleu, chrf, chrfPP float64 }
 
@@ -149,6 +153,9 @@ type corpusFig struct{ bleu, chrf, chrfPP float64 }
 // texts. It returns the figures of set all by model.
 func (a *run) corpusMetrics(scores [][]textScore, refs [][]string, ts textSetup) map[int]corpusFig {
 	p := a.p
+	if corpusMetricsOff {
+		return nil
+	}
 	nrefs := -2 // references per question: -2 none seen, -1 varying
 	for _, qs := range scores {
 		if len(qs) == 0 {
