@@ -240,46 +240,188 @@ func (a *run) corpusMetrics(scores [][]textScore, refs [][]string, ts textSetup)
 	return out
 }
 
+// Compact statistics of a "regular" segment: one whose full statistics
+// follow from 19 numbers, because every n-gram total is its length minus
+// n−1 (hypothesis of at least 4 BLEU tokens, 6 characters and 2 words;
+// reference of at least 6 characters and 2 words; chrF++ picking the same
+// reference as chrF). Summed over segments the totals are the summed
+// lengths minus n−1 times the number of segments (cOne), so a replicate
+// sums 19 numbers per response instead of 53. Whether a segment is regular
+// is checked by expanding its compact form and comparing, not assumed.
+const (
+	cOne   = 0
+	cSys   = 1  // BLEU sys_len
+	cRef   = 2  // BLEU ref_len
+	cCor   = 3  // BLEU correct[4]
+	cLh    = 7  // chrF hypothesis characters
+	cLr    = 8  // chrF reference characters
+	cMatch = 9  // chrF matches, orders 1–6
+	cWh    = 15 // chrF++ hypothesis words
+	cWr    = 16 // chrF++ reference words
+	cWM    = 17 // chrF++ word matches, orders 1–2
+	cDims  = 19
+	cWords = (cDims + 1) / 2 // two 32-bit lanes per uint64
+)
+
+// compactSeg returns the compact form of s (meaningful when regular).
+func compactSeg(s *segStats) (c [cDims]int64) {
+	c[cOne], c[cSys], c[cRef] = 1, int64(s[0]), int64(s[1])
+	for n := range 4 {
+		c[cCor+n] = int64(s[2+n])
+	}
+	c[cLh], c[cLr] = int64(s[segCHRF]), int64(s[segCHRF+1])
+	for n := range 6 {
+		c[cMatch+n] = int64(s[segCHRF+3*n+2])
+	}
+	c[cWh], c[cWr] = int64(s[segCHRFPP+18]), int64(s[segCHRFPP+19])
+	c[cWM], c[cWM+1] = int64(s[segCHRFPP+20]), int64(s[segCHRFPP+23])
+	return c
+}
+
+// expandSeg turns summed compact statistics back into summed full ones.
+func expandSeg(c []int64, full []int64) {
+	one := c[cOne]
+	full[0], full[1] = c[cSys], c[cRef]
+	for n := range 4 {
+		full[2+n] = c[cCor+n]
+		full[6+n] = c[cSys] - int64(n)*one
+	}
+	for n := range 6 {
+		k := int64(n) * one
+		full[segCHRF+3*n], full[segCHRF+3*n+1], full[segCHRF+3*n+2] = c[cLh]-k, c[cLr]-k, c[cMatch+n]
+		copy(full[segCHRFPP+3*n:segCHRFPP+3*n+3], full[segCHRF+3*n:segCHRF+3*n+3])
+	}
+	for k := range 2 {
+		o := int64(k) * one
+		full[segCHRFPP+18+3*k], full[segCHRFPP+19+3*k], full[segCHRFPP+20+3*k] = c[cWh]-o, c[cWr]-o, c[cWM+k]
+	}
+}
+
+// regularSeg reports whether s equals the expansion of its compact form.
+func regularSeg(s *segStats) bool {
+	c := compactSeg(s)
+	var full [segDims]int64
+	expandSeg(c[:], full[:])
+	for i, v := range s {
+		if int64(v) != full[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// irregularSeg is a segment that is summed with its full statistics.
+type irregularSeg struct {
+	c, m int
+	v    [segDims]int64
+}
+
 // corpusBootstrap resamples the questions of vals (nQ × nM × (segDims+1)
-// statistics) Options.Bootstrap times with the same draws for every model
-// and returns per replicate, for model m, corpus BLEU, chrF and chrF++ in
-// columns 3m, 3m+1, 3m+2 (NaN for a model without a drawn response); nil
-// without replicates.
+// statistics, a segment count first) Options.Bootstrap times with the same
+// draws for every model and returns per replicate, for model m, corpus
+// BLEU, chrF and chrF++ in columns 3m, 3m+1, 3m+2 (NaN for a model without
+// a drawn response); nil without replicates. Regular segments are summed in
+// compact form, two 32-bit lanes per uint64 (exact: no lane can exceed
+// nQ times its largest value, checked below 2^32), the others in full.
 func (a *run) corpusBootstrap(nQ, nM int, vals []int32, bleu textsim.BLEUOptions) [][]float64 {
 	if a.opt.Bootstrap <= 0 || nQ == 0 || a.ctx.Err() != nil {
 		return nil
 	}
 	const d = segDims + 1
-	row := nM * d
+	row := nM * cWords
+	packed := make([]uint64, nQ*row)
+	var irr []irregularSeg
+	var maxV int64
+	for c := 0; c < nQ; c++ {
+		for m := 0; m < nM; m++ {
+			v := vals[(c*nM+m)*d:]
+			if v[0] == 0 {
+				continue
+			}
+			seg := (*segStats)(v[1:d])
+			if !regularSeg(seg) {
+				is := irregularSeg{c: c, m: m}
+				for i, x := range seg {
+					is.v[i] = int64(x)
+				}
+				irr = append(irr, is)
+				continue
+			}
+			cs := compactSeg(seg)
+			for i, x := range cs {
+				maxV = max(maxV, x)
+				packed[c*row+m*cWords+i/2] |= uint64(x) << (32 * (i % 2))
+			}
+		}
+	}
+	if int64(nQ)*maxV >= 1<<32 {
+		// Lanes could overflow: sum every segment in full.
+		clear(packed)
+		irr = irr[:0]
+		for c := 0; c < nQ; c++ {
+			for m := 0; m < nM; m++ {
+				if v := vals[(c*nM+m)*d:]; v[0] != 0 {
+					is := irregularSeg{c: c, m: m}
+					for i, x := range v[1:d] {
+						is.v[i] = int64(x)
+					}
+					irr = append(irr, is)
+				}
+			}
+		}
+	}
 	reps, err := stats.ClusterBootstrapCountBlocks(a.ctx, nQ, a.opt.Bootstrap, a.opt.Seed, 3*nM, 0, func() stats.CountBlockStat {
-		var acc []int64
+		var acc []uint64
+		var accIrr []int64 // [b][m][segDims+1]: segment count, then the statistics
+		var comp [cDims]int64
+		var full [segDims]int64
 		return func(cnt []int32, out [][]float64) {
 			nb := len(out)
 			if cap(acc) < nb*row {
-				acc = make([]int64, nb*row)
+				acc = make([]uint64, nb*row)
+				accIrr = make([]int64, nb*nM*d)
 			}
-			acc = acc[:nb*row]
+			acc, accIrr = acc[:nb*row], accIrr[:nb*nM*d]
 			clear(acc)
+			clear(accIrr)
 			for c := 0; c < nQ; c++ {
-				v := vals[c*row : (c+1)*row]
+				v := packed[c*row : (c+1)*row]
 				for b, w := range cnt[c*nb : (c+1)*nb] {
 					if w == 0 {
 						continue
 					}
-					ac := acc[b*row : (b+1)*row]
-					w := int64(w)
-					for x, y := range v {
-						ac[x] += w * int64(y)
+					addPacked(acc[b*row:(b+1)*row], v, uint64(w))
+				}
+			}
+			for k := range irr {
+				is := &irr[k]
+				for b := 0; b < nb; b++ {
+					w := int64(cnt[is.c*nb+b])
+					if w == 0 {
+						continue
+					}
+					ai := accIrr[(b*nM+is.m)*d:]
+					ai[0] += w
+					for i, x := range is.v {
+						ai[1+i] += w * x
 					}
 				}
 			}
 			for b := range out {
 				for m := 0; m < nM; m++ {
-					s := acc[b*row+m*d : b*row+(m+1)*d]
-					if s[0] == 0 {
+					ac := acc[b*row+m*cWords : b*row+(m+1)*cWords]
+					for i := range comp {
+						comp[i] = int64(ac[i/2] >> (32 * (i % 2)) & 0xffffffff)
+					}
+					expandSeg(comp[:], full[:])
+					ai := accIrr[(b*nM+m)*d : (b*nM+m+1)*d]
+					if comp[cOne]+ai[0] == 0 {
 						continue // NaN: no response of the model drawn
 					}
-					out[b][3*m], out[b][3*m+1], out[b][3*m+2] = corpusScores(s[1:], bleu)
+					for i := range full {
+						full[i] += ai[1+i]
+					}
+					out[b][3*m], out[b][3*m+1], out[b][3*m+2] = corpusScores(full[:], bleu)
 				}
 			}
 		}
@@ -288,4 +430,26 @@ func (a *run) corpusBootstrap(nQ, nM int, vals []int32, bleu textsim.BLEUOptions
 		return nil // cancelled: Analyze returns the error
 	}
 	return reps
+}
+
+// addPacked is written out for cWords = 10.
+var _ = [1]struct{}{}[cWords-10]
+
+// addPacked adds w times each model's packed statistics v to ac, in steps
+// of one model's cWords words (unrolled: this loop is the bootstrap's cost).
+func addPacked(ac, v []uint64, w uint64) {
+	for len(v) >= cWords && len(ac) >= cWords {
+		a, x := (*[cWords]uint64)(ac), (*[cWords]uint64)(v)
+		a[0] += w * x[0]
+		a[1] += w * x[1]
+		a[2] += w * x[2]
+		a[3] += w * x[3]
+		a[4] += w * x[4]
+		a[5] += w * x[5]
+		a[6] += w * x[6]
+		a[7] += w * x[7]
+		a[8] += w * x[8]
+		a[9] += w * x[9]
+		ac, v = ac[cWords:], v[cWords:]
+	}
 }

@@ -93,6 +93,7 @@ func corpusStudy(t *testing.T, refs, hypsA, hypsB []string) *Study {
 // against sacrebleu) with the same draws.
 func TestCorpusMetricsVectors(t *testing.T) {
 	vec := loadCorpusVec(t)
+	nReg, nIrr := 0, 0
 	for _, c := range []struct {
 		a, b, tok, lang string
 	}{
@@ -127,6 +128,15 @@ func TestCorpusMetricsVectors(t *testing.T) {
 				}
 			}
 			checkInt(t, "n", row["n"], int64(len(refs)))
+			// Both bootstrap paths are exercised: compact (regular) and
+			// full (short) segments.
+			for i := range refs {
+				if regularSeg(segOf(t, m.hyps[i], refs[i], c.tok)) {
+					nReg++
+				} else {
+					nIrr++
+				}
+			}
 			// Independent bootstrap: the same draws, texts re-tokenised.
 			bleu := textsim.DefaultCorpusBLEUOptions
 			bleu.Tokenize = c.tok
@@ -161,4 +171,17 @@ func TestCorpusMetricsVectors(t *testing.T) {
 			t.Errorf("%s: text_metrics notes %+v do not state the detected language %s", c.a, r.Notes, c.lang)
 		}
 	}
+	if nReg == 0 || nIrr == 0 {
+		t.Errorf("%d regular and %d irregular segments, want some of each", nReg, nIrr)
+	}
+}
+
+// segOf is the statistics the analysis keeps for one response.
+func segOf(t *testing.T, hyp, ref, tok string) *segStats {
+	t.Helper()
+	opt := textsim.DefaultBLEUOptions
+	opt.Tokenize = tok
+	c0, c2 := textsim.NewCHRFScorer([]string{ref}, textsim.CHRFOptions{WordOrder: 2}).StatsPair(hyp)
+	s := packSeg(textsim.NewBLEUScorer([]string{ref}, opt).Stats(hyp), c0, c2)
+	return &s
 }
