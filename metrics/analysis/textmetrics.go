@@ -277,7 +277,7 @@ func (a *run) textMetricsTable(scores [][]textScore, ts textSetup) {
 		rouge = "ROUGE F1 (best reference) on Unicode words, each Chinese or Japanese character a word, with no stemmer since the texts are not English (language " + ts.lang.Code + "; rouge-score's tokenizer keeps only a–z and 0–9), so the stemmed and _nostem columns agree"
 	}
 	t := newTable("text_metrics", "Automatic text metrics per response", report.SectionAutomatic,
-		"Sentence BLEU (sacrebleu 2.6.0 sentence_bleu, tokenizer "+ts.sentBLEU.Tokenize+", 0–100, all references), sentence chrF (sacrebleu sentence_chrf, 0–100, best reference) and "+rouge+", of every model response on a question with an expert-written reference; the human label is left out.",
+		"Sentence BLEU (sacrebleu 2.6.0 sentence_bleu, tokenizer "+ts.sentBLEU.Tokenize+", 0–100, all references), sentence chrF (sacrebleu sentence_chrf, 0–100, best reference) and "+rouge+", of every model response on a question with an expert-written reference; the human label is left out. The site shows every row, page by page; the per-model figures are in corpus_metrics.",
 		col("question_id", report.Text, "question"),
 		col("model", report.Text, "model"),
 		col("bleu", report.Float, "sentence BLEU, 0–100"),
@@ -298,6 +298,7 @@ func (a *run) textMetricsTable(scores [][]textScore, ts textSetup) {
 				s.raw.Rouge1.F1, s.raw.Rouge2.F1, s.raw.RougeL.F1, s.raw.RougeLsum.F1, s.humanRub)
 		}
 	}
+	t.Paged = true // one row per response: every row on the site, page by page
 	a.addTable(t)
 }
 
