@@ -735,8 +735,6 @@ func domID(prefix, s string, used map[string]bool) string {
 	return uniqueName(prefix+safeName(s), used)
 }
 
-// tableView lays a table out for a page. A column X that has X_lo and X_hi
-// beside it is shown as "X [lo, hi]" in one cell.
 // pagedFile is the file of page k (≥ 2) of paged table t on the section
 // page file: "automatic.html" → "automatic-text_metrics-2.html"; page 1
 // is file itself.
@@ -756,8 +754,10 @@ func (b *builder) tablePages(t *report.Table) int {
 	return (len(t.Rows) + b.opt.MaxTableRows - 1) / b.opt.MaxTableRows
 }
 
-// tablePage is tableView for page k of t (rows (k−1)·cap … k·cap−1) on the
-// section page file (needed for the links when t has several pages).
+// tablePage lays page k of table t out (rows (k−1)·cap … k·cap−1; page 1
+// is every table's first rows) for the section page file, which the links
+// of a paged table need. A column X that has X_lo and X_hi beside it is
+// shown as "X [lo, hi]" in one cell.
 func (b *builder) tablePage(t *report.Table, ids map[string]bool, k int, file string) tableView {
 	tv := tableView{
 		DOMID: domID("table-", t.Name, ids), Title: t.Title, Doc: t.Doc,
