@@ -260,7 +260,6 @@ const (
 	cWr    = 16 // chrF++ reference words
 	cWM    = 17 // chrF++ word matches, orders 1–2
 	cDims  = 19
-	cWords = (cDims + 1) / 2 // two 32-bit lanes per uint64
 )
 
 // compactSeg returns the compact form of s (meaningful when regular).
@@ -316,22 +315,109 @@ type irregularSeg struct {
 	v    [segDims]int64
 }
 
+// lanePack packs the compact statistics of a response into 64-bit words
+// of lanes lanes each (4 × 16, 3 × 21 or 2 × 32 bits), so that one multiply
+// and add sums lanes numbers. A lane sum must stay below limit: each
+// replicate's running bound (its drawn weights times the largest value
+// maxV) is checked before a question is added, and the lanes are emptied
+// into int64 sums first when the bound would pass it; a single draw whose
+// weight alone could pass it is added to the int64 sums directly. Exact for
+// any data.
+type lanePack struct {
+	lanes, width int
+	words        int // words per response: ceil(cDims / lanes)
+	mask, limit  uint64
+	maxV         uint64
+}
+
+// newLanePack picks the most lanes that hold 16 draws of maxV; ok is false
+// when not even 32-bit lanes do.
+func newLanePack(maxV int64) (lanePack, bool) {
+	for _, l := range []int{4, 3, 2} {
+		w := 64 / l
+		mask := uint64(1)<<w - 1
+		if uint64(maxV)*16 <= mask {
+			return lanePack{lanes: l, width: w, words: (cDims + l - 1) / l, mask: mask, limit: mask, maxV: uint64(maxV)}, true
+		}
+	}
+	return lanePack{}, false
+}
+
+// pack writes compact statistics c into dst (lp.words words, zero).
+func (lp *lanePack) pack(dst []uint64, c *[cDims]int64) {
+	for i, x := range c {
+		dst[i/lp.lanes] |= uint64(x) << (lp.width * (i % lp.lanes))
+	}
+}
+
+// unpackAdd adds w times the lanes of src (one response's lp.words words)
+// to dst (cDims sums).
+func (lp *lanePack) unpackAdd(dst []int64, src []uint64, w int64) {
+	for i := range cDims {
+		dst[i] += w * int64(src[i/lp.lanes]>>(lp.width*(i%lp.lanes))&lp.mask)
+	}
+}
+
+// sumBlock sums, for each replicate b of a block of nb, the packed
+// statistics of nQ questions × nM models weighted by cnt[c·nb+b] into wide
+// ([b][m][cDims] int64, added to); acc (nb·nM·words) and bound (nb) are
+// scratch.
+func (lp *lanePack) sumBlock(packed []uint64, nQ, nM int, cnt []int32, nb int, acc []uint64, bound []uint64, wide []int64) {
+	row := nM * lp.words
+	clear(acc)
+	clear(bound)
+	flush := func(b int) {
+		ac := acc[b*row : (b+1)*row]
+		for m := 0; m < nM; m++ {
+			lp.unpackAdd(wide[(b*nM+m)*cDims:(b*nM+m+1)*cDims], ac[m*lp.words:(m+1)*lp.words], 1)
+		}
+		clear(ac)
+		bound[b] = 0
+	}
+	for c := 0; c < nQ; c++ {
+		v := packed[c*row : (c+1)*row]
+		for b, w := range cnt[c*nb : (c+1)*nb] {
+			if w == 0 {
+				continue
+			}
+			add := uint64(w) * lp.maxV
+			if bound[b]+add > lp.limit {
+				flush(b)
+				if add > lp.limit { // this draw alone could overflow a lane
+					for m := 0; m < nM; m++ {
+						lp.unpackAdd(wide[(b*nM+m)*cDims:(b*nM+m+1)*cDims], v[m*lp.words:(m+1)*lp.words], int64(w))
+					}
+					continue
+				}
+			}
+			bound[b] += add
+			ac := acc[b*row : (b+1)*row]
+			ac = ac[:len(v)]
+			uw := uint64(w)
+			for i, x := range v {
+				ac[i] += uw * x
+			}
+		}
+	}
+	for b := 0; b < nb; b++ {
+		flush(b)
+	}
+}
+
 // corpusBootstrap resamples the questions of vals (nQ × nM × (segDims+1)
 // statistics, a segment count first) Options.Bootstrap times with the same
 // draws for every model and returns per replicate, for model m, corpus
 // BLEU, chrF and chrF++ in columns 3m, 3m+1, 3m+2 (NaN for a model without
 // a drawn response); nil without replicates. Regular segments are summed in
-// compact form, two 32-bit lanes per uint64 (exact: no lane can exceed
-// nQ times its largest value, checked below 2^32), the others in full.
+// compact form in packed lanes (lanePack), the others in full.
 func (a *run) corpusBootstrap(nQ, nM int, vals []int32, bleu textsim.BLEUOptions) [][]float64 {
 	if a.opt.Bootstrap <= 0 || nQ == 0 || a.ctx.Err() != nil {
 		return nil
 	}
 	const d = segDims + 1
-	row := nM * cWords
-	packed := make([]uint64, nQ*row)
 	var irr []irregularSeg
 	var maxV int64
+	regular := make([]bool, nQ*nM)
 	for c := 0; c < nQ; c++ {
 		for m := 0; m < nM; m++ {
 			v := vals[(c*nM+m)*d:]
@@ -339,30 +425,29 @@ func (a *run) corpusBootstrap(nQ, nM int, vals []int32, bleu textsim.BLEUOptions
 				continue
 			}
 			seg := (*segStats)(v[1:d])
-			if !regularSeg(seg) {
-				is := irregularSeg{c: c, m: m}
-				for i, x := range seg {
-					is.v[i] = int64(x)
+			if regularSeg(seg) {
+				regular[c*nM+m] = true
+				for _, x := range compactSeg(seg) {
+					maxV = max(maxV, x)
 				}
-				irr = append(irr, is)
 				continue
 			}
-			cs := compactSeg(seg)
-			for i, x := range cs {
-				maxV = max(maxV, x)
-				packed[c*row+m*cWords+i/2] |= uint64(x) << (32 * (i % 2))
+			is := irregularSeg{c: c, m: m}
+			for i, x := range seg {
+				is.v[i] = int64(x)
 			}
+			irr = append(irr, is)
 		}
 	}
-	if int64(nQ)*maxV >= 1<<32 {
-		// Lanes could overflow: sum every segment in full.
-		clear(packed)
-		irr = irr[:0]
+	lp, ok := newLanePack(maxV)
+	if !ok { // values too large for lanes: sum every segment in full
+		lp, _ = newLanePack(0)
 		for c := 0; c < nQ; c++ {
 			for m := 0; m < nM; m++ {
-				if v := vals[(c*nM+m)*d:]; v[0] != 0 {
+				if regular[c*nM+m] {
+					regular[c*nM+m] = false
 					is := irregularSeg{c: c, m: m}
-					for i, x := range v[1:d] {
+					for i, x := range vals[(c*nM+m)*d+1 : (c*nM+m+1)*d] {
 						is.v[i] = int64(x)
 					}
 					irr = append(irr, is)
@@ -370,29 +455,31 @@ func (a *run) corpusBootstrap(nQ, nM int, vals []int32, bleu textsim.BLEUOptions
 			}
 		}
 	}
+	row := nM * lp.words
+	packed := make([]uint64, nQ*row)
+	for c := 0; c < nQ; c++ {
+		for m := 0; m < nM; m++ {
+			if regular[c*nM+m] {
+				cs := compactSeg((*segStats)(vals[(c*nM+m)*d+1 : (c*nM+m+1)*d]))
+				lp.pack(packed[c*row+m*lp.words:], &cs)
+			}
+		}
+	}
 	reps, err := stats.ClusterBootstrapCountBlocks(a.ctx, nQ, a.opt.Bootstrap, a.opt.Seed, 3*nM, 0, func() stats.CountBlockStat {
-		var acc []uint64
+		var acc, bound []uint64
+		var wide []int64
 		var accIrr []int64 // [b][m][segDims+1]: segment count, then the statistics
-		var comp [cDims]int64
 		var full [segDims]int64
 		return func(cnt []int32, out [][]float64) {
 			nb := len(out)
 			if cap(acc) < nb*row {
-				acc = make([]uint64, nb*row)
-				accIrr = make([]int64, nb*nM*d)
+				acc, bound = make([]uint64, nb*row), make([]uint64, nb)
+				wide, accIrr = make([]int64, nb*nM*cDims), make([]int64, nb*nM*d)
 			}
-			acc, accIrr = acc[:nb*row], accIrr[:nb*nM*d]
-			clear(acc)
+			acc, bound, wide, accIrr = acc[:nb*row], bound[:nb], wide[:nb*nM*cDims], accIrr[:nb*nM*d]
+			clear(wide)
 			clear(accIrr)
-			for c := 0; c < nQ; c++ {
-				v := packed[c*row : (c+1)*row]
-				for b, w := range cnt[c*nb : (c+1)*nb] {
-					if w == 0 {
-						continue
-					}
-					addPacked(acc[b*row:(b+1)*row], v, uint64(w))
-				}
-			}
+			lp.sumBlock(packed, nQ, nM, cnt, nb, acc, bound, wide)
 			for k := range irr {
 				is := &irr[k]
 				for b := 0; b < nb; b++ {
@@ -409,11 +496,8 @@ func (a *run) corpusBootstrap(nQ, nM int, vals []int32, bleu textsim.BLEUOptions
 			}
 			for b := range out {
 				for m := 0; m < nM; m++ {
-					ac := acc[b*row+m*cWords : b*row+(m+1)*cWords]
-					for i := range comp {
-						comp[i] = int64(ac[i/2] >> (32 * (i % 2)) & 0xffffffff)
-					}
-					expandSeg(comp[:], full[:])
+					comp := wide[(b*nM+m)*cDims : (b*nM+m+1)*cDims]
+					expandSeg(comp, full[:])
 					ai := accIrr[(b*nM+m)*d : (b*nM+m+1)*d]
 					if comp[cOne]+ai[0] == 0 {
 						continue // NaN: no response of the model drawn
@@ -430,26 +514,4 @@ func (a *run) corpusBootstrap(nQ, nM int, vals []int32, bleu textsim.BLEUOptions
 		return nil // cancelled: Analyze returns the error
 	}
 	return reps
-}
-
-// addPacked is written out for cWords = 10.
-var _ = [1]struct{}{}[cWords-10]
-
-// addPacked adds w times each model's packed statistics v to ac, in steps
-// of one model's cWords words (unrolled: this loop is the bootstrap's cost).
-func addPacked(ac, v []uint64, w uint64) {
-	for len(v) >= cWords && len(ac) >= cWords {
-		a, x := (*[cWords]uint64)(ac), (*[cWords]uint64)(v)
-		a[0] += w * x[0]
-		a[1] += w * x[1]
-		a[2] += w * x[2]
-		a[3] += w * x[3]
-		a[4] += w * x[4]
-		a[5] += w * x[5]
-		a[6] += w * x[6]
-		a[7] += w * x[7]
-		a[8] += w * x[8]
-		a[9] += w * x[9]
-		ac, v = ac[cWords:], v[cWords:]
-	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -184,4 +185,63 @@ func segOf(t *testing.T, hyp, ref, tok string) *segStats {
 	c0, c2 := textsim.NewCHRFScorer([]string{ref}, textsim.CHRFOptions{WordOrder: 2}).StatsPair(hyp)
 	s := packSeg(textsim.NewBLEUScorer([]string{ref}, opt).Stats(hyp), c0, c2)
 	return &s
+}
+
+// TestLanePackSums: sumBlock equals plain int64 sums of the weighted
+// compact statistics for every lane width, with lane limits low enough to
+// force the flushes and the direct path of a heavy draw.
+func TestLanePackSums(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const nQ, nM, nb = 57, 3, 7
+	for _, c := range []struct {
+		maxV  int64
+		lanes int
+		limit uint64 // 0: the lanes' own
+	}{
+		{4000, 4, 0}, {100000, 3, 0}, {1 << 27, 2, 0},
+		{4000, 4, 20000}, // flushes every few draws; draws of weight > 5 go direct
+		{3, 4, 0},
+	} {
+		lp, ok := newLanePack(c.maxV)
+		if !ok || lp.lanes != c.lanes {
+			t.Fatalf("newLanePack(%d) = %d lanes, %v; want %d", c.maxV, lp.lanes, ok, c.lanes)
+		}
+		if c.limit != 0 {
+			lp.limit = c.limit
+		}
+		vals := make([][cDims]int64, nQ*nM)
+		packed := make([]uint64, nQ*nM*lp.words)
+		for i := range vals {
+			for k := range vals[i] {
+				vals[i][k] = r.Int64N(c.maxV + 1)
+			}
+			vals[i][0] = c.maxV // the largest value occurs
+			lp.pack(packed[i*lp.words:], &vals[i])
+		}
+		cnt := make([]int32, nQ*nb)
+		for i := range cnt {
+			cnt[i] = int32(r.IntN(4))
+		}
+		cnt[3*nb+2] = 9 // a heavy draw
+		want := make([]int64, nb*nM*cDims)
+		for q := 0; q < nQ; q++ {
+			for b := 0; b < nb; b++ {
+				for m := 0; m < nM; m++ {
+					for k := 0; k < cDims; k++ {
+						want[(b*nM+m)*cDims+k] += int64(cnt[q*nb+b]) * vals[q*nM+m][k]
+					}
+				}
+			}
+		}
+		got := make([]int64, nb*nM*cDims)
+		lp.sumBlock(packed, nQ, nM, cnt, nb, make([]uint64, nb*nM*lp.words), make([]uint64, nb), got)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("maxV %d, %d lanes, limit %d: sum %d = %d, want %d", c.maxV, c.lanes, lp.limit, i, got[i], want[i])
+			}
+		}
+	}
+	if _, ok := newLanePack(1 << 29); ok {
+		t.Error("newLanePack(2^29) accepted lanes that 16 draws would overflow")
+	}
 }
