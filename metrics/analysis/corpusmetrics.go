@@ -194,20 +194,18 @@ func (a *run) corpusMetrics(scores [][]textScore, refs [][]string, ts textSetup)
 		if a.ctx.Err() != nil {
 			return out
 		}
-		// vals[c][m]: the statistics of model m's response to the set's
-		// c-th question, with a segment count in front; zero when absent.
-		const d = segDims + 1
-		vals := make([]int32, len(set.jobs)*nM*d)
-		sum := make([]int64, nM*d)
+		// The set's responses: question position c in the set, model, stats.
+		cells := make([]segCell, 0, len(set.jobs)*nM)
+		sum := make([]int64, nM*(segDims+1)) // per model: segments, then summed statistics
 		sb, sc := make([]float64, nM), make([]float64, nM)
 		for c, i := range set.jobs {
 			for k := range scores[i] {
 				s := &scores[i][k]
-				v := vals[(c*nM+s.m)*d:]
-				v[0] = 1
-				copy(v[1:d], s.seg[:])
-				for x := 0; x < d; x++ {
-					sum[s.m*d+x] += int64(v[x])
+				cells = append(cells, segCell{c: int32(c), m: int32(s.m), s: &s.seg})
+				sm := sum[s.m*(segDims+1):]
+				sm[0]++
+				for x, v := range s.seg {
+					sm[1+x] += int64(v)
 				}
 				sb[s.m] += s.bleu
 				sc[s.m] += s.chrf
@@ -215,6 +213,7 @@ func (a *run) corpusMetrics(scores [][]textScore, refs [][]string, ts textSetup)
 		}
 		var models []int
 		point := make([]corpusFig, nM)
+		const d = segDims + 1
 		for m := 0; m < nM; m++ {
 			if sum[m*d] > 0 {
 				models = append(models, m)
@@ -222,7 +221,7 @@ func (a *run) corpusMetrics(scores [][]textScore, refs [][]string, ts textSetup)
 				point[m] = corpusFig{b, c, cpp}
 			}
 		}
-		reps := a.corpusBootstrap(len(set.jobs), nM, vals, ts.corpBLEU)
+		reps := a.corpusBootstrap(len(set.jobs), nM, cells, ts.corpBLEU)
 		for _, m := range a.primaryOrder(models, func(m int) float64 { return point[m].bleu }) {
 			n := sum[m*d]
 			blo, bhi := a.interval(reps, 3*m)
@@ -404,65 +403,59 @@ func (lp *lanePack) sumBlock(packed []uint64, nQ, nM int, cnt []int32, nb int, a
 	}
 }
 
-// corpusBootstrap resamples the questions of vals (nQ × nM × (segDims+1)
-// statistics, a segment count first) Options.Bootstrap times with the same
-// draws for every model and returns per replicate, for model m, corpus
-// BLEU, chrF and chrF++ in columns 3m, 3m+1, 3m+2 (NaN for a model without
-// a drawn response); nil without replicates. Regular segments are summed in
-// compact form in packed lanes (lanePack), the others in full.
-func (a *run) corpusBootstrap(nQ, nM int, vals []int32, bleu textsim.BLEUOptions) [][]float64 {
+// segCell is one response of a corpus_metrics set: its question's position
+// in the set, its model and its statistics.
+type segCell struct {
+	c, m int32
+	s    *segStats
+}
+
+// corpusBootstrap resamples the nQ questions of a set's responses (cells)
+// Options.Bootstrap times with the same draws for every model and returns
+// per replicate, for model m, corpus BLEU, chrF and chrF++ in columns 3m,
+// 3m+1, 3m+2 (NaN for a model without a drawn response); nil without
+// replicates. Regular segments are summed in compact form in packed lanes
+// (lanePack), the others in full.
+func (a *run) corpusBootstrap(nQ, nM int, cells []segCell, bleu textsim.BLEUOptions) [][]float64 {
 	if a.opt.Bootstrap <= 0 || nQ == 0 || a.ctx.Err() != nil {
 		return nil
 	}
 	const d = segDims + 1
 	var irr []irregularSeg
+	var reg []segCell
 	var maxV int64
-	regular := make([]bool, nQ*nM)
-	for c := 0; c < nQ; c++ {
-		for m := 0; m < nM; m++ {
-			v := vals[(c*nM+m)*d:]
-			if v[0] == 0 {
-				continue
-			}
-			seg := (*segStats)(v[1:d])
-			if regularSeg(seg) {
-				regular[c*nM+m] = true
-				for _, x := range compactSeg(seg) {
-					maxV = max(maxV, x)
-				}
-				continue
-			}
-			is := irregularSeg{c: c, m: m}
-			for i, x := range seg {
-				is.v[i] = int64(x)
-			}
-			irr = append(irr, is)
+	toIrr := func(x segCell) {
+		is := irregularSeg{c: int(x.c), m: int(x.m)}
+		for i, v := range x.s {
+			is.v[i] = int64(v)
+		}
+		irr = append(irr, is)
+	}
+	for _, x := range cells {
+		if !regularSeg(x.s) {
+			toIrr(x)
+			continue
+		}
+		reg = append(reg, x)
+		for _, v := range compactSeg(x.s) {
+			maxV = max(maxV, v)
 		}
 	}
 	lp, ok := newLanePack(maxV)
 	if !ok { // values too large for lanes: sum every segment in full
-		lp, _ = newLanePack(0)
-		for c := 0; c < nQ; c++ {
-			for m := 0; m < nM; m++ {
-				if regular[c*nM+m] {
-					regular[c*nM+m] = false
-					is := irregularSeg{c: c, m: m}
-					for i, x := range vals[(c*nM+m)*d+1 : (c*nM+m+1)*d] {
-						is.v[i] = int64(x)
-					}
-					irr = append(irr, is)
-				}
-			}
+		for _, x := range reg {
+			toIrr(x)
 		}
+		reg = nil
+		lp, _ = newLanePack(0)
 	}
 	row := nM * lp.words
-	packed := make([]uint64, nQ*row)
-	for c := 0; c < nQ; c++ {
-		for m := 0; m < nM; m++ {
-			if regular[c*nM+m] {
-				cs := compactSeg((*segStats)(vals[(c*nM+m)*d+1 : (c*nM+m+1)*d]))
-				lp.pack(packed[c*row+m*lp.words:], &cs)
-			}
+	var packed []uint64
+	if len(reg) > 0 {
+		packed = make([]uint64, nQ*row)
+		for _, x := range reg {
+			cs := compactSeg(x.s)
+			lp.pack(packed[int(x.c)*row+int(x.m)*lp.words:], &cs)
 		}
 	}
 	reps, err := stats.ClusterBootstrapCountBlocks(a.ctx, nQ, a.opt.Bootstrap, a.opt.Seed, 3*nM, 0, func() stats.CountBlockStat {
@@ -479,7 +472,9 @@ func (a *run) corpusBootstrap(nQ, nM int, vals []int32, bleu textsim.BLEUOptions
 			acc, bound, wide, accIrr = acc[:nb*row], bound[:nb], wide[:nb*nM*cDims], accIrr[:nb*nM*d]
 			clear(wide)
 			clear(accIrr)
-			lp.sumBlock(packed, nQ, nM, cnt, nb, acc, bound, wide)
+			if packed != nil {
+				lp.sumBlock(packed, nQ, nM, cnt, nb, acc, bound, wide)
+			}
 			for k := range irr {
 				is := &irr[k]
 				for b := 0; b < nb; b++ {
