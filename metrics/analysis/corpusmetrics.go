@@ -3,6 +3,7 @@ package analysis
 import (
 	"math"
 	"sort"
+	"time"
 
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/metrics/textsim"
@@ -138,8 +139,14 @@ func (a *run) primaryOrder(models []int, fallback func(m int) float64) []int {
 }
 
 // corpusMetricsOff leaves corpus_metrics out (Table 7's corpus columns
-// NaN); only BenchmarkTextStage40k sets it, to measure what the table adds.
-var corpusMetricsOff = false
+// NaN), and corpusClock, when set, is read before and after corpusMetrics
+// (the time between added to corpusSpent): only BenchmarkTextStage40k sets
+// them, to measure what the table adds to the text-metric stage.
+var (
+	corpusMetricsOff = false
+	corpusClock      func() time.Duration
+	corpusSpent      time.Duration
+)
 
 // corpusFig are one model's corpus figures on set all, for Table 7.
 type corpusFig struct{ bleu, chrf, chrfPP float64 }
@@ -155,6 +162,10 @@ func (a *run) corpusMetrics(scores [][]textScore, refs [][]string, ts textSetup)
 	p := a.p
 	if corpusMetricsOff {
 		return nil
+	}
+	if corpusClock != nil {
+		t0 := corpusClock()
+		defer func() { corpusSpent += corpusClock() - t0 }()
 	}
 	nrefs := -2 // references per question: -2 none seen, -1 varying
 	for _, qs := range scores {
