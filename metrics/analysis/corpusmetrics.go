@@ -363,8 +363,13 @@ func (lp *lanePack) pack(dst []uint64, c *[cDims]int64) {
 // unpackAdd adds w times the lanes of src (one response's lp.words words)
 // to dst (cDims sums).
 func (lp *lanePack) unpackAdd(dst []int64, src []uint64, w int64) {
-	for i := range cDims {
-		dst[i] += w * int64(src[i/lp.lanes]>>(lp.width*(i%lp.lanes))&lp.mask)
+	i := 0
+	for _, x := range src[:lp.words] {
+		for l := 0; l < lp.lanes && i < cDims; l++ {
+			dst[i] += w * int64(x&lp.mask)
+			x >>= lp.width
+			i++
+		}
 	}
 }
 
@@ -402,8 +407,8 @@ func (lp *lanePack) sumBlock(packed []uint64, nQ, nM int, cnt []int32, nb int, a
 			}
 			bound[b] += add
 			ac := acc[b*row : (b+1)*row]
-			ac = ac[:len(v)]
 			uw := uint64(w)
+			ac = ac[:len(v)]
 			for i, x := range v {
 				ac[i] += uw * x
 			}
@@ -521,3 +526,4 @@ func (a *run) corpusBootstrap(nQ, nM int, cells []segCell, bleu textsim.BLEUOpti
 	}
 	return reps
 }
+
