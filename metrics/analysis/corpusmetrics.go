@@ -526,4 +526,3 @@ func (a *run) corpusBootstrap(nQ, nM int, cells []segCell, bleu textsim.BLEUOpti
 	}
 	return reps
 }
-
