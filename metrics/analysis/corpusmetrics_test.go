@@ -245,3 +245,39 @@ func TestLanePackSums(t *testing.T) {
 		t.Error("newLanePack(2^29) accepted lanes that 16 draws would overflow")
 	}
 }
+
+// TestTextLanguageWarning: German texts scored as English (language set
+// to en) warn that rouge-score's tokenizer drops letters; detected as
+// German they get Unicode-word ROUGE, where "Größe" is one word, and no
+// warning.
+func TestTextLanguageWarning(t *testing.T) {
+	refs := []string{"Die Größe der Stichprobe reicht nicht für die Prüfung.", "Übermorgen regnet es in München über der Straße."}
+	hyps := []string{"Die Größe der Stichprobe genügt nicht.", "In München regnet es übermorgen."}
+	for _, c := range []struct {
+		lang string
+		warn bool
+	}{{"en", true}, {"", false}} {
+		r := analyze(t, corpusStudy(t, refs, hyps, hyps), func(o *Options) { o.Language = c.lang })
+		got := false
+		for _, w := range r.Warnings {
+			if strings.Contains(w, "rouge-score's ASCII tokenizer drops") {
+				got = true
+			}
+		}
+		if got != c.warn {
+			t.Errorf("language %q: ASCII-drop warning %v, want %v (warnings %q)", c.lang, got, c.warn, r.Warnings)
+		}
+		// ROUGE-1 of hyp 0 against ref 0. Unicode words: hyp die größe der
+		// stichprobe genügt nicht (6), ref die größe der stichprobe reicht
+		// nicht für die prüfung (9), overlap 5 → P 5/6, R 5/9, F1 2/3.
+		// rouge-score's tokens: hyp die gr e der stichprobe gen gt nicht
+		// (8), ref die gr e der stichprobe reicht nicht f r die pr fung
+		// (12), overlap 6 → P 6/8, R 6/12, F1 0.6.
+		want := 2.0 / 3
+		if c.lang == "en" {
+			want = 0.6
+		}
+		row := rowWhere(t, r, "text_metrics", "question_id", "q00", "model", "A")
+		checkFloat(t, "rouge1_f1_nostem ("+c.lang+")", row["rouge1_f1_nostem"], want)
+	}
+}
