@@ -41,6 +41,7 @@ func analysisOptions(c config.Config) analysis.Options {
 	o.ExtremeEvaluators = c.Analysis.ExtremeEvaluators
 	o.Stemmer = c.Stemmer()
 	o.TextFilter.Key, o.TextFilter.Value = c.TextFilter()
+	o.Language = c.Text.Language
 	o.QuestionPages = c.SiteQuestionPages()
 	o.Primary = c.Report.Primary
 	return o

@@ -138,6 +138,11 @@ type Table struct {
 	Doc     string // what the table shows, in a sentence or two
 	Columns []Column
 	Rows    [][]any
+	// Paged asks the site to show every row, in pages of its row cap: the
+	// first on the section page, the others on pages of their own linked
+	// previous/next like the question pages (per-segment tables). Without
+	// it the site shows the first rows and points to the CSV.
+	Paged bool
 }
 
 // Index returns the position of the column called name, or -1 when t has

@@ -17,6 +17,7 @@ import (
 
 	"github.com/euroexec/euroexec/ingest/providers"
 	"github.com/euroexec/euroexec/ingest/tabular"
+	"github.com/euroexec/euroexec/metrics/textsim"
 
 	toml "github.com/pelletier/go-toml/v2"
 
@@ -332,6 +333,11 @@ type Text struct {
 	// tag value, written "key=value" (e.g. "set=balanced"); default "" (all
 	// questions with references).
 	Filter string `toml:"filter"`
+	// Language is the language of the references and responses, a BCP 47
+	// tag ("en", "de", "zh-Hans"); default "" detects it from the
+	// references (textsim.DetectLanguage). It selects the BLEU tokenizer and
+	// whether ROUGE uses rouge-score's English tokenizer and stemmer.
+	Language string `toml:"language"`
 }
 
 // TextFilter splits text.filter into tag key and value ("" when unset).
@@ -670,6 +676,11 @@ func (c Config) validate() []SettingError {
 			bad("text.filter", c.Text.Filter, `"key=value" (a question tag and its value)`)
 		}
 	}
+	if c.Text.Language != "" {
+		if _, err := textsim.ParseLanguage(c.Text.Language); err != nil {
+			bad("text.language", c.Text.Language, `a BCP 47 language tag such as "en", "de" or "zh-Hans", or "" to detect it`)
+		}
+	}
 	finiteIn("criteria.hard_share", c.Criteria.HardShare, math.SmallestNonzeroFloat64, 1, "a share above 0 and at most 1")
 	if c.Criteria.HardCount < 0 || c.Criteria.HardCount > 10_000_000 {
 		bad("criteria.hard_count", c.Criteria.HardCount, "a count from 0 to 10000000 (0: use hard_share)")
@@ -795,6 +806,7 @@ func (c Config) Pairs() [][2]string {
 		{"difficulty.bins", strings.Join(bins, ", ")},
 		{"text.stemmer", strconv.FormatBool(c.Stemmer())},
 		{"text.filter", c.Text.Filter},
+		{"text.language", c.Text.Language},
 		{"criteria.hard_share", f(c.Criteria.HardShare)},
 		{"criteria.hard_count", strconv.Itoa(c.Criteria.HardCount)},
 		{"criteria.parity_margin", f(c.Criteria.ParityMargin)},

@@ -106,6 +106,8 @@ func TestSettingsOneErrorEach(t *testing.T) {
 		{"control characters", "main_round = \"ma\\u001b]0;x\\u0007in\"\nhuman_label = \"\"\n", []string{
 			`human_label = "": expected a non-empty name`,
 			`main_round = "ma\x1b]0;x\ain": expected text without control or invisible characters`}},
+		{"text language", "[text]\nlanguage = \"German!\"\n", []string{
+			`text.language = "German!": expected a BCP 47 language tag such as "en", "de" or "zh-Hans", or "" to detect it`}},
 		{"id template", "[responses]\nid_template = \"{question}\"\n", []string{
 			`responses.id_template = "{question}": expected a request id template`}},
 		{"limits", "[limits]\nfiles = 0\nxlsx_ratio = nan\nline_bytes = 10\ncolumns = -1\ngraders_per_response = 1\nxlsx_styles_bytes = 1024\nxlsx_strings = 10\n", []string{

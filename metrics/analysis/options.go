@@ -45,6 +45,11 @@ type Options struct {
 	// with one tag value (the paper's Table 7 uses 32 "balanced" questions);
 	// default: no filter.
 	TextFilter TagFilter
+	// Language is the language of the texts, a BCP 47 tag (study.toml
+	// [text] language); "" detects it from the references. English keeps
+	// rouge-score's tokenizer and stemmer; other languages get Unicode-word
+	// ROUGE and their BLEU tokenizer (textsim.Language).
+	Language string
 	// TextProgress, when not nil, is called after each response is scored
 	// by ROUGE and BLEU, with the number done and the total; it is called
 	// from several goroutines and must be safe for that.

@@ -200,3 +200,15 @@ func BenchmarkStudyScoring(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkCHRF: chrF and chrF++ statistics of the long pair against a
+// scorer that holds the reference (as the analysis does), beside BLEU's.
+func BenchmarkCHRF(b *testing.B) {
+	hyp, ref := longPair()
+	s := NewCHRFScorer([]string{ref}, CHRFOptions{WordOrder: 2})
+	b.Run("cachedRef", func(b *testing.B) {
+		loop(b, func() {
+			s.StatsPair(hyp)
+		})
+	})
+}

@@ -25,9 +25,12 @@ type BLEU struct {
 }
 
 // BLEUOptions configures BLEU. Only sacrebleu's defaults for case
-// (mixed, no lower-casing), tokenizer (13a) and maximum order (4) are
-// implemented.
+// (mixed, no lower-casing) and maximum order (4) are implemented.
 type BLEUOptions struct {
+	// Tokenize is the tokenizer: Tok13a (sacrebleu's default; "" means it),
+	// TokZh, TokChr or TokIntl (see TokenizeBLEU). Any other value gives a
+	// NaN score.
+	Tokenize string
 	// Smooth is the smoothing method: "exp" (sacrebleu's default; the k-th
 	// order without a match gets precision 100/(2^k·total)), "floor"
 	// (a zero count becomes SmoothValue) or "none". The empty string means
@@ -79,7 +82,14 @@ func (o BLEUOptions) Signature(nrefs int) string {
 		}
 		sm = fmt.Sprintf("floor[%.2f]", v)
 	}
-	return fmt.Sprintf("nrefs:%s|case:mixed|eff:%s|tok:13a|smooth:%s|version:%s", n, eff, sm, SacreBLEUVersion)
+	return fmt.Sprintf("nrefs:%s|case:mixed|eff:%s|tok:%s|smooth:%s|version:%s", n, eff, o.tok(), sm, SacreBLEUVersion)
+}
+
+func (o BLEUOptions) tok() string {
+	if o.Tokenize == "" {
+		return Tok13a
+	}
+	return o.Tokenize
 }
 
 // SentenceBLEU is sacrebleu.sentence_bleu(hyp, refs) with the given options
@@ -107,7 +117,7 @@ func CorpusBLEU(hyps []string, refs [][]string, opt BLEUOptions) (BLEU, error) {
 	if len(hyps) == 0 || len(refs) == 0 {
 		return nanBLEU(), nil
 	}
-	var tot bleuStats
+	var tot BLEUStats
 	segRefs := make([]string, len(refs))
 	var s *BLEUScorer
 	for i, h := range hyps {
@@ -119,7 +129,7 @@ func CorpusBLEU(hyps []string, refs [][]string, opt BLEUOptions) (BLEU, error) {
 		} else {
 			s.Reset(segRefs)
 		}
-		tot.add(s.stats(h))
+		tot.Add(s.stats(h))
 	}
 	return computeBLEU(tot, opt), nil
 }
@@ -128,18 +138,21 @@ func nanBLEU() BLEU {
 	return BLEU{Score: math.NaN(), BP: math.NaN()}
 }
 
-// bleuStats are sacrebleu's sufficient statistics of one segment.
-type bleuStats struct {
-	sysLen, refLen int
-	correct, total [maxOrder]int
+// BLEUStats are sacrebleu's sufficient statistics of one segment: corpus
+// BLEU is BLEUFromStats of their sum (Add), so a bootstrap over segments
+// resamples these instead of tokenising again.
+type BLEUStats struct {
+	SysLen, RefLen int
+	Correct, Total [maxOrder]int
 }
 
-func (s *bleuStats) add(o bleuStats) {
-	s.sysLen += o.sysLen
-	s.refLen += o.refLen
+// Add adds o's counts and lengths to s.
+func (s *BLEUStats) Add(o BLEUStats) {
+	s.SysLen += o.SysLen
+	s.RefLen += o.RefLen
 	for n := range maxOrder {
-		s.correct[n] += o.correct[n]
-		s.total[n] += o.total[n]
+		s.Correct[n] += o.Correct[n]
+		s.Total[n] += o.Total[n]
 	}
 }
 
@@ -151,12 +164,22 @@ func myLog(x float64) float64 {
 	return clog(x)
 }
 
+// BLEUFromStats is the BLEU of summed statistics (sacrebleu's
+// compute_bleu): with DefaultCorpusBLEUOptions the corpus BLEU.
+func BLEUFromStats(st BLEUStats, opt BLEUOptions) BLEU { return computeBLEU(st, opt) }
+
+// Stats returns the sufficient statistics of hyp against the references
+// (closest reference length, n-grams clipped over the references), as
+// sacrebleu's corpus_bleu collects them per segment. Safe for concurrent use
+// like Score.
+func (s *BLEUScorer) Stats(hyp string) BLEUStats { return s.stats(hyp) }
+
 // computeBLEU is sacrebleu's BLEU.compute_bleu for max order 4.
-func computeBLEU(st bleuStats, opt BLEUOptions) BLEU {
-	res := BLEU{Counts: st.correct, Totals: st.total, SysLen: st.sysLen, RefLen: st.refLen}
-	if st.sysLen < st.refLen {
-		if st.sysLen > 0 {
-			res.BP = cexp(1 - float64(st.refLen)/float64(st.sysLen))
+func computeBLEU(st BLEUStats, opt BLEUOptions) BLEU {
+	res := BLEU{Counts: st.Correct, Totals: st.Total, SysLen: st.SysLen, RefLen: st.RefLen}
+	if st.SysLen < st.RefLen {
+		if st.SysLen > 0 {
+			res.BP = cexp(1 - float64(st.RefLen)/float64(st.SysLen))
 		}
 	} else {
 		res.BP = 1
@@ -168,8 +191,12 @@ func computeBLEU(st bleuStats, opt BLEUOptions) BLEU {
 		res.Score = math.NaN()
 		return res
 	}
+	if !validBLEUTok(opt.Tokenize) {
+		res.Score = math.NaN()
+		return res
+	}
 	matched := false
-	for _, c := range st.correct {
+	for _, c := range st.Correct {
 		if c != 0 {
 			matched = true
 		}
@@ -184,22 +211,22 @@ func computeBLEU(st bleuStats, opt BLEUOptions) BLEU {
 	smoothMteval := 1.0
 	eff := maxOrder
 	for n := 1; n <= maxOrder; n++ {
-		if st.total[n-1] == 0 {
+		if st.Total[n-1] == 0 {
 			break
 		}
 		if opt.EffectiveOrder {
 			eff = n
 		}
-		if st.correct[n-1] == 0 {
+		if st.Correct[n-1] == 0 {
 			switch method {
 			case "exp":
 				smoothMteval *= 2
-				res.Precisions[n-1] = 100 / (smoothMteval * float64(st.total[n-1]))
+				res.Precisions[n-1] = 100 / (smoothMteval * float64(st.Total[n-1]))
 			case "floor":
-				res.Precisions[n-1] = 100 * sv / float64(st.total[n-1])
+				res.Precisions[n-1] = 100 * sv / float64(st.Total[n-1])
 			}
 		} else {
-			res.Precisions[n-1] = 100 * float64(st.correct[n-1]) / float64(st.total[n-1])
+			res.Precisions[n-1] = 100 * float64(st.Correct[n-1]) / float64(st.Total[n-1])
 		}
 	}
 	sum := 0.0
@@ -220,10 +247,11 @@ func computeBLEU(st bleuStats, opt BLEUOptions) BLEU {
 // the tokens it has seen.
 type BLEUScorer struct {
 	opt BLEUOptions
+	tok string // tokenizer
 	// tok interns the tokens seen in references over all Reset calls
 	// (until maxBLEUIntern); ids maps a token id to its id in the current
 	// references (0..ids.n-1).
-	tok     map[string]int32
+	intern  map[string]int32
 	ids     localIDs
 	next    [maxOrder - 1]map[uint64]int32 // order n+2 n-gram ids keyed by (order n+1 id, token id)
 	refMax  [maxOrder][]int32              // max count over references per n-gram id
@@ -250,7 +278,10 @@ type bleuScratch struct {
 
 // NewBLEUScorer prepares refs for sentence BLEU with opt.
 func NewBLEUScorer(refs []string, opt BLEUOptions) *BLEUScorer {
-	s := &BLEUScorer{opt: opt}
+	s := &BLEUScorer{opt: opt, tok: opt.tok()}
+	if !validBLEUTok(opt.Tokenize) {
+		s.tok = Tok13a // Score gives NaN
+	}
 	s.pool.New = func() any { return &bleuScratch{} }
 	s.Reset(refs)
 	return s
@@ -260,8 +291,8 @@ func NewBLEUScorer(refs []string, opt BLEUOptions) *BLEUScorer {
 // references, reusing its memory; the options stay. It must not be called
 // while Score runs.
 func (s *BLEUScorer) Reset(refs []string) {
-	if s.tok == nil || len(s.tok) > maxBLEUIntern {
-		s.tok = make(map[string]int32)
+	if s.intern == nil || len(s.intern) > maxBLEUIntern {
+		s.intern = make(map[string]int32)
 		s.ids.drop()
 	}
 	s.ids.next()
@@ -273,11 +304,11 @@ func (s *BLEUScorer) Reset(refs []string) {
 	total := 0
 	for k, ref := range refs {
 		ids := s.refIDs[k][:0]
-		s.bf.forEach(ref, func(tok []byte) {
-			g, ok := s.tok[string(tok)]
+		s.bf.forEachTok(s.tok, ref, func(tok []byte) {
+			g, ok := s.intern[string(tok)]
 			if !ok {
-				g = int32(len(s.tok))
-				s.tok[string(tok)] = g
+				g = int32(len(s.intern))
+				s.intern[string(tok)] = g
 				s.ids.grow(int(g) + 1)
 			}
 			ids = append(ids, s.ids.assign(g))
@@ -380,16 +411,16 @@ func closestRefLen(hypLen int, refLens []int) int {
 	return closestLen
 }
 
-func (s *BLEUScorer) stats(hyp string) bleuStats {
-	var st bleuStats
+func (s *BLEUScorer) stats(hyp string) BLEUStats {
+	var st BLEUStats
 	sc := s.pool.Get().(*bleuScratch)
 	defer s.pool.Put(sc)
 	// grams[n][i] is the id of the (n+1)-gram starting at token i, or -1
 	// when it occurs in no reference.
 	ids := sc.grams[0][:0]
-	sc.bf.forEach(hyp, func(tok []byte) {
+	sc.bf.forEachTok(s.tok, hyp, func(tok []byte) {
 		id := int32(-1)
-		if g, ok := s.tok[string(tok)]; ok {
+		if g, ok := s.intern[string(tok)]; ok {
 			if l, ok := s.ids.lookup(g); ok {
 				id = l
 			}
@@ -397,14 +428,14 @@ func (s *BLEUScorer) stats(hyp string) bleuStats {
 		ids = append(ids, id)
 	})
 	sc.grams[0] = ids
-	st.sysLen = len(ids)
-	st.refLen = closestRefLen(len(ids), s.refLens)
+	st.SysLen = len(ids)
+	st.RefLen = closestRefLen(len(ids), s.refLens)
 	if len(s.refLens) == 0 {
-		st.refLen = 0
+		st.RefLen = 0
 	}
 	for n := 0; n < maxOrder; n++ {
 		if len(ids) > n {
-			st.total[n] = len(ids) - n
+			st.Total[n] = len(ids) - n
 		}
 		if n > 0 {
 			prev := sc.grams[n-1]
@@ -425,7 +456,7 @@ func (s *BLEUScorer) stats(hyp string) bleuStats {
 		for _, id := range sc.grams[n] {
 			if id >= 0 && used[id] < s.refMax[n][id] {
 				used[id]++
-				st.correct[n]++
+				st.Correct[n]++
 			}
 		}
 		sc.used[n] = used

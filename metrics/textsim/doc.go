@@ -27,6 +27,19 @@
 // glibc bit for bit (LibmExactBLEU); without cgo Go's math package is used,
 // which differs from glibc in the last bit on some inputs.
 //
+// BLEU's tokenizer can also be sacrebleu's zh, char or intl
+// (BLEUOptions.Tokenize, TokenizeBLEU). chrF and chrF++ (SentenceCHRF,
+// CorpusCHRF, CHRFScorer) are sacrebleu's CHRF with its defaults (character
+// order 6, β = 2, word order 0 or 2). Corpus scores come from summed
+// per-segment sufficient statistics (BLEUStats, CHRFStats; BLEUFromStats,
+// CHRFFromStats), which a bootstrap resamples without tokenising again.
+//
+// For languages other than English, ROUGE can tokenise Unicode words (and
+// Chinese/Japanese characters) without a stemmer (RougeOptions.Unicode,
+// TokenizeUnicode); DetectLanguage guesses a study's language, Language
+// picks the BLEU tokenizer, and ASCIIDropped measures what rouge-score's
+// ASCII tokenizer would lose.
+//
 // RougeScorer and BLEUScorer tokenise the references once for scoring many
 // hypotheses (many models against one expert answer); their Score is safe
 // for concurrent use. Their Reset takes the next references and keeps the

@@ -176,13 +176,13 @@ func TestCorpusBLEUMatchesSegments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tot bleuStats
+	var tot BLEUStats
 	seg := make([]string, len(refs))
 	for i, h := range hyps {
 		for k := range refs {
 			seg[k] = refs[k][i]
 		}
-		tot.add(NewBLEUScorer(seg, DefaultCorpusBLEUOptions).stats(h))
+		tot.Add(NewBLEUScorer(seg, DefaultCorpusBLEUOptions).stats(h))
 	}
 	checkSameBLEU(t, "corpus BLEU", got, computeBLEU(tot, DefaultCorpusBLEUOptions))
 	if math.IsNaN(got.Score) || got.Score == 0 {

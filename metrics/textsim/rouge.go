@@ -27,7 +27,12 @@ type RougeOptions struct {
 	// Stemmer applies NLTK's Porter stemmer (see Stem) to tokens longer
 	// than three characters, as rouge-score's use_stemmer=True.
 	// Default: true (the EuroExec headline setting, study.toml [text] stemmer).
+	// Ignored when Unicode is set.
 	Stemmer bool
+	// Unicode tokenises words of any script instead of rouge-score's
+	// [a-z0-9] runs, for languages other than English (see TokenizeUnicode);
+	// no stemmer is applied. Off, ROUGE is rouge-score's, bit for bit.
+	Unicode bool
 }
 
 // DefaultRougeOptions is the EuroExec default: stemming on.
@@ -104,6 +109,9 @@ type rougeScratch struct {
 
 // NewRougeScorer prepares refs for scoring with opt.
 func NewRougeScorer(refs []string, opt RougeOptions) *RougeScorer {
+	if opt.Unicode {
+		opt.Stemmer = false
+	}
 	s := &RougeScorer{opt: opt}
 	s.pool.New = func() any { return &rougeScratch{} }
 	s.Reset(refs)
@@ -132,7 +140,7 @@ func (s *RougeScorer) Reset(refs []string) {
 		r := &s.refs[k]
 		r.ids, r.ends = r.ids[:0], r.ends[:0]
 		forEachRougeLine(text, func(line string) {
-			s.tokBuf = forEachRougeToken(line, s.tokBuf, func(tok []byte) {
+			s.tokBuf = s.forEachToken(line, s.tokBuf, func(tok []byte) {
 				if id := s.refID(tok); id != -2 {
 					r.ids = append(r.ids, id)
 				}
@@ -263,7 +271,7 @@ func (s *RougeScorer) tokenizeHyp(text string, sc *rougeScratch) ([]int32, [][]i
 		clear(sc.local)
 	}
 	forEachRougeLine(text, func(line string) {
-		sc.tok = forEachRougeToken(line, sc.tok, func(tok []byte) {
+		sc.tok = s.forEachToken(line, sc.tok, func(tok []byte) {
 			if id := s.hypID(tok, sc); id != -2 {
 				ids = append(ids, id)
 			}
@@ -273,6 +281,14 @@ func (s *RougeScorer) tokenizeHyp(text string, sc *rougeScratch) ([]int32, [][]i
 	sc.ids, sc.ends = ids, ends
 	sc.lines = splitAt(sc.lines[:0], ids, ends)
 	return ids, sc.lines
+}
+
+// forEachToken is forEachRougeToken or, with Unicode, forEachUnicodeToken.
+func (s *RougeScorer) forEachToken(text string, buf []byte, fn func(tok []byte)) []byte {
+	if s.opt.Unicode {
+		return forEachUnicodeToken(text, buf, fn)
+	}
+	return forEachRougeToken(text, buf, fn)
 }
 
 // Score scores hyp against the references (best reference per variant, as

@@ -114,16 +114,24 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // [^0-9], and a non-ASCII character matched by [^0-9] is copied through
 // unchanged with the same spaces around it. The result is in bf's buffers,
 // valid until the next call.
-func (bf *buf13a) regexp13a(line string) []byte {
+func (bf *buf13a) regexp13a(line string) []byte { return bf.regexpRe(line, true) }
+
+// regexpRe is regexp13a with pad13a false for sacrebleu's zh tokenizer,
+// which applies TokenizerRegexp to the line itself: no padding spaces and
+// no line-break handling.
+func (bf *buf13a) regexpRe(line string, pad13a bool) []byte {
 	// Pass 1: ([\{-\~\[-\` -\&\(-\+\:-\@\/]) -> " \1 ".
 	a := bf.a[:0]
 	if need := len(line)*3 + 6; cap(a) < need {
 		a = make([]byte, 0, need)
 	}
-	a = append(a, ' ', ' ', ' ') // the leading pad " " is itself a symbol
+	if pad13a {
+		a = append(a, ' ', ' ', ' ') // the leading pad " " is itself a symbol
+	}
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		switch {
+		case !pad13a:
 		case c == '-' && i+1 < len(line) && line[i+1] == '\n':
 			i++
 			continue
@@ -136,7 +144,9 @@ func (bf *buf13a) regexp13a(line string) []byte {
 			a = append(a, c)
 		}
 	}
-	a = append(a, ' ', ' ', ' ')
+	if pad13a {
+		a = append(a, ' ', ' ', ' ')
+	}
 	bf.a = a
 	// Removing "-\n" cannot add a "-", "." or ",": these tests on line stay
 	// sufficient for the passes to be identities.

@@ -216,6 +216,23 @@ var headers = map[string]string{
 	"spearman_others":        "Spearman ρ with the others",
 	"solve_agreement":        "Solve agreement with the others",
 	"n_solve_pairs":          "Solve pairs (n)",
+	// text metrics: corpus (per system) and sentence figures kept apart
+	"bleu":               "Sentence BLEU",
+	"chrf":               "Sentence chrF",
+	"mean_sentence_bleu": "Mean sentence BLEU",
+	"mean_sentence_chrf": "Mean sentence chrF",
+	"corpus_bleu":        "Corpus BLEU",
+	"corpus_bleu_lo":     "Corpus BLEU, lower end",
+	"corpus_bleu_hi":     "Corpus BLEU, upper end",
+	"corpus_chrf":        "Corpus chrF",
+	"corpus_chrf_lo":     "Corpus chrF, lower end",
+	"corpus_chrf_hi":     "Corpus chrF, upper end",
+	"corpus_chrf_pp":     "Corpus chrF++",
+	"corpus_chrf_pp_lo":  "Corpus chrF++, lower end",
+	"corpus_chrf_pp_hi":  "Corpus chrF++, upper end",
+	"bleu_signature":     "BLEU signature",
+	"chrf_signature":     "chrF signature",
+	"chrf_pp_signature":  "chrF++ signature",
 }
 
 var wordMap = map[string]string{

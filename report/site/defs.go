@@ -109,7 +109,10 @@ func (b *builder) sectionDefinitions(key string) []report.KV {
 			{Key: "Calibration", Value: "Maps judge scores onto the human scale; a curve fitted from few points (fewer than 5 models) is shown but not to be relied on."},
 		}
 	case report.SectionAutomatic:
-		return []report.KV{{Key: "ROUGE, BLEU", Value: "Word-overlap scores between a response and the expert references, from 0 to 1; they measure wording, not correctness."}}
+		return []report.KV{
+			{Key: "Corpus BLEU, chrF", Value: "A model's score over all its responses at once (n-gram statistics summed, then one score, as sacrebleu's corpus_bleu and corpus_chrf), from 0 to 100: what machine-translation evaluation reports for a system. The mean of sentence BLEU is a different figure and can order models differently."},
+			{Key: "ROUGE, sentence BLEU, chrF", Value: "Overlap between one response and the expert references: ROUGE from 0 to 1, BLEU and chrF from 0 to 100; they measure wording, not correctness."},
+		}
 	case report.SectionCost:
 		return []report.KV{{Key: "Cost", Value: "Price of all of a model's responses in USD from the token counts and the per-1,000-token prices in models.csv."}, solve}
 	case report.SectionDataset:

@@ -493,6 +493,16 @@ func (b *builder) writeAll(dir string) error {
 	// Section pages.
 	for _, k := range b.order {
 		sc := b.sections[k]
+		// The further pages of its paged tables.
+		for _, t := range sc.tables {
+			for k := 2; k <= b.tablePages(t); k++ {
+				jobs = append(jobs, func() error {
+					p := b.base("section", fmt.Sprintf("%s: %s, page %d of %d", sc.title, t.Title, k, b.tablePages(t)), sc.key, "")
+					p.Tables = []tableView{b.tablePage(t, map[string]bool{}, k, sc.file)}
+					return b.render(filepath.Join(dir, pagedFile(sc.file, t.Name, k)), p)
+				})
+			}
+		}
 		if sc.file == "index.html" {
 			continue
 		}
@@ -653,7 +663,7 @@ func (b *builder) headlineFigure() *report.Figure {
 func (b *builder) fill(p *pageData, figs []*report.Figure, tabs []*report.Table, ids map[string]bool, file string) error {
 	onPage := map[string]string{}
 	for _, t := range tabs {
-		tv := b.tableView(t, ids)
+		tv := b.tablePage(t, ids, 1, file)
 		onPage[t.Name] = tv.DOMID
 		p.Tables = append(p.Tables, tv)
 	}
@@ -714,15 +724,41 @@ type tableView struct {
 	Intervals         bool
 	Ranked            bool // ordered by Solve Rate with a # column
 	Grid              grid
+
+	// Paging of a report.Table with Paged: this view shows rows From–To
+	// (1-based) as page Page of Pages; Prev and Next link the neighbours.
+	Page, Pages, From, To int
+	Prev, Next            string
 }
 
 func domID(prefix, s string, used map[string]bool) string {
 	return uniqueName(prefix+safeName(s), used)
 }
 
-// tableView lays a table out for a page. A column X that has X_lo and X_hi
-// beside it is shown as "X [lo, hi]" in one cell.
-func (b *builder) tableView(t *report.Table, ids map[string]bool) tableView {
+// pagedFile is the file of page k (≥ 2) of paged table t on the section
+// page file: "automatic.html" → "automatic-text_metrics-2.html"; page 1
+// is file itself.
+func pagedFile(file, table string, k int) string {
+	if k <= 1 {
+		return file
+	}
+	return strings.TrimSuffix(file, ".html") + "-" + table + "-" + strconv.Itoa(k) + ".html"
+}
+
+// tablePages is the number of pages of t on the site: more than one only
+// for a Paged table longer than the row cap.
+func (b *builder) tablePages(t *report.Table) int {
+	if !t.Paged || len(t.Rows) <= b.opt.MaxTableRows {
+		return 1
+	}
+	return (len(t.Rows) + b.opt.MaxTableRows - 1) / b.opt.MaxTableRows
+}
+
+// tablePage lays page k of table t out (rows (k−1)·cap … k·cap−1; page 1
+// is every table's first rows) for the section page file, which the links
+// of a paged table need. A column X that has X_lo and X_hi beside it is
+// shown as "X [lo, hi]" in one cell.
+func (b *builder) tablePage(t *report.Table, ids map[string]bool, k int, file string) tableView {
 	tv := tableView{
 		DOMID: domID("table-", t.Name, ids), Title: t.Title, Doc: t.Doc,
 		CSVHref: b.opt.TablesHref + t.Name + ".csv", CSVFile: "tables/" + t.Name + ".csv",
@@ -776,9 +812,20 @@ func (b *builder) tableView(t *report.Table, ids map[string]bool) tableView {
 		tv.Grid.Head = append([]headCell{{Name: "#", Doc: "place by " + h.describe() + " within its block; equal " + h.plural() + " share it (not in the CSV)", Num: true}}, tv.Grid.Head...)
 		tv.Ranked = true
 	}
-	n := min(len(t.Rows), b.opt.MaxTableRows)
-	tv.Shown = n
-	for k := 0; k < n; k++ {
+	start := 0
+	if pages := b.tablePages(t); pages > 1 {
+		start = (k - 1) * b.opt.MaxTableRows
+		tv.Page, tv.Pages, tv.From = k, pages, start+1
+		if k > 1 {
+			tv.Prev = pagedFile(file, t.Name, k-1)
+		}
+		if k < pages {
+			tv.Next = pagedFile(file, t.Name, k+1)
+		}
+	}
+	end := min(len(t.Rows), start+b.opt.MaxTableRows)
+	tv.Shown, tv.To = end-start, end
+	for k := start; k < end; k++ {
 		ri := k
 		if ranked {
 			ri = order[k]

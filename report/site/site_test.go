@@ -557,3 +557,39 @@ func BenchmarkQuestionPages(b *testing.B) {
 		})
 	}
 }
+
+// A Paged table longer than the row cap shows every row, page by page:
+// the first page on the section page, the others on pages of their own,
+// linked previous/next.
+func TestTablePaged(t *testing.T) {
+	r := reporttest.Small()
+	var tab *report.Table
+	for _, x := range r.Tables {
+		if x.Section == report.SectionCost && len(x.Rows) == 3 {
+			tab = x
+		}
+	}
+	if tab == nil {
+		t.Fatal("reporttest.Small has no 3-row cost table")
+	}
+	tab.Paged = true
+	fs := files(t, writeSite(t, r, Options{MaxTableRows: 2, MaxCellChars: 30}))
+	second := "cost-" + tab.Name + "-2.html"
+	first, page2 := string(fs["cost.html"]), string(fs[second])
+	for _, c := range []struct{ page, what, want string }{
+		{first, "cost.html", "3 rows; rows 1–2 on page 1 of 2"},
+		{first, "cost.html", `<a href="` + second + `" rel="next">`},
+		{page2, second, "3 rows; rows 3–3 on page 2 of 2"},
+		{page2, second, `<a href="cost.html" rel="prev">`},
+	} {
+		if !strings.Contains(c.page, c.want) {
+			t.Errorf("%s lacks %q", c.what, c.want)
+		}
+	}
+	if strings.Contains(page2, "rel=\"next\"") {
+		t.Errorf("the last page %s links a next page", second)
+	}
+	if _, ok := fs["cost-"+tab.Name+"-3.html"]; ok {
+		t.Error("a third page was written for 3 rows at 2 a page")
+	}
+}
