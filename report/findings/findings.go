@@ -48,8 +48,9 @@ const SmallQuestions = 30
 // Finding is one headline sentence.
 type Finding struct {
 	// Topic is one of "primary" (the leader by a primary metric other than
-	// Solve Rate and rubric), "winner", "ties", "rubric", "reliability",
-	// "judges", "sample".
+	// Solve Rate and rubric), "leader" (the leader of a leaderboard of
+	// judges or pairwise judgments, with its gap), "winner", "ties",
+	// "rubric", "reliability", "judges", "sample".
 	Topic string
 	// Text is the sentence, plain text (the writers escape it).
 	Text string
@@ -229,6 +230,7 @@ func Make(r *report.Report) Findings {
 		add("sample", "%s", s)
 	}
 	f.Headlines = primaryFirst(r, f.Headlines, models)
+	f.Headlines = withGap(r, f.Headlines)
 	f.Methods = methods(r)
 	return f
 }
@@ -257,6 +259,27 @@ func primaryFirst(r *report.Report, hs []Finding, models []Model) []Finding {
 		return hs
 	}
 	lead := Finding{Topic: "primary", Text: fmt.Sprintf("By %s, %s leads with %s.", p.Label, by[0].Name, p.FormatPrimary(by[0].Value))}
+	return append([]Finding{lead}, hs...)
+}
+
+// withGap makes the first finding state the leader's gap to the
+// runner-up (LeaderGap) on the leaderboard's metric: appended to the
+// leader's finding when the first finding is it, else as a finding of its
+// own ahead of the others (a study whose leaderboard is a judge's or a
+// pairwise population's).
+func withGap(r *report.Report, hs []Finding) []Finding {
+	b := Leaderboard(r)
+	g, ok := LeaderGap(r, b)
+	if !ok {
+		return hs
+	}
+	s := g.Sentence(b)
+	if len(hs) > 0 && b.Who == "human graders" && b.Key == PrimaryOf(r).Key &&
+		(hs[0].Topic == "winner" || hs[0].Topic == "primary" || hs[0].Topic == "rubric") && strings.Contains(hs[0].Text, g.Leader.Name) {
+		hs[0].Text += " " + s
+		return hs
+	}
+	lead := Finding{Topic: "leader", Text: fmt.Sprintf("By %s (%s, %s), %s leads with %s. %s", b.Metric, b.Who, b.Scope, g.Leader.Name, b.ValueText(g.Leader), s)}
 	return append([]Finding{lead}, hs...)
 }
 
