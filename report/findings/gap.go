@@ -25,6 +25,9 @@ type Gap struct {
 	P, PHolm, MDE float64
 	Significant   bool
 	N             int64
+	// SkipMDE leaves the minimum detectable effect out of Sentence (the
+	// finding it is appended to states the study's already).
+	SkipMDE bool
 }
 
 // LeaderGap returns the gap between the first two rows of b; ok is false
@@ -138,7 +141,7 @@ func (g Gap) Sentence(b Board) string {
 			s += fmt.Sprintf(": significant after Holm's adjustment over every pair (p = %s).", format.PValue(g.PHolm))
 		} else {
 			s += fmt.Sprintf(", but after Holm's adjustment over every pair p = %s, not significant at α = 0.05: the study does not separate the two", format.PValue(g.PHolm))
-			if !math.IsNaN(g.MDE) {
+			if !math.IsNaN(g.MDE) && !g.SkipMDE {
 				s += fmt.Sprintf(" (it detects gaps of about %s or more)", strings.TrimPrefix(b.diffText(g.MDE), "+"))
 			}
 			s += "."
@@ -146,7 +149,7 @@ func (g Gap) Sentence(b Board) string {
 	case math.IsNaN(g.Diff):
 		s = fmt.Sprintf("Its lead over the runner-up, %s, is not tested (no head-to-head judgments of the pair).", g.RunnerUp.Name)
 	default:
-		s = fmt.Sprintf("Its gap to the runner-up, %s, is %s (leader − runner-up); the report has no paired test of this metric, so the gap is not tested.",
+		s = fmt.Sprintf("Its gap to the runner-up, %s, is %s (leader − runner-up; not tested).",
 			g.RunnerUp.Name, b.diffText(g.Diff))
 	}
 	if !math.IsNaN(g.Leader.PBest) {

@@ -438,6 +438,9 @@ type pageData struct {
 	QTotal, QPages int
 	Shards         []string
 
+	// index: the leaderboard, shown first; nil when the study defines no
+	// score per model
+	Board *boardView
 	// index: the headline chart (Solve Rate with intervals), shown right
 	// after the findings; nil when the report has none
 	Headline *figView
@@ -564,6 +567,7 @@ func (b *builder) writeIndex(dir string) error {
 	idx := b.base("index", "Overview", "index", "")
 	idx.Overview = b.r.Overview
 	idx.Findings = findings.Make(b.r)
+	idx.Board = b.leaderboardView()
 	idx.Definitions = b.howToRead()
 	idx.Notes = b.r.Notes
 	idx.Warnings = b.r.Warnings
