@@ -182,6 +182,15 @@ func (w *writer) charts(figs []*report.Figure) error {
 		if ch == nil {
 			continue
 		}
+		if fig == w.headFig {
+			// copied before AddChart, which fills in the chart's defaults
+			c := *ch
+			w.head = &headChart{chart: &c}
+			if combo != nil {
+				cc := *combo
+				w.head.combo = &cc
+			}
+		}
 		anchor, _ := excelize.CoordinatesToCellName(1, 3+(k%ChartsPerSheet)*chartRows)
 		var combos []*excelize.Chart
 		if combo != nil {
