@@ -164,6 +164,9 @@ func Make(r *report.Report) Findings {
 	add := func(topic, format string, a ...any) {
 		f.Headlines = append(f.Headlines, Finding{Topic: topic, Text: fmt.Sprintf(format, a...)})
 	}
+	if cs := WhatChanged(r); cs.Found {
+		add("changes", "%s", cs.Sentence())
+	}
 	models := Ranking(r)
 	if len(models) > 0 && !math.IsNaN(models[0].SolveRate) {
 		w := models[0]

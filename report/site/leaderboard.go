@@ -55,3 +55,38 @@ func sortKey(x float64) string {
 	}
 	return fmt.Sprint(x)
 }
+
+// changesView is a comparison's "what changed" section on the index: the
+// flagged changes (findings.WhatChanged), the rows the terminal and the
+// workbook show.
+type changesView struct {
+	Caption string
+	Grid    grid
+	None    string // the sentence when nothing is flagged
+}
+
+// changesSection lays a comparison's flagged changes out; nil for a
+// report that is no comparison.
+func (b *builder) changesSection() *changesView {
+	cs := findings.WhatChanged(b.r)
+	if !cs.Found {
+		return nil
+	}
+	v := &changesView{Caption: fmt.Sprintf("%s → %s: %d of %d changes significant after Holm's adjustment across the table", cs.Old, cs.New, len(cs.Flagged), cs.Tests)}
+	if len(cs.Flagged) == 0 {
+		v.None = "No change of a model's metric is significant."
+		return v
+	}
+	v.Grid.Head = []headCell{{Name: "model"}, {Name: "metric"}, {Name: "graders"}, {Name: cs.Old, Num: true}, {Name: cs.New, Num: true},
+		{Name: "change [95 % interval]", Doc: "new − old with its 95 % paired cluster-bootstrap interval over the shared questions", Num: true}, {Name: "direction"}}
+	for _, c := range cs.Flagged {
+		dir := "better"
+		if !c.Better {
+			dir = "worse"
+		}
+		v.Grid.Rows = append(v.Grid.Rows, []dataCell{{Text: c.Name, Title: c.Model}, {Text: findings.MetricLabel(c.Metric)}, {Text: c.Who()},
+			{Text: c.ValueText(c.Old), Sort: sortKey(c.Old), Class: "num"}, {Text: c.ValueText(c.New), Sort: sortKey(c.New), Class: "num"},
+			{Text: c.DeltaText(), Sort: sortKey(c.Delta), Class: "num"}, {Text: dir}})
+	}
+	return v
+}

@@ -28,9 +28,10 @@ func chartable(f *report.Figure) bool {
 }
 
 // headline says whether a figure is one of the headline figures drawn first:
-// on the summary table, or a Solve Rate figure.
+// on the summary table, a Solve Rate figure, or a comparison's delta dot
+// plot.
 func headline(f *report.Figure) bool {
-	return f.Table == "summary" || strings.Contains(strings.ToLower(f.ID), "solve_rate")
+	return f.Table == "summary" || strings.Contains(strings.ToLower(f.ID), "solve_rate") || strings.HasPrefix(f.ID, deltaPrefix)
 }
 
 // chartFigures picks the figures to chart: headline figures first, then the

@@ -33,6 +33,11 @@ const (
 // bar chart on the summary table, else the first bar chart of a Solve
 // Rate. nil when figs (the charted figures) has none.
 func headlineFigure(figs []*report.Figure, b findings.Board) *report.Figure {
+	for _, f := range figs {
+		if strings.HasPrefix(f.ID, deltaPrefix) {
+			return f // a comparison: its first delta dot plot
+		}
+	}
 	if id := map[string]string{"pairwise_models": "pairwise_bt_ratings", "prbench_scores": "prbench_clipped_humans"}[b.Table]; id != "" {
 		for _, f := range figs {
 			if f.ID == id {
@@ -51,6 +56,60 @@ func headlineFigure(figs []*report.Figure, b findings.Board) *report.Figure {
 		}
 	}
 	return nil
+}
+
+// deltaPrefix starts the ids of a comparison's delta dot plots
+// (findings.DeltaFigures), charted first.
+const deltaPrefix = "compare_delta_"
+
+// changes writes a comparison's flagged changes (findings.WhatChanged,
+// the rows the terminal and the site show) from row on the Findings sheet
+// and returns the next free row (row itself for a report that is no
+// comparison).
+func (w *writer) changes(cs findings.Changes, row int) (int, error) {
+	s := SheetFindings
+	if !cs.Found {
+		return row, nil
+	}
+	var err error
+	put := func(col, row int, v any, st int) {
+		if err == nil {
+			err = w.put(s, col, row, v, st)
+		}
+	}
+	put(1, row, fmt.Sprintf("What changed — %s → %s: %d of %d changes significant after Holm's adjustment across the table", cs.Old, cs.New, len(cs.Flagged), cs.Tests), w.st.bold)
+	row++
+	if len(cs.Flagged) == 0 {
+		put(1, row, "No change of a model's metric is significant (compare_models has every change with its interval).", w.st.text)
+		return row + 1, err
+	}
+	for i, h := range []string{"model", "metric", "graders", cs.Old, cs.New, "change", "95 % interval", "direction"} {
+		put(i+1, row, h, w.st.header)
+	}
+	if err == nil {
+		err = w.f.SetRowHeight(s, row, 32)
+	}
+	row++
+	for _, c := range cs.Flagged {
+		st := w.st.points
+		if findings.IsRate(c.Metric) {
+			st = w.st.fraction
+		}
+		dir := "better"
+		if !c.Better {
+			dir = "worse"
+		}
+		iv := strings.TrimSpace(strings.TrimPrefix(c.DeltaText(), strings.Fields(c.DeltaText())[0]))
+		for i, v := range []any{c.Name, findings.MetricLabel(c.Metric), c.Who(), c.Old, c.New, c.Delta, iv, dir} {
+			cst := w.st.text
+			if i >= 3 && i <= 5 {
+				cst = st
+			}
+			put(i+1, row, v, cst)
+		}
+		row++
+	}
+	return row, err
 }
 
 // leaderboard writes the leaderboard from row on the Findings sheet and
@@ -151,8 +210,12 @@ func (w *writer) findingsSheet(r *report.Report, b findings.Board, head *headCha
 	}
 	put(1, title, w.st.title)
 	row += 2
-	end, lerr := w.leaderboard(b, row)
+	cs := findings.WhatChanged(r)
+	end, lerr := w.changes(cs, row)
 	if lerr != nil {
+		return fmt.Errorf("xlsx: findings sheet: what changed: %w", lerr)
+	}
+	if end, lerr = w.leaderboard(b, end); lerr != nil {
 		return fmt.Errorf("xlsx: findings sheet: leaderboard: %w", lerr)
 	}
 	if head != nil {
@@ -172,7 +235,7 @@ func (w *writer) findingsSheet(r *report.Report, b findings.Board, head *headCha
 	put(1, "Findings", w.st.header)
 	row++
 	if len(f.Headlines) == 0 {
-		put(1, "(no summary table: nothing to report)", w.st.wrap)
+		put(1, "(no table of models: nothing to report)", w.st.wrap)
 		row++
 	}
 	for _, h := range f.Headlines {
@@ -193,7 +256,11 @@ func (w *writer) findingsSheet(r *report.Report, b findings.Board, head *headCha
 	if err != nil {
 		return fmt.Errorf("xlsx: findings sheet: %w", err)
 	}
-	for i, wd := range []float64{6, 11, 24, 11, 20, 7, 11, 10} {
+	widths := []float64{6, 11, 24, 11, 20, 7, 11, 10}
+	if cs.Found {
+		widths = []float64{20, 17, 20, 9, 9, 9, 17, 9}
+	}
+	for i, wd := range widths {
 		c, _ := excelize.ColumnNumberToName(i + 1)
 		if err := w.f.SetColWidth(s, c, c, wd); err != nil {
 			return fmt.Errorf("xlsx: findings sheet: %w", err)
