@@ -12,6 +12,7 @@ import (
 	"github.com/xuri/excelize/v2"
 	"golang.org/x/net/html"
 
+	"github.com/euroexec/euroexec/metrics/judgeaudit"
 	"github.com/euroexec/euroexec/report/xlsx"
 )
 
@@ -214,5 +215,34 @@ func TestParseLabels(t *testing.T) {
 		if !strings.HasPrefix(s, c.want) || (c.want == "" && s != "") {
 			t.Errorf("parseLabels(%q, %d) = %q, want %q", c.in, c.runs, s, c.want)
 		}
+	}
+}
+
+// TestSampleVerdictsMatchFlags holds the bundled sample's judge verdicts
+// (tables/judge_audit.csv) to their flags: every flagged bias named with
+// its size, none claimed to agree with the humans
+// (judgeaudit.ContradictsFlags). The sample's judges are flagged for
+// leniency, scale and checklist leniency below the materiality
+// thresholds, the case that used to read "usable … absolute scores".
+func TestSampleVerdictsMatchFlags(t *testing.T) {
+	_, rep, _ := fixture(t)
+	rows := readCompareCSV(t, filepath.Join(rep, "tables", "judge_audit.csv"))
+	head := map[string]int{}
+	for i, c := range rows[0] {
+		head[c] = i
+	}
+	flaggedJudges := 0
+	for _, r := range rows[1:] {
+		var flags []string
+		if f := r[head["flagged"]]; f != "" {
+			flags = strings.Split(f, ";")
+			flaggedJudges++
+		}
+		for _, p := range judgeaudit.ContradictsFlags(flags, r[head["verdict"]]) {
+			t.Errorf("judge %s: %s", r[head["judge"]], p)
+		}
+	}
+	if flaggedJudges == 0 {
+		t.Fatal("no judge of the sample is flagged: the check sees nothing")
 	}
 }
