@@ -146,6 +146,8 @@ func (g Gap) Sentence(b Board) string {
 			}
 			s += "."
 		}
+	case g.Leader.Rank == g.RunnerUp.Rank:
+		s = fmt.Sprintf("It shares first place with %s (the same %s); the tie is not tested.", g.RunnerUp.Name, b.Metric)
 	case math.IsNaN(g.Diff):
 		s = fmt.Sprintf("Its lead over the runner-up, %s, is not tested (no head-to-head judgments of the pair).", g.RunnerUp.Name)
 	default:
