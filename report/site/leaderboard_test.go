@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/findings"
 	"github.com/euroexec/euroexec/report/internal/reporttest"
 )
 
@@ -97,5 +98,49 @@ func TestLeaderboardAboveFold(t *testing.T) {
 				t.Logf("head %.0f, first row %.0f, table %.0f px (%d rows)", st.Head, st.First, st.Table, st.Rows)
 			})
 		}
+	}
+}
+
+// TestChangesSection writes a comparison's site and opens its index in
+// Chromium: "what changed" is the first section, with one row per flagged
+// change, and every delta dot plot draws (no console error).
+func TestChangesSection(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	cm := &report.Table{Name: findings.CompareModelsTable, Section: report.SectionCompare, Columns: []report.Column{{Name: "model"}, {Name: "metric"}, {Name: "graders"},
+		{Name: "old", Kind: report.Float}, {Name: "new", Kind: report.Float}, {Name: "delta", Kind: report.Float}, {Name: "delta_lo", Kind: report.Float},
+		{Name: "delta_hi", Kind: report.Float}, {Name: "p_holm", Kind: report.Float}, {Name: "flagged"}},
+		Rows: [][]any{
+			{"alpha", "solve_rate", "humans", 0.6, 0.45, -0.15, -0.25, -0.05, 0.01, "yes"},
+			{reporttest.XSSModel, "solve_rate", "humans", 0.4, 0.55, 0.15, 0.05, 0.25, 0.02, "yes"},
+			{"alpha", "rubric", "judge:j", 3.2, 2.7, -0.5, -0.8, -0.2, 0.01, "yes"},
+			{"gamma & co", "rubric", "humans", 3.0, 3.1, 0.1, -0.2, 0.4, 1.0, "no"},
+		}}
+	r := &report.Report{Title: "Comparison: v1 → v2", Tables: []*report.Table{cm},
+		Settings: []report.KV{{Key: "old_label", Value: "v1"}, {Key: "new_label", Value: "v2"}}}
+	r.Figures = findings.DeltaFigures(findings.WhatChanged(r))
+	dir := filepath.Join(t.TempDir(), "site")
+	if _, err := Write(context.Background(), dir, r, DefaultOptions); err != nil {
+		t.Fatal(err)
+	}
+	b := startBrowser(t)
+	st := b.open(t, filepath.Join(dir, "index.html"), "")
+	errs, _, dialogs := b.take()
+	for _, e := range append(errs, dialogs...) {
+		t.Error(e)
+	}
+	if st.Charts != 2 || st.Drawn != 2 {
+		t.Errorf("%d delta dot plots, %d drawn (undrawn %v), want 2 and 2", st.Charts, st.Drawn, st.Undrawn)
+	}
+	first, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.querySelector('main > section').id + ':' + document.querySelectorAll('#changes tbody tr').length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first != "changes:3" {
+		t.Errorf("first section and its rows %q, want changes:3", first)
+	}
+	if !strings.Contains(st.Text, "v1 → v2: 3 of 4 changes significant") || !strings.Contains(st.Text, "-15.0 pp [-25.0, -5.0 pp]") {
+		t.Errorf("page text lacks the caption or a change:\n%s", st.Text)
 	}
 }
