@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,6 +117,23 @@ func TestMQMLowerIsBetter(t *testing.T) {
 	}
 	if f.Headlines[0].Topic != "rubric" {
 		t.Errorf("first finding %+v; want the rubric (primary) one", f.Headlines[0])
+	}
+	// the leaderboard: fewest penalty points first; the gap to the
+	// runner-up is sysA − sysB < 0 (hand-computed means 23/80 − 8/5 over
+	// the same segments: −105/80)
+	b := findings.Leaderboard(res.Report)
+	var order []string
+	for _, l := range b.Rows {
+		order = append(order, l.ID)
+	}
+	if strings.Join(order, " ") != "sysA sysB sysC" || !b.Lower || b.Metric != "mean MQM" {
+		t.Errorf("leaderboard %q by %q (lower %v), want sysA sysB sysC by mean MQM, lower", order, b.Metric, b.Lower)
+	}
+	if g, ok := findings.LeaderGap(res.Report, b); !ok || math.Abs(g.Diff-(23.0/80-8.0/5)) > 1e-12 || !(g.Lo < g.Diff && g.Diff < g.Hi) {
+		t.Errorf("gap %+v, want sysA − sysB = %v inside its interval", g, 23.0/80-8.0/5)
+	}
+	if !strings.Contains(f.Headlines[0].Text, "Its gap to the runner-up, sysB, is -1.31 points") {
+		t.Errorf("first finding %q lacks the gap to sysB", f.Headlines[0].Text)
 	}
 	var fig *report.Figure
 	for _, g := range res.Report.Figures {

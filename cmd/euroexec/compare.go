@@ -21,6 +21,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/outsafe"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/findings"
 	"github.com/euroexec/euroexec/report/format"
 	"github.com/euroexec/euroexec/report/site"
 	"github.com/euroexec/euroexec/store"
@@ -36,6 +37,7 @@ type compareOptions struct {
 	seed      int64
 	quiet     bool
 	force     bool
+	labels    string
 	now       func() time.Time
 	// store (--store): the runs are runs of this Parquet store, by name.
 	store string
@@ -73,6 +75,7 @@ func compareCmd(stdout, stderr io.Writer) *cobra.Command {
 	f.StringArrayVar(&o.margins, "margin", nil, "non-inferiority margin: 2pp for every rate metric, or METRIC=V (rubric=0.1, avg_rank=0.2, solve_rate=5pp); repeatable")
 	f.IntVar(&o.bootstrap, "bootstrap", -1, "bootstrap replicates, "+rangeBootstrap.String()+" (default: the first run's analysis.bootstrap, 2000 unless set)")
 	f.Int64Var(&o.seed, "seed", -1, "bootstrap seed, "+rangeCompareSeed.String()+" (default: the first run's analysis.seed, 1 unless set)")
+	f.StringVar(&o.labels, "labels", "", "names of the runs in the report, comma-separated, one per run: --labels old,new (default: the folder names)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no summary, only problems")
 	f.BoolVar(&o.force, "force", false, "replace OUT even when it holds files euroexec did not write")
 	f.StringVar(&o.store, "store", "", "compare runs of the Parquet store DIR: OLD, NEW, … are run names")
@@ -84,6 +87,10 @@ func runCompare(ctx context.Context, stdout, stderr io.Writer, args []string, o 
 	start := o.now()
 	opt := compare.DefaultOptions()
 	opt.Map = map[string]string{}
+	labels, err := parseLabels(o.labels, len(args))
+	if err != nil {
+		return &usageError{err}
+	}
 	for _, m := range o.maps {
 		old, new, ok := strings.Cut(m, "=")
 		old, new = strings.TrimSpace(old), strings.TrimSpace(new)
@@ -95,7 +102,6 @@ func runCompare(ctx context.Context, stdout, stderr io.Writer, args []string, o 
 		}
 		opt.Map[old] = new
 	}
-	var err error
 	if opt.Margins, err = parseMargins(o.margins, "--margin"); err != nil {
 		return &usageError{err}
 	}
@@ -142,6 +148,9 @@ func runCompare(ctx context.Context, stdout, stderr io.Writer, args []string, o 
 				}
 			}
 		}
+		if labels != nil {
+			r.Label = labels[i]
+		}
 		runs[i] = r
 		settings = append(settings, report.KV{Key: fmt.Sprintf("run %d", i+1), Value: r.Label + " (" + a + ")"})
 	}
@@ -162,7 +171,14 @@ func runCompare(ctx context.Context, stdout, stderr io.Writer, args []string, o 
 	settings = append(settings, report.KV{Key: "bootstrap", Value: strconv.Itoa(opt.Bootstrap)},
 		report.KV{Key: "seed", Value: strconv.FormatUint(opt.Seed, 10)}, report.KV{Key: "alpha", Value: "0.05"},
 		report.KV{Key: "map", Value: strings.Join(o.maps, ", ")})
+	settings = append(settings, report.KV{Key: "old_label", Value: runs[0].Label}, report.KV{Key: "new_label", Value: runs[len(runs)-1].Label})
+	if runs[0].Study != nil && runs[0].Study.LowerIsBetter {
+		settings = append(settings, report.KV{Key: "rubric.direction", Value: "lower"})
+	}
 	rep.Settings = settings
+	// what changed first: the delta dot plots of the flagged changes lead
+	// the figures (the site's index and the workbook's first sheet)
+	rep.Figures = append(findings.DeltaFigures(findings.WhatChanged(rep)), rep.Figures...)
 	swarn, err := writeCompareReport(ctx, out, rep, strings.Join(args, ", "))
 	if err != nil {
 		return err
@@ -425,35 +441,57 @@ func dedupeLabels(runs []compare.Run) {
 	}
 }
 
-// printFlagged prints the flagged changes of compare_models.
+// printFlagged prints what changed: the flagged changes of
+// compare_models (findings.WhatChanged, the rows the workbook's first
+// sheet and the site's index show), with their sizes and intervals in the
+// metric's units.
 func printFlagged(w io.Writer, rep *report.Report) {
-	t := rep.Table(compare.ModelsTable)
-	if t == nil {
+	cs := findings.WhatChanged(rep)
+	if !cs.Found {
 		return
 	}
-	fmt.Fprintf(w, "\n%s — significant changes (Holm across the table)\n", termtext.Line(rep.Title))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "model\tmetric\tgraders\told\tnew\tdelta\t95% CI")
-	get := t.Get
-	g := func(row []any, name string) string {
-		if f, ok := get(row, name).(float64); ok {
-			return fmt.Sprintf("%.4g", f)
-		}
-		return ""
+	fmt.Fprintf(w, "\nWhat changed: %s → %s — %d of %d changes significant (Holm across the table)\n",
+		termtext.Line(cs.Old), termtext.Line(cs.New), len(cs.Flagged), cs.Tests)
+	if len(cs.Flagged) == 0 {
+		fmt.Fprintln(w, "(none)")
+		return
 	}
-	n := 0
-	for _, row := range t.Rows {
-		if get(row, "flagged") != "yes" {
-			continue
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "model\tmetric\tgraders\t"+termtext.Line(cs.Old)+"\t"+termtext.Line(cs.New)+"\tchange [95% interval]\t")
+	for _, c := range cs.Flagged {
+		word := "better"
+		if !c.Better {
+			word = "worse"
 		}
-		n++
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t[%s, %s]\n", termtext.Line(fmt.Sprint(get(row, "model"))), fmt.Sprint(get(row, "metric")), termtext.Line(fmt.Sprint(get(row, "graders"))),
-			g(row, "old"), g(row, "new"), g(row, "delta"), g(row, "delta_lo"), g(row, "delta_hi"))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", termtext.Line(c.Name), findings.MetricLabel(c.Metric), termtext.Line(c.Who()),
+			c.ValueText(c.Old), c.ValueText(c.New), c.DeltaText(), word)
 	}
 	tw.Flush()
-	if n == 0 {
-		fmt.Fprintln(w, "(none)")
+}
+
+// parseLabels splits --labels into one label per run (nil when not
+// given): as many as runs, none empty, no two alike.
+func parseLabels(s string, runs int) ([]string, error) {
+	if s == "" {
+		return nil, nil
 	}
+	ls := strings.Split(s, ",")
+	if len(ls) != runs {
+		return nil, fmt.Errorf("--labels %q: %d labels for %d runs; give one per run, comma-separated", s, len(ls), runs)
+	}
+	seen := map[string]bool{}
+	for i, l := range ls {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			return nil, fmt.Errorf("--labels %q: label %d is empty", s, i+1)
+		}
+		if seen[l] {
+			return nil, fmt.Errorf("--labels %q: label %q is given twice", s, l)
+		}
+		seen[l] = true
+		ls[i] = l
+	}
+	return ls, nil
 }
 
 // checkCompareFlags checks the numeric flags of compare that were given

@@ -82,7 +82,7 @@ func TestCompareGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("compare: %v\n%s", err, stderr.String())
 	}
-	if !strings.Contains(stdout.String(), "significant changes") || !strings.Contains(stdout.String(), "comparison written to") {
+	if !strings.Contains(stdout.String(), "changes significant (Holm across the table)") || !strings.Contains(stdout.String(), "comparison written to") {
 		t.Errorf("stdout = %q", stdout.String())
 	}
 	golden := filepath.Join("testdata", "golden", "compare")
@@ -320,25 +320,27 @@ func compareDocTables(t *testing.T) []*report.Table {
 }
 
 // TestPrintFlagged: the flagged rows of compare_models are printed by
-// column name (here in another order), undefined numbers as empty text,
-// model names with control characters escaped.
+// column name (here in another order) with the run labels, in the
+// metric's units (pp for rates, points for the rubric), an undefined
+// interval left out, model names with control characters escaped.
 func TestPrintFlagged(t *testing.T) {
 	tab := &report.Table{Name: compare.ModelsTable, Columns: []report.Column{
-		{Name: "flagged"}, {Name: "delta_hi"}, {Name: "delta_lo"}, {Name: "delta"}, {Name: "new"}, {Name: "old"}, {Name: "graders"}, {Name: "metric"}, {Name: "model"}},
+		{Name: "flagged"}, {Name: "p_holm"}, {Name: "delta_hi"}, {Name: "delta_lo"}, {Name: "delta"}, {Name: "new"}, {Name: "old"}, {Name: "graders"}, {Name: "metric"}, {Name: "model"}},
 		Rows: [][]any{
-			{"no", 0.3, 0.1, 0.2, 0.7, 0.5, "humans", "solve_rate", "quiet"},
-			{"yes", 0.35, 0.05, 0.2, 0.7, 0.5, "humans", "solve_rate", "bold\x1b[31m"},
-			{"yes", nil, nil, 0.25, 3.5, 3.25, "judge:j", "rubric", "m2"},
+			{"no", 0.5, 0.3, 0.1, 0.2, 0.7, 0.5, "humans", "solve_rate", "quiet"},
+			{"yes", 0.01, 0.35, 0.05, 0.2, 0.7, 0.5, "humans", "solve_rate", "bold\x1b[31m"},
+			{"yes", 0.02, nil, nil, 0.25, 3.5, 3.25, "judge:j", "rubric", "m2"},
 		}}
 	var b bytes.Buffer
-	printFlagged(&b, &report.Report{Title: "T", Tables: []*report.Table{tab}})
+	printFlagged(&b, &report.Report{Title: "T", Tables: []*report.Table{tab}, Settings: []report.KV{{Key: "old_label", Value: "v1"}, {Key: "new_label", Value: "v2"}}})
 	out := b.String()
-	for _, want := range []string{"solve_rate", "humans", "0.5", "0.7", "[0.05, 0.35]", "judge:j", "3.25", "[, ]"} {
+	for _, want := range []string{"What changed: v1 → v2 — 2 of 3 changes significant", "Solve Rate", "human graders", "50.0 %", "70.0 %", "+20.0 pp [+5.0, +35.0 pp]", "better",
+		"judge j", "3.25", "+0.25 points"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "quiet") || strings.Contains(out, "\x1b") || strings.Contains(out, "(none)") {
-		t.Errorf("an unflagged row, a raw escape or (none) printed:\n%s", out)
+	if strings.Contains(out, "quiet") || strings.Contains(out, "\x1b") || strings.Contains(out, "(none)") || strings.Contains(out, "NaN") {
+		t.Errorf("an unflagged row, a raw escape, NaN or (none) printed:\n%s", out)
 	}
 }

@@ -388,7 +388,9 @@ func printSummary(w io.Writer, rep *report.Report, order format.Order) {
 		}
 		return math.NaN()
 	}
-	// Findings first, then the models by Solve Rate (report/format units).
+	// The leaderboard first, then the findings, then the models by the
+	// primary metric with every measure (report/format units).
+	printLeaderboard(w, findings.Leaderboard(rep))
 	fmt.Fprintf(w, "\n%s — findings\n", termtext.Line(rep.Title))
 	for _, h := range findings.Make(rep).Headlines {
 		fmt.Fprintf(w, "  • %s\n", termtext.Escape(h.Text))

@@ -374,7 +374,32 @@ func TestShapeMatrix(t *testing.T) {
 					t.Errorf("table %s written, want it left out", name)
 				}
 			}
+			checkShapeLeaderboard(t, rep, stdout.String(), out)
 		})
+	}
+}
+
+// checkShapeLeaderboard: every shape gets the leaderboard its instruments
+// allow, never an empty one: m1 (better than m2 by every instrument)
+// leads it in the terminal, the site's index and the first finding,
+// which states its gap to the runner-up when there is one.
+func checkShapeLeaderboard(t *testing.T, rep *report.Report, stdout, out string) {
+	t.Helper()
+	b := findings.Leaderboard(rep)
+	if len(b.Rows) == 0 || b.Rows[0].ID != "m1" {
+		t.Errorf("leaderboard %+v: want m1 first", b)
+		return
+	}
+	if !strings.Contains(stdout, "Leaderboard — "+b.Caption()) {
+		t.Errorf("terminal lacks the leaderboard %q:\n%s", b.Caption(), stdout)
+	}
+	idx, _ := os.ReadFile(filepath.Join(out, "site", "index.html"))
+	if !strings.Contains(string(idx), `id="leaderboard"`) {
+		t.Error("site index without the leaderboard")
+	}
+	first := findings.Make(rep).Headlines[0].Text
+	if !strings.Contains(first, "m1") || (len(b.Rows) > 1 && !strings.Contains(first, "runner-up, m2")) {
+		t.Errorf("first finding %q: want m1 and its gap to the runner-up m2", first)
 	}
 }
 

@@ -13,8 +13,9 @@ import (
 	"github.com/euroexec/euroexec/report/format"
 )
 
-// The terminal summary opens with the findings and lists the models by Solve
-// Rate with their place, display names and units of report/format.
+// The terminal summary opens with the leaderboard, then the findings, and
+// lists the models by Solve Rate with their place, display names and units
+// of report/format.
 func TestPrintSummaryOrder(t *testing.T) {
 	sum := &report.Table{Name: "summary", Columns: []report.Column{
 		{Name: "set"}, {Name: "graders"}, {Name: "model"}, {Name: "n_gradings", Kind: report.Int},
@@ -32,7 +33,8 @@ func TestPrintSummaryOrder(t *testing.T) {
 	rep := &report.Report{Title: "T", Tables: []*report.Table{models, sum}}
 	printSummary(&b, rep, format.OrderRank)
 	out := b.String()
-	lines := strings.Split(out, "\n")
+	// the table of every measure follows the leaderboard and the findings
+	lines := strings.Split(out[strings.Index(out, "— findings"):], "\n")
 	var rows []string
 	for _, l := range lines {
 		if strings.HasPrefix(l, "1 ") || strings.HasPrefix(l, "2 ") {
@@ -49,14 +51,18 @@ func TestPrintSummaryOrder(t *testing.T) {
 	if !strings.Contains(out, "• Z Model has the highest Solve Rate, 64.3 % [52.8 %, 75.4 %]") {
 		t.Errorf("no headline finding first:\n%s", out)
 	}
-	if strings.Index(out, "findings") > strings.Index(out, "by Solve Rate") {
-		t.Errorf("findings not first:\n%s", out)
+	lead, find, detail := strings.Index(out, "Leaderboard — human graders, all questions, by Solve Rate"), strings.Index(out, "findings"), strings.Index(out, "\nhuman graders, all questions, by Solve Rate")
+	if lead < 0 || !(lead < find && find < detail) {
+		t.Errorf("not leaderboard, findings, then every measure (%d, %d, %d):\n%s", lead, find, detail, out)
+	}
+	if !strings.Contains(out[lead:find], "1     Z Model  64.3 % [52.8 %, 75.4 %]") {
+		t.Errorf("leaderboard does not rank Z Model first:\n%s", out[lead:find])
 	}
 	// --order alpha: the same rows by name, each keeping its place.
 	b.Reset()
 	printSummary(&b, rep, format.OrderAlpha)
 	rows = nil
-	for _, l := range strings.Split(b.String(), "\n") {
+	for _, l := range strings.Split(b.String()[strings.Index(b.String(), "— findings"):], "\n") {
 		if strings.HasPrefix(l, "1 ") || strings.HasPrefix(l, "2 ") {
 			rows = append(rows, strings.Join(strings.Fields(l), " "))
 		}
@@ -89,7 +95,9 @@ func TestPrintSummaryPrimary(t *testing.T) {
 		var b bytes.Buffer
 		printSummary(&b, rep, order)
 		var got []string
-		for _, l := range strings.Split(b.String(), "\n") {
+		// the table of every measure, after the leaderboard and findings
+		detail := b.String()[strings.Index(b.String(), "— findings"):]
+		for _, l := range strings.Split(detail, "\n") {
 			if f := strings.Fields(l); len(f) > 1 && len(f[0]) == 1 && f[0][0] >= '1' && f[0][0] <= '9' {
 				got = append(got, f[0]+" "+f[1])
 			}
@@ -151,6 +159,7 @@ func TestRunOrderFlag(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := string(idx)
+	h = h[strings.Index(h, `<section class="table"`):] // after the leaderboard, always by rank
 	a, d, f := strings.Index(h, ">Borealis 2.5 pro</td>"), strings.Index(h, ">Fjord 1.5 flash</td>"), strings.Index(h, ">Zulu Atlas 5</td>")
 	if a < 0 || !(a < d && d < f) {
 		t.Errorf("site summary table not by name (positions %d, %d, %d)", a, d, f)

@@ -613,69 +613,164 @@ func VerdictScale(responses int, tau, kappa float64, rows map[string]Bias, th Th
 	if responses == 0 {
 		return "not audited: no response graded by both the judge and humans"
 	}
-	big := func(name string, tooFar func(e float64) bool) (float64, bool) {
-		r, ok := rows[name]
-		if !ok || !r.Flagged || !tooFar(r.Estimate) {
-			return 0, false
-		}
-		return r.Estimate, true
-	}
-	points := func(e float64) bool { return math.Abs(e) >= th.Points }
-	var rank, abs []string
+	var rank, abs, small []string
 	if math.IsNaN(tau) {
 		rank = append(rank, "no Table 8 τ (needs 2 or more models per question)")
 	} else if tau < th.Tau {
 		rank = append(rank, fmt.Sprintf("orders models unlike the humans (τ %.2f < %.2f)", tau, th.Tau))
 	}
-	// better: e points in the direction of a better score
-	better := func(e float64) bool { return e > 0 != lower }
-	if e, ok := big(SelfPreference, points); ok {
-		if lower {
-			e = -e // lower scores favour
+	// The one rule: every flagged bias is named with its size; a material
+	// one (beyond its threshold) counts against the use it affects, a
+	// detectable one below its threshold is named as such and changes
+	// nothing.
+	for _, c := range verdictRules(th, lower) {
+		r, ok := rows[c.bias]
+		if !ok || !r.Flagged {
+			continue
 		}
-		rank = append(rank, fmt.Sprintf("favours its own provider by %.2f points", e))
-	}
-	if e, ok := big(Length, func(e float64) bool { return math.Abs(e) >= th.Length }); ok {
-		word := "longer"
-		if (e < 0) != lower {
-			word = "shorter"
+		words := c.words(r.Estimate)
+		switch {
+		case c.material(r.Estimate) && c.ranking:
+			rank = append(rank, words)
+		case c.material(r.Estimate):
+			abs = append(abs, words)
+		default:
+			small = append(small, words+", "+c.below)
 		}
-		rank = append(rank, fmt.Sprintf("rewards %s responses (%+.2f points per doubling)", word, e))
-	}
-	if e, ok := big(Leniency, points); ok {
-		word := "lenient"
-		if !better(e) {
-			word = "severe"
-		}
-		abs = append(abs, fmt.Sprintf("%s by %.2f points", word, math.Abs(e)))
-	}
-	if e, ok := big(Position, points); ok {
-		abs = append(abs, fmt.Sprintf("scores the response shown first %+.2f points", e))
-	}
-	if e, ok := big(Scale, func(e float64) bool { return e < th.ScaleLow || e > th.ScaleHigh }); ok {
-		word := "compresses"
-		if e > 1 {
-			word = "stretches"
-		}
-		abs = append(abs, fmt.Sprintf("%s the scale (SD ratio %.2f)", word, e))
-	}
-	if e, ok := big(ChecklistLeniency, func(e float64) bool { return math.Abs(e) >= th.Rate }); ok {
-		abs = append(abs, fmt.Sprintf("checklist rate off by %+.2f", e))
 	}
 	if math.IsNaN(kappa) {
 		abs = append(abs, "no κ on solved/unsolved")
 	} else if kappa < th.Kappa {
 		abs = append(abs, fmt.Sprintf("agrees little with the humans on solved (κ %.2f < %.2f)", kappa, th.Kappa))
 	}
+	var v string
 	switch {
 	case len(rank) == 0 && len(abs) == 0:
-		return "usable for ranking and absolute scores"
+		v = "usable for ranking and absolute scores"
 	case len(rank) == 0:
-		return "usable for ranking, not for absolute scores: " + strings.Join(abs, "; ")
+		v = "usable for ranking, not for absolute scores: " + strings.Join(abs, "; ")
 	case len(abs) == 0:
-		return "not usable for ranking: " + strings.Join(rank, "; ") + "; absolute scores agree with the humans"
+		v = "not usable for ranking: " + strings.Join(rank, "; ") + "; usable for absolute scores"
+	default:
+		v = "not usable for ranking or absolute scores: " + strings.Join(append(rank, abs...), "; ")
 	}
-	return "not usable for ranking or absolute scores: " + strings.Join(append(rank, abs...), "; ")
+	if len(small) > 0 {
+		v += "; detectable but below the materiality thresholds: " + strings.Join(small, "; ")
+	}
+	return v
+}
+
+// verdictRule is how one bias enters the verdict: the use it affects,
+// when it is material, its words with its size, and what a detectable
+// but immaterial one is below.
+type verdictRule struct {
+	bias     string
+	ranking  bool // counts against ranking (else absolute scores)
+	material func(e float64) bool
+	words    func(e float64) string
+	below    string
+}
+
+// verdictRules are the rules of every bias the verdict speaks of, in the
+// order it names them. leniency_std restates leniency in SD and rerun_mad
+// is descriptive: neither has a rule of its own.
+func verdictRules(th Thresholds, lower bool) []verdictRule {
+	points := func(e float64) bool { return math.Abs(e) >= th.Points }
+	pointsBelow := fmt.Sprintf("under %.2f points", th.Points)
+	// better: e points in the direction of a better score
+	better := func(e float64) bool { return e > 0 != lower }
+	return []verdictRule{
+		{SelfPreference, true, points, func(e float64) string {
+			if lower {
+				e = -e // lower scores favour
+			}
+			if e < 0 {
+				return fmt.Sprintf("disfavours its own provider by %.2f points", -e)
+			}
+			return fmt.Sprintf("favours its own provider by %.2f points", e)
+		}, pointsBelow},
+		{Length, true, func(e float64) bool { return math.Abs(e) >= th.Length }, func(e float64) string {
+			word := "longer"
+			if (e < 0) != lower {
+				word = "shorter"
+			}
+			return fmt.Sprintf("rewards %s responses (%+.2f points per doubling)", word, e)
+		}, fmt.Sprintf("under %.2f per doubling", th.Length)},
+		{Leniency, false, points, func(e float64) string {
+			word := "lenient"
+			if !better(e) {
+				word = "severe"
+			}
+			return fmt.Sprintf("%s by %.2f points", word, math.Abs(e))
+		}, pointsBelow},
+		{Position, false, points, func(e float64) string {
+			return fmt.Sprintf("scores the response shown first %+.2f points", e)
+		}, pointsBelow},
+		{Scale, false, func(e float64) bool { return e < th.ScaleLow || e > th.ScaleHigh }, func(e float64) string {
+			word := "compresses"
+			if e > 1 {
+				word = "stretches"
+			}
+			return fmt.Sprintf("%s the scale (SD ratio %.2f)", word, e)
+		}, fmt.Sprintf("within %.2f–%.2f", th.ScaleLow, th.ScaleHigh)},
+		{Rerun, false, func(float64) bool { return true }, func(e float64) string {
+			return fmt.Sprintf("its runs disagree (α between runs %.2f)", e)
+		}, ""},
+		{ChecklistLeniency, false, func(e float64) bool { return math.Abs(e) >= th.Rate }, func(e float64) string {
+			return fmt.Sprintf("checklist rate off by %+.2f", e)
+		}, fmt.Sprintf("under %.2f", th.Rate)},
+	}
+}
+
+// VerdictWords are, per bias the verdict speaks of, words that every
+// verdict of a judge flagged for that bias contains, material or not
+// (leniency_std, leniency in SD, and rerun_mad, descriptive, have none).
+// A test holds every verdict to them:
+// no verdict may leave out a flagged bias or say that absolute scores
+// agree with the humans.
+var VerdictWords = map[string][]string{
+	SelfPreference:    {"own provider"},
+	Length:            {"responses ("},
+	Leniency:          {"lenient by", "severe by"},
+	Position:          {"shown first"},
+	Scale:             {"the scale (SD ratio"},
+	Rerun:             {"runs disagree"},
+	ChecklistLeniency: {"checklist rate off by"},
+}
+
+// ContradictsFlags returns the ways verdict contradicts the flagged
+// biases of its judge: a flagged bias it does not name (VerdictWords), a
+// bias it names that is not flagged, or a claim that absolute scores agree
+// with the humans. None for a consistent verdict.
+func ContradictsFlags(flagged []string, verdict string) []string {
+	var out []string
+	is := map[string]bool{}
+	for _, f := range flagged {
+		is[f] = true
+	}
+	mentions := func(b string) bool {
+		for _, w := range VerdictWords[b] {
+			if strings.Contains(verdict, w) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, f := range flagged {
+		if _, ok := VerdictWords[f]; ok && !mentions(f) {
+			out = append(out, fmt.Sprintf("flagged %s not named in %q", f, verdict))
+		}
+	}
+	for b := range VerdictWords {
+		if !is[b] && mentions(b) {
+			out = append(out, fmt.Sprintf("%s named but not flagged in %q", b, verdict))
+		}
+	}
+	if strings.Contains(verdict, "agree with the humans") {
+		out = append(out, fmt.Sprintf("says absolute scores agree with the humans: %q", verdict))
+	}
+	sort.Strings(out)
+	return out
 }
 
 // table8Tau averages, over questions, Kendall τ-b between the judge's
@@ -764,7 +859,7 @@ func attrTable() *report.Table {
 
 func auditTable(th Thresholds) *report.Table {
 	return &report.Table{Name: TableAudit, Title: "Judge audit: verdict per judge", Section: Section,
-		Doc: fmt.Sprintf("Per judge: agreement with the humans (Table 8 τ, Cohen's κ and macro-F1 on solved/unsolved), the flagged biases and a verdict. Usable for ranking: τ ≥ %.2f and no flagged self_preference ≥ %.2f points or length ≥ %.2f per doubling; usable for absolute scores: κ ≥ %.2f and no flagged leniency or position ≥ %.2f points, scale outside [%.2f, %.2f] or checklist_leniency ≥ %.2f.",
+		Doc: fmt.Sprintf("Per judge: agreement with the humans (Table 8 τ, Cohen's κ and macro-F1 on solved/unsolved), the flagged biases and a verdict. Usable for ranking: τ ≥ %.2f and no flagged self_preference ≥ %.2f points or length ≥ %.2f per doubling; usable for absolute scores: κ ≥ %.2f and no flagged leniency or position ≥ %.2f points, scale outside [%.2f, %.2f] or checklist_leniency ≥ %.2f. A flagged bias below its threshold is named in the verdict as detectable but below the materiality thresholds, with its size.",
 			th.Tau, th.Points, th.Length, th.Kappa, th.Points, th.ScaleLow, th.ScaleHigh, th.Rate),
 		Columns: []report.Column{
 			col("judge", report.Text, "judge (evaluator id)"),

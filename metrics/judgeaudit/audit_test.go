@@ -232,9 +232,9 @@ func TestVerdict(t *testing.T) {
 	}{
 		{"fair", 0.8, 0.7, nil, "usable for ranking and absolute scores"},
 		{"lenient", 0.8, 0.7, map[string]Bias{Leniency: yes(0.4)}, "usable for ranking, not for absolute scores: lenient by 0.40 points"},
-		{"lenient but small", 0.8, 0.7, map[string]Bias{Leniency: yes(0.1)}, "usable for ranking and absolute scores"},
+		{"lenient but small", 0.8, 0.7, map[string]Bias{Leniency: yes(0.1)}, "usable for ranking and absolute scores; detectable but below the materiality thresholds: lenient by 0.10 points, under 0.25 points"},
 		{"not flagged", 0.8, 0.7, map[string]Bias{Leniency: {Estimate: 0.6, Lo: 0.5, Hi: 0.7, Flagged: false}}, "usable for ranking and absolute scores"},
-		{"self", 0.8, 0.7, map[string]Bias{SelfPreference: yes(0.6)}, "not usable for ranking: favours its own provider by 0.60 points; absolute scores agree with the humans"},
+		{"self", 0.8, 0.7, map[string]Bias{SelfPreference: yes(0.6)}, "not usable for ranking: favours its own provider by 0.60 points; usable for absolute scores"},
 		{"both", 0.3, 0.2, map[string]Bias{Scale: yes(0.6)}, "not usable for ranking or absolute scores: orders models unlike the humans (τ 0.30 < 0.50); compresses the scale (SD ratio 0.60); agrees little with the humans on solved (κ 0.20 < 0.40)"},
 	} {
 		if got := Verdict(10, c.tau, c.kappa, c.rows, th); got != c.want {
@@ -261,8 +261,8 @@ func TestVerdictLower(t *testing.T) {
 		{"fewer penalties", map[string]Bias{Leniency: yes(-0.4)}, true, "usable for ranking, not for absolute scores: lenient by 0.40 points"},
 		{"more penalties", map[string]Bias{Leniency: yes(0.4)}, true, "usable for ranking, not for absolute scores: severe by 0.40 points"},
 		{"higher scores, higher is better", map[string]Bias{Leniency: yes(0.4)}, false, "usable for ranking, not for absolute scores: lenient by 0.40 points"},
-		{"own provider penalised less", map[string]Bias{SelfPreference: yes(-0.6)}, true, "not usable for ranking: favours its own provider by 0.60 points; absolute scores agree with the humans"},
-		{"length slope up", map[string]Bias{Length: yes(0.5)}, true, "not usable for ranking: rewards shorter responses (+0.50 points per doubling); absolute scores agree with the humans"},
+		{"own provider penalised less", map[string]Bias{SelfPreference: yes(-0.6)}, true, "not usable for ranking: favours its own provider by 0.60 points; usable for absolute scores"},
+		{"length slope up", map[string]Bias{Length: yes(0.5)}, true, "not usable for ranking: rewards shorter responses (+0.50 points per doubling); usable for absolute scores"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Helper()

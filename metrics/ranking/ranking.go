@@ -147,6 +147,15 @@ type Ranked struct {
 	// PL is the Plackett–Luce strength (mean 1); PLLo and PLHi bound its
 	// bootstrap interval.
 	PL, PLLo, PLHi float64
+	// RankSolveRate is the rank by Solve Rate (1 = best, ties share the
+	// mean rank); RankSolveRateLo and RankSolveRateHi bound its bootstrap
+	// interval, from the same resamples as the rubric ranks.
+	RankSolveRate, RankSolveRateLo, RankSolveRateHi float64
+	// PBest and PBestSolveRate are the shares of the bootstrap replicates
+	// in which the model has the best rubric mean (the lowest for a
+	// lower-is-better rubric) and the highest Solve Rate; a tie for the
+	// best splits the replicate equally. NaN without a bootstrap.
+	PBest, PBestSolveRate float64
 }
 
 // Test is one row of the pairwise_significance table.
@@ -272,6 +281,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 		}
 	}
 	rank := ranksDesc(rub, make([]float64, K), d.lower)
+	rankSR := ranksDesc(sr, make([]float64, K), false)
 	// rank order of the models: by rank, then name (models without rubric last)
 	order := make([]int, K)
 	for i := range order {
@@ -314,9 +324,11 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 			pairs = append(pairs, pair{order[i], order[j]})
 		}
 	}
-	// bootstrap: [0,K) PL, [K,2K) ranks
+	// bootstrap: [0,K) PL, [K,2K) rubric ranks, [2K,3K) Solve Rate ranks,
+	// [3K,4K) and [4K,5K) the replicate's share of the best rubric and
+	// Solve Rate
 	var reps [][]float64
-	if opt.Bootstrap > 0 && (hasRanks || hasRubric) {
+	if opt.Bootstrap > 0 && (hasRanks || hasRubric || d.hasSolve) {
 		var err error
 		if reps, err = d.bootstrap(ctx, opt, pl.Strength, hasRanks, hasRubric); err != nil {
 			return Result{}, fmt.Errorf("ranking: %w", err)
@@ -397,8 +409,20 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 		if groupS != nil {
 			r.GroupSolveRate = groupS[pos]
 		}
+		r.RankSolveRate, r.RankSolveRateLo, r.RankSolveRateHi = math.NaN(), math.NaN(), math.NaN()
+		r.PBest, r.PBestSolveRate = math.NaN(), math.NaN()
 		if hasRubric {
 			r.RankLo, r.RankHi = interval(K + m)
+			if reps != nil && !math.IsNaN(rank[m]) {
+				r.PBest = columnMean(reps, 3*K+m)
+			}
+		}
+		if d.hasSolve && !math.IsNaN(rankSR[m]) {
+			r.RankSolveRate = rankSR[m]
+			r.RankSolveRateLo, r.RankSolveRateHi = interval(2*K + m)
+			if reps != nil {
+				r.PBestSolveRate = columnMean(reps, 4*K+m)
+			}
 		}
 		if hasRanks {
 			r.PL = pl.Strength[m]
@@ -417,15 +441,17 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 // pair is two model indexes.
 type pair struct{ a, b int }
 
-// bootstrap returns the replicates × 2K matrix of the cluster bootstrap
+// bootstrap returns the replicates × 5K matrix of the cluster bootstrap
 // over questions: [0,K) Plackett–Luce strengths (when hasRanks;
-// warm-started at start), [K,2K) rubric ranks (when hasRubric). Each
+// warm-started at start), [K,2K) rubric ranks and [3K,4K) each model's
+// share of the best rubric (when hasRubric), [2K,3K) Solve Rate ranks and
+// [4K,5K) each model's share of the best Solve Rate (when d.hasSolve). Each
 // replicate is a weighted sum over the per-question sums with its counts,
 // and the Plackett–Luce fit runs on the distinct orderings weighted by
 // their counts in the resample; nothing is allocated per replicate.
 func (d *data) bootstrap(ctx context.Context, opt Options, start []float64, hasRanks, hasRubric bool) ([][]float64, error) {
 	K := len(d.models)
-	return stats.ClusterBootstrapCounts(ctx, d.nQ, opt.Bootstrap, opt.Seed, 2*K, func() stats.CountStat {
+	return stats.ClusterBootstrapCounts(ctx, d.nQ, opt.Bootstrap, opt.Seed, 5*K, func() stats.CountStat {
 		// per worker: everything a replicate needs, reused
 		var ws plWork
 		wts := make([]float64, len(d.patterns))
@@ -435,12 +461,59 @@ func (d *data) bootstrap(ctx context.Context, opt Options, start []float64, hasR
 				f := ws.fit(d.patterns, d.patternWeights(cnt, wts), K, opt.PLPrior, start)
 				copy(out[:K], f.Strength)
 			}
-			if hasRubric {
+			if hasRubric || d.hasSolve {
 				d.rates(cnt, r, s)
+			}
+			if hasRubric {
 				ranksDesc(r, out[K:2*K], d.lower)
+				bestShare(r, out[3*K:4*K], d.lower)
+			}
+			if d.hasSolve {
+				ranksDesc(s, out[2*K:3*K], false)
+				bestShare(s, out[4*K:5*K], false)
 			}
 		}
 	})
+}
+
+// bestShare writes to out each entry's share of the best value of x (the
+// largest, or the smallest when lower): 1/k for each of the k entries
+// equal to the best, 0 for the others and for NaN entries (all 0 when
+// every entry is NaN). It allocates nothing.
+func bestShare(x, out []float64, lower bool) {
+	best, k := math.NaN(), 0
+	for _, v := range x {
+		switch {
+		case math.IsNaN(v):
+		case math.IsNaN(best) || (v > best) != lower && v != best:
+			best, k = v, 1
+		case v == best:
+			k++
+		}
+	}
+	for i, v := range x {
+		out[i] = 0
+		if k > 0 && v == best {
+			out[i] = 1 / float64(k)
+		}
+	}
+}
+
+// columnMean is the mean of column j over the rows of reps, NaN rows left
+// out (NaN when every row is).
+func columnMean(reps [][]float64, j int) float64 {
+	var s float64
+	n := 0
+	for _, row := range reps {
+		if v := row[j]; !math.IsNaN(v) {
+			s += v
+			n++
+		}
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return s / float64(n)
 }
 
 // solveTest is the paired Solve Rate test of models a and b

@@ -62,6 +62,11 @@ func (r Result) Part() report.Part {
 			{Name: "pl_strength", Kind: report.Float, Doc: "Plackett–Luce strength (posterior mode, strengths average 1)"},
 			{Name: "pl_lo", Kind: report.Float, Doc: "lower end of the bootstrap interval of the strength"},
 			{Name: "pl_hi", Kind: report.Float, Doc: "upper end of the bootstrap interval of the strength"},
+			{Name: "rank_solve_rate", Kind: report.Float, Doc: "rank by Solve Rate, 1 = best (ties share the mean rank)"},
+			{Name: "rank_solve_rate_lo", Kind: report.Float, Doc: "lower end of the bootstrap interval of the Solve Rate rank"},
+			{Name: "rank_solve_rate_hi", Kind: report.Float, Doc: "upper end of the bootstrap interval of the Solve Rate rank"},
+			{Name: "p_best", Kind: report.Fraction, Doc: "share of the bootstrap replicates in which the model has the best rubric mean (ties split)"},
+			{Name: "p_best_solve_rate", Kind: report.Fraction, Doc: "share of the bootstrap replicates in which the model has the highest Solve Rate (ties split)"},
 		},
 	}
 	figPL := &report.Figure{ID: "ranking_pl_strength", Section: report.SectionBeyond, Title: "Plackett–Luce strengths of the preference rankings",
@@ -72,7 +77,8 @@ func (r Result) Part() report.Part {
 	sRank := report.Series{Name: "rank"}
 	for _, m := range r.Models {
 		rt.Rows = append(rt.Rows, []any{m.Model, m.Gradings, m.Rubric, m.SolveRate, m.Rank, m.RankLo, m.RankHi,
-			letters(m.Group), letters(m.GroupSolveRate), m.Rankings, m.PL, m.PLLo, m.PLHi})
+			letters(m.Group), letters(m.GroupSolveRate), m.Rankings, m.PL, m.PLLo, m.PLHi,
+			m.RankSolveRate, m.RankSolveRateLo, m.RankSolveRateHi, m.PBest, m.PBestSolveRate})
 		figPL.Categories = append(figPL.Categories, m.Model)
 		figRank.Categories = append(figRank.Categories, m.Model)
 		sPL.Values, sPL.Lo, sPL.Hi = append(sPL.Values, m.PL), append(sPL.Lo, m.PLLo), append(sPL.Hi, m.PLHi)

@@ -48,8 +48,10 @@ const SmallQuestions = 30
 // Finding is one headline sentence.
 type Finding struct {
 	// Topic is one of "primary" (the leader by a primary metric other than
-	// Solve Rate and rubric), "winner", "ties", "rubric", "reliability",
-	// "judges", "sample", "pairwise" (style control changes the order).
+	// Solve Rate and rubric), "leader" (the leader of a leaderboard of
+	// judges or pairwise judgments, with its gap), "winner", "ties",
+	// "rubric", "reliability", "judges", "sample", "pairwise" (style
+	// control changes the order).
 	Topic string
 	// Text is the sentence, plain text (the writers escape it).
 	Text string
@@ -163,6 +165,9 @@ func Make(r *report.Report) Findings {
 	add := func(topic, format string, a ...any) {
 		f.Headlines = append(f.Headlines, Finding{Topic: topic, Text: fmt.Sprintf(format, a...)})
 	}
+	if cs := WhatChanged(r); cs.Found {
+		add("changes", "%s", cs.Sentence())
+	}
 	models := Ranking(r)
 	if len(models) > 0 && !math.IsNaN(models[0].SolveRate) {
 		w := models[0]
@@ -232,6 +237,7 @@ func Make(r *report.Report) Findings {
 		add("sample", "%s", s)
 	}
 	f.Headlines = primaryFirst(r, f.Headlines, models)
+	f.Headlines = withGap(r, f.Headlines)
 	f.Methods = methods(r)
 	return f
 }
@@ -260,6 +266,30 @@ func primaryFirst(r *report.Report, hs []Finding, models []Model) []Finding {
 		return hs
 	}
 	lead := Finding{Topic: "primary", Text: fmt.Sprintf("By %s, %s leads with %s.", p.Label, by[0].Name, p.FormatPrimary(by[0].Value))}
+	return append([]Finding{lead}, hs...)
+}
+
+// withGap makes the first finding state the leader's gap to the
+// runner-up (LeaderGap) on the leaderboard's metric: appended to the
+// leader's finding when the first finding is it, else as a finding of its
+// own ahead of the others (a study whose leaderboard is a judge's or a
+// pairwise population's).
+func withGap(r *report.Report, hs []Finding) []Finding {
+	b := Leaderboard(r)
+	g, ok := LeaderGap(r, b)
+	if !ok {
+		return hs
+	}
+	if len(hs) > 0 && strings.Contains(hs[0].Text, "the tests detect") {
+		g.SkipMDE = true
+	}
+	s := g.Sentence(b)
+	if len(hs) > 0 && b.Who == "human graders" && b.Key == PrimaryOf(r).Key &&
+		(hs[0].Topic == "winner" || hs[0].Topic == "primary" || hs[0].Topic == "rubric") && strings.Contains(hs[0].Text, g.Leader.Name) {
+		hs[0].Text += " " + s
+		return hs
+	}
+	lead := Finding{Topic: "leader", Text: fmt.Sprintf("By %s (%s, %s), %s leads with %s. %s", b.Metric, b.Who, b.Scope, g.Leader.Name, b.ValueText(g.Leader), s)}
 	return append([]Finding{lead}, hs...)
 }
 

@@ -438,6 +438,11 @@ type pageData struct {
 	QTotal, QPages int
 	Shards         []string
 
+	// index: the leaderboard, shown first; nil when the study defines no
+	// score per model
+	Board *boardView
+	// index of a comparison: what changed, shown first
+	Changes *changesView
 	// index: the headline chart (Solve Rate with intervals), shown right
 	// after the findings; nil when the report has none
 	Headline *figView
@@ -574,6 +579,8 @@ func (b *builder) writeIndex(dir string) error {
 	idx := b.base("index", "Overview", "index", "")
 	idx.Overview = b.r.Overview
 	idx.Findings = findings.Make(b.r)
+	idx.Board = b.leaderboardView()
+	idx.Changes = b.changesSection()
 	idx.Definitions = b.howToRead()
 	idx.Notes = b.r.Notes
 	idx.Warnings = b.r.Warnings
@@ -588,6 +595,12 @@ func (b *builder) writeIndex(dir string) error {
 	headline := b.headlineFigure()
 	if headline != nil {
 		figs = append(figs, headline)
+	}
+	for _, f := range b.r.Figures {
+		// a comparison's other delta dot plots follow the first
+		if f != nil && f != headline && strings.HasPrefix(f.ID, deltaPrefix) {
+			figs = append(figs, f)
+		}
 	}
 	if t := b.r.Table("summary"); t != nil {
 		tabs = append(tabs, t)
@@ -634,10 +647,20 @@ func (b *builder) writeQuestionIndex(dir string) error {
 	return b.render(filepath.Join(dir, "questions", "index.html"), qi)
 }
 
+// deltaPrefix starts the ids of a comparison's delta dot plots
+// (findings.DeltaFigures).
+const deltaPrefix = "compare_delta_"
+
 // headlineFigure is the Solve Rate figure of the index page: the first bar
 // figure on the summary table, else the first bar figure whose id names the
 // Solve Rate.
 func (b *builder) headlineFigure() *report.Figure {
+	// a comparison: the first delta dot plot of what changed
+	for _, f := range b.r.Figures {
+		if f != nil && strings.HasPrefix(f.ID, deltaPrefix) {
+			return f
+		}
+	}
 	// a primary metric with its own figure: the humans' Bradley–Terry
 	// ratings, or the humans' clipped PRBench scores
 	if id := map[string]string{"pairwise": "pairwise_bt_ratings", "prbench": "prbench_clipped_humans"}[b.head.key]; id != "" {

@@ -28,9 +28,10 @@ func chartable(f *report.Figure) bool {
 }
 
 // headline says whether a figure is one of the headline figures drawn first:
-// on the summary table, or a Solve Rate figure.
+// on the summary table, a Solve Rate figure, or a comparison's delta dot
+// plot.
 func headline(f *report.Figure) bool {
-	return f.Table == "summary" || strings.Contains(strings.ToLower(f.ID), "solve_rate")
+	return f.Table == "summary" || strings.Contains(strings.ToLower(f.ID), "solve_rate") || strings.HasPrefix(f.ID, deltaPrefix)
 }
 
 // chartFigures picks the figures to chart: headline figures first, then the
@@ -181,6 +182,15 @@ func (w *writer) charts(figs []*report.Figure) error {
 		}
 		if ch == nil {
 			continue
+		}
+		if fig == w.headFig {
+			// copied before AddChart, which fills in the chart's defaults
+			c := *ch
+			w.head = &headChart{chart: &c}
+			if combo != nil {
+				cc := *combo
+				w.head.combo = &cc
+			}
 		}
 		anchor, _ := excelize.CoordinatesToCellName(1, 3+(k%ChartsPerSheet)*chartRows)
 		var combos []*excelize.Chart

@@ -2,6 +2,7 @@ package xlsx
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -10,12 +11,187 @@ import (
 	"github.com/xuri/excelize/v2"
 )
 
-// SheetFindings is the workbook's first sheet: the headline findings, the
-// Methods paragraph and how to read the numbers.
+// SheetFindings is the workbook's first sheet: the leaderboard with the
+// headline chart beside it, the headline findings, the Methods paragraph
+// and how to read the numbers.
 const SheetFindings = "Findings"
 
-// findingsSheet writes the Findings sheet (the default sheet, renamed).
-func (w *writer) findingsSheet(r *report.Report) error {
+// The Findings sheet's layout: the leaderboard in columns A–H, the
+// headline chart from column J, the text below both merged over A–H
+// (about textChars characters a line).
+const (
+	boardCols       = 8
+	textChars       = 90
+	headChartWidth  = 600
+	headChartHeight = 340
+	headChartRows   = 18 // rows of 20 px the chart covers
+)
+
+// headlineFigure is the figure the Findings sheet shows beside the
+// leaderboard, as on the site's index: the Bradley–Terry ratings or the
+// clipped PRBench scores when the leaderboard is by them, else the first
+// bar chart on the summary table, else the first bar chart of a Solve
+// Rate. nil when figs (the charted figures) has none.
+func headlineFigure(figs []*report.Figure, b findings.Board) *report.Figure {
+	for _, f := range figs {
+		if strings.HasPrefix(f.ID, deltaPrefix) {
+			return f // a comparison: its first delta dot plot
+		}
+	}
+	if id := map[string]string{"pairwise_models": "pairwise_bt_ratings", "prbench_scores": "prbench_clipped_humans"}[b.Table]; id != "" {
+		for _, f := range figs {
+			if f.ID == id {
+				return f
+			}
+		}
+	}
+	for _, f := range figs {
+		if f.Table == "summary" && (f.Kind == report.Bar || f.Kind == report.Histogram) {
+			return f
+		}
+	}
+	for _, f := range figs {
+		if f.Kind == report.Bar && strings.Contains(strings.ToLower(f.ID), "solve_rate") {
+			return f
+		}
+	}
+	return nil
+}
+
+// deltaPrefix starts the ids of a comparison's delta dot plots
+// (findings.DeltaFigures), charted first.
+const deltaPrefix = "compare_delta_"
+
+// changes writes a comparison's flagged changes (findings.WhatChanged,
+// the rows the terminal and the site show) from row on the Findings sheet
+// and returns the next free row (row itself for a report that is no
+// comparison).
+func (w *writer) changes(cs findings.Changes, row int) (int, error) {
+	s := SheetFindings
+	if !cs.Found {
+		return row, nil
+	}
+	var err error
+	put := func(col, row int, v any, st int) {
+		if err == nil {
+			err = w.put(s, col, row, v, st)
+		}
+	}
+	put(1, row, fmt.Sprintf("What changed — %s → %s: %d of %d changes significant after Holm's adjustment across the table", cs.Old, cs.New, len(cs.Flagged), cs.Tests), w.st.bold)
+	row++
+	if len(cs.Flagged) == 0 {
+		put(1, row, "No change of a model's metric is significant (compare_models has every change with its interval).", w.st.text)
+		return row + 1, err
+	}
+	for i, h := range []string{"model", "metric", "graders", cs.Old, cs.New, "change", "95 % interval", "direction"} {
+		put(i+1, row, h, w.st.header)
+	}
+	if err == nil {
+		err = w.f.SetRowHeight(s, row, 32)
+	}
+	row++
+	for _, c := range cs.Flagged {
+		st := w.st.points
+		if findings.IsRate(c.Metric) {
+			st = w.st.fraction
+		}
+		dir := "better"
+		if !c.Better {
+			dir = "worse"
+		}
+		iv := strings.TrimSpace(strings.TrimPrefix(c.DeltaText(), strings.Fields(c.DeltaText())[0]))
+		for i, v := range []any{c.Name, findings.MetricLabel(c.Metric), c.Who(), c.Old, c.New, c.Delta, iv, dir} {
+			cst := w.st.text
+			if i >= 3 && i <= 5 {
+				cst = st
+			}
+			put(i+1, row, v, cst)
+		}
+		row++
+	}
+	return row, err
+}
+
+// leaderboard writes the leaderboard from row on the Findings sheet and
+// returns the next free row (row itself when the study defines no score
+// per model).
+func (w *writer) leaderboard(b findings.Board, row int) (int, error) {
+	s := SheetFindings
+	if len(b.Rows) == 0 {
+		return row, nil
+	}
+	var err error
+	put := func(col, row int, v any, st int) {
+		if err == nil {
+			err = w.put(s, col, row, v, st)
+		}
+	}
+	put(1, row, "Leaderboard — "+b.Caption(), w.st.bold)
+	row++
+	vst := w.st.points
+	switch b.Key {
+	case "solve_rate", "checklist", "prbench":
+		vst = w.st.fraction
+	case "pairwise":
+		vst = w.st.float
+	}
+	for i, h := range []string{"rank", "rank interval", "model", b.Metric, "95 % interval", "group", "n (" + b.NUnit + ")", "cost (USD)"} {
+		put(i+1, row, h, w.st.header)
+	}
+	if err == nil {
+		err = w.f.SetRowHeight(s, row, 32) // two lines: "rank interval", "n (gradings)"
+	}
+	row++
+	for _, l := range b.Rows {
+		ri := ""
+		if t := l.RankText(); strings.Contains(t, "(") {
+			ri = strings.TrimSuffix(t[strings.Index(t, "(")+1:], ")")
+		}
+		iv := strings.TrimPrefix(b.ValueText(l), b.Format(l.Value))
+		var cost any
+		if !math.IsNaN(l.Cost) {
+			cost = l.Cost
+		}
+		for i, v := range []any{int64(l.Rank), ri, l.Name, l.Value, strings.TrimSpace(iv), l.Group, l.N, cost} {
+			st := w.st.text
+			switch i {
+			case 0, 6:
+				st = w.st.integer
+			case 3:
+				st = vst
+			case 7:
+				st = w.st.cost
+			}
+			put(i+1, row, v, st)
+		}
+		row++
+	}
+	put(1, row, b.Legend(), w.st.wrap)
+	if err == nil {
+		err = w.mergeText(row, b.Legend())
+	}
+	return row + 1, err
+}
+
+// mergeText merges columns A–H of row for a long text and gives the row
+// the lines the text needs (Excel and LibreOffice do not grow a wrapped
+// row when the file is opened).
+func (w *writer) mergeText(row int, text string) error {
+	a, _ := excelize.CoordinatesToCellName(1, row)
+	h, _ := excelize.CoordinatesToCellName(boardCols, row)
+	if err := w.f.MergeCell(SheetFindings, a, h); err != nil {
+		return err
+	}
+	if lines := (len([]rune(text)) + textChars - 1) / textChars; lines > 1 {
+		return w.f.SetRowHeight(SheetFindings, row, float64(15*lines+2))
+	}
+	return nil
+}
+
+// findingsSheet writes the Findings sheet (the default sheet, renamed):
+// the leaderboard with the headline chart beside it (head, when charted:
+// its chart and the interval markers drawn over it), then the findings.
+func (w *writer) findingsSheet(r *report.Report, b findings.Board, head *headChart) error {
 	s := SheetFindings
 	f := findings.Make(r)
 	row := 1
@@ -24,14 +200,8 @@ func (w *writer) findingsSheet(r *report.Report) error {
 		if err == nil {
 			err = w.put(s, col, row, v, st)
 		}
-		// Excel and LibreOffice do not grow a wrapped row when the file is
-		// opened: give long text its lines (about 100 characters a line in
-		// a column 100 wide).
-		if text, ok := v.(string); ok && st == w.st.wrap && err == nil {
-			lines := (len([]rune(text)) + 99) / 100
-			if lines > 1 {
-				err = w.f.SetRowHeight(s, row, float64(15*lines+2))
-			}
+		if text, ok := v.(string); ok && (st == w.st.wrap || st == w.st.header) && err == nil {
+			err = w.mergeText(row, text)
 		}
 	}
 	title := r.Title
@@ -40,10 +210,32 @@ func (w *writer) findingsSheet(r *report.Report) error {
 	}
 	put(1, title, w.st.title)
 	row += 2
+	cs := findings.WhatChanged(r)
+	end, lerr := w.changes(cs, row)
+	if lerr != nil {
+		return fmt.Errorf("xlsx: findings sheet: what changed: %w", lerr)
+	}
+	if end, lerr = w.leaderboard(b, end); lerr != nil {
+		return fmt.Errorf("xlsx: findings sheet: leaderboard: %w", lerr)
+	}
+	if head != nil {
+		anchor, _ := excelize.CoordinatesToCellName(boardCols+2, row)
+		ch := *head.chart
+		ch.Dimension = excelize.ChartDimension{Width: headChartWidth, Height: headChartHeight}
+		var combos []*excelize.Chart
+		if head.combo != nil {
+			combos = append(combos, head.combo)
+		}
+		if err := w.f.AddChart(s, anchor, &ch, combos...); err != nil {
+			return fmt.Errorf("xlsx: findings sheet: headline chart: %w", err)
+		}
+		end = max(end, row+headChartRows)
+	}
+	row = end + 1
 	put(1, "Findings", w.st.header)
 	row++
 	if len(f.Headlines) == 0 {
-		put(1, "(no summary table: nothing to report)", w.st.wrap)
+		put(1, "(no table of models: nothing to report)", w.st.wrap)
 		row++
 	}
 	for _, h := range f.Headlines {
@@ -64,10 +256,23 @@ func (w *writer) findingsSheet(r *report.Report) error {
 	if err != nil {
 		return fmt.Errorf("xlsx: findings sheet: %w", err)
 	}
-	if err := w.f.SetColWidth(s, "A", "A", 100); err != nil {
-		return fmt.Errorf("xlsx: findings sheet: %w", err)
+	widths := []float64{6, 11, 24, 11, 20, 7, 11, 10}
+	if cs.Found {
+		widths = []float64{20, 17, 20, 9, 9, 9, 17, 9}
+	}
+	for i, wd := range widths {
+		c, _ := excelize.ColumnNumberToName(i + 1)
+		if err := w.f.SetColWidth(s, c, c, wd); err != nil {
+			return fmt.Errorf("xlsx: findings sheet: %w", err)
+		}
 	}
 	return w.printSetup(s, 0)
+}
+
+// headChart is the headline figure's chart as written on its Charts sheet,
+// drawn again on the Findings sheet.
+type headChart struct {
+	chart, combo *excelize.Chart
 }
 
 func setting(r *report.Report, key string) string {

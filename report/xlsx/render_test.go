@@ -302,7 +302,7 @@ func TestChartDisplayNames(t *testing.T) {
 	}
 }
 
-// The Findings sheet comes first with the headline sentences, the Methods
+// The Findings sheet comes first with the leaderboard, the headline sentences, the Methods
 // paragraph and how to read the workbook; tables print with their header
 // row repeated.
 func TestFindingsSheet(t *testing.T) {
@@ -317,7 +317,8 @@ func TestFindingsSheet(t *testing.T) {
 	}
 	text := strings.Join(cols[0], "\n")
 	for _, want := range []string{
-		"Test study <b>bold</b>\n\nFindings\nalpha has the highest Solve Rate, 75.0 % [50.0 %, 100.0 %]",
+		"Test study <b>bold</b>\n\nLeaderboard — human graders, all questions, by Solve Rate\nrank\n1\n2\n3\n",
+		"\nFindings\nalpha has the highest Solve Rate, 75.0 % [50.0 %, 100.0 %]",
 		"Methods (ready to paste)\nWe evaluated 3 models on 2 questions",
 		"How to read this workbook\nSolve Rate: the share",
 	} {

@@ -2,10 +2,14 @@
 // file analysts hand to people.
 //
 // The workbook holds, in order:
-//   - Findings: the headline findings (report/findings: the winner by Solve
-//     Rate with its interval and the Holm-adjusted tests, tie groups, the
-//     reliability and judge audit verdicts, small-sample warnings), the
-//     Methods paragraph ready to paste, and how to read the workbook;
+//   - Findings: the leaderboard (findings.Leaderboard: rank and rank
+//     interval, model, the metric with its interval, group, n, cost) with
+//     the headline chart beside it (the figure the site's index shows, as
+//     on the Charts sheet), then the headline findings (report/findings:
+//     the winner by Solve Rate with its interval, its gap to the
+//     runner-up and the Holm-adjusted tests, tie groups, the reliability
+//     and judge audit verdicts, small-sample warnings), the Methods
+//     paragraph ready to paste, and how to read the workbook;
 //   - About: the study title, tool version, run time, the study at a glance,
 //     the settings, every input file with its sha256 and row count, and a list
 //     of the sheets;
@@ -151,7 +155,7 @@ const (
 // styles are the style ids of one workbook.
 type styles struct {
 	header, title, bold, text, wrap, integer, float, fraction int
-	pvalue, points                                            int
+	pvalue, points, cost                                      int
 	csvName                                                   int // row 2 of a table sheet
 }
 
@@ -165,6 +169,10 @@ type writer struct {
 	// pointColors are the per-bar colours of one-series bar charts over
 	// models, by the series' name cell (patchParts writes them).
 	pointColors map[string][]string
+	// headFig is the figure drawn beside the leaderboard on the Findings
+	// sheet, head its chart once charts has written it.
+	headFig *report.Figure
+	head    *headChart
 }
 
 type sheetInfo struct{ sheet, table, title, doc string }
@@ -213,6 +221,8 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 		}
 	}
 	figs := chartFigures(r.Figures, w.opt.MaxCharts)
+	board := findings.Leaderboard(r)
+	w.headFig = headlineFigure(figs, board)
 	for i := 0; i*ChartsPerSheet < len(figs); i++ {
 		if _, err := w.f.NewSheet(chartSheet(i + 1)); err != nil {
 			return fmt.Errorf("xlsx: charts sheet: %w", err)
@@ -251,7 +261,7 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 	if err := w.aboutSheet(r); err != nil {
 		return err
 	}
-	if err := w.findingsSheet(r); err != nil {
+	if err := w.findingsSheet(r, board, w.head); err != nil {
 		return err
 	}
 	// No SetActiveSheet: the renamed default sheet (Findings) is already the
@@ -320,6 +330,8 @@ func (w *writer) makeStyles() error {
 	w.st.pvalue = mk(&excelize.Style{CustomNumFmt: &pv, Alignment: top})
 	pt := PointsFormat
 	w.st.points = mk(&excelize.Style{CustomNumFmt: &pt, Alignment: top})
+	usd := `"$"#,##0.00`
+	w.st.cost = mk(&excelize.Style{CustomNumFmt: &usd, Alignment: top})
 	if err != nil {
 		return fmt.Errorf("xlsx: styles: %w", err)
 	}
