@@ -931,6 +931,10 @@ type figView struct {
 	TableAnchor          string
 	Dropped              int
 	Data                 grid
+	// Whiskers says what the whiskers are and which were left out.
+	Whiskers string
+	// Desc is the chart's description for screen readers, from its data.
+	Desc string
 }
 
 func (b *builder) figView(f *report.Figure, ids map[string]bool, onPage map[string]string) (figView, error) {
@@ -941,7 +945,7 @@ func (b *builder) figView(f *report.Figure, ids map[string]bool, onPage map[stri
 	fv := figView{DOMID: domID("fig-", id, ids), Title: f.Title}
 	fv.SpecID = fv.DOMID + "-spec"
 	ids[strings.ToLower(fv.SpecID)] = true
-	spec, dropped, err := buildSpec(f, b.style)
+	spec, info, err := buildSpec(f, b.style)
 	if err != nil {
 		return fv, err
 	}
@@ -974,7 +978,12 @@ func (b *builder) figView(f *report.Figure, ids map[string]bool, onPage map[stri
 		}
 	}
 	fv.Data = figureGrid(f, b)
-	fv.Dropped = dropped
+	fv.Dropped = info.Dropped
+	fv.Whiskers = info.Whiskers
+	fv.Desc = info.Desc
+	if info.Suppressed > 0 {
+		fv.Whiskers += fmt.Sprintf(" %d intervals rest on fewer than 2 observations or have zero width: not drawn, their n is written at the value.", info.Suppressed)
+	}
 	fv.Warning = fewPoints(f)
 	return fv, nil
 }
