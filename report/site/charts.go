@@ -257,6 +257,15 @@ const (
 	fontPx    = 12 // ECharts' default label size
 )
 
+// longestPx is the estimated width in pixels of the longest label.
+func longestPx(cats []string) float64 {
+	long := 0
+	for _, c := range cats {
+		long = max(long, len([]rune(c)))
+	}
+	return float64(long) * fontPx * 0.62
+}
+
 // xNameGap is the gap between the x axis and its name that clears the tick
 // labels: one line, or the height of the longest label turned by rot degrees.
 func xNameGap(cats []string, rot int) int {
@@ -306,7 +315,9 @@ func buildSpec(f *report.Figure, st *chartStyle) ([]byte, specInfo, error) {
 		vis.yAxisX["logBase"] = 10
 	}
 	if f.InverseY {
+		// Inverted, the axis' start is its top: the name stays above it.
 		vis.yAxisX["inverse"] = true
+		vis.yAxisX["nameLocation"] = "start"
 	}
 	dark := &opts.AxisLabel{Color: "#222"}
 
@@ -601,10 +612,21 @@ func buildSpec(f *report.Figure, st *chartStyle) ([]byte, specInfo, error) {
 		if f.Percent && !f.LogY && allWithin(f, 0, 1, true) {
 			yAxis.Min, yAxis.Max = 0, 1
 		}
+		if f.InverseY && allWithin(f, 1, math.Inf(1), true) {
+			yAxis.Min = 1 // ranks start at 1
+		}
+		// The grid holds the tick labels (containLabel): below it only the
+		// axis name's line; a turned first label needs room on the left.
+		bottom, left := gap+18, 16
+		if rot != 0 {
+			w := longestPx(st.names(f.Categories))
+			bottom = 64
+			left = max(16, int(w*math.Cos(float64(rot)*math.Pi/180))-40)
+		}
 		rc.SetGlobalOptions(append(global,
 			charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis",
 				AxisPointer: &opts.AxisPointer{Type: "shadow"}}),
-			charts.WithGridOpts(opts.Grid{Left: "16", Right: "24", Top: fmt.Sprint(gridTop), Bottom: fmt.Sprint(gap + 18),
+			charts.WithGridOpts(opts.Grid{Left: fmt.Sprint(left), Right: "24", Top: fmt.Sprint(gridTop), Bottom: fmt.Sprint(bottom),
 				ContainLabel: opts.Bool(true)}),
 			charts.WithXAxisOpts(opts.XAxis{Type: "category", Name: xName, NameLocation: "middle", NameGap: gap,
 				AxisLabel: &opts.AxisLabel{Color: "#222", Interval: "0", Rotate: float64(rot), HideOverlap: opts.Bool(true)}}),

@@ -123,8 +123,16 @@
   function prepare(spec, mode) {
     var option = JSON.parse(JSON.stringify(spec.option));
     var meta = JSON.parse(JSON.stringify(spec.meta || {}));
-    var horiz = mode === 'narrow' && meta.flip;
+    var horiz = !!(mode === 'narrow' && meta.flip);
     if (horiz) flip(option, meta);
+    if (mode === 'narrow') {
+      // Too narrow for every point's name and the lines' end labels: names
+      // that would collide are left to the tooltip.
+      (option.series || []).forEach(function (s) {
+        if (s.type === 'scatter' && s.label) s.labelLayout = { hideOverlap: true };
+        if (s.endLabel) s.endLabel.show = false;
+      });
+    }
     meta.flipped = horiz;
     option.tooltip = option.tooltip || {};
     if (Array.isArray(option.tooltip)) option.tooltip = option.tooltip[0] || {};
@@ -165,13 +173,29 @@
     return { option: option, meta: meta };
   }
 
+  // wrapName breaks a long name into lines of at most 22 characters at
+  // spaces, hyphens, underscores, slashes, dots and colons: never inside a
+  // word (a word longer than a line keeps its line).
+  function wrapName(name) {
+    var s = String(name == null ? '' : name), max = 22;
+    if (s.length <= max) return s;
+    var parts = s.match(/[^\s\-_\/.:]+[\s\-_\/.:]*|[\s\-_\/.:]+/g) || [s];
+    var lines = [], cur = '';
+    parts.forEach(function (p) {
+      if (cur && (cur + p).replace(/\s+$/, '').length > max) { lines.push(cur.replace(/\s+$/, '')); cur = ''; }
+      cur += p;
+    });
+    if (cur) lines.push(cur.replace(/\s+$/, ''));
+    return lines.join('\n');
+  }
+
   // flip turns a vertical category chart into a horizontal one: the
   // categories on the y axis, first on top, each name on one line.
   function flip(option, meta) {
     var xa = axis(option, 'xAxis'), ya = axis(option, 'yAxis');
     var cat = JSON.parse(JSON.stringify(xa)), val = JSON.parse(JSON.stringify(ya));
     cat.inverse = true;
-    cat.axisLabel = { color: '#222', interval: 0, rotate: 0, width: 170, overflow: 'break', hideOverlap: false };
+    cat.axisLabel = { color: '#222', interval: 0, rotate: 0, hideOverlap: false, formatter: wrapName };
     cat.nameLocation = 'end'; cat.nameGap = 8; cat.name = '';
     val.inverse = false;
     val.nameLocation = 'middle'; val.nameGap = 28;
@@ -291,7 +315,8 @@
     // captions fall where the page has them; back after printing.
     function printMode(on) {
       charts.forEach(function (it) {
-        it.el.style.width = on ? '680px' : '';
+        it.el.style.width = '';
+        if (on) it.el.style.width = Math.min(680, it.el.clientWidth || 680) + 'px';
         draw(it, true);
       });
     }
@@ -313,9 +338,9 @@
       return;
     }
     var p = prepare(it.spec, mode);
-    var flipped = mode === 'narrow' && p.meta.flip;
+    var flipped = !!(mode === 'narrow' && p.meta.flip);
     it.el.classList.toggle('flipped', flipped);
-    it.el.style.height = flipped ? Math.max(240, 120 + 30 * (p.meta.rows || 0)) + 'px' : '';
+    it.el.style.height = flipped ? Math.max(240, 120 + 36 * (p.meta.rows || 0)) + 'px' : '';
     if (it.chart && it.mode !== mode) { it.chart.dispose(); it.chart = null; }
     if (!it.chart) it.chart = window.echarts.init(it.el, null, { renderer: 'canvas' });
     else it.chart.resize();
