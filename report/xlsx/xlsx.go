@@ -165,6 +165,9 @@ type writer struct {
 	// pointColors are the per-bar colours of one-series bar charts over
 	// models, by the series' name cell (patchParts writes them).
 	pointColors map[string][]string
+	// errBars are the error bars of category chart series, by the series'
+	// name cell (patchParts writes them).
+	errBars map[string]errBar
 }
 
 type sheetInfo struct{ sheet, table, title, doc string }
@@ -181,7 +184,7 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 	if r == nil {
 		return fmt.Errorf("xlsx: nil report")
 	}
-	w := &writer{f: excelize.NewFile(), opt: opt.withDefaults(), used: map[string]bool{}, models: format.ModelsOf(r), pointColors: map[string][]string{}}
+	w := &writer{f: excelize.NewFile(), opt: opt.withDefaults(), used: map[string]bool{}, models: format.ModelsOf(r), pointColors: map[string][]string{}, errBars: map[string]errBar{}}
 	defer func() {
 		if cerr := w.f.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("xlsx: close: %w", cerr)
@@ -274,7 +277,7 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 		return fmt.Errorf("xlsx: save %s: %w", path, err)
 	}
 	b := buf.Bytes()
-	if b, err = patchParts(b, w.pointColors); err != nil {
+	if b, err = patchParts(b, w.pointColors, w.errBars); err != nil {
 		return fmt.Errorf("xlsx: save %s: %w", path, err)
 	}
 	// Not SaveAs: it creates the file with mode 0777 (executable).
@@ -538,7 +541,7 @@ func (w *writer) tableSheet(name string, t *report.Table) error {
 	w.sheets = append(w.sheets, sheetInfo{sheet: name, table: t.Name, title: t.Title, doc: t.Doc})
 	// Before the StreamWriter: it writes the sheet's properties when made
 	// and its page setup when flushed, and ignores later changes.
-	if err := w.printSetup(name, 0); err != nil {
+	if err := w.tablePrintSetup(name, len(t.Columns)); err != nil {
 		return err
 	}
 	sw, err := w.f.NewStreamWriter(name)
@@ -652,6 +655,9 @@ func (w *writer) tableSheet(name string, t *report.Table) error {
 	if err := w.repeatRows(name, headRows); err != nil {
 		return err
 	}
+	if err := w.tablePrintArea(name, ncol, len(rows)); err != nil {
+		return err
+	}
 	if truncated > 0 {
 		w.sheets[len(w.sheets)-1].doc += fmt.Sprintf(" [%d rows beyond Excel's limit left out; see tables/%s.csv]", truncated, t.Name)
 	}
@@ -761,7 +767,7 @@ func (w *writer) aboutSheet(r *report.Report) error {
 			return fmt.Errorf("xlsx: about sheet: %w", err)
 		}
 	}
-	return nil
+	return w.printSetup(s, 0) // landscape, one page across
 }
 
 func (w *writer) notesSheet(r *report.Report) error {
