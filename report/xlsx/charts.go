@@ -204,15 +204,17 @@ var tickFont = excelize.Font{Color: "222222", Size: 9}
 
 // dataSheet accumulates the Chart data sheet.
 type dataSheet struct {
-	w   *writer
-	row int
-	err error
+	w      *writer
+	row    int
+	maxCol int // the rightmost column written
+	err    error
 }
 
 func (d *dataSheet) put(col, row int, v any, style int) {
 	if d.err != nil {
 		return
 	}
+	d.maxCol = max(d.maxCol, col)
 	if f, ok := v.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
 		v = nil
 	}
@@ -284,7 +286,15 @@ func (w *writer) charts(figs []*report.Figure) error {
 	if err := w.f.SetColWidth(SheetChartData, "A", "A", 30); err != nil {
 		return fmt.Errorf("xlsx: chart data: %w", err)
 	}
-	return w.printSetup(SheetChartData, 0)
+	// The charts' values are for the record and for the charts: printed,
+	// the first rows on one page.
+	if err := w.printSetup(SheetChartData, 1); err != nil {
+		return err
+	}
+	if d.row > headRows+BulkPrintRows {
+		return w.printArea(SheetChartData, d.maxCol, headRows+BulkPrintRows)
+	}
+	return nil
 }
 
 // figureChart writes fig's data at d.row and returns its chart (nil when the

@@ -59,6 +59,8 @@ func onlySheets(t *testing.T, path string, keep func(string) bool) int {
 			if err := f.SetSheetVisible(s, false); err != nil {
 				t.Fatal(err)
 			}
+			// LibreOffice prints a hidden sheet's print area: drop it.
+			f.DeleteDefinedName(&excelize.DefinedName{Name: "_xlnm.Print_Area", Scope: s})
 		}
 	}
 	if err := f.Save(); err != nil {

@@ -767,7 +767,7 @@ func (w *writer) aboutSheet(r *report.Report) error {
 			return fmt.Errorf("xlsx: about sheet: %w", err)
 		}
 	}
-	return w.printSetup(s, 0) // landscape, one page across
+	return w.printSetup(s, 2) // landscape, one page across, two down
 }
 
 func (w *writer) notesSheet(r *report.Report) error {
@@ -809,6 +809,9 @@ func (w *writer) notesSheet(r *report.Report) error {
 	}
 	if err == nil {
 		err = w.f.SetPanes(s, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"})
+	}
+	if err == nil {
+		err = w.printSetup(s, 0) // landscape, one page across
 	}
 	if err != nil {
 		return fmt.Errorf("xlsx: notes sheet: %w", err)
