@@ -334,3 +334,30 @@ func TestSpecEncodings(t *testing.T) {
 		}
 	}
 }
+
+// TestSkipLinkAndDescriptions: every page opens with a skip link to its
+// main content; a chart's accessible name is its description from the data
+// (values and intervals), not only its title; its export controls are
+// buttons (reached with the keyboard).
+func TestSkipLinkAndDescriptions(t *testing.T) {
+	dir := writeSite(t, manyModels(), Options{})
+	fs := files(t, dir)
+	for name, b := range fs {
+		if !strings.HasSuffix(name, ".html") {
+			continue
+		}
+		s := string(b)
+		if !strings.Contains(s, `<a class="skip" href="#main">Skip to content</a>`) || !strings.Contains(s, `<main id="main"`) {
+			t.Errorf("%s: no skip link to <main id=\"main\">", name)
+		}
+	}
+	idx := string(fs["index.html"])
+	for _, want := range []string{
+		`aria-label="bar chart: Solve Rate by model (95 % interval). Solve Rate (%) by model. claude-3-5-sonnet-20241022 90.0 % [82.0 %, 100.0 %]; gpt-4o-2024-08-06 84.0 %`,
+		`<button type="button" data-export="png"`, `<button type="button" data-export="svg"`,
+	} {
+		if !strings.Contains(idx, want) {
+			t.Errorf("index.html lacks %s", want)
+		}
+	}
+}
