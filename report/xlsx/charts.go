@@ -57,14 +57,14 @@ func chartFigures(figs []*report.Figure, max int) []*report.Figure {
 }
 
 const (
-	chartWidth  = 820
-	chartHeight = 420
-	chartRows   = 23 // rows of 20 px a chart takes, with a gap
+	chartWidth  = 760
+	chartHeight = 340
+	chartRows   = 19 // rows of 20 px a chart takes, with a gap: three fill a portrait page
 )
 
 // ChartsPerSheet is how many charts one chart sheet holds: two printed
-// pages (landscape, fitted), two charts a page.
-const ChartsPerSheet = 4
+// pages (portrait, fitted), three charts a page.
+const ChartsPerSheet = 6
 
 // chartSheet is the name of the i-th chart sheet (from 1): "Charts",
 // "Charts 2", ….
@@ -73,6 +73,26 @@ func chartSheet(i int) string {
 		return SheetCharts
 	}
 	return fmt.Sprintf("%s %d", SheetCharts, i)
+}
+
+// chartPrintSetup prints a chart sheet portrait, fitted to one page across
+// and two down: three charts a page.
+func (w *writer) chartPrintSetup(sh string) error {
+	if err := w.printSetup(sh, 2); err != nil {
+		return err
+	}
+	portrait := "portrait"
+	if err := w.f.SetPageLayout(sh, &excelize.PageLayoutOptions{Orientation: &portrait}); err != nil {
+		return fmt.Errorf("xlsx: sheet %q: page layout: %w", sh, err)
+	}
+	// Rows of 20 px (15 pt) whatever the application's default, so that
+	// the charts, anchored every chartRows rows, never overlap.
+	for r := 2; r <= 3+ChartsPerSheet*chartRows; r++ {
+		if err := w.f.SetRowHeight(sh, r, 15); err != nil {
+			return fmt.Errorf("xlsx: sheet %q: row height: %w", sh, err)
+		}
+	}
+	return nil
 }
 
 // solid is a solid fill of a "#RRGGBB" colour.
@@ -255,10 +275,10 @@ func (w *writer) charts(figs []*report.Figure) error {
 	}
 	for i := 0; i*ChartsPerSheet < len(figs); i++ {
 		sh := chartSheet(i + 1)
-		if err := w.put(sh, 1, 1, "Native charts of the headline figures (values on \"Chart data\"). Capped error bars: 95 % intervals; dashed, uncapped: mean ± 1 SD; none from n < 2.", w.st.bold); err != nil {
+		if err := w.put(sh, 1, 1, "Values on \"Chart data\". Capped bars: 95 % intervals; dashed: mean ± 1 SD; none if n < 2.", w.st.bold); err != nil {
 			return fmt.Errorf("xlsx: charts sheet: %w", err)
 		}
-		if err := w.printSetup(sh, 2); err != nil {
+		if err := w.chartPrintSetup(sh); err != nil {
 			return err
 		}
 	}

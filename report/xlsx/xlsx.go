@@ -13,8 +13,9 @@
 //   - Charts, Charts 2, …: native Excel charts of the Bar, Histogram, Line and
 //     Scatter figures (headline figures first: those on the summary table or
 //     whose id names the Solve Rate), up to Options.MaxCharts, ChartsPerSheet
-//     a sheet (two printed pages); a one-series chart with intervals draws
-//     their ends as dash markers; scatter x values are numbers; p-values
+//     a sheet (two printed pages); intervals are the series' error bars
+//     (capped: 95 % intervals; dashed, uncapped: mean ± SD); scatter x
+//     values are numbers; p-values
 //     (Figure.LogY) are on a log axis; a log-scale x axis (Fig. 3) is
 //     drawn linear here and says so in its title, because excelize writes a
 //     log base on the value axis only;
