@@ -91,7 +91,7 @@ const legendJS = `(() => {
     for (const d of lg.data) {
       const name = typeof d === 'string' ? d : d.name;
       const s = o.series.find(s => s.type !== 'custom' && s.name === name);
-      const val = x => Array.isArray(x) ? x[x.length > 2 ? 1 : 1] : (x && typeof x === 'object' ? val(x.value) : x);
+      const val = x => Array.isArray(x) ? x[1] : (x && typeof x === 'object' ? val(x.value) : x);
       const drawn = s && (s.data || []).some(x => typeof val(x) === 'number' && isFinite(val(x)));
       if (!drawn) { out.bad.push(id + ': legend names "' + name + '", which draws nothing'); continue; }
       const own = (s.data || []).some(x => x && x.itemStyle && x.itemStyle.color && s.itemStyle &&
@@ -189,7 +189,7 @@ func TestBrowserEncodings(t *testing.T) {
 					Missing []string `json:"missing"`
 					Clipped []string `json:"clipped"`
 				}
-				q := strings.Replace(namesJS, "((names) =>", "((names) =>", 1) + "(" + jsList(names) + ")"
+				q := namesJS + "(" + jsList(names) + ")"
 				ns, err := chromedp.Run(b.ctx, chromedp.Evaluate[nameState](q))
 				if err != nil {
 					t.Fatal(err)
