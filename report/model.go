@@ -195,6 +195,13 @@ type Figure struct {
 	// magnitude such as p-values (points with y ≤ 0 are left out and
 	// counted). Default false.
 	LogY bool
+	// Dots draws a Bar figure's values as dots with their intervals instead
+	// of bars from zero: for quantities whose zero means nothing (ranks,
+	// Elo or Bradley–Terry ratings). Default false.
+	Dots bool
+	// InverseY runs the y axis downwards, for values where lower is
+	// better (rank 1 on top). Default false.
+	InverseY bool
 	// Table names the table (Table.Name) that holds the figure's data.
 	Table string
 	// Categories are the x-axis categories for Bar, Line, Histogram and Heatmap.
@@ -213,6 +220,15 @@ type Series struct {
 	Values []float64
 	// Lo and Hi are optional error-bar ends per category.
 	Lo, Hi []float64
+	// SD says Lo and Hi are the mean ± 1 standard deviation (the spread
+	// of the data), not a confidence interval: they are drawn and named
+	// differently.
+	SD bool
+	// N is optional, per category, the observations (questions) behind
+	// the value (gradings or questions): an interval from fewer than 2,
+	// or of zero width, is not drawn and the
+	// chart shows n instead.
+	N []int
 	// Points are the x/y points of a Scatter or numeric Line.
 	Points []Point
 	// Cells are the cells of a Heatmap.

@@ -128,16 +128,22 @@ func runCompare(ctx context.Context, stdout, stderr io.Writer, args []string, o 
 	defer os.RemoveAll(scratch)
 	runs := make([]compare.Run, len(args))
 	var settings []report.KV
+	sites := map[string]string{} // the runs' sites the comparison carries
 	for i, a := range args {
 		var r compare.Run
 		var cfg config.Config
 		if o.store != "" {
 			r, cfg, err = loadStoreRun(ctx, o.store, a)
 		} else {
-			r, cfg, err = loadRun(ctx, stderr, a, filepath.Join(scratch, strconv.Itoa(i)), filepath.Join(out, "site"))
+			r, cfg, err = loadRun(ctx, stderr, a, filepath.Join(scratch, strconv.Itoa(i)), runSiteDir(i))
 		}
 		if err != nil {
 			return err
+		}
+		if r.Pages != nil {
+			if abs, err := filepath.Abs(a); err == nil {
+				sites[runSiteDir(i)] = filepath.Join(abs, "site")
+			}
 		}
 		if i == 0 {
 			opt.Bootstrap, opt.Seed = cfg.Analysis.Bootstrap, cfg.Analysis.Seed
@@ -179,7 +185,7 @@ func runCompare(ctx context.Context, stdout, stderr io.Writer, args []string, o 
 	// what changed first: the delta dot plots of the flagged changes lead
 	// the figures (the site's index and the workbook's first sheet)
 	rep.Figures = append(findings.DeltaFigures(findings.WhatChanged(rep)), rep.Figures...)
-	swarn, err := writeCompareReport(ctx, out, rep, strings.Join(args, ", "))
+	swarn, err := writeCompareReport(ctx, out, rep, strings.Join(args, ", "), sites)
 	if err != nil {
 		return err
 	}
@@ -224,8 +230,9 @@ func loadStoreRun(ctx context.Context, dir, name string) (compare.Run, config.Co
 // writeCompareReport writes rep's tables, workbook and site into a
 // temporary folder beside out and moves it over out when complete, under
 // the output rules of `euroexec run` (marker, lock, stale temporary
-// folders, fsync; out was checked by outsafe.CheckFolder).
-func writeCompareReport(ctx context.Context, out string, rep *report.Report, runs string) ([]string, error) {
+// folders, fsync; out was checked by outsafe.CheckFolder). sites are the
+// runs' sites the comparison's site carries (copySites).
+func writeCompareReport(ctx context.Context, out string, rep *report.Report, runs string, sites map[string]string) ([]string, error) {
 	parent := filepath.Dir(out)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("create output folder: %w", err)
@@ -245,6 +252,9 @@ func writeCompareReport(ctx context.Context, out string, rep *report.Report, run
 	if err != nil {
 		return nil, err
 	}
+	if err := copySites(filepath.Join(tmp, "site"), sites); err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -253,7 +263,8 @@ func writeCompareReport(ctx context.Context, out string, rep *report.Report, run
 
 // loadRun reads one run: a report folder (its study.duckdb), a database
 // file, or a study folder ingested into scratch. siteDir is where the
-// comparison's site will be, for links to the run's question pages.
+// comparison's site carries the run's site (runSiteDir), relative to it:
+// the links to the run's question pages point there.
 func loadRun(ctx context.Context, stderr io.Writer, arg, scratch, siteDir string) (compare.Run, config.Config, error) {
 	var r compare.Run
 	abs, err := filepath.Abs(arg)
@@ -311,9 +322,8 @@ func loadRun(ctx context.Context, stderr io.Writer, arg, scratch, siteDir string
 	r.Study = s
 	r.Scores = scores.Options{RubricThreshold: cfg.Solve.RubricThreshold, ChecklistThreshold: cfg.Solve.ChecklistThreshold, PartialCredit: cfg.Solve.PartialCredit}
 	if isReport && fileExists(filepath.Join(abs, "site", "index.html")) {
-		rel, err := filepath.Rel(siteDir, filepath.Join(abs, "site"))
-		if err == nil {
-			base := filepath.ToSlash(rel) + "/"
+		{
+			base := siteDir + "/"
 			// Above [site] question_pages a report has pages for some
 			// questions only: link only to pages that are there.
 			pages := map[string]bool{}

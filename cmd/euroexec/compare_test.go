@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"html"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -184,7 +186,42 @@ func TestCompareLinksOnlyExistingPages(t *testing.T) {
 	if linked == 0 || unlinked == 0 {
 		t.Errorf("%d questions linked, %d not: want both (half the pages were removed)", linked, unlinked)
 	}
+	// The comparison folder works copied alone: no page of its site links
+	// out of it, and every link finds its file.
+	alone := filepath.Join(t.TempDir(), "copy")
+	if err := os.CopyFS(alone, os.DirFS(filepath.Join(out, "site"))); err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(old)
+	checked := 0
+	filepath.WalkDir(alone, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
+			return err
+		}
+		b, _ := os.ReadFile(p)
+		for _, m := range hrefRe.FindAllStringSubmatch(string(b), -1) {
+			u := html.UnescapeString(m[1])
+			if u == "" || strings.HasPrefix(u, "#") {
+				continue
+			}
+			checked++
+			u = strings.SplitN(u, "#", 2)[0]
+			target := filepath.Join(filepath.Dir(p), filepath.FromSlash(u))
+			if rel, err := filepath.Rel(alone, target); err != nil || strings.HasPrefix(rel, "..") || strings.Contains(u, "://") {
+				t.Errorf("%s: link %q leaves the comparison's site", p, u)
+			} else if _, err := os.Stat(target); err != nil && !strings.Contains(p, filepath.Join(alone, "runs")) {
+				// (the run's own index links the pages this test removed)
+				t.Errorf("%s: link %q finds no file", p, u)
+			}
+		}
+		return nil
+	})
+	if checked < 50 {
+		t.Errorf("only %d links checked", checked)
+	}
 }
+
+var hrefRe = regexp.MustCompile(`(?i)\b(?:href|src)="([^"]*)"`)
 
 // TestCompareSelf compares the sample's report folder with the sample's
 // study folder (the same data, read two ways): every delta is exactly 0 and

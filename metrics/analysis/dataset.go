@@ -524,6 +524,7 @@ func (a *run) solveByDifficulty() {
 			r := rates[k][mi]
 			addRow(t, d, p.s.Models[m].Name, r.n, r.rate, r.lo, r.hi)
 			s.Values = append(s.Values, r.rate)
+			s.N = append(s.N, int(r.n))
 			s.Lo = append(s.Lo, r.lo)
 			s.Hi = append(s.Hi, r.hi)
 		}

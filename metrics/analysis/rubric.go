@@ -57,10 +57,11 @@ func (a *run) meanSDFigure(id, title, xname string, t *report.Table, cats []stri
 	f := &report.Figure{ID: id, Section: report.SectionRubric, Title: title, Kind: report.Bar,
 		XName: xname, YName: yname, Table: t.Name, Categories: cats}
 	for mi, m := range v.models {
-		s := report.Series{Name: a.p.s.Models[m].Name}
+		s := report.Series{Name: a.p.s.Models[m].Name, SD: true}
 		for k := range cats {
 			c := cell(mi, k)
 			mu, sd := c.mean(), c.sd()
+			s.N = append(s.N, len(c.x))
 			s.Values = append(s.Values, mu)
 			s.Lo = append(s.Lo, mu-sd)
 			s.Hi = append(s.Hi, mu+sd)

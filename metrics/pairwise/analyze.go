@@ -546,6 +546,7 @@ func (r Result) Part() report.Part {
 			withCI("win_rate_a", report.Fraction, "(wins_a + ties/2) / n"))}
 	figBT := &report.Figure{ID: "pairwise_bt_ratings", Section: report.SectionPairwise, Title: "Bradley–Terry ratings with 95 % intervals",
 		Kind: report.Bar, XName: "model", YName: "rating (Elo scale)", Table: ModelsTable, Categories: r.Models}
+	figBT.Dots = true // a rating has no zero: dots with intervals, not bars
 	gpos := make(map[string]int, len(r.Models))
 	for i, m := range r.Models {
 		gpos[m] = i

@@ -73,6 +73,7 @@ func (r Result) Part() report.Part {
 		Kind: report.Bar, XName: "model", YName: "strength (mean 1)", Table: RankingsTable}
 	figRank := &report.Figure{ID: "ranking_rank_intervals", Section: report.SectionBeyond, Title: "Rank by rubric with 95 % bootstrap rank intervals",
 		Kind: report.Bar, XName: "model", YName: "rank (1 = best)", Table: RankingsTable}
+	figRank.Dots, figRank.InverseY = true, true
 	sPL := report.Series{Name: "Plackett–Luce strength"}
 	sRank := report.Series{Name: "rank"}
 	for _, m := range r.Models {

@@ -242,26 +242,85 @@ var wordMap = map[string]string{
 
 // Palette is the colour of each model in every chart of the site and the
 // workbook: the models in the order of the report's models table take these
-// colours in turn (Okabe–Ito and Tableau hues; pale yellow last).
+// colours in turn. Every colour has a contrast of at least 3:1 against
+// white (WCAG 2.1 non-text contrast, Contrast), and the first eight keep a
+// CIELAB distance of at least 14 from each other for normal vision and under
+// simulated deuteranopia, protanopia and tritanopia (Machado et al. 2009);
+// beyond that colours come closer, so each model also has a symbol
+// (Symbols) and, on lines, a dash (Dashes): the pair (colour, symbol)
+// differs for the first 84 models.
 var Palette = []string{
-	"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00",
-	"#8C564B", "#000000", "#7F7F7F", "#BCBD22", "#17BECF", "#F0E442",
+	"#0072B2", "#D55E00", "#009E73", "#AA3377", "#000000", "#332288",
+	"#8C564B", "#D62728", "#882255", "#5D3A9B", "#A05195", "#228833",
 }
 
-// Neutral are the colours of series that are not models (e.g. "humans").
-var Neutral = []string{"#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860"}
+// Neutral are the colours of series that are not models (the humans, each
+// judge, each run of a comparison): each name keeps its colour in every
+// chart (Models.Other). All have a contrast of at least 3:1 against white.
+var Neutral = []string{"#4C72B0", "#B85A1E", "#3A8A4E", "#C44E52", "#8172B3", "#937860", "#5A5A5A", "#2E8B8B"}
 
-// Models are the models of a report: display names and colours.
+// Symbols are the ECharts marker symbols of the models, in turn: the second
+// channel beside colour. Its length (7) is prime to len(Palette) (12).
+var Symbols = []string{"circle", "rect", "triangle", "diamond", "roundRect", "pin", "arrow"}
+
+// Dashes are the line dashes of the models' lines, in turn (ECharts names).
+var Dashes = []string{"solid", "dashed", "dotted"}
+
+// Contrast is the WCAG 2.1 contrast ratio of two "#RRGGBB" colours (1 to
+// 21); NaN when one does not parse.
+func Contrast(a, b string) float64 {
+	la, lb := luminance(a), luminance(b)
+	if math.IsNaN(la) || math.IsNaN(lb) {
+		return math.NaN()
+	}
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
+}
+
+// luminance is the WCAG relative luminance of "#RRGGBB".
+func luminance(hex string) float64 {
+	h := strings.TrimPrefix(hex, "#")
+	if len(h) != 6 {
+		return math.NaN()
+	}
+	v, err := strconv.ParseUint(h, 16, 32)
+	if err != nil {
+		return math.NaN()
+	}
+	lin := func(c uint64) float64 {
+		x := float64(c) / 255
+		if x <= 0.04045 {
+			return x / 12.92
+		}
+		return math.Pow((x+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(v>>16&0xff) + 0.7152*lin(v>>8&0xff) + 0.0722*lin(v&0xff)
+}
+
+// Models are the models of a report: display names, colours and symbols,
+// and the colours of the other series names its figures use.
 type Models struct {
 	Display map[string]string // model id → display name
 	Color   map[string]string // model id or display name → "#RRGGBB"
+	Symbol  map[string]string // model id or display name → Symbols entry
+	Dash    map[string]string // model id or display name → Dashes entry
+	// Other maps every series name of the report's figures that is not a
+	// model (humans, judges, runs) to a Neutral colour, in the order the
+	// names first appear in r.Figures: the same name has the same colour
+	// in every chart of the site and the workbook.
+	Other map[string]string
 }
 
 // ModelsOf reads the report's models table (columns model and
 // display_name) and gives each model, in row order, the next Palette
-// colour.
+// colour and Symbols symbol; then each other series name of the figures a
+// Neutral colour (Models.Other).
 func ModelsOf(r *report.Report) Models {
-	m := Models{Display: map[string]string{}, Color: map[string]string{}}
+	m := Models{Display: map[string]string{}, Color: map[string]string{}, Symbol: map[string]string{},
+		Dash: map[string]string{}, Other: map[string]string{}}
+	defer m.others(r)
 	t := r.Table("models")
 	if t == nil {
 		return m
@@ -287,15 +346,47 @@ func ModelsOf(r *report.Report) Models {
 		if _, dup := m.Color[id]; dup {
 			continue
 		}
-		c := Palette[n%len(Palette)]
+		c, sym, dash := Palette[n%len(Palette)], Symbols[n%len(Symbols)], Dashes[(n/len(Palette))%len(Dashes)]
 		n++
-		m.Color[id] = c
+		m.Color[id], m.Symbol[id], m.Dash[id] = c, sym, dash
 		if d, _ := cell(row, di).(string); d != "" {
 			m.Display[id] = d
-			m.Color[d] = c
+			m.Color[d], m.Symbol[d], m.Dash[d] = c, sym, dash
 		}
 	}
 	return m
+}
+
+// others fills m.Other from the series names of r's figures.
+func (m *Models) others(r *report.Report) {
+	if r == nil {
+		return
+	}
+	n := 0
+	for _, f := range r.Figures {
+		if f == nil {
+			continue
+		}
+		for _, s := range f.Series {
+			if s.Name == "" || m.Color[s.Name] != "" || m.Other[s.Name] != "" {
+				continue
+			}
+			m.Other[s.Name] = Neutral[n%len(Neutral)]
+			n++
+		}
+	}
+}
+
+// SeriesColor is the colour of a series name: its model's, else its
+// Other colour, else Neutral[i].
+func (m Models) SeriesColor(name string, i int) string {
+	if c := m.Color[name]; c != "" {
+		return c
+	}
+	if c := m.Other[name]; c != "" {
+		return c
+	}
+	return Neutral[i%len(Neutral)]
 }
 
 func cell(row []any, i int) any {

@@ -3,6 +3,7 @@ package format
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"testing"
 )
 
@@ -83,5 +84,108 @@ func TestColumnClasses(t *testing.T) {
 		if got := IsDifference(c.name); got != c.diff {
 			t.Errorf("IsDifference(%q) = %v, want %v", c.name, got, c.diff)
 		}
+	}
+}
+
+// TestContrastReference checks Contrast against published WCAG ratios.
+func TestContrastReference(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want float64
+	}{
+		{"#000000", "#FFFFFF", 21},    // the maximum
+		{"#767676", "#FFFFFF", 4.54},  // the lightest grey passing AA text (WebAIM)
+		{"#777777", "#ffffff", 4.48},  // just fails it (WebAIM)
+		{"#FFFFFF", "#FFFFFF", 1},     // the minimum
+		{"#F0E442", "#FFFFFF", 1.32},  // the old palette's yellow (issue 35: "1.3:1")
+		{"#0000FF", "#FFFFFF", 8.59},  // WebAIM: pure blue on white
+		{"#FF0000", "#FFFFFF", 3.998}, // WebAIM: 4.0:1
+	} {
+		if got := Contrast(c.a, c.b); math.Abs(got-c.want) > 0.01 {
+			t.Errorf("Contrast(%s, %s) = %.3f, want %.2f", c.a, c.b, got, c.want)
+		}
+	}
+	if !math.IsNaN(Contrast("#12", "#FFFFFF")) {
+		t.Error("Contrast of a bad colour is not NaN")
+	}
+}
+
+// TestPaletteContrast: every series colour a chart draws stands out from the
+// white background at WCAG's 3:1 for graphics.
+func TestPaletteContrast(t *testing.T) {
+	for _, list := range [][]string{Palette, Neutral} {
+		for _, c := range list {
+			if r := Contrast(c, "#FFFFFF"); !(r >= 3) {
+				t.Errorf("colour %s has contrast %.2f:1 against white, want ≥ 3:1", c, r)
+			}
+		}
+	}
+}
+
+// cvdLab is a colour in CIELAB as seen with normal vision (k = "") or a
+// dichromacy simulated with the Machado, Oliveira & Fernandes (2009)
+// matrices at severity 1.
+func cvdLab(t *testing.T, hex, k string) [3]float64 {
+	t.Helper()
+	m := map[string][3][3]float64{
+		"deut": {{0.367322, 0.860646, -0.227968}, {0.280085, 0.672501, 0.047413}, {-0.011820, 0.042940, 0.968881}},
+		"prot": {{0.152286, 1.052583, -0.204868}, {0.114503, 0.786281, 0.099216}, {-0.003882, -0.048116, 1.051998}},
+		"trit": {{1.255528, -0.076749, -0.178779}, {-0.078411, 0.930809, 0.147602}, {0.004733, 0.691367, 0.303900}},
+	}
+	var v [3]float64
+	for i := 0; i < 3; i++ {
+		x, _ := strconv.ParseUint(hex[1+2*i:3+2*i], 16, 8)
+		c := float64(x) / 255
+		if c <= 0.04045 {
+			v[i] = c / 12.92
+		} else {
+			v[i] = math.Pow((c+0.055)/1.055, 2.4)
+		}
+	}
+	if mm, ok := m[k]; ok {
+		var w [3]float64
+		for i := range 3 {
+			for j := range 3 {
+				w[i] += mm[i][j] * v[j]
+			}
+			w[i] = math.Min(math.Max(w[i], 0), 1)
+		}
+		v = w
+	}
+	X := 0.4124*v[0] + 0.3576*v[1] + 0.1805*v[2]
+	Y := 0.2126*v[0] + 0.7152*v[1] + 0.0722*v[2]
+	Z := 0.0193*v[0] + 0.1192*v[1] + 0.9505*v[2]
+	f := func(x float64) float64 {
+		if x > 0.008856 {
+			return math.Cbrt(x)
+		}
+		return 7.787*x + 16.0/116
+	}
+	fx, fy, fz := f(X/0.95047), f(Y), f(Z/1.08883)
+	return [3]float64{116*fy - 16, 500 * (fx - fy), 200 * (fy - fz)}
+}
+
+// TestPaletteDistinct: the first eight model colours stay apart (CIELAB
+// ΔE76 ≥ 13) for normal vision and the three simulated dichromacies, and
+// (colour, symbol) is unique for the first 84 models.
+func TestPaletteDistinct(t *testing.T) {
+	for _, k := range []string{"", "deut", "prot", "trit"} {
+		for i := 0; i < 8; i++ {
+			for j := i + 1; j < 8; j++ {
+				a, b := cvdLab(t, Palette[i], k), cvdLab(t, Palette[j], k)
+				d := math.Sqrt((a[0]-b[0])*(a[0]-b[0]) + (a[1]-b[1])*(a[1]-b[1]) + (a[2]-b[2])*(a[2]-b[2]))
+				if d < 13 {
+					t.Errorf("vision %q: %s and %s are ΔE %.1f apart, want ≥ 13", k, Palette[i], Palette[j], d)
+				}
+			}
+		}
+	}
+	seen := map[string]int{}
+	for i := range 84 {
+		key := Palette[i%len(Palette)] + Symbols[i%len(Symbols)]
+		if j, dup := seen[key]; dup {
+			t.Fatalf("models %d and %d share colour and symbol %s", j, i, key)
+		}
+		seen[key] = i
 	}
 }

@@ -306,11 +306,11 @@ func TestBrowser(t *testing.T) {
 	}
 }
 
-// TestBrowserSaveSVG clicks each chart's "Save as SVG" toolbox button on the
+// TestBrowserExport presses (Enter, no mouse) the SVG export button on the
 // index of the test report and checks that Chromium downloads an SVG
 // document named after the chart, drawn offline by the page itself; the
 // PNG button is still there beside it.
-func TestBrowserSaveSVG(t *testing.T) {
+func TestBrowserExport(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
@@ -325,36 +325,19 @@ func TestBrowserSaveSVG(t *testing.T) {
 		t.Fatalf("download behaviour: %v", err)
 	}
 	b.open(t, filepath.Join(dir, "index.html"), "")
-	// ECharts lays the toolbox's features out left to right, so SVG (added
-	// last) is the rightmost icon.
-	feats, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](`(() => {
-	  const tb = echarts.getInstanceByDom(document.querySelector('.echart')).getOption().toolbox[0];
-	  return Object.keys(tb.feature).filter(k => tb.feature[k].show);
+	// The export controls are buttons: reached with Tab and pressed with
+	// Enter, no mouse.
+	id, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(() => {
+	  const btn = document.querySelector('button[data-export="svg"]'); btn.focus();
+	  return document.activeElement === btn ? btn.getAttribute('data-for') : '';
 	})()`))
-	if err != nil {
+	if err != nil || id == "" {
+		t.Fatalf("the SVG export button takes no focus (%v)", err)
+	}
+	if err := chromedp.Do(b.ctx, chromedp.KeyEvent("\r")); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(feats, ",") != "saveAsImage,mySaveSVG" {
-		t.Errorf("toolbox features %q, want saveAsImage and mySaveSVG", feats)
-	}
-	type rect struct {
-		Right float64 `json:"right"`
-		Top   float64 `json:"top"`
-	}
-	box, err := chromedp.Run(b.ctx, chromedp.Evaluate[rect](`(() => { const el = document.querySelector('.echart'); el.scrollIntoView({block: 'center'});
-	  const q = el.getBoundingClientRect(); return {right: q.right, top: q.top}; })()`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	name, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](
-		`echarts.getInstanceByDom(document.querySelector('.echart')).getOption().toolbox[0].feature.saveAsImage.name`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// toolbox right 8 px, padding 5, icons 15 px: the last icon's centre
-	if err := chromedp.Do(b.ctx, chromedp.MouseClickXY(box.Right-8-5-7.5, box.Top+5+7.5)); err != nil {
-		t.Fatal(err)
-	}
+	name := strings.TrimPrefix(strings.TrimSuffix(id, "-spec"), "fig-")
 	want := filepath.Join(dl, name+".svg")
 	var got []byte
 	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
@@ -369,7 +352,22 @@ func TestBrowserSaveSVG(t *testing.T) {
 		for _, e := range ents {
 			names = append(names, e.Name())
 		}
-		t.Fatalf("no %s downloaded after clicking Save as SVG (folder holds %q)", filepath.Base(want), names)
+		t.Fatalf("no %s downloaded after pressing Enter on the SVG button (folder holds %q)", filepath.Base(want), names)
+	}
+	// The slide PNG: 16:9 at 2× (1920×1080).
+	type dims struct {
+		W int `json:"w"`
+		H int `json:"h"`
+	}
+	d, err := chromedp.Run(b.ctx, chromedp.Evaluate[dims](`new Promise(res => {
+	  const im = new Image(); im.onload = () => res({w: im.naturalWidth, h: im.naturalHeight});
+	  im.src = window.euroexecExport(document.querySelector('button[data-export="png"]').getAttribute('data-for'), 'png');
+	})`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.W != 1920 || d.H != 1080 {
+		t.Errorf("exported PNG is %d×%d, want 1920×1080 (16:9 at 2×)", d.W, d.H)
 	}
 	s := string(got)
 	if !strings.HasPrefix(strings.TrimSpace(s), "<svg") || !strings.Contains(s, `xmlns="http://www.w3.org/2000/svg"`) {
@@ -380,6 +378,13 @@ func TestBrowserSaveSVG(t *testing.T) {
 	if strings.Count(s, "<path") < 5 || !strings.Contains(s, "<text") {
 		t.Errorf("SVG holds %d paths and no text: not the chart", strings.Count(s, "<path"))
 	}
+	// Title, subtitle (the axes) and footnote (study, n, interval, date).
+	r := reporttest.Small()
+	for _, w := range []string{"y: Solve Rate", "n = ", "95 % intervals", r.GeneratedAt.UTC().Format("2006-01-02")} {
+		if !strings.Contains(s, w) {
+			t.Errorf("exported SVG lacks %q", w)
+		}
+	}
 	if strings.Contains(s, reporttest.XSSModel) {
 		t.Error("the SVG holds the XSS model name unescaped")
 	}
@@ -388,7 +393,7 @@ func TestBrowserSaveSVG(t *testing.T) {
 		t.Errorf("console: %s", e)
 	}
 	for _, u := range reqs {
-		if !strings.HasPrefix(u, "file://") && !strings.HasPrefix(u, "blob:") {
+		if !strings.HasPrefix(u, "file://") && !strings.HasPrefix(u, "blob:") && !strings.HasPrefix(u, "data:") {
 			t.Errorf("request outside the site: %s", u)
 		}
 	}

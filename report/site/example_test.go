@@ -49,4 +49,6 @@ func ExampleWrite() {
 	// index.html
 	// questions/index.html
 	// questions/q1.html
+	// tables/notes.csv
+	// tables/summary.csv
 }

@@ -38,8 +38,8 @@ type foldState struct {
 	PrecededBy int     `json:"precededBy"`
 }
 
-// manyModels is the test report with n models on the summary.
-func manyModels(n int) *report.Report {
+// summaryModels is the test report with n models on the summary.
+func summaryModels(n int) *report.Report {
 	r := reporttest.Small()
 	s := r.Table("summary")
 	s.Rows = nil
@@ -64,7 +64,7 @@ func TestLeaderboardAboveFold(t *testing.T) {
 		name   string
 		r      *report.Report
 		leader string
-	}{{"3 models", reporttest.Small(), "alpha"}, {"12 models", manyModels(12), "model-00-with-a-long-name"}} {
+	}{{"3 models", reporttest.Small(), "alpha"}, {"12 models", summaryModels(12), "model-00-with-a-long-name"}} {
 		dir := filepath.Join(t.TempDir(), "site")
 		if _, err := Write(context.Background(), dir, c.r, DefaultOptions); err != nil {
 			t.Fatal(err)

@@ -27,12 +27,15 @@
 // charts.go); chart tooltips are built by an escaping formatter in
 // assets/site.js.
 //
-// Every chart has a save-as-PNG button, its title, axis names and units, a
-// legend and tooltips; each model has one colour in every chart (Palette, in
-// the order of the models table) and is called by its display name; scatter
-// points carry their labels; p-values are drawn on a log axis
-// (report.Figure.LogY). Each figure links to the CSV of its table
-// (../tables/<Table>.csv: the site lives at OUT/site, the CSVs at OUT/tables)
+// Every chart has export buttons (a 1920×1080 PNG and an SVG, each with
+// title, subtitle and footnote), its title, axis names and units, a legend
+// when it draws two or more series, tooltips and a text description made
+// from its data; each model has one colour and symbol in every chart
+// (format.Palette, in the order of the models table) and is called by its
+// display name; scatter points carry their labels; p-values are drawn on a
+// log axis (report.Figure.LogY). Below 600 px bar charts turn horizontal.
+// Each figure links to the CSV of its table (tables/<Table>.csv inside the
+// site, which carries them so that it works copied alone)
 // and shows its data as a table. Numbers follow report/format: rates as
 // percent, rate intervals inside [0 %, 100 %], scores in rubric points,
 // p-values in scientific notation below 0.001, differences of rates in
@@ -57,8 +60,10 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -66,6 +71,7 @@ import (
 
 	"github.com/euroexec/euroexec/internal/crash"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/csvout"
 	"github.com/euroexec/euroexec/report/findings"
 	"github.com/euroexec/euroexec/report/format"
 )
@@ -98,7 +104,10 @@ type Options struct {
 	// Default 600.
 	MaxCellChars int
 	// TablesHref is the path from the site folder to the CSV folder.
-	// Default "../tables/" (the site at OUT/site, the CSVs at OUT/tables).
+	// Default "tables/": the site carries the CSV of every table and
+	// figure it links to, and notes.csv, in its own tables/ folder, so
+	// that the folder works copied alone. A path that leaves the site
+	// ("../tables/") links there and writes no CSV.
 	TablesHref string
 	// Workers is the number of goroutines writing the pages. Default
 	// runtime.GOMAXPROCS(0). The output does not depend on it.
@@ -117,7 +126,7 @@ type Options struct {
 }
 
 // DefaultOptions are the options `euroexec run` uses.
-var DefaultOptions = Options{MaxTableRows: 500, MaxCellChars: 600, TablesHref: "../tables/"}
+var DefaultOptions = Options{MaxTableRows: 500, MaxCellChars: 600, TablesHref: "tables/"}
 
 func (o Options) withDefaults() Options {
 	if o.Assets == nil {
@@ -219,7 +228,58 @@ func Write(ctx context.Context, dir string, r *report.Report, opt Options) ([]st
 	if err := b.writeAll(dir); err != nil {
 		return warnings, err
 	}
+	if err := b.writeTables(dir); err != nil {
+		return warnings, err
+	}
 	return warnings, nil
+}
+
+// writeTables writes, when Options.TablesHref is a folder inside the site,
+// the CSV of every table a page shows or a figure draws, and notes.csv,
+// into it (the same bytes as csvout writes to OUT/tables).
+func (b *builder) writeTables(dir string) error {
+	rel := strings.TrimSuffix(b.opt.TablesHref, "/")
+	if rel == "" || path.IsAbs(rel) || strings.Contains(rel, ":") || slices.Contains(strings.Split(rel, "/"), "..") {
+		return nil
+	}
+	out := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("site: create %s: %w", out, err)
+	}
+	linked := map[string]bool{}
+	for name := range b.tableSec {
+		linked[name] = true
+	}
+	for _, f := range b.r.Figures {
+		if f != nil && f.Table != "" {
+			linked[f.Table] = true
+		}
+	}
+	for _, t := range b.r.Tables {
+		if t == nil || !linked[t.Name] || t.Name == csvout.NotesName {
+			continue
+		}
+		if err := b.ctx.Err(); err != nil {
+			return err
+		}
+		var buf bytes.Buffer
+		if err := csvout.WriteTable(&buf, t); err != nil {
+			return fmt.Errorf("site: table %s: %w", t.Name, err)
+		}
+		p := filepath.Join(out, filepath.Base(t.Name)+".csv")
+		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("site: write %s: %w", p, err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := csvout.WriteNotes(&buf, b.r.Notes); err != nil {
+		return fmt.Errorf("site: notes: %w", err)
+	}
+	p := filepath.Join(out, csvout.NotesName+".csv")
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("site: write %s: %w", p, err)
+	}
+	return nil
 }
 
 // builder holds what every page shares.
@@ -1001,6 +1061,10 @@ type figView struct {
 	TableAnchor          string
 	Dropped              int
 	Data                 grid
+	// Whiskers says what the whiskers are and which were left out.
+	Whiskers string
+	// Desc is the chart's description for screen readers, from its data.
+	Desc string
 }
 
 func (b *builder) figView(f *report.Figure, ids map[string]bool, onPage map[string]string) (figView, error) {
@@ -1011,7 +1075,7 @@ func (b *builder) figView(f *report.Figure, ids map[string]bool, onPage map[stri
 	fv := figView{DOMID: domID("fig-", id, ids), Title: f.Title}
 	fv.SpecID = fv.DOMID + "-spec"
 	ids[strings.ToLower(fv.SpecID)] = true
-	spec, dropped, err := buildSpec(f, b.style)
+	spec, info, err := buildSpec(f, b.style)
 	if err != nil {
 		return fv, err
 	}
@@ -1044,7 +1108,12 @@ func (b *builder) figView(f *report.Figure, ids map[string]bool, onPage map[stri
 		}
 	}
 	fv.Data = figureGrid(f, b)
-	fv.Dropped = dropped
+	fv.Dropped = info.Dropped
+	fv.Whiskers = info.Whiskers
+	fv.Desc = info.Desc
+	if info.Suppressed > 0 {
+		fv.Whiskers += fmt.Sprintf(" %d intervals rest on fewer than 2 observations or have zero width: not drawn, their n is written at the value.", info.Suppressed)
+	}
 	fv.Warning = fewPoints(f)
 	return fv, nil
 }

@@ -113,6 +113,9 @@ func TestPagesAndLayout(t *testing.T) {
 		"evaluators/human_a.html", "evaluators/index.html", "evaluators/judge_J1-1ba39f68.html",
 		"index.html", "judges.html",
 		"questions/index.html", "questions/q1.html", "questions/q_2_weird_id-a92f4a4d.html", "rubric.html",
+		// the CSVs the pages link to, inside the site
+		"tables/judge_vs_human.csv", "tables/notes.csv", "tables/pvalue_curve.csv", "tables/responses.csv",
+		"tables/solve_rate_by_difficulty.csv", "tables/summary.csv", "tables/tiny.csv", "tables/verdict_pairs.csv",
 	}
 	// No page for the sections without content (checklist, automatic, …)
 	// and none for the overview, which is the index.
@@ -216,8 +219,8 @@ func TestNoNetworkAddresses(t *testing.T) {
 	r.Questions[0].References[0].Text = "see https://example.org/ref and //cdn.example.com/x.js"
 	dir := writeSite(t, r, Options{})
 	for name, b := range files(t, dir) {
-		if name == "assets/echarts.min.js" {
-			continue
+		if name == "assets/echarts.min.js" || strings.HasPrefix(name, "tables/") {
+			continue // the library; the CSVs (user data, as in OUT/tables)
 		}
 		s := string(b)
 		// User text, escaped as the page shows it.

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/euroexec/euroexec/report"
-	"github.com/euroexec/euroexec/report/format"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -59,14 +58,14 @@ func chartFigures(figs []*report.Figure, max int) []*report.Figure {
 }
 
 const (
-	chartWidth  = 820
-	chartHeight = 420
-	chartRows   = 23 // rows of 20 px a chart takes, with a gap
+	chartWidth  = 760
+	chartHeight = 340
+	chartRows   = 19 // rows of 20 px a chart takes, with a gap: three fill a portrait page
 )
 
 // ChartsPerSheet is how many charts one chart sheet holds: two printed
-// pages (landscape, fitted), two charts a page.
-const ChartsPerSheet = 4
+// pages (portrait, fitted), three charts a page.
+const ChartsPerSheet = 6
 
 // chartSheet is the name of the i-th chart sheet (from 1): "Charts",
 // "Charts 2", ….
@@ -77,6 +76,26 @@ func chartSheet(i int) string {
 	return fmt.Sprintf("%s %d", SheetCharts, i)
 }
 
+// chartPrintSetup prints a chart sheet portrait, fitted to one page across
+// and two down: three charts a page.
+func (w *writer) chartPrintSetup(sh string) error {
+	if err := w.printSetup(sh, 2); err != nil {
+		return err
+	}
+	portrait := "portrait"
+	if err := w.f.SetPageLayout(sh, &excelize.PageLayoutOptions{Orientation: &portrait}); err != nil {
+		return fmt.Errorf("xlsx: sheet %q: page layout: %w", sh, err)
+	}
+	// Rows of 20 px (15 pt) whatever the application's default, so that
+	// the charts, anchored every chartRows rows, never overlap.
+	for r := 2; r <= 3+ChartsPerSheet*chartRows; r++ {
+		if err := w.f.SetRowHeight(sh, r, 15); err != nil {
+			return fmt.Errorf("xlsx: sheet %q: row height: %w", sh, err)
+		}
+	}
+	return nil
+}
+
 // solid is a solid fill of a "#RRGGBB" colour.
 func solid(c string) excelize.Fill {
 	return excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{strings.TrimPrefix(c, "#")}}
@@ -85,10 +104,98 @@ func solid(c string) excelize.Fill {
 // seriesColor is a series' colour: its model's (format.ModelsOf), else a
 // neutral one.
 func (w *writer) seriesColor(name string, i int) string {
-	if c := w.models.Color[name]; c != "" {
-		return c
+	return w.models.SeriesColor(name, i)
+}
+
+// xlsxSymbol is the Excel marker nearest an ECharts symbol (format.Symbols).
+func xlsxSymbol(s string) string {
+	switch s {
+	case "rect", "roundRect":
+		return "square"
+	case "triangle", "arrow":
+		return "triangle"
+	case "diamond":
+		return "diamond"
+	case "pin":
+		return "x"
 	}
-	return format.Neutral[i%len(format.Neutral)]
+	return "circle"
+}
+
+// allWithin says every finite value, interval end, point (x and y) and
+// reference line end of f lies in [lo, hi]: then a rate axis stops at
+// 100 %.
+func allWithin(f *report.Figure, lo, hi float64) bool {
+	for _, s := range f.Series {
+		for _, list := range [][]float64{s.Values, s.Lo, s.Hi} {
+			for _, v := range list {
+				if !math.IsNaN(v) && !math.IsInf(v, 0) && (v < lo || v > hi) {
+					return false
+				}
+			}
+		}
+		for _, p := range s.Points {
+			if (!math.IsNaN(p.Y) && (p.Y < lo || p.Y > hi)) || (!math.IsNaN(p.X) && (p.X < lo || p.X > hi)) {
+				return false
+			}
+		}
+	}
+	for _, l := range f.Lines {
+		for _, v := range []float64{l.Y1, l.Y2} {
+			if !math.IsNaN(v) && (v < lo || v > hi) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// errBar is the custom error bars of one series: references to the
+// distances above and below each value; sd draws them dashed without caps
+// (mean ± 1 SD), else solid with caps (a confidence interval).
+type errBar struct {
+	plus, minus string
+	sd          bool
+}
+
+// errBarXML is the c:errBars element of a category chart series.
+func errBarXML(e errBar) []byte {
+	var b bytes.Buffer
+	noCap, dash := "0", "solid"
+	if e.sd {
+		noCap, dash = "1", "dash"
+	}
+	esc := func(s string) string {
+		var x bytes.Buffer
+		xml.EscapeText(&x, []byte(s))
+		return x.String()
+	}
+	fmt.Fprintf(&b, `<errBars><errBarType val="both"></errBarType><errValType val="cust"></errValType><noEndCap val="%s"></noEndCap>`+
+		`<plus><numRef><f>%s</f></numRef></plus><minus><numRef><f>%s</f></numRef></minus>`+
+		`<spPr><a:ln w="15875"><a:solidFill><a:srgbClr val="222222"></a:srgbClr></a:solidFill><a:prstDash val="%s"></a:prstDash></a:ln></spPr></errBars>`,
+		noCap, esc(e.plus), esc(e.minus), dash)
+	return b.Bytes()
+}
+
+// addErrBars puts each series' c:errBars before its c:cat (their place in
+// CT_BarSer and CT_LineSer).
+func addErrBars(b []byte, bars map[string]errBar) []byte {
+	for ref, e := range bars {
+		var esc bytes.Buffer
+		xml.EscapeText(&esc, []byte(ref))
+		start := bytes.Index(b, []byte("<tx><strRef><f>"+esc.String()+"</f>"))
+		if start < 0 {
+			continue
+		}
+		end := bytes.Index(b[start:], []byte("</ser>"))
+		at := bytes.Index(b[start:], []byte("<cat>"))
+		if at < 0 || (end >= 0 && at > end) {
+			continue
+		}
+		at += start
+		b = append(b[:at:at], append(errBarXML(e), b[at:]...)...)
+	}
+	return b
 }
 
 // categoryColors are the colours of categories that are all models (nil
@@ -118,15 +225,17 @@ var tickFont = excelize.Font{Color: "222222", Size: 9}
 
 // dataSheet accumulates the Chart data sheet.
 type dataSheet struct {
-	w   *writer
-	row int
-	err error
+	w      *writer
+	row    int
+	maxCol int // the rightmost column written
+	err    error
 }
 
 func (d *dataSheet) put(col, row int, v any, style int) {
 	if d.err != nil {
 		return
 	}
+	d.maxCol = max(d.maxCol, col)
 	if f, ok := v.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
 		v = nil
 	}
@@ -167,10 +276,10 @@ func (w *writer) charts(figs []*report.Figure) error {
 	}
 	for i := 0; i*ChartsPerSheet < len(figs); i++ {
 		sh := chartSheet(i + 1)
-		if err := w.put(sh, 1, 1, "Native charts of the headline figures; their values are on the sheet \"Chart data\". Dashes mark the ends of 95 % intervals where a chart has them. Every figure, with tooltips, is on the site.", w.st.bold); err != nil {
+		if err := w.put(sh, 1, 1, "Values on \"Chart data\". Capped bars: 95 % intervals; dashed: mean ± 1 SD; none if n < 2.", w.st.bold); err != nil {
 			return fmt.Errorf("xlsx: charts sheet: %w", err)
 		}
-		if err := w.printSetup(sh, 2); err != nil {
+		if err := w.chartPrintSetup(sh); err != nil {
 			return err
 		}
 	}
@@ -207,13 +316,20 @@ func (w *writer) charts(figs []*report.Figure) error {
 	if err := w.f.SetColWidth(SheetChartData, "A", "A", 30); err != nil {
 		return fmt.Errorf("xlsx: chart data: %w", err)
 	}
+	// The charts' values are for the record and for the charts: printed,
+	// the first rows on one page.
+	if err := w.printSetup(SheetChartData, 1); err != nil {
+		return err
+	}
+	if d.row > headRows+BulkPrintRows {
+		return w.printArea(SheetChartData, d.maxCol, headRows+BulkPrintRows)
+	}
 	return nil
 }
 
 // figureChart writes fig's data at d.row and returns its chart (nil when the
-// figure has nothing to draw) and, for a one-series bar or line chart with
-// intervals, a line chart of the interval ends (dash markers, no line) to
-// draw over it.
+// figure has nothing to draw); a combo chart to draw over it is no longer
+// made (always nil): intervals are the series' own error bars (errBars).
 func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart, *excelize.Chart, error) {
 	top := d.row
 	d.put(1, top, fig.Title+" ["+fig.ID+"]", w.st.bold)
@@ -251,21 +367,30 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 		for si, s := range fig.Series {
 			d.put(col+si, h, w.modelName(s.Name), w.st.header)
 		}
+		// Per series with intervals: the distances to the upper and lower
+		// ends (Excel's custom error bars), blank where the interval is
+		// left out (fewer than 2 observations, zero width, undefined).
 		extra := col + len(fig.Series)
-		loCol := 0
-		for _, s := range fig.Series {
-			if len(s.Lo) == n && len(s.Hi) == n {
-				if loCol == 0 {
-					loCol = extra
-				}
-				d.put(extra, h, s.Name+" lo", w.st.header)
-				d.put(extra+1, h, s.Name+" hi", w.st.header)
-				for i := 0; i < n; i++ {
-					d.put(extra, h+1+i, s.Lo[i], w.st.text)
-					d.put(extra+1, h+1+i, s.Hi[i], w.st.text)
-				}
-				extra += 2
+		plusCol := map[int]int{}
+		for si, s := range fig.Series {
+			if len(s.Lo) != n || len(s.Hi) != n {
+				continue
 			}
+			plusCol[si] = extra
+			d.put(extra, h, w.modelName(s.Name)+" +", w.st.header)
+			d.put(extra+1, h, w.modelName(s.Name)+" −", w.st.header)
+			for i := 0; i < n; i++ {
+				v, lo, hi := math.NaN(), s.Lo[i], s.Hi[i]
+				if i < len(s.Values) {
+					v = s.Values[i]
+				}
+				if lo == hi || (i < len(s.N) && s.N[i] < 2) {
+					lo, hi = math.NaN(), math.NaN()
+				}
+				d.put(extra, h+1+i, hi-v, w.st.text)
+				d.put(extra+1, h+1+i, v-lo, w.st.text)
+			}
+			extra += 2
 		}
 		for i, c := range fig.Categories {
 			d.put(1, h+1+i, w.modelName(c), w.st.text)
@@ -278,12 +403,20 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 			}
 		}
 		ch.Type = excelize.Col
-		if fig.Kind == report.Line {
+		dots := fig.Dots && fig.Kind == report.Bar
+		if fig.Kind == report.Line || dots {
 			ch.Type = excelize.Line
 		}
 		if fig.Kind == report.Histogram {
 			gap := uint(5)
 			ch.GapWidth = &gap
+		}
+		if fig.InverseY {
+			ch.YAxis.ReverseOrder = true
+		}
+		if fig.Percent && allWithin(fig, 0, 1) {
+			zero, one := 0.0, 1.0
+			ch.YAxis.Minimum, ch.YAxis.Maximum = &zero, &one
 		}
 		for si, s := range fig.Series {
 			cs := excelize.ChartSeries{
@@ -293,46 +426,36 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 			}
 			col := w.seriesColor(s.Name, si)
 			cs.Fill = solid(col)
-			if fig.Kind == report.Line {
-				cs.Marker = excelize.ChartMarker{Symbol: "circle", Size: 5, Fill: solid(col)}
+			switch {
+			case dots:
+				// A value with no zero (a rank, a rating): a dot, no bar
+				// from zero, no line between models.
+				cs.Marker = excelize.ChartMarker{Symbol: "circle", Size: 9, Fill: solid(col), Border: excelize.LineOptions{Type: excelize.LineSolid, Fill: solid(col)}}
+				cs.Line = excelize.LineOptions{Type: excelize.LineNone}
+			case fig.Kind == report.Line:
+				cs.Marker = excelize.ChartMarker{Symbol: xlsxSymbol(w.models.Symbol[s.Name]), Size: 6, Fill: solid(col)}
 				cs.Line = excelize.LineOptions{Type: excelize.LineSolid, Width: 1.75, Fill: solid(col)}
+			}
+			if pc, ok := plusCol[si]; ok {
+				w.errBars[cs.Name] = errBar{plus: ref(pc, h+1, pc, h+n), minus: ref(pc+1, h+1, pc+1, h+n), sd: s.SD}
 			}
 			// excelize writes per-point colours (c:dPt) for pie charts
 			// only: a one-series bar chart over models gets its models'
 			// colours per bar when the workbook is saved (patchParts).
-			// Its legend would show the series' one colour beside bars
-			// of other colours: it is hidden, the axis names the models.
-			if fig.Kind == report.Bar && len(fig.Series) == 1 {
+			if fig.Kind == report.Bar && !dots && len(fig.Series) == 1 {
 				if cols := w.categoryColors(fig.Categories); cols != nil {
 					w.pointColors[cs.Name] = cols
-					ch.Legend = excelize.ChartLegend{Position: "none"}
 				}
 			}
 			ch.Series = append(ch.Series, cs)
 		}
+		// One series: the axis and the title name it, a legend would only
+		// repeat it (or show a swatch matching none of the model colours).
+		if len(fig.Series) == 1 {
+			ch.Legend = excelize.ChartLegend{Position: "none"}
+		}
 		d.row = h + n + 2
-		// Interval ends as dash markers over the one series they belong to
-		// (with several series a dash could not be placed on its bar).
-		var combo *excelize.Chart
-		if loCol > 0 && len(fig.Series) == 1 {
-			// The axes of a combo chart are written from both charts: give
-			// the overlay the same ones.
-			combo = &excelize.Chart{Type: excelize.Line, XAxis: ch.XAxis, YAxis: ch.YAxis}
-			for _, c := range []int{loCol, loCol + 1} {
-				combo.Series = append(combo.Series, excelize.ChartSeries{
-					Name:       cellRef(c, h),
-					Categories: ref(1, h+1, 1, h+n),
-					Values:     ref(c, h+1, c, h+n),
-					Marker:     excelize.ChartMarker{Symbol: "dash", Size: 12, Fill: solid("#222222"), Border: excelize.LineOptions{Type: excelize.LineSolid, Fill: solid("#222222")}},
-					Line:       excelize.LineOptions{Type: excelize.LineNone},
-				})
-			}
-		}
-		if loCol > 0 && combo == nil {
-			// Not drawn here: say so rather than claim them.
-			ch.Title = richTitle(fig.Title + " — interval bars on the site only")
-		}
-		return ch, combo, d.err
+		return ch, nil, d.err
 	}
 
 	// Numeric x: two columns (x, y) per series and per reference line.
@@ -347,6 +470,13 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 	}
 	if fig.Percent && fig.XUnit == "%" {
 		ch.XAxis.NumFmt = excelize.ChartNumFmt{CustomNumFmt: "0%"}
+	}
+	if fig.Percent && !fig.LogY && allWithin(fig, 0, 1) {
+		zero, one := 0.0, 1.0
+		ch.YAxis.Minimum, ch.YAxis.Maximum = &zero, &one
+		if fig.XUnit == "%" && !fig.LogX {
+			ch.XAxis.Minimum, ch.XAxis.Maximum = &zero, &one
+		}
 	}
 	if fig.LogY {
 		ch.YAxis.LogBase = 10
@@ -453,7 +583,7 @@ func colorPoints(b []byte, pointColors map[string][]string) []byte {
 // values are a number reference and one-series bar charts over models have
 // their models' colours per bar (pointColors: series name cell → colours);
 // every other part is copied still compressed.
-func patchParts(in []byte, pointColors map[string][]string) ([]byte, error) {
+func patchParts(in []byte, pointColors map[string][]string, bars map[string]errBar) ([]byte, error) {
 	zr, err := zip.NewReader(bytes.NewReader(in), int64(len(in)))
 	if err != nil {
 		return nil, err
@@ -488,6 +618,7 @@ func patchParts(in []byte, pointColors map[string][]string) ([]byte, error) {
 		}
 		b = xValRe.ReplaceAll(b, []byte(`<xVal><numRef><f>$1</f></numRef></xVal>`))
 		b = colorPoints(b, pointColors)
+		b = addErrBars(b, bars)
 		wf, err := zw.CreateHeader(&zip.FileHeader{Name: zf.Name, Method: zf.Method, Modified: zf.Modified})
 		if err != nil {
 			return nil, err

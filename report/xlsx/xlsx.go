@@ -17,8 +17,9 @@
 //   - Charts, Charts 2, …: native Excel charts of the Bar, Histogram, Line and
 //     Scatter figures (headline figures first: those on the summary table or
 //     whose id names the Solve Rate), up to Options.MaxCharts, ChartsPerSheet
-//     a sheet (two printed pages); a one-series chart with intervals draws
-//     their ends as dash markers; scatter x values are numbers; p-values
+//     a sheet (two printed pages); intervals are the series' error bars
+//     (capped: 95 % intervals; dashed, uncapped: mean ± SD); scatter x
+//     values are numbers; p-values
 //     (Figure.LogY) are on a log axis; a log-scale x axis (Fig. 3) is
 //     drawn linear here and says so in its title, because excelize writes a
 //     log base on the value axis only;
@@ -173,6 +174,9 @@ type writer struct {
 	// sheet, head its chart once charts has written it.
 	headFig *report.Figure
 	head    *headChart
+	// errBars are the error bars of category chart series, by the series'
+	// name cell (patchParts writes them).
+	errBars map[string]errBar
 }
 
 type sheetInfo struct{ sheet, table, title, doc string }
@@ -189,7 +193,7 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 	if r == nil {
 		return fmt.Errorf("xlsx: nil report")
 	}
-	w := &writer{f: excelize.NewFile(), opt: opt.withDefaults(), used: map[string]bool{}, models: format.ModelsOf(r), pointColors: map[string][]string{}}
+	w := &writer{f: excelize.NewFile(), opt: opt.withDefaults(), used: map[string]bool{}, models: format.ModelsOf(r), pointColors: map[string][]string{}, errBars: map[string]errBar{}}
 	defer func() {
 		if cerr := w.f.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("xlsx: close: %w", cerr)
@@ -284,7 +288,7 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 		return fmt.Errorf("xlsx: save %s: %w", path, err)
 	}
 	b := buf.Bytes()
-	if b, err = patchParts(b, w.pointColors); err != nil {
+	if b, err = patchParts(b, w.pointColors, w.errBars); err != nil {
 		return fmt.Errorf("xlsx: save %s: %w", path, err)
 	}
 	// Not SaveAs: it creates the file with mode 0777 (executable).
@@ -550,7 +554,7 @@ func (w *writer) tableSheet(name string, t *report.Table) error {
 	w.sheets = append(w.sheets, sheetInfo{sheet: name, table: t.Name, title: t.Title, doc: t.Doc})
 	// Before the StreamWriter: it writes the sheet's properties when made
 	// and its page setup when flushed, and ignores later changes.
-	if err := w.printSetup(name, 0); err != nil {
+	if err := w.tablePrintSetup(name, len(t.Columns)); err != nil {
 		return err
 	}
 	sw, err := w.f.NewStreamWriter(name)
@@ -664,6 +668,9 @@ func (w *writer) tableSheet(name string, t *report.Table) error {
 	if err := w.repeatRows(name, headRows); err != nil {
 		return err
 	}
+	if err := w.tablePrintArea(name, ncol, len(rows)); err != nil {
+		return err
+	}
 	if truncated > 0 {
 		w.sheets[len(w.sheets)-1].doc += fmt.Sprintf(" [%d rows beyond Excel's limit left out; see tables/%s.csv]", truncated, t.Name)
 	}
@@ -773,7 +780,7 @@ func (w *writer) aboutSheet(r *report.Report) error {
 			return fmt.Errorf("xlsx: about sheet: %w", err)
 		}
 	}
-	return nil
+	return w.printSetup(s, 2) // landscape, one page across, two down
 }
 
 func (w *writer) notesSheet(r *report.Report) error {
@@ -815,6 +822,9 @@ func (w *writer) notesSheet(r *report.Report) error {
 	}
 	if err == nil {
 		err = w.f.SetPanes(s, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"})
+	}
+	if err == nil {
+		err = w.printSetup(s, 0) // landscape, one page across
 	}
 	if err != nil {
 		return fmt.Errorf("xlsx: notes sheet: %w", err)

@@ -234,8 +234,10 @@ func TestCharts(t *testing.T) {
 		all += c
 	}
 	for _, want := range []string{"<barChart>", "<scatterChart>", "linear here, log scale on the site", "Solve Rate by model", "&#39;Chart data&#39;!$B$3:$B$5", `<varyColors val="0">`,
-		// numeric x values, interval dashes over the bars, dark ticks, log p axis
-		"<xVal><numRef>", `<symbol val="dash"></symbol>`, `<lineChart>`, `222222`, `<logBase val="10"></logBase>`} {
+		// numeric x values, error bars of the intervals, dark ticks, log p axis,
+		// a rate axis that stops at 100 %
+		"<xVal><numRef>", `<errBars><errBarType val="both"></errBarType><errValType val="cust"></errValType><noEndCap val="0"></noEndCap><plus><numRef><f>&#39;Chart data&#39;!$C$3:$C$5</f>`,
+		`222222`, `<logBase val="10"></logBase>`, `<max val="1"></max>`} {
 		if !strings.Contains(all, want) {
 			t.Errorf("charts lack %q", want)
 		}
@@ -245,7 +247,8 @@ func TestCharts(t *testing.T) {
 	checkCell(t, f, "Chart data", "A3", "alpha")
 	checkCell(t, f, "Chart data", "A4", reporttest.XSSModel)
 	checkCell(t, f, "Chart data", "B3", "0.75")
-	checkCell(t, f, "Chart data", "C2", "humans lo")
+	checkCell(t, f, "Chart data", "C2", "humans +")
+	checkCell(t, f, "Chart data", "C3", "0.25") // 1 − 0.75
 }
 
 // A heat map is a grid on the Heat maps sheet: y categories down column A, x
