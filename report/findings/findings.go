@@ -169,7 +169,22 @@ func Make(r *report.Report) Findings {
 		add("changes", "%s", cs.Sentence())
 	}
 	models := Ranking(r)
-	if len(models) > 0 && !math.IsNaN(models[0].SolveRate) {
+	if c := ConstantSolveRate(r); c != "" && len(models) > 1 {
+		// a Solve Rate equal for every model separates nothing: no test,
+		// no leader, one sentence that says why
+		why := "no response meets the Solve rule"
+		if c == "100 %" {
+			why = "every response meets the Solve rule"
+		}
+		see := "the mean rubric score"
+		switch {
+		case Has(r, "rubric") && Has(r, "checklist"):
+			see = "the mean rubric score and the checklist rate"
+		case Has(r, "checklist"):
+			see = "the checklist rate"
+		}
+		add("winner", "Every model's Solve Rate is %s: %s (%s), so the Solve Rate does not separate the models; see %s.", c, why, solveRuleWords(r), see)
+	} else if len(models) > 0 && !math.IsNaN(models[0].SolveRate) {
 		w := models[0]
 		head := fmt.Sprintf("%s has the highest Solve Rate, %s", w.Name, format.Percent(w.SolveRate))
 		if !math.IsNaN(w.Lo) && !math.IsNaN(w.Hi) {
@@ -177,7 +192,7 @@ func Make(r *report.Report) Findings {
 		}
 		ahead, notAhead, mde, tested := against(r, w, models)
 		power := ""
-		if !math.IsNaN(mde) {
+		if mde > 0 {
 			power = fmt.Sprintf(" At this study's size the tests detect Solve Rate differences of about %s or more (80 %% power; median over the pairs not separated).", strings.TrimPrefix(format.PercentPoints(mde), "+"))
 		}
 		switch {
@@ -764,4 +779,32 @@ func raterAdjusted(r *report.Report) string {
 		}
 	}
 	return ""
+}
+
+// solveRuleWords states the Solve rule in a few words ("mean rubric score
+// at least 3 and at least 60 % of the checklist fulfilled").
+func solveRuleWords(r *report.Report) string {
+	rubric, checklist := Has(r, "rubric"), Has(r, "checklist")
+	rt, ct := setting(r, "solve.rubric_threshold"), setting(r, "solve.checklist_threshold")
+	if rt == "" {
+		rt = "3"
+	}
+	if ct == "" {
+		ct = "0.6"
+	}
+	cp := ct
+	if v, err := strconv.ParseFloat(ct, 64); err == nil {
+		cp = strconv.FormatFloat(v*100, 'f', -1, 64) + " %"
+	}
+	least := "at least"
+	if setting(r, "rubric.direction") == "lower" {
+		least = "at most"
+	}
+	switch {
+	case rubric && checklist:
+		return fmt.Sprintf("mean rubric score %s %s and at least %s of the checklist fulfilled", least, rt, cp)
+	case checklist:
+		return fmt.Sprintf("at least %s of the checklist fulfilled", cp)
+	}
+	return fmt.Sprintf("mean rubric score %s %s", least, rt)
 }

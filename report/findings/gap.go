@@ -141,7 +141,7 @@ func (g Gap) Sentence(b Board) string {
 			s += fmt.Sprintf(": significant after Holm's adjustment over every pair (p = %s).", format.PValue(g.PHolm))
 		} else {
 			s += fmt.Sprintf(", but after Holm's adjustment over every pair p = %s, not significant at α = 0.05: the study does not separate the two", format.PValue(g.PHolm))
-			if !math.IsNaN(g.MDE) && !g.SkipMDE {
+			if g.MDE > 0 && !g.SkipMDE {
 				s += fmt.Sprintf(" (it detects gaps of about %s or more)", strings.TrimPrefix(b.diffText(g.MDE), "+"))
 			}
 			s += "."

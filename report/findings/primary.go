@@ -25,17 +25,26 @@ type Primary struct {
 
 // PrimaryOf returns the report's primary metric: [report] primary when
 // set, else the first of Solve Rate, rubric, checklist, pairwise and
-// PRBench that the report has a value of (Solve Rate when none has).
+// PRBench that the report has a value of (Solve Rate when none has). A
+// Solve Rate that is 0 % for every model (no response meets the Solve
+// rule) or 100 % for every one separates nothing: the default then passes
+// on to the rubric or the checklist when the study has one.
 func PrimaryOf(r *report.Report) Primary {
 	key := setting(r, "report.primary")
 	if key == "" {
 		key = "solve_rate"
 		found := false
 		for _, k := range []string{"solve_rate", "rubric", "checklist"} {
-			if len(summaryValues(r, primaryColumn(k))) > 0 {
+			if vals := summaryValues(r, primaryColumn(k)); len(vals) > 0 {
+				if k == "solve_rate" && ConstantSolveRate(r) != "" {
+					continue
+				}
 				key, found = k, true
 				break
 			}
+		}
+		if !found && len(summaryValues(r, "solve_rate")) > 0 {
+			key, found = "solve_rate", true
 		}
 		if !found {
 			for _, k := range []string{"pairwise", "prbench"} {
@@ -60,6 +69,29 @@ func PrimaryOf(r *report.Report) Primary {
 		p.Label = "Solve Rate"
 	}
 	return p
+}
+
+// ConstantSolveRate says "0 %" when every model's human Solve Rate on
+// all questions is 0, "100 %" when every one is 1 (two models or more),
+// "" otherwise: a Solve Rate that separates nothing, because no response
+// meets the Solve rule, or every one does.
+func ConstantSolveRate(r *report.Report) string {
+	vals := summaryValues(r, "solve_rate")
+	if len(vals) < 2 {
+		return ""
+	}
+	zero, one := true, true
+	for _, v := range vals {
+		zero = zero && v == 0
+		one = one && v == 1
+	}
+	switch {
+	case zero:
+		return "0 %"
+	case one:
+		return "100 %"
+	}
+	return ""
 }
 
 // primaryColumn is the summary table's column of a metric ("" for

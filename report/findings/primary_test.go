@@ -79,3 +79,50 @@ func TestPrimaryPairwise(t *testing.T) {
 		t.Errorf("first finding %+v", h)
 	}
 }
+
+// TestConstantSolveRate: when no response meets the Solve rule (every
+// model at 0 %) or every one does (100 %), the Solve Rate separates
+// nothing: the default primary metric passes on to the rubric, and the
+// findings say so in one sentence instead of naming a leader, a gap or a
+// detectable difference of 0 pp. An explicit primary Solve Rate is kept.
+func TestConstantSolveRate(t *testing.T) {
+	for _, tc := range []struct {
+		rate float64
+		word string
+	}{{0, "0 %: no response meets the Solve rule"}, {1, "100 %: every response meets the Solve rule"}} {
+		r := study([3]float64{tc.rate, tc.rate, tc.rate}, 0, [3]string{"a", "a", "a"}, [3]string{"false", "false", "false"})
+		sum := r.Table("summary")
+		for i, v := range []float64{2.1, 2.7, 2.4} { // rubric a, b, c
+			sum.Rows[i][8] = v
+		}
+		if c := ConstantSolveRate(r); c == "" {
+			t.Fatalf("rate %v: not seen as constant", tc.rate)
+		}
+		if p := PrimaryOf(r); p.Key != "rubric" {
+			t.Errorf("rate %v: primary %s, want rubric", tc.rate, p.Key)
+		}
+		f := Make(r)
+		var all []string
+		for _, h := range f.Headlines {
+			all = append(all, h.Text)
+		}
+		text := strings.Join(all, "\n")
+		if !strings.Contains(f.Headlines[0].Text, "Beta leads with 2.70 points") {
+			t.Errorf("rate %v: first finding %q, want the rubric's leader", tc.rate, f.Headlines[0].Text)
+		}
+		if !strings.Contains(text, "Every model's Solve Rate is "+tc.word+" (mean rubric score at least 3") {
+			t.Errorf("rate %v: findings lack the constant Solve Rate sentence:\n%s", tc.rate, text)
+		}
+		for _, bad := range []string{"has the highest Solve Rate", "0.0 pp or more", "share one group"} {
+			if strings.Contains(text, bad) {
+				t.Errorf("rate %v: findings say %q:\n%s", tc.rate, bad, text)
+			}
+		}
+		if p := PrimaryOf(withSettings(r, "report.primary", "solve_rate")); p.Key != "solve_rate" {
+			t.Errorf("rate %v: an explicit primary Solve Rate became %s", tc.rate, p.Key)
+		}
+	}
+	if c := ConstantSolveRate(study([3]float64{0, 0.1, 0}, 0, [3]string{"a", "a", "a"}, [3]string{"false", "false", "false"})); c != "" {
+		t.Errorf("a Solve Rate that differs is seen as constant %q", c)
+	}
+}

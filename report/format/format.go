@@ -54,7 +54,10 @@ func PercentPoints(x float64) string {
 		return Missing
 	}
 	s := strconv.FormatFloat(x*100, 'f', 1, 64)
-	if x >= 0 {
+	if s == "-0.0" { // a negative that rounds to zero, or −0
+		s = "0.0"
+	}
+	if s[0] != '-' {
 		s = "+" + s
 	}
 	return s + " pp"

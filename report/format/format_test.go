@@ -20,6 +20,8 @@ func TestFormats(t *testing.T) {
 		{"interval nan", RateInterval(nan, 0.5), "[—, 50.0 %]"},
 		{"pp", PercentPoints(0.057), "+5.7 pp"},
 		{"pp neg", PercentPoints(-0.09), "-9.0 pp"},
+		{"pp negative zero", PercentPoints(math.Copysign(0, -1)), "+0.0 pp"},
+		{"pp rounds to zero", PercentPoints(-1e-6), "+0.0 pp"},
 		{"points", Points(3.5571), "3.56"},
 		{"points interval", PointsInterval(3.3376, 3.7712), "[3.34, 3.77]"},
 		{"p small", PValue(8.2e-07), "8.2e-07"},
