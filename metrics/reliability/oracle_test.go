@@ -1,7 +1,6 @@
 package reliability
 
 import (
-	"context"
 	"math"
 	"runtime"
 	"slices"
@@ -126,37 +125,6 @@ func studyPopulations(b *builder) []population {
 		}
 	}
 	return pops
-}
-
-// popBootstrap runs one population's groups through the counts engine in
-// blocks of block replicates.
-func popBootstrap(t testing.TB, groups []*repGroup, nQ, B int, seed uint64, block int) [][]float64 {
-	t.Helper()
-	width := 0
-	for _, g := range groups {
-		width += g.n
-	}
-	reps, err := stats.ClusterBootstrapCountBlocks(context.Background(), nQ, B, seed, width, block, func() stats.CountBlockStat {
-		sc := &scratch{}
-		var sub [][]float64
-		var bc blockCounts
-		return func(cnt []int32, out [][]float64) {
-			bc.fill(cnt, len(out))
-			o := 0
-			for _, g := range groups {
-				sub = sub[:0]
-				for _, row := range out {
-					sub = append(sub, row[o:o+g.n])
-				}
-				g.k.eval(&bc, sub, sc)
-				o += g.n
-			}
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return reps
 }
 
 // TestKernelsEqualStatsOnResamples: on every (population, instrument) of

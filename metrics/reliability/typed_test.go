@@ -58,7 +58,7 @@ func TestTypedEqualsUntyped(t *testing.T) {
 func popBootstrapProcs(t *testing.T, groups []*repGroup, nQ, B int, seed uint64, block, procs int) [][]float64 {
 	t.Helper()
 	defer func(p int) { setProcs(p) }(setProcs(procs))
-	return popBootstrap(t, groups, nQ, B, seed, block)
+	return newBootstrap(t, groups, nQ, B, seed, block)
 }
 
 // checkSameReplicates fails unless got and want hold the same values bit
