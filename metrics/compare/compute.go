@@ -199,7 +199,7 @@ func (c *comparison) modelTable(p string, pb *pairBoot) {
 				r.lo, r.hi, r.p = t.Lo, t.Hi, t.P
 				if m, ok := c.opt.Margins[metric]; ok {
 					r.margin = m
-					r.niLo, r.niP, r.nonInferior, r.equivalent = NonInferiority(r.delta, t.SE, t.DF, m, HigherIsBetter[metric], c.opt.Alpha)
+					r.niLo, r.niP, r.nonInferior, r.equivalent = NonInferiority(r.delta, t.SE, t.DF, m, c.higherIsBetter(metric), c.opt.Alpha)
 				}
 			}
 			c.modelRows = append(c.modelRows, r)
@@ -603,4 +603,14 @@ func NonInferiority(est, se, df, margin float64, higherBetter bool, alpha float6
 	}
 	nonInferior = lo > -margin
 	return lo, p, nonInferior, nonInferior && hi < margin
+}
+
+// higherIsBetter is HigherIsBetter for this comparison: the rubric of a
+// lower-is-better study (penalties such as MQM, the first run's
+// [rubric] direction) improves downwards.
+func (c *comparison) higherIsBetter(metric string) bool {
+	if metric == "rubric" && c.old.run.Study != nil && c.old.run.Study.LowerIsBetter {
+		return false
+	}
+	return HigherIsBetter[metric]
 }

@@ -72,7 +72,7 @@ func (c *comparison) modelsTable() *report.Table {
 	if ni {
 		t.Columns = append(t.Columns,
 			col("margin", report.Float, "non-inferiority margin of the metric (--margin), in its units; empty when the metric has none"),
-			col("improvement_lo", report.Float, fmt.Sprintf("one-sided %g %% lower bound of the improvement (new − old; old − new for avg_rank): improvement − t·SE of the change's test", 100*(1-c.opt.Alpha))),
+			col("improvement_lo", report.Float, fmt.Sprintf("one-sided %g %% lower bound of the improvement (new − old; old − new for avg_rank and for a lower-is-better rubric): improvement − t·SE of the change's test", 100*(1-c.opt.Alpha))),
 			col("p_noninferior", report.Float, "one-sided t p-value of 'NEW is worse by at least the margin', P(T ≥ (improvement + margin)/SE); not adjusted for multiplicity"),
 			col("noninferior", report.Text, "yes when improvement_lo > −margin: NEW is not worse than OLD by more than the margin (one-sided test at alpha)"),
 			col("equivalent", report.Text, "yes when NEW is within ±margin of OLD (two one-sided tests at alpha, TOST)"),

@@ -162,7 +162,7 @@ func WhatChanged(r *report.Report) Changes {
 // then each with its size, interval and direction.
 func (cs Changes) Sentence() string {
 	if len(cs.Flagged) == 0 {
-		return fmt.Sprintf("What changed from %s to %s: no change of a model's metric is significant after Holm's adjustment across the %d changes compared (95 %% paired cluster-bootstrap intervals over the shared questions); see compare_models for the sizes.",
+		return fmt.Sprintf("What changed from %s to %s: no change of a model's metric is significant after Holm's adjustment across the %d changes compared (95 %% cluster-robust intervals over questions); see compare_models for the sizes.",
 			cs.Old, cs.New, cs.Tests)
 	}
 	worse := 0
@@ -177,7 +177,7 @@ func (cs Changes) Sentence() string {
 		}
 		parts = append(parts, fmt.Sprintf("%s's %s (%s) changed by %s (%s)", c.Name, MetricLabel(c.Metric), c.Who(), c.DeltaText(), word))
 	}
-	return fmt.Sprintf("What changed from %s to %s: %d of %d changes are significant after Holm's adjustment across the table (%d worse, %d better; new − old with 95 %% paired cluster-bootstrap intervals over the shared questions): %s.",
+	return fmt.Sprintf("What changed from %s to %s: %d of %d changes are significant after Holm's adjustment across the table (%d worse, %d better; new − old with 95 %% cluster-robust intervals over questions, paired where both runs graded them): %s.",
 		cs.Old, cs.New, len(cs.Flagged), cs.Tests, worse, len(cs.Flagged)-worse, strings.Join(parts, "; "))
 }
 
