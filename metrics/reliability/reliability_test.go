@@ -207,7 +207,7 @@ func TestKappaPairs(t *testing.T) {
 	// left out of κ (warned), the other value pairs with g1 and g2.
 	data = append(data, m([]float64{3.5, 3, N, N, N, N})...)
 	res = analyze(t, studyFromMatrix(data, 1, 5, map[int]bool{3: true}), opt)
-	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "1 judge rubric scores") {
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "1 rubric scores are not whole points (a judge's averaged runs") {
 		t.Errorf("warnings %q, want one on 1 judge score", res.Warnings)
 	}
 	// Unit 2: g1 = 2, g2 = 3, judge = 3: pairs (g1,g4) and (g2,g4) with one unit each:
