@@ -13,7 +13,7 @@ import (
 // page; a sheet of at most OnePageRows rows is fitted to one page down; a
 // longer (bulk) sheet prints its first BulkPrintRows rows only (its print
 // area), the rest being in the sheet, the CSV and the database. The About
-// sheet prints on one page across and two down, Notes on one page across,
+// sheet prints on one page, Notes on one page across,
 // Chart data on one page.
 const (
 	// BulkPrintRows is how many data rows of a long sheet its print area

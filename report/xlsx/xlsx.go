@@ -780,7 +780,7 @@ func (w *writer) aboutSheet(r *report.Report) error {
 			return fmt.Errorf("xlsx: about sheet: %w", err)
 		}
 	}
-	return w.printSetup(s, 2) // landscape, one page across, two down
+	return w.printSetup(s, 1) // landscape, one page across and down
 }
 
 func (w *writer) notesSheet(r *report.Report) error {
