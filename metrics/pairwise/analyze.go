@@ -351,6 +351,21 @@ func compute(res *Result, p *prepared, l *layout, point []float64, reg []bool, c
 				mat[[2]int{b, a}] = cell{wa + t + wb, wb, t, wa}
 			}
 		}
+		// questions on which each model was judged (the clusters of a
+		// one-sided win-rate bound)
+		nQs := make([]int64, m)
+		seenQ := make([]int, m)
+		for q := 0; q+1 < len(pp.qStart); q++ {
+			for e := pp.qStart[q]; e < pp.qStart[q+1]; e++ {
+				c := int(pp.cells[e]) / 3
+				for _, g := range [2]int{c / m, c % m} {
+					if seenQ[g] != q+1 {
+						seenQ[g] = q + 1
+						nQs[g]++
+					}
+				}
+			}
+		}
 		// Rows by rank, then model name.
 		order := make([]int, k)
 		for i := range order {
@@ -391,6 +406,17 @@ func compute(res *Result, p *prepared, l *layout, point []float64, reg []bool, c
 					mr.Rating.Lo, mr.Rating.Hi = math.Inf(-1), Rating(-SweepBound(nj, bj, alpha))
 				}
 				mr.OneSided = true
+				// its win rate is 1 (or 0) in every replicate: the interval
+				// is the exact one-sided bound with the model's questions as
+				// the units, α^(1/questions), not the bootstrap's [1, 1]
+				if q := nQs[g]; q > 0 {
+					b := math.Pow(alpha, 1/float64(q))
+					if losses[g] == 0 {
+						mr.WinRate.Lo, mr.WinRate.Hi = b, 1
+					} else {
+						mr.WinRate.Lo, mr.WinRate.Hi = 0, 1-b
+					}
+				}
 			}
 			pop.Models = append(pop.Models, mr)
 		}

@@ -31,7 +31,7 @@ func TestSweepBoundClosedForm(t *testing.T) {
 // A model that wins all of its 180 judgments gets a one-sided interval
 // (issue 36: it was 2230 [2225, 2240]): the lower end is the sweep bound
 // against the loser's point strength, the upper end +Inf; the loser's is
-// the mirror image.
+// the mirror image. Its win rate's interval is one-sided too.
 func TestNeverLosesOneSided(t *testing.T) {
 	var cs []analysis.Comparison
 	for q := 0; q < 60; q++ {
@@ -67,6 +67,12 @@ func TestNeverLosesOneSided(t *testing.T) {
 	}
 	if b.OneSided {
 		t.Errorf("B (won against C) is not a sweep: %+v", b)
+	}
+	// A's win rate is 1 in every replicate: its interval is the exact
+	// one-sided bound over its 60 questions, 0.025^(1/60) = 0.9404…, not [1, 1]
+	checkClose(t, "A win-rate lower end", a.WinRate.Lo, math.Pow(0.025, 1.0/60), 1e-12)
+	if a.WinRate.Hi != 1 || a.WinRate.Value != 1 {
+		t.Errorf("A win rate %+v, want 1 [0.940, 1]", a.WinRate)
 	}
 	rows := rowsOf(t, res, ModelsTable)
 	if r := find(rows, "model", "A"); !math.IsInf(f(r["bt_rating_hi"]), 1) {
