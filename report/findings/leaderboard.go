@@ -92,14 +92,16 @@ func (b Board) ValueText(l Leader) string {
 	return s + " " + format.PointsInterval(l.Lo, l.Hi)
 }
 
-// RankText is a row's rank with its interval: "2 (2–3)", or "2" when the
-// interval is undefined or a single place.
+// RankText is a row's rank with its interval in whole places: "2 (2–3)",
+// or "2" when the interval is undefined. The interval's ends may be mid-ranks
+// of ties (2.5): the places shown are the whole ones that cover them, the
+// lower end rounded down and the upper end up.
 func (l Leader) RankText() string {
 	s := fmt.Sprint(l.Rank)
 	if math.IsNaN(l.RankLo) || math.IsNaN(l.RankHi) {
 		return s
 	}
-	lo, hi := rankEnd(l.RankLo), rankEnd(l.RankHi)
+	lo, hi := rankEnd(math.Floor(l.RankLo)), rankEnd(math.Ceil(l.RankHi))
 	if lo == hi {
 		return s + " (" + lo + ")"
 	}
