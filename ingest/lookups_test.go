@@ -8,13 +8,13 @@ import (
 	"github.com/euroexec/euroexec/ingest/tabular"
 )
 
-// The look-ups of blinding, rank groups and responses before they moved
-// into each question and rank group: maps of every question's keys (the
-// oracle of the tests below and the "old" side of their benchmarks).
+// The look-ups of blinding, rank groups and responses by their definition:
+// maps of every question's keys (the oracle of the tests below and the
+// "maps" side of their benchmarks).
 
-// oldShownFor is state.shownFor before: shown and shownPos keyed by
+// mapShownFor is state.shownFor's definition: shown and shownPos keyed by
 // (question, model, evaluator); all is sid(""), hasAll whether "" had one.
-func oldShownFor(shown map[blindKey]int32, shownPos map[blindKey]int64, all int32, hasAll bool, q, m, ev int32) (label int32, hasLabel bool, pos int64) {
+func mapShownFor(shown map[blindKey]int32, shownPos map[blindKey]int64, all int32, hasAll bool, q, m, ev int32) (label int32, hasLabel bool, pos int64) {
 	k := blindKey{q, m, ev}
 	if label, hasLabel = shown[k]; !hasLabel && hasAll {
 		label, hasLabel = shown[blindKey{q, m, all}]
@@ -34,8 +34,8 @@ type blindRow struct {
 	pos             int64
 }
 
-// shownBoth records blinding rows as readBlinding did before (maps) and
-// does now (question.shown), a row that gives a model a second label
+// shownBoth records blinding rows in maps (the definition) and as
+// readBlinding does (question.shown), a row that gives a model a second label
 // being refused by both.
 type shownBoth struct {
 	st       *state
@@ -122,13 +122,13 @@ func TestShownForSameAsMaps(t *testing.T) {
 				b.add(r, blank)
 			}
 			// "" may have a sid (from a file's sheet) with no blinding row
-			// for every evaluator: hasAll is then true in the old code.
+			// for every evaluator: hasAll is then true in the map definition.
 			all, hasAll := blank, true
 			for q := int32(0); q < questions; q++ {
 				for m := int32(19); m < 25; m++ {
 					for ev := int32(-1); ev < 6; ev++ {
 						gl, gh, gp := b.st.shownFor(b.st.qs[q], m, ev)
-						wl, wh, wp := oldShownFor(b.shown, b.shownPos, all, hasAll, q, m, ev)
+						wl, wh, wp := mapShownFor(b.shown, b.shownPos, all, hasAll, q, m, ev)
 						if gl != wl || gh != wh || gp != wp {
 							t.Fatalf("shownFor(q%d, m%d, ev%d) = %d, %v, %d; want %d, %v, %d", q, m, ev, gl, gh, gp, wl, wh, wp)
 						}
@@ -201,7 +201,7 @@ func BenchmarkKeys(b *testing.B) {
 		}
 	}
 	order := rand.New(rand.NewPCG(1, 1)).Perm(questions)
-	b.Run("old", func(b *testing.B) {
+	b.Run("maps", func(b *testing.B) {
 		var n int64
 		for i := 0; i < b.N; i++ {
 			clear(oldSeen)
@@ -214,7 +214,7 @@ func BenchmarkKeys(b *testing.B) {
 					if _, ok := oldResp[newRespKey(int32(q), m)]; ok {
 						n++
 					}
-					_, _, pos := oldShownFor(sb.shown, sb.shownPos, blank, true, int32(q), m, ev)
+					_, _, pos := mapShownFor(sb.shown, sb.shownPos, blank, true, int32(q), m, ev)
 					n += pos
 				}
 			}
