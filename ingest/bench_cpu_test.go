@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/sample"
 )
 
 // cpuTime is the process's user+system CPU time so far, DuckDB's threads
@@ -34,11 +34,11 @@ func judgeOnlyStudy(b *testing.B) string {
 	}
 	dir := filepath.Join(os.TempDir(), "euroexec-bench-judge-"+strconv.Itoa(n))
 	if _, err := os.Stat(filepath.Join(dir, "questions.csv")); err != nil {
-		opt := data.DefaultOptions()
+		opt := sample.DefaultOptions()
 		opt.Questions, opt.Evaluators, opt.ReferenceShare = n, 0, 0
 		opt.Judges, opt.SingleRun, opt.ResponseChars = 1, true, 100
 		os.RemoveAll(dir)
-		if _, err := data.Write(dir, opt); err != nil {
+		if _, err := sample.Write(dir, opt); err != nil {
 			b.Fatal(err)
 		}
 	}

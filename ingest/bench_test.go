@@ -11,7 +11,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
-	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/sample"
 )
 
 // benchStudy writes (once per process) a synthetic study of the size given by
@@ -24,11 +24,11 @@ func benchStudy(b *testing.B) (dir string, bytes int64) {
 	}
 	dir = filepath.Join(os.TempDir(), "euroexec-bench-"+strconv.Itoa(n))
 	if _, err := os.Stat(filepath.Join(dir, "questions.csv")); err != nil {
-		opt := data.DefaultOptions()
+		opt := sample.DefaultOptions()
 		opt.Questions = n
 		opt.ResponseChars = 2000
 		os.RemoveAll(dir)
-		if _, err := data.Write(dir, opt); err != nil {
+		if _, err := sample.Write(dir, opt); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -10,12 +10,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/sample"
 	"github.com/xuri/excelize/v2"
 )
 
 // The corpus of mistakes analysts make. Each case starts from a small
-// synthetic study written by the data package (8 questions, 3 models,
+// synthetic study written by the sample package (8 questions, 3 models,
 // 3 experts, 1 judge), which validates without a problem, makes one
 // mistake in it, and checks that validate says exactly one thing about
 // it: one group of problems naming the file, sheet, row, column and the
@@ -44,10 +44,10 @@ type mstudy struct {
 func newMistakeStudy(t *testing.T) mstudy {
 	t.Helper()
 	dir := t.TempDir()
-	opt := data.DefaultOptions()
+	opt := sample.DefaultOptions()
 	opt.Questions, opt.Models, opt.Evaluators, opt.Judges = 8, 3, 3, 1
 	opt.ReferenceShare, opt.ResponseChars = 0, 100
-	if _, err := data.Write(dir, opt); err != nil {
+	if _, err := sample.Write(dir, opt); err != nil {
 		t.Fatal(err)
 	}
 	return mstudy{t, dir}

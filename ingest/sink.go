@@ -19,7 +19,7 @@ import (
 	"github.com/euroexec/euroexec/internal/crash"
 	"github.com/euroexec/euroexec/internal/duckopen"
 	"github.com/euroexec/euroexec/outsafe"
-	schema "github.com/euroexec/euroexec/sql"
+	"github.com/euroexec/euroexec/schema"
 )
 
 // batchRows is how many rows an Arrow record batch holds before it is
@@ -217,7 +217,7 @@ func (s *sink) abort() {
 	os.Remove(s.tmp + ".wal")
 }
 
-// commit flushes every table, applies the sql/ views, and renames the new
+// commit flushes every table, applies the schema/ views, and renames the new
 // file over the final path.
 func (s *sink) commit() error {
 	if s == nil {
@@ -257,7 +257,7 @@ func (s *sink) commit() error {
 		}
 		if _, err := s.conn.ExecContext(s.ctx, "USE study; "+string(b)+"; USE memory"); err != nil {
 			s.abort()
-			return fmt.Errorf("apply sql/%s: %w", e.Name(), err)
+			return fmt.Errorf("apply schema/%s: %w", e.Name(), err)
 		}
 	}
 	if _, err := s.conn.ExecContext(s.ctx, "CHECKPOINT study; DETACH study"); err != nil {

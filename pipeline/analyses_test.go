@@ -15,13 +15,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/readback"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/csvout"
+	"github.com/euroexec/euroexec/sample"
 	"github.com/euroexec/euroexec/study"
-	"github.com/euroexec/euroexec/transform"
 )
 
 // TestLaterAnalysesConcurrentSame runs a generated study (humans, judges,
@@ -33,10 +33,10 @@ import (
 // only read the study they share.
 func TestLaterAnalysesConcurrentSame(t *testing.T) {
 	dir := t.TempDir()
-	o := data.DefaultOptions()
+	o := sample.DefaultOptions()
 	o.Questions = 40
 	o.Criteria = true
-	if _, err := data.Write(dir, o); err != nil {
+	if _, err := sample.Write(dir, o); err != nil {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -288,10 +288,10 @@ func BenchmarkLaterAnalyses(b *testing.B) {
 		n = v
 	}
 	dir := b.TempDir()
-	o := data.DefaultOptions()
+	o := sample.DefaultOptions()
 	o.Questions = n
 	o.Criteria = true
-	if _, err := data.Write(dir, o); err != nil {
+	if _, err := sample.Write(dir, o); err != nil {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
@@ -300,7 +300,7 @@ func BenchmarkLaterAnalyses(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	db, err := transform.Open(dbPath)
+	db, err := readback.Open(dbPath)
 	if err != nil {
 		b.Fatal(err)
 	}

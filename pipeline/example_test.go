@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/pipeline"
 	"github.com/euroexec/euroexec/report/findings"
+	"github.com/euroexec/euroexec/sample"
 )
 
 // Run the whole analysis of the bundled sample study from Go and print the
@@ -19,7 +19,7 @@ func ExampleRun() {
 		return
 	}
 	defer os.RemoveAll(dir)
-	if err := os.CopyFS(dir, data.Sample()); err != nil {
+	if err := os.CopyFS(dir, sample.Sample()); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/euroexec/euroexec/readback"
 	"github.com/euroexec/euroexec/report"
-	"github.com/euroexec/euroexec/transform"
 )
 
 // listingTables turns the loaded responses and failed batch requests into
 // the report tables responses and failed_requests.
-func listingTables(l transform.Listings) []*report.Table {
+func listingTables(l readback.Listings) []*report.Table {
 	resp := &report.Table{
 		Name: "responses", Title: "Responses", Section: report.SectionCost,
 		Doc: "One row per response as loaded: every source file and attempt; latest marks the one analysed.",
@@ -58,7 +58,7 @@ func listingTables(l transform.Listings) []*report.Table {
 
 // failedSummary says, per model, how many batch requests failed and the
 // first error text.
-func failedSummary(fs []transform.FailedRequest) []string {
+func failedSummary(fs []readback.FailedRequest) []string {
 	type agg struct {
 		n     int
 		first string

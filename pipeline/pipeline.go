@@ -1,6 +1,6 @@
 // Package pipeline runs a study folder end to end into the report model:
 // ingest (validate and load into a DuckDB file), read back into the study
-// model (package transform), the paper's analyses (package
+// model (package readback), the paper's analyses (package
 // metrics/analysis), the PRBench analysis, the analyses beyond the paper
 // (reliability, rankings with uncertainty, judge calibration, study
 // planning, the judge audit, pairwise judgments), the listings of
@@ -34,9 +34,9 @@ import (
 	"github.com/euroexec/euroexec/metrics/ranking"
 	"github.com/euroexec/euroexec/metrics/rateradjust"
 	"github.com/euroexec/euroexec/metrics/reliability"
+	"github.com/euroexec/euroexec/readback"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
-	"github.com/euroexec/euroexec/transform"
 )
 
 // Stage names passed to Options.Stage, in the order the stages start.
@@ -229,7 +229,7 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	ls := loadedStudy{cfg: ires.Config, rows: ires.Rows, warnings: ires.Warnings, dbPath: dbPath,
-		open: func() (*transform.DB, error) { return transform.Open(dbPath) }}
+		open: func() (*readback.DB, error) { return readback.Open(dbPath) }}
 	for _, f := range ires.Files {
 		ls.inputs = append(ls.inputs, report.InputFile{Path: f.Path, SHA256: f.SHA256, Rows: f.Rows})
 	}
@@ -244,7 +244,7 @@ type loadedStudy struct {
 	rows     map[string]int64
 	inputs   []report.InputFile
 	warnings []string // ingest's
-	open     func() (*transform.DB, error)
+	open     func() (*readback.DB, error)
 	// dbPath is the database file text_metrics is stored into; "" for a
 	// store, which is read, never written.
 	dbPath string

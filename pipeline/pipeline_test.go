@@ -17,18 +17,18 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/site"
 	"github.com/euroexec/euroexec/report/tables"
+	"github.com/euroexec/euroexec/sample"
 )
 
-// sample unpacks the bundled sample study into a temporary folder.
-func sample(t *testing.T) string {
+// sampleDir unpacks the bundled sample study into a temporary folder.
+func sampleDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.CopyFS(dir, data.Sample()); err != nil {
+	if err := os.CopyFS(dir, sample.Sample()); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -37,7 +37,7 @@ func sample(t *testing.T) string {
 // TestRunCancelled cancels the run at the start of one stage or analysis
 // step and checks that Run returns ctx's error and starts no later stage.
 func TestRunCancelled(t *testing.T) {
-	dir := sample(t)
+	dir := sampleDir(t)
 	for _, c := range []struct {
 		name        string
 		stage, step string // cancel when this stage (or analysis step) starts
@@ -81,7 +81,7 @@ func TestRunCancelled(t *testing.T) {
 // TestRunStages checks the stage names and their order, the report's
 // metadata and that the text metrics are stored in the database.
 func TestRunStages(t *testing.T) {
-	dir := sample(t)
+	dir := sampleDir(t)
 	var stages []string
 	o := DefaultOptions()
 	o.DB = filepath.Join(t.TempDir(), "study.duckdb")
@@ -117,7 +117,7 @@ func TestRunStages(t *testing.T) {
 func TestRunTemporaryDB(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	if _, err := Run(context.Background(), sample(t), DefaultOptions()); err != nil {
+	if _, err := Run(context.Background(), sampleDir(t), DefaultOptions()); err != nil {
 		t.Fatal(err)
 	}
 	left, _ := os.ReadDir(tmp)
@@ -131,7 +131,7 @@ func TestRunTemporaryDB(t *testing.T) {
 // ingest's *ProblemsError naming the file and the value.
 func TestRunProblems(t *testing.T) {
 	t.Run("study.toml", func(t *testing.T) {
-		dir := sample(t)
+		dir := sampleDir(t)
 		if err := os.WriteFile(filepath.Join(dir, "study.toml"), []byte("[solve]\nrubric_threshold = \"high\"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -139,7 +139,7 @@ func TestRunProblems(t *testing.T) {
 		checkErr(t, err, "study.toml:2", "solve.rubric_threshold", "expected a number")
 	})
 	t.Run("questions.csv", func(t *testing.T) {
-		dir := sample(t)
+		dir := sampleDir(t)
 		p := filepath.Join(dir, "questions.csv")
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -266,7 +266,7 @@ func sampleResult(t *testing.T) *Result {
 			return
 		}
 		defer os.RemoveAll(dir)
-		if err := os.CopyFS(dir, data.Sample()); err != nil {
+		if err := os.CopyFS(dir, sample.Sample()); err != nil {
 			sampleRun.err = err
 			return
 		}
@@ -524,7 +524,7 @@ func gcPercentNow() int {
 // a large study only, leaves it alone when told to, and restores the
 // previous setting when it returns.
 func TestRunGCPercent(t *testing.T) {
-	dir := sample(t)
+	dir := sampleDir(t)
 	before := debug.SetGCPercent(123)
 	defer debug.SetGCPercent(before)
 	for _, c := range []struct {

@@ -7,8 +7,8 @@ import (
 	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/internal/crash"
 	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/readback"
 	"github.com/euroexec/euroexec/study"
-	"github.com/euroexec/euroexec/transform"
 )
 
 // readBack reads the study database at dbPath into the study model with
@@ -22,22 +22,22 @@ import (
 // also returns read-back's warnings and the listings, which are read on a
 // connection of their own while the study is read (they need nothing of
 // it).
-func readBack(ctx context.Context, dbPath string, cfg config.Config, aopt analysis.Options) (*study.Study, []string, transform.Listings, error) {
-	return readBackFrom(ctx, func() (*transform.DB, error) { return transform.Open(dbPath) }, cfg, aopt)
+func readBack(ctx context.Context, dbPath string, cfg config.Config, aopt analysis.Options) (*study.Study, []string, readback.Listings, error) {
+	return readBackFrom(ctx, func() (*readback.DB, error) { return readback.Open(dbPath) }, cfg, aopt)
 }
 
 // readBackFrom is readBack on the database open opens: a study database
 // file, or the views over a Parquet store (RunStore).
-func readBackFrom(ctx context.Context, open func() (*transform.DB, error), cfg config.Config, aopt analysis.Options) (*study.Study, []string, transform.Listings, error) {
+func readBackFrom(ctx context.Context, open func() (*readback.DB, error), cfg config.Config, aopt analysis.Options) (*study.Study, []string, readback.Listings, error) {
 	db, err := open()
 	if err != nil {
-		return nil, nil, transform.Listings{}, err
+		return nil, nil, readback.Listings{}, err
 	}
 	defer db.Close()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type listed struct {
-		l   transform.Listings
+		l   readback.Listings
 		err error
 	}
 	done := make(chan listed, 1)
@@ -51,18 +51,18 @@ func readBackFrom(ctx context.Context, open func() (*transform.DB, error), cfg c
 	if err != nil {
 		cancel() // the listings' scan stops; wait for it before the database is closed
 		<-done
-		return nil, nil, transform.Listings{}, err
+		return nil, nil, readback.Listings{}, err
 	}
 	l := <-done
 	if l.err != nil {
-		return nil, nil, transform.Listings{}, l.err
+		return nil, nil, readback.Listings{}, l.err
 	}
 	return s, warn, l.l, nil
 }
 
 // readStudy is readBack's study: without texts, then the texts the
 // analysis needs.
-func readStudy(ctx context.Context, db *transform.DB, cfg config.Config, aopt analysis.Options) (*study.Study, []string, error) {
+func readStudy(ctx context.Context, db *readback.DB, cfg config.Config, aopt analysis.Options) (*study.Study, []string, error) {
 	s, warn, err := db.LoadWithoutTexts(ctx, cfg)
 	if err != nil {
 		return nil, nil, err

@@ -9,16 +9,16 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/ingest"
+	"github.com/euroexec/euroexec/readback"
+	"github.com/euroexec/euroexec/sample"
 	"github.com/euroexec/euroexec/study"
-	"github.com/euroexec/euroexec/transform"
 )
 
 // BenchmarkReadBack compares, on one generated study
 // (EUROEXEC_BENCH_QUESTIONS questions, default 5,000; 6 models, 10 % with
 // a reference, responses of ~1,500 characters), reading it back with every
-// response text, prompt and checklist text (all: transform.Load, as
+// response text, prompt and checklist text (all: readback.Load, as
 // before), with the response texts the analysis reads but every prompt
 // and checklist text (prompts: readBack before question texts were
 // deferred) and with only the texts the analysis reads (needed: readBack,
@@ -34,9 +34,9 @@ func BenchmarkReadBack(b *testing.B) {
 		nq = v
 	}
 	dir := b.TempDir()
-	opt := data.DefaultOptions()
+	opt := sample.DefaultOptions()
 	opt.Questions = nq
-	if _, err := data.Write(dir, opt); err != nil {
+	if _, err := sample.Write(dir, opt); err != nil {
 		b.Fatal(err)
 	}
 	dbPath := filepath.Join(b.TempDir(), "s.duckdb")
@@ -79,7 +79,7 @@ func BenchmarkReadBack(b *testing.B) {
 		for b.Loop() {
 			s = nil
 			runtime.GC()
-			db, err := transform.Open(dbPath)
+			db, err := readback.Open(dbPath)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -110,7 +110,7 @@ func BenchmarkReadBack(b *testing.B) {
 			for i, q := range s.Questions {
 				ids[i] = q.ID
 			}
-			db, err := transform.Open(dbPath)
+			db, err := readback.Open(dbPath)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -11,12 +11,12 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/readback"
 	"github.com/euroexec/euroexec/report/csvout"
 	"github.com/euroexec/euroexec/report/site"
-	"github.com/euroexec/euroexec/transform"
+	"github.com/euroexec/euroexec/sample"
 )
 
 // TestReadBackHoldsOnlyNeededTexts generates a study of 150 questions
@@ -34,9 +34,9 @@ import (
 // its own from the prompt).
 func TestReadBackHoldsOnlyNeededTexts(t *testing.T) {
 	dir := t.TempDir()
-	o := data.DefaultOptions()
+	o := sample.DefaultOptions()
 	o.Questions, o.Seed = 150, 7
-	if _, err := data.Write(dir, o); err != nil {
+	if _, err := sample.Write(dir, o); err != nil {
 		t.Fatal(err)
 	}
 	toml := filepath.Join(dir, "study.toml")
@@ -61,7 +61,7 @@ func TestReadBackHoldsOnlyNeededTexts(t *testing.T) {
 	}
 
 	// the oracle: the database itself, and the study read with every text
-	db, err := transform.Open(dbPath)
+	db, err := readback.Open(dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}

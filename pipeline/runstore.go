@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/euroexec/euroexec/readback"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/store"
-	"github.com/euroexec/euroexec/transform"
 )
 
 // RunStore analyses run name ("" for the only run) of the Parquet store at
@@ -36,12 +36,12 @@ func RunStore(ctx context.Context, dir, name string, opts Options) (*Result, err
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	ls := loadedStudy{cfg: cfg, rows: r.Rows, warnings: r.Warnings,
-		open: func() (*transform.DB, error) {
+		open: func() (*readback.DB, error) {
 			db, _, err := store.Open(ctx, dir, r.Name)
 			if err != nil {
 				return nil, err
 			}
-			return transform.Wrap(db), nil
+			return readback.Wrap(db), nil
 		}}
 	for _, f := range r.Inputs {
 		ls.inputs = append(ls.inputs, report.InputFile{Path: f.Path, SHA256: f.SHA256, Rows: f.Rows})

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/metrics/calibration"
 	"github.com/euroexec/euroexec/metrics/judgeaudit"
@@ -15,9 +14,10 @@ import (
 	"github.com/euroexec/euroexec/metrics/ranking"
 	"github.com/euroexec/euroexec/metrics/reliability"
 	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/readback"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/tables"
-	"github.com/euroexec/euroexec/transform"
+	"github.com/euroexec/euroexec/sample"
 )
 
 // The analyses after the paper's get the study's per-grading scores
@@ -26,9 +26,9 @@ import (
 // shared gradings.
 func TestSharedGradedSame(t *testing.T) {
 	dir := t.TempDir()
-	o := data.DefaultOptions()
+	o := sample.DefaultOptions()
 	o.Questions = 40
-	if _, err := data.Write(dir, o); err != nil {
+	if _, err := sample.Write(dir, o); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
@@ -37,7 +37,7 @@ func TestSharedGradedSame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := transform.Open(db)
+	d, err := readback.Open(db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,9 +122,9 @@ func TestSharedGradedSame(t *testing.T) {
 // as read back) and s.Scores is nil afterwards.
 func TestReleaseBeforeLater(t *testing.T) {
 	dir := t.TempDir()
-	o := data.DefaultOptions()
+	o := sample.DefaultOptions()
 	o.Questions = 30
-	if _, err := data.Write(dir, o); err != nil {
+	if _, err := sample.Write(dir, o); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()

@@ -1,5 +1,5 @@
 // Package store writes and reads a partitioned Parquet store of studies:
-// the canonical tables of each study (sql/schema.sql), one run per
+// the canonical tables of each study (schema/schema.sql), one run per
 // appended study, as hive-partitioned Parquet files that DuckDB, Spark or
 // Trino read where they lie.
 //

@@ -1,6 +1,6 @@
 // Package study is the study model every analysis reads: the Study and its
 // questions, models, evaluators, responses, references, gradings, gate runs
-// and weighted criteria as plain Go values (package transform fills them
+// and weighted criteria as plain Go values (package readback fills them
 // from the canonical database), with their invariants:
 //
 //   - slices are sorted as each field documents, so every computation that

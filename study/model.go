@@ -11,7 +11,7 @@ import (
 )
 
 // Study is the whole study as plain Go values, read from the canonical
-// database by package transform. Slices are sorted as documented so that
+// database by package readback. Slices are sorted as documented so that
 // every computation is deterministic. Strings are kept byte for byte.
 type Study struct {
 	Title      string
@@ -39,7 +39,7 @@ type Study struct {
 	// Judge runs are separate rows here (Run != ""); Analyze averages them.
 	Gradings []Grading
 	// GateItems are the difficulty gate tallied per checklist item, sorted
-	// by (QuestionID, Item): what package transform reads (one row per
+	// by (QuestionID, Item): what package readback reads (one row per
 	// question and item instead of one per run and item). Analyses read
 	// the gate through Gate.
 	GateItems []GateItem
@@ -57,7 +57,7 @@ type Study struct {
 	Comparisons []Comparison
 	// Scores are the rows of the SQL view grading_scores, one per
 	// (Round, QuestionID, Model, Evaluator) in that order, read once by
-	// package transform; each names its grading by the index of its first
+	// package readback; each names its grading by the index of its first
 	// run in Gradings (Score.First) and keeps no strings. ScoreRule is the
 	// Solve rule they were scored with.
 	// Nil for a study built in memory (tests, Go callers): package scores

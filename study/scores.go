@@ -3,7 +3,7 @@ package study
 // Score is one row of the SQL view grading_scores: one evaluator's grading
 // of one response in one round, a judge's runs averaged, scored with the
 // study's Solve rule (docs/METHODS.md, "Per-grading scores"). Package
-// transform reads the view once into Study.Scores; package scores serves
+// readback reads the view once into Study.Scores; package scores serves
 // every analysis from it.
 type Score struct {
 	// The grading is Study.Gradings[First]'s (round, question, model,

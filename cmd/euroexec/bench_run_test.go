@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/sample"
 )
 
 // BenchmarkRun measures what `euroexec run` does, every stage (load, read
@@ -25,9 +25,9 @@ func BenchmarkRun(b *testing.B) {
 		n = v
 	}
 	study := filepath.Join(b.TempDir(), "study")
-	opt := data.DefaultOptions()
+	opt := sample.DefaultOptions()
 	opt.Questions = n
-	if _, err := data.Write(study, opt); err != nil {
+	if _, err := sample.Write(study, opt); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()

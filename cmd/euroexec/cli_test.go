@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/csvout"
+	"github.com/euroexec/euroexec/sample"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/ and docs/OUTPUTS.md")
@@ -79,9 +79,9 @@ func TestRunGolden(t *testing.T) {
 	doc.WriteString("The site carries the CSV of every table it links to in `site/tables/` (the same bytes as `OUT/tables/`),\nso `site/` works copied alone; `euroexec compare` carries the site of each compared report folder in\n`site/runs/<n>/` (hard links where the file system allows) and links its question pages there. Charts\ngive each model one colour and symbol (12 colours, each at least 3:1 against white, the first 8 apart\nunder simulated colour blindness) and every other series (humans, each judge, each run) one colour in\nevery chart; a legend only when two or more series are drawn; ranks and ratings as dots with intervals;\nwhiskers solid with caps for 95 % intervals, dashed without caps for mean ± 1 SD; no interval from\nfewer than 2 observations (n is written instead); rate axes end at 100 %. Below 600 px bar charts\nturn horizontal. Each chart exports a 1920×1080 PNG and an SVG with title, subtitle and footnote\n(study, n, interval, date). The workbook's charts have native error bars (the + and − distances are on\n`Chart data`); printed, a table sheet fits one page down or, above 60 rows, prints its first 30 rows,\nand a sheet wider than 14 columns prints on several pages across with column A repeated.\n\n")
 	// Tables of instruments the sample lacks come from a weighted-criteria study.
 	crit := filepath.Join(t.TempDir(), "crit")
-	copt := data.DefaultOptions()
+	copt := sample.DefaultOptions()
 	copt.Questions, copt.Criteria = 30, true
-	if _, err := data.Write(crit, copt); err != nil {
+	if _, err := sample.Write(crit, copt); err != nil {
 		t.Fatal(err)
 	}
 	crep, err := runStudy(context.Background(), &stdout, &stderr, crit, runOptions{out: filepath.Join(t.TempDir(), "c"), quiet: true, now: fixedNow})
@@ -193,7 +193,7 @@ func TestRunSameOnOneCore(t *testing.T) {
 func TestPlanCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "plan.csv")
 	var so, se bytes.Buffer
-	if err := run(context.Background(), &so, &se, []string{"plan", filepath.Join("..", "..", "data", "sample"), "--alpha", "0.05", "--graders", "1,2", "-o", out}); err != nil {
+	if err := run(context.Background(), &so, &se, []string{"plan", filepath.Join("..", "..", "sample", "study"), "--alpha", "0.05", "--graders", "1,2", "-o", out}); err != nil {
 		t.Fatalf("plan: %v\n%s", err, se.String())
 	}
 	lines := strings.Split(strings.TrimSpace(so.String()), "\n")
@@ -216,7 +216,7 @@ func TestPlanCommand(t *testing.T) {
 // existing file only with --force, and the user's file survives a refusal
 // byte for byte (exit status 3).
 func TestPlanOutGuard(t *testing.T) {
-	study := filepath.Join("..", "..", "data", "sample")
+	study := filepath.Join("..", "..", "sample", "study")
 	dir := t.TempDir()
 	user := filepath.Join(dir, "thesis.csv")
 	if err := os.WriteFile(user, []byte("my own numbers\n"), 0o644); err != nil {

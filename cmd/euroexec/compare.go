@@ -20,12 +20,12 @@ import (
 	"github.com/euroexec/euroexec/metrics/compare"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/outsafe"
+	"github.com/euroexec/euroexec/readback"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/findings"
 	"github.com/euroexec/euroexec/report/format"
 	"github.com/euroexec/euroexec/report/site"
 	"github.com/euroexec/euroexec/store"
-	"github.com/euroexec/euroexec/transform"
 )
 
 // compareOptions are the flags of `euroexec compare`.
@@ -216,7 +216,7 @@ func loadStoreRun(ctx context.Context, dir, name string) (compare.Run, config.Co
 	if err != nil {
 		return r, cfg, err
 	}
-	db := transform.Wrap(ddb)
+	db := readback.Wrap(ddb)
 	defer db.Close()
 	s, _, err := db.Load(ctx, cfg)
 	if err != nil {
@@ -297,13 +297,13 @@ func loadRun(ctx context.Context, stderr io.Writer, arg, scratch, siteDir string
 		}
 		cfg, own = res.Config, true
 	}
-	// A database from elsewhere is data, not code (transform.OpenUntrusted);
+	// A database from elsewhere is data, not code (readback.OpenUntrusted);
 	// the one ingested into scratch is the tool's own.
-	var db *transform.DB
+	var db *readback.DB
 	if own {
-		db, err = transform.Open(dbPath)
+		db, err = readback.Open(dbPath)
 	} else {
-		db, err = transform.OpenUntrusted(ctx, dbPath)
+		db, err = readback.OpenUntrusted(ctx, dbPath)
 	}
 	if err != nil {
 		return r, cfg, fmt.Errorf("run %s: %w", arg, err)

@@ -11,11 +11,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/compare"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/sample"
 )
 
 // compareFixture writes the bundled sample's report (OLD, a report folder)
@@ -40,9 +40,9 @@ func fixture(t *testing.T) (dir, rep, study string) {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
 	study = filepath.Join(dir, "round2")
-	opt := data.DefaultOptions()
+	opt := sample.DefaultOptions()
 	opt.Questions, opt.Models = 50, 5 // ten questions and one model fewer; a few responses keep their text
-	if _, err := data.Write(study, opt); err != nil {
+	if _, err := sample.Write(study, opt); err != nil {
 		t.Fatal(err)
 	}
 	compareFixture.dir, compareFixture.report, compareFixture.study = dir, rep, study
@@ -228,15 +228,15 @@ var hrefRe = regexp.MustCompile(`(?i)\b(?:href|src)="([^"]*)"`)
 // nothing is flagged.
 func TestCompareSelf(t *testing.T) {
 	dir, rep, _ := fixture(t)
-	sample := filepath.Join(dir, "sample-study")
-	if _, err := os.Stat(sample); err != nil {
-		if err := os.CopyFS(sample, data.Sample()); err != nil {
+	sampleDir := filepath.Join(dir, "sample-study")
+	if _, err := os.Stat(sampleDir); err != nil {
+		if err := os.CopyFS(sampleDir, sample.Sample()); err != nil {
 			t.Fatal(err)
 		}
 	}
 	out := filepath.Join(dir, "self")
 	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), &stdout, &stderr, []string{"compare", rep, sample, "-o", out, "--bootstrap", "100", "--margin", "2pp", "--margin", "rubric=0.1"}); err != nil {
+	if err := run(context.Background(), &stdout, &stderr, []string{"compare", rep, sampleDir, "-o", out, "--bootstrap", "100", "--margin", "2pp", "--margin", "rubric=0.1"}); err != nil {
 		t.Fatalf("compare: %v\n%s", err, stderr.String())
 	}
 	if stderr.Len() > 0 {

@@ -12,7 +12,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
-	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/sample"
 )
 
 func parquetNames(t *testing.T, dir string) []string {
@@ -34,7 +34,7 @@ func parquetNames(t *testing.T, dir string) []string {
 func TestExportParquet(t *testing.T) {
 	tmp := t.TempDir()
 	study := filepath.Join(tmp, "study")
-	if err := os.CopyFS(study, data.Sample()); err != nil {
+	if err := os.CopyFS(study, sample.Sample()); err != nil {
 		t.Fatal(err)
 	}
 	dbPath := filepath.Join(tmp, "s.duckdb")

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/sample"
 )
 
 // Every numeric flag out of its documented range is a usage error (exit
@@ -129,9 +129,9 @@ func TestFlagRangeEdges(t *testing.T) {
 		{"alpha 0.2", rangeAlpha.check(0.2)},
 		{"power 0.9999", rangePower.check(0.9999)},
 		{"compare seed 0", rangeCompareSeed.check(0)},
-		{"sample defaults", checkSampleFlags(data.DefaultOptions())},
-		{"1,000,000 questions × 6 models × 1,666 characters", checkSampleFlags(func() data.Options {
-			o := data.DefaultOptions()
+		{"sample defaults", checkSampleFlags(sample.DefaultOptions())},
+		{"1,000,000 questions × 6 models × 1,666 characters", checkSampleFlags(func() sample.Options {
+			o := sample.DefaultOptions()
 			o.Questions, o.Models, o.ResponseChars = 1_000_000, 6, 1666 // 9,996,000,000 characters
 			return o
 		}())},

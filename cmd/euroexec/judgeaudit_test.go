@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/sample"
 )
 
 // TestJudgeAuditEndToEnd runs the bundled sample twice: as shipped, and with
@@ -21,7 +21,7 @@ import (
 // into the same grades); self_preference and position appear only with them.
 func TestJudgeAuditEndToEnd(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.CopyFS(dir, data.Sample()); err != nil {
+	if err := os.CopyFS(dir, sample.Sample()); err != nil {
 		t.Fatal(err)
 	}
 	run := func(name string) map[string]map[string]string {

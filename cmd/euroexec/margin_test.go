@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/sample"
 )
 
 func TestParseMargins(t *testing.T) {
@@ -56,7 +56,7 @@ func TestParseMargins(t *testing.T) {
 func TestCompareMarginsFromStudy(t *testing.T) {
 	dir := t.TempDir()
 	study := filepath.Join(dir, "study")
-	if err := os.CopyFS(study, data.Sample()); err != nil {
+	if err := os.CopyFS(study, sample.Sample()); err != nil {
 		t.Fatal(err)
 	}
 	toml := filepath.Join(study, "study.toml")

@@ -151,7 +151,7 @@ func outTargets(t *testing.T) []outTarget {
 // file is refused with or without --force and left exactly as it was.
 func TestOutputRule(t *testing.T) {
 	study := tinyStudy(t)
-	planStudy := filepath.Join("..", "..", "data", "sample")
+	planStudy := filepath.Join("..", "..", "sample", "study")
 	_, rep, _ := fixture(t)
 	srcDB := filepath.Join(t.TempDir(), "src.duckdb")
 	if code, _, se, err := cli(context.Background(), "ingest", study, "--db", srcDB); code != exitOK {
@@ -250,7 +250,7 @@ func TestOutputRule(t *testing.T) {
 // TestPlanToStdout checks that `plan -o -` writes the CSV of `plan -o FILE`
 // to standard output, and no file named "-".
 func TestPlanToStdout(t *testing.T) {
-	study, err := filepath.Abs(filepath.Join("..", "..", "data", "sample"))
+	study, err := filepath.Abs(filepath.Join("..", "..", "sample", "study"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +437,7 @@ func TestKilledCommandsCleaned(t *testing.T) {
 		tmpdir := t.TempDir()
 		tmp := killWhen(t, []string{"TMPDIR=" + tmpdir}, filepath.Join(tmpdir, "euroexec-plan-*.tmp"), bin, "plan", big)
 		t.Setenv("TMPDIR", tmpdir)
-		code, _, se, err := cli(context.Background(), "plan", filepath.Join("..", "..", "data", "sample"), "--graders", "1")
+		code, _, se, err := cli(context.Background(), "plan", filepath.Join("..", "..", "sample", "study"), "--graders", "1")
 		checkExit(t, err, code, exitOK, se, "note: removed "+tmp)
 		if ents, _ := os.ReadDir(tmpdir); len(ents) != 0 {
 			t.Errorf("TMPDIR holds %d entries after plan, want none", len(ents))

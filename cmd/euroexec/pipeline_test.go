@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/pipeline"
 	"github.com/euroexec/euroexec/report/csvout"
+	"github.com/euroexec/euroexec/sample"
 )
 
 // TestPipelineSameAsCLI runs `euroexec run` on the bundled sample and
@@ -22,7 +22,7 @@ func TestPipelineSameAsCLI(t *testing.T) {
 		t.Fatalf("run: exit %d, %v\n%s", code, err, se)
 	}
 	dir := t.TempDir()
-	if err := os.CopyFS(dir, data.Sample()); err != nil {
+	if err := os.CopyFS(dir, sample.Sample()); err != nil {
 		t.Fatal(err)
 	}
 	res, err := pipeline.Run(context.Background(), dir, pipeline.DefaultOptions())

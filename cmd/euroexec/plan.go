@@ -15,8 +15,8 @@ import (
 	"github.com/euroexec/euroexec/metrics/planning"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/outsafe"
+	"github.com/euroexec/euroexec/readback"
 	"github.com/euroexec/euroexec/report/csvout"
-	"github.com/euroexec/euroexec/transform"
 )
 
 func planCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -67,7 +67,7 @@ func planCmd(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return reportProblems(stderr, err)
 			}
-			d, err := transform.Open(db)
+			d, err := readback.Open(db)
 			if err != nil {
 				return err
 			}

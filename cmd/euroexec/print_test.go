@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/internal/realdata"
+	"github.com/euroexec/euroexec/sample"
 )
 
 // MaxPrintedPages is the most pages the workbook of a 2,000-question,
@@ -36,9 +36,9 @@ func TestWorkbookPrintsShort(t *testing.T) {
 	}
 	dir := t.TempDir()
 	study := filepath.Join(dir, "study")
-	opt := data.DefaultOptions()
+	opt := sample.DefaultOptions()
 	opt.Questions, opt.Models, opt.ResponseChars = 2000, 12, 300
-	if _, err := data.Write(study, opt); err != nil {
+	if _, err := sample.Write(study, opt); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")

@@ -13,16 +13,16 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
-	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/sample"
 )
 
 // TestSampleRoundTrip writes a synthetic study, ingests it with the CLI and
 // checks that every rubric score, verdict, rank, comment and text in the
-// database equals what the generator wrote (data.Walk), not only the counts.
+// database equals what the generator wrote (sample.Walk), not only the counts.
 func TestSampleRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	study := filepath.Join(dir, "study")
-	opt := data.DefaultOptions()
+	opt := sample.DefaultOptions()
 	opt.Questions = 24
 	opt.Criteria = true
 	var out, errb bytes.Buffer
@@ -101,14 +101,14 @@ func TestSampleRoundTrip(t *testing.T) {
 	})
 	attrs := []string{"Domain", "Localization", "Reasoning", "Communication", "Actionability"}
 	var nGrading, nResp int
-	err = data.Walk(opt, func(rec data.Record) error {
+	err = sample.Walk(opt, func(rec sample.Record) error {
 		switch rec.Kind {
-		case data.KindResponse:
+		case sample.KindResponse:
 			nResp++
 			if got := texts[[2]string{rec.QuestionID, rec.Model}]; got != rec.Text {
 				return fmt.Errorf("response %s/%s: text differs (%d vs %d bytes)", rec.QuestionID, rec.Model, len(got), len(rec.Text))
 			}
-		case data.KindGrading:
+		case sample.KindGrading:
 			nGrading++
 			run := ""
 			if rec.Run > 0 {
@@ -152,7 +152,7 @@ func TestSampleRoundTrip(t *testing.T) {
 
 func TestValidateBundledSample(t *testing.T) {
 	var out, errb bytes.Buffer
-	if err := run(context.Background(), &out, &errb, []string{"validate", filepath.Join("..", "..", "data", "sample")}); err != nil {
+	if err := run(context.Background(), &out, &errb, []string{"validate", filepath.Join("..", "..", "sample", "study")}); err != nil {
 		t.Fatalf("validate: %v\n%s", err, errb.String())
 	}
 	if !strings.Contains(out.String(), "no problems") {

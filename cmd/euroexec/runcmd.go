@@ -20,7 +20,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/internal/crash"
 	"github.com/euroexec/euroexec/internal/duckopen"
 	"github.com/euroexec/euroexec/internal/termtext"
@@ -32,6 +31,7 @@ import (
 	"github.com/euroexec/euroexec/report/format"
 	"github.com/euroexec/euroexec/report/site"
 	"github.com/euroexec/euroexec/report/xlsx"
+	"github.com/euroexec/euroexec/sample"
 )
 
 // runOptions are the flags of `euroexec run`.
@@ -127,7 +127,7 @@ func runStudy(ctx context.Context, stdout, stderr io.Writer, study string, o run
 			return nil, err
 		}
 		defer os.RemoveAll(tmp)
-		if err := os.CopyFS(tmp, data.Sample()); err != nil {
+		if err := os.CopyFS(tmp, sample.Sample()); err != nil {
 			return nil, fmt.Errorf("unpack the bundled sample study: %w", err)
 		}
 		study = tmp

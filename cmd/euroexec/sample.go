@@ -9,12 +9,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/outsafe"
+	"github.com/euroexec/euroexec/sample"
 )
 
 func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
-	opt := data.DefaultOptions()
+	opt := sample.DefaultOptions()
 	var dir string
 	var force, judgeOnly bool
 	c := &cobra.Command{
@@ -72,7 +72,7 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			defer os.RemoveAll(tmp) // a no-op once moved into place
-			sum, err := data.WriteContext(cmd.Context(), tmp, opt)
+			sum, err := sample.WriteContext(cmd.Context(), tmp, opt)
 			if err != nil {
 				return err
 			}
@@ -105,7 +105,7 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 
 // checkSampleFlags checks the numeric flags of sample against their
 // documented ranges (flagrange.go).
-func checkSampleFlags(opt data.Options) error {
+func checkSampleFlags(opt sample.Options) error {
 	for _, c := range []struct {
 		r intRange
 		v int

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/euroexec/euroexec/data"
+	"github.com/euroexec/euroexec/sample"
 )
 
 // TestMain removes the binary and the synthetic studies that the tests and
@@ -71,9 +71,9 @@ func syntheticStudy(tb testing.TB, n int) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	opt := data.DefaultOptions()
+	opt := sample.DefaultOptions()
 	opt.Questions = n
-	if _, err := data.Write(dir, opt); err != nil {
+	if _, err := sample.Write(dir, opt); err != nil {
 		tb.Fatal(err)
 	}
 	studies.Store(n, dir)

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/outsafe"
+	"github.com/euroexec/euroexec/sample"
 	"github.com/euroexec/euroexec/store"
 )
 
@@ -36,7 +36,7 @@ func writeStudy(t *testing.T, s shapeStudy) string {
 func sampleStudy(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "sample")
-	if err := os.CopyFS(dir, data.Sample()); err != nil {
+	if err := os.CopyFS(dir, sample.Sample()); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/format"
+	"github.com/euroexec/euroexec/sample"
 )
 
 // The terminal summary opens with the leaderboard, then the findings, and
@@ -128,7 +128,7 @@ func TestRunOrderFlag(t *testing.T) {
 	}
 	// A study whose best model's display name sorts last.
 	study := filepath.Join(t.TempDir(), "study")
-	if _, err := data.Write(study, data.DefaultOptions()); err != nil {
+	if _, err := sample.Write(study, sample.DefaultOptions()); err != nil {
 		t.Fatal(err)
 	}
 	mp := filepath.Join(study, "models.csv")

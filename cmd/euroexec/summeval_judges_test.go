@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/internal/realdata"
+	"github.com/euroexec/euroexec/sample"
 )
 
 // TestSummEvalJudges adds the three LLM judges of the SummEval data set to
@@ -31,7 +31,7 @@ func TestSummEvalJudges(t *testing.T) {
 	}
 	defer judges.Close()
 	study := filepath.Join(t.TempDir(), "study")
-	if err := data.SummEvalJudgeStudy(experts, judges, study); err != nil {
+	if err := sample.SummEvalJudgeStudy(experts, judges, study); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "r")

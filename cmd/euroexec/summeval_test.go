@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/data"
 	"github.com/euroexec/euroexec/internal/realdata"
+	"github.com/euroexec/euroexec/sample"
 )
 
 // readCSV reads an output table as header-keyed rows.
@@ -57,7 +57,7 @@ func near(t *testing.T, what string, got string, want float64) {
 // TestSummEvalStudy runs the SummEval expert annotations (3 experts, 4
 // attributes, 12 systems, no checklist or ranks) end to end and checks the
 // per-model rubric means, per-attribute means and SDs, Table 5 and the
-// evaluator-pair statistics against pandas/scipy (data/testdata/summeval/expected.py).
+// evaluator-pair statistics against pandas/scipy (sample/testdata/summeval/expected.py).
 func TestSummEvalStudy(t *testing.T) {
 	study := filepath.Join("..", "..", "data", "testdata", "summeval")
 	var exp struct {
@@ -162,7 +162,7 @@ func TestSummEvalStudy(t *testing.T) {
 // references.
 func TestTable7TagFilter(t *testing.T) {
 	study := filepath.Join(t.TempDir(), "s")
-	if err := os.CopyFS(study, data.Sample()); err != nil {
+	if err := os.CopyFS(study, sample.Sample()); err != nil {
 		t.Fatal(err)
 	}
 	toml, _ := os.ReadFile(filepath.Join(study, "study.toml"))
@@ -224,7 +224,7 @@ func TestSummaryCrossCheck(t *testing.T) {
 	}
 	rows := readCSV(t, filepath.Join(out, "tables", "summary.csv"))
 	for _, c := range []struct{ round, set string }{{"main", "all"}, {"reference", "reference_subset"}} {
-		res, err := exec.Command(py, filepath.Join("testdata", "xcheck", "summary.py"), filepath.Join("..", "..", "data", "sample"), c.round).Output()
+		res, err := exec.Command(py, filepath.Join("testdata", "xcheck", "summary.py"), filepath.Join("..", "..", "sample", "study"), c.round).Output()
 		if err != nil {
 			t.Fatalf("summary.py: %v", err)
 		}
@@ -252,7 +252,7 @@ func TestSummaryCrossCheck(t *testing.T) {
 	}
 	// Table 6 (within and across evaluators), Fig. 5 overall and Table 5,
 	// computed by the same script with scipy.
-	res, err := exec.Command(py, filepath.Join("testdata", "xcheck", "summary.py"), filepath.Join("..", "..", "data", "sample"), "main", "consistency").Output()
+	res, err := exec.Command(py, filepath.Join("testdata", "xcheck", "summary.py"), filepath.Join("..", "..", "sample", "study"), "main", "consistency").Output()
 	if err != nil {
 		t.Fatalf("summary.py consistency: %v", err)
 	}

@@ -13,7 +13,7 @@ import (
 // copySample copies the bundled sample study to a temporary folder.
 func copySample(t *testing.T) string {
 	t.Helper()
-	src := filepath.Join("..", "..", "data", "sample")
+	src := filepath.Join("..", "..", "sample", "study")
 	dst := t.TempDir()
 	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 		if err != nil {

@@ -32,7 +32,7 @@ func craftedReport(t *testing.T, alter func(secretFile string) []string) (dir st
 	}
 	db := filepath.Join(dir, "study.duckdb")
 	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), &stdout, &stderr, []string{"ingest", filepath.Join("..", "..", "data", "sample"), "--db", db}); err != nil {
+	if err := run(context.Background(), &stdout, &stderr, []string{"ingest", filepath.Join("..", "..", "sample", "study"), "--db", db}); err != nil {
 		t.Fatalf("ingest: %v\n%s", err, stderr.String())
 	}
 	d, err := duckopen.Open(db, duckopen.Options{})

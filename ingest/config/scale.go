@@ -12,7 +12,7 @@ import (
 
 // maxStepDecimals is the most decimal places of rubric.step, min and max:
 // scores are then whole multiples of 10^-6, which the database's exact
-// means (sql/10_grading_scores.sql) count in millionths.
+// means (schema/10_grading_scores.sql) count in millionths.
 const maxStepDecimals = 6
 
 // micro is 10^maxStepDecimals.

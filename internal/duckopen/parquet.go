@@ -7,17 +7,17 @@ import (
 	"slices"
 	"strings"
 
-	schema "github.com/euroexec/euroexec/sql"
+	"github.com/euroexec/euroexec/schema"
 )
 
 // OpenParquet opens an in-memory database (with Open's memory limit,
 // threads and spill folder; o may lower them) in which each canonical table of
-// sql/schema.sql is a view over the Parquet files files[table] (absolute
+// schema/schema.sql is a view over the Parquet files files[table] (absolute
 // paths, read with read_parquet, union by name), with the canonical
 // columns cast to their canonical types and the file column row_ord as a
 // last column rowid (the row's place in its table when written; read back
 // orders by it). A canonical table without files is an empty view of the
-// same columns. The scoring views (sql/NN_*.sql) are made afresh from the
+// same columns. The scoring views (schema/NN_*.sql) are made afresh from the
 // tool's own SQL; the files are data: nothing in them runs. External
 // access is then limited to the folder root (allowed_directories: the
 // views read their files when queried) and the configuration locked.
@@ -59,7 +59,7 @@ func parquetSetup(ctx context.Context, d *DB, root string, files map[string][]st
 	slices.Sort(names)
 	for n := range files {
 		if _, ok := canon[n]; !ok {
-			return fmt.Errorf("parquet store: %s is not a table of the canonical schema (sql/schema.sql)", n)
+			return fmt.Errorf("parquet store: %s is not a table of the canonical schema (schema/schema.sql)", n)
 		}
 	}
 	for _, n := range names {
@@ -120,7 +120,7 @@ type Columns struct {
 // Names returns the column names in table order.
 func (c Columns) Names() []string { return c.names }
 
-// CanonicalColumns returns the columns of every table of sql/schema.sql,
+// CanonicalColumns returns the columns of every table of schema/schema.sql,
 // read from a scratch in-memory database.
 func CanonicalColumns(ctx context.Context) (map[string]Columns, error) {
 	d, err := Open("", Options{})

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	schema "github.com/euroexec/euroexec/sql"
+	"github.com/euroexec/euroexec/schema"
 )
 
 // srcName is the name under which OpenUntrusted attaches the file.
@@ -17,11 +17,11 @@ const srcName = "untrusted_src"
 
 // OpenUntrusted opens the study database file at path as data, not code:
 // an in-memory database ATTACHes the file READ_ONLY, checks that each
-// canonical table the file holds (those of sql/schema.sql) is a base table
+// canonical table the file holds (those of schema/schema.sql) is a base table
 // with the canonical columns, and defines in memory a view of that name
 // over it (with the table's row number as a last column, rowid), and over
 // every other base table of the file; the scoring views
-// (sql/NN_*.sql) are then made afresh from the tool's own SQL. A view or
+// (schema/NN_*.sql) are then made afresh from the tool's own SQL. A view or
 // macro stored in the file never runs. External access (reading or
 // writing files, the network) is then disabled and the configuration
 // locked. A canonical name that is a view, or has other columns, is an
@@ -85,7 +85,7 @@ func untrustedSetup(ctx context.Context, db *sql.DB, path string, writable []str
 		want, isCanon := canon[n]
 		if t.kind != "BASE TABLE" {
 			if isCanon {
-				return nil, fmt.Errorf("%s: %s is a %s, expected a table of the canonical schema (sql/schema.sql); this file was not written by euroexec or was altered", path, n, strings.ToLower(t.kind))
+				return nil, fmt.Errorf("%s: %s is a %s, expected a table of the canonical schema (schema/schema.sql); this file was not written by euroexec or was altered", path, n, strings.ToLower(t.kind))
 			}
 			continue // views of the file are never read
 		}

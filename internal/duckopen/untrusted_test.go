@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	schema "github.com/euroexec/euroexec/sql"
+	"github.com/euroexec/euroexec/schema"
 )
 
 const secret = "TOP-SECRET-7f3a"

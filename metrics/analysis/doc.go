@@ -5,7 +5,7 @@
 // report.Report.
 //
 // The input is a Study: plain Go values read from the canonical database by
-// package transform. Analyze never panics on user input; a value that is
+// package readback. Analyze never panics on user input; a value that is
 // undefined for the data at hand (a Kendall τ with one constant side, a
 // Solve Rate over no gradings, …) is NaN, written as an empty cell, and the
 // number of such cells is explained in Report.Notes.

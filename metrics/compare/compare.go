@@ -3,7 +3,7 @@
 // regressions, judge drift and rank flips, and k ≥ 3 runs as a trend.
 //
 // It is pure computation over loaded studies (analysis.Study, as
-// transform.Load returns them): no I/O, no DuckDB. Per-grading scores come
+// readback.Load returns them): no I/O, no DuckDB. Per-grading scores come
 // from metrics/scores (the project's one definition of rubric mean,
 // checklist rate and solved); Solve Rate, average rank, win rate, rubric and
 // checklist rate are pooled over gradings as in summary.csv (main round, the

@@ -276,7 +276,7 @@ func less(a, b *study.Grading) bool {
 }
 
 // Sorted returns gs in the documented order of Study.Gradings: gs itself
-// when it is sorted (as package transform delivers it), else a sorted copy;
+// when it is sorted (as package readback delivers it), else a sorted copy;
 // sorted reports whether gs was.
 func Sorted(gs []study.Grading) (out []study.Grading, sorted bool) {
 	for i := 1; i < len(gs); i++ {
@@ -325,7 +325,7 @@ func (sc *Scorer) Collapse(gs []study.Grading) []Grading {
 
 // Compute returns the gradings of s scored with opt, sorted by (Round,
 // QuestionID, Model, Evaluator). When s.Scores holds the rows of the SQL view
-// grading_scores (a study read by package transform) they are the values
+// grading_scores (a study read by package readback) they are the values
 // served — see FromView; otherwise (a study built in memory) the Go
 // computation FromRows.
 func Compute(s *study.Study, opt Options) []Grading {

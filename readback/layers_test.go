@@ -1,0 +1,38 @@
+package readback
+
+import (
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestLayers: transform reads the database into the study model and
+// imports neither the report model nor the analyses (tables are built at
+// the edge, in the command line).
+func TestLayers(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, im := range af.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			for _, bad := range []string{"github.com/euroexec/euroexec/report", "github.com/euroexec/euroexec/metrics/"} {
+				if strings.HasPrefix(p, bad) {
+					t.Errorf("%s imports %s; transform must not depend on the report model or the analyses", f, p)
+				}
+			}
+		}
+	}
+}
