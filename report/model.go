@@ -126,6 +126,11 @@ type Column struct {
 	Name string // snake_case, stable: scripts rely on it
 	Kind ColumnKind
 	Doc  string // one line for docs/OUTPUTS.md and header tooltips
+	// Header, when set, is the header people read in the workbook and the
+	// site in place of the one derived from Name (format.Header): a name
+	// that means different things in two tables ("bleu": sentence BLEU in
+	// text_metrics, corpus BLEU in corpus_metrics) is headed for its table.
+	Header string
 }
 
 // Table is one analysis table. Each row has one value per column; a value is

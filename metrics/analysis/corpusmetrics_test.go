@@ -119,9 +119,9 @@ func TestCorpusMetricsVectors(t *testing.T) {
 					t.Errorf("%s %s %s = %v, want %.17g", c.a, m.model, what, got, want)
 				}
 			}
-			near("corpus_bleu", row["corpus_bleu"], m.v.BLEU[c.tok].Score)
-			near("corpus_chrf", row["corpus_chrf"], m.v.CHRF.Score)
-			near("corpus_chrf_pp", row["corpus_chrf_pp"], m.v.CHRFPP.Score)
+			near("corpus_bleu", row["bleu"], m.v.BLEU[c.tok].Score)
+			near("corpus_chrf", row["chrf"], m.v.CHRF.Score)
+			near("corpus_chrf_pp", row["chrf_pp"], m.v.CHRFPP.Score)
 			for col, want := range map[string]string{"bleu_signature": m.v.BLEU[c.tok].Signature,
 				"chrf_signature": m.v.CHRF.Signature, "chrf_pp_signature": m.v.CHRFPP.Signature} {
 				if row[col] != want {
@@ -156,7 +156,7 @@ func TestCorpusMetricsVectors(t *testing.T) {
 				cp, _, _ := textsim.CorpusCHRF(h, [][]string{rf}, textsim.CHRFOptions{WordOrder: 2})
 				rows = append(rows, []float64{b.Score, cf, cp})
 			}
-			for j, name := range []string{"corpus_bleu", "corpus_chrf", "corpus_chrf_pp"} {
+			for j, name := range []string{"bleu", "chrf", "chrf_pp"} {
 				lo, hi := stats.PercentileInterval(rows, j, 0.95)
 				near(name+"_lo", row[name+"_lo"], lo)
 				near(name+"_hi", row[name+"_hi"], hi)

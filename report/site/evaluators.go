@@ -103,7 +103,7 @@ func (b *builder) evaluatorViews() []*evalView {
 			}
 			for i, c := range t.Columns {
 				if i != ei {
-					v.Facts = append(v.Facts, report.KV{Key: format.Header(c.Name), Value: b.colCell(at(row, i), c).Text})
+					v.Facts = append(v.Facts, report.KV{Key: columnHeader(c), Value: b.colCell(at(row, i), c).Text})
 				}
 			}
 		}
@@ -148,4 +148,13 @@ func (b *builder) evaluatorJobs(dir string, evs []*evalView) ([]func() error, er
 		})
 	}
 	return jobs, nil
+}
+
+// columnHeader is the header people read for column c: its own Header when
+// it has one, else the one derived from its name.
+func columnHeader(c report.Column) string {
+	if c.Header != "" {
+		return c.Header
+	}
+	return format.Header(c.Name)
 }

@@ -857,6 +857,11 @@ func (b *builder) tablePage(t *report.Table, ids map[string]bool, k int, file st
 		names[i] = c.Name
 	}
 	headers, showIDs := format.Headers(names), format.ShowsIDs(names)
+	for i, c := range t.Columns {
+		if c.Header != "" {
+			headers[i] = c.Header
+		}
+	}
 	type shown struct{ i, lo, hi int }
 	var cols []shown
 	hidden := map[int]bool{}

@@ -581,6 +581,11 @@ func (w *writer) tableSheet(name string, t *report.Table) error {
 		names[j] = c.Name
 	}
 	humans := format.Headers(names)
+	for j, c := range t.Columns {
+		if c.Header != "" {
+			humans[j] = c.Header
+		}
+	}
 	// Column widths from the header and a sample of rows.
 	wrap := make([]bool, ncol)
 	for j, c := range t.Columns {

@@ -450,12 +450,14 @@ func TestFindingsIsActive(t *testing.T) {
 
 // Row 1 of a table sheet: headers for people, distinct within the sheet:
 // the model ids beside their display names are "Model id", and two columns
-// whose headers would be the same say their CSV names.
+// whose headers would be the same say their CSV names; a column with a
+// Header of its own shows it.
 func TestSheetHeadersDistinct(t *testing.T) {
 	r := reporttest.Small()
 	r.Tables = append(r.Tables, &report.Table{Name: "models", Title: "Table 3", Section: report.SectionDataset,
-		Columns: []report.Column{{Name: "model"}, {Name: "display_name"}, {Name: "n_gradings", Kind: report.Int}, {Name: "gradings_(n)", Kind: report.Int}},
-		Rows:    [][]any{{"alpha", "Alpha", int64(1), int64(2)}}})
+		Columns: []report.Column{{Name: "model"}, {Name: "display_name"}, {Name: "n_gradings", Kind: report.Int}, {Name: "gradings_(n)", Kind: report.Int},
+			{Name: "bleu", Kind: report.Float, Header: "Corpus BLEU"}},
+		Rows: [][]any{{"alpha", "Alpha", int64(1), int64(2), 12.5}}})
 	path := filepath.Join(t.TempDir(), "report.xlsx")
 	if err := Write(context.Background(), path, r, DefaultOptions); err != nil {
 		t.Fatal(err)
@@ -465,7 +467,8 @@ func TestSheetHeadersDistinct(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	for i, want := range []string{"Model id", "Display name", "Gradings (n) (n_gradings)", "Gradings (n) (gradings_(n))"} {
+	// A column's own Header wins over the one its name gives ("Sentence BLEU").
+	for i, want := range []string{"Model id", "Display name", "Gradings (n) (n_gradings)", "Gradings (n) (gradings_(n))", "Corpus BLEU"} {
 		c, _ := excelize.CoordinatesToCellName(i+1, 1)
 		checkCell(t, f, "models", c, want)
 	}
