@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/euroexec/euroexec/ingest"
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // withFiles copies ingest/testdata/base and adds files (path → content).
@@ -59,21 +59,21 @@ func TestLoadComparisons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := func(ev, kind, run, q, a, b string, w analysis.Preference, comment string) analysis.Comparison {
-		return analysis.Comparison{Evaluator: ev, Kind: kind, Round: "main", Run: run, QuestionID: q, ModelA: a, ModelB: b, Winner: w, Comment: comment}
+	c := func(ev, kind, run, q, a, b string, w study.Preference, comment string) study.Comparison {
+		return study.Comparison{Evaluator: ev, Kind: kind, Round: "main", Run: run, QuestionID: q, ModelA: a, ModelB: b, Winner: w, Comment: comment}
 	}
-	unknown := func(x analysis.Comparison) analysis.Comparison {
+	unknown := func(x study.Comparison) study.Comparison {
 		x.PositionUnknown = true
 		return x
 	}
-	want := []analysis.Comparison{
-		c("carol", "human", "", "q1", "m1", "m2", analysis.PreferA, "first is better"),
-		c("dave", "human", "", "q1", "m2", "m1", analysis.PreferB, ""),
-		c("pj", "judge", "1", "q1", "m1", "m2", analysis.PreferB, ""),
-		c("pj", "judge", "2", "q1", "m1", "m2", analysis.Tie, ""),
-		c("carol", "human", "", "q2", "m1", "m2", analysis.PreferA, ""),
-		unknown(c("carol", "human", "", "q2", "m2", "m1", analysis.Tie, "")),
-		c("stemjudge", "judge", "", "q2", "m2", "m1", analysis.PreferA, ""),
+	want := []study.Comparison{
+		c("carol", "human", "", "q1", "m1", "m2", study.PreferA, "first is better"),
+		c("dave", "human", "", "q1", "m2", "m1", study.PreferB, ""),
+		c("pj", "judge", "1", "q1", "m1", "m2", study.PreferB, ""),
+		c("pj", "judge", "2", "q1", "m1", "m2", study.Tie, ""),
+		c("carol", "human", "", "q2", "m1", "m2", study.PreferA, ""),
+		unknown(c("carol", "human", "", "q2", "m2", "m1", study.Tie, "")),
+		c("stemjudge", "judge", "", "q2", "m2", "m1", study.PreferA, ""),
 	}
 	if !slices.Equal(s.Comparisons, want) {
 		t.Errorf("comparisons:\ngot  %+v\nwant %+v", s.Comparisons, want)

@@ -13,12 +13,11 @@ import (
 	"unsafe"
 
 	"github.com/euroexec/euroexec/ingest"
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/study"
 )
 
 // load ingests ingest/testdata/base (a hand-made study) and reads it back.
-func load(t *testing.T) (*DB, *analysis.Study, []string) {
+func load(t *testing.T) (*DB, *study.Study, []string) {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "s.duckdb")
 	res, err := ingest.Ingest(context.Background(), filepath.Join("..", "ingest", "testdata", "base"), ingest.Options{DB: db})
@@ -43,7 +42,7 @@ func TestLoad(t *testing.T) {
 		t.Fatalf("questions = %+v", s.Questions)
 	}
 	q1 := s.Questions[0]
-	if len(q1.Tags) != 1 || q1.Tags[0] != (analysis.Tag{Key: "decision_type", Value: "strategic"}) {
+	if len(q1.Tags) != 1 || q1.Tags[0] != (study.Tag{Key: "decision_type", Value: "strategic"}) {
 		t.Errorf("q1 tags = %+v", q1.Tags)
 	}
 	if len(q1.Checklist) != 2 || q1.Checklist[1] != "example" {
@@ -74,7 +73,7 @@ func TestLoad(t *testing.T) {
 					break
 				}
 			}
-			if len(g.Verdicts) != 2 || g.Verdicts[0] != analysis.Hit || g.Verdicts[1] != analysis.Partial || g.Rank != 1 || g.Comment != "good" {
+			if len(g.Verdicts) != 2 || g.Verdicts[0] != study.Hit || g.Verdicts[1] != study.Partial || g.Rank != 1 || g.Comment != "good" {
 				t.Errorf("alice q1/m1 = %+v", g)
 			}
 		}
@@ -181,7 +180,7 @@ func checkInterned(t *testing.T, what string, vals []string) {
 // item order (NULL as VerdictNone): checked against one query per grading.
 func TestLoadVerdictsInItemOrder(t *testing.T) {
 	d, s, _ := load(t)
-	names := map[analysis.Verdict]string{analysis.Hit: "hit", analysis.Partial: "partial", analysis.Miss: "miss", analysis.NA: "na", analysis.VerdictNone: "-"}
+	names := map[study.Verdict]string{study.Hit: "hit", study.Partial: "partial", study.Miss: "miss", study.NA: "na", study.VerdictNone: "-"}
 	checked := 0
 	for _, g := range s.Gradings {
 		var want []string
@@ -263,13 +262,13 @@ func TestLoadResponsesBatched(t *testing.T) {
 		responseBatch = batch
 		d, s, _ := load(t)
 		responseBatch = prev
-		var want []analysis.Response
+		var want []study.Response
 		rows, err := d.SQL().Query(`SELECT question_id, model, text, chars, words FROM responses WHERE latest ORDER BY question_id, model`)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for rows.Next() {
-			var x analysis.Response
+			var x study.Response
 			if err := rows.Scan(&x.QuestionID, &x.Model, &x.Text, &x.Chars, &x.Words); err != nil {
 				t.Fatal(err)
 			}

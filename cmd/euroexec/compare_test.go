@@ -11,11 +11,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/compare"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/sample"
+	"github.com/euroexec/euroexec/study"
 )
 
 // compareFixture writes the bundled sample's report (OLD, a report folder)
@@ -342,12 +342,12 @@ func TestCompareErrors(t *testing.T) {
 // columns).
 func compareDocTables(t *testing.T) []*report.Table {
 	t.Helper()
-	s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"A"},
-		Questions: []analysis.Question{{ID: "q1"}}, Models: []analysis.Model{{Name: "m"}},
-		Evaluators: []analysis.Evaluator{{ID: "h", Kind: analysis.Human}},
-		Gradings:   []analysis.Grading{{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "m", Rubric: []float64{3}}}}
+	s := &study.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"A"},
+		Questions: []study.Question{{ID: "q1"}}, Models: []study.Model{{Name: "m"}},
+		Evaluators: []study.Evaluator{{ID: "h", Kind: study.Human}},
+		Gradings:   []study.Grading{{Evaluator: "h", Kind: study.Human, Round: "main", QuestionID: "q1", Model: "m", Rubric: []float64{3}}}}
 	// A pairwise judgment of a judge, for compare_pairwise and pairwise_judge_drift.
-	s.Comparisons = []analysis.Comparison{{Evaluator: "j", Kind: analysis.Judge, Round: "main", QuestionID: "q1", ModelA: "m", ModelB: "m2", Winner: analysis.PreferA}}
+	s.Comparisons = []study.Comparison{{Evaluator: "j", Kind: study.Judge, Round: "main", QuestionID: "q1", ModelA: "m", ModelB: "m2", Winner: study.PreferA}}
 	r := compare.Run{Study: s, Scores: scores.DefaultOptions()}
 	p, err := compare.Analyze(context.Background(), []compare.Run{r, r, r}, compare.DefaultOptions())
 	if err != nil {

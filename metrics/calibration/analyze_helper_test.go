@@ -4,11 +4,11 @@ import (
 	"context"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // analyze runs Analyze and fails the test on an error.
-func analyze(t testing.TB, s *analysis.Study, opt Options) Result {
+func analyze(t testing.TB, s *study.Study, opt Options) Result {
 	t.Helper()
 	res, err := Analyze(context.Background(), s, opt)
 	if err != nil {

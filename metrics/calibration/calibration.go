@@ -6,7 +6,6 @@ import (
 	"math"
 	"sort"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
@@ -176,7 +175,7 @@ const (
 // report.SectionJudges) and length_controlled (report.SectionBeyond) with
 // their figures. Invalid options are replaced by their defaults with a
 // warning. The only error is ctx's, checked between bootstrap replicates.
-func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error) {
+func Analyze(ctx context.Context, s *study.Study, opt Options) (Result, error) {
 	var r Result
 	def := DefaultOptions()
 	if opt.Folds < 2 {

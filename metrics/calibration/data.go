@@ -4,7 +4,6 @@ import (
 	"math"
 	"sort"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/study"
 )
@@ -52,7 +51,7 @@ func nanGrid(a, b int) [][]float64 {
 }
 
 // load reads the main round (Study.MainRound, "main" when empty) of s.
-func load(s *analysis.Study, so scores.Options, graded []scores.Grading) *data {
+func load(s *study.Study, so scores.Options, graded []scores.Grading) *data {
 	round := s.MainRound
 	if round == "" {
 		round = "main"
@@ -74,7 +73,7 @@ func load(s *analysis.Study, so scores.Options, graded []scores.Grading) *data {
 			continue
 		}
 		mSet[g.Model] = true
-		if g.Kind == analysis.Judge {
+		if g.Kind == study.Judge {
 			jSet[g.Evaluator] = true
 		}
 	}
@@ -114,7 +113,7 @@ func load(s *analysis.Study, so scores.Options, graded []scores.Grading) *data {
 		}
 		m := mPos[g.Model]
 		switch g.Kind {
-		case analysis.Human:
+		case study.Human:
 			if rub[m] == nil {
 				rub[m], solSum[m], solN[m] = make([]study.RatSum, nQ), make([]int64, nQ), make([]int64, nQ)
 			}
@@ -127,7 +126,7 @@ func load(s *analysis.Study, so scores.Options, graded []scores.Grading) *data {
 				}
 				solN[m][q]++
 			}
-		case analysis.Judge:
+		case study.Judge:
 			if !g.Usable() { // the pairing rule: no usable score, not a grading
 				continue
 			}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // TestDeterministicAcrossCores: the same study and seed give identical
@@ -19,7 +19,7 @@ func TestDeterministicAcrossCores(t *testing.T) {
 	s := sp.build(4, 0)
 	for q := range s.Questions {
 		for m, model := range []string{"A", "B", "C"} {
-			s.Responses = append(s.Responses, analysis.Response{QuestionID: s.Questions[q].ID, Model: model, Chars: 100 + (q*37+m*101)%500})
+			s.Responses = append(s.Responses, study.Response{QuestionID: s.Questions[q].ID, Model: model, Chars: 100 + (q*37+m*101)%500})
 		}
 	}
 	opt := DefaultOptions()

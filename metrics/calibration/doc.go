@@ -1,7 +1,7 @@
 // Package calibration asks how far an LLM judge can stand in for human
 // graders once it is corrected with the human gradings a study already has,
 // and compares models with response length held fixed. It reads the main
-// round of an analysis.Study through the per-grading scores of package
+// round of an study.Study through the per-grading scores of package
 // scores (judge runs averaged) and returns report tables and figures:
 //
 //   - judge_calibration (section judges): per judge × model × metric

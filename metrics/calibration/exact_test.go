@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // TestHumanMeanExact: the human column of judge_calibration is the exact
@@ -16,15 +16,15 @@ import (
 // gives 2.833333333333333.
 func TestHumanMeanExact(t *testing.T) {
 	scores := [][]float64{{5, 2, 3}, {2, 2, 4}, {3, 1, 4}, {5, 1, 2}}
-	s := &analysis.Study{MainRound: "main", Attributes: []string{"A"}, ScaleMin: 1, ScaleMax: 5}
+	s := &study.Study{MainRound: "main", Attributes: []string{"A"}, ScaleMin: 1, ScaleMax: 5}
 	for q, hs := range scores {
 		id := fmt.Sprintf("q%d", q)
-		s.Questions = append(s.Questions, analysis.Question{ID: id, GateScore: math.NaN()})
+		s.Questions = append(s.Questions, study.Question{ID: id, GateScore: math.NaN()})
 		for h, x := range hs {
-			s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: fmt.Sprintf("h%d", h), Kind: analysis.Human,
+			s.Gradings = append(s.Gradings, study.Grading{Evaluator: fmt.Sprintf("h%d", h), Kind: study.Human,
 				Round: "main", QuestionID: id, Model: "m", Rubric: []float64{x}})
 		}
-		s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "j", Kind: analysis.Judge, Round: "main",
+		s.Gradings = append(s.Gradings, study.Grading{Evaluator: "j", Kind: study.Judge, Round: "main",
 			QuestionID: id, Model: "m", Rubric: []float64{float64(2 + q%2)}})
 	}
 	// the naive float mean really differs here (else the test proves nothing)

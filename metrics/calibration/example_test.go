@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/calibration"
+	"github.com/euroexec/euroexec/study"
 )
 
 // A judge that scores every response one point too high, checked against
@@ -15,17 +15,17 @@ import (
 // human score over all 12 questions (36/12 = 3 for both), because judge
 // minus human is the same on every question.
 func ExampleAnalyze() {
-	s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality"}}
+	s := &study.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality"}}
 	for q := 0; q < 12; q++ {
 		id := fmt.Sprintf("q%02d", q)
-		s.Questions = append(s.Questions, analysis.Question{ID: id, GateScore: math.NaN()})
+		s.Questions = append(s.Questions, study.Question{ID: id, GateScore: math.NaN()})
 		for m, model := range []string{"A", "B"} {
 			human := float64(2 + (q+m)%3) // 2, 3 or 4
 			if q < 8 {
-				s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "expert", Kind: analysis.Human, Round: "main",
+				s.Gradings = append(s.Gradings, study.Grading{Evaluator: "expert", Kind: study.Human, Round: "main",
 					QuestionID: id, Model: model, Rubric: []float64{human}})
 			}
-			s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "gpt-judge", Kind: analysis.Judge, Round: "main",
+			s.Gradings = append(s.Gradings, study.Grading{Evaluator: "gpt-judge", Kind: study.Judge, Round: "main",
 				QuestionID: id, Model: model, Rubric: []float64{human + 1}})
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"math"
 	"sort"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
@@ -101,7 +100,7 @@ type lengthRow struct {
 // where the fit is singular, e.g. a model drawn on no question, is left
 // out). Responses without text (chars = 0) or without human rubric
 // gradings are left out.
-func lengthControlled(ctx context.Context, s *analysis.Study, d *data, opt Options, r *Result) error {
+func lengthControlled(ctx context.Context, s *study.Study, d *data, opt Options, r *Result) error {
 	note := func(reason string) {
 		r.Notes = append(r.Notes, report.Note{Table: TableLength, Reason: reason})
 	}

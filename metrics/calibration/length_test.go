@@ -5,8 +5,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/study"
 )
 
 func lengthRows(t *testing.T, r Result) map[string][]any {
@@ -30,13 +30,13 @@ func lengthRows(t *testing.T, r Result) map[string][]any {
 // = (ln10/4)·√((3·1 + 9)/3) = ln10/2, so length_coef = γ_L·SD = 1.
 // Centred effects: A +0.5, B −0.5. Raw means 4.5 and 2.5 (effects ±1).
 func TestLengthHand(t *testing.T) {
-	s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality"}}
+	s := &study.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality"}}
 	for _, q := range []string{"q1", "q2"} {
-		s.Questions = append(s.Questions, analysis.Question{ID: q, GateScore: math.NaN()})
+		s.Questions = append(s.Questions, study.Question{ID: q, GateScore: math.NaN()})
 	}
 	add := func(q, m string, v float64, chars int) {
-		s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: q, Model: m, Rubric: []float64{v}})
-		s.Responses = append(s.Responses, analysis.Response{QuestionID: q, Model: m, Chars: chars})
+		s.Gradings = append(s.Gradings, study.Grading{Evaluator: "h", Kind: study.Human, Round: "main", QuestionID: q, Model: m, Rubric: []float64{v}})
+		s.Responses = append(s.Responses, study.Response{QuestionID: q, Model: m, Chars: chars})
 	}
 	add("q1", "A", 4, 100)
 	add("q1", "B", 3, 100)
@@ -75,11 +75,11 @@ func TestLengthHand(t *testing.T) {
 // intervals covering 0, and length_coef must recover 0.5 × SD(ln chars).
 func TestLengthRemovesInflation(t *testing.T) {
 	rng := stats.NewRand(9, 0)
-	s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality"}}
+	s := &study.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality"}}
 	var logs []float64
 	for q := 0; q < 300; q++ {
 		id := fmt.Sprintf("q%03d", q)
-		s.Questions = append(s.Questions, analysis.Question{ID: id, GateScore: math.NaN()})
+		s.Questions = append(s.Questions, study.Question{ID: id, GateScore: math.NaN()})
 		alpha := 3 + 0.5*rng.NormFloat64()
 		for m, model := range []string{"A", "B", "C"} {
 			mean := 6.0
@@ -90,8 +90,8 @@ func TestLengthRemovesInflation(t *testing.T) {
 			l := math.Log(float64(chars))
 			logs = append(logs, l)
 			y := alpha + 0.5*(l-6.3) + 0.3*rng.NormFloat64()
-			s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: id, Model: model, Rubric: []float64{y}})
-			s.Responses = append(s.Responses, analysis.Response{QuestionID: id, Model: model, Chars: chars})
+			s.Gradings = append(s.Gradings, study.Grading{Evaluator: "h", Kind: study.Human, Round: "main", QuestionID: id, Model: model, Rubric: []float64{y}})
+			s.Responses = append(s.Responses, study.Response{QuestionID: id, Model: model, Chars: chars})
 		}
 	}
 	opt := DefaultOptions()
@@ -119,10 +119,10 @@ func TestLengthRemovesInflation(t *testing.T) {
 
 // TestLengthDegenerate: equal lengths everywhere, and no response texts.
 func TestLengthDegenerate(t *testing.T) {
-	s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality"}}
-	s.Questions = []analysis.Question{{ID: "q1", GateScore: math.NaN()}}
+	s := &study.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality"}}
+	s.Questions = []study.Question{{ID: "q1", GateScore: math.NaN()}}
 	for _, m := range []string{"A", "B"} {
-		s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: m, Rubric: []float64{3}})
+		s.Gradings = append(s.Gradings, study.Grading{Evaluator: "h", Kind: study.Human, Round: "main", QuestionID: "q1", Model: m, Rubric: []float64{3}})
 	}
 	res := analyze(t, s, DefaultOptions())
 	for _, tb := range res.Part().Tables {
@@ -131,7 +131,7 @@ func TestLengthDegenerate(t *testing.T) {
 		}
 	}
 	for _, m := range []string{"A", "B"} {
-		s.Responses = append(s.Responses, analysis.Response{QuestionID: "q1", Model: m, Chars: 50})
+		s.Responses = append(s.Responses, study.Response{QuestionID: "q1", Model: m, Chars: 50})
 	}
 	res = analyze(t, s, DefaultOptions())
 	found := false

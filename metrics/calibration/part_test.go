@@ -6,35 +6,35 @@ import (
 	"testing"
 
 	"github.com/euroexec/euroexec/internal/tabletest"
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // partStudy: three models, two judges (one grading every question, one
 // half), one human on 10 of 16 questions with a checklist, responses of
 // varying length.
-func partStudy() *analysis.Study {
-	s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality", "Clarity"}, ScaleMin: 1, ScaleMax: 5}
-	H, M := analysis.Hit, analysis.Miss
+func partStudy() *study.Study {
+	s := &study.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality", "Clarity"}, ScaleMin: 1, ScaleMax: 5}
+	H, M := study.Hit, study.Miss
 	for q := 0; q < 16; q++ {
 		id := fmt.Sprintf("q%02d", q)
-		s.Questions = append(s.Questions, analysis.Question{ID: id, GateScore: math.NaN()})
+		s.Questions = append(s.Questions, study.Question{ID: id, GateScore: math.NaN()})
 		for m, model := range []string{"A", "B", "C"} {
 			h := float64(1 + (q*3+m*2)%5)
-			v := []analysis.Verdict{H, M}
+			v := []study.Verdict{H, M}
 			if (q+m)%2 == 0 {
-				v = []analysis.Verdict{H, H}
+				v = []study.Verdict{H, H}
 			}
-			s.Responses = append(s.Responses, analysis.Response{QuestionID: id, Model: model, Chars: 100 + 37*q + 50*m + (q*m)%7})
+			s.Responses = append(s.Responses, study.Response{QuestionID: id, Model: model, Chars: 100 + 37*q + 50*m + (q*m)%7})
 			if q < 10 {
-				s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "expert", Kind: analysis.Human, Round: "main",
+				s.Gradings = append(s.Gradings, study.Grading{Evaluator: "expert", Kind: study.Human, Round: "main",
 					QuestionID: id, Model: model, Rubric: []float64{h, math.Min(5, h+1)}, Verdicts: v})
 			}
-			s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "j1", Kind: analysis.Judge, Round: "main",
+			s.Gradings = append(s.Gradings, study.Grading{Evaluator: "j1", Kind: study.Judge, Round: "main",
 				QuestionID: id, Model: model, Rubric: []float64{math.Min(5, h+1), h}, Verdicts: v})
 			if q%2 == 0 {
-				s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "j2", Kind: analysis.Judge, Round: "main",
-					QuestionID: id, Model: model, Rubric: []float64{float64(1 + (q+m)%5), 3}, Verdicts: []analysis.Verdict{M, H}})
+				s.Gradings = append(s.Gradings, study.Grading{Evaluator: "j2", Kind: study.Judge, Round: "main",
+					QuestionID: id, Model: model, Rubric: []float64{float64(1 + (q+m)%5), 3}, Verdicts: []study.Verdict{M, H}})
 			}
 		}
 	}

@@ -6,9 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // simSpec describes a simulated one-attribute study: per question and
@@ -24,23 +24,23 @@ type simSpec struct {
 	judge    func(m int, t float64, r *rand.Rand) float64
 }
 
-func (sp simSpec) build(seed uint64, rep int) *analysis.Study {
+func (sp simSpec) build(seed uint64, rep int) *study.Study {
 	rng := stats.NewRand(seed, rep)
-	s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality"}, ScaleMin: 1, ScaleMax: 5}
+	s := &study.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality"}, ScaleMin: 1, ScaleMax: 5}
 	nL := int(math.Round(sp.labelled * float64(sp.nQ)))
 	for q := 0; q < sp.nQ; q++ {
 		id := fmt.Sprintf("q%04d", q)
-		s.Questions = append(s.Questions, analysis.Question{ID: id, GateScore: math.NaN()})
+		s.Questions = append(s.Questions, study.Question{ID: id, GateScore: math.NaN()})
 		for m := range sp.mu {
 			model := string(rune('A' + m))
 			tq := sp.mu[m] + sp.sdQ*rng.NormFloat64()
 			if q < nL {
 				for h := 0; h < sp.graders; h++ {
-					s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: fmt.Sprintf("h%d", h), Kind: analysis.Human,
+					s.Gradings = append(s.Gradings, study.Grading{Evaluator: fmt.Sprintf("h%d", h), Kind: study.Human,
 						Round: "main", QuestionID: id, Model: model, Rubric: []float64{tq + sp.sdH*rng.NormFloat64()}})
 				}
 			}
-			s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "judge", Kind: analysis.Judge, Round: "main",
+			s.Gradings = append(s.Gradings, study.Grading{Evaluator: "judge", Kind: study.Judge, Round: "main",
 				QuestionID: id, Model: model, Rubric: []float64{sp.judge(m, tq, rng)}})
 		}
 	}

@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/euroexec/euroexec/internal/realdata"
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // summevalShared is where the SummEval judge answers and summaries live in
@@ -48,14 +48,14 @@ func readCSV(t *testing.T, name string) [][]string {
 // loadSummEval builds a Study from SummEval: 100 articles (questions) × 12
 // systems, the 3 expert annotators and the 3 LLM judges on 4 attributes,
 // and the summaries' lengths. A judge score that could not be parsed is NaN.
-func loadSummEval(t *testing.T) *analysis.Study {
+func loadSummEval(t *testing.T) *study.Study {
 	t.Helper()
 	attrs := []string{"coherence", "consistency", "fluency", "relevance"}
 	aPos := map[string]int{}
 	for i, a := range attrs {
 		aPos[a] = i
 	}
-	s := &analysis.Study{Title: "SummEval", HumanLabel: "Human Expert", MainRound: "main", Attributes: attrs, ScaleMin: 1, ScaleMax: 5}
+	s := &study.Study{Title: "SummEval", HumanLabel: "Human Expert", MainRound: "main", Attributes: attrs, ScaleMin: 1, ScaleMax: 5}
 	type key struct{ e, kind, q, m string }
 	gs := map[key][]float64{}
 	get := func(k key) []float64 {
@@ -77,7 +77,7 @@ func loadSummEval(t *testing.T) *analysis.Study {
 		if err != nil {
 			t.Fatal(err)
 		}
-		get(key{r[3], analysis.Human, r[0], r[1]})[aPos[r[4]]] = v
+		get(key{r[3], study.Human, r[0], r[1]})[aPos[r[4]]] = v
 		qs[r[0]] = true
 	}
 	for _, r := range readCSV(t, "judge_scores_long.csv") { // doc_id,system,judge,prompt,attribute,score,parse_rule
@@ -85,14 +85,14 @@ func loadSummEval(t *testing.T) *analysis.Study {
 		if err != nil {
 			v = math.NaN()
 		}
-		get(key{r[2], analysis.Judge, r[0], r[1]})[aPos[r[4]]] = v
+		get(key{r[2], study.Judge, r[0], r[1]})[aPos[r[4]]] = v
 	}
 	for q := range qs {
-		s.Questions = append(s.Questions, analysis.Question{ID: q, GateScore: math.NaN()})
+		s.Questions = append(s.Questions, study.Question{ID: q, GateScore: math.NaN()})
 	}
 	sort.Slice(s.Questions, func(i, j int) bool { return s.Questions[i].ID < s.Questions[j].ID })
 	for k, v := range gs {
-		s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: k.e, Kind: k.kind, Round: "main", QuestionID: k.q, Model: k.m, Rubric: v})
+		s.Gradings = append(s.Gradings, study.Grading{Evaluator: k.e, Kind: k.kind, Round: "main", QuestionID: k.q, Model: k.m, Rubric: v})
 	}
 	sort.Slice(s.Gradings, func(i, j int) bool {
 		a, b := s.Gradings[i], s.Gradings[j]
@@ -105,7 +105,7 @@ func loadSummEval(t *testing.T) *analysis.Study {
 		return a.Evaluator < b.Evaluator
 	})
 	for _, r := range readCSV(t, "summaries.csv") { // doc_id,system,summary
-		s.Responses = append(s.Responses, analysis.Response{QuestionID: r[0], Model: r[1], Text: r[2], Chars: utf8.RuneCountInString(r[2])})
+		s.Responses = append(s.Responses, study.Response{QuestionID: r[0], Model: r[1], Text: r[2], Chars: utf8.RuneCountInString(r[2])})
 	}
 	return s
 }
@@ -178,7 +178,7 @@ func TestSummEvalSubsample(t *testing.T) {
 	sub := *full
 	sub.Gradings = nil
 	for _, g := range full.Gradings {
-		if g.Kind == analysis.Judge || keep[g.QuestionID] {
+		if g.Kind == study.Judge || keep[g.QuestionID] {
 			sub.Gradings = append(sub.Gradings, g)
 		}
 	}

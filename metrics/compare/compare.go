@@ -2,7 +2,7 @@
 // side with cluster-robust tests and intervals of every change, item-level
 // regressions, judge drift and rank flips, and k ≥ 3 runs as a trend.
 //
-// It is pure computation over loaded studies (analysis.Study, as
+// It is pure computation over loaded studies (study.Study, as
 // readback.Load returns them): no I/O, no DuckDB. Per-grading scores come
 // from metrics/scores (the project's one definition of rubric mean,
 // checklist rate and solved); Solve Rate, average rank, win rate, rubric and
@@ -21,6 +21,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // Run is one run of a study to compare.
@@ -30,7 +31,7 @@ type Run struct {
 	// "run N".
 	Label string
 	// Study is the loaded run.
-	Study *analysis.Study
+	Study *study.Study
 	// Scores is the run's Solve rule (its study.toml [solve] section).
 	Scores scores.Options
 	// Pages, when not nil, maps a question id to the address of the

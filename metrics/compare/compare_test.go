@@ -12,9 +12,10 @@ import (
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/findings"
+	"github.com/euroexec/euroexec/study"
 )
 
-func analyze(t *testing.T, old, new *analysis.Study, opt Options) report.Part {
+func analyze(t *testing.T, old, new *study.Study, opt Options) report.Part {
 	t.Helper()
 	p, err := Analyze(context.Background(), []Run{{Label: "old", Study: old, Scores: scores.DefaultOptions()},
 		{Label: "new", Study: new, Scores: scores.DefaultOptions()}}, opt)
@@ -212,39 +213,39 @@ func TestJudgeDrift(t *testing.T) {
 // hand: OLD has questions q1, q2 and models m-old (renamed m1 by Map) and
 // m2; NEW has q2, q3 and m1, m3.
 func TestHandComputed(t *testing.T) {
-	H, M := analysis.Hit, analysis.Miss
-	solved := func(e, q, m string) analysis.Grading {
-		return analysis.Grading{Evaluator: e, Kind: analysis.Human, Round: "main", QuestionID: q, Model: m,
-			Rubric: []float64{4, 3}, Verdicts: []analysis.Verdict{H, H, M}, Rank: 1}
+	H, M := study.Hit, study.Miss
+	solved := func(e, q, m string) study.Grading {
+		return study.Grading{Evaluator: e, Kind: study.Human, Round: "main", QuestionID: q, Model: m,
+			Rubric: []float64{4, 3}, Verdicts: []study.Verdict{H, H, M}, Rank: 1}
 	}
-	failed := func(e, q, m string) analysis.Grading {
-		return analysis.Grading{Evaluator: e, Kind: analysis.Human, Round: "main", QuestionID: q, Model: m,
-			Rubric: []float64{2, 3}, Verdicts: []analysis.Verdict{H, M, M}, Rank: 2}
+	failed := func(e, q, m string) study.Grading {
+		return study.Grading{Evaluator: e, Kind: study.Human, Round: "main", QuestionID: q, Model: m,
+			Rubric: []float64{2, 3}, Verdicts: []study.Verdict{H, M, M}, Rank: 2}
 	}
-	judge := func(q, m string, score float64) analysis.Grading {
-		return analysis.Grading{Evaluator: "j", Kind: analysis.Judge, Round: "main", QuestionID: q, Model: m, Rubric: []float64{score, score}, Verdicts: []analysis.Verdict{H, H, M}}
+	judge := func(q, m string, score float64) study.Grading {
+		return study.Grading{Evaluator: "j", Kind: study.Judge, Round: "main", QuestionID: q, Model: m, Rubric: []float64{score, score}, Verdicts: []study.Verdict{H, H, M}}
 	}
-	resp := func(q, m, text string) analysis.Response {
-		return analysis.Response{QuestionID: q, Model: m, Text: text, Chars: len([]rune(text))}
+	resp := func(q, m, text string) study.Response {
+		return study.Response{QuestionID: q, Model: m, Text: text, Chars: len([]rune(text))}
 	}
-	base := func() *analysis.Study {
-		return &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"A", "B"}}
+	base := func() *study.Study {
+		return &study.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"A", "B"}}
 	}
 	old := base()
-	old.Questions = []analysis.Question{{ID: "q1"}, {ID: "q2"}}
-	old.Models = []analysis.Model{{Name: "m-old"}, {Name: "m2"}}
-	old.Evaluators = []analysis.Evaluator{{ID: "h1", Kind: analysis.Human}, {ID: "j", Kind: analysis.Judge}}
-	old.Responses = []analysis.Response{resp("q1", "m-old", "aa"), resp("q2", "m-old", "bbb"), resp("q2", "m2", "cccc")}
-	old.Gradings = []analysis.Grading{
+	old.Questions = []study.Question{{ID: "q1"}, {ID: "q2"}}
+	old.Models = []study.Model{{Name: "m-old"}, {Name: "m2"}}
+	old.Evaluators = []study.Evaluator{{ID: "h1", Kind: study.Human}, {ID: "j", Kind: study.Judge}}
+	old.Responses = []study.Response{resp("q1", "m-old", "aa"), resp("q2", "m-old", "bbb"), resp("q2", "m2", "cccc")}
+	old.Gradings = []study.Grading{
 		solved("h1", "q1", "m-old"), failed("h1", "q2", "m-old"), solved("h1", "q2", "m2"),
 		judge("q2", "m-old", 2), judge("q2", "m2", 3),
 	}
 	new := base()
-	new.Questions = []analysis.Question{{ID: "q2"}, {ID: "q3"}}
-	new.Models = []analysis.Model{{Name: "m1"}, {Name: "m3"}}
-	new.Evaluators = []analysis.Evaluator{{ID: "h2", Kind: analysis.Human}, {ID: "j", Kind: analysis.Judge}}
-	new.Responses = []analysis.Response{resp("q2", "m1", "bbb"), resp("q3", "m1", "dd"), resp("q2", "m3", "eeeee")}
-	new.Gradings = []analysis.Grading{
+	new.Questions = []study.Question{{ID: "q2"}, {ID: "q3"}}
+	new.Models = []study.Model{{Name: "m1"}, {Name: "m3"}}
+	new.Evaluators = []study.Evaluator{{ID: "h2", Kind: study.Human}, {ID: "j", Kind: study.Judge}}
+	new.Responses = []study.Response{resp("q2", "m1", "bbb"), resp("q3", "m1", "dd"), resp("q2", "m3", "eeeee")}
+	new.Gradings = []study.Grading{
 		solved("h2", "q2", "m1"), solved("h2", "q3", "m1"), failed("h2", "q2", "m3"),
 		judge("q2", "m1", 3.5), judge("q2", "m3", 1),
 	}
@@ -349,14 +350,14 @@ func TestHandComputed(t *testing.T) {
 // unchanged responses, OLD 1,1,0,0 and NEW 1,0,0,0: p_o = 3/4, p_e = ½·¼ +
 // ½·¾ = ½, κ = (¾ − ½)/(1 − ½) = ½; one flip in four.
 func TestKappaHandComputed(t *testing.T) {
-	mk := func(scores []float64) *analysis.Study {
-		s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"A"},
-			Models: []analysis.Model{{Name: "m"}}, Evaluators: []analysis.Evaluator{{ID: "j", Kind: analysis.Judge}}}
+	mk := func(scores []float64) *study.Study {
+		s := &study.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"A"},
+			Models: []study.Model{{Name: "m"}}, Evaluators: []study.Evaluator{{ID: "j", Kind: study.Judge}}}
 		for i, sc := range scores {
 			q := string(rune('a' + i))
-			s.Questions = append(s.Questions, analysis.Question{ID: q})
-			s.Responses = append(s.Responses, analysis.Response{QuestionID: q, Model: "m", Text: "t" + q})
-			s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "j", Kind: analysis.Judge, Round: "main", QuestionID: q, Model: "m", Rubric: []float64{sc}})
+			s.Questions = append(s.Questions, study.Question{ID: q})
+			s.Responses = append(s.Responses, study.Response{QuestionID: q, Model: "m", Text: "t" + q})
+			s.Gradings = append(s.Gradings, study.Grading{Evaluator: "j", Kind: study.Judge, Round: "main", QuestionID: q, Model: "m", Rubric: []float64{sc}})
 		}
 		return s
 	}
@@ -377,22 +378,22 @@ func TestKappaHandComputed(t *testing.T) {
 // 2/3, p_e = ⅔·⅓ + ⅓·⅔ = 4/9, κ = (2/3 − 4/9)/(1 − 4/9) = 0.4; one flip
 // of three. (Counting the undefined verdict as unsolved gave κ 0 and 2/4.)
 func TestKappaUndefinedLeftOut(t *testing.T) {
-	H, M, NA := analysis.Hit, analysis.Miss, analysis.NA
-	mk := func(vs []analysis.Verdict) *analysis.Study {
-		s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"A"},
-			Models: []analysis.Model{{Name: "m"}}, Evaluators: []analysis.Evaluator{{ID: "j", Kind: analysis.Judge}}}
+	H, M, NA := study.Hit, study.Miss, study.NA
+	mk := func(vs []study.Verdict) *study.Study {
+		s := &study.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"A"},
+			Models: []study.Model{{Name: "m"}}, Evaluators: []study.Evaluator{{ID: "j", Kind: study.Judge}}}
 		for i, v := range vs {
 			q := string(rune('a' + i))
-			s.Questions = append(s.Questions, analysis.Question{ID: q, Checklist: []string{"item"}})
-			s.Responses = append(s.Responses, analysis.Response{QuestionID: q, Model: "m", Text: "t" + q})
-			s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "j", Kind: analysis.Judge, Round: "main", QuestionID: q, Model: "m",
-				Rubric: []float64{4}, Verdicts: []analysis.Verdict{v}})
+			s.Questions = append(s.Questions, study.Question{ID: q, Checklist: []string{"item"}})
+			s.Responses = append(s.Responses, study.Response{QuestionID: q, Model: "m", Text: "t" + q})
+			s.Gradings = append(s.Gradings, study.Grading{Evaluator: "j", Kind: study.Judge, Round: "main", QuestionID: q, Model: "m",
+				Rubric: []float64{4}, Verdicts: []study.Verdict{v}})
 		}
 		return s
 	}
 	opt := DefaultOptions()
 	opt.Bootstrap = 0
-	p := analyze(t, mk([]analysis.Verdict{H, H, M, NA}), mk([]analysis.Verdict{H, M, M, H}), opt)
+	p := analyze(t, mk([]study.Verdict{H, H, M, NA}), mk([]study.Verdict{H, M, M, H}), opt)
 	tb := table(t, p, DriftTable)
 	d := tb.Rows[0]
 	at := func(name string) any {
@@ -457,7 +458,7 @@ func TestOptionsErrors(t *testing.T) {
 
 func TestOverview(t *testing.T) {
 	a, b := simulate(simParams{questions: 7, seed: 1})
-	b.Questions = append(b.Questions, analysis.Question{ID: "extra"})
+	b.Questions = append(b.Questions, study.Question{ID: "extra"})
 	o := Overview([]Run{{Study: a}, {Study: b}}, map[string]string{"model-a": "model-b"})
 	// 8 questions, model-a renamed onto model-b: 2 models, 6 humans, 1 judge;
 	// per run 7 questions × 3 models × (2 human + 1 judge) gradings.
@@ -475,17 +476,17 @@ func TestOverview(t *testing.T) {
 func TestOverviewDefinitions(t *testing.T) {
 	a, _ := simulate(simParams{questions: 5, seed: 3})
 	// judge-1 ran twice on every response: the second runs add no grading.
-	var extra []analysis.Grading
+	var extra []study.Grading
 	for _, g := range a.Gradings {
-		if g.Kind == analysis.Judge {
+		if g.Kind == study.Judge {
 			g.Run = "2"
 			extra = append(extra, g)
 		}
 	}
 	a.Gradings = append(a.Gradings, extra...)
-	a.Evaluators = append(a.Evaluators, analysis.Evaluator{ID: "idle", Kind: analysis.Human},
-		analysis.Evaluator{ID: "idle-judge", Kind: analysis.Judge})
-	a.Gradings = append(a.Gradings, analysis.Grading{Evaluator: "h1", Kind: analysis.Human, Round: "main",
+	a.Evaluators = append(a.Evaluators, study.Evaluator{ID: "idle", Kind: study.Human},
+		study.Evaluator{ID: "idle-judge", Kind: study.Judge})
+	a.Gradings = append(a.Gradings, study.Grading{Evaluator: "h1", Kind: study.Human, Round: "main",
 		QuestionID: "not-listed", Model: "model-a", Rubric: []float64{3, 3}, Verdicts: verdicts(2)})
 	o := Overview([]Run{{Study: a}}, nil)
 	// 5 questions × 3 models × 2 human gradings; × 1 judge grading.
@@ -535,25 +536,25 @@ func TestMapByDisplayName(t *testing.T) {
 func TestDisjointRuns(t *testing.T) {
 	old, s := simulate(simParams{questions: 40, seed: 5})
 	new := *s
-	new.Questions = append([]analysis.Question(nil), s.Questions...)
+	new.Questions = append([]study.Question(nil), s.Questions...)
 	for i := range new.Questions {
 		new.Questions[i].ID = "n-" + new.Questions[i].ID
 	}
-	new.Responses = append([]analysis.Response(nil), s.Responses...)
+	new.Responses = append([]study.Response(nil), s.Responses...)
 	for i := range new.Responses {
 		new.Responses[i].QuestionID = "n-" + new.Responses[i].QuestionID
 	}
-	new.Evaluators = append([]analysis.Evaluator(nil), s.Evaluators...)
+	new.Evaluators = append([]study.Evaluator(nil), s.Evaluators...)
 	for i := range new.Evaluators {
-		if new.Evaluators[i].Kind == analysis.Human {
+		if new.Evaluators[i].Kind == study.Human {
 			new.Evaluators[i].ID = "x-" + new.Evaluators[i].ID
 		}
 	}
-	new.Gradings = append([]analysis.Grading(nil), s.Gradings...)
+	new.Gradings = append([]study.Grading(nil), s.Gradings...)
 	for i := range new.Gradings {
 		g := &new.Gradings[i]
 		g.QuestionID = "n-" + g.QuestionID
-		if g.Kind == analysis.Human {
+		if g.Kind == study.Human {
 			g.Evaluator = "x-" + g.Evaluator
 		}
 	}
@@ -652,13 +653,13 @@ func TestNonInferioritySimulated(t *testing.T) {
 // penalties) a fall of the rubric is the improvement the non-inferiority
 // test measures; rates and the average rank keep their directions.
 func TestLowerIsBetterRubricImproves(t *testing.T) {
-	s := &analysis.Study{LowerIsBetter: true}
+	s := &study.Study{LowerIsBetter: true}
 	c := &comparison{old: &runData{run: Run{Study: s}}}
 	if c.higherIsBetter("rubric") || !c.higherIsBetter("solve_rate") || c.higherIsBetter("avg_rank") {
 		t.Errorf("lower-is-better study: rubric %v, solve_rate %v, avg_rank %v; want false, true, false",
 			c.higherIsBetter("rubric"), c.higherIsBetter("solve_rate"), c.higherIsBetter("avg_rank"))
 	}
-	c.old.run.Study = &analysis.Study{}
+	c.old.run.Study = &study.Study{}
 	if !c.higherIsBetter("rubric") {
 		t.Error("higher-is-better study: the rubric should improve upwards")
 	}

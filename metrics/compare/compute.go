@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/study"
 )
@@ -487,7 +486,7 @@ func (c *comparison) designWarnings() {
 		h := map[string]bool{}
 		if p := d.pops[Humans]; p != nil {
 			for e, k := range d.evals {
-				if k == analysis.Human {
+				if k == study.Human {
 					h[e] = true
 				}
 			}

@@ -4,25 +4,25 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/compare"
 	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/study"
 )
 
 // Two runs of a two-question study: in NEW the model also solves q2.
 func ExampleAnalyze() {
-	run := func(solvedQ2 bool) *analysis.Study {
-		s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"A"},
-			Questions:  []analysis.Question{{ID: "q1"}, {ID: "q2"}},
-			Models:     []analysis.Model{{Name: "m"}},
-			Evaluators: []analysis.Evaluator{{ID: "h", Kind: analysis.Human}}}
+	run := func(solvedQ2 bool) *study.Study {
+		s := &study.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"A"},
+			Questions:  []study.Question{{ID: "q1"}, {ID: "q2"}},
+			Models:     []study.Model{{Name: "m"}},
+			Evaluators: []study.Evaluator{{ID: "h", Kind: study.Human}}}
 		q2 := 2.0
 		if solvedQ2 {
 			q2 = 4
 		}
-		s.Gradings = []analysis.Grading{
-			{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "m", Rubric: []float64{4}},
-			{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q2", Model: "m", Rubric: []float64{q2}},
+		s.Gradings = []study.Grading{
+			{Evaluator: "h", Kind: study.Human, Round: "main", QuestionID: "q1", Model: "m", Rubric: []float64{4}},
+			{Evaluator: "h", Kind: study.Human, Round: "main", QuestionID: "q2", Model: "m", Rubric: []float64{q2}},
 		}
 		return s
 	}

@@ -6,10 +6,10 @@ import (
 	"math"
 	"sort"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/pairwise"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // Tables of the pairwise judgments' comparison.
@@ -51,9 +51,9 @@ type pwDrift struct {
 // its agreement with itself over the items (question, model pair) it
 // judged in both.
 func (c *comparison) pairwiseRuns(ctx context.Context) ([]pwRow, []pwDrift, error) {
-	runs := [2]*analysis.Study{c.old.run.Study, c.new.run.Study}
+	runs := [2]*study.Study{c.old.run.Study, c.new.run.Study}
 	names := [2]func(string) string{renamer(runs[0], c.opt.Map), renamer(runs[1], c.opt.Map)}
-	popsOf := func(s *analysis.Study) map[string]bool {
+	popsOf := func(s *study.Study) map[string]bool {
 		out := map[string]bool{}
 		for _, cm := range s.Comparisons {
 			if cm.Round == s.MainRound && cm.ModelA != cm.ModelB {
@@ -120,7 +120,7 @@ func (c *comparison) pairwiseRuns(ctx context.Context) ([]pwRow, []pwDrift, erro
 					q = int32(len(qi))
 					qi[cm.QuestionID] = q
 				}
-				s2 := map[analysis.Preference]int64{analysis.PreferA: 2, analysis.Tie: 1, analysis.PreferB: 0}[cm.Winner]
+				s2 := map[study.Preference]int64{study.PreferA: 2, study.Tie: 1, study.PreferB: 0}[cm.Winner]
 				if a > b {
 					a, b, s2 = b, a, 2-s2
 				}
@@ -280,8 +280,8 @@ func (c *comparison) pairwiseRuns(ctx context.Context) ([]pwRow, []pwDrift, erro
 }
 
 // popName is a pairwise judgment's population: humans, or the judge's id.
-func popName(c analysis.Comparison) string {
-	if c.Kind == analysis.Judge {
+func popName(c study.Comparison) string {
+	if c.Kind == study.Judge {
 		return c.Evaluator
 	}
 	return Humans

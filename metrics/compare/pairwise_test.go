@@ -7,26 +7,26 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
-func pwStudy(cs ...analysis.Comparison) *analysis.Study {
-	s := &analysis.Study{MainRound: "main", Comparisons: cs}
+func pwStudy(cs ...study.Comparison) *study.Study {
+	s := &study.Study{MainRound: "main", Comparisons: cs}
 	seen := map[string]bool{}
 	for _, c := range cs {
 		for _, m := range []string{c.ModelA, c.ModelB} {
 			if !seen[m] {
 				seen[m] = true
-				s.Models = append(s.Models, analysis.Model{Name: m})
+				s.Models = append(s.Models, study.Model{Name: m})
 			}
 		}
 	}
 	return s
 }
 
-func pj(ev, kind, q, a, b string, w analysis.Preference) analysis.Comparison {
-	return analysis.Comparison{Evaluator: ev, Kind: kind, Round: "main", QuestionID: q, ModelA: a, ModelB: b, Winner: w}
+func pj(ev, kind, q, a, b string, w study.Preference) study.Comparison {
+	return study.Comparison{Evaluator: ev, Kind: kind, Round: "main", QuestionID: q, ModelA: a, ModelB: b, Winner: w}
 }
 
 func pwTable(t *testing.T, p report.Part, name string) []map[string]any {
@@ -52,8 +52,8 @@ func pwTable(t *testing.T, p report.Part, name string) []map[string]any {
 // 0.75 → 0.25; rating 1000 ± 200·log10 3 swaps sign); judge j's verdicts on
 // the same four items change on one of them.
 func TestComparePairwiseHand(t *testing.T) {
-	A, B := analysis.PreferA, analysis.PreferB
-	H, J := analysis.Human, analysis.Judge
+	A, B := study.PreferA, study.PreferB
+	H, J := study.Human, study.Judge
 	old := pwStudy(pj("h", H, "q1", "A", "B", A), pj("h", H, "q2", "A", "B", A), pj("h", H, "q3", "B", "A", B), pj("h", H, "q4", "A", "B", B),
 		pj("j", J, "q1", "A", "B", A), pj("j", J, "q2", "A", "B", A), pj("j", J, "q3", "A", "B", A), pj("j", J, "q4", "A", "B", B))
 	new := pwStudy(pj("h", H, "q1", "A", "B", B), pj("h", H, "q2", "A", "B", B), pj("h", H, "q3", "B", "A", A), pj("h", H, "q4", "A", "B", A),
@@ -98,8 +98,8 @@ func TestComparePairwiseHand(t *testing.T) {
 // top model's strength by 1 logit is found in most.
 func TestComparePairwiseSim(t *testing.T) {
 	beta := map[string]float64{"a": 0.5, "b": 0, "c": -0.5}
-	gen := func(r *rand.Rand, shift float64) *analysis.Study {
-		var cs []analysis.Comparison
+	gen := func(r *rand.Rand, shift float64) *study.Study {
+		var cs []study.Comparison
 		ms := []string{"a", "b", "c"}
 		for q := 0; q < 60; q++ {
 			for i := 0; i < 3; i++ {
@@ -111,11 +111,11 @@ func TestComparePairwiseSim(t *testing.T) {
 				if y == "a" {
 					by += shift
 				}
-				w := analysis.PreferB
+				w := study.PreferB
 				if r.Float64() < 1/(1+math.Exp(by-bx)) {
-					w = analysis.PreferA
+					w = study.PreferA
 				}
-				cs = append(cs, pj(fmt.Sprint("h", r.IntN(5)), analysis.Human, fmt.Sprintf("q%02d", q), x, y, w))
+				cs = append(cs, pj(fmt.Sprint("h", r.IntN(5)), study.Human, fmt.Sprintf("q%02d", q), x, y, w))
 			}
 		}
 		return pwStudy(cs...)

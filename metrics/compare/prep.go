@@ -5,7 +5,6 @@ import (
 	"math"
 	"sort"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/study"
 )
@@ -114,7 +113,7 @@ func prepare(r Run, rename map[string]string) *runData {
 	// population's questions.
 	var keep []int
 	popOf := func(g *scores.Grading) string {
-		if g.Kind == analysis.Judge {
+		if g.Kind == study.Judge {
 			return "judge:" + g.Evaluator
 		}
 		return Humans
@@ -135,7 +134,7 @@ func prepare(r Run, rename map[string]string) *runData {
 			qsets[p] = map[string]bool{}
 		}
 		qsets[p][g.QuestionID] = true
-		if g.Kind == analysis.Judge {
+		if g.Kind == study.Judge {
 			if d.judges[g.Evaluator] == nil {
 				d.judges[g.Evaluator] = map[[2]string]judgeScore{}
 			}
@@ -235,7 +234,7 @@ func prepare(r Run, rename map[string]string) *runData {
 
 // renamer returns the matching name of each model of s: rename[name], else
 // rename[display name], else the name itself.
-func renamer(s *analysis.Study, rename map[string]string) func(string) string {
+func renamer(s *study.Study, rename map[string]string) func(string) string {
 	to := map[string]string{}
 	for _, m := range s.Models {
 		if n, ok := rename[m.Name]; ok {

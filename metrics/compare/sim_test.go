@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // simParams describe a pair of simulated runs of one study. The simulator
@@ -30,7 +30,7 @@ var simBase = []float64{0.45, 0.5, 0.35}
 // simulate returns OLD and NEW. Question effects and each response's true
 // quality are drawn once (stream 0) and shared by both runs; the gradings of
 // OLD and NEW are independent draws (streams 1 and 2).
-func simulate(p simParams) (old, new *analysis.Study) {
+func simulate(p simParams) (old, new *study.Study) {
 	r0 := rand.New(rand.NewPCG(p.seed, 0))
 	simModels, simBase := simModels, simBase
 	for m := len(simModels); m < p.models; m++ {
@@ -46,20 +46,20 @@ func simulate(p simParams) (old, new *analysis.Study) {
 			quality[q*nM+m] = 3 + 2*(simBase[m]+qEff[q]-0.45) + 0.5*r0.NormFloat64()
 		}
 	}
-	build := func(stream uint64, newRun bool) *analysis.Study {
+	build := func(stream uint64, newRun bool) *study.Study {
 		r := rand.New(rand.NewPCG(p.seed, stream))
-		s := &analysis.Study{Title: "sim", HumanLabel: "Human Expert", MainRound: "main",
+		s := &study.Study{Title: "sim", HumanLabel: "Human Expert", MainRound: "main",
 			Attributes: []string{"A", "B"}, ScaleMin: 1, ScaleMax: 5}
 		for _, m := range simModels {
-			s.Models = append(s.Models, analysis.Model{Name: m})
+			s.Models = append(s.Models, study.Model{Name: m})
 		}
 		for h := 1; h <= 6; h++ {
-			s.Evaluators = append(s.Evaluators, analysis.Evaluator{ID: fmt.Sprintf("h%d", h), Kind: analysis.Human})
+			s.Evaluators = append(s.Evaluators, study.Evaluator{ID: fmt.Sprintf("h%d", h), Kind: study.Human})
 		}
-		s.Evaluators = append(s.Evaluators, analysis.Evaluator{ID: "judge-1", Kind: analysis.Judge})
+		s.Evaluators = append(s.Evaluators, study.Evaluator{ID: "judge-1", Kind: study.Judge})
 		for q := 0; q < nQ; q++ {
 			qid := fmt.Sprintf("q%04d", q)
-			s.Questions = append(s.Questions, analysis.Question{ID: qid})
+			s.Questions = append(s.Questions, study.Question{ID: qid})
 			graders := []string{fmt.Sprintf("h%d", 1+q%3), fmt.Sprintf("h%d", 4+q%3)}
 			type g struct {
 				m      int
@@ -87,7 +87,7 @@ func simulate(p simParams) (old, new *analysis.Study) {
 					if x.solved {
 						score, hits = 4, 4
 					}
-					s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: h, Kind: analysis.Human, Round: "main",
+					s.Gradings = append(s.Gradings, study.Grading{Evaluator: h, Kind: study.Human, Round: "main",
 						QuestionID: qid, Model: simModels[x.m], Rubric: []float64{score, score}, Verdicts: verdicts(hits), Rank: rank})
 				}
 			}
@@ -96,7 +96,7 @@ func simulate(p simParams) (old, new *analysis.Study) {
 				if newRun && m == 0 && p.improve != 0 {
 					text += " (new version)"
 				}
-				s.Responses = append(s.Responses, analysis.Response{QuestionID: qid, Model: simModels[m], Text: text, Chars: len(text)})
+				s.Responses = append(s.Responses, study.Response{QuestionID: qid, Model: simModels[m], Text: text, Chars: len(text)})
 				score := quality[q*nM+m] + 0.2*r.NormFloat64()
 				if newRun {
 					score += p.lenient
@@ -108,7 +108,7 @@ func simulate(p simParams) (old, new *analysis.Study) {
 				if score >= 3 {
 					hits = 4
 				}
-				s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "judge-1", Kind: analysis.Judge, Round: "main",
+				s.Gradings = append(s.Gradings, study.Grading{Evaluator: "judge-1", Kind: study.Judge, Round: "main",
 					QuestionID: qid, Model: simModels[m], Rubric: []float64{score, score}, Verdicts: verdicts(hits)})
 			}
 		}
@@ -126,12 +126,12 @@ func b(x bool) int {
 
 // verdicts returns five checklist verdicts with hits hits (4 → rate 0.8,
 // solved with a rubric of 4; 2 → 0.4, not solved).
-func verdicts(hits int) []analysis.Verdict {
-	v := make([]analysis.Verdict, 5)
+func verdicts(hits int) []study.Verdict {
+	v := make([]study.Verdict, 5)
 	for i := range v {
-		v[i] = analysis.Miss
+		v[i] = study.Miss
 		if i < hits {
-			v[i] = analysis.Hit
+			v[i] = study.Hit
 		}
 	}
 	return v

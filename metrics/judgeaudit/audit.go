@@ -8,12 +8,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
-	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/stat/distuv"
+	"github.com/euroexec/euroexec/study"
 )
 
 // Options control Analyze.
@@ -216,7 +217,7 @@ var biases = []bias{
 // Analyze audits every judge of the round. It checks ctx between bootstrap
 // replicates and returns ctx's error when cancelled. Invalid options are
 // replaced by their defaults with a warning.
-func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error) {
+func Analyze(ctx context.Context, s *study.Study, opt Options) (Result, error) {
 	var res Result
 	def := DefaultOptions()
 	if !(opt.Level > 0 && opt.Level < 1) {
@@ -238,7 +239,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	if len(p.judges) == 0 {
 		why := fmt.Sprintf("the study has no judge gradings in round %s", p.round)
 		for _, c := range s.Comparisons {
-			if c.Kind == analysis.Judge && c.Round == p.round {
+			if c.Kind == study.Judge && c.Round == p.round {
 				why += "; its judges' pairwise judgments are audited in pairwise_judge_audit (position, length, self-preference, agreement with the humans)"
 				break
 			}

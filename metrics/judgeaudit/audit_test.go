@@ -7,49 +7,49 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // handStudy is the small study whose every number is worked out by hand in
 // TestHandComputed: 2 questions × models a (provider P) and b (provider Q),
 // humans h1 and h2, judge J (provider p) run twice with positions, two
 // rubric attributes and two checklist items.
-func handStudy() *analysis.Study {
-	s := &analysis.Study{MainRound: "main", HumanLabel: "Human Expert", Attributes: []string{"A1", "A2"}, ScaleMin: 1, ScaleMax: 5}
+func handStudy() *study.Study {
+	s := &study.Study{MainRound: "main", HumanLabel: "Human Expert", Attributes: []string{"A1", "A2"}, ScaleMin: 1, ScaleMax: 5}
 	for _, q := range []string{"q1", "q2"} {
-		s.Questions = append(s.Questions, analysis.Question{ID: q, Domain: "D", Checklist: []string{"i1", "i2"}})
+		s.Questions = append(s.Questions, study.Question{ID: q, Domain: "D", Checklist: []string{"i1", "i2"}})
 	}
-	s.Models = []analysis.Model{{Name: "a", Provider: "P"}, {Name: "b", Provider: "Q"}}
-	s.Evaluators = []analysis.Evaluator{{ID: "J", Kind: analysis.Judge, Provider: "p"}, {ID: "h1", Kind: analysis.Human}, {ID: "h2", Kind: analysis.Human}}
+	s.Models = []study.Model{{Name: "a", Provider: "P"}, {Name: "b", Provider: "Q"}}
+	s.Evaluators = []study.Evaluator{{ID: "J", Kind: study.Judge, Provider: "p"}, {ID: "h1", Kind: study.Human}, {ID: "h2", Kind: study.Human}}
 	chars := map[string]int{"q1a": 100, "q1b": 200, "q2a": 400, "q2b": 800}
 	for _, k := range []string{"q1a", "q1b", "q2a", "q2b"} {
-		s.Responses = append(s.Responses, analysis.Response{QuestionID: k[:2], Model: k[2:], Text: "x", Chars: chars[k]})
+		s.Responses = append(s.Responses, study.Response{QuestionID: k[:2], Model: k[2:], Text: "x", Chars: chars[k]})
 	}
-	H, P, M, N := analysis.Hit, analysis.Partial, analysis.Miss, analysis.NA
-	add := func(ev, kind, run, k string, pos int, r []float64, v []analysis.Verdict) {
-		s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: ev, Kind: kind, Round: "main", Run: run,
+	H, P, M, N := study.Hit, study.Partial, study.Miss, study.NA
+	add := func(ev, kind, run, k string, pos int, r []float64, v []study.Verdict) {
+		s.Gradings = append(s.Gradings, study.Grading{Evaluator: ev, Kind: kind, Round: "main", Run: run,
 			QuestionID: k[:2], Model: k[2:], Rubric: r, Verdicts: v, Position: pos})
 	}
-	hm := analysis.Human
-	add("h1", hm, "", "q1a", 0, []float64{3, 3}, []analysis.Verdict{H, H})
-	add("h2", hm, "", "q1a", 0, []float64{4, 4}, []analysis.Verdict{H, M})
-	add("h1", hm, "", "q1b", 0, []float64{2, 2}, []analysis.Verdict{M, M})
-	add("h2", hm, "", "q1b", 0, []float64{2, 2}, []analysis.Verdict{M, M})
-	add("h1", hm, "", "q2a", 0, []float64{4, 4}, []analysis.Verdict{H, P})
-	add("h2", hm, "", "q2a", 0, []float64{4, 4}, []analysis.Verdict{H, H})
-	add("h1", hm, "", "q2b", 0, []float64{3, 3}, []analysis.Verdict{N, M})
-	add("h2", hm, "", "q2b", 0, []float64{1, 1}, []analysis.Verdict{M, M})
-	j := analysis.Judge
-	add("J", j, "1", "q1a", 1, []float64{4, 5}, []analysis.Verdict{H, H})
-	add("J", j, "2", "q1a", 2, []float64{4, 4}, []analysis.Verdict{H, H})
-	add("J", j, "1", "q1b", 2, []float64{3, 3}, []analysis.Verdict{H, M})
-	add("J", j, "2", "q1b", 1, []float64{2, 2}, []analysis.Verdict{M, M})
-	add("J", j, "1", "q2a", 1, []float64{5, 5}, []analysis.Verdict{H, H})
-	add("J", j, "2", "q2a", 2, []float64{5, 5}, []analysis.Verdict{H, H})
-	add("J", j, "1", "q2b", 2, []float64{2, 2}, []analysis.Verdict{M, M})
-	add("J", j, "2", "q2b", 1, []float64{3, 3}, []analysis.Verdict{M, M})
+	hm := study.Human
+	add("h1", hm, "", "q1a", 0, []float64{3, 3}, []study.Verdict{H, H})
+	add("h2", hm, "", "q1a", 0, []float64{4, 4}, []study.Verdict{H, M})
+	add("h1", hm, "", "q1b", 0, []float64{2, 2}, []study.Verdict{M, M})
+	add("h2", hm, "", "q1b", 0, []float64{2, 2}, []study.Verdict{M, M})
+	add("h1", hm, "", "q2a", 0, []float64{4, 4}, []study.Verdict{H, P})
+	add("h2", hm, "", "q2a", 0, []float64{4, 4}, []study.Verdict{H, H})
+	add("h1", hm, "", "q2b", 0, []float64{3, 3}, []study.Verdict{N, M})
+	add("h2", hm, "", "q2b", 0, []float64{1, 1}, []study.Verdict{M, M})
+	j := study.Judge
+	add("J", j, "1", "q1a", 1, []float64{4, 5}, []study.Verdict{H, H})
+	add("J", j, "2", "q1a", 2, []float64{4, 4}, []study.Verdict{H, H})
+	add("J", j, "1", "q1b", 2, []float64{3, 3}, []study.Verdict{H, M})
+	add("J", j, "2", "q1b", 1, []float64{2, 2}, []study.Verdict{M, M})
+	add("J", j, "1", "q2a", 1, []float64{5, 5}, []study.Verdict{H, H})
+	add("J", j, "2", "q2a", 2, []float64{5, 5}, []study.Verdict{H, H})
+	add("J", j, "1", "q2b", 2, []float64{2, 2}, []study.Verdict{M, M})
+	add("J", j, "2", "q2b", 1, []float64{3, 3}, []study.Verdict{M, M})
 	return s
 }
 
@@ -164,9 +164,9 @@ func TestNotes(t *testing.T) {
 		}
 	}
 	// Keep one run per response.
-	var gs []analysis.Grading
+	var gs []study.Grading
 	for _, g := range s.Gradings {
-		if g.Kind == analysis.Judge && g.Run == "1" && g.Rubric[0] == 2 && g.QuestionID == "q1" {
+		if g.Kind == study.Judge && g.Run == "1" && g.Rubric[0] == 2 && g.QuestionID == "q1" {
 			continue
 		}
 		gs = append(gs, g)
@@ -204,9 +204,9 @@ func TestCancelled(t *testing.T) {
 
 func TestNoJudges(t *testing.T) {
 	s := handStudy()
-	var gs []analysis.Grading
+	var gs []study.Grading
 	for _, g := range s.Gradings {
-		if g.Kind == analysis.Human {
+		if g.Kind == study.Human {
 			gs = append(gs, g)
 		}
 	}

@@ -1,12 +1,12 @@
 package judgeaudit
 
 import (
-	"github.com/euroexec/euroexec/study"
 	"math"
 	"sort"
 	"strings"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
+
 	"github.com/euroexec/euroexec/metrics/scores"
 )
 
@@ -116,7 +116,7 @@ type unit struct{ g, r int32 }
 // Study.Gradings (scores.Grading.Src and Runs) when they lie there
 // contiguously, as a study read back from DuckDB has them (else they are
 // grouped in a map first, as before).
-func prepare(s *analysis.Study, opt Options) *prepared {
+func prepare(s *study.Study, opt Options) *prepared {
 	round := opt.Round
 	if round == "" {
 		round = s.MainRound
@@ -157,7 +157,7 @@ func prepare(s *analysis.Study, opt Options) *prepared {
 	var ids []string
 	for i := range gs {
 		g := &gs[i]
-		if g.Kind == analysis.Judge && use(g.Round, g.Model) {
+		if g.Kind == study.Judge && use(g.Round, g.Model) {
 			if _, ok := jIdx[g.Evaluator]; !ok {
 				jIdx[g.Evaluator] = -1
 				ids = append(ids, g.Evaluator)
@@ -192,7 +192,7 @@ func prepare(s *analysis.Study, opt Options) *prepared {
 	units := make([][]unit, len(p.judges))
 	for i := range gs {
 		g := &gs[i]
-		if g.Kind != analysis.Judge || !use(g.Round, g.Model) {
+		if g.Kind != study.Judge || !use(g.Round, g.Model) {
 			continue
 		}
 		ri, ok := h.idx[[2]string{g.QuestionID, g.Model}]
@@ -387,7 +387,7 @@ func prepare(s *analysis.Study, opt Options) *prepared {
 // (use) that has a human grading, in two passes over gs: the first makes
 // the responses, their sums and list sizes; the second fills the lists'
 // slabs in gradings order.
-func humanResponses(s *analysis.Study, gs []scores.Grading, nA int, use func(round, model string) bool,
+func humanResponses(s *study.Study, gs []scores.Grading, nA int, use func(round, model string) bool,
 	qOf func(string) int, provOf map[string]string) *humanSide {
 	// Capacity for every response of the study (a round's human gradings
 	// name at most these, bar responses missing from the dumps): the lists
@@ -401,7 +401,7 @@ func humanResponses(s *analysis.Study, gs []scores.Grading, nA int, use func(rou
 	attrN := make([]int32, 0, n*nA)
 	for i := range gs {
 		g := &gs[i]
-		if g.Kind != analysis.Human || !use(g.Round, g.Model) {
+		if g.Kind != study.Human || !use(g.Round, g.Model) {
 			continue
 		}
 		k := [2]string{g.QuestionID, g.Model}
@@ -460,7 +460,7 @@ func humanResponses(s *analysis.Study, gs []scores.Grading, nA int, use func(rou
 	h.means, h.solved = make([]float64, nM), make([]bool, nS)
 	for i := range gs {
 		g := &gs[i]
-		if g.Kind != analysis.Human || !use(g.Round, g.Model) {
+		if g.Kind != study.Human || !use(g.Round, g.Model) {
 			continue
 		}
 		r := &h.resps[h.idx[[2]string{g.QuestionID, g.Model}]]
@@ -480,7 +480,7 @@ func humanResponses(s *analysis.Study, gs []scores.Grading, nA int, use func(rou
 
 // responseChars returns the text length of each response of h (0 when it
 // has no text or is not in s.Responses).
-func responseChars(s *analysis.Study, h *humanSide) []int {
+func responseChars(s *study.Study, h *humanSide) []int {
 	out := make([]int, len(h.resps))
 	for _, r := range s.Responses {
 		if r.Chars > 0 { // texts may be dropped by now; their lengths stay
@@ -497,12 +497,12 @@ func responseChars(s *analysis.Study, h *humanSide) []int {
 // order. When every scored grading's runs are Study.Gradings[Src :
 // Src+Runs] (checked here, once) they are read there; else the judge
 // gradings of the round are grouped by (evaluator, question, model) first.
-func judgeRuns(s *analysis.Study, gs []scores.Grading, use func(round, model string) bool) func(i int, buf []runVal) []runVal {
+func judgeRuns(s *study.Study, gs []scores.Grading, use func(round, model string) bool) func(i int, buf []runVal) []runVal {
 	if runsInPlace(s.Gradings, gs) {
 		return func(i int, buf []runVal) []runVal {
 			g := &gs[i]
 			for k := int(g.Src); k < int(g.Src)+int(g.Runs); k++ {
-				if r := &s.Gradings[k]; r.Kind == analysis.Judge {
+				if r := &s.Gradings[k]; r.Kind == study.Judge {
 					buf = append(buf, runVal{mean: rubricMean(r.Rubric), pos: r.Position})
 				}
 			}
@@ -512,7 +512,7 @@ func judgeRuns(s *analysis.Study, gs []scores.Grading, use func(round, model str
 	runs := map[[3]string][]runVal{}
 	for i := range s.Gradings {
 		g := &s.Gradings[i]
-		if g.Kind != analysis.Judge || !use(g.Round, g.Model) {
+		if g.Kind != study.Judge || !use(g.Round, g.Model) {
 			continue
 		}
 		k := [3]string{g.Evaluator, g.QuestionID, g.Model}

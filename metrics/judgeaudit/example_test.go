@@ -4,21 +4,21 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/judgeaudit"
+	"github.com/euroexec/euroexec/study"
 )
 
 // A judge scores four responses 1 point above the single human (residuals
 // 1, 1, 1, 1), so leniency is exactly 1; by hand the scale ratio is 1 too
 // (the same spread). One question per response, no bootstrap.
 func ExampleAnalyze() {
-	s := &analysis.Study{MainRound: "main", Attributes: []string{"Quality"}, ScaleMin: 1, ScaleMax: 5}
+	s := &study.Study{MainRound: "main", Attributes: []string{"Quality"}, ScaleMin: 1, ScaleMax: 5}
 	for i, h := range []float64{2, 3, 3, 4} {
 		q := fmt.Sprint("q", i)
-		s.Questions = append(s.Questions, analysis.Question{ID: q})
+		s.Questions = append(s.Questions, study.Question{ID: q})
 		s.Gradings = append(s.Gradings,
-			analysis.Grading{Evaluator: "alice", Kind: analysis.Human, Round: "main", QuestionID: q, Model: "m", Rubric: []float64{h}},
-			analysis.Grading{Evaluator: "judge", Kind: analysis.Judge, Round: "main", QuestionID: q, Model: "m", Rubric: []float64{h + 1}})
+			study.Grading{Evaluator: "alice", Kind: study.Human, Round: "main", QuestionID: q, Model: "m", Rubric: []float64{h}},
+			study.Grading{Evaluator: "judge", Kind: study.Judge, Round: "main", QuestionID: q, Model: "m", Rubric: []float64{h + 1}})
 	}
 	opt := judgeaudit.DefaultOptions()
 	opt.Bootstrap = 0

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/study"
 )
@@ -17,7 +16,7 @@ import (
 // score, some responses their text length, some judge gradings a run; the
 // humans and the judges give checklist verdicts on a 3-item checklist, and
 // one human grading is of a question that is not in s.Questions.
-func roughen(s *analysis.Study, seed uint64) {
+func roughen(s *study.Study, seed uint64) {
 	r := rand.New(rand.NewPCG(seed, 7))
 	noHuman := map[[2]string]bool{}
 	for i := range s.Responses {
@@ -35,13 +34,13 @@ func roughen(s *analysis.Study, seed uint64) {
 		}
 		return v
 	}
-	var out []analysis.Grading
+	var out []study.Grading
 	for _, g := range s.Gradings {
 		k := [2]string{g.QuestionID, g.Model}
-		if g.Kind == analysis.Human && noHuman[k] {
+		if g.Kind == study.Human && noHuman[k] {
 			continue
 		}
-		if g.Kind == analysis.Judge && g.Run == "2" && r.IntN(6) == 0 {
+		if g.Kind == study.Judge && g.Run == "2" && r.IntN(6) == 0 {
 			continue
 		}
 		if r.IntN(9) == 0 {
@@ -52,7 +51,7 @@ func roughen(s *analysis.Study, seed uint64) {
 		}
 		out = append(out, g)
 	}
-	out = append(out, analysis.Grading{Evaluator: "h1", Kind: analysis.Human, Round: "main", QuestionID: "zz-extra",
+	out = append(out, study.Grading{Evaluator: "h1", Kind: study.Human, Round: "main", QuestionID: "zz-extra",
 		Model: "m1", Rubric: []float64{3}})
 	s.Gradings = out
 }
@@ -61,9 +60,9 @@ func roughen(s *analysis.Study, seed uint64) {
 // is listed with no statistic, as before.
 func TestPrepareNoHumans(t *testing.T) {
 	s := simStudyOf(9, 20, simJudges[:2])
-	var js []analysis.Grading
+	var js []study.Grading
 	for _, g := range s.Gradings {
-		if g.Kind == analysis.Judge {
+		if g.Kind == study.Judge {
 			js = append(js, g)
 		}
 	}
@@ -126,9 +125,9 @@ func TestBootstrapMatchesIndexLists(t *testing.T) {
 // bootstrap (every row empty, the same notes and flags).
 func TestNoEstimateNoReplicates(t *testing.T) {
 	s := simStudyOf(9, 30, simJudges[:2])
-	var js []analysis.Grading
+	var js []study.Grading
 	for _, g := range s.Gradings {
-		if g.Kind == analysis.Judge {
+		if g.Kind == study.Judge {
 			js = append(js, g)
 		}
 	}

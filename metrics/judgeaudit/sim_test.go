@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // The simulated study: every response (q, m) has a true quality t ~
@@ -62,20 +62,20 @@ var injected = map[string]struct {
 	"compressed": {Scale, 0.6},
 }
 
-func simStudy(seed uint64, nQ int) *analysis.Study { return simStudyOf(seed, nQ, simJudges) }
+func simStudy(seed uint64, nQ int) *study.Study { return simStudyOf(seed, nQ, simJudges) }
 
 // simStudyOf simulates a study graded by the given judges.
-func simStudyOf(seed uint64, nQ int, simJudges []simJudge) *analysis.Study {
+func simStudyOf(seed uint64, nQ int, simJudges []simJudge) *study.Study {
 	r := rand.New(rand.NewPCG(seed, 0xa0d17))
-	s := &analysis.Study{MainRound: "main", HumanLabel: "Human Expert", Attributes: []string{"Quality"}, ScaleMin: 1, ScaleMax: 5}
-	s.Models = []analysis.Model{{Name: "m1", Provider: "alpha"}, {Name: "m2", Provider: "alpha"}, {Name: "m3", Provider: "beta"}, {Name: "m4", Provider: "gamma"}}
+	s := &study.Study{MainRound: "main", HumanLabel: "Human Expert", Attributes: []string{"Quality"}, ScaleMin: 1, ScaleMax: 5}
+	s.Models = []study.Model{{Name: "m1", Provider: "alpha"}, {Name: "m2", Provider: "alpha"}, {Name: "m3", Provider: "beta"}, {Name: "m4", Provider: "gamma"}}
 	for _, j := range simJudges {
-		s.Evaluators = append(s.Evaluators, analysis.Evaluator{ID: j.id, Kind: analysis.Judge, Provider: j.provider})
+		s.Evaluators = append(s.Evaluators, study.Evaluator{ID: j.id, Kind: study.Judge, Provider: j.provider})
 	}
-	s.Evaluators = append(s.Evaluators, analysis.Evaluator{ID: "h1", Kind: analysis.Human}, analysis.Evaluator{ID: "h2", Kind: analysis.Human})
+	s.Evaluators = append(s.Evaluators, study.Evaluator{ID: "h1", Kind: study.Human}, study.Evaluator{ID: "h2", Kind: study.Human})
 	for q := 0; q < nQ; q++ {
 		qid := fmt.Sprintf("q%04d", q)
-		s.Questions = append(s.Questions, analysis.Question{ID: qid, Domain: "D"})
+		s.Questions = append(s.Questions, study.Question{ID: qid, Domain: "D"})
 		// positions[j][run][m]
 		pos := make([][2][]int, len(simJudges))
 		for j := range pos {
@@ -90,17 +90,17 @@ func simStudyOf(seed uint64, nQ int, simJudges []simJudge) *analysis.Study {
 		for mi, m := range s.Models {
 			t := 3 + 0.8*r.NormFloat64()
 			logc := 9 + 4*r.Float64()
-			s.Responses = append(s.Responses, analysis.Response{QuestionID: qid, Model: m.Name, Text: "x", Chars: int(math.Round(math.Exp2(logc)))})
+			s.Responses = append(s.Responses, study.Response{QuestionID: qid, Model: m.Name, Text: "x", Chars: int(math.Round(math.Exp2(logc)))})
 			logc = math.Log2(math.Round(math.Exp2(logc)))
 			for _, h := range []string{"h1", "h2"} {
-				s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: h, Kind: analysis.Human, Round: "main",
+				s.Gradings = append(s.Gradings, study.Grading{Evaluator: h, Kind: study.Human, Round: "main",
 					QuestionID: qid, Model: m.Name, Rubric: []float64{t + simSigma*r.NormFloat64()}})
 			}
 			for ji, j := range simJudges {
 				for run := 0; run < 2; run++ {
 					p := pos[ji][run][mi]
 					v := j.score(t+simSigma*r.NormFloat64(), logc, m.Provider == "alpha", p)
-					s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: j.id, Kind: analysis.Judge, Round: "main",
+					s.Gradings = append(s.Gradings, study.Grading{Evaluator: j.id, Kind: study.Judge, Round: "main",
 						Run: fmt.Sprint(run + 1), QuestionID: qid, Model: m.Name, Rubric: []float64{v}, Position: p})
 				}
 			}

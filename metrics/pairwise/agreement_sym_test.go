@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // A hand-computed case of the symmetric agreement statistics: four
@@ -15,7 +15,7 @@ import (
 // (3·3 + 2·2 + 3·3)/64 = 22/64, κ = (48 − 22)/(64 − 22) = 13/21; F1 is 2/3
 // for either winner and 1 for the tie, macro F1 7/9.
 func TestAgreementSymmetricHand(t *testing.T) {
-	res := run(t, study(
+	res := run(t, studyOf(
 		judg("j1", J, "q1", "A", "B", A), judg("j2", J, "q1", "A", "B", A),
 		judg("j1", J, "q2", "A", "B", B), judg("j2", J, "q2", "A", "B", A),
 		judg("j1", J, "q3", "A", "B", T), judg("j2", J, "q3", "A", "B", T),
@@ -39,7 +39,7 @@ func TestAgreementSymmetricHand(t *testing.T) {
 func TestAgreementInvariantToNamesAndOrder(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	models := []string{"base", "m1", "m2", "m3"}
-	var cs []analysis.Comparison
+	var cs []study.Comparison
 	for q := 0; q < 60; q++ {
 		qid := "q" + string(rune('A'+q/26)) + string(rune('a'+q%26))
 		for _, opp := range models[1:] {
@@ -50,13 +50,13 @@ func TestAgreementInvariantToNamesAndOrder(t *testing.T) {
 				if g[0] == 'h' {
 					kind = H
 				}
-				w := []analysis.Preference{A, A, A, B, T}[r.IntN(5)]
+				w := []study.Preference{A, A, A, B, T}[r.IntN(5)]
 				cs = append(cs, judg(g, kind, qid, "base", opp, w))
 			}
 		}
 	}
 	rename := map[string]string{"base": "zz-base", "m1": "a3", "m2": "a2", "m3": "a1"}
-	var cs2 []analysis.Comparison
+	var cs2 []study.Comparison
 	for i, c := range cs {
 		c.ModelA, c.ModelB = rename[c.ModelA], rename[c.ModelB]
 		if i%3 == 0 {
@@ -70,8 +70,8 @@ func TestAgreementInvariantToNamesAndOrder(t *testing.T) {
 		}
 		cs2 = append(cs2, c)
 	}
-	a := rowsOf(t, run(t, study(cs...), 50), AgreementTable)
-	b := rowsOf(t, run(t, study(cs2...), 50), AgreementTable)
+	a := rowsOf(t, run(t, studyOf(cs...), 50), AgreementTable)
+	b := rowsOf(t, run(t, studyOf(cs2...), 50), AgreementTable)
 	if len(a) != len(b) || len(a) < 10 {
 		t.Fatalf("%d and %d agreement rows", len(a), len(b))
 	}

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 	studymodel "github.com/euroexec/euroexec/study"
 )
 
@@ -191,7 +191,7 @@ const (
 // round opt.Round (default the study's main round). A study without
 // comparisons gives a note and no tables. It returns an error for invalid
 // options or when ctx is cancelled; user data never makes it fail.
-func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error) {
+func Analyze(ctx context.Context, s *study.Study, opt Options) (Result, error) {
 	var res Result
 	if err := ctx.Err(); err != nil {
 		return res, err

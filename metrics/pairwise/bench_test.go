@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // arenaStudy is a Chatbot-Arena-scale study: 100 models, 50,000 questions,
@@ -21,7 +21,7 @@ import (
 // order (400,000 judgments; 1,000,000 in all). Outcomes follow a
 // Bradley–Terry model with 10 % ties. Every judged response has a length
 // and markdown counts, so the length and style model is fitted too.
-func arenaStudy() *analysis.Study {
+func arenaStudy() *study.Study {
 	r := rand.New(rand.NewPCG(7, 7))
 	const nm, nq = 100, 50000
 	models := make([]string, nm)
@@ -34,15 +34,15 @@ func arenaStudy() *analysis.Study {
 	for i := range voters {
 		voters[i] = fmt.Sprintf("voter-%04d", i)
 	}
-	s := &analysis.Study{MainRound: "main", Comparisons: make([]analysis.Comparison, 0, 1000000)}
-	outcome := func(a, b int) analysis.Preference {
+	s := &study.Study{MainRound: "main", Comparisons: make([]study.Comparison, 0, 1000000)}
+	outcome := func(a, b int) study.Preference {
 		if r.Float64() < 0.1 {
-			return analysis.Tie
+			return study.Tie
 		}
 		if r.Float64() < 1/(1+math.Exp(beta[b]-beta[a])) {
-			return analysis.PreferA
+			return study.PreferA
 		}
-		return analysis.PreferB
+		return study.PreferB
 	}
 	for q := 0; q < nq; q++ {
 		qid := fmt.Sprintf("q%05d", q)
@@ -53,12 +53,12 @@ func arenaStudy() *analysis.Study {
 			for _, m := range []int{a, b} {
 				if !seen[m] {
 					seen[m] = true
-					s.Responses = append(s.Responses, analysis.Response{QuestionID: qid, Model: models[m], Chars: 200 + r.IntN(3000),
+					s.Responses = append(s.Responses, study.Response{QuestionID: qid, Model: models[m], Chars: 200 + r.IntN(3000),
 						Headers: int32(r.IntN(4)), ListItems: int32(r.IntN(10)), Bold: int32(r.IntN(6)), HasStyle: true})
 				}
 			}
 			if k < 12 {
-				s.Comparisons = append(s.Comparisons, analysis.Comparison{Evaluator: voters[r.IntN(len(voters))], Kind: analysis.Human,
+				s.Comparisons = append(s.Comparisons, study.Comparison{Evaluator: voters[r.IntN(len(voters))], Kind: study.Human,
 					Round: "main", QuestionID: qid, ModelA: models[a], ModelB: models[b], Winner: outcome(a, b)})
 			} else {
 				// the last 4 battles: judged by both judges, each in its own order
@@ -67,13 +67,13 @@ func arenaStudy() *analysis.Study {
 					if r.IntN(2) == 0 {
 						x, y = b, a
 					}
-					s.Comparisons = append(s.Comparisons, analysis.Comparison{Evaluator: j, Kind: analysis.Judge,
+					s.Comparisons = append(s.Comparisons, study.Comparison{Evaluator: j, Kind: study.Judge,
 						Round: "main", QuestionID: qid, ModelA: models[x], ModelB: models[y], Winner: outcome(x, y)})
 				}
 			}
 		}
 	}
-	slices.SortFunc(s.Responses, func(x, y analysis.Response) int {
+	slices.SortFunc(s.Responses, func(x, y study.Response) int {
 		if c := strings.Compare(x.QuestionID, y.QuestionID); c != 0 {
 			return c
 		}

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // clusteredShareP against scipy 1.x (stats.ttest_1samp on k − n/2 and
@@ -40,7 +40,7 @@ func TestPositionClusteredNull(t *testing.T) {
 	const seeds = 200
 	for seed := range seeds {
 		r := rand.New(rand.NewPCG(uint64(seed), 7))
-		var cs []analysis.Comparison
+		var cs []study.Comparison
 		for q := range 40 {
 			pFirst := []float64{0.9, 0.1}[r.IntN(2)]
 			a, b := "A", "B"
@@ -48,16 +48,16 @@ func TestPositionClusteredNull(t *testing.T) {
 				a, b = b, a
 			}
 			for run := range 10 {
-				w := analysis.PreferB
+				w := study.PreferB
 				if r.Float64() < pFirst {
-					w = analysis.PreferA
+					w = study.PreferA
 				}
 				c := judg("j", J, fmt.Sprintf("q%02d", q), a, b, w)
 				c.Run = fmt.Sprint(run)
 				cs = append(cs, c)
 			}
 		}
-		res := run(t, study(cs...), 0)
+		res := run(t, studyOf(cs...), 0)
 		if res.Populations[0].Position.PValue < 0.05 {
 			rej++
 		}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/pairwise"
+	"github.com/euroexec/euroexec/study"
 )
 
 // Model 0 beat model 1 three times and lost once: β₀ − β₁ = ln 3, so the
@@ -23,9 +23,9 @@ func ExampleFitBradleyTerry() {
 // One human compares two models on four questions; the answer shown first
 // is ModelA.
 func ExampleAnalyze() {
-	s := &analysis.Study{MainRound: "main"}
-	for i, w := range []analysis.Preference{analysis.PreferA, analysis.PreferA, analysis.Tie, analysis.PreferB} {
-		s.Comparisons = append(s.Comparisons, analysis.Comparison{Evaluator: "ann", Kind: analysis.Human, Round: "main",
+	s := &study.Study{MainRound: "main"}
+	for i, w := range []study.Preference{study.PreferA, study.PreferA, study.Tie, study.PreferB} {
+		s.Comparisons = append(s.Comparisons, study.Comparison{Evaluator: "ann", Kind: study.Human, Round: "main",
 			QuestionID: fmt.Sprint("q", i), ModelA: "alpha", ModelB: "beta", Winner: w})
 	}
 	opt := pairwise.DefaultOptions()

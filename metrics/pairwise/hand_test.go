@@ -6,18 +6,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 const (
-	H = analysis.Human
-	J = analysis.Judge
-	A = analysis.PreferA
-	B = analysis.PreferB
-	T = analysis.Tie
+	H = study.Human
+	J = study.Judge
+	A = study.PreferA
+	B = study.PreferB
+	T = study.Tie
 )
 
-func run(t *testing.T, s *analysis.Study, boot int) Result {
+func run(t *testing.T, s *study.Study, boot int) Result {
 	t.Helper()
 	opt := DefaultOptions()
 	opt.Bootstrap = boot
@@ -29,8 +29,8 @@ func run(t *testing.T, s *analysis.Study, boot int) Result {
 	return res
 }
 
-func study(cs ...analysis.Comparison) *analysis.Study {
-	return &analysis.Study{MainRound: "main", Comparisons: cs}
+func studyOf(cs ...study.Comparison) *study.Study {
+	return &study.Study{MainRound: "main", Comparisons: cs}
 }
 
 // Hand-computed cases.
@@ -38,32 +38,32 @@ func TestHandCases(t *testing.T) {
 	log3 := 200 * math.Log10(3) // A beats B 3–1: β_A − β_B = ln 3, ratings 1000 ± 200·log10 3
 	tests := []struct {
 		name   string
-		cs     []analysis.Comparison
+		cs     []study.Comparison
 		rating map[string]float64
 		rate   map[string]float64
 		note   string
 	}{
-		{"two models 3–1", []analysis.Comparison{
+		{"two models 3–1", []study.Comparison{
 			judg("h1", H, "q1", "A", "B", A), judg("h1", H, "q2", "A", "B", A),
 			judg("h1", H, "q3", "B", "A", B), judg("h1", H, "q4", "A", "B", B)},
 			map[string]float64{"A": 1000 + log3, "B": 1000 - log3},
 			map[string]float64{"A": 0.75, "B": 0.25}, ""},
-		{"two models, a tie counts half: 2 wins 1 tie 1 loss", []analysis.Comparison{
+		{"two models, a tie counts half: 2 wins 1 tie 1 loss", []study.Comparison{
 			judg("h1", H, "q1", "A", "B", A), judg("h1", H, "q2", "A", "B", A),
 			judg("h1", H, "q3", "A", "B", T), judg("h1", H, "q4", "A", "B", B)},
 			// half wins 2.5 vs 1.5: β_A − β_B = ln(5/3)
 			map[string]float64{"A": 1000 + 200*math.Log10(5.0/3), "B": 1000 - 200*math.Log10(5.0/3)},
 			map[string]float64{"A": 0.625, "B": 0.375}, ""},
-		{"3-model cycle", []analysis.Comparison{
+		{"3-model cycle", []study.Comparison{
 			judg("h1", H, "q1", "A", "B", A), judg("h1", H, "q1", "B", "C", A), judg("h1", H, "q1", "C", "A", A),
 			judg("h1", H, "q2", "A", "B", A), judg("h1", H, "q2", "B", "C", A), judg("h1", H, "q2", "C", "A", A)},
 			map[string]float64{"A": 1000, "B": 1000, "C": 1000},
 			map[string]float64{"A": 0.5, "B": 0.5, "C": 0.5}, ""},
-		{"all ties", []analysis.Comparison{
+		{"all ties", []study.Comparison{
 			judg("h1", H, "q1", "A", "B", T), judg("h1", H, "q1", "B", "C", T), judg("h1", H, "q2", "A", "C", T)},
 			map[string]float64{"A": 1000, "B": 1000, "C": 1000},
 			map[string]float64{"A": 0.5, "B": 0.5, "C": 0.5}, ""},
-		{"never loses", []analysis.Comparison{
+		{"never loses", []study.Comparison{
 			judg("h1", H, "q1", "A", "B", A), judg("h1", H, "q2", "A", "B", A),
 			judg("h1", H, "q1", "B", "C", A), judg("h1", H, "q2", "B", "C", B)},
 			// Prior 0.01 ties per pair, i.e. 0.005 half-wins each way added to
@@ -72,7 +72,7 @@ func TestHandCases(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res := run(t, study(tc.cs...), 200)
+			res := run(t, studyOf(tc.cs...), 200)
 			rows := rowsOf(t, res, ModelsTable)
 			for m, want := range tc.rate {
 				r := find(rows, "graders", "humans", "model", m)
@@ -117,7 +117,7 @@ func TestHandCases(t *testing.T) {
 // solver's on the counts plus 0.005 half-wins each way per pair, and the
 // winner is ranked first.
 func TestNeverLosesPrior(t *testing.T) {
-	res := run(t, study(judg("h1", H, "q1", "A", "B", A), judg("h1", H, "q2", "A", "B", A),
+	res := run(t, studyOf(judg("h1", H, "q1", "A", "B", A), judg("h1", H, "q2", "A", "B", A),
 		judg("h1", H, "q1", "B", "C", A), judg("h1", H, "q2", "B", "C", B)), 0)
 	rows := rowsOf(t, res, ModelsTable)
 	e := 0.005
@@ -135,13 +135,13 @@ func TestNeverLosesPrior(t *testing.T) {
 // shown: position share 1, swap consistency 0, conflict rate 1. A second
 // judge is consistent.
 func TestBothOrders(t *testing.T) {
-	var cs []analysis.Comparison
+	var cs []study.Comparison
 	for _, q := range []string{"q1", "q2", "q3"} {
 		cs = append(cs, judg("j1", J, q, "A", "B", A), judg("j1", J, q, "B", "A", A))
 		cs = append(cs, judg("j2", J, q, "A", "B", A), judg("j2", J, q, "B", "A", B))
 	}
 	cs = append(cs, judg("j2", J, "q4", "A", "B", T), judg("j2", J, "q4", "B", "A", A))
-	res := run(t, study(cs...), 100)
+	res := run(t, studyOf(cs...), 100)
 	pos := rowsOf(t, res, PositionTable)
 	j1, j2 := find(pos, "graders", "j1"), find(pos, "graders", "j2")
 	checkClose(t, "j1 first share", f(j1["first_share"]), 1, 0)
@@ -178,18 +178,18 @@ func TestBothOrders(t *testing.T) {
 
 // Length bias and rubric agreement from responses and rubric gradings.
 func TestLengthAndRubric(t *testing.T) {
-	s := study(judg("h1", H, "q1", "A", "B", A), judg("h1", H, "q2", "A", "B", B), judg("h1", H, "q3", "A", "B", A), judg("h1", H, "q3", "B", "C", T))
+	s := studyOf(judg("h1", H, "q1", "A", "B", A), judg("h1", H, "q2", "A", "B", B), judg("h1", H, "q3", "A", "B", A), judg("h1", H, "q3", "B", "C", T))
 	long, short := strings.Repeat("x", 100), strings.Repeat("y", 50)
-	s.Responses = []analysis.Response{
+	s.Responses = []study.Response{
 		{QuestionID: "q1", Model: "A", Text: long, Chars: 100}, {QuestionID: "q1", Model: "B", Text: short, Chars: 50},
 		{QuestionID: "q2", Model: "A", Text: long, Chars: 100}, {QuestionID: "q2", Model: "B", Text: short, Chars: 50},
 		{QuestionID: "q3", Model: "A", Chars: 60}, {QuestionID: "q3", Model: "B", Chars: 50}, // within the margin
 	}
 	s.Attributes = []string{"Overall"}
-	g := func(ev, q, m string, v float64) analysis.Grading {
-		return analysis.Grading{Evaluator: ev, Kind: H, Round: "main", QuestionID: q, Model: m, Rubric: []float64{v}}
+	g := func(ev, q, m string, v float64) study.Grading {
+		return study.Grading{Evaluator: ev, Kind: H, Round: "main", QuestionID: q, Model: m, Rubric: []float64{v}}
 	}
-	s.Gradings = []analysis.Grading{g("h2", "q1", "A", 4), g("h2", "q1", "B", 2), g("h2", "q2", "A", 4), g("h3", "q2", "A", 5), g("h2", "q2", "B", 3),
+	s.Gradings = []study.Grading{g("h2", "q1", "A", 4), g("h2", "q1", "B", 2), g("h2", "q2", "A", 4), g("h3", "q2", "A", 5), g("h2", "q2", "B", 3),
 		g("h2", "q3", "A", 3), g("h2", "q3", "B", 3)}
 	res := run(t, s, 50)
 	lr := find(rowsOf(t, res, LengthTable), "graders", "humans")
@@ -206,37 +206,37 @@ func TestLengthAndRubric(t *testing.T) {
 
 // No comparisons: no tables and no error; cancelled context: an error.
 func TestEmptyAndCancel(t *testing.T) {
-	res := run(t, &analysis.Study{MainRound: "main"}, 10)
+	res := run(t, &study.Study{MainRound: "main"}, 10)
 	if len(res.Part().Tables) != 0 {
 		t.Errorf("tables %d, want 0", len(res.Part().Tables))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Analyze(ctx, study(judg("h1", H, "q1", "A", "B", A)), DefaultOptions()); err == nil {
+	if _, err := Analyze(ctx, studyOf(judg("h1", H, "q1", "A", "B", A)), DefaultOptions()); err == nil {
 		t.Error("no error for a cancelled context")
 	}
 	opt := DefaultOptions()
 	opt.Level = 1.5
-	if _, err := Analyze(context.Background(), study(), opt); err == nil || !strings.Contains(err.Error(), "level") {
+	if _, err := Analyze(context.Background(), studyOf(), opt); err == nil || !strings.Contains(err.Error(), "level") {
 		t.Errorf("error %v, want one about the level", err)
 	}
 }
 
 // Same seed, same numbers, whatever GOMAXPROCS.
 func TestDeterministic(t *testing.T) {
-	var cs []analysis.Comparison
+	var cs []study.Comparison
 	ms := []string{"A", "B", "C", "D"}
 	for q := 0; q < 40; q++ {
 		for i := range ms {
 			for j := i + 1; j < len(ms); j++ {
-				w := analysis.Preference((q*7 + i*3 + j) % 3)
+				w := study.Preference((q*7 + i*3 + j) % 3)
 				cs = append(cs, judg("h1", H, string(rune('a'+q%26))+string(rune('a'+q/26)), ms[i], ms[j], w))
 			}
 		}
 	}
-	a := run(t, study(cs...), 300)
+	a := run(t, studyOf(cs...), 300)
 	prev := setProcs(1)
-	b := run(t, study(cs...), 300)
+	b := run(t, studyOf(cs...), 300)
 	setProcs(prev)
 	ta, tb := rowsOf(t, a, ModelsTable), rowsOf(t, b, ModelsTable)
 	for i := range ta {
@@ -257,9 +257,9 @@ func TestRubricAgreementLower(t *testing.T) {
 		lower bool
 		agree int64
 	}{{false, 1}, {true, 0}} {
-		s := study(judg("h1", H, "q1", "A", "B", A))
+		s := studyOf(judg("h1", H, "q1", "A", "B", A))
 		s.Attributes, s.LowerIsBetter = []string{"MQM"}, c.lower
-		s.Gradings = []analysis.Grading{
+		s.Gradings = []study.Grading{
 			{Evaluator: "h2", Kind: H, Round: "main", QuestionID: "q1", Model: "A", Rubric: []float64{4}},
 			{Evaluator: "h2", Kind: H, Round: "main", QuestionID: "q1", Model: "B", Rubric: []float64{2}},
 		}
@@ -274,11 +274,11 @@ func TestRubricAgreementLower(t *testing.T) {
 // position table: j1 judged A–B on four questions, two of them with the
 // order unknown.
 func TestPositionUnknown(t *testing.T) {
-	unk := func(c analysis.Comparison) analysis.Comparison {
+	unk := func(c study.Comparison) study.Comparison {
 		c.PositionUnknown = true
 		return c
 	}
-	res := run(t, study(
+	res := run(t, studyOf(
 		judg("j1", J, "q1", "A", "B", A), judg("j1", J, "q2", "B", "A", A),
 		unk(judg("j1", J, "q3", "A", "B", A)), unk(judg("j1", J, "q4", "A", "B", B)),
 		// q1 judged in the other order too; with the order unknown it is no swap.
@@ -300,11 +300,11 @@ func TestPositionUnknown(t *testing.T) {
 // 1 − √3/√5. The agreement with the humans and the position come from the
 // other tables.
 func TestJudgeAuditSelfPreference(t *testing.T) {
-	s := study(
+	s := studyOf(
 		judg("j", J, "q1", "gpt", "claude", A), judg("j", J, "q2", "claude", "gpt", B), judg("j", J, "q3", "gpt", "claude", A),
 		judg("h", H, "q1", "gpt", "claude", A), judg("h", H, "q2", "claude", "gpt", A), judg("h", H, "q3", "gpt", "claude", T))
-	s.Models = []analysis.Model{{Name: "claude", Provider: "Anthropic"}, {Name: "gpt", Provider: " openai "}}
-	s.Evaluators = []analysis.Evaluator{{ID: "h", Kind: H}, {ID: "j", Kind: J, Provider: "OpenAI"}}
+	s.Models = []study.Model{{Name: "claude", Provider: "Anthropic"}, {Name: "gpt", Provider: " openai "}}
+	s.Evaluators = []study.Evaluator{{ID: "h", Kind: H}, {ID: "j", Kind: J, Provider: "OpenAI"}}
 	res := run(t, s, 0)
 	if len(res.Judges) != 1 {
 		t.Fatalf("judges %+v", res.Judges)

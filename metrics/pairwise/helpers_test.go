@@ -9,8 +9,8 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // skKappa is Cohen's κ as sklearn.metrics.cohen_kappa_score(y1, y2)
@@ -196,8 +196,8 @@ func f(v any) float64 {
 }
 
 // judg builds a comparison.
-func judg(ev, kind, q, a, b string, w analysis.Preference) analysis.Comparison {
-	return analysis.Comparison{Evaluator: ev, Kind: kind, Round: "main", QuestionID: q, ModelA: a, ModelB: b, Winner: w}
+func judg(ev, kind, q, a, b string, w study.Preference) study.Comparison {
+	return study.Comparison{Evaluator: ev, Kind: kind, Round: "main", QuestionID: q, ModelA: a, ModelB: b, Winner: w}
 }
 
 func hasNote(res Result, table, sub string) bool {

@@ -4,9 +4,9 @@ import (
 	"math"
 	"strings"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // JudgeAuditTable is the table of the pairwise judges' audit.
@@ -43,7 +43,7 @@ type JudgeAudit struct {
 
 // selfPreference computes the self-preference of judge ev with provider
 // prov from the study's judgments of round.
-func selfPreference(s *analysis.Study, round, ev, prov string, level float64) (Estimate, float64, int64) {
+func selfPreference(s *study.Study, round, ev, prov string, level float64) (Estimate, float64, int64) {
 	nan := Estimate{math.NaN(), math.NaN(), math.NaN()}
 	if strings.TrimSpace(prov) == "" {
 		return nan, math.NaN(), 0
@@ -66,16 +66,16 @@ func selfPreference(s *analysis.Study, round, ev, prov string, level float64) (E
 			continue
 		}
 		it := item{c.QuestionID, c.ModelA, c.ModelB}
-		score := map[analysis.Preference]float64{analysis.PreferA: 1, analysis.Tie: 0.5, analysis.PreferB: 0}[c.Winner]
+		score := map[study.Preference]float64{study.PreferA: 1, study.Tie: 0.5, study.PreferB: 0}[c.Winner]
 		if bOwn {
 			it.own, it.other = c.ModelB, c.ModelA
 			score = 1 - score
 		}
 		var isJudge bool
 		switch {
-		case c.Kind == analysis.Judge && c.Evaluator == ev:
+		case c.Kind == study.Judge && c.Evaluator == ev:
 			isJudge = true
-		case c.Kind != analysis.Judge:
+		case c.Kind != study.Judge:
 		default:
 			continue
 		}
@@ -136,7 +136,7 @@ func selfPreference(s *analysis.Study, round, ev, prov string, level float64) (E
 
 // judgeAudits builds the rows of pairwise_judge_audit from the computed
 // populations and agreement rows.
-func judgeAudits(s *analysis.Study, round string, res *Result, level float64) []JudgeAudit {
+func judgeAudits(s *study.Study, round string, res *Result, level float64) []JudgeAudit {
 	prov := map[string]string{}
 	for _, e := range s.Evaluators {
 		prov[e.ID] = e.Provider

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 type lmVectors struct {
@@ -33,7 +33,7 @@ type lmVectors struct {
 
 // lmStudy is the study of testdata/lengthmodel.json (written by
 // gen_lengthmodel.py: 4 models, 60 questions, 269 judgments of one judge).
-func lmStudy(t *testing.T) (*analysis.Study, lmVectors) {
+func lmStudy(t *testing.T) (*study.Study, lmVectors) {
 	t.Helper()
 	b, err := os.ReadFile("testdata/lengthmodel.json")
 	if err != nil {
@@ -46,13 +46,13 @@ func lmStudy(t *testing.T) (*analysis.Study, lmVectors) {
 	if !v.Converged {
 		t.Fatal("the reference fit did not converge")
 	}
-	s := &analysis.Study{MainRound: "main"}
+	s := &study.Study{MainRound: "main"}
 	for _, r := range v.Responses {
-		s.Responses = append(s.Responses, analysis.Response{QuestionID: r.Q, Model: r.Model, Chars: r.Chars,
+		s.Responses = append(s.Responses, study.Response{QuestionID: r.Q, Model: r.Model, Chars: r.Chars,
 			Headers: int32(r.Headers), ListItems: int32(r.Lists), Bold: int32(r.Bold), HasStyle: true})
 	}
 	for _, j := range v.Judgments {
-		w := map[string]analysis.Preference{"a": A, "b": B, "tie": T}[j.Winner]
+		w := map[string]study.Preference{"a": A, "b": B, "tie": T}[j.Winner]
 		c := judg("j", J, j.Q, j.A, j.B, w)
 		c.Run = j.Run
 		s.Comparisons = append(s.Comparisons, c)

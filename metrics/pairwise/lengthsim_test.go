@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // simLengthStudy is an AlpacaEval-shaped study with known truth: five
@@ -19,32 +19,32 @@ import (
 // of the verdicts become ties whatever η (which shrinks every logit effect
 // by about 0.9 in the half-win scale, so the test of a known γ has none).
 // Markdown counts are drawn independently of the verdicts.
-func simLengthStudy(seed uint64, g int, quality map[string]float64, verbosity map[string]float64, slope, gamma float64, ties bool) *analysis.Study {
+func simLengthStudy(seed uint64, g int, quality map[string]float64, verbosity map[string]float64, slope, gamma float64, ties bool) *study.Study {
 	r := rand.New(rand.NewPCG(seed, 36))
-	s := &analysis.Study{MainRound: "main"}
+	s := &study.Study{MainRound: "main"}
 	names := []string{"base", "m1", "m2", "m3", "m4", "m5"}
 	for q := 0; q < g; q++ {
 		qid := fmt.Sprintf("q%03d", q)
 		loglen := map[string]float64{}
 		for _, m := range names {
 			loglen[m] = 6 + slope*quality[m] + verbosity[m] + 0.4*r.NormFloat64()
-			s.Responses = append(s.Responses, analysis.Response{QuestionID: qid, Model: m, Chars: int(math.Exp(loglen[m])),
+			s.Responses = append(s.Responses, study.Response{QuestionID: qid, Model: m, Chars: int(math.Exp(loglen[m])),
 				Headers: int32(r.IntN(4)), ListItems: int32(r.IntN(8)), Bold: int32(r.IntN(5)), HasStyle: true})
 		}
 		u := 0.3 * r.NormFloat64()
 		for _, m := range names[1:] {
 			eta := quality[m] - quality["base"] - u + gamma*(loglen[m]-loglen["base"])/math.Ln2
-			w := analysis.PreferB
+			w := study.PreferB
 			switch x := r.Float64(); {
 			case ties && x < 0.1:
-				w = analysis.Tie
+				w = study.Tie
 			case ties && x < 0.1+0.9/(1+math.Exp(-eta)), !ties && x < 1/(1+math.Exp(-eta)):
-				w = analysis.PreferA
+				w = study.PreferA
 			}
 			a, b := m, "base"
 			if r.IntN(2) == 0 { // shown in either order
 				a, b = b, a
-				w = map[analysis.Preference]analysis.Preference{analysis.PreferA: analysis.PreferB, analysis.PreferB: analysis.PreferA, analysis.Tie: analysis.Tie}[w]
+				w = map[study.Preference]study.Preference{study.PreferA: study.PreferB, study.PreferB: study.PreferA, study.Tie: study.Tie}[w]
 			}
 			s.Comparisons = append(s.Comparisons, judg("judge", J, qid, a, b, w))
 		}

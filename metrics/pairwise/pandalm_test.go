@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/euroexec/euroexec/internal/realdata"
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 type pandaItem struct {
@@ -87,19 +87,19 @@ func readPandaLM(t *testing.T) []pandaItem {
 // The PandaLM test set as a study: 3 annotators, 2 judges, 999 comparisons.
 func TestPandaLM(t *testing.T) {
 	items := readPandaLM(t)
-	s := &analysis.Study{MainRound: "main"}
+	s := &study.Study{MainRound: "main"}
 	for _, it := range items {
 		for _, g := range pandaGraders {
 			l, ok := it.labels[g]
 			if !ok {
 				continue
 			}
-			kind := analysis.Human
+			kind := study.Human
 			if !strings.HasPrefix(g, "annotator") {
-				kind = analysis.Judge
+				kind = study.Judge
 			}
-			w := map[int]analysis.Preference{0: analysis.Tie, 1: analysis.PreferA, 2: analysis.PreferB}[l]
-			s.Comparisons = append(s.Comparisons, analysis.Comparison{Evaluator: g, Kind: kind, Round: "main",
+			w := map[int]study.Preference{0: study.Tie, 1: study.PreferA, 2: study.PreferB}[l]
+			s.Comparisons = append(s.Comparisons, study.Comparison{Evaluator: g, Kind: kind, Round: "main",
 				QuestionID: it.prompt, ModelA: it.sys1, ModelB: it.sys2, Winner: w})
 		}
 	}
@@ -349,7 +349,7 @@ func TestPandaLMLengthModel(t *testing.T) {
 	for _, r := range raw {
 		text[r.Idx] = [2]any{r.Response1, r.Response2}
 	}
-	s := &analysis.Study{MainRound: "main"}
+	s := &study.Study{MainRound: "main"}
 	chars := map[[2]string]int{}
 	var keys [][2]string
 	for _, it := range items {
@@ -368,17 +368,17 @@ func TestPandaLMLengthModel(t *testing.T) {
 			if !ok {
 				continue
 			}
-			kind := analysis.Human
+			kind := study.Human
 			if !strings.HasPrefix(g, "annotator") {
-				kind = analysis.Judge
+				kind = study.Judge
 			}
-			w := map[int]analysis.Preference{0: analysis.Tie, 1: analysis.PreferA, 2: analysis.PreferB}[l]
-			s.Comparisons = append(s.Comparisons, analysis.Comparison{Evaluator: g, Kind: kind, Round: "main",
+			w := map[int]study.Preference{0: study.Tie, 1: study.PreferA, 2: study.PreferB}[l]
+			s.Comparisons = append(s.Comparisons, study.Comparison{Evaluator: g, Kind: kind, Round: "main",
 				QuestionID: it.prompt, ModelA: it.sys1, ModelB: it.sys2, Winner: w})
 		}
 	}
 	for _, k := range keys {
-		s.Responses = append(s.Responses, analysis.Response{QuestionID: k[0], Model: k[1], Chars: chars[k]})
+		s.Responses = append(s.Responses, study.Response{QuestionID: k[0], Model: k[1], Chars: chars[k]})
 	}
 	rb, err := os.ReadFile("testdata/pandalm_length.json")
 	if err != nil {

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/euroexec/euroexec/internal/tabletest"
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // withCI adds name, name_lo and name_hi of e to m.
@@ -26,30 +26,30 @@ func rankCell(v int64) any {
 // partStudy: three models, 24 questions; two humans and a judge each judge
 // every pair of every question, the judge in both orders; responses have
 // texts of different lengths and a human rubric grade.
-func partStudy() *analysis.Study {
-	s := &analysis.Study{MainRound: "main", Attributes: []string{"Overall"}}
+func partStudy() *study.Study {
+	s := &study.Study{MainRound: "main", Attributes: []string{"Overall"}}
 	models := []string{"alpha", "beta", "gamma"}
-	prefs := []analysis.Preference{analysis.PreferA, analysis.PreferB, analysis.Tie, analysis.PreferA, analysis.PreferA}
+	prefs := []study.Preference{study.PreferA, study.PreferB, study.Tie, study.PreferA, study.PreferA}
 	k := 0
 	for q := 0; q < 24; q++ {
 		qid := fmt.Sprintf("q%02d", q)
 		for m, name := range models {
-			s.Responses = append(s.Responses, analysis.Response{QuestionID: qid, Model: name, Text: "x", Chars: 100 + 80*m + 7*q})
-			s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "h1", Kind: analysis.Human, Round: "main", QuestionID: qid, Model: name,
+			s.Responses = append(s.Responses, study.Response{QuestionID: qid, Model: name, Text: "x", Chars: 100 + 80*m + 7*q})
+			s.Gradings = append(s.Gradings, study.Grading{Evaluator: "h1", Kind: study.Human, Round: "main", QuestionID: qid, Model: name,
 				Rubric: []float64{float64(1 + (q+2*m)%5)}})
 		}
 		for a := 0; a < 3; a++ {
 			for b := a + 1; b < 3; b++ {
 				for _, ev := range []string{"h1", "h2", "judge"} {
-					kind := analysis.Human
+					kind := study.Human
 					if ev == "judge" {
-						kind = analysis.Judge
+						kind = study.Judge
 					}
 					k++
-					s.Comparisons = append(s.Comparisons, analysis.Comparison{Evaluator: ev, Kind: kind, Round: "main", QuestionID: qid,
+					s.Comparisons = append(s.Comparisons, study.Comparison{Evaluator: ev, Kind: kind, Round: "main", QuestionID: qid,
 						ModelA: models[a], ModelB: models[b], Winner: prefs[(k+q)%len(prefs)]})
 					if ev == "judge" {
-						s.Comparisons = append(s.Comparisons, analysis.Comparison{Evaluator: ev, Kind: kind, Round: "main", QuestionID: qid,
+						s.Comparisons = append(s.Comparisons, study.Comparison{Evaluator: ev, Kind: kind, Round: "main", QuestionID: qid,
 							ModelA: models[b], ModelB: models[a], Winner: prefs[(k+q+1)%len(prefs)]})
 					}
 				}

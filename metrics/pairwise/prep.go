@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // Verdicts in canonical orientation: the pair's models ordered by name,
@@ -93,7 +93,7 @@ type rec struct {
 	human     bool
 }
 
-func prepare(s *analysis.Study, round string, margin, minOverlap int) *prepared {
+func prepare(s *study.Study, round string, margin, minOverlap int) *prepared {
 	p := &prepared{}
 	mi, qi := map[string]int32{}, map[string]int32{}
 	n := 0
@@ -140,8 +140,8 @@ func prepare(s *analysis.Study, round string, margin, minOverlap int) *prepared 
 		if _, ok := evID[c.Evaluator]; !ok {
 			evID[c.Evaluator] = int32(len(evNames))
 			evNames = append(evNames, c.Evaluator)
-			evHuman = append(evHuman, c.Kind != analysis.Judge)
-			if c.Kind == analysis.Judge {
+			evHuman = append(evHuman, c.Kind != study.Judge)
+			if c.Kind == study.Judge {
 				judges = append(judges, c.Evaluator)
 			} else {
 				hasHumans = true
@@ -151,11 +151,11 @@ func prepare(s *analysis.Study, round string, margin, minOverlap int) *prepared 
 	sort.Strings(judges)
 	if hasHumans {
 		popOf[HumansName] = 0
-		p.pops = append(p.pops, &population{name: HumansName, kind: analysis.Human})
+		p.pops = append(p.pops, &population{name: HumansName, kind: study.Human})
 	}
 	for _, j := range judges {
 		popOf["\x00"+j] = int32(len(p.pops))
-		p.pops = append(p.pops, &population{name: j, kind: analysis.Judge})
+		p.pops = append(p.pops, &population{name: j, kind: study.Judge})
 	}
 	recs := make([]rec, 0, n)
 	for _, c := range s.Comparisons {
@@ -165,12 +165,12 @@ func prepare(s *analysis.Study, round string, margin, minOverlap int) *prepared 
 		a, b := mi[c.ModelA], mi[c.ModelB]
 		v := uint8(vTie)
 		switch c.Winner {
-		case analysis.PreferA:
+		case study.PreferA:
 			v = vLow
-		case analysis.PreferB:
+		case study.PreferB:
 			v = vHigh
 		}
-		r := rec{q: qi[c.QuestionID], lo: a, hi: b, v: v, loFirst: true, posKnown: !c.PositionUnknown, ev: evID[c.Evaluator], human: c.Kind != analysis.Judge}
+		r := rec{q: qi[c.QuestionID], lo: a, hi: b, v: v, loFirst: true, posKnown: !c.PositionUnknown, ev: evID[c.Evaluator], human: c.Kind != study.Judge}
 		if a > b {
 			r.lo, r.hi, r.loFirst = b, a, false
 			if v != vTie {
@@ -227,7 +227,7 @@ func prepare(s *analysis.Study, round string, margin, minOverlap int) *prepared 
 				continue
 			}
 			var pi int32
-			if g.Kind == analysis.Judge {
+			if g.Kind == study.Judge {
 				if pi, ok = popOf["\x00"+g.Evaluator]; !ok {
 					continue
 				}

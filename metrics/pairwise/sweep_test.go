@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // SweepBound against closed forms: with one opponent the bound solves
@@ -33,17 +33,17 @@ func TestSweepBoundClosedForm(t *testing.T) {
 // against the loser's point strength, the upper end +Inf; the loser's is
 // the mirror image. Its win rate's interval is one-sided too.
 func TestNeverLosesOneSided(t *testing.T) {
-	var cs []analysis.Comparison
+	var cs []study.Comparison
 	for q := 0; q < 60; q++ {
 		for r := 0; r < 3; r++ {
 			cs = append(cs, judg("j1", J, fmt.Sprintf("q%02d", q), "A", "B", A))
 		}
 		// C and B trade wins so that the rest of the graph is connected.
-		cs = append(cs, judg("j1", J, fmt.Sprintf("q%02d", q), "B", "C", []analysis.Preference{A, B}[q%2]))
+		cs = append(cs, judg("j1", J, fmt.Sprintf("q%02d", q), "B", "C", []study.Preference{A, B}[q%2]))
 	}
 	opt := DefaultOptions()
 	opt.Bootstrap = 200
-	res, err := Analyze(t.Context(), study(cs...), opt)
+	res, err := Analyze(t.Context(), studyOf(cs...), opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/study"
 )
 
 // TestPlanExactTie: two models whose mean human rubrics are equal as
@@ -17,7 +17,7 @@ func TestPlanExactTie(t *testing.T) {
 	a := [][]float64{{1, 5, 5}, {3, 4, 2}, {3, 4, 3}}
 	b := [][]float64{{5, 3, 5}, {3, 1, 4}, {5, 3, 1}}
 	var qs []string
-	var gs []analysis.Grading
+	var gs []study.Grading
 	var diff []float64 // the float path: per-question differences of float means
 	for q := range a {
 		id := fmt.Sprintf("q%d", q)
@@ -27,7 +27,7 @@ func TestPlanExactTie(t *testing.T) {
 				name string
 				x    float64
 			}{{"A", a[q][h]}, {"B", b[q][h]}} {
-				gs = append(gs, analysis.Grading{Evaluator: fmt.Sprintf("h%d", h), Kind: analysis.Human, Round: "main",
+				gs = append(gs, study.Grading{Evaluator: fmt.Sprintf("h%d", h), Kind: study.Human, Round: "main",
 					QuestionID: id, Model: m.name, Rubric: []float64{m.x}})
 			}
 		}

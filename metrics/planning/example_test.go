@@ -3,8 +3,8 @@ package planning_test
 import (
 	"fmt"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/planning"
+	"github.com/euroexec/euroexec/study"
 )
 
 // Cohen's d_z = 0.5 at α = 0.05 and 80 % power: R's pwr.t.test prints
@@ -18,11 +18,11 @@ func ExamplePairedSampleSize() {
 // A three-question pilot with two graders per response (the TestPlanHand
 // data): how many questions would separate A from B?
 func ExamplePlan() {
-	s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality"}}
+	s := &study.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality"}}
 	add := func(q string, scores ...float64) {
-		s.Questions = append(s.Questions, analysis.Question{ID: q})
+		s.Questions = append(s.Questions, study.Question{ID: q})
 		for i, m := range []string{"A", "A", "B", "B"} {
-			s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: fmt.Sprint("e", i%2), Kind: analysis.Human,
+			s.Gradings = append(s.Gradings, study.Grading{Evaluator: fmt.Sprint("e", i%2), Kind: study.Human,
 				Round: "main", QuestionID: q, Model: m, Rubric: []float64{scores[i]}})
 		}
 	}

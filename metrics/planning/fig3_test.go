@@ -5,8 +5,8 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/study"
 )
 
 // TestFigure3Relation checks the relation stated in the package comment:
@@ -27,7 +27,7 @@ func TestFigure3Relation(t *testing.T) {
 	const nQ = 3000
 	rng := stats.NewRand(31, 0)
 	var qs []string
-	var gs []analysis.Grading
+	var gs []study.Grading
 	var diff []float64
 	for q := 0; q < nQ; q++ {
 		id := "q" + itoa4(q)

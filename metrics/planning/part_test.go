@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/euroexec/euroexec/internal/tabletest"
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
@@ -24,7 +23,7 @@ func size(n int64) any {
 // typed pairs (TestPlanHand's pilot plus a model C equal to B, so one pair
 // has sizes and one has none), and the figure's bars are the sizes.
 func TestPartFromTyped(t *testing.T) {
-	var gs []analysis.Grading
+	var gs []study.Grading
 	add := func(q string, a1, a2, b1, b2, c1, c2 float64) {
 		gs = append(gs, grading("e1", q, "A", a1), grading("e2", q, "A", a2), grading("e1", q, "B", b1), grading("e2", q, "B", b2),
 			grading("e1", q, "C", c1), grading("e2", q, "C", c2))

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
@@ -114,7 +113,7 @@ const FigureID = "study_plan_questions"
 // needed per adjacent pair and design. When Plan fails (no rubric, fewer
 // than two models with human gradings, invalid options) the result holds a
 // Note saying why and no table. A cancelled ctx returns ctx's error.
-func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error) {
+func Analyze(ctx context.Context, s *study.Study, opt Options) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
@@ -125,7 +124,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	return r, nil
 }
 
-func analyze(s *analysis.Study, opt Options) Result {
+func analyze(s *study.Study, opt Options) Result {
 	r := Result{Plan: opt.Plan}
 	pairs, err := plan(s, opt.Plan)
 	if err != nil {
@@ -219,7 +218,7 @@ type score struct {
 //
 // Plan returns an error for invalid options, a study without rubric or
 // without two models with main-round human rubric gradings.
-func Plan(s *analysis.Study, opt PlanOptions) (*report.Table, error) {
+func Plan(s *study.Study, opt PlanOptions) (*report.Table, error) {
 	pairs, err := plan(s, opt)
 	if err != nil {
 		return nil, err
@@ -228,7 +227,7 @@ func Plan(s *analysis.Study, opt PlanOptions) (*report.Table, error) {
 }
 
 // plan checks s and opt and computes the adjacent pairs of Plan.
-func plan(s *analysis.Study, opt PlanOptions) ([]Pair, error) {
+func plan(s *study.Study, opt PlanOptions) ([]Pair, error) {
 	if err := checkPlan(s, opt); err != nil {
 		return nil, err
 	}
@@ -245,7 +244,7 @@ func plan(s *analysis.Study, opt PlanOptions) ([]Pair, error) {
 
 // checkPlan returns Plan's error for a nil study, invalid options or a
 // study without rubric.
-func checkPlan(s *analysis.Study, opt PlanOptions) error {
+func checkPlan(s *study.Study, opt PlanOptions) error {
 	if s == nil {
 		return errors.New("planning: plan: the study is nil")
 	}
@@ -327,7 +326,7 @@ func newPlanTable(opt PlanOptions) *report.Table {
 // loadPilot collects the main-round human rubric means per model and
 // question, with the models ordered by mean rubric over gradings. A grader
 // graded a response once; were it listed twice, the later grading counts.
-func loadPilot(s *analysis.Study, so scores.Options, graded []scores.Grading) *pilot {
+func loadPilot(s *study.Study, so scores.Options, graded []scores.Grading) *pilot {
 	round := s.MainRound
 	if round == "" {
 		round = "main"
@@ -338,7 +337,7 @@ func loadPilot(s *analysis.Study, so scores.Options, graded []scores.Grading) *p
 	}
 	gs := scores.OrCompute(graded, s, so)
 	use := func(g *scores.Grading) (int, bool) {
-		if g.Kind != analysis.Human || g.Round != round || g.Model == s.HumanLabel || math.IsNaN(g.RubricMean) {
+		if g.Kind != study.Human || g.Round != round || g.Model == s.HumanLabel || math.IsNaN(g.RubricMean) {
 			return 0, false
 		}
 		qi, ok := qPos[g.QuestionID]

@@ -5,9 +5,9 @@ import (
 	"math"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 func near(t *testing.T, name string, got, want, tol float64) {
@@ -125,14 +125,14 @@ func TestPairedSampleSizeErrors(t *testing.T) {
 }
 
 // grading is a one-attribute human grading for the study builders.
-func grading(e, q, m string, v float64) analysis.Grading {
-	return analysis.Grading{Evaluator: e, Kind: analysis.Human, Round: "main", QuestionID: q, Model: m, Rubric: []float64{v}}
+func grading(e, q, m string, v float64) study.Grading {
+	return study.Grading{Evaluator: e, Kind: study.Human, Round: "main", QuestionID: q, Model: m, Rubric: []float64{v}}
 }
 
-func newStudy(qs []string, gs []analysis.Grading) *analysis.Study {
-	s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality"}, ScaleMin: 1, ScaleMax: 5}
+func newStudy(qs []string, gs []study.Grading) *study.Study {
+	s := &study.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality"}, ScaleMin: 1, ScaleMax: 5}
 	for _, q := range qs {
-		s.Questions = append(s.Questions, analysis.Question{ID: q, GateScore: math.NaN()})
+		s.Questions = append(s.Questions, study.Question{ID: q, GateScore: math.NaN()})
 	}
 	s.Gradings = gs
 	return s
@@ -160,7 +160,7 @@ func col(t *testing.T, tb *report.Table, name string) int {
 // var_question = 1/3 − 0.25·(1/2 + 1/2) = 1/12. Designs: g = 1 → Var =
 // 1/12 + 0.5 = 7/12; g = 2 → 1/3; g = 3 → 1/4.
 func TestPlanHand(t *testing.T) {
-	var gs []analysis.Grading
+	var gs []study.Grading
 	add := func(q string, a1, a2, b1, b2 float64) {
 		gs = append(gs, grading("e1", q, "A", a1), grading("e2", q, "A", a2), grading("e1", q, "B", b1), grading("e2", q, "B", b2))
 	}
@@ -212,7 +212,7 @@ func TestPlanHand(t *testing.T) {
 
 // TestPlanCannotSeparate: two models with the same per-question means.
 func TestPlanCannotSeparate(t *testing.T) {
-	gs := []analysis.Grading{
+	gs := []study.Grading{
 		grading("e1", "q1", "A", 4), grading("e2", "q1", "A", 3), grading("e1", "q1", "B", 3), grading("e2", "q1", "B", 4),
 		grading("e1", "q2", "A", 2), grading("e2", "q2", "A", 5), grading("e1", "q2", "B", 4), grading("e2", "q2", "B", 3),
 	}
@@ -232,13 +232,13 @@ func TestPlanCannotSeparate(t *testing.T) {
 }
 
 func TestPlanErrors(t *testing.T) {
-	one := newStudy([]string{"q1"}, []analysis.Grading{grading("e1", "q1", "A", 3)})
+	one := newStudy([]string{"q1"}, []study.Grading{grading("e1", "q1", "A", 3)})
 	bad := DefaultPlanOptions()
 	bad.GradersPerQuestion = []int{0}
 	noRubric := newStudy([]string{"q1"}, nil)
 	noRubric.Attributes = nil
 	for name, c := range map[string]struct {
-		s   *analysis.Study
+		s   *study.Study
 		opt PlanOptions
 	}{
 		"one model":  {one, DefaultPlanOptions()},
@@ -269,7 +269,7 @@ func TestPlanErrors(t *testing.T) {
 func TestPlanSimulated(t *testing.T) {
 	const nQ, du = 600, 0.25
 	rng := stats.NewRand(11, 0)
-	var gs []analysis.Grading
+	var gs []study.Grading
 	var qs []string
 	for q := 0; q < nQ; q++ {
 		id := "q" + itoa(q)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/euroexec/euroexec/internal/realdata"
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // TestSummEvalPlan plans a follow-up of SummEval from its 3 expert
@@ -50,13 +50,13 @@ func TestSummEvalPlan(t *testing.T) {
 		gs[k][aPos[r[4]]] = v
 		qs[r[0]] = true
 	}
-	s := &analysis.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: attrs}
+	s := &study.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: attrs}
 	for q := range qs {
-		s.Questions = append(s.Questions, analysis.Question{ID: q})
+		s.Questions = append(s.Questions, study.Question{ID: q})
 	}
 	sort.Slice(s.Questions, func(i, j int) bool { return s.Questions[i].ID < s.Questions[j].ID })
 	for k, v := range gs {
-		s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: k.e, Kind: analysis.Human, Round: "main", QuestionID: k.q, Model: k.m, Rubric: v})
+		s.Gradings = append(s.Gradings, study.Grading{Evaluator: k.e, Kind: study.Human, Round: "main", QuestionID: k.q, Model: k.m, Rubric: v})
 	}
 	tb, err := Plan(s, DefaultPlanOptions())
 	if err != nil {

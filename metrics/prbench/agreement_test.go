@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/study"
 )
 
 // agreeStudy: one question, five criteria (k1, k2 in category X, k3–k5 in
@@ -16,22 +16,22 @@ import (
 //	J     1 1 0 0 1   1 0 0 1 1
 //	H1    1 1 0 1 1   1 0 0 0 1
 //	H2    1 0 0 1 1   0 0 1 0 1
-func agreeStudy() *analysis.Study {
-	s := &analysis.Study{Questions: []analysis.Question{{ID: "Q", Domain: "Legal"}}}
+func agreeStudy() *study.Study {
+	s := &study.Study{Questions: []study.Question{{ID: "Q", Domain: "Legal"}}}
 	ids := []string{"k1", "k2", "k3", "k4", "k5"}
 	for i, id := range ids {
 		cat := "X"
 		if i >= 2 {
 			cat = "Y"
 		}
-		s.Criteria = append(s.Criteria, analysis.Criterion{QuestionID: "Q", ID: id, Weight: 1, Category: cat})
+		s.Criteria = append(s.Criteria, study.Criterion{QuestionID: "Q", ID: id, Weight: 1, Category: cat})
 	}
-	grade(s, "J", analysis.Judge, "Q", "A", ids, "11001")
-	grade(s, "J", analysis.Judge, "Q", "B", ids, "10011")
-	grade(s, "H1", analysis.Human, "Q", "A", ids, "11011")
-	grade(s, "H1", analysis.Human, "Q", "B", ids, "10001")
-	grade(s, "H2", analysis.Human, "Q", "A", ids, "10011")
-	grade(s, "H2", analysis.Human, "Q", "B", ids, "00101")
+	grade(s, "J", study.Judge, "Q", "A", ids, "11001")
+	grade(s, "J", study.Judge, "Q", "B", ids, "10011")
+	grade(s, "H1", study.Human, "Q", "A", ids, "11011")
+	grade(s, "H1", study.Human, "Q", "B", ids, "10001")
+	grade(s, "H2", study.Human, "Q", "A", ids, "10011")
+	grade(s, "H2", study.Human, "Q", "B", ids, "00101")
 	return s
 }
 
@@ -126,12 +126,12 @@ func TestJudgeParityTwoQuestions(t *testing.T) {
 	// 2.5th and 97.5th percentiles of 2000 replicates are the resamples
 	// {Q, Q} and {R, R}: −0.05 and 0.
 	s := agreeStudy()
-	s.Questions = append(s.Questions, analysis.Question{ID: "R", Domain: "Legal"})
+	s.Questions = append(s.Questions, study.Question{ID: "R", Domain: "Legal"})
 	ids := []string{"k1", "k2", "k3", "k4", "k5"}
 	for _, id := range ids {
-		s.Criteria = append(s.Criteria, analysis.Criterion{QuestionID: "R", ID: id, Weight: 1})
+		s.Criteria = append(s.Criteria, study.Criterion{QuestionID: "R", ID: id, Weight: 1})
 	}
-	for _, ev := range []struct{ id, kind string }{{"J", analysis.Judge}, {"H1", analysis.Human}, {"H2", analysis.Human}} {
+	for _, ev := range []struct{ id, kind string }{{"J", study.Judge}, {"H1", study.Human}, {"H2", study.Human}} {
 		grade(s, ev.id, ev.kind, "R", "A", ids, "11100")
 	}
 	tb := table(t, analyze(s, DefaultOptions()), "judge_parity")

@@ -3,7 +3,7 @@ package prbench
 import (
 	"context"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // Analyze computes the PRBench analyses of a study as typed values, from
@@ -15,7 +15,7 @@ import (
 // study) gives an empty Result. Analyze never panics on user input; invalid
 // option values are replaced by their defaults with a warning. A cancelled
 // ctx stops it between bootstrap replicates and returns ctx's error.
-func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error) {
+func Analyze(ctx context.Context, s *study.Study, opt Options) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // analyze is Analyze under a context that is never cancelled.
-func analyze(s *analysis.Study, opt Options) Result {
+func analyze(s *study.Study, opt Options) Result {
 	r, err := Analyze(context.Background(), s, opt)
 	if err != nil {
 		panic(err) // only a cancelled context gives an error

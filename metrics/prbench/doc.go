@@ -8,7 +8,7 @@
 // whether each LLM judge agrees with the experts about as well as the
 // experts agree with each other; and response length against score.
 //
-// The entry point is Analyze, which takes an *analysis.Study and returns a
+// The entry point is Analyze, which takes an *study.Study and returns a
 // typed Result (rows of exported structs, numbers as numbers); Result.Part
 // builds from it, in one place, the tables and figures of the report's
 // PRBench section (report.SectionPRBench).

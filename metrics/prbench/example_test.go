@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/prbench"
+	"github.com/euroexec/euroexec/study"
 )
 
 // One question with a +6, a +4 and a −5 criterion (max 10, min −5), two
@@ -14,9 +14,9 @@ import (
 //	alpha meets the +6 and the −5 criteria: raw 1 → clipped 1/10, normalised 6/15
 //	beta  meets the +6 and the +4 criteria: raw 10 → clipped 1, normalised 1
 func ExampleAnalyze() {
-	s := &analysis.Study{
-		Questions: []analysis.Question{{ID: "q1", Domain: "Legal"}},
-		Criteria: []analysis.Criterion{
+	s := &study.Study{
+		Questions: []study.Question{{ID: "q1", Domain: "Legal"}},
+		Criteria: []study.Criterion{
 			{QuestionID: "q1", ID: "a", Weight: 6, Category: "Legal Accuracy"},
 			{QuestionID: "q1", ID: "b", Weight: 4, Category: "Practical Utility"},
 			{QuestionID: "q1", ID: "c", Weight: -5, Category: "Legal Accuracy"},
@@ -24,8 +24,8 @@ func ExampleAnalyze() {
 	}
 	for model, met := range map[string][3]bool{"alpha": {true, false, true}, "beta": {true, true, false}} {
 		for i, id := range []string{"a", "b", "c"} {
-			s.CriterionGrades = append(s.CriterionGrades, analysis.CriterionGrade{
-				Evaluator: "o4-mini", Kind: analysis.Judge, QuestionID: "q1", Model: model,
+			s.CriterionGrades = append(s.CriterionGrades, study.CriterionGrade{
+				Evaluator: "o4-mini", Kind: study.Judge, QuestionID: "q1", Model: model,
 				CriterionID: id, Met: met[i]})
 		}
 	}

@@ -5,18 +5,18 @@ import (
 	"math"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // grade appends one grader's grades of one response: mets[i] is '1' (met),
 // '0' (not met) or '-' (not graded) for criterion ids[i].
-func grade(s *analysis.Study, ev, kind, q, m string, ids []string, mets string) {
+func grade(s *study.Study, ev, kind, q, m string, ids []string, mets string) {
 	for i, id := range ids {
 		if mets[i] == '-' {
 			continue
 		}
-		s.CriterionGrades = append(s.CriterionGrades, analysis.CriterionGrade{
+		s.CriterionGrades = append(s.CriterionGrades, study.CriterionGrade{
 			Evaluator: ev, Kind: kind, QuestionID: q, Model: m, CriterionID: id, Met: mets[i] == '1'})
 	}
 }

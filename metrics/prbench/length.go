@@ -3,8 +3,8 @@ package prbench
 import (
 	"math"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/study"
 )
 
 // lengthRows are the rows of prbench_length: per population, each model's
@@ -15,7 +15,7 @@ func (p *prep) lengthRows() []LengthRow {
 		return nil
 	}
 	type key struct{ q, m string }
-	resp := make(map[key]*analysis.Response, len(p.s.Responses))
+	resp := make(map[key]*study.Response, len(p.s.Responses))
 	for i := range p.s.Responses {
 		r := &p.s.Responses[i]
 		resp[key{r.QuestionID, r.Model}] = r

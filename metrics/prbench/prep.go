@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // rat is an exact score num/den; den == 0 marks an undefined score.
@@ -100,7 +100,7 @@ type crit struct {
 
 type question struct {
 	id, domain string
-	tags       []analysis.Tag
+	tags       []study.Tag
 	crit       []crit
 	critPos    map[string]int
 	hard       bool
@@ -121,7 +121,7 @@ type grader struct {
 
 // prep is the indexed study.
 type prep struct {
-	s       *analysis.Study
+	s       *study.Study
 	opt     Options
 	qs      []question
 	models  []string
@@ -248,7 +248,7 @@ func (p *prep) index() bool {
 	mSet := map[string]bool{}
 	for _, g := range s.CriterionGrades {
 		if _, ok := gKind[g.Evaluator]; !ok {
-			gKind[g.Evaluator] = g.Kind == analysis.Judge
+			gKind[g.Evaluator] = g.Kind == study.Judge
 		}
 		mSet[g.Model] = true
 	}

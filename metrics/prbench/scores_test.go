@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // scoreStudy is the hand-worked fixture of the score tests. One judge J
@@ -24,14 +24,14 @@ import (
 //	M2 11: raw  0 → clipped 0, normalised 10/20 = 1/2
 //	M3 00: raw  0 → clipped 0, normalised 1/2
 //	M4 01: raw −10 → clipped 0, normalised 0
-func scoreStudy() *analysis.Study {
-	s := &analysis.Study{
-		Questions: []analysis.Question{
-			{ID: "Q1", Domain: "Finance", Tags: []analysis.Tag{{Key: "decision", Value: "Transaction"}}},
-			{ID: "Q2", Domain: "Finance", Tags: []analysis.Tag{{Key: "decision", Value: "Planning"}}},
+func scoreStudy() *study.Study {
+	s := &study.Study{
+		Questions: []study.Question{
+			{ID: "Q1", Domain: "Finance", Tags: []study.Tag{{Key: "decision", Value: "Transaction"}}},
+			{ID: "Q2", Domain: "Finance", Tags: []study.Tag{{Key: "decision", Value: "Planning"}}},
 		},
-		Models: []analysis.Model{{Name: "M1"}, {Name: "M2"}, {Name: "M3"}, {Name: "M4"}},
-		Criteria: []analysis.Criterion{
+		Models: []study.Model{{Name: "M1"}, {Name: "M2"}, {Name: "M3"}, {Name: "M4"}},
+		Criteria: []study.Criterion{
 			{QuestionID: "Q1", ID: "c1", Weight: 5, Category: "A"},
 			{QuestionID: "Q1", ID: "c2", Weight: 3, Category: "A"},
 			{QuestionID: "Q1", ID: "c3", Weight: -2, Category: "B"},
@@ -43,8 +43,8 @@ func scoreStudy() *analysis.Study {
 	q1 := []string{"c1", "c2", "c3", "c4"}
 	q2 := []string{"d1", "d2"}
 	for m, g := range map[string][2]string{"M1": {"1100", "10"}, "M2": {"0011", "11"}, "M3": {"1011", "00"}, "M4": {"0110", "01"}} {
-		grade(s, "J", analysis.Judge, "Q1", m, q1, g[0])
-		grade(s, "J", analysis.Judge, "Q2", m, q2, g[1])
+		grade(s, "J", study.Judge, "Q1", m, q1, g[0])
+		grade(s, "J", study.Judge, "Q2", m, q2, g[1])
 	}
 	// Lengths for the length table.
 	for _, r := range []struct {
@@ -52,7 +52,7 @@ func scoreStudy() *analysis.Study {
 		chars int
 	}{{"Q1", "M1", 400}, {"Q2", "M1", 400}, {"Q1", "M2", 100}, {"Q2", "M2", 100},
 		{"Q1", "M3", 200}, {"Q2", "M3", 200}, {"Q1", "M4", 300}, {"Q2", "M4", 100}} {
-		s.Responses = append(s.Responses, analysis.Response{QuestionID: r.q, Model: r.m, Text: "x", Chars: r.chars})
+		s.Responses = append(s.Responses, study.Response{QuestionID: r.q, Model: r.m, Text: "x", Chars: r.chars})
 	}
 	return s
 }
@@ -171,18 +171,18 @@ func TestHardSubset(t *testing.T) {
 	// gives q10 and q2 0 and q3 1, so q10 and q2 tie at 0 and q10 < q2 in byte
 	// order. A human would make q3 the hardest, but judges take precedence.
 	// Finance question f1 is alone in its domain and therefore always Hard.
-	tie := &analysis.Study{Questions: []analysis.Question{
+	tie := &study.Study{Questions: []study.Question{
 		{ID: "f1", Domain: "Finance"}, {ID: "q10", Domain: "Legal"}, {ID: "q2", Domain: "Legal"}, {ID: "q3", Domain: "Legal"}}}
 	for _, q := range []string{"f1", "q10", "q2", "q3"} {
-		tie.Criteria = append(tie.Criteria, analysis.Criterion{QuestionID: q, ID: "k", Weight: 1})
+		tie.Criteria = append(tie.Criteria, study.Criterion{QuestionID: q, ID: "k", Weight: 1})
 	}
 	for q, met := range map[string]string{"f1": "1", "q10": "0", "q2": "0", "q3": "1"} {
-		grade(tie, "J", analysis.Judge, q, "M", []string{"k"}, met)
+		grade(tie, "J", study.Judge, q, "M", []string{"k"}, met)
 		human := "1"
 		if q == "q3" {
 			human = "0"
 		}
-		grade(tie, "H", analysis.Human, q, "M", []string{"k"}, human)
+		grade(tie, "H", study.Human, q, "M", []string{"k"}, human)
 	}
 	tests := []struct {
 		name  string
@@ -264,16 +264,16 @@ func TestUngradedAndDegenerate(t *testing.T) {
 	// (c2, c4, c5), and c2, c4, c5 are graded by nobody.
 	// Qn has only a negative criterion (−3): met → max = 0, so clipped is
 	// undefined; normalised (−3 + 3)/3 = 0.
-	s := &analysis.Study{
-		Questions: []analysis.Question{{ID: "Q1", Domain: "D"}, {ID: "Qn", Domain: "D"}},
-		Criteria: []analysis.Criterion{
+	s := &study.Study{
+		Questions: []study.Question{{ID: "Q1", Domain: "D"}, {ID: "Qn", Domain: "D"}},
+		Criteria: []study.Criterion{
 			{QuestionID: "Q1", ID: "c1", Weight: 5}, {QuestionID: "Q1", ID: "c2", Weight: 3},
 			{QuestionID: "Q1", ID: "c3", Weight: -2}, {QuestionID: "Q1", ID: "c4", Weight: -4},
 			{QuestionID: "Q1", ID: "c5", Weight: 2}, {QuestionID: "Qn", ID: "n1", Weight: -3},
 		},
 	}
-	grade(s, "J", analysis.Judge, "Q1", "M1", []string{"c1", "c2", "c3", "c4", "c5"}, "1-0--")
-	grade(s, "J", analysis.Judge, "Qn", "M1", []string{"n1"}, "1")
+	grade(s, "J", study.Judge, "Q1", "M1", []string{"c1", "c2", "c3", "c4", "c5"}, "1-0--")
+	grade(s, "J", study.Judge, "Qn", "M1", []string{"n1"}, "1")
 	res := analyze(s, DefaultOptions())
 	joined := strings.Join(res.Warnings, "\n")
 	for _, want := range []string{"1 gradings lack grades", "3 missing grades", "3 criteria were graded by nobody", "question Qn has no positive-weight criterion"} {
@@ -294,7 +294,7 @@ func TestUngradedAndDegenerate(t *testing.T) {
 }
 
 func TestNoCriteria(t *testing.T) {
-	res := analyze(&analysis.Study{Questions: []analysis.Question{{ID: "q"}}}, DefaultOptions())
+	res := analyze(&study.Study{Questions: []study.Question{{ID: "q"}}}, DefaultOptions())
 	if len(res.Part().Tables)+len(res.Part().Figures)+len(res.Notes)+len(res.Warnings) != 0 {
 		t.Errorf("study without criteria gave %+v, want an empty Result", res)
 	}
@@ -302,8 +302,8 @@ func TestNoCriteria(t *testing.T) {
 		t.Error("nil study gave tables")
 	}
 	// Criteria but no grades: only the ungraded list and a note.
-	s := &analysis.Study{Questions: []analysis.Question{{ID: "q"}},
-		Criteria: []analysis.Criterion{{QuestionID: "q", ID: "k", Weight: 1}}}
+	s := &study.Study{Questions: []study.Question{{ID: "q"}},
+		Criteria: []study.Criterion{{QuestionID: "q", ID: "k", Weight: 1}}}
 	res = analyze(s, DefaultOptions())
 	if got := tableNames(res); len(got) != 1 || got[0] != "prbench_ungraded_criteria" {
 		t.Errorf("tables %v, want only prbench_ungraded_criteria", got)

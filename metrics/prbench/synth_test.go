@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // synthStudy builds a PRBench-shaped synthetic study: nQ questions (55 %
@@ -16,13 +16,13 @@ import (
 // nM models, judge J on every cell and experts H1, H2 on humanShare of the
 // questions. Grades depend on a model's ability and agree with a latent
 // truth about 85 % of the time.
-func synthStudy(nQ, nM, nCrit int, humanShare float64, seed uint64) *analysis.Study {
+func synthStudy(nQ, nM, nCrit int, humanShare float64, seed uint64) *study.Study {
 	r := rand.New(rand.NewPCG(seed, 0))
-	s := &analysis.Study{}
+	s := &study.Study{}
 	cats := []string{"Accuracy", "Process Transparency", "Handling Uncertainty", "Practical Utility", "Risk & Ethics", "Supplemental Insight", "Instruction Following"}
 	decisions := []string{"Informational", "Transaction", "Planning", "Compliance"}
 	for m := 0; m < nM; m++ {
-		s.Models = append(s.Models, analysis.Model{Name: fmt.Sprintf("model-%02d", m)})
+		s.Models = append(s.Models, study.Model{Name: fmt.Sprintf("model-%02d", m)})
 	}
 	for q := 0; q < nQ; q++ {
 		id := fmt.Sprintf("q%04d", q)
@@ -30,18 +30,18 @@ func synthStudy(nQ, nM, nCrit int, humanShare float64, seed uint64) *analysis.St
 		if q%20 >= 11 {
 			dom = "Legal"
 		}
-		s.Questions = append(s.Questions, analysis.Question{ID: id, Domain: dom,
-			Tags: []analysis.Tag{{Key: "decision_type", Value: decisions[r.IntN(len(decisions))]}}})
+		s.Questions = append(s.Questions, study.Question{ID: id, Domain: dom,
+			Tags: []study.Tag{{Key: "decision_type", Value: decisions[r.IntN(len(decisions))]}}})
 		for c := 0; c < nCrit; c++ {
 			w := 1 + r.IntN(10)
 			if c > 0 && r.Float64() < 0.3 {
 				w = -w
 			}
-			s.Criteria = append(s.Criteria, analysis.Criterion{QuestionID: id, ID: fmt.Sprintf("c%02d", c),
+			s.Criteria = append(s.Criteria, study.Criterion{QuestionID: id, ID: fmt.Sprintf("c%02d", c),
 				Weight: w, Category: cats[r.IntN(len(cats))]})
 		}
 	}
-	crits := map[string][]analysis.Criterion{}
+	crits := map[string][]study.Criterion{}
 	for _, c := range s.Criteria {
 		crits[c.QuestionID] = append(crits[c.QuestionID], c)
 	}
@@ -50,7 +50,7 @@ func synthStudy(nQ, nM, nCrit int, humanShare float64, seed uint64) *analysis.St
 		hard := r.Float64() * 0.4
 		for mi, m := range s.Models {
 			ability := 0.3 + 0.5*float64(mi)/float64(nM) - hard
-			s.Responses = append(s.Responses, analysis.Response{QuestionID: q.ID, Model: m.Name, Text: "x",
+			s.Responses = append(s.Responses, study.Response{QuestionID: q.ID, Model: m.Name, Text: "x",
 				Chars: 500 + r.IntN(4000) + 100*mi})
 			for _, c := range crits[q.ID] {
 				p := ability
@@ -63,14 +63,14 @@ func synthStudy(nQ, nM, nCrit int, humanShare float64, seed uint64) *analysis.St
 					if r.Float64() > acc {
 						met = !met
 					}
-					s.CriterionGrades = append(s.CriterionGrades, analysis.CriterionGrade{Evaluator: ev, Kind: kind,
+					s.CriterionGrades = append(s.CriterionGrades, study.CriterionGrade{Evaluator: ev, Kind: kind,
 						QuestionID: q.ID, Model: m.Name, CriterionID: c.ID, Met: met})
 				}
 				if human {
-					g("H1", analysis.Human, 0.92)
-					g("H2", analysis.Human, 0.92)
+					g("H1", study.Human, 0.92)
+					g("H2", study.Human, 0.92)
 				}
-				g("J", analysis.Judge, 0.9)
+				g("J", study.Judge, 0.9)
 			}
 		}
 	}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/ranking"
+	"github.com/euroexec/euroexec/study"
 )
 
 // Four models A–D in rank order; A–C, A–D and B–D differ significantly.
@@ -34,12 +34,12 @@ func ExampleFitPlackettLuce() {
 
 // Three models graded and ranked by one human on three questions.
 func ExampleAnalyze() {
-	s := &analysis.Study{MainRound: "main", Attributes: []string{"Overall"}, ScaleMin: 1, ScaleMax: 5}
+	s := &study.Study{MainRound: "main", Attributes: []string{"Overall"}, ScaleMin: 1, ScaleMax: 5}
 	score := map[string]float64{"A": 5, "B": 3, "C": 1}
 	rank := map[string]int{"A": 1, "B": 2, "C": 3}
 	for _, q := range []string{"q1", "q2", "q3"} {
 		for _, m := range []string{"A", "B", "C"} {
-			s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: "h", Kind: analysis.Human, Round: "main",
+			s.Gradings = append(s.Gradings, study.Grading{Evaluator: "h", Kind: study.Human, Round: "main",
 				QuestionID: q, Model: m, Rubric: []float64{score[m]}, Rank: rank[m]})
 		}
 	}

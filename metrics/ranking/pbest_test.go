@@ -7,8 +7,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/euroexec/euroexec/study"
 )
 
 // rankedBy returns the ranked model called m of res.
@@ -37,7 +38,7 @@ func TestPBestAndSolveRateRanks(t *testing.T) {
 	opt := DefaultOptions()
 	opt.Bootstrap = 4000
 	t.Run("dominance and ties", func(t *testing.T) {
-		var gs []analysis.Grading
+		var gs []study.Grading
 		for q := 0; q < 20; q++ {
 			id := fmt.Sprintf("q%d", q)
 			gs = append(gs, grading("h", id, "A", 5, 0), grading("h", id, "B", 2, 0), grading("h", id, "C", 2, 0))
@@ -58,7 +59,7 @@ func TestPBestAndSolveRateRanks(t *testing.T) {
 		}
 	})
 	t.Run("identical models split", func(t *testing.T) {
-		var gs []analysis.Grading
+		var gs []study.Grading
 		for q := 0; q < 20; q++ {
 			id := fmt.Sprintf("q%d", q)
 			s := float64(1 + q%5)
@@ -77,7 +78,7 @@ func TestPBestAndSolveRateRanks(t *testing.T) {
 	t.Run("normal approximation", func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(7, 7))
 		for _, lower := range []bool{false, true} {
-			var gs []analysis.Grading
+			var gs []study.Grading
 			const n = 60
 			var d []float64
 			for q := 0; q < n; q++ {

@@ -56,7 +56,6 @@ import (
 	"math"
 	"sort"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
@@ -224,7 +223,7 @@ type data struct {
 // Analyze computes the rankings and pairwise_significance tables of s. It
 // never panics on user input. The only error is ctx's, checked between
 // bootstrap replicates.
-func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error) {
+func Analyze(ctx context.Context, s *study.Study, opt Options) (Result, error) {
 	var res Result
 	if s == nil {
 		res.Notes = append(res.Notes, report.Note{Table: RankingsTable, Reason: "no study"})
@@ -663,7 +662,7 @@ func (d *data) dedupe() {
 }
 
 // build gathers the data of the analysed set.
-func build(s *analysis.Study, opt Options) (*data, []report.Note, []string) {
+func build(s *study.Study, opt Options) (*data, []report.Note, []string) {
 	var notes []report.Note
 	var warns []string
 	round := opt.Round
@@ -688,7 +687,7 @@ func build(s *analysis.Study, opt Options) (*data, []report.Note, []string) {
 	all := scores.OrCompute(opt.Graded, s, opt.Scores)
 	for i := range all {
 		g := &all[i]
-		if g.Round != round || g.Kind != analysis.Human || g.Model == human {
+		if g.Round != round || g.Kind != study.Human || g.Model == human {
 			continue
 		}
 		gs = append(gs, g)

@@ -9,18 +9,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
 
 // grading is a shorthand for one human grading with one rubric attribute.
-func grading(e, q, m string, score float64, rank int) analysis.Grading {
-	return analysis.Grading{Evaluator: e, Kind: analysis.Human, Round: "main", QuestionID: q, Model: m, Rubric: []float64{score}, Rank: rank}
+func grading(e, q, m string, score float64, rank int) study.Grading {
+	return study.Grading{Evaluator: e, Kind: study.Human, Round: "main", QuestionID: q, Model: m, Rubric: []float64{score}, Rank: rank}
 }
 
-func newStudy(gs []analysis.Grading) *analysis.Study {
-	return &analysis.Study{MainRound: "main", HumanLabel: "Human Expert", Attributes: []string{"R"}, ScaleMin: 1, ScaleMax: 5, Gradings: gs}
+func newStudy(gs []study.Grading) *study.Study {
+	return &study.Study{MainRound: "main", HumanLabel: "Human Expert", Attributes: []string{"R"}, ScaleMin: 1, ScaleMax: 5, Gradings: gs}
 }
 
 func tableRows(t *testing.T, res report.Part, name string) [][]any {
@@ -50,7 +50,7 @@ func TestAnalyzeHandWorked(t *testing.T) {
 		"B": {{3, 3}, {4, 2}, {2, 3}, {3, 3}},
 		"C": {{2, 1}, {3, 2}, {1, 1}, {2, 3}},
 	}
-	var gs []analysis.Grading
+	var gs []study.Grading
 	for qi := 0; qi < 4; qi++ {
 		q := fmt.Sprintf("q%d", qi+1)
 		for hi, h := range []string{"h1", "h2"} {
@@ -65,7 +65,7 @@ func TestAnalyzeHandWorked(t *testing.T) {
 			gs = append(gs, grading(h, q, "Human Expert", 5, 0))
 		}
 		j := grading("judge", q, "A", 1, 3)
-		j.Kind = analysis.Judge
+		j.Kind = study.Judge
 		gs = append(gs, j)
 	}
 	opt := DefaultOptions()
@@ -165,7 +165,7 @@ func TestAnalyzeHandWorked(t *testing.T) {
 // γ_B = 2/3. A third model graded on 1 of 10 questions (< 90 %) is left out
 // with a note, and its rank is dropped from the orderings.
 func TestAnalyzePlackettLuceTwoModels(t *testing.T) {
-	var gs []analysis.Grading
+	var gs []study.Grading
 	for i := 0; i < 10; i++ {
 		q := fmt.Sprintf("q%02d", i)
 		ra, rb := 1, 2
@@ -208,8 +208,8 @@ func TestAnalyzePlackettLuceTwoModels(t *testing.T) {
 // simStudy draws a study from a Plackett–Luce model with strengths gamma:
 // nQ questions, each ranked by nH humans over all models; rubric scores are
 // uniform 1…5 (they play no part in the strengths).
-func simStudy(r *rand.Rand, gamma []float64, nQ, nH int) *analysis.Study {
-	var gs []analysis.Grading
+func simStudy(r *rand.Rand, gamma []float64, nQ, nH int) *study.Study {
+	var gs []study.Grading
 	K := len(gamma)
 	for q := 0; q < nQ; q++ {
 		for h := 0; h < nH; h++ {
@@ -299,7 +299,7 @@ func TestDeterministicAcrossCores(t *testing.T) {
 
 func TestAnalyzeDegenerate(t *testing.T) {
 	// Without ranks: Plackett–Luce empty, a note; without rubric (checklist only): no t tests.
-	gs := []analysis.Grading{grading("h", "q1", "A", 4, 0), grading("h", "q1", "B", 2, 0), grading("h", "q2", "A", 3, 0), grading("h", "q2", "B", 3, 0)}
+	gs := []study.Grading{grading("h", "q1", "A", 4, 0), grading("h", "q1", "B", 2, 0), grading("h", "q2", "A", 3, 0), grading("h", "q2", "B", 3, 0)}
 	res := analyze(t, newStudy(gs), DefaultOptions())
 	rows := tableRows(t, res, RankingsTable)
 	if !math.IsNaN(rows[0][10].(float64)) || len(res.Figures) != 1 {
@@ -308,29 +308,29 @@ func TestAnalyzeDegenerate(t *testing.T) {
 	if !strings.Contains(fmt.Sprint(res.Notes), "no preference ranks") {
 		t.Errorf("notes %v", res.Notes)
 	}
-	H, M := analysis.Hit, analysis.Miss
-	ck := []analysis.Grading{
-		{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "A", Verdicts: []analysis.Verdict{H, H}, Rank: 1},
-		{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "B", Verdicts: []analysis.Verdict{M, H}, Rank: 2},
+	H, M := study.Hit, study.Miss
+	ck := []study.Grading{
+		{Evaluator: "h", Kind: study.Human, Round: "main", QuestionID: "q1", Model: "A", Verdicts: []study.Verdict{H, H}, Rank: 1},
+		{Evaluator: "h", Kind: study.Human, Round: "main", QuestionID: "q1", Model: "B", Verdicts: []study.Verdict{M, H}, Rank: 2},
 	}
-	res = analyze(t, &analysis.Study{MainRound: "main", Gradings: ck}, DefaultOptions())
+	res = analyze(t, &study.Study{MainRound: "main", Gradings: ck}, DefaultOptions())
 	for _, r := range tableRows(t, res, PairwiseTable) {
 		if r[2] == TestPairedT {
 			t.Errorf("paired t without rubric: %v", r)
 		}
 	}
 	// Ranks only: Plackett–Luce, no Solve Rate (NaN, not 0).
-	ro := []analysis.Grading{
-		{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "A", Rank: 1},
-		{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "B", Rank: 2},
+	ro := []study.Grading{
+		{Evaluator: "h", Kind: study.Human, Round: "main", QuestionID: "q1", Model: "A", Rank: 1},
+		{Evaluator: "h", Kind: study.Human, Round: "main", QuestionID: "q1", Model: "B", Rank: 2},
 	}
-	res = analyze(t, &analysis.Study{MainRound: "main", Gradings: ro}, DefaultOptions())
+	res = analyze(t, &study.Study{MainRound: "main", Gradings: ro}, DefaultOptions())
 	rows = tableRows(t, res, RankingsTable)
 	// one win of A: γ_A = 2·(1+1)/(1+2) = 4/3
 	if !math.IsNaN(rows[0][3].(float64)) || rows[0][8] != nil || !close(rows[0][10].(float64), 4.0/3, 1e-9) {
 		t.Errorf("ranks only: %v", rows[0])
 	}
-	for _, c := range []*analysis.Study{nil, {}, newStudy([]analysis.Grading{grading("h", "q", "A", 3, 1)})} {
+	for _, c := range []*study.Study{nil, {}, newStudy([]study.Grading{grading("h", "q", "A", 3, 1)})} {
 		res := analyze(t, c, DefaultOptions())
 		if len(res.Tables) != 0 || len(res.Notes) == 0 {
 			t.Errorf("degenerate study: tables %d notes %v", len(res.Tables), res.Notes)
@@ -362,7 +362,7 @@ func TestThirteenModelsSeparate(t *testing.T) {
 		return -0.8
 	}
 	solved := make([][]bool, K)
-	var gs []analysis.Grading
+	var gs []study.Grading
 	for q := 0; q < nQ; q++ {
 		id := fmt.Sprintf("q%03d", q)
 		diff := r.NormFloat64()

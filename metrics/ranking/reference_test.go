@@ -12,8 +12,8 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/study"
 )
 
 func refOrderList(d *data) []Ordering {
@@ -101,10 +101,10 @@ func refBootstrap(d *data, opt Options, start []float64) [][]float64 {
 // rankedStudy: nQ questions, six models, two human graders per question
 // who score (one attribute, 1…5) and rank all six; a latent quality per
 // model, so that rankings repeat across questions as in real studies.
-func rankedStudy(nQ int, seed uint64) *analysis.Study {
+func rankedStudy(nQ int, seed uint64) *study.Study {
 	r := rand.New(rand.NewPCG(seed, 11))
 	models := []string{"a", "b", "c", "d", "e", "f"}
-	var gs []analysis.Grading
+	var gs []study.Grading
 	for q := 0; q < nQ; q++ {
 		id := fmt.Sprintf("q%06d", q)
 		for h := 0; h < 2; h++ {

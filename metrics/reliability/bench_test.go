@@ -10,28 +10,28 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/study"
 )
 
 // synthStudy is a study shaped like `euroexec sample`: nQ questions, six
 // models, two of twelve human graders per question, two judges (the second
 // with two runs, so its averaged scores are sometimes half points), five
 // rubric attributes on 1…5 and checklists of 4–8 items.
-func synthStudy(nQ int, seed uint64) *analysis.Study {
+func synthStudy(nQ int, seed uint64) *study.Study {
 	r := rand.New(rand.NewPCG(seed, 3))
 	attrs := []string{"A1", "A2", "A3", "A4", "A5"}
-	s := &analysis.Study{MainRound: "main", Attributes: attrs, ScaleMin: 1, ScaleMax: 5}
+	s := &study.Study{MainRound: "main", Attributes: attrs, ScaleMin: 1, ScaleMax: 5}
 	models := []string{"m1", "m2", "m3", "m4", "m5", "m6"}
 	for e := 0; e < 12; e++ {
-		s.Evaluators = append(s.Evaluators, analysis.Evaluator{ID: fmt.Sprintf("e%02d", e), Kind: analysis.Human})
+		s.Evaluators = append(s.Evaluators, study.Evaluator{ID: fmt.Sprintf("e%02d", e), Kind: study.Human})
 	}
-	s.Evaluators = append(s.Evaluators, analysis.Evaluator{ID: "j1", Kind: analysis.Judge}, analysis.Evaluator{ID: "j2", Kind: analysis.Judge})
+	s.Evaluators = append(s.Evaluators, study.Evaluator{ID: "j1", Kind: study.Judge}, study.Evaluator{ID: "j2", Kind: study.Judge})
 	for q := 0; q < nQ; q++ {
 		id := fmt.Sprintf("q%06d", q)
 		items := 4 + r.IntN(5)
-		qq := analysis.Question{ID: id}
+		qq := study.Question{ID: id}
 		for i := 0; i < items; i++ {
 			qq.Checklist = append(qq.Checklist, fmt.Sprintf("item %d", i+1))
 		}
@@ -41,12 +41,12 @@ func synthStudy(nQ int, seed uint64) *analysis.Study {
 		type grader struct {
 			id, kind, run string
 		}
-		gs := []grader{{fmt.Sprintf("e%02d", min(e1, e2)), analysis.Human, ""}, {fmt.Sprintf("e%02d", max(e1, e2)), analysis.Human, ""},
-			{"j1", analysis.Judge, ""}, {"j2", analysis.Judge, "1"}, {"j2", analysis.Judge, "2"}}
+		gs := []grader{{fmt.Sprintf("e%02d", min(e1, e2)), study.Human, ""}, {fmt.Sprintf("e%02d", max(e1, e2)), study.Human, ""},
+			{"j1", study.Judge, ""}, {"j2", study.Judge, "1"}, {"j2", study.Judge, "2"}}
 		for mi, m := range models {
 			lat := 4.2 - 0.3*float64(mi) + r.NormFloat64()*0.5
 			for _, g := range gs {
-				gr := analysis.Grading{Evaluator: g.id, Kind: g.kind, Round: "main", QuestionID: id, Model: m, Run: g.run}
+				gr := study.Grading{Evaluator: g.id, Kind: g.kind, Round: "main", QuestionID: id, Model: m, Run: g.run}
 				for range attrs {
 					gr.Rubric = append(gr.Rubric, math.Max(1, math.Min(5, math.Round(lat+r.NormFloat64()*0.7))))
 				}
@@ -54,13 +54,13 @@ func synthStudy(nQ int, seed uint64) *analysis.Study {
 					u := r.Float64()
 					switch {
 					case u < 0.03:
-						gr.Verdicts = append(gr.Verdicts, analysis.NA)
+						gr.Verdicts = append(gr.Verdicts, study.NA)
 					case u < (lat-1.5)/4:
-						gr.Verdicts = append(gr.Verdicts, analysis.Hit)
+						gr.Verdicts = append(gr.Verdicts, study.Hit)
 					case u < (lat-1.5)/4+0.2:
-						gr.Verdicts = append(gr.Verdicts, analysis.Partial)
+						gr.Verdicts = append(gr.Verdicts, study.Partial)
 					default:
-						gr.Verdicts = append(gr.Verdicts, analysis.Miss)
+						gr.Verdicts = append(gr.Verdicts, study.Miss)
 					}
 				}
 				s.Gradings = append(s.Gradings, gr)
@@ -75,9 +75,9 @@ func synthStudy(nQ int, seed uint64) *analysis.Study {
 // runs, so that its averaged scores are in sixths and an attribute of
 // humans+judge:j2 has about 25 distinct values, more than smallV (the wide
 // ordinal layout, the largest α kernel at that size).
-func sampleStudy(nQ int, seed uint64) *analysis.Study {
+func sampleStudy(nQ int, seed uint64) *study.Study {
 	s := synthStudy(nQ, seed)
-	var extra []analysis.Grading
+	var extra []study.Grading
 	for i := range s.Gradings {
 		g := &s.Gradings[i]
 		if g.Evaluator != "j2" {
@@ -120,7 +120,7 @@ type instrumentCase struct {
 // instrumentCases returns every (population, instrument) of s with the
 // replicate groups of its rows and, as reference, metrics/stats on the
 // duplicated data (dupRef).
-func instrumentCases(s *analysis.Study) ([]instrumentCase, int) {
+func instrumentCases(s *study.Study) ([]instrumentCase, int) {
 	b := newBuilder(s, computeMain(s), s.MainRound)
 	var out []instrumentCase
 	add := func(name string, d ratings, makers ...func(ratings) []*row) {

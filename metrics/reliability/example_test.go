@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/reliability"
+	"github.com/euroexec/euroexec/study"
 )
 
 // Two human graders score three responses on one rubric attribute: (4, 4),
@@ -14,11 +14,11 @@ import (
 // MSR = 19/6, MSW = MSE = MSC = 1/6, so ICC(1,1) = ICC(2,1) = 18/20 and
 // ICC(1,k) = ICC(2,k) = 18/19.
 func ExampleAnalyze() {
-	s := &analysis.Study{MainRound: "main", Attributes: []string{"Reasoning"}, ScaleMin: 1, ScaleMax: 5}
+	s := &study.Study{MainRound: "main", Attributes: []string{"Reasoning"}, ScaleMin: 1, ScaleMax: 5}
 	scores := map[string][]float64{"alice": {4, 2, 5}, "bob": {4, 3, 5}}
 	for _, e := range []string{"alice", "bob"} {
 		for i, m := range []string{"m1", "m2", "m3"} {
-			s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: e, Kind: analysis.Human, Round: "main",
+			s.Gradings = append(s.Gradings, study.Grading{Evaluator: e, Kind: study.Human, Round: "main",
 				QuestionID: "q1", Model: m, Rubric: []float64{scores[e][i]}})
 		}
 	}

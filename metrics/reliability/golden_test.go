@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/analyze_golden.txt from the current code")
@@ -17,7 +17,7 @@ var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/analyze_g
 // 1, plus 1 on every other score): with the averaged runs' half points an
 // attribute has 19 distinct values, more than smallV (the ordinal
 // replicates' wide layout).
-func wideStudy(nQ int, seed uint64) *analysis.Study {
+func wideStudy(nQ int, seed uint64) *study.Study {
 	s := synthStudy(nQ, seed)
 	s.ScaleMax = 10
 	for i := range s.Gradings {
@@ -35,7 +35,7 @@ func goldenRows(t *testing.T) string {
 	var sb strings.Builder
 	for _, c := range []struct {
 		name string
-		s    *analysis.Study
+		s    *study.Study
 	}{
 		{"synth 300", synthStudy(300, 21)},
 		{"wide 200", wideStudy(200, 22)},

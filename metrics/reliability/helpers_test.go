@@ -4,14 +4,14 @@ import (
 	"context"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/study"
 )
 
 type scoresGrading = scores.Grading
 
 // computeMain returns the main-round gradings of s.
-func computeMain(s *analysis.Study) []scores.Grading {
+func computeMain(s *study.Study) []scores.Grading {
 	var out []scores.Grading
 	for _, g := range scores.Compute(s, scores.DefaultOptions()) {
 		if g.Round == s.MainRound {
@@ -22,7 +22,7 @@ func computeMain(s *analysis.Study) []scores.Grading {
 }
 
 // analyze runs Analyze and fails the test on an error.
-func analyze(t testing.TB, s *analysis.Study, opt Options) Result {
+func analyze(t testing.TB, s *study.Study, opt Options) Result {
 	t.Helper()
 	res, err := Analyze(context.Background(), s, opt)
 	if err != nil {

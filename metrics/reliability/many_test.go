@@ -7,38 +7,38 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/study"
 )
 
 // manyGraderStudy has nQ questions, six models and G human graders who
 // all grade every response: five rubric attributes on 1…5 and a
 // four-item checklist.
-func manyGraderStudy(nQ, G int, seed uint64) *analysis.Study {
+func manyGraderStudy(nQ, G int, seed uint64) *study.Study {
 	r := rand.New(rand.NewPCG(seed, 7))
 	attrs := []string{"A1", "A2", "A3", "A4", "A5"}
-	s := &analysis.Study{MainRound: "main", Attributes: attrs, ScaleMin: 1, ScaleMax: 5}
+	s := &study.Study{MainRound: "main", Attributes: attrs, ScaleMin: 1, ScaleMax: 5}
 	models := []string{"m1", "m2", "m3", "m4", "m5", "m6"}
 	for e := 0; e < G; e++ {
-		s.Evaluators = append(s.Evaluators, analysis.Evaluator{ID: fmt.Sprintf("e%05d", e), Kind: analysis.Human})
+		s.Evaluators = append(s.Evaluators, study.Evaluator{ID: fmt.Sprintf("e%05d", e), Kind: study.Human})
 	}
 	for q := 0; q < nQ; q++ {
 		id := fmt.Sprintf("q%03d", q)
-		s.Questions = append(s.Questions, analysis.Question{ID: id, Checklist: []string{"i1", "i2", "i3", "i4"}})
+		s.Questions = append(s.Questions, study.Question{ID: id, Checklist: []string{"i1", "i2", "i3", "i4"}})
 		for mi, m := range models {
 			lat := 4.2 - 0.3*float64(mi) + r.NormFloat64()*0.5
 			for e := 0; e < G; e++ {
-				gr := analysis.Grading{Evaluator: fmt.Sprintf("e%05d", e), Kind: analysis.Human, Round: "main", QuestionID: id, Model: m}
+				gr := study.Grading{Evaluator: fmt.Sprintf("e%05d", e), Kind: study.Human, Round: "main", QuestionID: id, Model: m}
 				for range attrs {
 					gr.Rubric = append(gr.Rubric, math.Max(1, math.Min(5, math.Round(lat+r.NormFloat64()*0.7))))
 				}
 				for range 4 {
 					switch u := r.Float64(); {
 					case u < 0.4:
-						gr.Verdicts = append(gr.Verdicts, analysis.Hit)
+						gr.Verdicts = append(gr.Verdicts, study.Hit)
 					case u < 0.6:
-						gr.Verdicts = append(gr.Verdicts, analysis.Partial)
+						gr.Verdicts = append(gr.Verdicts, study.Partial)
 					default:
-						gr.Verdicts = append(gr.Verdicts, analysis.Miss)
+						gr.Verdicts = append(gr.Verdicts, study.Miss)
 					}
 				}
 				s.Gradings = append(s.Gradings, gr)
@@ -125,21 +125,21 @@ func TestKappaSparseCounts(t *testing.T) {
 // splitStudy has nQ questions and six models, each response graded by G
 // human graders (G even) on one attribute: the first half score 1, the
 // second half 2.
-func splitStudy(nQ, G int) *analysis.Study {
-	s := &analysis.Study{MainRound: "main", Attributes: []string{"A1"}, ScaleMin: 1, ScaleMax: 5}
+func splitStudy(nQ, G int) *study.Study {
+	s := &study.Study{MainRound: "main", Attributes: []string{"A1"}, ScaleMin: 1, ScaleMax: 5}
 	for e := 0; e < G; e++ {
-		s.Evaluators = append(s.Evaluators, analysis.Evaluator{ID: fmt.Sprintf("e%05d", e), Kind: analysis.Human})
+		s.Evaluators = append(s.Evaluators, study.Evaluator{ID: fmt.Sprintf("e%05d", e), Kind: study.Human})
 	}
 	for q := 0; q < nQ; q++ {
 		id := fmt.Sprintf("q%03d", q)
-		s.Questions = append(s.Questions, analysis.Question{ID: id})
+		s.Questions = append(s.Questions, study.Question{ID: id})
 		for _, m := range []string{"m1", "m2", "m3", "m4", "m5", "m6"} {
 			for e := 0; e < G; e++ {
 				v := 1.0
 				if e >= G/2 {
 					v = 2
 				}
-				s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: fmt.Sprintf("e%05d", e), Kind: analysis.Human,
+				s.Gradings = append(s.Gradings, study.Grading{Evaluator: fmt.Sprintf("e%05d", e), Kind: study.Human,
 					Round: "main", QuestionID: id, Model: m, Rubric: []float64{v}})
 			}
 		}

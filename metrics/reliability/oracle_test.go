@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/study"
 )
 
 // The oracle of the replicate kernels: a bootstrap replicate is the study
@@ -100,7 +100,7 @@ func checkReplicates(t *testing.T, name string, got, want [][]float64, reported 
 
 // populationGroups returns, per population of s (humans, then humans with
 // each judge), the replicate groups of its rows, as Analyze bootstraps them.
-func populationGroups(s *analysis.Study) ([][]*repGroup, int) {
+func populationGroups(s *study.Study) ([][]*repGroup, int) {
 	b := newBuilder(s, computeMain(s), s.MainRound)
 	var out [][]*repGroup
 	for _, p := range studyPopulations(b) {
@@ -120,7 +120,7 @@ func populationGroups(s *analysis.Study) ([][]*repGroup, int) {
 func studyPopulations(b *builder) []population {
 	pops := []population{{name: "humans"}}
 	for _, e := range b.evaluators {
-		if b.kind[e] == analysis.Judge {
+		if b.kind[e] == study.Judge {
 			pops = append(pops, population{name: "humans+judge:" + e, judge: e})
 		}
 	}
@@ -144,7 +144,7 @@ func TestKernelsEqualStatsOnResamples(t *testing.T) {
 			defer func(m int) { maxOrdTypes = m }(maxOrdTypes)
 			maxOrdTypes = 0
 		}
-		for _, s := range []*analysis.Study{synthStudy(120, 5), sampleStudy(80, 17)} {
+		for _, s := range []*study.Study{synthStudy(120, 5), sampleStudy(80, 17)} {
 			cases, nQ := instrumentCases(s)
 			for _, pb := range [][2]int{{1, 1}, {2, 7}, {2, 0}} {
 				prev := runtime.GOMAXPROCS(pb[0])

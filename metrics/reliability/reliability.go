@@ -82,9 +82,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/study"
 )
 
 // Options control the analysis.
@@ -228,7 +228,7 @@ func (r *row) replicate(cnt []int) float64 {
 // Analyze computes the reliability table of s. It never panics on user
 // input; a study without rubric and checklist gives a Note and no table.
 // The only error is ctx's, checked between bootstrap replicates.
-func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error) {
+func Analyze(ctx context.Context, s *study.Study, opt Options) (Result, error) {
 	var res Result
 	if s == nil {
 		res.Notes = append(res.Notes, "no study")
@@ -286,7 +286,7 @@ func Analyze(ctx context.Context, s *analysis.Study, opt Options) (Result, error
 	}
 	var judges []string
 	for _, e := range b.evaluators {
-		if b.kind[e] == analysis.Judge {
+		if b.kind[e] == study.Judge {
 			judges = append(judges, e)
 		}
 	}
@@ -515,7 +515,7 @@ type builder struct {
 
 // newBuilder groups the gradings of gs in round by response; the units
 // point into gs (read, never written).
-func newBuilder(s *analysis.Study, gs []scores.Grading, round string) *builder {
+func newBuilder(s *study.Study, gs []scores.Grading, round string) *builder {
 	b := &builder{kind: map[string]string{}}
 	qpos := map[string]int{}
 	type rk struct{ q, m string }
@@ -594,7 +594,7 @@ func (b *builder) observedScale() (int, int) {
 	for _, u := range b.units {
 		for _, g := range u.gs {
 			for _, v := range g.Rubric {
-				if !math.IsNaN(v) && g.Kind == analysis.Human {
+				if !math.IsNaN(v) && g.Kind == study.Human {
 					lo, hi = math.Min(lo, v), math.Max(hi, v)
 				}
 			}
@@ -607,7 +607,7 @@ func (b *builder) observedScale() (int, int) {
 }
 
 // instruments lists the instrument names in output order.
-func (b *builder) instruments(s *analysis.Study) []string {
+func (b *builder) instruments(s *study.Study) []string {
 	var out []string
 	for _, a := range s.Attributes {
 		out = append(out, "rubric:"+a)
@@ -661,7 +661,7 @@ func (b *builder) collectInto(buf *ratingsBuf, p population, items int, value fu
 	var r ratings
 	gpos := map[string]int{}
 	for _, e := range b.evaluators {
-		if b.kind[e] == analysis.Human || e == p.judge {
+		if b.kind[e] == study.Human || e == p.judge {
 			gpos[e] = len(r.graders)
 			r.graders = append(r.graders, e)
 		}
@@ -738,13 +738,13 @@ func (b *builder) collectInto(buf *ratingsBuf, p population, items int, value fu
 }
 
 // verdictCode maps hit, partial and miss to 1, 2, 3; anything else is NaN.
-func verdictCode(v analysis.Verdict) float64 {
+func verdictCode(v study.Verdict) float64 {
 	switch v {
-	case analysis.Hit:
+	case study.Hit:
 		return 1
-	case analysis.Partial:
+	case study.Partial:
 		return 2
-	case analysis.Miss:
+	case study.Miss:
 		return 3
 	}
 	return math.NaN()
@@ -752,7 +752,7 @@ func verdictCode(v analysis.Verdict) float64 {
 
 // analyzePopulation returns the rows of one population, the notes and the
 // number of judge scores dropped from κ as not whole.
-func (b *builder) analyzePopulation(s *analysis.Study, p population, ls labelScale) ([]*row, []string, int) {
+func (b *builder) analyzePopulation(s *study.Study, p population, ls labelScale) ([]*row, []string, int) {
 	var rows []*row
 	var notes []string
 	var icc2Missing []string

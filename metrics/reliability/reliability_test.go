@@ -8,26 +8,26 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/stats"
+	"github.com/euroexec/euroexec/study"
 )
 
 // studyFromMatrix builds a one-attribute study from data[grader][unit]
 // (NaN = not graded): unit u is question q%02d(u+1) answered by model "m";
 // grader g is human "g<g+1>" unless listed in judges.
-func studyFromMatrix(data [][]float64, lo, hi int, judges map[int]bool) *analysis.Study {
-	s := &analysis.Study{MainRound: "main", Attributes: []string{"A"}, ScaleMin: float64(lo), ScaleMax: float64(hi)}
+func studyFromMatrix(data [][]float64, lo, hi int, judges map[int]bool) *study.Study {
+	s := &study.Study{MainRound: "main", Attributes: []string{"A"}, ScaleMin: float64(lo), ScaleMax: float64(hi)}
 	for u := range data[0] {
 		for g := range data {
 			v := data[g][u]
 			if math.IsNaN(v) {
 				continue
 			}
-			kind := analysis.Human
+			kind := study.Human
 			if judges[g] {
-				kind = analysis.Judge
+				kind = study.Judge
 			}
-			s.Gradings = append(s.Gradings, analysis.Grading{Evaluator: fmt.Sprintf("g%d", g+1), Kind: kind, Round: "main",
+			s.Gradings = append(s.Gradings, study.Grading{Evaluator: fmt.Sprintf("g%d", g+1), Kind: kind, Round: "main",
 				QuestionID: fmt.Sprintf("q%02d", u+1), Model: "m", Rubric: []float64{v}})
 		}
 	}
@@ -225,10 +225,10 @@ func TestKappaPairs(t *testing.T) {
 // κ (unweighted, hit/partial/miss): p_o = 2/3; margins g1 {1,1,1}, g2 {2,0,1};
 // p_e = (1·2 + 1·0 + 1·1)/9 = 1/3; κ = (2/3 − 1/3)/(2/3) = 1/2.
 func TestChecklistAlpha(t *testing.T) {
-	H, P, M, NA := analysis.Hit, analysis.Partial, analysis.Miss, analysis.NA
-	s := &analysis.Study{MainRound: "main", Gradings: []analysis.Grading{
-		{Evaluator: "g1", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "m", Verdicts: []analysis.Verdict{H, M, P, NA}},
-		{Evaluator: "g2", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "m", Verdicts: []analysis.Verdict{H, M, H, H}},
+	H, P, M, NA := study.Hit, study.Partial, study.Miss, study.NA
+	s := &study.Study{MainRound: "main", Gradings: []study.Grading{
+		{Evaluator: "g1", Kind: study.Human, Round: "main", QuestionID: "q1", Model: "m", Verdicts: []study.Verdict{H, M, P, NA}},
+		{Evaluator: "g2", Kind: study.Human, Round: "main", QuestionID: "q1", Model: "m", Verdicts: []study.Verdict{H, M, H, H}},
 	}}
 	opt := DefaultOptions()
 	opt.Bootstrap = 10
@@ -307,13 +307,13 @@ func TestDeterministicAcrossCores(t *testing.T) {
 func TestDegenerate(t *testing.T) {
 	cases := []struct {
 		name string
-		s    *analysis.Study
+		s    *study.Study
 		note string
 	}{
 		{"nil", nil, "no study"},
-		{"empty", &analysis.Study{}, "no gradings"},
-		{"other round", &analysis.Study{MainRound: "main", Attributes: []string{"A"},
-			Gradings: []analysis.Grading{{Evaluator: "g", Kind: analysis.Human, Round: "r2", QuestionID: "q", Model: "m", Rubric: []float64{3}}}}, "no gradings"},
+		{"empty", &study.Study{}, "no gradings"},
+		{"other round", &study.Study{MainRound: "main", Attributes: []string{"A"},
+			Gradings: []study.Grading{{Evaluator: "g", Kind: study.Human, Round: "r2", QuestionID: "q", Model: "m", Rubric: []float64{3}}}}, "no gradings"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -5,22 +5,23 @@ import (
 	"math"
 	"testing"
 
+	"github.com/euroexec/euroexec/study"
 	analysis "github.com/euroexec/euroexec/study"
 )
 
 func TestCompute(t *testing.T) {
-	H, P, M, N := analysis.Hit, analysis.Partial, analysis.Miss, analysis.NA
-	s := &analysis.Study{
+	H, P, M, N := study.Hit, study.Partial, study.Miss, study.NA
+	s := &study.Study{
 		Attributes: []string{"A", "B"},
-		Gradings: []analysis.Grading{
+		Gradings: []study.Grading{
 			// Human: rubric (3+3)/2 = 3 ≥ 3; checklist (1 + 0.5)/(3 items not na) = 0.5 < 0.6 → not solved.
-			{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "m1", Rubric: []float64{3, 3}, Verdicts: []analysis.Verdict{H, P, M, N}, Rank: 2},
+			{Evaluator: "h", Kind: study.Human, Round: "main", QuestionID: "q1", Model: "m1", Rubric: []float64{3, 3}, Verdicts: []study.Verdict{H, P, M, N}, Rank: 2},
 			// Human: rubric 3, checklist (1+1+0.5)/4 = 0.625 → solved.
-			{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "m2", Rubric: []float64{2, 4}, Verdicts: []analysis.Verdict{H, H, P, M}, Rank: 1},
+			{Evaluator: "h", Kind: study.Human, Round: "main", QuestionID: "q1", Model: "m2", Rubric: []float64{2, 4}, Verdicts: []study.Verdict{H, H, P, M}, Rank: 1},
 			// Judge, two runs: A = (4+5)/2 = 4.5, B = 3 (second run missing) → mean 3.75;
 			// rates 2/2 = 1 and 1/2 = 0.5 → 0.75; ranks 1 and 2 → 1.5.
-			{Evaluator: "j", Kind: analysis.Judge, Round: "main", Run: "1", QuestionID: "q1", Model: "m1", Rubric: []float64{4, 3}, Verdicts: []analysis.Verdict{H, H}, Rank: 1},
-			{Evaluator: "j", Kind: analysis.Judge, Round: "main", Run: "2", QuestionID: "q1", Model: "m1", Rubric: []float64{5, math.NaN()}, Verdicts: []analysis.Verdict{H, M}, Rank: 2},
+			{Evaluator: "j", Kind: study.Judge, Round: "main", Run: "1", QuestionID: "q1", Model: "m1", Rubric: []float64{4, 3}, Verdicts: []study.Verdict{H, H}, Rank: 1},
+			{Evaluator: "j", Kind: study.Judge, Round: "main", Run: "2", QuestionID: "q1", Model: "m1", Rubric: []float64{5, math.NaN()}, Verdicts: []study.Verdict{H, M}, Rank: 2},
 		},
 	}
 	got := Compute(s, DefaultOptions())
@@ -42,29 +43,29 @@ func TestCompute(t *testing.T) {
 
 // TestRuleUndefined: the one treatment of undefined scores, worked by hand.
 func TestRuleUndefined(t *testing.T) {
-	H, M, N, X := analysis.Hit, analysis.Miss, analysis.NA, analysis.VerdictNone
+	H, M, N, X := study.Hit, study.Miss, study.NA, study.VerdictNone
 	nan := math.NaN()
 	tests := []struct {
 		name      string
 		attrs     int
 		checklist bool
 		rubric    []float64
-		verdicts  []analysis.Verdict
+		verdicts  []study.Verdict
 		solve     int8
 		usable    bool
 	}{
-		{"all na checklist, rubric passes", 2, true, []float64{4, 4}, []analysis.Verdict{N, N, N}, Undefined, true},
-		{"every judge score dropped", 2, true, []float64{nan, nan}, []analysis.Verdict{X, X}, Undefined, false},
-		{"no rubric score, checklist passes", 2, true, []float64{nan, nan}, []analysis.Verdict{H, H}, Undefined, true},
-		{"3 of 5 = 0.60 exactly", 2, true, []float64{3, 3}, []analysis.Verdict{H, H, H, M, M}, Solved, true},
-		{"rubric 5/2 < 3", 2, true, []float64{2, 3}, []analysis.Verdict{H, H}, Unsolved, true},
+		{"all na checklist, rubric passes", 2, true, []float64{4, 4}, []study.Verdict{N, N, N}, Undefined, true},
+		{"every judge score dropped", 2, true, []float64{nan, nan}, []study.Verdict{X, X}, Undefined, false},
+		{"no rubric score, checklist passes", 2, true, []float64{nan, nan}, []study.Verdict{H, H}, Undefined, true},
+		{"3 of 5 = 0.60 exactly", 2, true, []float64{3, 3}, []study.Verdict{H, H, H, M, M}, Solved, true},
+		{"rubric 5/2 < 3", 2, true, []float64{2, 3}, []study.Verdict{H, H}, Unsolved, true},
 		{"rubric-only study ignores verdicts", 2, false, []float64{3, 3}, nil, Solved, true},
-		{"checklist-only study, all na", 0, true, nil, []analysis.Verdict{N}, Undefined, false},
+		{"checklist-only study, all na", 0, true, nil, []study.Verdict{N}, Undefined, false},
 		{"neither instrument", 0, false, nil, nil, Undefined, false},
 	}
 	for _, tt := range tests {
 		sc := NewScorer(tt.attrs, tt.checklist, DefaultOptions())
-		g := sc.Score([]analysis.Grading{{Evaluator: "e", Kind: analysis.Judge, Round: "main", QuestionID: "q", Model: "m",
+		g := sc.Score([]study.Grading{{Evaluator: "e", Kind: study.Judge, Round: "main", QuestionID: "q", Model: "m",
 			Rubric: tt.rubric, Verdicts: tt.verdicts}})
 		if g.Solve != tt.solve || g.Solved != (tt.solve == Solved) || g.Usable() != tt.usable {
 			t.Errorf("%s: got solve %d (solved %v) usable %v; want %d usable %v", tt.name, g.Solve, g.Solved, g.Usable(), tt.solve, tt.usable)
@@ -75,11 +76,11 @@ func TestRuleUndefined(t *testing.T) {
 // Two runs of a judge averaged: attribute A (4+5)/2, B 3 → rubric mean
 // (9/2 + 3)/2 = 15/4; checklist rates 1 and 1/2 → 3/4.
 func ExampleCompute() {
-	s := &analysis.Study{Attributes: []string{"A", "B"}, Gradings: []analysis.Grading{
-		{Evaluator: "j", Kind: analysis.Judge, Round: "main", Run: "1", QuestionID: "q1", Model: "m1",
-			Rubric: []float64{4, 3}, Verdicts: []analysis.Verdict{analysis.Hit, analysis.Hit}},
-		{Evaluator: "j", Kind: analysis.Judge, Round: "main", Run: "2", QuestionID: "q1", Model: "m1",
-			Rubric: []float64{5, 3}, Verdicts: []analysis.Verdict{analysis.Hit, analysis.Miss}},
+	s := &study.Study{Attributes: []string{"A", "B"}, Gradings: []study.Grading{
+		{Evaluator: "j", Kind: study.Judge, Round: "main", Run: "1", QuestionID: "q1", Model: "m1",
+			Rubric: []float64{4, 3}, Verdicts: []study.Verdict{study.Hit, study.Hit}},
+		{Evaluator: "j", Kind: study.Judge, Round: "main", Run: "2", QuestionID: "q1", Model: "m1",
+			Rubric: []float64{5, 3}, Verdicts: []study.Verdict{study.Hit, study.Miss}},
 	}}
 	g := Compute(s, DefaultOptions())[0]
 	fmt.Println(g.Runs, g.RubricRat, g.RubricMean, g.ChecklistRat, g.ChecklistRate, g.Solved)
@@ -92,13 +93,13 @@ func ExampleCompute() {
 // source is used. Other thresholds re-apply Rule to the view's scores; another
 // partial credit falls back to the rows.
 func TestFromView(t *testing.T) {
-	H, P, M, N := analysis.Hit, analysis.Partial, analysis.Miss, analysis.NA
-	s := &analysis.Study{
+	H, P, M, N := study.Hit, study.Partial, study.Miss, study.NA
+	s := &study.Study{
 		Attributes: []string{"A", "B"},
-		Gradings: []analysis.Grading{
-			{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "m1", Rubric: []float64{3, 3}, Verdicts: []analysis.Verdict{H, P, M, N}, Rank: 2},
-			{Evaluator: "j", Kind: analysis.Judge, Round: "main", Run: "1", QuestionID: "q1", Model: "m1", Rubric: []float64{4, 3}, Verdicts: []analysis.Verdict{H, H}, Rank: 1},
-			{Evaluator: "j", Kind: analysis.Judge, Round: "main", Run: "2", QuestionID: "q1", Model: "m1", Rubric: []float64{5, math.NaN()}, Verdicts: []analysis.Verdict{H, M}, Rank: 2},
+		Gradings: []study.Grading{
+			{Evaluator: "h", Kind: study.Human, Round: "main", QuestionID: "q1", Model: "m1", Rubric: []float64{3, 3}, Verdicts: []study.Verdict{H, P, M, N}, Rank: 2},
+			{Evaluator: "j", Kind: study.Judge, Round: "main", Run: "1", QuestionID: "q1", Model: "m1", Rubric: []float64{4, 3}, Verdicts: []study.Verdict{H, H}, Rank: 1},
+			{Evaluator: "j", Kind: study.Judge, Round: "main", Run: "2", QuestionID: "q1", Model: "m1", Rubric: []float64{5, math.NaN()}, Verdicts: []study.Verdict{H, M}, Rank: 2},
 		},
 		Scores: []analysis.Score{
 			// h/m1: the rows give unsolved (rate 1/2 < 0.6); the "view" says solved
@@ -154,7 +155,7 @@ func TestFromView(t *testing.T) {
 	}
 	// unsorted rows: the view cannot be matched with them
 	u := *s
-	u.Gradings = []analysis.Grading{s.Gradings[1], s.Gradings[0], s.Gradings[2]}
+	u.Gradings = []study.Grading{s.Gradings[1], s.Gradings[0], s.Gradings[2]}
 	if _, ok := FromView(&u, DefaultOptions()); ok {
 		t.Error("FromView served a study whose gradings are not sorted")
 	}
@@ -202,7 +203,7 @@ func TestRatCacheMatchesRatOf(t *testing.T) {
 
 // checkEach checks that Each passes Compute's gradings, in order, each
 // value intact after the later calls (copies kept by the caller).
-func checkEach(t *testing.T, s *analysis.Study, opt Options, want []Grading) {
+func checkEach(t *testing.T, s *study.Study, opt Options, want []Grading) {
 	t.Helper()
 	var got []Grading
 	Each(s, opt, func(g *Grading) { got = append(got, *g) })
@@ -231,8 +232,8 @@ func TestRuleLower(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Helper()
-			s := &analysis.Study{Attributes: []string{"A", "B"}, LowerIsBetter: tc.lower, Gradings: []analysis.Grading{
-				{Evaluator: "h", Kind: analysis.Human, Round: "main", QuestionID: "q1", Model: "m1", Rubric: tc.scores},
+			s := &study.Study{Attributes: []string{"A", "B"}, LowerIsBetter: tc.lower, Gradings: []study.Grading{
+				{Evaluator: "h", Kind: study.Human, Round: "main", QuestionID: "q1", Model: "m1", Rubric: tc.scores},
 			}}
 			opt := Options{RubricThreshold: 1, ChecklistThreshold: 0.6, PartialCredit: 0.5}
 			got := Compute(s, opt)
