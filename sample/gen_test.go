@@ -254,7 +254,7 @@ func readJSONL(t *testing.T, path string) []map[string]any {
 	}
 }
 
-// canonical maps a verdict as written to hit|partial|miss|na (DESIGN's rules).
+// canonical maps a verdict as written to hit|partial|miss|na (docs/FORMAT.md, verdict words).
 func canonical(v string) string {
 	switch strings.ToLower(v) {
 	case "hit", "yes", "1":

@@ -1,5 +1,5 @@
--- Per-grading scores, derived once for everything downstream. The one
--- definition is DESIGN.md's; docs/METHODS.md explains each column, and
+-- Per-grading scores, derived once for everything downstream.
+-- docs/METHODS.md ("Per-grading scores") defines each column, and
 -- metrics/scores computes the same values in Go for the analyses (a test
 -- checks that both agree on every grading).
 --

@@ -11,9 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/euroexec/euroexec/ingest"
-	"github.com/euroexec/euroexec/internal/duckopen"
 	"github.com/euroexec/euroexec/outsafe"
+	"github.com/euroexec/euroexec/pipeline"
 	"github.com/euroexec/euroexec/store"
 )
 
@@ -100,17 +99,21 @@ func storeNote(stderr io.Writer) func(string) {
 }
 
 // exportParquet writes the tables of the database behind src and the
-// scoring views, made afresh (duckopen.OpenUntrusted), into out as Parquet
-// and returns how many it wrote.
+// scoring views, made afresh, into out as Parquet (pipeline.ExportSource)
+// and returns how many it wrote. The command keeps output safety: out is
+// checked first, written as a temporary folder beside it and moved into
+// place when complete.
 func exportParquet(ctx context.Context, stderr io.Writer, src, out string, force bool) (int, error) {
 	if err := outsafe.CheckFolder(out, outsafe.ExportMarker, force, src); err != nil {
 		return 0, err
 	}
-	dbPath, cleanup, err := exportSource(ctx, stderr, src)
+	es, err := pipeline.OpenExportSource(ctx, src, pipeline.ExportOptions{Progress: bytesBar(stderr, "load"),
+		Note: func(n string) { fmt.Fprintln(stderr, "note:", n) }})
 	if err != nil {
-		return 0, err
+		return 0, reportProblems(stderr, err)
 	}
-	defer cleanup()
+	defer es.Close()
+	printWarnings(stderr, es.Warnings)
 	out, err = filepath.Abs(out)
 	if err != nil {
 		return 0, err
@@ -137,46 +140,9 @@ func exportParquet(ctx context.Context, stderr io.Writer, src, out string, force
 			os.RemoveAll(tmp)
 		}
 	}()
-	// The database is data, not code: its canonical tables, its other
-	// tables and the scoring views made afresh (duckopen.OpenUntrusted).
-	db, err := duckopen.OpenUntrusted(ctx, dbPath, tmp)
+	names, err := es.Write(ctx, tmp)
 	if err != nil {
-		return 0, fmt.Errorf("export: %w", err)
-	}
-	defer db.Close()
-	rows, err := db.QueryContext(ctx, `SELECT table_name FROM information_schema.tables
-		WHERE table_catalog = current_database() AND table_schema = 'main' ORDER BY table_name`)
-	if err != nil {
-		return 0, fmt.Errorf("export: list tables of %s: %w", dbPath, err)
-	}
-	var names []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			rows.Close()
-			return 0, fmt.Errorf("export: list tables of %s: %w", dbPath, err)
-		}
-		names = append(names, n)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return 0, fmt.Errorf("export: list tables of %s: %w", dbPath, err)
-	}
-	if len(names) == 0 {
-		return 0, fmt.Errorf("export: %s holds no tables", dbPath)
-	}
-	for _, n := range names {
-		// COPY takes neither the table nor the file as a parameter: both are
-		// quoted here (the file name is our own; the folder is the user's).
-		target := filepath.Join(tmp, n+".parquet")
-		cols := "*"
-		if db.Canonical[n] {
-			cols = "* EXCLUDE (rowid)" // the row number OpenUntrusted's view adds
-		}
-		q := fmt.Sprintf("COPY (SELECT %s FROM %s) TO %s (FORMAT parquet)", cols, quoteIdent(n), quoteString(target))
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			return 0, fmt.Errorf("export: %s: %w", n, err)
-		}
+		return 0, err
 	}
 	if err := outsafe.Replace(tmp, out); err != nil {
 		return 0, err
@@ -184,42 +150,3 @@ func exportParquet(ctx context.Context, stderr io.Writer, src, out string, force
 	done = true
 	return len(names), nil
 }
-
-// exportSource returns the database file of src: a .duckdb file as it is,
-// a report folder's study.duckdb, or a study folder loaded into a temporary
-// database (removed by cleanup).
-func exportSource(ctx context.Context, stderr io.Writer, src string) (string, func(), error) {
-	none := func() {}
-	fi, err := os.Stat(src)
-	if err != nil {
-		return "", none, fmt.Errorf("export: %w", err)
-	}
-	if !fi.IsDir() {
-		return src, none, nil
-	}
-	if p := filepath.Join(src, "study.duckdb"); fileExists(p) {
-		return p, none, nil
-	}
-	for _, n := range outsafe.CleanScratch() {
-		fmt.Fprintln(stderr, "note:", n)
-	}
-	tmp, err := outsafe.ScratchDir("export")
-	if err != nil {
-		return "", none, fmt.Errorf("export: %w", err)
-	}
-	cleanup := func() { os.RemoveAll(tmp) }
-	dbPath := filepath.Join(tmp, "study.duckdb")
-	res, err := ingest.Ingest(ctx, src, ingest.Options{DB: dbPath, Now: time.Now, Progress: bytesBar(stderr, "load")})
-	if err != nil {
-		cleanup()
-		return "", none, reportProblems(stderr, err)
-	}
-	printWarnings(stderr, res.Warnings)
-	return dbPath, cleanup, nil
-}
-
-// quoteIdent quotes a SQL identifier.
-func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
-
-// quoteString quotes a SQL string literal.
-func quoteString(s string) string { return `'` + strings.ReplaceAll(s, `'`, `''`) + `'` }

@@ -12,7 +12,14 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/euroexec/euroexec/pipeline"
 	"github.com/euroexec/euroexec/sample"
+)
+
+// quoteIdent and quoteString quote a SQL identifier and string literal.
+var (
+	quoteIdent  = pipeline.QuoteIdent
+	quoteString = pipeline.QuoteString
 )
 
 func parquetNames(t *testing.T, dir string) []string {
