@@ -46,6 +46,11 @@ type Options struct {
 	// default false: that is a problem (flag --allow-empty). A study with no
 	// gradings at all is a problem either way.
 	AllowEmpty bool
+	// Finish, when set, completes the new database file (path db) after
+	// it is loaded and closed and before it takes its final name, so that
+	// an interrupted ingest still leaves the old database or the complete
+	// new one: readback.StoreScores writes the table grading_scores there.
+	Finish func(ctx context.Context, db string, cfg config.Config) error
 	// AllProblems keeps every problem in the *ProblemsError; default false:
 	// MaxExamples problems of each group are kept and the rest counted
 	// (for a terminal).
@@ -139,6 +144,9 @@ func Ingest(ctx context.Context, dir string, opt Options) (*Result, error) {
 	if err := st.writeFiles(opt.Now()); err != nil {
 		st.sink.abort()
 		return nil, err
+	}
+	if st.sink != nil && opt.Finish != nil {
+		st.sink.finish = func(tmp string) error { return opt.Finish(ctx, tmp, cfg) }
 	}
 	if err := st.sink.commit(); err != nil {
 		return nil, err

@@ -10,8 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/sample"
 	"github.com/xuri/excelize/v2"
+
+	"github.com/euroexec/euroexec/sample"
 )
 
 // The corpus of mistakes analysts make. Each case starts from a small

@@ -127,6 +127,10 @@ type sink struct {
 	alloc  *bufferPool // the batches' buffers
 	// after are statements run on the study database once every batch is loaded.
 	after []string
+	// finish, when set, completes the new database file (its path) after
+	// it is closed and before it takes the final name: the table
+	// grading_scores.
+	finish func(tmp string) error
 
 	loaders []*loadConn // while batches load; started by the first send
 	q       *loadQueue
@@ -217,8 +221,8 @@ func (s *sink) abort() {
 	os.Remove(s.tmp + ".wal")
 }
 
-// commit flushes every table, applies the schema/ views, and renames the new
-// file over the final path.
+// commit flushes every table, completes the new file (finish: the table
+// grading_scores) and renames it over the final path.
 func (s *sink) commit() error {
 	if s == nil {
 		return nil
@@ -241,25 +245,6 @@ func (s *sink) commit() error {
 			return fmt.Errorf("finish load: %w", err)
 		}
 	}
-	entries, err := schema.Files.ReadDir(".")
-	if err != nil {
-		s.abort()
-		return err
-	}
-	for _, e := range entries {
-		if e.Name() == "schema.sql" {
-			continue
-		}
-		b, err := schema.Files.ReadFile(e.Name())
-		if err != nil {
-			s.abort()
-			return err
-		}
-		if _, err := s.conn.ExecContext(s.ctx, "USE study; "+string(b)+"; USE memory"); err != nil {
-			s.abort()
-			return fmt.Errorf("apply schema/%s: %w", e.Name(), err)
-		}
-	}
 	if _, err := s.conn.ExecContext(s.ctx, "CHECKPOINT study; DETACH study"); err != nil {
 		s.abort()
 		return fmt.Errorf("close database: %w", err)
@@ -269,6 +254,13 @@ func (s *sink) commit() error {
 	if err := s.db.Close(); err != nil {
 		os.Remove(s.tmp)
 		return fmt.Errorf("close database: %w", err)
+	}
+	if s.finish != nil {
+		if err := s.finish(s.tmp); err != nil {
+			os.Remove(s.tmp)
+			os.Remove(s.tmp + ".wal")
+			return err
+		}
 	}
 	// The file is complete on disk before it takes the final name, and the
 	// new name is on disk after: a crash leaves the old database or the new.

@@ -21,6 +21,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/rateradjust"
 	"github.com/euroexec/euroexec/metrics/reliability"
 	"github.com/euroexec/euroexec/metrics/scores"
+	"github.com/euroexec/euroexec/readback"
 	"github.com/euroexec/euroexec/report/tables"
 	"github.com/euroexec/euroexec/study"
 )
@@ -57,7 +58,7 @@ func prbenchOptions(c config.Config) prbench.Options {
 
 // scoreOptions is the Solve rule of study.toml [solve].
 func scoreOptions(c config.Config) scores.Options {
-	return scores.Options{RubricThreshold: c.Solve.RubricThreshold, ChecklistThreshold: c.Solve.ChecklistThreshold, PartialCredit: c.Solve.PartialCredit, Lower: c.Rubric.Lower()}
+	return readback.ScoreOptions(c)
 }
 
 // job is one analysis that runs after the paper's: run computes from the
@@ -191,7 +192,7 @@ func raterObs(s *study.Study, c config.Config, gs []scores.Grading) []rateradjus
 // are those of computeJobs on all jobs: every job runs, and the error is
 // that of the first failed job in the jobs' order.
 func computeLater(ctx context.Context, s *study.Study, jobs []job, graded func() []scores.Grading, workers int) ([]func(*Result), error) {
-	releaseBeforeLater(s, graded)
+	releaseBeforeLater(graded)
 	var early, late []int
 	for i, j := range jobs {
 		if j.early {
@@ -234,13 +235,10 @@ func computeLater(ctx context.Context, s *study.Study, jobs []job, graded func()
 // gives the freed memory back to the system (debug.FreeOSMemory): the
 // shared scores are one large slice (214 MB at 40,000 questions), which
 // otherwise tends to be mapped anew beside freed pages too scattered to
-// hold it. Then it computes the shared per-grading scores (graded) from
-// the rows of the view grading_scores and forgets those rows (s.Scores,
-// 87 MB at 40,000 questions), which nothing reads afterwards.
-func releaseBeforeLater(s *study.Study, graded func() []scores.Grading) {
+// hold it. Then it computes the shared per-grading scores (graded).
+func releaseBeforeLater(graded func() []scores.Grading) {
 	debug.FreeOSMemory()
 	graded()
-	s.Scores = nil
 }
 
 // runJobs runs jobs with at most workers at a time (workers < 1 means

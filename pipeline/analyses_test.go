@@ -216,7 +216,7 @@ func TestComputeLater(t *testing.T) {
 		{"only an early job fails", []bool{false, true, false}, map[int]error{1: errB}, 2, errB},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s := &study.Study{Gradings: make([]study.Grading, 3), Scores: make([]study.Score, 3)}
+			s := &study.Study{Gradings: make([]study.Grading, 3)}
 			sawRows := make([]bool, len(c.early))
 			var jobs []job
 			for i, e := range c.early {
@@ -233,8 +233,8 @@ func TestComputeLater(t *testing.T) {
 			if !errors.Is(err, c.want) || (err == nil) != (c.want == nil) {
 				t.Fatalf("got error %v, want %v", err, c.want)
 			}
-			if s.Gradings != nil || s.Scores != nil {
-				t.Errorf("after computeLater the study holds %d grading rows and %d score rows, want none", len(s.Gradings), len(s.Scores))
+			if s.Gradings != nil {
+				t.Errorf("after computeLater the study holds %d grading rows, want none", len(s.Gradings))
 			}
 			for i, e := range c.early {
 				if sawRows[i] != e {

@@ -11,6 +11,7 @@ import (
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/internal/duckopen"
 	"github.com/euroexec/euroexec/outsafe"
+	"github.com/euroexec/euroexec/readback"
 )
 
 // ExportOptions are what OpenExportSource needs besides its source.
@@ -50,10 +51,9 @@ func OpenExportSource(ctx context.Context, src string, opt ExportOptions) (*Expo
 	return &ExportSource{DB: db, Warnings: warnings, cleanup: cleanup}, nil
 }
 
-// Write writes the tables of e's database — the canonical tables, a run's
-// other tables (text_metrics) and the scoring views made afresh from the
-// tool's own SQL (duckopen.OpenUntrusted: a database is data, never code)
-// — as dir/NAME.parquet with DuckDB's COPY, and returns their names in
+// Write writes the tables of e's database — the canonical tables,
+// grading_scores and a run's text_metrics (duckopen.OpenUntrusted: a
+// database is data, never code) — as dir/NAME.parquet with DuckDB's COPY, and returns their names in
 // order. dir must exist and is the caller's (output safety: a temporary
 // folder the command moves into place when Write returns).
 func (e *ExportSource) Write(ctx context.Context, dir string) ([]string, error) {
@@ -125,7 +125,7 @@ func exportSource(ctx context.Context, src string, opt ExportOptions) (string, [
 	}
 	cleanup := func() { os.RemoveAll(tmp) }
 	dbPath := filepath.Join(tmp, "study.duckdb")
-	res, err := ingest.Ingest(ctx, src, ingest.Options{DB: dbPath, Now: time.Now, Progress: opt.Progress})
+	res, err := ingest.Ingest(ctx, src, ingest.Options{DB: dbPath, Now: time.Now, Progress: opt.Progress, Finish: readback.StoreScores})
 	if err != nil {
 		cleanup()
 		return "", nil, none, err

@@ -223,6 +223,8 @@ func Run(ctx context.Context, studyDir string, opts Options) (*Result, error) {
 	}
 
 	stage(StageLoad)
+	// The table grading_scores is written below from the scores the
+	// analyses compute (no Finish: not from a second read back).
 	ires, err := ingest.Ingest(ctx, studyDir, ingest.Options{DB: dbPath, Now: func() time.Time { return start },
 		AllowEmpty: opts.AllowEmpty, Progress: opts.LoadProgress})
 	if err != nil {
@@ -308,7 +310,7 @@ func analyseLoaded(ctx context.Context, opts Options, start time.Time, ls loaded
 	}
 	rep := ares.Report
 	res.Report, res.Summary = rep, ares.Summary
-	// text_metrics goes into the database: while the later analyses run
+	// grading_scores and text_metrics go into the database: while the later analyses run
 	// when they overlap the paper's (a small study), else after them, so
 	// that DuckDB's memory does not add to theirs.
 	stored := make(chan error, 1)
@@ -316,7 +318,13 @@ func analyseLoaded(ctx context.Context, opts Options, start time.Time, ls loaded
 		var err error
 		defer func() { stored <- err }()
 		defer crash.Recover(&err)
-		if t := rep.Table("text_metrics"); t != nil && ls.dbPath != "" {
+		if ls.dbPath == "" {
+			return
+		}
+		if err = readback.WriteScores(ctx, ls.dbPath, graded()); err != nil {
+			return
+		}
+		if t := rep.Table("text_metrics"); t != nil {
 			err = storeTable(ctx, ls.dbPath, t)
 		}
 	}

@@ -18,8 +18,4 @@ var errNoArrow = errors.New("this binary was built without DuckDB's Arrow interf
 
 func (d *DB) loadGradingsArrow(context.Context, *study.Study, config.Config) error { return errNoArrow }
 
-func (d *DB) readScoresArrow(context.Context, *study.Study) (*scoreKeys, error) {
-	return nil, errNoArrow
-}
-
 func (d *DB) responseRowsArrow(context.Context) ([]ResponseRow, error) { return nil, errNoArrow }

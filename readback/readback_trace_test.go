@@ -125,8 +125,8 @@ func TestReadBackMemoryTrace(t *testing.T) {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	fmt.Printf("study held: %.0f MB live heap; %d gradings, %d scores, %d responses, %d listing rows\n",
-		mb(ms.HeapAlloc), len(s.Gradings), len(s.Scores), len(s.Responses), len(l.Responses))
+	fmt.Printf("study held: %.0f MB live heap; %d gradings, %d responses, %d listing rows\n",
+		mb(ms.HeapAlloc), len(s.Gradings), len(s.Responses), len(l.Responses))
 	if f := os.Getenv("EUROEXEC_TRACE_HEAP"); f != "" {
 		out, err := os.Create(f)
 		if err != nil {

@@ -11,10 +11,8 @@ import (
 )
 
 // TestWideDecimalScaleExact: on a scale from 0 to 1,000,000 in steps of
-// 0.1 the view grading_scores keeps every rubric mean an exact fraction
-// (score·10^6 of a decimal score of at most 6 places and |score| ≤ 10^6
-// rounds to the integer it stands for, so the millionths path applies),
-// and the Solve rule compares exactly.
+// 0.1 the table grading_scores keeps every rubric mean an exact fraction
+// (hand values below), and the Solve rule compares exactly.
 func TestWideDecimalScaleExact(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
@@ -36,7 +34,7 @@ func TestWideDecimalScaleExact(t *testing.T) {
 		}
 	}
 	path := filepath.Join(t.TempDir(), "s.duckdb")
-	if _, err := ingest.Ingest(context.Background(), dir, ingest.Options{DB: path}); err != nil {
+	if _, err := ingest.Ingest(context.Background(), dir, ingest.Options{DB: path, Finish: StoreScores}); err != nil {
 		t.Fatal(err)
 	}
 	db, err := sql.Open("duckdb", path)

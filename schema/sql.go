@@ -1,13 +1,8 @@
-// Package schema holds the canonical database schema and the ordered transform
-// files (views) that derive per-grading scores, embedded in the binary.
+// Package schema holds the canonical database schema (schema.sql), embedded
+// in the binary: the tables ingest fills from a study's files.
 package schema
 
-import "embed"
-
-// Files holds schema.sql and the transform files NN_*.sql, applied in name order.
-//
-//go:embed *.sql
-var Files embed.FS
+import _ "embed"
 
 // Schema is the DDL of the canonical tables.
 //

@@ -25,6 +25,9 @@ type Study struct {
 	ScaleMin  float64
 	ScaleMax  float64
 	ScaleStep float64
+	// ScaleAveraged is [rubric] averaged: a human score may be the mean of
+	// up to this many raters' scores on the step (0 or 1: none).
+	ScaleAveraged int
 	// LowerIsBetter is [rubric] direction = "lower": a lower rubric mean
 	// ranks first, solves at or below the threshold, and a lenient grader
 	// gives lower scores.
@@ -55,15 +58,6 @@ type Study struct {
 	// Comparisons are the pairwise (A-vs-B) judgments, sorted by (Round,
 	// QuestionID, Evaluator, Run, ModelA, ModelB); empty when the study has none.
 	Comparisons []Comparison
-	// Scores are the rows of the SQL view grading_scores, one per
-	// (Round, QuestionID, Model, Evaluator) in that order, read once by
-	// package readback; each names its grading by the index of its first
-	// run in Gradings (Score.First) and keeps no strings. ScoreRule is the
-	// Solve rule they were scored with.
-	// Nil for a study built in memory (tests, Go callers): package scores
-	// then computes the same values from Gradings.
-	Scores    []Score
-	ScoreRule ScoreRule
 }
 
 // Question is one question of the study.

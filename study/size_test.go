@@ -5,16 +5,13 @@ import (
 	"unsafe"
 )
 
-// A study read from a database holds one Score per grading and one Grading
-// per run (1,040,000 and 1,520,000 at 40,000 questions): their sizes are
-// part of the memory budget. Score was 176 bytes while it kept the five
-// key strings of its grading.
+// A study read from a database holds one Grading per run (1,520,000 at
+// 40,000 questions): its size is part of the memory budget.
 func TestRowSizes(t *testing.T) {
 	for _, c := range []struct {
 		name      string
 		got, want uintptr
 	}{
-		{"Score", unsafe.Sizeof(Score{}), 88},
 		{"Grading", unsafe.Sizeof(Grading{}), 192},
 	} {
 		if c.got > c.want {

@@ -16,6 +16,7 @@ import (
 	"github.com/euroexec/euroexec/internal/crash"
 	"github.com/euroexec/euroexec/internal/termtext"
 	"github.com/euroexec/euroexec/outsafe"
+	"github.com/euroexec/euroexec/readback"
 )
 
 // version is the tool version; set with -ldflags "-X main.version=…".
@@ -230,7 +231,7 @@ func ingestCmd(stdout, stderr io.Writer) *cobra.Command {
 			for _, n := range outsafe.CleanStaleFiles(db) {
 				fmt.Fprintln(stderr, "note:", n)
 			}
-			res, err := ingest.Ingest(cmd.Context(), args[0], ingest.Options{DB: db, Progress: bytesBar(stderr, "load"), AllowEmpty: allowEmpty})
+			res, err := ingest.Ingest(cmd.Context(), args[0], ingest.Options{DB: db, Progress: bytesBar(stderr, "load"), AllowEmpty: allowEmpty, Finish: readback.StoreScores})
 			if err != nil {
 				return reportProblems(stderr, err)
 			}

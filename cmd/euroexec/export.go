@@ -22,12 +22,11 @@ func exportCmd(stdout, stderr io.Writer) *cobra.Command {
 	var force bool
 	c := &cobra.Command{
 		Use:   "export STUDY_OR_REPORT --parquet DIR [--partition-by run,model [--run NAME]]",
-		Short: "Write the canonical tables and the scoring views as Parquet files, for other SQL engines",
-		Long: "export writes the tables of the study database (the canonical schema and the text metrics of a run)\n" +
-			"and the scoring views such as grading_scores, made afresh from euroexec's own SQL (views stored in\n" +
-			"the database are never run), as DIR/NAME.parquet with DuckDB's\n" +
-			"COPY … (FORMAT parquet): any Parquet reader (Spark, Trino, …) reads the files; the views' SQL is\n" +
-			"DuckDB's and runs on DuckDB or MotherDuck only (docs/EXPORT.md).\n" +
+		Short: "Write the tables of a study database as Parquet files, for other SQL engines",
+		Long: "export writes the tables of the study database (the canonical schema, the per-grading scores\n" +
+			"grading_scores and the text metrics of a run; views stored in the database are never run) as\n" +
+			"DIR/NAME.parquet with DuckDB's COPY … (FORMAT parquet): any Parquet reader (Spark, Trino, …)\n" +
+			"reads the files (docs/EXPORT.md).\n" +
 			"STUDY_OR_REPORT is a study folder (validated and loaded first, into a temporary database), a report\n" +
 			"folder written by `run` (its study.duckdb), or a .duckdb file written by `ingest`. The files are\n" +
 			"written into a temporary folder beside DIR and moved into place when complete. DIR is replaced only\n" +
@@ -98,8 +97,8 @@ func storeNote(stderr io.Writer) func(string) {
 	}
 }
 
-// exportParquet writes the tables of the database behind src and the
-// scoring views, made afresh, into out as Parquet (pipeline.ExportSource)
+// exportParquet writes the tables of the database behind src into out as
+// Parquet (pipeline.ExportSource)
 // and returns how many it wrote. The command keeps output safety: out is
 // checked first, written as a temporary folder beside it and moved into
 // place when complete.

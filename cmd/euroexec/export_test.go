@@ -90,7 +90,7 @@ func TestExportParquet(t *testing.T) {
 	var diff int64
 	q := `SELECT count(*) FROM (SELECT * FROM grading_scores EXCEPT ALL SELECT * FROM read_parquet(?))`
 	if err := db.QueryRow(q, filepath.Join(fromDB, "grading_scores.parquet")).Scan(&diff); err != nil || diff != 0 {
-		t.Errorf("grading_scores.parquet differs from the view in %d rows (%v)", diff, err)
+		t.Errorf("grading_scores.parquet differs from the table in %d rows (%v)", diff, err)
 	}
 }
 

@@ -121,9 +121,9 @@ func TestCompareExportCraftedDatabase(t *testing.T) {
 		alter   func(secretFile string) []string
 		wantErr string // "" when the commands succeed with the canonical data
 	}{
-		{"scoring view reads a file", func(f string) []string {
+		{"a view in place of the scores table reads a file", func(f string) []string {
 			return []string{
-				"DROP VIEW grading_scores",
+				"DROP TABLE grading_scores",
 				"CREATE VIEW grading_scores AS SELECT g.*, s.x AS secret FROM gradings g, (" + readSecretSQL(f) + ") s",
 				"CREATE VIEW leak AS " + readSecretSQL(f),
 			}

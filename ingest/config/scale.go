@@ -11,8 +11,8 @@ import (
 )
 
 // maxStepDecimals is the most decimal places of rubric.step, min and max:
-// scores are then whole multiples of 10^-6, which the database's exact
-// means (schema/10_grading_scores.sql) count in millionths.
+// scores are then whole multiples of 10^-6, short decimals that the
+// per-grading scores (metrics/scores) keep as exact fractions.
 const maxStepDecimals = 6
 
 // micro is 10^maxStepDecimals.

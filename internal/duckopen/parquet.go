@@ -17,8 +17,7 @@ import (
 // columns cast to their canonical types and the file column row_ord as a
 // last column rowid (the row's place in its table when written; read back
 // orders by it). A canonical table without files is an empty view of the
-// same columns. The scoring views (schema/NN_*.sql) are made afresh from the
-// tool's own SQL; the files are data: nothing in them runs. External
+// same columns. The files are data: nothing in them runs. External
 // access is then limited to the folder root (allowed_directories: the
 // views read their files when queried) and the configuration locked.
 //
@@ -90,14 +89,6 @@ func parquetSetup(ctx context.Context, d *DB, root string, files map[string][]st
 		if err := exec(q); err != nil {
 			return fmt.Errorf("parquet store: table %s (%d files, first %s): %w; expected the columns (%s) and row_ord", n, len(fs), first(fs), err, strings.Join(cols.cols, ", "))
 		}
-	}
-	if err := applyViews(func(name, q string) error {
-		if err := exec(q); err != nil {
-			return fmt.Errorf("parquet store: %s: %w", name, err)
-		}
-		return nil
-	}); err != nil {
-		return err
 	}
 	dir := quoteLit(strings.TrimSuffix(root, string(filepath.Separator)) + string(filepath.Separator))
 	return exec("SET allowed_directories = [" + dir + "]; SET enable_external_access = false; SET lock_configuration = true")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -20,14 +19,12 @@ const srcName = "untrusted_src"
 // canonical table the file holds (those of schema/schema.sql) is a base table
 // with the canonical columns, and defines in memory a view of that name
 // over it (with the table's row number as a last column, rowid), and over
-// every other base table of the file; the scoring views
-// (schema/NN_*.sql) are then made afresh from the tool's own SQL. A view or
-// macro stored in the file never runs. External access (reading or
+// every other base table of the file (grading_scores, text_metrics). A
+// view or macro stored in the file never runs. External access (reading or
 // writing files, the network) is then disabled and the configuration
 // locked. A canonical name that is a view, or has other columns, is an
 // error naming the file, the table and what was expected. A canonical
-// table the file lacks (written by an older version) is left out, and so
-// are the scoring views that need it. The folders in writable stay open to
+// table the file lacks (written by an older version) is left out. The folders in writable stay open to
 // the database's statements (allowed_directories): export's COPY … TO.
 func OpenUntrusted(ctx context.Context, path string, writable ...string) (*DB, error) {
 	d, err := Open("", Options{})
@@ -107,10 +104,6 @@ func untrustedSetup(ctx context.Context, db *sql.DB, path string, writable []str
 			return nil, fmt.Errorf("%s: table %s: %w", path, n, err)
 		}
 	}
-	// A file from before a table the views need gets only the views made
-	// before the first that fails: read back works without them, as it did
-	// for such a file before.
-	_ = applyViews(func(_, q string) error { return exec(q) })
 	if len(writable) > 0 {
 		dirs := make([]string, len(writable))
 		for i, w := range writable {
@@ -124,28 +117,6 @@ func untrustedSetup(ctx context.Context, db *sql.DB, path string, writable []str
 		return nil, err
 	}
 	return found, nil
-}
-
-// applyViews calls fn with each transform file of package sql (NN_*.sql),
-// in name order, until fn fails.
-func applyViews(fn func(name, q string) error) error {
-	entries, err := fs.ReadDir(schema.Files, ".")
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if e.Name() == "schema.sql" {
-			continue
-		}
-		b, err := fs.ReadFile(schema.Files, e.Name())
-		if err != nil {
-			return err
-		}
-		if err := fn(e.Name(), string(b)); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // table is a table or view of a database: its kind (information_schema's

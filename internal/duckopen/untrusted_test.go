@@ -91,7 +91,7 @@ func TestOpenUntrusted(t *testing.T) {
 		wantErr []string // substrings of the error; none: opens
 	}{
 		{"canonical", nil, nil},
-		{"scoring view reads a file", []string{
+		{"a view named like the scores table reads a file", []string{
 			"DROP VIEW IF EXISTS grading_scores",
 			"CREATE VIEW grading_scores AS " + readSecret,
 			"CREATE VIEW extra AS " + readSecret,
@@ -137,11 +137,11 @@ func TestOpenUntrusted(t *testing.T) {
 			if !strings.Contains(all, "What is 2+2?") {
 				t.Errorf("the canonical data is missing:\n%s", all)
 			}
-			// The scoring views are the tool's: grading_scores has its
-			// columns, not the stored view's x.
+			// A view stored in the file is never exposed: the file holds no
+			// table grading_scores, so there is none.
 			var n int
-			if err := d.QueryRow(`SELECT count(*) FROM information_schema.columns WHERE table_catalog = 'memory' AND table_name = 'grading_scores' AND column_name = 'solve'`).Scan(&n); err != nil || n != 1 {
-				t.Errorf("grading_scores is not the tool's view (solve columns %d, %v)", n, err)
+			if err := d.QueryRow(`SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'memory' AND table_name IN ('grading_scores', 'extra')`).Scan(&n); err != nil || n != 0 {
+				t.Errorf("%d of the file's views are exposed (%v)", n, err)
 			}
 			if _, err := d.Exec("SELECT * FROM " + readSecret[len("SELECT content AS x FROM "):]); err == nil {
 				t.Error("read_text ran: external access is not disabled")

@@ -124,7 +124,7 @@ func newPrep(s *Study, opt Options) (*prep, error) {
 	}
 	p.nAttr = len(s.Attributes)
 	p.hasRubric = p.nAttr > 0
-	p.sopt = scores.Options{RubricThreshold: opt.RubricThreshold, ChecklistThreshold: opt.ChecklistThreshold, PartialCredit: opt.PartialCredit, Lower: s.LowerIsBetter}
+	p.sopt = scores.Options{RubricThreshold: opt.RubricThreshold, ChecklistThreshold: opt.ChecklistThreshold, PartialCredit: opt.PartialCredit, Lower: s.LowerIsBetter, Grid: scores.GridOf(s)}
 	if !(opt.PartialCredit >= 0 && opt.PartialCredit <= 1) {
 		return nil, fmt.Errorf("analysis: partial credit %v is not in [0,1]", opt.PartialCredit)
 	}
@@ -179,15 +179,10 @@ func (p *prep) collapse() {
 	p.rounds = rounds
 	p.hasChecklist = scores.HasChecklist(gs)
 	unknown := 0
-	// the rows of the view grading_scores when transform read them, else the
-	// same definition computed from the rows (a study built in memory); one
-	// grading at a time (scores.Each), so that no slice of scores.Grading is
-	// built only to be copied into grades
-	n := len(p.s.Scores)
-	if n == 0 || !sorted {
-		n = len(gs)
-	}
-	p.grades = make([]grade, 0, n)
+	// the per-grading scores (package scores), one grading at a time
+	// (scores.Each), so that no slice of scores.Grading is built only to be
+	// copied into grades
+	p.grades = make([]grade, 0, len(gs))
 	add := func(sg *scores.Grading) {
 		q, okq := p.qIdx[sg.QuestionID]
 		m, okm := p.mIdx[sg.Model]

@@ -5,20 +5,20 @@
 // runs are averaged per response so that a judge has one grading per
 // response.
 //
-// Source: the same quantities are the columns of the SQL view
-// grading_scores (package sql). For a study read from a database, package
-// transform scans the view once into study.Study.Scores and Compute serves
-// every analysis from those rows (FromView). The Go computation from the raw
-// grading rows (Scorer, FromRows) serves studies built in memory (tests, Go
-// callers) and is the oracle the view is tested against (bit for bit on the
-// bundled sample and a 5,000-question study). Each passes the same values
-// one at a time, for a caller that turns them into its own records and
-// need not hold Compute's slice (a few hundred MB at 40,000 questions). No
-// I/O.
+// Source: this package is the only computation of these scores. Every
+// analysis computes them from the raw grading rows (Compute); the table
+// grading_scores of a study database is written from the same values
+// (package ingest), for people who query the database, and is never read
+// back. Each passes the values one at a time, for a caller that turns them
+// into its own records and need not hold Compute's slice (a few hundred MB
+// at 40,000 questions). No I/O.
 //
 // Exactness: rubric means and checklist rates are kept as exact fractions
 // (study.Rat) and compared with the thresholds exactly; the float64 fields
-// are those fractions divided once.
+// are those fractions divided once. A score is an exact fraction when it is
+// a short decimal (study.RatOf) or, on a scale whose human scores are means
+// of raters' scores (Options.Grid), the float64 ingest stores for such a
+// mean k·step/n.
 //
 // Undefined: a grading whose rubric has no score, or whose checklist has no
 // item with a verdict other than na (an all-na checklist), has an undefined
@@ -44,9 +44,53 @@ type Options struct {
 	// PartialCredit is what a partial verdict counts, in [0,1]; default 0.5.
 	PartialCredit float64
 	// Lower is a lower-is-better rubric ([rubric] direction = "lower"):
-	// solved needs rubric mean ≤ RubricThreshold. Compute, Each, FromRows
-	// and FromView take it from the study (Study.LowerIsBetter).
+	// solved needs rubric mean ≤ RubricThreshold. Compute, Each and
+	// FromRows take it from the study (Study.LowerIsBetter).
 	Lower bool
+	// Grid is the rubric's scale when its scores may be means of raters'
+	// scores ([rubric] step and averaged): a score that is not a short
+	// decimal is still exact when it is the float64 of k·step/n for some
+	// n ≤ Grid.Averaged (the value ingest stores for such a mean). The zero
+	// Grid recognises short decimals only; FromRows, Compute and Each use
+	// the study's (GridOf) when it is zero.
+	Grid Grid
+}
+
+// Grid is a scale's step and the most raters a score may be the mean of.
+type Grid struct {
+	// StepMicros is the step in millionths (1,000,000 for whole points).
+	StepMicros int64
+	// Averaged is the most raters averaged ([rubric] averaged); ≤ 1: none.
+	Averaged int64
+}
+
+// GridOf is the grid of s's rubric scale: its step and [rubric] averaged.
+func GridOf(s *study.Study) Grid {
+	step := s.ScaleStep
+	if step <= 0 {
+		step = 1
+	}
+	return Grid{StepMicros: int64(math.Round(step * 1e6)), Averaged: int64(s.ScaleAveraged)}
+}
+
+// rat returns the exact fraction of score v: v's short decimal form, or a
+// mean k·step/n of the grid whose float64 (as ingest computes it,
+// float64(k·step)/float64(n·10⁶)) is v.
+func (g Grid) rat(v float64) (study.Rat, bool) {
+	if r, ok := study.RatOf(v); ok {
+		return r, true
+	}
+	if g.StepMicros <= 0 || g.Averaged < 2 || math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 1e9 {
+		return study.Rat{}, false
+	}
+	for n := int64(2); n <= g.Averaged; n++ {
+		k := math.Round(v * float64(n) * 1e6 / float64(g.StepMicros))
+		num := int64(k) * g.StepMicros
+		if float64(num)/float64(n*1e6) == v {
+			return study.NewRat(num, n*1e6), true
+		}
+	}
+	return study.Rat{}, false
 }
 
 // DefaultOptions returns the EuroExec rule.
@@ -114,6 +158,7 @@ func (g *Grading) Usable() bool { return g.RubricN > 0 || !math.IsNaN(g.Checklis
 type Scorer struct {
 	opt                  Options
 	nAttr                int
+	rats                 ratCache
 	pc, rubThr, chkThr   study.Rat
 	pcOK, rubOK, chkOK   bool
 	HasRubric, HasChecks bool
@@ -123,7 +168,7 @@ type Scorer struct {
 // hasChecklist says whether the study has a checklist (some grading has
 // verdicts). Both settle which parts the Solve rule uses.
 func NewScorer(nAttr int, hasChecklist bool, opt Options) *Scorer {
-	sc := &Scorer{opt: opt, nAttr: nAttr, HasRubric: nAttr > 0, HasChecks: hasChecklist}
+	sc := &Scorer{opt: opt, nAttr: nAttr, HasRubric: nAttr > 0, HasChecks: hasChecklist, rats: ratCache{grid: opt.Grid, m: map[uint64]ratOf{}}}
 	sc.pc, sc.pcOK = study.RatOf(opt.PartialCredit)
 	sc.rubThr, sc.rubOK = study.RatOf(opt.RubricThreshold)
 	sc.chkThr, sc.chkOK = study.RatOf(opt.ChecklistThreshold)
@@ -142,7 +187,8 @@ func HasChecklist(gs []study.Grading) bool {
 }
 
 // Score scores the runs of one grader on one response (one row for humans
-// and single-run judges) and applies Rule.
+// and single-run judges) and applies Rule. A Scorer is not safe for
+// concurrent use (it memoises the exact fractions of the scores it saw).
 func (sc *Scorer) Score(runs []study.Grading) Grading {
 	return sc.score(runs, make([]float64, sc.nAttr))
 }
@@ -160,7 +206,7 @@ func (sc *Scorer) score(runs []study.Grading, rubric []float64) Grading {
 		for i := range runs {
 			if k < len(runs[i].Rubric) && !math.IsNaN(runs[i].Rubric[k]) {
 				v := runs[i].Rubric[k]
-				r, _ := study.RatOf(v)
+				r, _ := sc.rats.of(v)
 				a.Add(r, v)
 			}
 		}
@@ -324,14 +370,8 @@ func (sc *Scorer) Collapse(gs []study.Grading) []Grading {
 }
 
 // Compute returns the gradings of s scored with opt, sorted by (Round,
-// QuestionID, Model, Evaluator). When s.Scores holds the rows of the SQL view
-// grading_scores (a study read by package readback) they are the values
-// served — see FromView; otherwise (a study built in memory) the Go
-// computation FromRows.
+// QuestionID, Model, Evaluator): FromRows.
 func Compute(s *study.Study, opt Options) []Grading {
-	if out, ok := FromView(s, opt); ok {
-		return out
-	}
 	return FromRows(s, opt)
 }
 
@@ -347,168 +387,46 @@ func OrCompute(given []Grading, s *study.Study, opt Options) []Grading {
 }
 
 // FromRows computes the gradings of s from its raw Grading rows with
-// Scorer: the one definition in Go, used for studies built in memory (tests,
-// Go callers) and as the oracle the view grading_scores is tested against.
+// Scorer, the Solve rule's direction taken from the study, and its scale's
+// grid unless opt has one.
 func FromRows(s *study.Study, opt Options) []Grading {
 	opt.Lower = s.LowerIsBetter
+	if opt.Grid == (Grid{}) {
+		opt.Grid = GridOf(s)
+	}
 	gs, _ := Sorted(s.Gradings)
 	return NewScorer(len(s.Attributes), HasChecklist(gs), opt).Collapse(gs)
 }
 
-// FromView returns the gradings of s as read from the SQL view
-// grading_scores (s.Scores): runs, rubric and checklist fractions and means,
-// verdict counts, rank, solve and usable are the view's. The view's solve is
-// used when opt is the rule it applied (s.ScoreRule); with other thresholds
-// Rule is applied to the view's scores. The view does not carry the
-// per-attribute means nor the verdicts: Rubric is the grading row's scores
-// for a single run (shared, not copied) and the mean over runs for a judge's
-// several runs; Verdicts are the first run's. Src is Score.First.
-//
-// ok is false — and Compute computes from the rows — when s has no Scores,
-// when s.Gradings is not sorted or no longer matches s.Scores (the rows do
-// not tile the gradings in order, or a row's runs are not one grading's),
-// or when opt's partial
-// credit is not the one the view used (the checklist rates would differ).
-func FromView(s *study.Study, opt Options) (out []Grading, ok bool) {
-	ok = eachFromView(s, opt, func(g *Grading) {
-		if out == nil {
-			out = make([]Grading, 0, len(s.Scores))
-		}
-		out = append(out, *g)
-	})
-	if !ok {
-		return nil, false
-	}
-	if out == nil {
-		out = []Grading{}
-	}
-	return out, true
-}
-
 // Each calls fn with each grading of s scored with opt — Compute's values
-// in Compute's order — without holding them all at once when s.Scores holds
-// the view's rows: the *Grading passed is reused between calls, so fn must
-// copy what it keeps (the Rubric slice it points to stays valid). A study
-// built in memory is computed from its rows (FromRows) first. It is what a
-// caller that turns the gradings into its own records should use: at
-// 40,000 questions Compute's slice is a few hundred MB that such a caller
-// drops at once.
+// in Compute's order. The *Grading passed may be reused between calls, so
+// fn must copy what it keeps (the Rubric slice it points to stays valid).
 func Each(s *study.Study, opt Options, fn func(g *Grading)) {
-	if eachFromView(s, opt, fn) {
-		return
-	}
 	gs := FromRows(s, opt)
 	for i := range gs {
 		fn(&gs[i])
 	}
 }
 
-// eachFromView is FromView calling fn with each grading in turn (one
-// reused value) instead of returning them; false, before any call, when
-// FromView would return false.
-func eachFromView(s *study.Study, opt Options, fn func(g *Grading)) bool {
-	opt.Lower = s.LowerIsBetter
-	if s.Scores == nil || opt.PartialCredit != s.ScoreRule.PartialCredit {
-		return false
-	}
-	if _, sorted := Sorted(s.Gradings); !sorted {
-		return false
-	}
-	nA := len(s.Attributes)
-	sc := NewScorer(nA, s.ScoreRule.HasChecklist, opt)
-	sc.HasRubric = s.ScoreRule.HasRubric
-	sameRule := opt.RubricThreshold == s.ScoreRule.RubricThreshold && opt.ChecklistThreshold == s.ScoreRule.ChecklistThreshold && opt.Lower == s.ScoreRule.Lower
-	gs := s.Gradings
-	own := 0  // gradings whose attribute means are computed here
-	next := 0 // index into gs of the next row's first run
-	for i := range s.Scores {
-		x := &s.Scores[i]
-		// Scores must still describe Gradings (a Go caller may have edited
-		// either): the rows tile the gradings in order, each row's runs all
-		// of one grading's (one key, another after them)
-		if x.Runs < 1 || int(x.First) != next || next+int(x.Runs) > len(gs) {
-			return false
-		}
-		g := &gs[next]
-		for k := next + 1; k < next+int(x.Runs); k++ {
-			if !sameGrading(&gs[k], g) {
-				return false
-			}
-		}
-		next += int(x.Runs)
-		if next < len(gs) && sameGrading(&gs[next], g) {
-			return false
-		}
-		if x.Runs != 1 || len(g.Rubric) != nA {
-			own++
-		}
-	}
-	if next != len(gs) {
-		return false
-	}
-	slab := make([]float64, own*nA)
-	rats := ratCache{}
-	var g Grading
-	for i := range s.Scores {
-		x := &s.Scores[i]
-		first := &gs[x.First]
-		g = Grading{Evaluator: first.Evaluator, Kind: first.Kind, Round: first.Round, QuestionID: first.QuestionID, Model: first.Model,
-			Runs: x.Runs, RubricN: x.RubricN, RubricRat: x.Rubric, RubricMean: x.RubricMean,
-			Hits: x.Hits, Partials: x.Partials, Misses: x.Misses, NAs: x.NAs,
-			ChecklistRat: x.Checklist, ChecklistRate: x.ChecklistRate, Verdicts: first.Verdicts,
-			Rank: x.Rank, Solve: x.Solve, Src: x.First}
-		switch {
-		case x.Runs == 1 && len(first.Rubric) == nA:
-			g.Rubric = first.Rubric[:nA:nA]
-		default:
-			g.Rubric, slab = slab[:nA:nA], slab[nA:]
-			attributeMeans(g.Rubric, gs[x.First:x.First+x.Runs], rats)
-		}
-		if !sameRule {
-			g.Solve = sc.Rule(&g)
-		}
-		g.Solved = g.Solve == Solved
-		fn(&g)
-	}
-	return true
-}
-
-// ratCache memoises study.RatOf by the value's bits: a study has few
+// ratCache memoises Grid.rat by the value's bits: a study has few
 // distinct scores, and RatOf of a non-integer formats and parses the value.
-type ratCache map[uint64]ratOf
+type ratCache struct {
+	grid Grid
+	m    map[uint64]ratOf
+}
 
 type ratOf struct {
 	r  study.Rat
 	ok bool
 }
 
-// of is study.RatOf(v), computed once per distinct v.
+// of is grid.rat(v), computed once per distinct v.
 func (c ratCache) of(v float64) (study.Rat, bool) {
 	k := math.Float64bits(v)
-	if e, hit := c[k]; hit {
+	if e, hit := c.m[k]; hit {
 		return e.r, e.ok
 	}
-	r, ok := study.RatOf(v)
-	c[k] = ratOf{r, ok}
+	r, ok := c.grid.rat(v)
+	c.m[k] = ratOf{r, ok}
 	return r, ok
-}
-
-// attributeMeans writes into rubric the mean over runs of each attribute
-// (NaN where no run scored it), as Scorer does; rats caches the exact
-// fractions of the scores.
-func attributeMeans(rubric []float64, runs []study.Grading, rats ratCache) {
-	for k := range rubric {
-		var a study.RatSum
-		for i := range runs {
-			if k < len(runs[i].Rubric) && !math.IsNaN(runs[i].Rubric[k]) {
-				v := runs[i].Rubric[k]
-				r, _ := rats.of(v)
-				a.Add(r, v)
-			}
-		}
-		rubric[k] = math.NaN()
-		if a.N() > 0 {
-			rubric[k] = a.Mean()
-		}
-	}
 }

@@ -87,106 +87,53 @@ func ExampleCompute() {
 	// Output: 2 {15 4} 3.75 {3 4} 0.75 true
 }
 
-// TestFromView: a study that carries the view's rows (Study.Scores) is
-// served from them; the values below are written by hand — one of them
-// (h/m1 marked solved) deliberately not what the rows give, to show which
-// source is used. Other thresholds re-apply Rule to the view's scores; another
-// partial credit falls back to the rows.
-func TestFromView(t *testing.T) {
-	H, P, M, N := study.Hit, study.Partial, study.Miss, study.NA
-	s := &study.Study{
-		Attributes: []string{"A", "B"},
-		Gradings: []study.Grading{
-			{Evaluator: "h", Kind: study.Human, Round: "main", QuestionID: "q1", Model: "m1", Rubric: []float64{3, 3}, Verdicts: []study.Verdict{H, P, M, N}, Rank: 2},
-			{Evaluator: "j", Kind: study.Judge, Round: "main", Run: "1", QuestionID: "q1", Model: "m1", Rubric: []float64{4, 3}, Verdicts: []study.Verdict{H, H}, Rank: 1},
-			{Evaluator: "j", Kind: study.Judge, Round: "main", Run: "2", QuestionID: "q1", Model: "m1", Rubric: []float64{5, math.NaN()}, Verdicts: []study.Verdict{H, M}, Rank: 2},
-		},
-		Scores: []analysis.Score{
-			// h/m1: the rows give unsolved (rate 1/2 < 0.6); the "view" says solved
-			{First: 0, Runs: 1, RubricN: 2,
-				Hits: 1, Partials: 1, Misses: 1, NAs: 1, Rubric: analysis.Rat{Num: 3, Den: 1}, RubricMean: 3,
-				Checklist: analysis.Rat{Num: 1, Den: 2}, ChecklistRate: 0.5, Rank: 2, Solve: Solved, Usable: true},
-			{First: 1, Runs: 2, RubricN: 2,
-				Hits: 3, Misses: 1, Rubric: analysis.Rat{Num: 15, Den: 4}, RubricMean: 3.75,
-				Checklist: analysis.Rat{Num: 3, Den: 4}, ChecklistRate: 0.75, Rank: 1.5, Solve: Solved, Usable: true},
-		},
-		ScoreRule: analysis.ScoreRule{RubricThreshold: 3, ChecklistThreshold: 0.6, PartialCredit: 0.5, HasRubric: true, HasChecklist: true},
-	}
+// TestGridMeans: human scores that are means of three raters' scores
+// ([rubric] averaged = 3, step 1), stored as ingest stores them
+// (float64(k·10⁶)/float64(3·10⁶)), are exact fractions. Attributes 1, 11/3
+// and 4/3 have the rubric mean 2 exactly, which solves at threshold 2; the
+// mean of their float64 values is 1.9999999999999998, which would not. A
+// score off the grid (e) stays a float; without the grid the thirds
+// are floats too.
+func TestGridMeans(t *testing.T) {
+	third := func(k int64) float64 { return float64(k*1e6) / float64(3*1e6) }
 	tests := []struct {
-		name        string
-		opt         Options
-		fromView    bool
-		solveH      int8      // h/m1
-		solveJ      int8      // j/m1
-		attrJ       []float64 // j/m1's attribute means
-		rubricMeanJ float64
+		name     string
+		averaged int
+		rubric   []float64
+		wantRat  study.Rat
+		ratOK    bool
+		want     int8
 	}{
-		{"the view's rule: the view's solve", DefaultOptions(), true, Solved, Solved, []float64{4.5, 3}, 3.75},
-		{"rubric threshold 4: Rule on the view's scores", Options{RubricThreshold: 4, ChecklistThreshold: 0.6, PartialCredit: 0.5}, true, Unsolved, Unsolved, []float64{4.5, 3}, 3.75},
-		{"checklist threshold 0.7: Rule on the view's scores", Options{RubricThreshold: 3, ChecklistThreshold: 0.7, PartialCredit: 0.5}, true, Unsolved, Solved, []float64{4.5, 3}, 3.75},
-		{"partial credit 1: from the rows (h: 2/3 ≥ 0.6)", Options{RubricThreshold: 3, ChecklistThreshold: 0.6, PartialCredit: 1}, false, Solved, Solved, []float64{4.5, 3}, 3.75},
+		{"thirds on the grid", 3, []float64{third(3), third(11), third(4)}, study.NewRat(2, 1), true, Solved},
+		{"no grid", 0, []float64{third(3), third(11), third(4)}, study.Rat{}, false, Unsolved},
+		{"averaged 2 cannot make thirds", 2, []float64{third(3), third(11), third(4)}, study.Rat{}, false, Unsolved},
+		{"off the grid", 3, []float64{1, math.E, 3}, study.Rat{}, false, Solved},
+		{"halves", 3, []float64{1.5, 2.5, 2}, study.NewRat(2, 1), true, Solved},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, ok := FromView(s, tt.opt)
-			if ok != tt.fromView {
-				t.Errorf("FromView ok = %v, want %v", ok, tt.fromView)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &study.Study{Attributes: []string{"A", "B", "C"}, ScaleStep: 1, ScaleAveraged: tc.averaged, Gradings: []study.Grading{
+				{Evaluator: "h", Kind: study.Human, Round: "main", QuestionID: "q1", Model: "m1", Rubric: tc.rubric},
+			}}
+			got := Compute(s, Options{RubricThreshold: 2, ChecklistThreshold: 0.6, PartialCredit: 0.5})
+			if len(got) != 1 {
+				t.Fatalf("got %d gradings, want 1", len(got))
 			}
-			got := Compute(s, tt.opt)
-			if len(got) != 2 {
-				t.Fatalf("got %d gradings, want 2", len(got))
+			g := got[0]
+			if g.RubricRat.OK() != tc.ratOK || tc.ratOK && g.RubricRat != tc.wantRat || g.Solve != tc.want {
+				t.Errorf("rubric %v (ok %v), solve %d; want %v (ok %v), solve %d", g.RubricRat, g.RubricRat.OK(), g.Solve, tc.wantRat, tc.ratOK, tc.want)
 			}
-			checkEach(t, s, tt.opt, got)
-			if got[0].Solve != tt.solveH || got[1].Solve != tt.solveJ {
-				t.Errorf("solve h, j = %d, %d; want %d, %d", got[0].Solve, got[1].Solve, tt.solveH, tt.solveJ)
-			}
-			if got[0].Solved != (tt.solveH == Solved) {
-				t.Errorf("h Solved = %v with Solve %d", got[0].Solved, got[0].Solve)
-			}
-			j := got[1]
-			if fmt.Sprint(j.Rubric) != fmt.Sprint(tt.attrJ) || j.RubricMean != tt.rubricMeanJ || j.Src != 1 || j.Runs != 2 || len(j.Verdicts) != 2 {
-				t.Errorf("j: attribute means %v mean %v src %d runs %d verdicts %v; want %v %v 1 2 [hit hit]",
-					j.Rubric, j.RubricMean, j.Src, j.Runs, j.Verdicts, tt.attrJ, tt.rubricMeanJ)
-			}
-			if h := got[0]; fmt.Sprint(h.Rubric) != "[3 3]" || h.Hits != 1 || h.NAs != 1 || h.Rank != 2 {
-				t.Errorf("h: attribute means %v hits %d nas %d rank %v; want [3 3] 1 1 2", h.Rubric, h.Hits, h.NAs, h.Rank)
+			if tc.ratOK && g.RubricMean != 2 {
+				t.Errorf("rubric mean %v, want 2 (the fraction divided once)", g.RubricMean)
 			}
 		})
-	}
-	// unsorted rows: the view cannot be matched with them
-	u := *s
-	u.Gradings = []study.Grading{s.Gradings[1], s.Gradings[0], s.Gradings[2]}
-	if _, ok := FromView(&u, DefaultOptions()); ok {
-		t.Error("FromView served a study whose gradings are not sorted")
-	}
-	// rows that no longer describe the gradings: refused, never a panic
-	for _, c := range []struct {
-		name string
-		edit func(x *analysis.Score)
-	}{
-		{"runs beyond the gradings", func(x *analysis.Score) { x.Runs = 5 }},
-		{"first run out of range", func(x *analysis.Score) { x.First = 7 }},
-		{"first run of another grading", func(x *analysis.Score) { x.First = 0 }},
-		{"runs short of the grading's", func(x *analysis.Score) { x.Runs = 1 }},
-	} {
-		e := *s
-		e.Scores = append([]analysis.Score(nil), s.Scores...)
-		c.edit(&e.Scores[1])
-		if _, ok := FromView(&e, DefaultOptions()); ok {
-			t.Errorf("%s: FromView served the study", c.name)
-		}
-		got := Compute(&e, DefaultOptions())
-		if len(got) != 2 || got[0].Solve != Unsolved {
-			t.Errorf("%s: Compute did not fall back to the rows (h/m1 solve %d, want unsolved)", c.name, got[0].Solve)
-		}
-		checkEach(t, &e, DefaultOptions(), got)
 	}
 }
 
 // TestRatCacheMatchesRatOf checks the memoised fractions against
-// analysis.RatOf, on first and repeated look-ups.
+// study.RatOf (no grid), on first and repeated look-ups.
 func TestRatCacheMatchesRatOf(t *testing.T) {
-	c := ratCache{}
+	c := ratCache{m: map[uint64]ratOf{}}
 	for pass := 0; pass < 2; pass++ {
 		for _, v := range []float64{0, 1, 3, 2.5, 3.25, 1.0 / 3, 4.1, -0.5, 1e300, math.NaN(), math.Inf(1)} {
 			gr, gok := c.of(v)
@@ -196,8 +143,8 @@ func TestRatCacheMatchesRatOf(t *testing.T) {
 			}
 		}
 	}
-	if len(c) != 11 {
-		t.Errorf("cache holds %d values, want 11 (one per distinct bit pattern)", len(c))
+	if len(c.m) != 11 {
+		t.Errorf("cache holds %d values, want 11 (one per distinct bit pattern)", len(c.m))
 	}
 }
 

@@ -5,97 +5,31 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
-	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
-	"github.com/euroexec/euroexec/sample"
+	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/schema"
-	"github.com/euroexec/euroexec/study"
 )
 
-// checkSameRows checks that the views got and want hold the same multiset
-// of rows (EXCEPT ALL both ways empty, same count), at least min rows.
-func checkSameRows(t *testing.T, conn *sql.Conn, got, want string, min int) {
-	t.Helper()
-	ctx := context.Background()
-	var gotN, wantN, onlyGot, onlyWant int
-	err := conn.QueryRowContext(ctx, fmt.Sprintf(`SELECT (SELECT count(*) FROM %[1]s), (SELECT count(*) FROM %[2]s),
-		(SELECT count(*) FROM (SELECT * FROM %[1]s EXCEPT ALL SELECT * FROM %[2]s)),
-		(SELECT count(*) FROM (SELECT * FROM %[2]s EXCEPT ALL SELECT * FROM %[1]s))`, got, want)).Scan(&gotN, &wantN, &onlyGot, &onlyWant)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if gotN != wantN || onlyGot != 0 || onlyWant != 0 || gotN < min {
-		var diff []string
-		rows, err := conn.QueryContext(ctx, fmt.Sprintf(`(SELECT 'got' AS side, * FROM (SELECT * FROM %[1]s EXCEPT ALL SELECT * FROM %[2]s))
-			UNION ALL (SELECT 'want', * FROM (SELECT * FROM %[2]s EXCEPT ALL SELECT * FROM %[1]s)) ORDER BY 3, 4, 5, 1 LIMIT 10`, got, want))
-		if err == nil {
-			cols, _ := rows.Columns()
-			for rows.Next() {
-				v := make([]any, len(cols))
-				p := make([]any, len(cols))
-				for i := range v {
-					p[i] = &v[i]
-				}
-				if rows.Scan(p...) == nil {
-					diff = append(diff, fmt.Sprint(v...))
-				}
-			}
-			rows.Close()
-		}
-		t.Fatalf("%s: got %d rows, %s %d (want ≥ %d); %d only in %s, %d only in %s:\n%s",
-			got, gotN, want, wantN, min, onlyGot, got, onlyWant, want, strings.Join(diff, "\n"))
-	}
-}
-
-// TestGradingScoresViewMatchesGoGenerated: the view grading_scores holds,
-// for every grading, what metrics/scores computes from the raw rows
-// (checkViewMatchesGo) on two generated studies — one with human and judge
-// gradings (a judge run three times), one judge-only whose only judge is
-// run three times with missing scores. The bundled sample is
-// TestGradingScoresMatchGoSample.
-func TestGradingScoresViewMatchesGoGenerated(t *testing.T) {
-	mixed := sample.DefaultOptions()
-	mixed.Questions, mixed.Judges = 80, 3
-	judgeOnly := sample.DefaultOptions()
-	judgeOnly.Questions, judgeOnly.Evaluators, judgeOnly.Judges, judgeOnly.ReferenceShare = 120, 0, 1, 0
-	judgeOnly.Seed = 7
-	for _, c := range []struct {
-		name string
-		opt  sample.Options
-		min  int
-	}{
-		{"mixed", mixed, 80 * 6},
-		{"judge-only", judgeOnly, 120 * 6},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			if _, err := sample.Write(dir, c.opt); err != nil {
-				t.Fatal(err)
-			}
-			if n := checkViewMatchesGo(t, dir); n < c.min {
-				t.Errorf("%d gradings compared, want at least %d", n, c.min)
-			}
-		})
-	}
-}
-
-// TestGradingScoresViewEdgeCases: the view's rows on hand-made rows,
-// against values computed by hand (below), for rows that take the view's
-// per-attribute path — an attribute scored twice in
-// one run, runs that scored different attributes, a run whose scores are
-// all missing, scores that are not multiples of 10^-6 (one run and
-// three), more than 126 attributes, runs that counted different numbers
-// of checklist items, a grading without rubric or checklist rows, a sum
-// of scores too large for BIGINT millionths, a negative mean — under
-// the default Solve rule and a non-default one.
-func TestGradingScoresViewEdgeCases(t *testing.T) {
+// TestScoresTableEdgeCases: the table grading_scores that StoreScores
+// writes (the study read back, scored by package scores, persisted) on
+// hand-made rows, against values computed by hand (below) — runs that
+// scored different attributes, a run whose scores are all missing, scores
+// that are not multiples of 10^-6 (one run and three), 130 attributes,
+// runs that counted different numbers of checklist items, a grading
+// without rubric or checklist rows, a sum of scores too large for exact
+// int64 arithmetic, a negative mean — under the default Solve rule and a
+// non-default one. (Two scores of one attribute in one run, which the
+// former SQL view averaged, cannot come from a study's files.)
+func TestScoresTableEdgeCases(t *testing.T) {
 	ctx := context.Background()
 	for _, settings := range []string{"", `INSERT INTO study_settings VALUES ('solve.rubric_threshold', '3.5'), ('solve.checklist_threshold', '0.75'), ('solve.partial_credit', '0.25')`} {
-		c, err := duckdb.NewConnector("", nil)
+		path := filepath.Join(t.TempDir(), "study.duckdb")
+		c, err := duckdb.NewConnector(path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,13 +41,6 @@ func TestGradingScoresViewEdgeCases(t *testing.T) {
 		if _, err := conn.ExecContext(ctx, schema.Schema); err != nil {
 			t.Fatal(err)
 		}
-		views, err := schema.Files.ReadFile("10_grading_scores.sql")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := conn.ExecContext(ctx, string(views)); err != nil {
-			t.Fatal(err)
-		}
 		// gradings: id, evaluator, kind, run, question, rank
 		g := func(id int, ev, kind, run, q string, rank int) string {
 			return fmt.Sprintf("(%d, '%s', '%s', 'main', '%s', '%s', 'm', NULL, %d, NULL, 'f', NULL, %d, NULL)", id, ev, kind, run, q, rank, id)
@@ -121,7 +48,6 @@ func TestGradingScoresViewEdgeCases(t *testing.T) {
 		stmts := []string{
 			settings,
 			"INSERT INTO gradings VALUES " + strings.Join([]string{
-				g(1, "h1", "human", "", "dup", 1),                                                                             // attribute a scored twice
 				g(2, "j1", "judge", "1", "sets", 1), g(3, "j1", "judge", "2", "sets", 2), g(4, "j1", "judge", "3", "sets", 0), // different attributes per run
 				g(5, "j2", "judge", "1", "null", 0), g(6, "j2", "judge", "2", "null", 0), // run 2's scores all missing
 				g(7, "h2", "human", "", "frac1", 2),                                                                               // one run, scores not multiples of 1e-6
@@ -136,7 +62,6 @@ func TestGradingScoresViewEdgeCases(t *testing.T) {
 				g(22, "h6", "human", "", "neg", 1), // a negative mean
 			}, ", "),
 			`INSERT INTO rubric_scores VALUES
-				(1, 'a', 4), (1, 'a', 2), (1, 'b', 5),
 				(2, 'a', 4), (2, 'b', 3), (3, 'a', 5), (3, 'c', 1), (4, 'a', 2), (4, 'b', 2), (4, 'c', 2),
 				(5, 'a', 3), (5, 'b', 4), (6, 'a', NULL), (6, 'b', NULL),
 				(7, 'a', 3.1234567), (7, 'b', 4.7654321), (7, 'c', 2.5),
@@ -159,72 +84,31 @@ func TestGradingScoresViewEdgeCases(t *testing.T) {
 				t.Fatalf("%s: %v", q, err)
 			}
 		}
+		conn.Close()
+		db.Close()
+		cfg := config.Default()
+		cfg.Rubric.Attributes = []string{"a", "b", "c"}
+		for i := range 130 {
+			cfg.Rubric.Attributes = append(cfg.Rubric.Attributes, fmt.Sprintf("w%d", i))
+		}
+		if settings != "" {
+			cfg.Solve.RubricThreshold, cfg.Solve.ChecklistThreshold, cfg.Solve.PartialCredit = 3.5, 0.75, 0.25
+		}
+		if err := StoreScores(ctx, path, cfg); err != nil {
+			t.Fatal(err)
+		}
+		c, err = duckdb.NewConnector(path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db = sql.OpenDB(c)
+		conn, err = db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
 		checkEdgeRows(t, conn, settings != "")
 		conn.Close()
 		db.Close()
-	}
-}
-
-// TestGradingScoresViewOnDatabase checks the view of schema/ on the rows of
-// an existing study database — e.g. those of the 5,000- and
-// 40,000-question samples — against the view the database holds (the
-// definition of the binary that wrote it), EXCEPT ALL both ways. It runs only when EUROEXEC_VIEW_DB names a study.duckdb,
-// opened read only: the view of schema/ is created as a temporary view.
-func TestGradingScoresViewOnDatabase(t *testing.T) {
-	path := os.Getenv("EUROEXEC_VIEW_DB")
-	if path == "" {
-		t.Skip("EUROEXEC_VIEW_DB is not set")
-	}
-	ctx := context.Background()
-	d, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	conn, err := d.SQL().Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	b, err := schema.Files.ReadFile("10_grading_scores.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	const create = "CREATE OR REPLACE VIEW grading_scores AS"
-	v := string(b)
-	i := strings.Index(v, create)
-	if i < 0 {
-		t.Fatal("schema/10_grading_scores.sql defines no view grading_scores")
-	}
-	v = strings.Replace(v[i:], create, "CREATE OR REPLACE TEMP VIEW grading_scores_sql AS", 1)
-	for _, v := range []string{v} {
-		if _, err := conn.ExecContext(ctx, v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	checkSameRows(t, conn, "grading_scores_sql", "grading_scores", 1)
-}
-
-// TestGradingKeys: the gradings are counted by (round, question, model,
-// evaluator), a judge's runs once.
-func TestGradingKeys(t *testing.T) {
-	g := func(round, q, m, ev, run string) study.Grading {
-		return study.Grading{Round: round, QuestionID: q, Model: m, Evaluator: ev, Run: run}
-	}
-	for _, c := range []struct {
-		name string
-		gs   []study.Grading
-		want int64
-	}{
-		{"none", nil, 0},
-		{"one", []study.Grading{g("main", "q1", "m1", "e1", "")}, 1},
-		{"runs", []study.Grading{g("main", "q1", "m1", "j", "1"), g("main", "q1", "m1", "j", "2"), g("main", "q1", "m1", "j", "3")}, 1},
-		{"each field", []study.Grading{g("main", "q1", "m1", "e1", ""), g("main", "q1", "m1", "e2", ""), g("main", "q1", "m2", "e2", ""),
-			g("main", "q2", "m2", "e2", ""), g("ref", "q2", "m2", "e2", ""), g("ref", "q2", "m2", "e2", "x")}, 5},
-	} {
-		if got := gradingKeys(c.gs); got != c.want {
-			t.Errorf("%s: got %d gradings, want %d", c.name, got, c.want)
-		}
 	}
 }
 
@@ -248,29 +132,30 @@ type edgeRow struct {
 func checkEdgeRows(t *testing.T, conn *sql.Conn, other bool) {
 	t.Helper()
 	nan := math.NaN()
-	// frac1: (3.1234567 + 4.7654321 + 2.5)/3; verdicts partial, hit, hit
-	frac1 := edgeRow{1, 3, 0, 0, (3.1234567 + 4.7654321 + 2.5) / 3, 2, 1, 0, 0, 5, 6, 5.0 / 6, 2, "solved", true}
+	// frac1: (3.1234567 + 4.7654321 + 2.5)/3 = 10.3888888/3 =
+	// 12986111/3750000; verdicts partial, hit, hit
+	frac1 := edgeRow{1, 3, 12986111, 3750000, (3.1234567 + 4.7654321 + 2.5) / 3, 2, 1, 0, 0, 5, 6, 5.0 / 6, 2, "solved", true}
 	// chk: run 14 hit, partial, miss = 1/2; run 15 hit (NULL and na not
-	// items) = 1; their mean 3/4 (runs with different item counts: no
-	// exact fraction)
-	chk := edgeRow{2, 0, 0, 0, nan, 2, 1, 1, 1, 0, 0, 0.75, 1, "undefined", true}
+	// items) = 1; their mean 3/4 (exact, though the runs counted
+	// different numbers of items)
+	chk := edgeRow{2, 0, 0, 0, nan, 2, 1, 1, 1, 3, 4, 0.75, 1, "undefined", true}
 	// same: Quality a (4 + 5)/2, b (3.5 + 2)/2, mean 29/8; checklist
 	// (3/4 + 1/4)/2 = 1/2 < 0.6; ranks 1, 2
 	same := edgeRow{2, 2, 29, 8, 3.625, 1, 2, 1, 0, 1, 2, 0.5, 1.5, "unsolved", true}
 	if other {
 		frac1.chkNum, frac1.chkDen, frac1.chk, frac1.solve = 3, 4, 0.75, "unsolved" // (¼ + 2)/3; 3.46 < 3.5
-		chk.chk = (5.0/12 + 1) / 2                                                  // run 14 (1 + ¼)/3
+		chk.chkNum, chk.chkDen, chk.chk = 17, 24, (5.0/12+1)/2                      // run 14 (1 + ¼)/3 = 5/12
 		same.chkNum, same.chkDen, same.chk = 3, 8, 0.375                            // (5/8 + 1/8)/2
 	}
 	want := map[[2]string]edgeRow{
-		// 1e13 and 3: (10^13 + 3)/2, past BIGINT millionths
-		{"big", "h5"}: {1, 2, 10000000000003, 2, 5.0000000000015e12, 0, 0, 0, 0, 0, 0, nan, 1, "undefined", true},
-		{"chk", "j5"}: chk,
-		// a scored 4 and 2 in one run (its mean 3), b 5: mean 4, no exact fraction
-		{"dup", "h1"}:   {1, 2, 0, 0, 4, 0, 0, 0, 0, 0, 0, nan, 1, "undefined", true},
+		// 1e13 and 3: (10^13 + 3)/2 as DOUBLE; the exact sum of the
+		// attribute means is kept in int64 only while it fits
+		{"big", "h5"}:   {1, 2, 0, 0, 5.0000000000015e12, 0, 0, 0, 0, 0, 0, nan, 1, "undefined", true},
+		{"chk", "j5"}:   chk,
 		{"frac1", "h2"}: frac1,
-		// a (3.1234567 + 4.0000001 + 1.3333333)/3, b (1 + 2 + 5)/3; ranks 1, 1, 3
-		{"frac3", "j3"}: {3, 2, 0, 0, ((3.1234567+4.0000001+1.3333333)/3 + 8.0/3) / 2, 0, 0, 0, 0, 0, 0, nan, 5.0 / 3, "undefined", true},
+		// a (3.1234567 + 4.0000001 + 1.3333333)/3 = 8.4567901/3, b (1 + 2 + 5)/3;
+		// mean 16.4567901/6 = 54855967/20000000; ranks 1, 1, 3
+		{"frac3", "j3"}: {3, 2, 54855967, 20000000, ((3.1234567+4.0000001+1.3333333)/3 + 8.0/3) / 2, 0, 0, 0, 0, 0, 0, nan, 5.0 / 3, "undefined", true},
 		// (−2.5 + 1.25)/2 = −5/8
 		{"neg", "h6"}:      {1, 2, -5, 8, -0.625, 0, 0, 0, 0, 0, 0, nan, 1, "undefined", true},
 		{"none", "h4"}:     {1, 0, 0, 0, nan, 0, 0, 0, 0, 0, 0, nan, nan, "undefined", false},
@@ -280,7 +165,7 @@ func checkEdgeRows(t *testing.T, conn *sql.Conn, other bool) {
 		{"same", "j6"}: same,
 		// a (4 + 5 + 2)/3, b (3 + 2)/2, c (1 + 2)/2: (11/3 + 5/2 + 3/2)/3 =
 		// 23/9; checklist: run 2 all na, run 3 hit = 1; ranks 1, 2
-		{"sets", "j1"}: {3, 3, 0, 0, 23.0 / 9, 1, 0, 0, 1, 1, 1, 1, 1.5, "unsolved", true},
+		{"sets", "j1"}: {3, 3, 23, 9, 23.0 / 9, 1, 0, 0, 1, 1, 1, 1, 1.5, "unsolved", true},
 		// 130 attributes i%5 + 1: each of 1…5 26 times, mean 3
 		{"wide", "h3"}: {1, 130, 3, 1, 3, 0, 0, 0, 0, 0, 0, nan, 1, "undefined", true},
 		// runs i%3 + 1 (sum 259) and i%4 + 1 (sum 323): 582/260 = 291/130
