@@ -119,7 +119,10 @@ func StoreScores(ctx context.Context, dbPath string, cfg config.Config) error {
 	if err != nil {
 		return fmt.Errorf("write %s: %w", ScoresTable, err)
 	}
-	s, _, err := d.LoadWithoutTexts(ctx, cfg)
+	// only what the scores read: the settings, the attributes and the
+	// grading rows
+	s := settings(cfg)
+	err = d.loadGradings(ctx, s, cfg)
 	d.Close()
 	if err != nil {
 		return fmt.Errorf("write %s: %w", ScoresTable, err)

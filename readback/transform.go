@@ -116,14 +116,19 @@ func (d *DB) load(ctx context.Context, cfg config.Config, texts bool) (*study.St
 	return d.loadAll(ctx, cfg, texts)
 }
 
-// loadAll reads the questions, models, responses,
-// gradings and the rest, one step after another.
-func (d *DB) loadAll(ctx context.Context, cfg config.Config, texts bool) (*study.Study, []string, error) {
-	s := &study.Study{
+// settings is a study with cfg's settings and no data yet.
+func settings(cfg config.Config) *study.Study {
+	return &study.Study{
 		Title: cfg.Title, HumanLabel: cfg.HumanLabel, MainRound: cfg.MainRound,
 		ScaleMin: cfg.Rubric.Min, ScaleMax: cfg.Rubric.Max, ScaleStep: cfg.Rubric.StepOrOne(),
 		LowerIsBetter: cfg.Rubric.Lower(), ScaleAveraged: cfg.Rubric.Averaged,
 	}
+}
+
+// loadAll reads the questions, models, responses,
+// gradings and the rest, one step after another.
+func (d *DB) loadAll(ctx context.Context, cfg config.Config, texts bool) (*study.Study, []string, error) {
+	s := settings(cfg)
 	var warnings []string
 	if err := d.loadQuestions(ctx, s, texts); err != nil {
 		return nil, nil, err
