@@ -59,7 +59,7 @@ func near(t *testing.T, what string, got string, want float64) {
 // per-model rubric means, per-attribute means and SDs, Table 5 and the
 // evaluator-pair statistics against pandas/scipy (sample/testdata/summeval/expected.py).
 func TestSummEvalStudy(t *testing.T) {
-	study := filepath.Join("..", "..", "data", "testdata", "summeval")
+	study := filepath.Join("..", "..", "sample", "testdata", "summeval")
 	var exp struct {
 		Models map[string]struct {
 			Rubric     float64 `json:"rubric"`
