@@ -7,6 +7,8 @@ import (
 	"sort"
 	"sync/atomic"
 
+	"github.com/euroexec/euroexec/study"
+
 	"github.com/euroexec/euroexec/internal/crash"
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
@@ -38,7 +40,7 @@ type run struct {
 // and notes. A cancelled ctx stops the analysis between stages (and between
 // bootstrap replicates, resamples and text pairs within one) and returns
 // ctx's error.
-func Analyze(ctx context.Context, s *Study, opt Options) (*report.Report, error) {
+func Analyze(ctx context.Context, s *study.Study, opt Options) (*report.Report, error) {
 	r, err := AnalyzeResult(ctx, s, opt)
 	if err != nil {
 		return nil, err
@@ -49,7 +51,7 @@ func Analyze(ctx context.Context, s *Study, opt Options) (*report.Report, error)
 // AnalyzeResult is Analyze returning, beside the report, the typed values
 // other code reads (the summary table's rows), so that a caller need not
 // read them back from the report's tables.
-func AnalyzeResult(ctx context.Context, s *Study, opt Options) (*Result, error) {
+func AnalyzeResult(ctx context.Context, s *study.Study, opt Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
 	}
@@ -92,7 +94,7 @@ func AnalyzeResult(ctx context.Context, s *Study, opt Options) (*Result, error) 
 }
 
 // analyzeStudy is AnalyzeResult without the goroutine.
-func analyzeStudy(ctx context.Context, s *Study, opt Options) (*Result, error) {
+func analyzeStudy(ctx context.Context, s *study.Study, opt Options) (*Result, error) {
 	if err := checkOptions(opt); err != nil {
 		return nil, err
 	}

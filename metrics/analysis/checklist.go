@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/big"
 
+	"github.com/euroexec/euroexec/study"
+
 	"github.com/euroexec/euroexec/report"
 )
 
@@ -82,20 +84,20 @@ func (a *run) checklistDistribution(v *view) {
 var pairNames = []string{"yes_yes", "yes_partial", "yes_no", "partial_partial", "partial_no", "no_no"}
 
 // pairCat maps two verdicts (Hit, Partial, Miss) to a pair category.
-func pairCat(x, y Verdict) int {
+func pairCat(x, y study.Verdict) int {
 	if x > y {
 		x, y = y, x
 	}
 	switch {
-	case x == Hit && y == Hit:
+	case x == study.Hit && y == study.Hit:
 		return 0
-	case x == Hit && y == Partial:
+	case x == study.Hit && y == study.Partial:
 		return 1
-	case x == Hit && y == Miss:
+	case x == study.Hit && y == study.Miss:
 		return 2
-	case x == Partial && y == Partial:
+	case x == study.Partial && y == study.Partial:
 		return 3
-	case x == Partial && y == Miss:
+	case x == study.Partial && y == study.Miss:
 		return 4
 	}
 	return 5
@@ -110,7 +112,7 @@ type pairAcc struct {
 	naCount int64 // na verdicts left out
 }
 
-func (c *pairAcc) add(vs []Verdict) {
+func (c *pairAcc) add(vs []study.Verdict) {
 	k := len(vs)
 	if k < 2 {
 		c.leftOut++
@@ -220,7 +222,7 @@ func (a *run) responsePairs(gs []int, dom, all *pairAcc) {
 			nItems = n
 		}
 	}
-	vs := make([]Verdict, 0, len(gs))
+	vs := make([]study.Verdict, 0, len(gs))
 	for it := 0; it < nItems; it++ {
 		vs = vs[:0]
 		for _, gi := range gs {
@@ -229,9 +231,9 @@ func (a *run) responsePairs(gs []int, dom, all *pairAcc) {
 				continue
 			}
 			switch row[it] {
-			case Hit, Partial, Miss:
+			case study.Hit, study.Partial, study.Miss:
 				vs = append(vs, row[it])
-			case NA:
+			case study.NA:
 				dom.naCount++
 				all.naCount++
 			}

@@ -3,6 +3,8 @@ package analysis
 import (
 	"math"
 
+	"github.com/euroexec/euroexec/study"
+
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/report"
 )
@@ -23,7 +25,7 @@ func (a *run) costTables() {
 
 // responseCost is a response's cost: cost_usd, else tokens × the model's
 // prices; NaN when neither is known.
-func (p *prep) responseCost(r *Response, m int) float64 {
+func (p *prep) responseCost(r *study.Response, m int) float64 {
 	if !math.IsNaN(r.CostUSD) {
 		return r.CostUSD
 	}

@@ -3,6 +3,8 @@ package analysis
 import (
 	"math"
 	"testing"
+
+	"github.com/euroexec/euroexec/study"
 )
 
 // The mini study (all hand-computed below). Rubric attributes A and B
@@ -33,8 +35,8 @@ import (
 //	q3 e1 M2 3,3 hhpmp 3/5   rank 2 →  6, 3/5,  solved (rate exactly 0.6)
 //	q3 e3 M2 4,5 hhhmm 3/5   rank 1 →  9, 3/5,  solved (rate exactly 0.6)
 //	q3 e3 M1 4,4 hppmn 2/4   rank 2 →  8, 1/2,  no
-func miniStudy(t *testing.T) *Study {
-	qs := []Question{
+func miniStudy(t *testing.T) *study.Study {
+	qs := []study.Question{
 		{ID: "q1", Domain: "D1", Difficulty: "Hard", GateScore: math.NaN(), Checklist: []string{"a", "b", "c"}, Prompt: "one two"},
 		{ID: "q2", Domain: "D1", Difficulty: "Easy", GateScore: math.NaN(), Checklist: []string{"a", "b"}, Prompt: "three"},
 		{ID: "q3", Domain: "D2", GateScore: 0.45, Checklist: []string{"a", "b", "c", "d", "e"}, Prompt: "x y z"},
@@ -317,9 +319,9 @@ func TestVerdictPairWeights(t *testing.T) {
 	// weight 1/3 each (yp, yn, pn); one cell with k = 2 (hit, hit): yy 1.
 	// Total weight 2 → shares yy 1/2, yp = yn = pn = 1/6.
 	var c pairAcc
-	c.add([]Verdict{Hit, Partial, Miss})
-	c.add([]Verdict{Hit, Hit})
-	c.add([]Verdict{Miss}) // left out
+	c.add([]study.Verdict{study.Hit, study.Partial, study.Miss})
+	c.add([]study.Verdict{study.Hit, study.Hit})
+	c.add([]study.Verdict{study.Miss}) // left out
 	w, sh := c.weights()
 	want := [6]float64{1, 1.0 / 3, 1.0 / 3, 0, 1.0 / 3, 0}
 	for i := range want {

@@ -6,6 +6,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/euroexec/euroexec/study"
+
 	"github.com/euroexec/euroexec/report"
 )
 
@@ -23,7 +25,7 @@ func TestQuestionPagesSelection(t *testing.T) {
 				g.Rubric[a] = 1
 			}
 			for k := range g.Verdicts {
-				g.Verdicts[k] = Miss
+				g.Verdicts[k] = study.Miss
 			}
 		}
 	}
@@ -40,7 +42,7 @@ func TestQuestionPagesSelection(t *testing.T) {
 	type resp struct{ q, m string }
 	lo, hi := map[resp]float64{}, map[resp]float64{}
 	for _, g := range s.Gradings {
-		if g.Kind != Human {
+		if g.Kind != study.Human {
 			continue
 		}
 		var sum float64
@@ -114,7 +116,7 @@ func TestQuestionPageLabels(t *testing.T) {
 	want := map[string]string{} // evaluator/question/model → label
 	for i := range s.Gradings {
 		g := &s.Gradings[i]
-		if g.Kind != Human {
+		if g.Kind != study.Human {
 			continue
 		}
 		// the first human saw label "Z", the others "Y"; model names otherwise

@@ -11,11 +11,11 @@ import (
 	"github.com/euroexec/euroexec/study"
 )
 
-var verdictNames = map[Verdict]string{Hit: "hit", Partial: "partial", Miss: "miss", NA: "na"}
+var verdictNames = map[study.Verdict]string{study.Hit: "hit", study.Partial: "partial", study.Miss: "miss", study.NA: "na"}
 
 // TextQuestions returns the ids of the questions whose response texts
 // Analyze reads, in study order: TextsNeeded(s, opt).Responses.
-func TextQuestions(s *Study, opt Options) ([]string, error) {
+func TextQuestions(s *study.Study, opt Options) ([]string, error) {
 	n, err := TextsNeeded(s, opt)
 	return n.Responses, err
 }
@@ -43,7 +43,7 @@ type NeededTexts struct {
 // makes (see Options.QuestionPages) — which costs one pass over the
 // gradings, as Analyze's. Tags are read for every question. The error is
 // Analyze's for an inconsistent study or an option out of range.
-func TextsNeeded(s *Study, opt Options) (NeededTexts, error) {
+func TextsNeeded(s *study.Study, opt Options) (NeededTexts, error) {
 	if s == nil {
 		return NeededTexts{}, fmt.Errorf("analysis: nil study")
 	}
@@ -182,7 +182,7 @@ func (a *run) questionPages() {
 			if gv.Label != "" && !slices.Contains(rv.Labels, gv.Label) {
 				rv.Labels = append(rv.Labels, gv.Label)
 			}
-			if p.gradings[g.src].Kind == Human || p.gradings[g.src].Kind == "" {
+			if p.gradings[g.src].Kind == study.Human || p.gradings[g.src].Kind == "" {
 				if g.solved >= 0 {
 					pg.Graded++
 					if g.solved == 1 {
@@ -316,7 +316,7 @@ func (a *run) gradingView(g *grade) report.GradingView {
 		Rubric: append([]float64(nil), g.attr...), RubricMean: g.rubMean, ChecklistRate: g.rate,
 		Rank: int(math.Round(g.rank)), Solved: g.solved == 1, Comment: row.Comment, Label: row.Label}
 	if gv.Kind == "" {
-		gv.Kind = Human
+		gv.Kind = study.Human
 	}
 	for _, v := range row.Verdicts {
 		gv.Verdicts = append(gv.Verdicts, verdictNames[v])
@@ -332,7 +332,7 @@ func countHuman(rv *report.ResponseView) int {
 		return 0
 	}
 	for _, g := range rv.Gradings {
-		if (g.Kind == Human || g.Kind == "") && !math.IsNaN(g.RubricMean) {
+		if (g.Kind == study.Human || g.Kind == "") && !math.IsNaN(g.RubricMean) {
 			n++
 		}
 	}

@@ -84,7 +84,7 @@ func (a *run) textLanguage(refs [][]string) textSetup {
 
 // matches reports whether a question's tags pass the filter (always, when
 // the filter is empty).
-func (f TagFilter) matches(tags []Tag) bool {
+func (f TagFilter) matches(tags []study.Tag) bool {
 	if f.Key == "" {
 		return true
 	}

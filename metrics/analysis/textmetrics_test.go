@@ -3,19 +3,21 @@ package analysis
 import (
 	"math"
 	"testing"
+
+	"github.com/euroexec/euroexec/study"
 )
 
 // textStudy: one question with an expert reference, three models graded
 // by one human, the human label's own answer graded too.
-func textStudy(t *testing.T) *Study {
-	qs := []Question{{ID: "q1", Domain: "D", GateScore: math.NaN()}}
+func textStudy(t *testing.T) *study.Study {
+	qs := []study.Question{{ID: "q1", Domain: "D", GateScore: math.NaN()}}
 	lines := []string{
 		"e1 . q1 HE 5,5 . 1", "e1 . q1 M1 5,5 . 2", "e1 . q1 M2 3,3 . 3", "e1 . q1 M3 1,1 . 4",
 	}
 	s := buildStudy(t, []string{"A", "B"}, qs, []string{"HE", "M1", "M2", "M3"}, lines)
 	ref := "the cat sat on the mat"
-	s.References = []Reference{{QuestionID: "q1", ID: "r1", Author: "a", Text: ref, Graded: true}}
-	s.Responses = []Response{
+	s.References = []study.Reference{{QuestionID: "q1", ID: "r1", Author: "a", Text: ref, Graded: true}}
+	s.Responses = []study.Response{
 		{QuestionID: "q1", Model: "HE", Text: ref, CostUSD: math.NaN(), InputTokens: -1, OutputTokens: -1},
 		{QuestionID: "q1", Model: "M1", Text: ref, CostUSD: math.NaN(), InputTokens: -1, OutputTokens: -1},
 		{QuestionID: "q1", Model: "M2", Text: "the cat", CostUSD: math.NaN(), InputTokens: -1, OutputTokens: -1},

@@ -53,7 +53,7 @@ func TestTextsNeededQuestions(t *testing.T) {
 		}
 	}
 
-	lean := func(keep []string) *Study {
+	lean := func(keep []string) *study.Study {
 		c := *s
 		c.Questions = slices.Clone(s.Questions)
 		for i := range c.Questions {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/euroexec/euroexec/study"
 )
 
 // TestTextQuestions: with 120 questions and 30 pages, TextQuestions names
@@ -26,9 +28,9 @@ func TestTextQuestions(t *testing.T) {
 	for q := range s.Questions {
 		id := s.Questions[q].ID
 		if q%7 == 0 {
-			s.References = append(s.References, Reference{QuestionID: id, ID: "r", Text: "the expert answers " + id})
+			s.References = append(s.References, study.Reference{QuestionID: id, ID: "r", Text: "the expert answers " + id})
 			if q%2 == 0 {
-				s.Questions[q].Tags = append(s.Questions[q].Tags, Tag{Key: "set", Value: "balanced"})
+				s.Questions[q].Tags = append(s.Questions[q].Tags, study.Tag{Key: "set", Value: "balanced"})
 				tagged[id] = true
 			}
 		}
