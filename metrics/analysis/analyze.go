@@ -29,17 +29,15 @@ type run struct {
 	crossIv  [nIns][2]float64
 	// summary holds the typed rows of the summary table.
 	summary []SummaryRow
+	// cost holds Appendices B and C.
+	cost Cost
 }
 
-// Analyze computes every EuroExec table, figure and question page of the
-// study s. It fills Overview, Attributes, Tables, Figures, Questions, Notes
-// and Warnings of the returned report; the caller sets Title (copied from
-// the study when not empty), Version, GeneratedAt, Settings and Inputs.
-// An error means the study is inconsistent (a duplicate id) or an option
-// is out of range; degenerate data never gives an error, only NaN cells
-// and notes. A cancelled ctx stops the analysis between stages (and between
-// bootstrap replicates, resamples and text pairs within one) and returns
-// ctx's error.
+// Analyze returns AnalyzeResult's Report: the overview, the question
+// pages and the tables and figures the analysis still builds itself, with
+// the notes and warnings. The tables of the concepts already presented by
+// report/tables are not in it; tables.Paper(AnalyzeResult(...)) gives the
+// whole report.
 func Analyze(ctx context.Context, s *study.Study, opt Options) (*report.Report, error) {
 	r, err := AnalyzeResult(ctx, s, opt)
 	if err != nil {
@@ -48,9 +46,13 @@ func Analyze(ctx context.Context, s *study.Study, opt Options) (*report.Report, 
 	return r.Report, nil
 }
 
-// AnalyzeResult is Analyze returning, beside the report, the typed values
-// other code reads (the summary table's rows), so that a caller need not
-// read them back from the report's tables.
+// AnalyzeResult computes every EuroExec table, figure and question page of
+// the study s as typed results; tables.Paper turns them into the report
+// (the caller sets Version, GeneratedAt, Settings and Inputs). An error
+// means the study is inconsistent (a duplicate id) or an option is out of
+// range; degenerate data never gives an error, only NaN values and notes.
+// A cancelled ctx stops the analysis between stages (and between bootstrap
+// replicates, resamples and text pairs within one) and returns ctx's error.
 func AnalyzeResult(ctx context.Context, s *study.Study, opt Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
@@ -121,6 +123,7 @@ func analyzeStudy(ctx context.Context, s *study.Study, opt Options) (*Result, er
 		{"text metrics", a.textTables},
 		{"questions", a.questionPages},
 	}
+	res := &Result{Legacy: map[string]report.Part{}}
 	for i, st := range stages {
 		if opt.Progress != nil {
 			opt.Progress(st.name, i, len(stages))
@@ -128,7 +131,11 @@ func analyzeStudy(ctx context.Context, s *study.Study, opt Options) (*Result, er
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("analysis: %s: %w", st.name, err)
 		}
+		nt, nf := len(a.rep.Tables), len(a.rep.Figures)
 		st.fn()
+		res.Stages = append(res.Stages, st.name)
+		res.Legacy[st.name] = report.Part{Tables: a.rep.Tables[nt:len(a.rep.Tables):len(a.rep.Tables)],
+			Figures: a.rep.Figures[nf:len(a.rep.Figures):len(a.rep.Figures)]}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
@@ -136,10 +143,14 @@ func analyzeStudy(ctx context.Context, s *study.Study, opt Options) (*Result, er
 	if opt.Progress != nil {
 		opt.Progress("done", len(stages), len(stages))
 	}
-	a.noteUndefined()
-	a.rep.Notes = p.notes
+	for _, n := range p.notes {
+		a.rep.Notes = append(a.rep.Notes, report.Note{Table: n.Table, Reason: n.Reason})
+	}
 	a.rep.Warnings = p.warnings
-	return &Result{Report: a.rep, Summary: a.summary}, nil
+	res.Report, res.Summary = a.rep, a.summary
+	res.Cost = a.cost
+	res.Notes, res.Warnings = p.notes, p.warnings
+	return res, nil
 }
 
 func checkOptions(o Options) error {
@@ -222,49 +233,6 @@ func (a *run) addFigure(f *report.Figure) { a.rep.Figures = append(a.rep.Figures
 // leaveOut records a table left out and why.
 func (a *run) leaveOut(table, format string, args ...any) {
 	a.p.note(table, "left out: "+format, args...)
-}
-
-// undefinedWhy says, per table, why its cells can be empty.
-var undefinedWhy = map[string]string{
-	"summary":                  "a measure without data (no ranks, no checklist or no rubric for the population) or an interval without bootstrap replicates",
-	"models":                   "prices not given in models",
-	"difficulty":               "gate score range of a category that is not a configured bin",
-	"descriptives":             "a standard deviation needs at least 2 values",
-	"solve_rate_by_difficulty": "no graded response of the model in the bin, or no bootstrap replicates",
-	"rubric_by_attribute":      "a standard deviation needs at least 2 gradings",
-	"rubric_by_domain":         "no grading of the model in the domain, or a standard deviation from fewer than 2 gradings",
-	"rubric_overall":           "a standard deviation needs at least 2 gradings",
-	"attribute_correlations":   "Pearson r needs at least 2 gradings and neither side constant (the Fisher-z interval at least 4)",
-	"pairwise_tests":           "a paired t-test needs at least 2 questions with scores for both models and differences that are not all zero",
-	"pvalue_curve":             "no draw at this size gave a defined p-value",
-	"pvalue_crossings":         "the median p-value never stays below the threshold",
-	"checklist_distribution":   "the model has no grading with a defined checklist rate",
-	"verdict_pairs":            "no (response, item) cell of the domain has 2 verdicts",
-	"consistency":              "every unit's τ is undefined (a constant side or fewer than 2 models), or no bootstrap replicates",
-	"evaluators":               "the evaluator has no grading with a defined checklist rate or solved flag",
-	"extreme_evaluators":       "the group did not grade the model, or no bootstrap replicates",
-	"judge_consistency":        "every unit's τ is undefined (a constant side, tied judge ranks after averaging runs, or fewer than 2 common models), or no bootstrap replicates",
-	"judge_vs_human":           "no response of the model graded by both, or no bootstrap replicates",
-	"judge_crispness":          "a slope or SD ratio needs at least 2 models whose human means differ",
-	"cost_vs_solve":            "some responses of the model have no cost, or the fit needs 2 models with a cost",
-	"length_vs_scores":         "the model has no response with text",
-	"length_correlations":      "Pearson r needs at least 2 responses and neither side constant",
-	"text_metrics":             "the response has no human grading in the main round",
-	"table7":                   "no human grading of the model's scored responses",
-	"table7_correlations":      "Pearson r and τ need at least 2 values and neither side constant",
-}
-
-// noteUndefined adds one note per table with empty (NaN) cells.
-func (a *run) noteUndefined() {
-	for _, t := range a.rep.Tables {
-		if n := countNaN(t); n > 0 {
-			why, ok := undefinedWhy[t.Name]
-			if !ok {
-				why = "the value is undefined for the data"
-			}
-			a.p.note(t.Name, "%d empty cells (undefined, not zero): %s", n, why)
-		}
-	}
 }
 
 // sortByValue returns st ordered by f descending (ties by model index).

@@ -6,7 +6,6 @@ import (
 	"sort"
 
 	"github.com/euroexec/euroexec/metrics/scores"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -64,12 +63,12 @@ type prep struct {
 
 	sopt scores.Options // the Solve rule of Options
 
-	notes    []report.Note
+	notes    []Note
 	warnings []string
 }
 
 func (p *prep) note(table, format string, args ...any) {
-	p.notes = append(p.notes, report.Note{Table: table, Reason: fmt.Sprintf(format, args...)})
+	p.notes = append(p.notes, Note{Table: table, Reason: fmt.Sprintf(format, args...)})
 }
 
 func (p *prep) warn(format string, args ...any) {

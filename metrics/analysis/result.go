@@ -2,15 +2,38 @@ package analysis
 
 import "github.com/euroexec/euroexec/report"
 
-// Result is what AnalyzeResult produces: the report and, typed, the values
-// of the report's tables that other code reads.
+// Result is what AnalyzeResult produces: typed values of every concept
+// that report/tables presents (tables.Paper), and, while the move is under
+// way, the report parts the analysis still builds itself.
 type Result struct {
-	// Report is what Analyze returns.
+	// Report holds the title, attributes, overview and question pages, and
+	// the tables and figures of the concepts not yet presented by
+	// report/tables, with Notes and Warnings; it is what Analyze returns.
 	Report *report.Report
+	// Stages names the analysis's stages in the order their tables come;
+	// Legacy holds, per stage, the tables and figures the stage still
+	// builds itself (empty for a stage whose concept is typed below).
+	Stages []string
+	Legacy map[string]report.Part
 	// Summary are the rows of the summary table, in its order: set "all"
 	// then "reference_subset"; per set the humans, then each judge; per
 	// population the models in model order.
 	Summary []SummaryRow
+	// Cost is Appendices B and C: cost and response length against the
+	// Solve Rate.
+	Cost Cost
+	// Notes say what was left out and why, in the order the stages made
+	// them; Warnings are non-fatal findings about the study.
+	Notes    []Note
+	Warnings []string
+}
+
+// Note says why a table (or some of its rows) is left out or partial.
+type Note struct {
+	// Table names the table or figure concerned.
+	Table string
+	// Reason is the sentence shown.
+	Reason string
 }
 
 // SummaryRow is one row of the summary table (Tables 4 and 10): one model

@@ -30,19 +30,6 @@ func addRow(t *report.Table, vals ...any) {
 	t.Rows = append(t.Rows, vals)
 }
 
-// countNaN counts the float cells of t that are NaN.
-func countNaN(t *report.Table) int {
-	n := 0
-	for _, r := range t.Rows {
-		for _, v := range r {
-			if f, ok := v.(float64); ok && math.IsNaN(f) {
-				n++
-			}
-		}
-	}
-	return n
-}
-
 // frac divides two counts once; NaN when the denominator is 0.
 func frac(num, den int64) float64 {
 	if den == 0 {
