@@ -31,6 +31,8 @@ type run struct {
 	summary []SummaryRow
 	// cost holds Appendices B and C.
 	cost Cost
+	// dataset holds Tables 1, 2, 3, 12, the descriptives and Figure 1.
+	dataset Dataset
 }
 
 // Analyze returns AnalyzeResult's Report: the overview, the question
@@ -148,7 +150,7 @@ func analyzeStudy(ctx context.Context, s *study.Study, opt Options) (*Result, er
 	}
 	a.rep.Warnings = p.warnings
 	res.Report, res.Summary = a.rep, a.summary
-	res.Cost = a.cost
+	res.Cost, res.Dataset = a.cost, a.dataset
 	res.Notes, res.Warnings = p.notes, p.warnings
 	return res, nil
 }

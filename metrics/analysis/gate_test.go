@@ -8,7 +8,6 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -23,12 +22,25 @@ func gateStudy(t *testing.T, qs []study.Question, runs []study.GateRun) *study.S
 	return s
 }
 
-// gateRows returns the rows of table name (nil when absent).
-func gateRows(r *report.Report, name string) [][]any {
-	if t := r.Table(name); t != nil {
-		return t.Rows
+// gateRows returns the typed rows of table name as cells (nil when absent).
+func gateRows(r *Result, name string) [][]any {
+	var out [][]any
+	d := r.Dataset
+	switch name {
+	case "gate_items":
+		for _, g := range d.GateItems {
+			out = append(out, []any{g.QuestionID, g.Item, g.Runs, g.Passed, g.Fulfilment})
+		}
+	case "gate_questions":
+		for _, g := range d.GateQuestions {
+			out = append(out, []any{g.QuestionID, g.Cells, g.Passed, g.Score, g.Difficulty})
+		}
+	case "difficulty":
+		for _, g := range d.Difficulty {
+			out = append(out, []any{g.Difficulty, g.GateFrom, g.GateTo, g.Questions})
+		}
 	}
-	return nil
+	return out
 }
 
 // checkRows compares table rows cell by cell (floats by bits, NaN equal).
@@ -72,7 +84,7 @@ func TestGateTablesHand(t *testing.T) {
 		gr("q2", "x", 1, false), gr("q1", "r2", 2, true), gr("Q0", "a", 2, true),
 		gr("q1", "r3", 1, false), gr("Q0", "b", 2, true),
 	}
-	r := analyze(t, gateStudy(t, qs, runs), nil)
+	r := analyzeRes(t, gateStudy(t, qs, runs), nil)
 	checkRows(t, "gate_items", gateRows(r, "gate_items"), [][]any{
 		{"Q0", int64(2), int64(2), int64(2), 1.0},
 		{"Q0", int64(10), int64(1), int64(0), 0.0},
@@ -93,7 +105,7 @@ func TestGateTablesHand(t *testing.T) {
 		{QuestionID: "q1", Item: 1, Runs: 3, Passed: 2}, {QuestionID: "q1", Item: 2, Runs: 3, Passed: 1},
 		{QuestionID: "q2", Item: 1, Runs: 1}, {QuestionID: "zz", Item: 1, Runs: 1, Passed: 1},
 	}
-	r2 := analyze(t, s, nil)
+	r2 := analyzeRes(t, s, nil)
 	for _, name := range []string{"gate_items", "gate_questions", "difficulty"} {
 		checkRows(t, name+" from GateItems", gateRows(r2, name), gateRows(r, name))
 	}
@@ -187,7 +199,7 @@ func TestGateTablesMatchPerRun(t *testing.T) {
 	fromItems := gateStudy(t, qs, nil)
 	fromItems.GateItems = study.TallyGate(runs)
 	for name, s := range map[string]*study.Study{"GateRuns": fromRuns, "GateItems": fromItems} {
-		r := analyze(t, s, nil)
+		r := analyzeRes(t, s, nil)
 		checkRows(t, name+" gate_items", gateRows(r, "gate_items"), wantItems)
 		var gotQ [][]any
 		for _, row := range gateRows(r, "gate_questions") {

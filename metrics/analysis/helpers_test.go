@@ -86,15 +86,22 @@ func buildStudy(t *testing.T, attrs []string, qs []study.Question, models []stri
 // analyze runs Analyze with a small bootstrap and fails the test on error.
 func analyze(t *testing.T, s *study.Study, mod func(*Options)) *report.Report {
 	t.Helper()
+	return analyzeRes(t, s, mod).Report
+}
+
+// analyzeRes runs AnalyzeResult with a small bootstrap and fails the test
+// on error.
+func analyzeRes(t *testing.T, s *study.Study, mod func(*Options)) *Result {
+	t.Helper()
 	o := DefaultOptions()
 	o.Bootstrap = 50
 	o.Resamples = 20
 	if mod != nil {
 		mod(&o)
 	}
-	r, err := Analyze(context.Background(), s, o)
+	r, err := AnalyzeResult(context.Background(), s, o)
 	if err != nil {
-		t.Fatalf("Analyze: %v", err)
+		t.Fatalf("AnalyzeResult: %v", err)
 	}
 	return r
 }

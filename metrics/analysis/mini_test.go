@@ -377,23 +377,40 @@ func TestMiniEvaluators(t *testing.T) {
 }
 
 func TestMiniDataset(t *testing.T) {
-	r := analyze(t, miniStudy(t), nil)
+	res := analyzeRes(t, miniStudy(t), nil)
+	r, d := res.Report, res.Dataset
 	// Table 1: D1 has q1, q2 and evaluators e1, e2; D2 has q3 and e1, e3.
-	d1 := rowWhere(t, r, "domains", "domain", "D1")
-	checkInt(t, "D1 questions", d1["questions"], 2)
-	checkInt(t, "D1 experts", d1["experts"], 2)
-	tot := rowWhere(t, r, "domains", "domain", "Total")
-	checkInt(t, "total experts", tot["experts"], 3)
-	checkInt(t, "total questions", tot["questions"], 3)
+	if len(d.Domains) != 2 || d.Domains[0].Domain != "D1" {
+		t.Fatalf("domains %+v: want D1, D2", d.Domains)
+	}
+	checkInt(t, "D1 questions", d.Domains[0].Questions, 2)
+	checkInt(t, "D1 experts", d.Domains[0].Experts, 2)
+	checkInt(t, "total experts", d.Total.Experts, 3)
+	checkInt(t, "total questions", d.Total.Questions, 3)
 	// Table 2: q3's gate score 0.45 → Medium.
-	for _, d := range []string{"Hard", "Medium", "Easy"} {
-		checkInt(t, d, rowWhere(t, r, "difficulty", "difficulty", d)["questions"], 1)
+	if len(d.Difficulty) != 3 {
+		t.Fatalf("difficulty rows %+v: want Hard, Medium, Easy", d.Difficulty)
+	}
+	for i, w := range []string{"Hard", "Medium", "Easy"} {
+		if d.Difficulty[i].Difficulty != w {
+			t.Errorf("difficulty row %d is %s, want %s", i, d.Difficulty[i].Difficulty, w)
+		}
+		checkInt(t, w, d.Difficulty[i].Questions, 1)
 	}
 	// Figure 1: M1 on Hard (q1): solved e2 only → 1/2; Medium (q3): e1 → 1/2; Easy (q2): e1 → 1/2.
 	// M2 Hard 0/2, Medium 2/2, Easy 1/2.
-	checkExact(t, "M2 hard", rowWhere(t, r, "solve_rate_by_difficulty", "difficulty", "Hard", "model", "M2")["solve_rate"], 0)
-	checkExact(t, "M2 medium", rowWhere(t, r, "solve_rate_by_difficulty", "difficulty", "Medium", "model", "M2")["solve_rate"], 1)
-	checkExact(t, "M1 easy", rowWhere(t, r, "solve_rate_by_difficulty", "difficulty", "Easy", "model", "M1")["solve_rate"], 0.5)
+	rate := func(diff, model string) float64 {
+		for _, w := range d.SolveByDifficulty {
+			if w.Difficulty == diff && w.Model == model {
+				return w.SolveRate
+			}
+		}
+		t.Fatalf("no Figure 1 row for %s %s", diff, model)
+		return 0
+	}
+	checkExact(t, "M2 hard", rate("Hard", "M2"), 0)
+	checkExact(t, "M2 medium", rate("Medium", "M2"), 1)
+	checkExact(t, "M1 easy", rate("Easy", "M1"), 0.5)
 	if len(r.Questions) != 3 || len(r.Questions[0].Responses) != 4 {
 		t.Fatalf("question pages: %d, q1 responses %d", len(r.Questions), len(r.Questions[0].Responses))
 	}

@@ -22,6 +22,9 @@ type Result struct {
 	// Cost is Appendices B and C: cost and response length against the
 	// Solve Rate.
 	Cost Cost
+	// Dataset describes the study: Tables 1, 2, 3 and 12, the
+	// descriptives and Figure 1.
+	Dataset Dataset
 	// Notes say what was left out and why, in the order the stages made
 	// them; Warnings are non-fatal findings about the study.
 	Notes    []Note

@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"context"
 	"math"
 	"testing"
 
@@ -79,12 +78,7 @@ func TestCostAndLength(t *testing.T) {
 		s.Responses[i].Chars = 10 * (i + 1)
 		s.Responses[i].Words = i + 1
 	}
-	o := DefaultOptions()
-	o.Bootstrap, o.Resamples = 50, 20
-	res, err := AnalyzeResult(context.Background(), s, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := analyzeRes(t, s, nil)
 	c := res.Cost
 	cost := map[string]CostRow{}
 	for _, w := range c.Solve {

@@ -19,6 +19,8 @@ func Paper(r *analysis.Result) *report.Report {
 		switch st {
 		case "cost":
 			rep.Add(paperCost(r.Cost))
+		case "dataset":
+			rep.Add(paperDataset(r.Dataset))
 		default:
 			rep.Add(r.Legacy[st])
 		}
