@@ -33,6 +33,8 @@ type run struct {
 	cost Cost
 	// dataset holds Tables 1, 2, 3, 12, the descriptives and Figure 1.
 	dataset Dataset
+	// rubric holds Figure 2 and Table 5.
+	rubric Rubric
 }
 
 // Analyze returns AnalyzeResult's Report: the overview, the question
@@ -150,7 +152,7 @@ func analyzeStudy(ctx context.Context, s *study.Study, opt Options) (*Result, er
 	}
 	a.rep.Warnings = p.warnings
 	res.Report, res.Summary = a.rep, a.summary
-	res.Cost, res.Dataset = a.cost, a.dataset
+	res.Cost, res.Dataset, res.Rubric = a.cost, a.dataset, a.rubric
 	res.Notes, res.Warnings = p.notes, p.warnings
 	return res, nil
 }

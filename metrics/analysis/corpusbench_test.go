@@ -88,7 +88,7 @@ func BenchmarkTextStage40k(b *testing.B) {
 				end, cpu1 = time.Now(), cpuTime()
 			}
 		}
-		if _, err := Analyze(context.Background(), s, o); err != nil {
+		if _, err := present(context.Background(), s, o); err != nil {
 			b.Fatal(err)
 		}
 		if end.IsZero() {

@@ -83,10 +83,29 @@ func buildStudy(t *testing.T, attrs []string, qs []study.Question, models []stri
 	return s
 }
 
-// analyze runs Analyze with a small bootstrap and fails the test on error.
+// PresentForTest is tables.Paper, set by the external test package
+// (present_test.go): this package's own tests cannot import report/tables
+// (an import cycle), and those that read tables read the report a run
+// shows.
+var PresentForTest func(*Result) *report.Report
+
+// present runs AnalyzeResult and presents the result as a run does.
+func present(ctx context.Context, s *study.Study, o Options) (*report.Report, error) {
+	r, err := AnalyzeResult(ctx, s, o)
+	if err != nil {
+		return nil, err
+	}
+	return PresentForTest(r), nil
+}
+
+// analyze runs AnalyzeResult with a small bootstrap, presents the result
+// with tables.Paper and fails the test on error.
 func analyze(t *testing.T, s *study.Study, mod func(*Options)) *report.Report {
 	t.Helper()
-	return analyzeRes(t, s, mod).Report
+	if PresentForTest == nil {
+		t.Fatal("PresentForTest is not set")
+	}
+	return PresentForTest(analyzeRes(t, s, mod))
 }
 
 // analyzeRes runs AnalyzeResult with a small bootstrap and fails the test

@@ -449,3 +449,25 @@ func TestMiniQuestionSolveRateAndDisagreement(t *testing.T) {
 		checkExact(t, q.ID+" disagreement", q.Disagreement, w.disagree)
 	}
 }
+
+// The typed rubric rows carry the exact mean: M1's attribute A scores
+// 4,3,3,4,5,4 → 23/6; the overall row of M2 in D2 (q3: 3 and 4.5) → 15/4.
+func TestMiniRubricExact(t *testing.T) {
+	r := analyzeRes(t, miniStudy(t), nil).Rubric
+	find := func(rows []RubricRow, group, model string) RubricRow {
+		t.Helper()
+		for _, w := range rows {
+			if w.Group == group && w.Model == model {
+				return w
+			}
+		}
+		t.Fatalf("no row %s %s", group, model)
+		return RubricRow{}
+	}
+	if w := find(r.ByAttribute, "A", "M1"); w.Exact != study.NewRat(23, 6) || w.N != 6 {
+		t.Errorf("M1 A: exact %v n %d, want 23/6 of 6", w.Exact, w.N)
+	}
+	if w := find(r.ByDomain, "D2", "M2"); w.Exact != study.NewRat(15, 4) {
+		t.Errorf("M2 D2: exact %v, want 15/4", w.Exact)
+	}
+}

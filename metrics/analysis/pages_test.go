@@ -32,7 +32,7 @@ func TestQuestionPagesSelection(t *testing.T) {
 	o := DefaultOptions()
 	o.Bootstrap, o.Resamples = 0, 0
 	o.QuestionPages = 30
-	rep, err := Analyze(context.Background(), s, o)
+	rep, err := present(context.Background(), s, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestQuestionPagesSelection(t *testing.T) {
 		}
 	}
 	// the same selection again; and every page with "all" or a study below the limit
-	rep2, _ := Analyze(context.Background(), s, o)
+	rep2, _ := present(context.Background(), s, o)
 	for i := range rep.Questions {
 		if rep.Questions[i].Featured != rep2.Questions[i].Featured {
 			t.Fatalf("question %d: %q then %q", i, rep.Questions[i].Featured, rep2.Questions[i].Featured)
@@ -100,7 +100,7 @@ func TestQuestionPagesSelection(t *testing.T) {
 	}
 	for _, n := range []int{-1, 0, 120} {
 		o.QuestionPages = n
-		rep, _ := Analyze(context.Background(), s, o)
+		rep, _ := present(context.Background(), s, o)
 		for _, q := range rep.Questions {
 			if q.Summary || q.Featured != "" {
 				t.Fatalf("QuestionPages %d: %s is %q (summary %v), want a plain page", n, q.ID, q.Featured, q.Summary)
@@ -128,7 +128,7 @@ func TestQuestionPageLabels(t *testing.T) {
 	}
 	o := DefaultOptions()
 	o.Bootstrap, o.Resamples = 0, 0
-	rep, err := Analyze(context.Background(), s, o)
+	rep, err := present(context.Background(), s, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,7 +60,7 @@ func TestPaperTable4Counts(t *testing.T) {
 	sortGradings(s.Gradings)
 	o := DefaultOptions()
 	o.Bootstrap, o.Resamples = 20, 0
-	r, err := Analyze(context.Background(), s, o)
+	r, err := present(context.Background(), s, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,8 @@ type Result struct {
 	// Dataset describes the study: Tables 1, 2, 3 and 12, the
 	// descriptives and Figure 1.
 	Dataset Dataset
+	// Rubric is Figure 2 and Table 5.
+	Rubric Rubric
 	// Notes say what was left out and why, in the order the stages made
 	// them; Warnings are non-fatal findings about the study.
 	Notes    []Note

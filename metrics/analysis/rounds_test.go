@@ -45,10 +45,10 @@ func TestReferenceSubsetRound(t *testing.T) {
 }
 
 func TestDegenerateStudies(t *testing.T) {
-	if _, err := Analyze(context.Background(), nil, DefaultOptions()); err == nil {
+	if _, err := present(context.Background(), nil, DefaultOptions()); err == nil {
 		t.Error("nil study: no error")
 	}
-	r, err := Analyze(context.Background(), &study.Study{}, DefaultOptions())
+	r, err := present(context.Background(), &study.Study{}, DefaultOptions())
 	if err != nil {
 		t.Fatalf("empty study: %v", err)
 	}
@@ -57,25 +57,25 @@ func TestDegenerateStudies(t *testing.T) {
 	}
 	s := &study.Study{MainRound: "main", Attributes: []string{"A"}, Questions: []study.Question{{ID: "q", GateScore: math.NaN()}},
 		Models: []study.Model{{Name: "M"}}}
-	if _, err := Analyze(context.Background(), s, DefaultOptions()); err != nil {
+	if _, err := present(context.Background(), s, DefaultOptions()); err != nil {
 		t.Fatalf("study without gradings: %v", err)
 	}
 	// One grading of one model: nothing to compare, no panic.
 	s.Evaluators = []study.Evaluator{{ID: "e", Kind: study.Human}}
 	s.Gradings = []study.Grading{{Evaluator: "e", Kind: study.Human, Round: "main", QuestionID: "q", Model: "M", Rubric: []float64{4}}}
-	r, err = Analyze(context.Background(), s, DefaultOptions())
+	r, err = present(context.Background(), s, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkExact(t, "solve", rowWhere(t, r, "summary", "model", "M")["solve_rate"], 1)
 	bad := DefaultOptions()
 	bad.ChecklistThreshold = 1.5
-	if _, err := Analyze(context.Background(), s, bad); err == nil {
+	if _, err := present(context.Background(), s, bad); err == nil {
 		t.Error("checklist threshold 1.5: no error")
 	}
 	dup := *s
 	dup.Models = []study.Model{{Name: "M"}, {Name: "M"}}
-	if _, err := Analyze(context.Background(), &dup, DefaultOptions()); err == nil {
+	if _, err := present(context.Background(), &dup, DefaultOptions()); err == nil {
 		t.Error("duplicate model: no error")
 	}
 }

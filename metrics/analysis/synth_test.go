@@ -212,22 +212,22 @@ func TestDeterminism(t *testing.T) {
 	o := DefaultOptions()
 	o.Bootstrap = 200
 	o.Resamples = 40
-	r1, err := Analyze(context.Background(), s, o)
+	r1, err := present(context.Background(), s, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, _ := Analyze(context.Background(), s, o)
+	r2, _ := present(context.Background(), s, o)
 	if err := sameTables(r1, r2); err != nil {
 		t.Fatalf("two runs differ: %v", err)
 	}
 	prev := runtime.GOMAXPROCS(1)
-	r3, _ := Analyze(context.Background(), s, o)
+	r3, _ := present(context.Background(), s, o)
 	runtime.GOMAXPROCS(prev)
 	if err := sameTables(r1, r3); err != nil {
 		t.Fatalf("GOMAXPROCS=1 differs: %v", err)
 	}
 	o.Seed = 2
-	r4, _ := Analyze(context.Background(), s, o)
+	r4, _ := present(context.Background(), s, o)
 	if sameTables(r1, r4) == nil {
 		t.Fatal("a different seed gave identical intervals")
 	}
@@ -241,7 +241,7 @@ func TestSyntheticSanity(t *testing.T) {
 	o := DefaultOptions()
 	o.Bootstrap = 100
 	o.Resamples = 20
-	r, err := Analyze(context.Background(), s, o)
+	r, err := present(context.Background(), s, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func benchAnalyze(b *testing.B, nQ int) {
 			stages[stage] = time.Now()
 			order = append(order, stage)
 		}
-		if _, err := Analyze(context.Background(), s, o); err != nil {
+		if _, err := present(context.Background(), s, o); err != nil {
 			b.Fatal(err)
 		}
 		if testing.Verbose() {

@@ -39,7 +39,7 @@ func TestTextQuestions(t *testing.T) {
 	o.Bootstrap, o.Resamples = 20, 10
 	o.QuestionPages = 30
 	o.TextFilter = TagFilter{Key: "set", Value: "balanced"}
-	full, err := Analyze(context.Background(), s, o)
+	full, err := present(context.Background(), s, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestTextQuestions(t *testing.T) {
 	if blanked == 0 {
 		t.Fatal("no text left out")
 	}
-	rep, err := Analyze(context.Background(), &lean, o)
+	rep, err := present(context.Background(), &lean, o)
 	if err != nil {
 		t.Fatal(err)
 	}

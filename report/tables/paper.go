@@ -21,6 +21,8 @@ func Paper(r *analysis.Result) *report.Report {
 			rep.Add(paperCost(r.Cost))
 		case "dataset":
 			rep.Add(paperDataset(r.Dataset))
+		case "rubric":
+			rep.Add(paperRubric(r.Rubric))
 		default:
 			rep.Add(r.Legacy[st])
 		}
