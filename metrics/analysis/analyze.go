@@ -35,6 +35,8 @@ type run struct {
 	dataset Dataset
 	// rubric holds Figure 2 and Table 5.
 	rubric Rubric
+	// checklist holds Figures 4 and 5.
+	checklist Checklist
 }
 
 // Analyze returns AnalyzeResult's Report: the overview, the question
@@ -152,7 +154,7 @@ func analyzeStudy(ctx context.Context, s *study.Study, opt Options) (*Result, er
 	}
 	a.rep.Warnings = p.warnings
 	res.Report, res.Summary = a.rep, a.summary
-	res.Cost, res.Dataset, res.Rubric = a.cost, a.dataset, a.rubric
+	res.Cost, res.Dataset, res.Rubric, res.Checklist = a.cost, a.dataset, a.rubric, a.checklist
 	res.Notes, res.Warnings = p.notes, p.warnings
 	return res, nil
 }

@@ -27,6 +27,8 @@ type Result struct {
 	Dataset Dataset
 	// Rubric is Figure 2 and Table 5.
 	Rubric Rubric
+	// Checklist is Figures 4 and 5.
+	Checklist Checklist
 	// Notes say what was left out and why, in the order the stages made
 	// them; Warnings are non-fatal findings about the study.
 	Notes    []Note

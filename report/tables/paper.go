@@ -23,6 +23,8 @@ func Paper(r *analysis.Result) *report.Report {
 			rep.Add(paperDataset(r.Dataset))
 		case "rubric":
 			rep.Add(paperRubric(r.Rubric))
+		case "checklist":
+			rep.Add(paperChecklist(r.Checklist))
 		default:
 			rep.Add(r.Legacy[st])
 		}
