@@ -37,6 +37,8 @@ type run struct {
 	rubric Rubric
 	// checklist holds Figures 4 and 5.
 	checklist Checklist
+	// text holds the automatic text metrics.
+	text Text
 }
 
 // Analyze returns AnalyzeResult's Report: the overview, the question
@@ -154,7 +156,7 @@ func analyzeStudy(ctx context.Context, s *study.Study, opt Options) (*Result, er
 	}
 	a.rep.Warnings = p.warnings
 	res.Report, res.Summary = a.rep, a.summary
-	res.Cost, res.Dataset, res.Rubric, res.Checklist = a.cost, a.dataset, a.rubric, a.checklist
+	res.Cost, res.Dataset, res.Rubric, res.Checklist, res.Text = a.cost, a.dataset, a.rubric, a.checklist, a.text
 	res.Notes, res.Warnings = p.notes, p.warnings
 	return res, nil
 }

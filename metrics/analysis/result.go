@@ -29,6 +29,9 @@ type Result struct {
 	Rubric Rubric
 	// Checklist is Figures 4 and 5.
 	Checklist Checklist
+	// Text is the automatic text metrics (corpus_metrics, text_metrics,
+	// Table 7).
+	Text Text
 	// Notes say what was left out and why, in the order the stages made
 	// them; Warnings are non-fatal findings about the study.
 	Notes    []Note
