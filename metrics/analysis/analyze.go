@@ -39,6 +39,8 @@ type run struct {
 	checklist Checklist
 	// text holds the automatic text metrics.
 	text Text
+	// evaluators holds the evaluators table and Figures 6 and 7.
+	evaluators Evaluators
 }
 
 // Analyze returns AnalyzeResult's Report: the overview, the question
@@ -157,6 +159,7 @@ func analyzeStudy(ctx context.Context, s *study.Study, opt Options) (*Result, er
 	a.rep.Warnings = p.warnings
 	res.Report, res.Summary = a.rep, a.summary
 	res.Cost, res.Dataset, res.Rubric, res.Checklist, res.Text = a.cost, a.dataset, a.rubric, a.checklist, a.text
+	res.Evaluators = a.evaluators
 	res.Notes, res.Warnings = p.notes, p.warnings
 	return res, nil
 }

@@ -32,6 +32,8 @@ type Result struct {
 	// Text is the automatic text metrics (corpus_metrics, text_metrics,
 	// Table 7).
 	Text Text
+	// Evaluators is the evaluators table and Figures 6 and 7.
+	Evaluators Evaluators
 	// Notes say what was left out and why, in the order the stages made
 	// them; Warnings are non-fatal findings about the study.
 	Notes    []Note

@@ -25,6 +25,8 @@ func Paper(r *analysis.Result) *report.Report {
 			rep.Add(paperRubric(r.Rubric))
 		case "checklist":
 			rep.Add(paperChecklist(r.Checklist))
+		case "evaluators":
+			rep.Add(paperEvaluators(r.Evaluators))
 		case "text metrics":
 			rep.Add(paperText(r.Text))
 		default:
