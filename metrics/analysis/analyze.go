@@ -41,6 +41,10 @@ type run struct {
 	text Text
 	// evaluators holds the evaluators table and Figures 6 and 7.
 	evaluators Evaluators
+	// consistency holds Table 6's rows.
+	consistency []ConsistencyRow
+	// significance holds the t-tests and Figure 3.
+	significance Significance
 }
 
 // Analyze returns AnalyzeResult's Report: the overview, the question
@@ -159,7 +163,7 @@ func analyzeStudy(ctx context.Context, s *study.Study, opt Options) (*Result, er
 	a.rep.Warnings = p.warnings
 	res.Report, res.Summary = a.rep, a.summary
 	res.Cost, res.Dataset, res.Rubric, res.Checklist, res.Text = a.cost, a.dataset, a.rubric, a.checklist, a.text
-	res.Evaluators = a.evaluators
+	res.Evaluators, res.Consistency, res.Significance = a.evaluators, a.consistency, a.significance
 	res.Notes, res.Warnings = p.notes, p.warnings
 	return res, nil
 }

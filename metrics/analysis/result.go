@@ -34,6 +34,11 @@ type Result struct {
 	Text Text
 	// Evaluators is the evaluators table and Figures 6 and 7.
 	Evaluators Evaluators
+	// Significance is the t-tests of the rubric ranking and Figure 3.
+	Significance Significance
+	// Consistency are Table 6's rows (nil when left out): the within and
+	// across comparisons, then the Pearson rows.
+	Consistency []ConsistencyRow
 	// Notes say what was left out and why, in the order the stages made
 	// them; Warnings are non-fatal findings about the study.
 	Notes    []Note

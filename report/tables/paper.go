@@ -25,6 +25,10 @@ func Paper(r *analysis.Result) *report.Report {
 			rep.Add(paperRubric(r.Rubric))
 		case "checklist":
 			rep.Add(paperChecklist(r.Checklist))
+		case "significance":
+			rep.Add(paperSignificance(r.Significance))
+		case "consistency":
+			rep.Add(paperConsistency(r.Consistency))
 		case "evaluators":
 			rep.Add(paperEvaluators(r.Evaluators))
 		case "text metrics":
