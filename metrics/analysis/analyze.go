@@ -45,6 +45,8 @@ type run struct {
 	consistency []ConsistencyRow
 	// significance holds the t-tests and Figure 3.
 	significance Significance
+	// judges holds Tables 8 and 9.
+	judges Judges
 }
 
 // Analyze returns AnalyzeResult's Report: the overview, the question
@@ -164,6 +166,7 @@ func analyzeStudy(ctx context.Context, s *study.Study, opt Options) (*Result, er
 	res.Report, res.Summary = a.rep, a.summary
 	res.Cost, res.Dataset, res.Rubric, res.Checklist, res.Text = a.cost, a.dataset, a.rubric, a.checklist, a.text
 	res.Evaluators, res.Consistency, res.Significance = a.evaluators, a.consistency, a.significance
+	res.Judges = a.judges
 	res.Notes, res.Warnings = p.notes, p.warnings
 	return res, nil
 }

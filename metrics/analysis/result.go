@@ -36,6 +36,8 @@ type Result struct {
 	Evaluators Evaluators
 	// Significance is the t-tests of the rubric ranking and Figure 3.
 	Significance Significance
+	// Judges is Tables 8 and 9 (the judges against the humans).
+	Judges Judges
 	// Consistency are Table 6's rows (nil when left out): the within and
 	// across comparisons, then the Pearson rows.
 	Consistency []ConsistencyRow

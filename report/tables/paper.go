@@ -17,6 +17,8 @@ func Paper(r *analysis.Result) *report.Report {
 	rep := &report.Report{Title: src.Title, Attributes: src.Attributes, Overview: src.Overview, Questions: src.Questions}
 	for _, st := range r.Stages {
 		switch st {
+		case "judges":
+			rep.Add(paperJudges(r.Judges))
 		case "cost":
 			rep.Add(paperCost(r.Cost))
 		case "dataset":
