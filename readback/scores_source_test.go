@@ -21,17 +21,13 @@ func summarySolveRate(t *testing.T, s *study.Study, model string) (rate float64,
 	t.Helper()
 	opt := analysis.DefaultOptions()
 	opt.Bootstrap = 20
-	rep, err := analysis.Analyze(context.Background(), s, opt)
+	res, err := analysis.AnalyzeResult(context.Background(), s, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := rep.Table("summary")
-	if tb == nil {
-		t.Fatal("no summary table")
-	}
-	for _, r := range tb.Rows {
-		if tb.Get(r, "set") == "all" && tb.Get(r, "graders") == "humans" && tb.Get(r, "model") == model {
-			return tb.Get(r, "solve_rate").(float64), tb.Get(r, "n_gradings").(int64)
+	for _, r := range res.Summary {
+		if r.Set == "all" && r.Graders == "humans" && r.Model == model {
+			return r.SolveRate, r.Gradings
 		}
 	}
 	t.Fatalf("summary has no row for set all, humans, %s", model)

@@ -47,6 +47,8 @@ type run struct {
 	significance Significance
 	// judges holds Tables 8 and 9.
 	judges Judges
+	// headline holds the headline figure's bars.
+	headBars *Headline
 }
 
 // Analyze returns AnalyzeResult's Report: the overview, the question
@@ -166,7 +168,7 @@ func analyzeStudy(ctx context.Context, s *study.Study, opt Options) (*Result, er
 	res.Report, res.Summary = a.rep, a.summary
 	res.Cost, res.Dataset, res.Rubric, res.Checklist, res.Text = a.cost, a.dataset, a.rubric, a.checklist, a.text
 	res.Evaluators, res.Consistency, res.Significance = a.evaluators, a.consistency, a.significance
-	res.Judges = a.judges
+	res.Judges, res.Headline = a.judges, a.headBars
 	res.Notes, res.Warnings = p.notes, p.warnings
 	return res, nil
 }
@@ -243,10 +245,6 @@ func (a *run) steps(fns ...func()) {
 		f()
 	}
 }
-
-func (a *run) addTable(t *report.Table) { a.rep.Tables = append(a.rep.Tables, t) }
-
-func (a *run) addFigure(f *report.Figure) { a.rep.Figures = append(a.rep.Figures, f) }
 
 // leaveOut records a table left out and why.
 func (a *run) leaveOut(table, format string, args ...any) {

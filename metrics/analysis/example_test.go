@@ -6,12 +6,13 @@ import (
 	"math"
 
 	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/report/tables"
 	"github.com/euroexec/euroexec/study"
 )
 
 // Two questions, two models, one human evaluator with a two-attribute
 // rubric, a checklist and ranks.
-func ExampleAnalyze() {
+func Example() {
 	s := &study.Study{
 		Title: "demo", HumanLabel: "Human Expert", MainRound: "main",
 		Attributes: []string{"Domain", "Reasoning"}, ScaleMin: 1, ScaleMax: 5,
@@ -34,11 +35,12 @@ func ExampleAnalyze() {
 	}
 	opt := analysis.DefaultOptions()
 	opt.Bootstrap = 0 // no intervals in this example
-	rep, err := analysis.Analyze(context.Background(), s, opt)
+	res, err := analysis.AnalyzeResult(context.Background(), s, opt)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	rep := tables.Paper(res) // the report's tables, as a run writes them
 	for _, row := range rep.Table("summary").Rows {
 		fmt.Printf("%s %s %s: solve %.2f, rank %.1f, rubric %.2f, checklist %.3f\n",
 			row[0], row[1], row[2], row[5], row[8], row[14], row[17])

@@ -19,6 +19,9 @@ type Result struct {
 	// then "reference_subset"; per set the humans, then each judge; per
 	// population the models in model order.
 	Summary []SummaryRow
+	// Headline is the headline figure's primary metric per model; nil
+	// without human gradings in set all.
+	Headline *Headline
 	// Cost is Appendices B and C: cost and response length against the
 	// Solve Rate.
 	Cost Cost
@@ -80,18 +83,4 @@ type SummaryRow struct {
 	// that of their checklist rates (study.RatSum, divided once).
 	Rubric, RubricLo, RubricHi          float64
 	Checklist, ChecklistLo, ChecklistHi float64
-}
-
-// SummaryTable builds the summary table from its rows: the one place where
-// its columns and cells are made.
-func SummaryTable(rows []SummaryRow) *report.Table {
-	t := newTable("summary", "Tables 4 and 10: Summary of results", report.SectionOverview,
-		"Solve Rate, average rank, win rate, rubric and checklist rate per model, per set of questions and grader population, with 95 % cluster-bootstrap intervals.",
-		summaryCols...)
-	for _, o := range rows {
-		addRow(t, o.Set, o.Graders, o.Model, o.Questions, o.Gradings,
-			o.SolveRate, o.SolveRateLo, o.SolveRateHi, o.AvgRank, o.AvgRankLo, o.AvgRankHi, o.WinRate, o.WinRateLo, o.WinRateHi,
-			o.Rubric, o.RubricLo, o.RubricHi, o.Checklist, o.ChecklistLo, o.ChecklistHi)
-	}
-	return t
 }

@@ -19,6 +19,8 @@ func Paper(r *analysis.Result) *report.Report {
 		switch st {
 		case "judges":
 			rep.Add(paperJudges(r.Judges))
+		case "summary":
+			rep.Add(paperSummary(r.Summary, r.Headline))
 		case "cost":
 			rep.Add(paperCost(r.Cost))
 		case "dataset":
