@@ -11,15 +11,14 @@ import (
 
 	"github.com/euroexec/euroexec/internal/crash"
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 )
 
-// run is one call of Analyze.
+// run is one call of AnalyzeResult.
 type run struct {
 	ctx    context.Context
 	p      *prep
 	opt    Options
-	rep    *report.Report
+	res    *Result // what the stages fill
 	views  map[string]*view
 	stats_ map[string][]modelStats
 	gate   [][2]int64 // per question: gate cells passed, all
@@ -27,41 +26,6 @@ type run struct {
 	// for Table 8.
 	crossTau map[int]*meanAcc
 	crossIv  [nIns][2]float64
-	// summary holds the typed rows of the summary table.
-	summary []SummaryRow
-	// cost holds Appendices B and C.
-	cost Cost
-	// dataset holds Tables 1, 2, 3, 12, the descriptives and Figure 1.
-	dataset Dataset
-	// rubric holds Figure 2 and Table 5.
-	rubric Rubric
-	// checklist holds Figures 4 and 5.
-	checklist Checklist
-	// text holds the automatic text metrics.
-	text Text
-	// evaluators holds the evaluators table and Figures 6 and 7.
-	evaluators Evaluators
-	// consistency holds Table 6's rows.
-	consistency []ConsistencyRow
-	// significance holds the t-tests and Figure 3.
-	significance Significance
-	// judges holds Tables 8 and 9.
-	judges Judges
-	// headline holds the headline figure's bars.
-	headBars *Headline
-}
-
-// Analyze returns AnalyzeResult's Report: the overview, the question
-// pages and the tables and figures the analysis still builds itself, with
-// the notes and warnings. The tables of the concepts already presented by
-// report/tables are not in it; tables.Paper(AnalyzeResult(...)) gives the
-// whole report.
-func Analyze(ctx context.Context, s *study.Study, opt Options) (*report.Report, error) {
-	r, err := AnalyzeResult(ctx, s, opt)
-	if err != nil {
-		return nil, err
-	}
-	return r.Report, nil
 }
 
 // AnalyzeResult computes every EuroExec table, figure and question page of
@@ -122,7 +86,7 @@ func analyzeStudy(ctx context.Context, s *study.Study, opt Options) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	a := &run{ctx: ctx, p: p, opt: opt, rep: &report.Report{Title: s.Title, Attributes: append([]string(nil), s.Attributes...)},
+	a := &run{ctx: ctx, p: p, opt: opt, res: &Result{Title: s.Title, Attributes: append([]string(nil), s.Attributes...)},
 		views: map[string]*view{}, stats_: map[string][]modelStats{}}
 	stages := []struct {
 		name string
@@ -141,7 +105,6 @@ func analyzeStudy(ctx context.Context, s *study.Study, opt Options) (*Result, er
 		{"text metrics", a.textTables},
 		{"questions", a.questionPages},
 	}
-	res := &Result{Legacy: map[string]report.Part{}}
 	for i, st := range stages {
 		if opt.Progress != nil {
 			opt.Progress(st.name, i, len(stages))
@@ -149,11 +112,7 @@ func analyzeStudy(ctx context.Context, s *study.Study, opt Options) (*Result, er
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("analysis: %s: %w", st.name, err)
 		}
-		nt, nf := len(a.rep.Tables), len(a.rep.Figures)
 		st.fn()
-		res.Stages = append(res.Stages, st.name)
-		res.Legacy[st.name] = report.Part{Tables: a.rep.Tables[nt:len(a.rep.Tables):len(a.rep.Tables)],
-			Figures: a.rep.Figures[nf:len(a.rep.Figures):len(a.rep.Figures)]}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
@@ -161,16 +120,8 @@ func analyzeStudy(ctx context.Context, s *study.Study, opt Options) (*Result, er
 	if opt.Progress != nil {
 		opt.Progress("done", len(stages), len(stages))
 	}
-	for _, n := range p.notes {
-		a.rep.Notes = append(a.rep.Notes, report.Note{Table: n.Table, Reason: n.Reason})
-	}
-	a.rep.Warnings = p.warnings
-	res.Report, res.Summary = a.rep, a.summary
-	res.Cost, res.Dataset, res.Rubric, res.Checklist, res.Text = a.cost, a.dataset, a.rubric, a.checklist, a.text
-	res.Evaluators, res.Consistency, res.Significance = a.evaluators, a.consistency, a.significance
-	res.Judges, res.Headline = a.judges, a.headBars
-	res.Notes, res.Warnings = p.notes, p.warnings
-	return res, nil
+	a.res.Notes, a.res.Warnings = p.notes, p.warnings
+	return a.res, nil
 }
 
 func checkOptions(o Options) error {
@@ -270,7 +221,7 @@ func sortByValue(st []modelStats, f func(modelStats) float64) []modelStats {
 // overview counts what the study holds.
 func (a *run) overview() {
 	p := a.p
-	o := &a.rep.Overview
+	o := &a.res.Overview
 	o.Questions = p.nQ()
 	o.Models = p.nM()
 	if p.label >= 0 {

@@ -95,7 +95,7 @@ func (a *run) checklistDistribution(v *view) {
 			rows = append(rows, ChecklistBinRow{Model: p.s.Models[m].Name, Bin: name, BinIndex: int64(b), Gradings: cnt[mi][b], N: tot[mi], Share: frac(cnt[mi][b], tot[mi])})
 		}
 	}
-	a.checklist.Distribution, a.checklist.Bins = rows, checklistBins
+	a.res.Checklist.Distribution, a.res.Checklist.Bins = rows, checklistBins
 }
 
 // Verdict-pair categories of Figure 5.
@@ -198,7 +198,7 @@ func (a *run) verdictPairs(v *view) {
 		_, sh := acc[d].weights()
 		rows = append(rows, VerdictPairRow{Domain: name, Cells: acc[d].items, LeftOut: acc[d].leftOut, NA: acc[d].naCount, Shares: sh})
 	}
-	a.checklist.VerdictPairs = rows
+	a.res.Checklist.VerdictPairs = rows
 	o := acc[len(doms)]
 	if o.leftOut > 0 || o.naCount > 0 {
 		p.note("verdict_pairs", "%d (response, item) cells with fewer than 2 verdicts and %d na verdicts were left out", o.leftOut, o.naCount)

@@ -305,7 +305,7 @@ func (a *run) consistencyTables() {
 			p.note("consistency", "no %s rows: the study has no %s", insNames[k], map[int]string{insExplicit: "preference ranks", insRubric: "rubric", insChecklist: "checklist"}[k])
 		}
 	}
-	a.consistency = rows
+	a.res.Consistency = rows
 }
 
 // pairPearson is the Pearson r between evaluators on instrument k of the

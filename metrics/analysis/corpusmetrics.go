@@ -229,7 +229,7 @@ func (a *run) corpusMetrics(scores [][]textScore, refs [][]string, ts textSetup)
 			}
 		}
 	}
-	a.text.Corpus = rows
+	a.res.Text.Corpus = rows
 	return out
 }
 

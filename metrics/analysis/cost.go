@@ -136,10 +136,10 @@ func (a *run) costVsSolve(v *view) {
 			rows[i].FitSolveRate = float64(lr.Slope*rows[i].TotalUSD) + lr.Intercept
 		}
 	}
-	a.cost.Solve = rows
+	a.res.Cost.Solve = rows
 	if len(xs) >= 2 && !math.IsNaN(lr.Slope) {
 		x1, x2 := minOf(xs), maxOf(xs)
-		a.cost.Fit = &CostLine{X1: x1, Y1: float64(lr.Slope*x1) + lr.Intercept, X2: x2, Y2: float64(lr.Slope*x2) + lr.Intercept}
+		a.res.Cost.Fit = &CostLine{X1: x1, Y1: float64(lr.Slope*x1) + lr.Intercept, X2: x2, Y2: float64(lr.Slope*x2) + lr.Intercept}
 	}
 }
 
@@ -171,7 +171,7 @@ func (a *run) lengthVsScores(v *view) {
 		a.leaveOut("length_correlations", "the response dumps hold no text for the graded responses")
 		return
 	}
-	a.cost.Length = rows
+	a.res.Cost.Length = rows
 	a.lengthCorrelations(v)
 }
 
@@ -233,5 +233,5 @@ func (a *run) lengthCorrelations(v *view) {
 			out = append(out, LengthCorrelation{Length: unit, Score: score, N: int64(len(x)), R: r, P: pv, Lo: lo, Hi: hi})
 		}
 	}
-	a.cost.LengthCorrelations = out
+	a.res.Cost.LengthCorrelations = out
 }

@@ -180,8 +180,8 @@ func (a *run) domainsTable() {
 			}
 		}
 	}
-	a.dataset.Domains = rows
-	a.dataset.Total = DomainRow{Domain: "Total", Experts: int64(len(all)), Authors: int64(len(allA)), Evaluators: int64(len(allE)), Questions: int64(p.nQ())}
+	a.res.Dataset.Domains = rows
+	a.res.Dataset.Total = DomainRow{Domain: "Total", Experts: int64(len(all)), Authors: int64(len(allA)), Evaluators: int64(len(allE)), Questions: int64(p.nQ())}
 }
 
 // difficultyOf returns a question's difficulty bin: questions.difficulty,
@@ -300,13 +300,13 @@ func (a *run) difficultyTable() {
 				r = [2]float64{lo, 1}
 			}
 		}
-		a.dataset.Difficulty = append(a.dataset.Difficulty, DifficultyRow{Difficulty: d, GateFrom: r[0], GateTo: r[1], Questions: n[d]})
+		a.res.Dataset.Difficulty = append(a.res.Dataset.Difficulty, DifficultyRow{Difficulty: d, GateFrom: r[0], GateTo: r[1], Questions: n[d]})
 	}
 	if n[binAbove] > 0 {
 		a.p.warn("analysis: %d questions have a gate score above the last difficulty bin (%v)", n[binAbove], lo)
 	}
-	if a.dataset.Difficulty == nil {
-		a.dataset.Difficulty = []DifficultyRow{}
+	if a.res.Dataset.Difficulty == nil {
+		a.res.Dataset.Difficulty = []DifficultyRow{}
 	}
 }
 
@@ -355,7 +355,7 @@ func (a *run) modelsTable() {
 			USDPer1kInput: m.USDPer1kInput, USDPer1kOutput: m.USDPer1kOutput, Responses: nResp[i],
 			Gradings: c[i].all, HumanGradings: c[i].main, SolveGradings: c[i].solve, JudgeGradings: c[i].judge})
 	}
-	a.dataset.Models = rows
+	a.res.Dataset.Models = rows
 }
 
 // gateTables is Table 12: per-item fulfilment of the difficulty gate, and
@@ -371,7 +371,7 @@ func (a *run) gateTables() {
 		runs, passed := int64(g.Runs), int64(g.Passed)
 		items = append(items, GateItemRow{QuestionID: g.QuestionID, Item: int64(g.Item), Runs: runs, Passed: passed, Fulfilment: frac(passed, runs)})
 	}
-	a.dataset.GateItems = items
+	a.res.Dataset.GateItems = items
 	cells := a.gateCells()
 	qs := []GateQuestionRow{}
 	for q, qq := range p.s.Questions {
@@ -381,7 +381,7 @@ func (a *run) gateTables() {
 		}
 		qs = append(qs, GateQuestionRow{QuestionID: qq.ID, Cells: c[1], Passed: c[0], Score: frac(c[0], c[1]), Difficulty: a.difficultyOf(q)})
 	}
-	a.dataset.GateQuestions = qs
+	a.res.Dataset.GateQuestions = qs
 }
 
 func words(s string) int { return len(strings.Fields(s)) }
@@ -439,7 +439,7 @@ func (a *run) descriptivesTable() {
 	}
 	row("reference_chars", "all", fc)
 	row("reference_words", "all", fw)
-	a.dataset.Descriptives = rows
+	a.res.Dataset.Descriptives = rows
 }
 
 func minOf(x []float64) float64 {
@@ -532,5 +532,5 @@ func (a *run) solveByDifficulty() {
 	if rows == nil {
 		rows = []DifficultySolveRow{}
 	}
-	a.dataset.SolveByDifficulty, a.dataset.Difficulties = rows, order
+	a.res.Dataset.SolveByDifficulty, a.res.Dataset.Difficulties = rows, order
 }

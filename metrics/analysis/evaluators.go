@@ -197,7 +197,7 @@ func (a *run) evaluatorsTable(v *view, ms []evalMean, crit, lenient []int) {
 			SolveRate: frac(x.sv, x.sn), Group: grp[m.e], Shared: int64(r.shared), AbsDiffOthers: r.mad, SpearmanOthers: r.rho,
 			SolveAgreement: r.solveAgree, SolvePairs: int64(r.solvePairs)})
 	}
-	a.evaluators.Rows = rows
+	a.res.Evaluators.Rows = rows
 }
 
 // maxLeniencyBins is the most bins of Figure 6.
@@ -252,7 +252,7 @@ func (a *run) leniencyHistogram(ms []evalMean) {
 	for b := 0; b < nb; b++ {
 		bins = append(bins, LeniencyBin{From: lo + float64(b)*w, To: lo + float64(b+1)*w, Evaluators: cnt[b]})
 	}
-	a.evaluators.Leniency, a.evaluators.Width = bins, w
+	a.res.Evaluators.Leniency, a.res.Evaluators.Width = bins, w
 	if out > 0 {
 		p.note("evaluator_leniency", "%d evaluators have a mean outside the rubric scale and are not in a bin", out)
 	}
@@ -274,7 +274,7 @@ func (a *run) extremeEvaluators(v *view, crit, lenient []int) {
 		grp[e] = 2
 	}
 	rates := a.groupRates(v, 2, func(g *grade) int { return grp[g.e] - 1 })
-	e := &a.evaluators
+	e := &a.res.Evaluators
 	e.Extreme, e.Critical, e.Lenient = []ExtremeRow{}, len(crit), len(lenient)
 	for _, m := range v.models {
 		e.Models = append(e.Models, p.s.Models[m].Name)

@@ -266,7 +266,7 @@ func (a *run) judgeConsistency(hv *view) {
 	if len(accs) == 0 {
 		p.note("judge_consistency", "no question has 3 or more human evaluators: no human_vs_mean_of_others rows")
 	}
-	a.judges.Consistency = rows
+	a.res.Judges.Consistency = rows
 }
 
 // Per-cluster sums of Table 9, per model: human and judge sums and counts
@@ -298,7 +298,7 @@ var jvMeasures = []string{"rubric", "checklist_rate", "solve_rate"}
 
 func (a *run) judgeVsHuman(hv *view) {
 	p := a.p
-	a.judges.VsHuman, a.judges.Crispness = []JudgeModelRow{}, []JudgeCrispness{}
+	a.res.Judges.VsHuman, a.res.Judges.Crispness = []JudgeModelRow{}, []JudgeCrispness{}
 	for _, j := range p.judges {
 		jv := a.view(setAll, j)
 		if len(jv.g) == 0 {
@@ -416,14 +416,14 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int) {
 				jm[k] = append(jm[k], jj[k])
 			}
 		}
-		a.judges.VsHuman = append(a.judges.VsHuman, row)
+		a.res.Judges.VsHuman = append(a.res.Judges.VsHuman, row)
 	}
 	for k, meas := range jvMeasures {
 		lr := stats.LinRegress(hm[k], jm[k])
 		slo, shi := a.interval(reps, nM*3+2*k)
 		rlo, rhi := a.interval(reps, nM*3+2*k+1)
 		sh, sj := stats.SD(hm[k]), stats.SD(jm[k])
-		a.judges.Crispness = append(a.judges.Crispness, JudgeCrispness{Judge: name, Measure: meas, Models: int64(len(hm[k])),
+		a.res.Judges.Crispness = append(a.res.Judges.Crispness, JudgeCrispness{Judge: name, Measure: meas, Models: int64(len(hm[k])),
 			Slope: lr.Slope, SlopeLo: slo, SlopeHi: shi, Intercept: lr.Intercept, R: lr.R,
 			SDHuman: sh, SDJudge: sj, SDRatio: sj / sh, SDRatioLo: rlo, SDRatioHi: rhi})
 	}

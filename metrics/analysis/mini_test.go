@@ -378,7 +378,7 @@ func TestMiniEvaluators(t *testing.T) {
 
 func TestMiniDataset(t *testing.T) {
 	res := analyzeRes(t, miniStudy(t), nil)
-	r, d := res.Report, res.Dataset
+	r, d := PresentForTest(res), res.Dataset
 	// Table 1: D1 has q1, q2 and evaluators e1, e2; D2 has q3 and e1, e3.
 	if len(d.Domains) != 2 || d.Domains[0].Domain != "D1" {
 		t.Fatalf("domains %+v: want D1, D2", d.Domains)

@@ -1,20 +1,15 @@
 package analysis
 
-import "github.com/euroexec/euroexec/report"
-
-// Result is what AnalyzeResult produces: typed values of every concept
-// that report/tables presents (tables.Paper), and, while the move is under
-// way, the report parts the analysis still builds itself.
+// Result is what AnalyzeResult produces: the typed values of every table,
+// figure and question page of the paper's analysis, which report/tables
+// presents (tables.Paper). Undefined numbers are NaN; a nil slice is a
+// table left out, with a note saying why.
 type Result struct {
-	// Report holds the title, attributes, overview and question pages, and
-	// the tables and figures of the concepts not yet presented by
-	// report/tables, with Notes and Warnings; it is what Analyze returns.
-	Report *report.Report
-	// Stages names the analysis's stages in the order their tables come;
-	// Legacy holds, per stage, the tables and figures the stage still
-	// builds itself (empty for a stage whose concept is typed below).
-	Stages []string
-	Legacy map[string]report.Part
+	// Title and Attributes are the study's.
+	Title      string
+	Attributes []string
+	// Overview counts what the study holds.
+	Overview Overview
 	// Summary are the rows of the summary table, in its order: set "all"
 	// then "reference_subset"; per set the humans, then each judge; per
 	// population the models in model order.
@@ -44,10 +39,33 @@ type Result struct {
 	// Consistency are Table 6's rows (nil when left out): the within and
 	// across comparisons, then the Pearson rows.
 	Consistency []ConsistencyRow
+	// Questions are the question pages, in question order.
+	Questions []*QuestionPage
 	// Notes say what was left out and why, in the order the stages made
 	// them; Warnings are non-fatal findings about the study.
 	Notes    []Note
 	Warnings []string
+}
+
+// Overview counts what the study holds (the report's overview).
+type Overview struct {
+	Questions int
+	// Models counts the evaluated models, the human label not counted.
+	Models int
+	// HumanLabel is the display name (else the name) of the human label
+	// when expert answers were graded as a model; "" when they were not.
+	HumanLabel string
+	Domains    int
+	// HumanGraders and Judges count the distinct human evaluators and LLM
+	// judges with a grading.
+	HumanGraders, Judges int
+	// Gradings counts human and judge gradings after judge runs are
+	// averaged; HumanGradings and JudgeGradings split it by kind.
+	Gradings, HumanGradings, JudgeGradings int
+	// Instruments present, from "rubric", "checklist", "ranking",
+	// "references", "judges", "criteria", "gate", "cost", "pairwise";
+	// Missing those the study does not have.
+	Instruments, Missing []string
 }
 
 // Note says why a table (or some of its rows) is left out or partial.

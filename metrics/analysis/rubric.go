@@ -122,8 +122,8 @@ func (a *run) rubricByAttribute(v *view) {
 			rows = append(rows, cells[mi][k].row(at, p.s.Models[m].Name))
 		}
 	}
-	a.rubric.ByAttribute, a.rubric.Attributes = rows, p.s.Attributes
-	a.rubric.LowerIsBetter = p.s.LowerIsBetter
+	a.res.Rubric.ByAttribute, a.res.Rubric.Attributes = rows, p.s.Attributes
+	a.res.Rubric.LowerIsBetter = p.s.LowerIsBetter
 }
 
 // rubricByDomain: Figure 2, per model × domain of the rubric mean.
@@ -154,7 +154,7 @@ func (a *run) rubricByDomain(v *view) {
 			rows = append(rows, cells[mi][k].row(d, p.s.Models[m].Name))
 		}
 	}
-	a.rubric.ByDomain, a.rubric.Domains = rows, doms
+	a.res.Rubric.ByDomain, a.res.Rubric.Domains = rows, doms
 }
 
 // rubricOverall: Figure 2, per model, the rubric mean over all gradings.
@@ -175,7 +175,7 @@ func (a *run) rubricOverall(v *view) {
 	for mi, m := range v.models {
 		rows = append(rows, cells[mi].row("overall", p.s.Models[m].Name))
 	}
-	a.rubric.Overall = rows
+	a.res.Rubric.Overall = rows
 }
 
 // attributeCorrelations is Table 5: Pearson r of each attribute with the
@@ -220,5 +220,5 @@ func (a *run) attributeCorrelations(v *view) {
 	} else {
 		p.note("attribute_correlations", "the study has no checklist: no Checklist row")
 	}
-	a.rubric.Correlations = rows
+	a.res.Rubric.Correlations = rows
 }

@@ -139,7 +139,7 @@ func (a *run) significanceTables() {
 		}
 		return
 	}
-	a.significance.Tests = []PairTest{}
+	a.res.Significance.Tests = []PairTest{}
 	v := a.view(setAll, -1)
 	if len(v.g) > 0 {
 		sc := a.questionScores(v)
@@ -186,7 +186,7 @@ func (a *run) pairRows(set, kind string, v *view, sc [][]float64, pairs []pair) 
 	holm := stats.Holm(ps)
 	for i, pr := range pairs {
 		r := rs[i]
-		a.significance.Tests = append(a.significance.Tests, PairTest{Set: set, Comparison: kind,
+		a.res.Significance.Tests = append(a.res.Significance.Tests, PairTest{Set: set, Comparison: kind,
 			ModelA: a.p.s.Models[v.models[pr.a]].Name, ModelB: a.p.s.Models[v.models[pr.b]].Name,
 			N: int64(r.n), MeanA: r.ma, MeanB: r.mb, T: r.tt.T, DF: r.tt.DF, P: r.tt.P, PHolm: holm[i]})
 	}
@@ -406,7 +406,7 @@ func (a *run) pvalueCurve(v *view, sc [][]float64, pairs []pair) {
 	name := func(pr pair) (string, string) {
 		return p.s.Models[v.models[pr.a]].Name, p.s.Models[v.models[pr.b]].Name
 	}
-	sig := &a.significance
+	sig := &a.res.Significance
 	sig.Resamples = a.opt.Resamples
 	for _, n := range grid {
 		sig.Sizes = append(sig.Sizes, int64(n))
@@ -455,13 +455,13 @@ func (a *run) crossings(diffs *pairDiffs, pairs []pair, nQ int, grid []int, med 
 	for j := range res {
 		k := j / len(thr)
 		na, nb := name(pairs[k])
-		a.significance.Crossings = append(a.significance.Crossings, Crossing{ModelA: na, ModelB: nb, Threshold: thr[j%len(thr)],
+		a.res.Significance.Crossings = append(a.res.Significance.Crossings, Crossing{ModelA: na, ModelB: nb, Threshold: thr[j%len(thr)],
 			Crossed: res[j] != 0, NCross: res[j], FullN: int64(grid[len(grid)-1]), FullP: med[len(grid)-1][k]})
 		if res[j] == 0 {
 			a.p.note("pvalue_crossings", "%s vs %s never stays below p = %v", na, nb, thr[j%len(thr)])
 		}
 	}
-	if a.significance.Crossings == nil {
-		a.significance.Crossings = []Crossing{}
+	if a.res.Significance.Crossings == nil {
+		a.res.Significance.Crossings = []Crossing{}
 	}
 }

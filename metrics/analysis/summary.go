@@ -197,7 +197,7 @@ func (a *run) summaryTable() {
 				if o.wilson {
 					wilson++
 				}
-				a.summary = append(a.summary, SummaryRow{Set: set, Graders: v.pop, Model: p.s.Models[o.model].Name,
+				a.res.Summary = append(a.res.Summary, SummaryRow{Set: set, Graders: v.pop, Model: p.s.Models[o.model].Name,
 					Questions: int64(o.nQuestions), Gradings: int64(o.nGradings),
 					SolveRate: o.solve, SolveRateLo: o.solveLo, SolveRateHi: o.solveHi,
 					AvgRank: o.rank, AvgRankLo: o.rankLo, AvgRankHi: o.rankHi,
@@ -220,8 +220,8 @@ func (a *run) summaryTable() {
 	if !p.hasRubric {
 		p.note("summary", "the study has no rubric: rubric is empty")
 	}
-	if a.summary == nil {
-		a.summary = []SummaryRow{}
+	if a.res.Summary == nil {
+		a.res.Summary = []SummaryRow{}
 	}
 	a.headlineFigure()
 }
@@ -283,5 +283,5 @@ func (a *run) headlineFigure() {
 		v := val(o)
 		h.Bars = append(h.Bars, HeadlineBar{Model: p.s.Models[o.model].Name, Value: v[0], Lo: v[1], Hi: v[2]})
 	}
-	a.headBars = h
+	a.res.Headline = h
 }

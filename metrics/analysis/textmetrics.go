@@ -325,8 +325,8 @@ func (a *run) textTables() {
 		}
 	}
 	a.humanRubricPerResponse(scores)
-	a.text.Language, a.text.SentenceTokenizer, a.text.CorpusTokenizer = ts.lang.Code, ts.sentBLEU.Tokenize, ts.corpBLEU.Tokenize
-	a.text.UnicodeRouge, a.text.Stemmer = ts.rouge.Unicode, a.opt.Stemmer
+	a.res.Text.Language, a.res.Text.SentenceTokenizer, a.res.Text.CorpusTokenizer = ts.lang.Code, ts.sentBLEU.Tokenize, ts.corpBLEU.Tokenize
+	a.res.Text.UnicodeRouge, a.res.Text.Stemmer = ts.rouge.Unicode, a.opt.Stemmer
 	corpus := a.corpusMetrics(scores, refs, ts)
 	a.textMetricsTable(scores)
 	a.table7(scores, corpus)
@@ -373,7 +373,7 @@ func (a *run) textMetricsTable(scores [][]textScore) {
 				HumanRubric: s.humanRub})
 		}
 	}
-	a.text.Responses = rows
+	a.res.Text.Responses = rows
 }
 
 // headline returns the Table 7 ROUGE-Lsum F1 (stemmed per Options.Stemmer).
@@ -417,12 +417,12 @@ func (a *run) table7(scores [][]textScore, corpus map[int]corpusFig) {
 		if !ok {
 			cf = corpusFig{math.NaN(), math.NaN(), math.NaN()}
 		}
-		a.text.Models = append(a.text.Models, Table7Row{Model: p.s.Models[m].Name, Questions: int64(len(rs[m])), Rubric: r, RubricExact: rub[m].Rat(),
+		a.res.Text.Models = append(a.res.Text.Models, Table7Row{Model: p.s.Models[m].Name, Questions: int64(len(rs[m])), Rubric: r, RubricExact: rub[m].Rat(),
 			RougeLsum: ro, MeanSentenceBLEU: bl, CorpusBLEU: cf.bleu, CorpusChrF: cf.chrf})
 		mr, mrouge, mbleu, mchrf = append(mr, r), append(mrouge, ro), append(mbleu, cf.bleu), append(mchrf, cf.chrf)
 	}
-	if a.text.Models == nil {
-		a.text.Models = []Table7Row{}
+	if a.res.Text.Models == nil {
+		a.res.Text.Models = []Table7Row{}
 	}
 	a.table7Correlations(scores, mr, map[string][]float64{"rougeLsum_f1": mrouge, "bleu": mbleu, "chrf": mchrf})
 }
@@ -474,5 +474,5 @@ func (a *run) table7Correlations(scores [][]textScore, mr []float64, perModel ma
 		tau = stats.KendallTau(mm, mr)
 		rows = append(rows, Table7Correlation{Metric: metric, Level: "model", PearsonR: r, PearsonN: int64(len(mm)), KendallTau: tau, KendallN: int64(len(mm))})
 	}
-	a.text.Correlations = rows
+	a.res.Text.Correlations = rows
 }

@@ -9,37 +9,30 @@ import (
 )
 
 // Paper presents the paper's analysis: the overview, the tables and
-// figures of every concept in the order of the paper, the question pages,
+// figures of every concept in the report's order (summary, dataset,
+// rubric, significance, checklist, consistency, evaluators, judges, cost,
+// text metrics), the question pages,
 // the notes (the analysis's, then one per table with empty cells) and the
 // warnings. The caller sets Version, GeneratedAt, Settings and Inputs.
 func Paper(r *analysis.Result) *report.Report {
-	src := r.Report
-	rep := &report.Report{Title: src.Title, Attributes: src.Attributes, Overview: src.Overview, Questions: src.Questions}
-	for _, st := range r.Stages {
-		switch st {
-		case "judges":
-			rep.Add(paperJudges(r.Judges))
-		case "summary":
-			rep.Add(paperSummary(r.Summary, r.Headline))
-		case "cost":
-			rep.Add(paperCost(r.Cost))
-		case "dataset":
-			rep.Add(paperDataset(r.Dataset))
-		case "rubric":
-			rep.Add(paperRubric(r.Rubric))
-		case "checklist":
-			rep.Add(paperChecklist(r.Checklist))
-		case "significance":
-			rep.Add(paperSignificance(r.Significance))
-		case "consistency":
-			rep.Add(paperConsistency(r.Consistency))
-		case "evaluators":
-			rep.Add(paperEvaluators(r.Evaluators))
-		case "text metrics":
-			rep.Add(paperText(r.Text))
-		default:
-			rep.Add(r.Legacy[st])
-		}
+	o := r.Overview
+	rep := &report.Report{Title: r.Title, Attributes: r.Attributes, Questions: paperQuestions(r.Questions),
+		Overview: report.Overview{Questions: o.Questions, Models: o.Models, HumanLabel: o.HumanLabel, Domains: o.Domains,
+			HumanGraders: o.HumanGraders, Judges: o.Judges, Gradings: o.Gradings, HumanGradings: o.HumanGradings,
+			JudgeGradings: o.JudgeGradings, Instruments: o.Instruments, Missing: o.Missing}}
+	for _, p := range []report.Part{
+		paperSummary(r.Summary, r.Headline),
+		paperDataset(r.Dataset),
+		paperRubric(r.Rubric),
+		paperSignificance(r.Significance),
+		paperChecklist(r.Checklist),
+		paperConsistency(r.Consistency),
+		paperEvaluators(r.Evaluators),
+		paperJudges(r.Judges),
+		paperCost(r.Cost),
+		paperText(r.Text),
+	} {
+		rep.Add(p)
 	}
 	for _, n := range r.Notes {
 		rep.Notes = append(rep.Notes, report.Note{Table: n.Table, Reason: n.Reason})
