@@ -171,9 +171,9 @@ func (a *run) stats(set string, judge int) []modelStats {
 // Options.Bootstrap replicates; nil when there is nothing to resample.
 func (a *run) bootstrap(nClusters, nOut int, stat func(idx []int, out []float64)) [][]float64 {
 	if a.opt.Bootstrap <= 0 || nClusters == 0 || nOut == 0 || a.ctx.Err() != nil {
-		return nil // nothing to resample, or cancelled (Analyze returns the error)
+		return nil // nothing to resample, or cancelled (AnalyzeResult returns the error)
 	}
-	// Once cancelled, the replicates left are skipped; Analyze returns the error.
+	// Once cancelled, the replicates left are skipped; AnalyzeResult returns the error.
 	reps, _ := stats.ClusterBootstrapContext(a.ctx, nClusters, a.opt.Bootstrap, a.opt.Seed, nOut, stat)
 	return reps
 }
@@ -187,7 +187,7 @@ func (a *run) interval(reps [][]float64, j int) (lo, hi float64) {
 }
 
 // steps runs the parts of a stage in order, stopping once the context is
-// cancelled (Analyze then returns its error).
+// cancelled (AnalyzeResult then returns its error).
 func (a *run) steps(fns ...func()) {
 	for _, f := range fns {
 		if a.ctx.Err() != nil {

@@ -505,7 +505,7 @@ func (a *run) corpusBootstrap(nQ, nM int, cells []segCell, bleu textsim.BLEUOpti
 		}
 	})
 	if err != nil {
-		return nil // cancelled: Analyze returns the error
+		return nil // cancelled: AnalyzeResult returns the error
 	}
 	return reps
 }

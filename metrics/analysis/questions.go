@@ -13,35 +13,35 @@ import (
 var verdictNames = map[study.Verdict]string{study.Hit: "hit", study.Partial: "partial", study.Miss: "miss", study.NA: "na"}
 
 // TextQuestions returns the ids of the questions whose response texts
-// Analyze reads, in study order: TextsNeeded(s, opt).Responses.
+// AnalyzeResult reads, in study order: TextsNeeded(s, opt).Responses.
 func TextQuestions(s *study.Study, opt Options) ([]string, error) {
 	n, err := TextsNeeded(s, opt)
 	return n.Responses, err
 }
 
-// NeededTexts lists the questions whose texts Analyze reads; the texts of
+// NeededTexts lists the questions whose texts AnalyzeResult reads; the texts of
 // other questions may be left out of the study without changing any
 // table, figure or page.
 type NeededTexts struct {
-	// Responses are the ids of the questions whose response texts Analyze
+	// Responses are the ids of the questions whose response texts AnalyzeResult
 	// reads (Response.Chars and Words must be set on all responses all the
 	// same): those with a reference that passes Options.TextFilter (text
 	// metrics, Table 7) and those with a full question page. Reference
 	// texts are read for every question.
 	Responses []string
 	// Questions are the ids of the questions whose Prompt and Checklist
-	// texts Analyze reads: those with a full question page. The others need
+	// texts AnalyzeResult reads: those with a full question page. The others need
 	// only PromptChars, PromptWords, ChecklistItems and Snippet (the index
 	// line), set on every question.
 	Questions []string
 }
 
-// TextsNeeded returns the questions whose texts Analyze reads, in study
+// TextsNeeded returns the questions whose texts AnalyzeResult reads, in study
 // order. The questions with a full page are every question when the study
-// has at most opt.QuestionPages questions, else the selection Analyze
+// has at most opt.QuestionPages questions, else the selection AnalyzeResult
 // makes (see Options.QuestionPages) — which costs one pass over the
-// gradings, as Analyze's. Tags are read for every question. The error is
-// Analyze's for an inconsistent study or an option out of range.
+// gradings, as AnalyzeResult's. Tags are read for every question. The error is
+// AnalyzeResult's for an inconsistent study or an option out of range.
 func TextsNeeded(s *study.Study, opt Options) (NeededTexts, error) {
 	if s == nil {
 		return NeededTexts{}, fmt.Errorf("analysis: nil study")

@@ -272,7 +272,7 @@ func (a *run) medianP(diffs *pairDiffs, nQ, n int) ([]float64, []int) {
 	sq := make([]float64, n)
 	for r := 0; r < R; r++ {
 		if a.ctx.Err() != nil {
-			break // cancelled: Analyze returns the error after this stage
+			break // cancelled: AnalyzeResult returns the error after this stage
 		}
 		rng := stats.NewRand(seed, n*R+r)
 		idx := ss.draw(n, rng)

@@ -293,7 +293,7 @@ func (a *run) textTables() {
 		}
 		for _, m := range j.ms {
 			if a.ctx.Err() != nil {
-				return // cancelled: Analyze returns the error after this stage
+				return // cancelled: AnalyzeResult returns the error after this stage
 			}
 			txt := p.respOf(j.q, m).Text
 			bst := bs.Stats(txt)
