@@ -36,6 +36,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/reliability"
 	"github.com/euroexec/euroexec/readback"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/tables"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -308,7 +309,7 @@ func analyseLoaded(ctx context.Context, opts Options, start time.Time, ls loaded
 		}
 		return nil, fmt.Errorf("analyse: %w", err)
 	}
-	rep := ares.Report
+	rep := tables.Paper(ares)
 	res.Report, res.Summary = rep, ares.Summary
 	// grading_scores and text_metrics go into the database: while the later analyses run
 	// when they overlap the paper's (a small study), else after them, so

@@ -16,6 +16,7 @@ import (
 	"github.com/euroexec/euroexec/readback"
 	"github.com/euroexec/euroexec/report/csvout"
 	"github.com/euroexec/euroexec/report/site"
+	"github.com/euroexec/euroexec/report/tables"
 	"github.com/euroexec/euroexec/sample"
 )
 
@@ -109,10 +110,11 @@ func TestReadBackHoldsOnlyNeededTexts(t *testing.T) {
 	}
 
 	// the questions with a full page, from the analysis of the full study
-	fullRep, err := analysis.Analyze(ctx, full, aopt)
+	fullRepRes, err := analysis.AnalyzeResult(ctx, full, aopt)
 	if err != nil {
 		t.Fatal(err)
 	}
+	fullRep := tables.Paper(fullRepRes)
 	paged := map[string]bool{}
 	for _, pg := range fullRep.Questions {
 		if !pg.Summary {
@@ -179,10 +181,11 @@ func TestReadBackHoldsOnlyNeededTexts(t *testing.T) {
 	}
 
 	// the same tables and pages from the lean study
-	leanRep, err := analysis.Analyze(ctx, lean, aopt)
+	leanRepRes, err := analysis.AnalyzeResult(ctx, lean, aopt)
 	if err != nil {
 		t.Fatal(err)
 	}
+	leanRep := tables.Paper(leanRepRes)
 	fullDir, leanDir := t.TempDir(), t.TempDir()
 	if err := csvout.Write(ctx, fullDir, fullRep, csvout.Options{}); err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ func TestAnalyzeCancelled(t *testing.T) {
 	s := synthStudy(40, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Analyze(ctx, s, DefaultOptions()); !errors.Is(err, context.Canceled) {
+	if _, err := present(ctx, s, DefaultOptions()); !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
 	// Cancelled inside a stage: the stage stops and Analyze says so.
@@ -24,7 +24,7 @@ func TestAnalyzeCancelled(t *testing.T) {
 				cancel()
 			}
 		}
-		r, err := Analyze(ctx, s, o)
+		r, err := present(ctx, s, o)
 		if !errors.Is(err, context.Canceled) || r != nil {
 			t.Errorf("cancelled at %s: got %v, %v; want nil, context.Canceled", stage, r != nil, err)
 		}
@@ -57,7 +57,7 @@ func BenchmarkCancelLatency5k(b *testing.B) {
 					}()
 				}
 			}
-			_, err := Analyze(ctx, s, o)
+			_, err := present(ctx, s, o)
 			end := time.Now()
 			mu.Lock()
 			at := sent

@@ -4,8 +4,44 @@ import (
 	"math"
 	"math/big"
 
-	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/study"
 )
+
+// Checklist is Figure 4 (distribution of checklist rates) and Figure 5
+// (verdict pairs per checklist item) over the human gradings of the main
+// round. A nil slice is a table left out (the notes say why).
+type Checklist struct {
+	// Distribution is model by model (the models of set all in model
+	// order), each model with one row per entry of Bins.
+	Distribution []ChecklistBinRow
+	Bins         []string
+	// VerdictPairs has one row per domain in byte order, then Overall.
+	VerdictPairs []VerdictPairRow
+}
+
+// ChecklistBinRow is one model's share of gradings in one range of the
+// checklist rate.
+type ChecklistBinRow struct {
+	Model, Bin string
+	// BinIndex is 0..4; Gradings those in the range; N the model's
+	// gradings with a defined checklist rate.
+	BinIndex, Gradings, N int64
+	// Share is Gradings ÷ N (NaN when N is 0).
+	Share float64
+}
+
+// VerdictPairRow is Figure 5 for one domain (or Overall).
+type VerdictPairRow struct {
+	Domain string
+	// Cells counts the (response, item) cells with at least 2 verdicts
+	// other than na, LeftOut those with fewer, NA the na verdicts left out.
+	Cells, LeftOut, NA int64
+	// Shares is the share of weight on each pair category, in the order
+	// hit–hit, hit–partial, hit–miss, partial–partial, partial–miss,
+	// miss–miss (each cell weighs 1, split over its k(k−1)/2 pairs; NaN
+	// without a cell).
+	Shares [6]float64
+}
 
 // checklistTables builds Figure 4 and Figure 5.
 func (a *run) checklistTables() {
@@ -53,49 +89,33 @@ func (a *run) checklistDistribution(v *view) {
 		cnt[mp[g.m]][checklistBin(g)]++
 		tot[mp[g.m]]++
 	}
-	t := newTable("checklist_distribution", "Figure 4: Distribution of checklist fulfilment rates", report.SectionChecklist,
-		"Per model, the share of human gradings (main round) whose checklist rate falls in each range of width 0.2.",
-		col("model", report.Text, "model"),
-		col("bin", report.Text, "checklist-rate range"),
-		col("bin_index", report.Int, "0..4"),
-		col("gradings", report.Int, "gradings in the range"),
-		col("n", report.Int, "gradings of the model with a defined checklist rate"),
-		col("share", report.Fraction, "gradings / n"))
-	f := &report.Figure{ID: "fig4_checklist_distribution", Section: report.SectionChecklist,
-		Title: "Figure 4: Share of gradings per checklist fulfilment range", Kind: report.Line,
-		XName: "checklist fulfilment rate", YName: "share of gradings", YUnit: "%", Percent: true,
-		Table: t.Name, Categories: checklistBins}
+	rows := []ChecklistBinRow{}
 	for mi, m := range v.models {
-		s := report.Series{Name: p.s.Models[m].Name}
 		for b, name := range checklistBins {
-			sh := frac(cnt[mi][b], tot[mi])
-			addRow(t, p.s.Models[m].Name, name, int64(b), cnt[mi][b], tot[mi], sh)
-			s.Values = append(s.Values, sh)
+			rows = append(rows, ChecklistBinRow{Model: p.s.Models[m].Name, Bin: name, BinIndex: int64(b), Gradings: cnt[mi][b], N: tot[mi], Share: frac(cnt[mi][b], tot[mi])})
 		}
-		f.Series = append(f.Series, s)
 	}
-	a.addTable(t)
-	a.addFigure(f)
+	a.res.Checklist.Distribution, a.res.Checklist.Bins = rows, checklistBins
 }
 
 // Verdict-pair categories of Figure 5.
 var pairNames = []string{"yes_yes", "yes_partial", "yes_no", "partial_partial", "partial_no", "no_no"}
 
 // pairCat maps two verdicts (Hit, Partial, Miss) to a pair category.
-func pairCat(x, y Verdict) int {
+func pairCat(x, y study.Verdict) int {
 	if x > y {
 		x, y = y, x
 	}
 	switch {
-	case x == Hit && y == Hit:
+	case x == study.Hit && y == study.Hit:
 		return 0
-	case x == Hit && y == Partial:
+	case x == study.Hit && y == study.Partial:
 		return 1
-	case x == Hit && y == Miss:
+	case x == study.Hit && y == study.Miss:
 		return 2
-	case x == Partial && y == Partial:
+	case x == study.Partial && y == study.Partial:
 		return 3
-	case x == Partial && y == Miss:
+	case x == study.Partial && y == study.Miss:
 		return 4
 	}
 	return 5
@@ -110,7 +130,7 @@ type pairAcc struct {
 	naCount int64 // na verdicts left out
 }
 
-func (c *pairAcc) add(vs []Verdict) {
+func (c *pairAcc) add(vs []study.Verdict) {
 	k := len(vs)
 	if k < 2 {
 		c.leftOut++
@@ -172,41 +192,16 @@ func (a *run) verdictPairs(v *view) {
 		a.responsePairs(gs[i:j], &acc[dp[p.s.Questions[gi.q].Domain]], &acc[len(doms)])
 		i = j
 	}
-	t := newTable("verdict_pairs", "Figure 5: Verdict pairs per checklist item", report.SectionChecklist,
-		"Share of annotator verdict pairs per (response, checklist item), by domain and overall; each cell with k ≥ 2 human verdicts weighs 1 split evenly over its k(k−1)/2 pairs.",
-		col("domain", report.Text, "question domain, or Overall"),
-		col("cells", report.Int, "(response, item) cells with at least 2 verdicts other than na"),
-		col("cells_left_out", report.Int, "cells with fewer than 2 verdicts other than na"),
-		col("na_verdicts", report.Int, "na verdicts left out"),
-		col("yes_yes", report.Fraction, "share of weight on hit–hit pairs"),
-		col("yes_partial", report.Fraction, "hit–partial"),
-		col("yes_no", report.Fraction, "hit–miss"),
-		col("partial_partial", report.Fraction, "partial–partial"),
-		col("partial_no", report.Fraction, "partial–miss"),
-		col("no_no", report.Fraction, "miss–miss"))
 	names := append(append([]string(nil), doms...), "Overall")
-	f := &report.Figure{ID: "fig5_verdict_pairs", Section: report.SectionChecklist,
-		Title: "Figure 5: Annotator verdict pairs per checklist item, by domain and overall", Kind: report.Bar,
-		XName: "domain", YName: "share of pairs", YUnit: "%", Percent: true, Table: t.Name, Categories: names}
-	series := make([]report.Series, 6)
-	for c := range series {
-		series[c].Name = pairNames[c]
-	}
+	rows := make([]VerdictPairRow, 0, len(names))
 	for d, name := range names {
 		_, sh := acc[d].weights()
-		row := []any{name, acc[d].items, acc[d].leftOut, acc[d].naCount}
-		for c := 0; c < 6; c++ {
-			row = append(row, sh[c])
-			series[c].Values = append(series[c].Values, sh[c])
-		}
-		addRow(t, row...)
+		rows = append(rows, VerdictPairRow{Domain: name, Cells: acc[d].items, LeftOut: acc[d].leftOut, NA: acc[d].naCount, Shares: sh})
 	}
-	f.Series = series
-	a.addTable(t)
-	a.addFigure(f)
+	a.res.Checklist.VerdictPairs = rows
 	o := acc[len(doms)]
 	if o.leftOut > 0 || o.naCount > 0 {
-		p.note(t.Name, "%d (response, item) cells with fewer than 2 verdicts and %d na verdicts were left out", o.leftOut, o.naCount)
+		p.note("verdict_pairs", "%d (response, item) cells with fewer than 2 verdicts and %d na verdicts were left out", o.leftOut, o.naCount)
 	}
 }
 
@@ -220,7 +215,7 @@ func (a *run) responsePairs(gs []int, dom, all *pairAcc) {
 			nItems = n
 		}
 	}
-	vs := make([]Verdict, 0, len(gs))
+	vs := make([]study.Verdict, 0, len(gs))
 	for it := 0; it < nItems; it++ {
 		vs = vs[:0]
 		for _, gi := range gs {
@@ -229,9 +224,9 @@ func (a *run) responsePairs(gs []int, dom, all *pairAcc) {
 				continue
 			}
 			switch row[it] {
-			case Hit, Partial, Miss:
+			case study.Hit, study.Partial, study.Miss:
 				vs = append(vs, row[it])
-			case NA:
+			case study.NA:
 				dom.naCount++
 				all.naCount++
 			}

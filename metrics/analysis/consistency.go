@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -180,16 +179,20 @@ func (a *run) intervals(nQ int, accs []*meanAcc) [][2]float64 {
 	return out
 }
 
-func (a *run) consistencyCols() []report.Column {
-	return []report.Column{
-		col("comparison", report.Text, "what is compared (see the table doc)"),
-		col("scope", report.Text, "within (one evaluator's instruments), across (pairs of evaluators), pearson (evaluator-pair Pearson r, double entry)"),
-		col("value", report.Float, "mean Kendall τ-b over units, or Pearson r"),
-		col("n", report.Int, "units averaged (τ) or points (Pearson, both orders)"),
-		col("n_undefined", report.Int, "units whose τ is undefined (a constant side or fewer than 2 models), left out"),
-		col("lo", report.Float, "95 % cluster-bootstrap interval over questions, lower end"),
-		col("hi", report.Float, "95 % cluster-bootstrap interval over questions, upper end"),
-	}
+// ConsistencyRow is one comparison of Table 6: a mean Kendall τ-b over
+// units (within one evaluator's instruments, or across pairs of
+// evaluators), or the evaluator-pair Pearson r (both orders).
+type ConsistencyRow struct {
+	// Comparison is explicit_vs_rubric, explicit_vs_checklist,
+	// checklist_vs_rubric, cross_<instrument> or pearson_<instrument>;
+	// Scope within, across or pearson.
+	Comparison, Scope string
+	// Value is the mean τ-b or Pearson r; N the units averaged (τ) or
+	// points (Pearson); Undefined the units with an undefined τ.
+	Value        float64
+	N, Undefined int64
+	// Lo and Hi bound the 95 % cluster-bootstrap interval over questions.
+	Lo, Hi float64
 }
 
 // consistencyTables is Table 6.
@@ -279,14 +282,12 @@ func (a *run) consistencyTables() {
 			v = v[n:]
 		}
 	}
-	t := newTable("consistency", "Table 6: Consistency of instruments and evaluators", report.SectionConsistency,
-		"Kendall τ-b between explicit and derived rankings within each (evaluator, question) and across each (question, evaluator pair), averaged; Pearson r between evaluators on the rubric mean and checklist rate of the same response (every pair in both orders). Human gradings of the main round; 95 % cluster-bootstrap intervals.",
-		a.consistencyCols()...)
+	rows := []ConsistencyRow{}
 	iv := a.intervals(nQ, accs)
 	a.crossTau = map[int]*meanAcc{}
 	for ci, c := range cmps {
 		m := accs[ci]
-		addRow(t, c.name, c.scope, m.mean(), m.count, m.undefined, iv[ci][0], iv[ci][1])
+		rows = append(rows, ConsistencyRow{Comparison: c.name, Scope: c.scope, Value: m.mean(), N: m.count, Undefined: m.undefined, Lo: iv[ci][0], Hi: iv[ci][1]})
 		if c.scope == "across" {
 			a.crossTau[c.x] = m
 			a.crossIv[c.x] = iv[ci]
@@ -297,14 +298,14 @@ func (a *run) consistencyTables() {
 			continue
 		}
 		r, n, lo, hi := a.pairPearson(v, bq, k)
-		addRow(t, "pearson_"+insNames[k], "pearson", r, int64(n), int64(0), lo, hi)
+		rows = append(rows, ConsistencyRow{Comparison: "pearson_" + insNames[k], Scope: "pearson", Value: r, N: int64(n), Lo: lo, Hi: hi})
 	}
 	for k := 0; k < nIns; k++ {
 		if !have[k] {
-			p.note(t.Name, "no %s rows: the study has no %s", insNames[k], map[int]string{insExplicit: "preference ranks", insRubric: "rubric", insChecklist: "checklist"}[k])
+			p.note("consistency", "no %s rows: the study has no %s", insNames[k], map[int]string{insExplicit: "preference ranks", insRubric: "rubric", insChecklist: "checklist"}[k])
 		}
 	}
-	a.addTable(t)
+	a.res.Consistency = rows
 }
 
 // pairPearson is the Pearson r between evaluators on instrument k of the

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/euroexec/euroexec/study"
 )
 
 // textBenchStudy: nQ questions, each with a reference of 40–80 words
@@ -15,28 +17,28 @@ import (
 // reference with 10–50 % of the words replaced, dropped or repeated; one
 // human grading per response on the first 200 questions only, so that the
 // text metrics are the bulk of the analysis.
-func textBenchStudy(tb testing.TB, nQ int) *Study {
+func textBenchStudy(tb testing.TB, nQ int) *study.Study {
 	r := rand.New(rand.NewPCG(3, 9))
 	vocab := make([]string, 3000)
 	for i := range vocab {
 		vocab[i] = fmt.Sprintf("w%c%c%d", 'a'+rune(i%26), 'a'+rune(i/26%26), i/676)
 	}
 	models := []string{"HE", "M1", "M2", "M3", "M4", "M5", "M6"}
-	s := &Study{Title: "text bench", HumanLabel: "HE", MainRound: "main", Attributes: []string{"A"}, ScaleMin: 1, ScaleMax: 5}
+	s := &study.Study{Title: "text bench", HumanLabel: "HE", MainRound: "main", Attributes: []string{"A"}, ScaleMin: 1, ScaleMax: 5}
 	for _, m := range models {
-		s.Models = append(s.Models, Model{Name: m, USDPer1kInput: math.NaN(), USDPer1kOutput: math.NaN()})
+		s.Models = append(s.Models, study.Model{Name: m, USDPer1kInput: math.NaN(), USDPer1kOutput: math.NaN()})
 	}
-	s.Evaluators = []Evaluator{{ID: "e1", Kind: Human}}
+	s.Evaluators = []study.Evaluator{{ID: "e1", Kind: study.Human}}
 	var words []string
 	for q := 0; q < nQ; q++ {
 		id := fmt.Sprintf("q%06d", q)
-		s.Questions = append(s.Questions, Question{ID: id, Domain: "D", GateScore: math.NaN()})
+		s.Questions = append(s.Questions, study.Question{ID: id, Domain: "D", GateScore: math.NaN()})
 		words = words[:0]
 		for n := 40 + r.IntN(41); n > 0; n-- {
 			words = append(words, vocab[int(float64(len(vocab))*math.Pow(r.Float64(), 3))])
 		}
 		ref := strings.Join(words, " ") + "."
-		s.References = append(s.References, Reference{QuestionID: id, ID: "r" + id, Author: "x", Text: ref})
+		s.References = append(s.References, study.Reference{QuestionID: id, ID: "r" + id, Author: "x", Text: ref})
 		for k, m := range models[1:] {
 			noise := 0.1 + 0.08*float64(k)
 			var out []string
@@ -51,10 +53,10 @@ func textBenchStudy(tb testing.TB, nQ int) *Study {
 					out = append(out, w)
 				}
 			}
-			s.Responses = append(s.Responses, Response{QuestionID: id, Model: m, Text: strings.Join(out, " ") + ".",
+			s.Responses = append(s.Responses, study.Response{QuestionID: id, Model: m, Text: strings.Join(out, " ") + ".",
 				CostUSD: math.NaN(), InputTokens: -1, OutputTokens: -1})
 			if q < 200 {
-				s.Gradings = append(s.Gradings, Grading{Evaluator: "e1", Kind: Human, Round: "main", QuestionID: id, Model: m,
+				s.Gradings = append(s.Gradings, study.Grading{Evaluator: "e1", Kind: study.Human, Round: "main", QuestionID: id, Model: m,
 					Rubric: []float64{float64(1 + (q+k)%5)}, Rank: k + 1})
 			}
 		}
@@ -86,7 +88,7 @@ func BenchmarkTextStage40k(b *testing.B) {
 				end, cpu1 = time.Now(), cpuTime()
 			}
 		}
-		if _, err := Analyze(context.Background(), s, o); err != nil {
+		if _, err := present(context.Background(), s, o); err != nil {
 			b.Fatal(err)
 		}
 		if end.IsZero() {

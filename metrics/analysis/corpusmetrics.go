@@ -7,7 +7,6 @@ import (
 
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/metrics/textsim"
-	"github.com/euroexec/euroexec/report"
 )
 
 // Layout of segStats: sacrebleu's sufficient statistics of one response
@@ -180,25 +179,7 @@ func (a *run) corpusMetrics(scores [][]textScore, refs [][]string, ts textSetup)
 		}
 	}
 	bleuSig, chrfSig, chrfPPSig := ts.corpBLEU.Signature(nrefs), textsim.CHRFOptions{}.Signature(nrefs), textsim.CHRFOptions{WordOrder: 2}.Signature(nrefs)
-	t := newTable("corpus_metrics", "Corpus BLEU, chrF and chrF++ per model", report.SectionAutomatic,
-		"Per set and model, over the model's responses on the questions with an expert-written reference: corpus BLEU (sacrebleu 2.6.0 corpus_bleu, tokenizer "+ts.corpBLEU.Tokenize+" for language "+ts.lang.Code+"), corpus chrF (chrF2) and chrF++ (word order 2) — statistics summed over the responses, then one score, as MT evaluation reports a system — with 95 % paired bootstrap intervals over questions (the same draws for every model; the summed statistics are resampled, not the texts), and the mean of the sentence BLEU and chrF for contrast. Models in the order of the report's primary metric. Scores 0–100.",
-		col("set", report.Text, "all = every question with a reference; otherwise a value of the questions' set tag"),
-		col("model", report.Text, "model"),
-		col("n", report.Int, "responses (segments) in the corpus"),
-		report.Column{Name: "bleu", Kind: report.Float, Doc: "corpus BLEU, 0–100", Header: "Corpus BLEU"},
-		report.Column{Name: "bleu_lo", Kind: report.Float, Doc: "corpus BLEU, lower end of the 95 % bootstrap interval", Header: "Corpus BLEU, lower end"},
-		report.Column{Name: "bleu_hi", Kind: report.Float, Doc: "corpus BLEU, upper end of the 95 % bootstrap interval", Header: "Corpus BLEU, upper end"},
-		report.Column{Name: "chrf", Kind: report.Float, Doc: "corpus chrF (chrF2), 0–100", Header: "Corpus chrF"},
-		report.Column{Name: "chrf_lo", Kind: report.Float, Doc: "corpus chrF, lower end", Header: "Corpus chrF, lower end"},
-		report.Column{Name: "chrf_hi", Kind: report.Float, Doc: "corpus chrF, upper end", Header: "Corpus chrF, upper end"},
-		report.Column{Name: "chrf_pp", Kind: report.Float, Doc: "corpus chrF++ (word order 2), 0–100", Header: "Corpus chrF++"},
-		report.Column{Name: "chrf_pp_lo", Kind: report.Float, Doc: "corpus chrF++, lower end", Header: "Corpus chrF++, lower end"},
-		report.Column{Name: "chrf_pp_hi", Kind: report.Float, Doc: "corpus chrF++, upper end", Header: "Corpus chrF++, upper end"},
-		col("mean_sentence_bleu", report.Float, "mean of the responses' sentence BLEU (not a corpus figure)"),
-		col("mean_sentence_chrf", report.Float, "mean of the responses' sentence chrF"),
-		col("bleu_signature", report.Text, "sacrebleu's signature of the corpus BLEU"),
-		col("chrf_signature", report.Text, "sacrebleu's signature of the corpus chrF"),
-		col("chrf_pp_signature", report.Text, "sacrebleu's signature of the corpus chrF++"))
+	rows := []CorpusRow{}
 	nM := p.nM()
 	out := map[int]corpusFig{}
 	for _, set := range a.corpusSets(scores) {
@@ -239,14 +220,16 @@ func (a *run) corpusMetrics(scores [][]textScore, refs [][]string, ts textSetup)
 			clo, chi := a.interval(reps, 3*m+1)
 			plo, phi := a.interval(reps, 3*m+2)
 			f := point[m]
-			addRow(t, set.name, p.s.Models[m].Name, n, f.bleu, blo, bhi, f.chrf, clo, chi, f.chrfPP, plo, phi,
-				sb[m]/float64(n), sc[m]/float64(n), bleuSig, chrfSig, chrfPPSig)
+			rows = append(rows, CorpusRow{Set: set.name, Model: p.s.Models[m].Name, N: n, BLEU: f.bleu, BLEULo: blo, BLEUHi: bhi,
+				ChrF: f.chrf, ChrFLo: clo, ChrFHi: chi, ChrFPP: f.chrfPP, ChrFPPLo: plo, ChrFPPHi: phi,
+				MeanSentenceBLEU: sb[m] / float64(n), MeanSentenceChrF: sc[m] / float64(n),
+				BLEUSignature: bleuSig, ChrFSignature: chrfSig, ChrFPPSignature: chrfPPSig})
 			if set.name == setAll {
 				out[m] = f
 			}
 		}
 	}
-	a.addTable(t)
+	a.res.Text.Corpus = rows
 	return out
 }
 
@@ -522,7 +505,7 @@ func (a *run) corpusBootstrap(nQ, nM int, cells []segCell, bleu textsim.BLEUOpti
 		}
 	})
 	if err != nil {
-		return nil // cancelled: Analyze returns the error
+		return nil // cancelled: AnalyzeResult returns the error
 	}
 	return reps
 }

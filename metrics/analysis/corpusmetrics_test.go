@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/euroexec/euroexec/study"
+
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/metrics/textsim"
 )
@@ -66,22 +68,22 @@ func loadCorpusVec(t *testing.T) map[string]corpusVec {
 
 // corpusStudy: the vectors' questions (one reference each), model A
 // answering with hypsA and B with hypsB; one human grading per response.
-func corpusStudy(t *testing.T, refs, hypsA, hypsB []string) *Study {
+func corpusStudy(t *testing.T, refs, hypsA, hypsB []string) *study.Study {
 	t.Helper()
-	var qs []Question
+	var qs []study.Question
 	var lines []string
 	for i := range refs {
 		id := fmt.Sprintf("q%02d", i)
-		qs = append(qs, Question{ID: id, Domain: "D", GateScore: math.NaN()})
+		qs = append(qs, study.Question{ID: id, Domain: "D", GateScore: math.NaN()})
 		lines = append(lines, "e1 . "+id+" A 4,4 . 1", "e1 . "+id+" B 3,3 . 2")
 	}
 	s := buildStudy(t, []string{"A", "B"}, qs, []string{"HE", "A", "B"}, lines)
 	for i, r := range refs {
 		id := qs[i].ID
-		s.References = append(s.References, Reference{QuestionID: id, ID: "r" + id, Author: "x", Text: r})
+		s.References = append(s.References, study.Reference{QuestionID: id, ID: "r" + id, Author: "x", Text: r})
 		s.Responses = append(s.Responses,
-			Response{QuestionID: id, Model: "A", Text: hypsA[i], CostUSD: math.NaN(), InputTokens: -1, OutputTokens: -1},
-			Response{QuestionID: id, Model: "B", Text: hypsB[i], CostUSD: math.NaN(), InputTokens: -1, OutputTokens: -1})
+			study.Response{QuestionID: id, Model: "A", Text: hypsA[i], CostUSD: math.NaN(), InputTokens: -1, OutputTokens: -1},
+			study.Response{QuestionID: id, Model: "B", Text: hypsB[i], CostUSD: math.NaN(), InputTokens: -1, OutputTokens: -1})
 	}
 	return s
 }

@@ -3,9 +3,68 @@ package analysis
 import (
 	"math"
 
+	"github.com/euroexec/euroexec/study"
+
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 )
+
+// Cost is Appendices B and C: each model's cost and response length
+// against its Solve Rate (humans, set all). A nil slice is a table left
+// out (the notes say why).
+type Cost struct {
+	// Solve are the rows of cost_vs_solve (Figure 8), one per model.
+	Solve []CostRow
+	// Fit is the least-squares line of Solve Rate on total cost over the
+	// models with a full cost and a Solve Rate, drawn between the smallest
+	// and largest such cost; nil when fewer than 2 models or the slope is
+	// undefined.
+	Fit *CostLine
+	// Length are the rows of length_vs_scores (Figure 9), one per model.
+	Length []LengthRow
+	// LengthCorrelations are the rows of length_correlations.
+	LengthCorrelations []LengthCorrelation
+}
+
+// CostRow is one model's cost against its Solve Rate.
+type CostRow struct {
+	Model string
+	// Responses counts the model's responses to the set's questions,
+	// WithCost those with a known cost (cost_usd, else tokens × prices).
+	Responses, WithCost int64
+	// TotalUSD is the total cost, NaN when some response has no cost;
+	// KnownUSD the sum of the known costs.
+	TotalUSD, KnownUSD float64
+	// SolveRate is the humans' Solve Rate (set all); FitSolveRate the fit
+	// at the model's total cost (NaN without one).
+	SolveRate, FitSolveRate float64
+}
+
+// CostLine is a fitted line between two points.
+type CostLine struct{ X1, Y1, X2, Y2 float64 }
+
+// LengthRow is one model's mean response length against its Solve Rate.
+type LengthRow struct {
+	Model string
+	// Responses counts the model's responses with text.
+	Responses int64
+	// MeanChars and MeanWords are the mean lengths in code points and in
+	// whitespace-separated words; NaN without a response.
+	MeanChars, MeanWords float64
+	// SolveRate is the humans' Solve Rate (set all).
+	SolveRate float64
+}
+
+// LengthCorrelation is the response-level Pearson r of a length with a
+// score.
+type LengthCorrelation struct {
+	// Length is "chars" or "words"; Score "rubric" or "checklist_rate".
+	Length, Score string
+	// N counts the responses.
+	N int64
+	// R is Pearson r, P its two-sided p-value, Lo and Hi the 95 %
+	// Fisher-z interval.
+	R, P, Lo, Hi float64
+}
 
 // costTables builds Appendix B (cost_vs_solve, Figure 8) and Appendix C
 // (length_vs_scores, length_correlations, Figure 9).
@@ -23,7 +82,7 @@ func (a *run) costTables() {
 
 // responseCost is a response's cost: cost_usd, else tokens × the model's
 // prices; NaN when neither is known.
-func (p *prep) responseCost(r *Response, m int) float64 {
+func (p *prep) responseCost(r *study.Response, m int) float64 {
 	if !math.IsNaN(r.CostUSD) {
 		return r.CostUSD
 	}
@@ -43,69 +102,45 @@ func (a *run) costVsSolve(v *view) {
 		return
 	}
 	st := a.stats(setAll, -1)
-	t := newTable("cost_vs_solve", "Figure 8: Cost against Solve Rate", report.SectionCost,
-		"Total cost of each model's responses to the questions of set all (cost_usd, else tokens × the prices in models) against its Solve Rate (human graders).",
-		col("model", report.Text, "model"),
-		col("responses", report.Int, "responses to the set's questions"),
-		col("responses_with_cost", report.Int, "responses with a known cost"),
-		col("total_cost_usd", report.Float, "total cost in USD; empty when some response has no cost"),
-		col("known_cost_usd", report.Float, "sum of the known costs"),
-		col("solve_rate", report.Fraction, "Solve Rate (humans, set all)"),
-		col("fit_solve_rate", report.Fraction, "least-squares line at the model's cost"))
-	type row struct {
-		m         int
-		n, nc     int64
-		total, kn float64
-		solve     float64
-	}
-	var rows []row
+	rows := []CostRow{}
 	var xs, ys []float64
 	for _, o := range st {
-		r := row{m: o.model, solve: o.solve}
+		r := CostRow{Model: p.s.Models[o.model].Name, SolveRate: o.solve}
 		for _, q := range v.questions {
 			rr := p.respOf(q, o.model)
 			if rr == nil {
 				continue
 			}
-			r.n++
+			r.Responses++
 			if c := p.responseCost(rr, o.model); !math.IsNaN(c) {
-				r.nc++
-				r.kn += c
+				r.WithCost++
+				r.KnownUSD += c
 			}
 		}
-		r.total = math.NaN()
-		if r.n > 0 && r.nc == r.n {
-			r.total = r.kn
-			if !math.IsNaN(r.solve) {
-				xs = append(xs, r.total)
-				ys = append(ys, r.solve)
+		r.TotalUSD = math.NaN()
+		if r.Responses > 0 && r.WithCost == r.Responses {
+			r.TotalUSD = r.KnownUSD
+			if !math.IsNaN(r.SolveRate) {
+				xs = append(xs, r.TotalUSD)
+				ys = append(ys, r.SolveRate)
 			}
 		} else {
-			p.note(t.Name, "model %s left out of the fit: %d of its %d responses have no cost", p.s.Models[o.model].Name, r.n-r.nc, r.n)
+			p.note("cost_vs_solve", "model %s left out of the fit: %d of its %d responses have no cost", r.Model, r.Responses-r.WithCost, r.Responses)
 		}
 		rows = append(rows, r)
 	}
 	lr := stats.LinRegress(xs, ys)
-	f := &report.Figure{ID: "fig8_cost_vs_solve", Section: report.SectionCost,
-		Title: "Figure 8: Cost of all responses against Solve Rate", Kind: report.Scatter,
-		XName: "total cost", XUnit: "USD", YName: "Solve Rate", YUnit: "%", Percent: true, Table: t.Name}
-	s := report.Series{Name: "models"}
-	for _, r := range rows {
-		fit := math.NaN()
-		if !math.IsNaN(r.total) {
-			fit = float64(lr.Slope*r.total) + lr.Intercept
-			s.Points = append(s.Points, report.Point{X: r.total, Y: r.solve, Label: p.s.Models[r.m].Name})
+	for i := range rows {
+		rows[i].FitSolveRate = math.NaN()
+		if !math.IsNaN(rows[i].TotalUSD) {
+			rows[i].FitSolveRate = float64(lr.Slope*rows[i].TotalUSD) + lr.Intercept
 		}
-		addRow(t, p.s.Models[r.m].Name, r.n, r.nc, r.total, r.kn, r.solve, fit)
 	}
-	f.Series = []report.Series{s}
+	a.res.Cost.Solve = rows
 	if len(xs) >= 2 && !math.IsNaN(lr.Slope) {
 		x1, x2 := minOf(xs), maxOf(xs)
-		f.Lines = []report.RefLine{{Name: "least squares", X1: x1, Y1: float64(lr.Slope*x1) + lr.Intercept,
-			X2: x2, Y2: float64(lr.Slope*x2) + lr.Intercept}}
+		a.res.Cost.Fit = &CostLine{X1: x1, Y1: float64(lr.Slope*x1) + lr.Intercept, X2: x2, Y2: float64(lr.Slope*x2) + lr.Intercept}
 	}
-	a.addTable(t)
-	a.addFigure(f)
 }
 
 // lengthVsScores: mean response length per model against Solve Rate, and
@@ -114,17 +149,7 @@ func (a *run) costVsSolve(v *view) {
 func (a *run) lengthVsScores(v *view) {
 	p := a.p
 	st := a.stats(setAll, -1)
-	t := newTable("length_vs_scores", "Figure 9: Response length against Solve Rate", report.SectionCost,
-		"Mean response length per model over the questions of set all against its Solve Rate (human graders).",
-		col("model", report.Text, "model"),
-		col("responses", report.Int, "responses with text"),
-		col("mean_chars", report.Float, "mean length in Unicode code points"),
-		col("mean_words", report.Float, "mean length in whitespace-separated words"),
-		col("solve_rate", report.Fraction, "Solve Rate (humans, set all)"))
-	f := &report.Figure{ID: "fig9_length_vs_solve", Section: report.SectionCost,
-		Title: "Figure 9: Response length against Solve Rate", Kind: report.Scatter,
-		XName: "mean response length", XUnit: "characters", YName: "Solve Rate", YUnit: "%", Percent: true, Table: t.Name}
-	s := report.Series{Name: "models"}
+	rows := []LengthRow{}
 	any := false
 	for _, o := range st {
 		var n, c, w int64
@@ -136,11 +161,9 @@ func (a *run) lengthVsScores(v *view) {
 				w += int64(r.Words)
 			}
 		}
-		mc := frac(c, n)
-		addRow(t, p.s.Models[o.model].Name, n, mc, frac(w, n), o.solve)
+		rows = append(rows, LengthRow{Model: p.s.Models[o.model].Name, Responses: n, MeanChars: frac(c, n), MeanWords: frac(w, n), SolveRate: o.solve})
 		if n > 0 {
 			any = true
-			s.Points = append(s.Points, report.Point{X: mc, Y: o.solve, Label: p.s.Models[o.model].Name})
 		}
 	}
 	if !any {
@@ -148,23 +171,12 @@ func (a *run) lengthVsScores(v *view) {
 		a.leaveOut("length_correlations", "the response dumps hold no text for the graded responses")
 		return
 	}
-	f.Series = []report.Series{s}
-	a.addTable(t)
-	a.addFigure(f)
+	a.res.Cost.Length = rows
 	a.lengthCorrelations(v)
 }
 
 func (a *run) lengthCorrelations(v *view) {
 	p := a.p
-	t := newTable("length_correlations", "Appendix C: Response length against scores", report.SectionCost,
-		"Response-level Pearson r of the response length with the response's mean human rubric mean and mean human checklist rate (set all).",
-		col("length", report.Text, "chars or words"),
-		col("score", report.Text, "rubric or checklist_rate"),
-		col("n", report.Int, "responses"),
-		col("r", report.Float, "Pearson r"),
-		col("p", report.Float, "two-sided p-value"),
-		col("r_lo", report.Float, "95 % Fisher-z interval, lower end"),
-		col("r_hi", report.Float, "95 % Fisher-z interval, upper end"))
 	type resp struct {
 		q, m   int
 		rs, cs float64
@@ -190,6 +202,7 @@ func (a *run) lengthCorrelations(v *view) {
 			r.cn++
 		}
 	}
+	out := []LengthCorrelation{}
 	for _, unit := range []string{"chars", "words"} {
 		for _, score := range []string{"rubric", "checklist_rate"} {
 			if score == "rubric" && !p.hasRubric || score == "checklist_rate" && !p.hasChecklist {
@@ -217,8 +230,8 @@ func (a *run) lengthCorrelations(v *view) {
 			}
 			r, pv := stats.Pearson(x, y)
 			lo, hi := stats.FisherZInterval(r, len(x), 0.95)
-			addRow(t, unit, score, int64(len(x)), r, pv, lo, hi)
+			out = append(out, LengthCorrelation{Length: unit, Score: score, N: int64(len(x)), R: r, P: pv, Lo: lo, Hi: hi})
 		}
 	}
-	a.addTable(t)
+	a.res.Cost.LengthCorrelations = out
 }

@@ -24,7 +24,7 @@ type GradingCounts struct {
 // CountGradings counts the gradings and graders of s as report.Overview
 // defines them. The analysis's overview and the comparison's (package
 // compare) both count with it.
-func CountGradings(s *Study) GradingCounts {
+func CountGradings(s *study.Study) GradingCounts {
 	var c GradingCounts
 	if s == nil {
 		return c
@@ -39,7 +39,7 @@ func CountGradings(s *Study) GradingCounts {
 	}
 	judge := make(map[string]bool, len(s.Evaluators))
 	for _, e := range s.Evaluators {
-		judge[e.ID] = e.Kind == Judge
+		judge[e.ID] = e.Kind == study.Judge
 	}
 	used := map[string]bool{}
 	gs, _ := scores.Sorted(s.Gradings)

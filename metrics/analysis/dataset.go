@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -15,6 +14,99 @@ const (
 	binAbove   = "Above gate"
 	binUnknown = "unknown"
 )
+
+// Dataset is the paper's description of the study: Tables 1, 2, 3 and 12,
+// the descriptives and Figure 1. A nil slice is a table left out (the
+// notes say why).
+type Dataset struct {
+	// Domains are Table 1's rows in byte order of the domain; Total counts
+	// every domain (a person in two domains once).
+	Domains []DomainRow
+	Total   DomainRow
+	// Difficulty are Table 2's rows: the bins in Options order, Above gate,
+	// other names in byte order, unknown last.
+	Difficulty []DifficultyRow
+	// Models are Table 3's rows in model order.
+	Models []ModelRow
+	// GateItems are Table 12's rows in Study.Gate's order and
+	// GateQuestions the per-question gate scores; nil without a gate.
+	GateItems     []GateItemRow
+	GateQuestions []GateQuestionRow
+	// Descriptives are the length and checklist-size summaries.
+	Descriptives []DescriptiveRow
+	// SolveByDifficulty are Figure 1's rows, model by model (the models
+	// of set all in model order), each model with one row per entry of
+	// Difficulties.
+	SolveByDifficulty []DifficultySolveRow
+	Difficulties      []string
+}
+
+// DomainRow is one domain of Table 1.
+type DomainRow struct {
+	Domain string
+	// Experts counts the distinct authors and human evaluators of the
+	// domain (an author and an evaluator with the same id are one person).
+	Experts, Authors, Evaluators, Questions int64
+}
+
+// DifficultyRow is one difficulty bin of Table 2.
+type DifficultyRow struct {
+	Difficulty string
+	// GateFrom and GateTo are the bin's gate-score range (NaN for a
+	// category that is not a configured bin).
+	GateFrom, GateTo float64
+	Questions        int64
+}
+
+// ModelRow is one model of Table 3.
+type ModelRow struct {
+	Model, DisplayName, Provider string
+	// HumanLabel is true for the graded expert answer.
+	HumanLabel                    bool
+	USDPer1kInput, USDPer1kOutput float64
+	// Responses counts the responses in the dumps; Gradings every grading
+	// (human and judge, every round, judge runs averaged); HumanGradings
+	// the main round's human gradings, SolveGradings those of them with a
+	// defined solved flag; JudgeGradings the judges' (every round).
+	Responses, Gradings, HumanGradings, SolveGradings, JudgeGradings int64
+}
+
+// GateItemRow is one question's checklist item in the difficulty gate.
+type GateItemRow struct {
+	QuestionID         string
+	Item, Runs, Passed int64
+	// Fulfilment is Passed ÷ Runs (NaN without runs).
+	Fulfilment float64
+}
+
+// GateQuestionRow is one question's gate score.
+type GateQuestionRow struct {
+	QuestionID    string
+	Cells, Passed int64
+	// Score is Passed ÷ Cells; Difficulty the bin the report uses.
+	Score      float64
+	Difficulty string
+}
+
+// DescriptiveRow summarises one measure over a group.
+type DescriptiveRow struct {
+	// Measure is prompt_chars, prompt_words, checklist_items,
+	// response_chars, response_words, reference_chars or reference_words;
+	// Group "all" or the model for responses.
+	Measure, Group string
+	N              int64
+	// SD uses n − 1 (NaN for one value).
+	Mean, SD, Median, Min, Max float64
+}
+
+// DifficultySolveRow is one model's Solve Rate in one difficulty bin.
+type DifficultySolveRow struct {
+	Difficulty, Model string
+	// N counts the gradings with a defined solved flag.
+	N int64
+	// SolveRate with its 95 % cluster-bootstrap interval.
+	SolveRate, Lo, Hi float64
+}
 
 // datasetTables builds Tables 1, 2, 3, 12, the descriptives and Figure 1.
 func (a *run) datasetTables() {
@@ -41,13 +133,6 @@ func (p *prep) domains() []string {
 // without a domain, those who graded its questions.
 func (a *run) domainsTable() {
 	p := a.p
-	t := newTable("domains", "Table 1: Experts and questions per domain", report.SectionDataset,
-		"Distinct experts (question authors and human evaluators of the domain; an author and an evaluator with the same id are one person) and questions per domain.",
-		col("domain", report.Text, "question domain; Total = all domains (a person in two domains counts once)"),
-		col("experts", report.Int, "distinct authors and human evaluators of the domain"),
-		col("authors", report.Int, "distinct question authors"),
-		col("evaluators", report.Int, "distinct human evaluators"),
-		col("questions", report.Int, "questions"))
 	doms := p.domains()
 	people := map[string]map[string]bool{}
 	authors := map[string]map[string]bool{}
@@ -81,8 +166,9 @@ func (a *run) domainsTable() {
 		}
 	}
 	all, allA, allE := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	rows := []DomainRow{}
 	for _, d := range doms {
-		addRow(t, d, int64(len(people[d])), int64(len(authors[d])), int64(len(evals[d])), int64(qs[d]))
+		rows = append(rows, DomainRow{Domain: d, Experts: int64(len(people[d])), Authors: int64(len(authors[d])), Evaluators: int64(len(evals[d])), Questions: int64(qs[d])})
 	}
 	for _, m := range []struct {
 		src map[string]map[string]bool
@@ -94,8 +180,8 @@ func (a *run) domainsTable() {
 			}
 		}
 	}
-	addRow(t, "Total", int64(len(all)), int64(len(allA)), int64(len(allE)), int64(p.nQ()))
-	a.addTable(t)
+	a.res.Dataset.Domains = rows
+	a.res.Dataset.Total = DomainRow{Domain: "Total", Experts: int64(len(all)), Authors: int64(len(allA)), Evaluators: int64(len(allE)), Questions: int64(p.nQ())}
 }
 
 // difficultyOf returns a question's difficulty bin: questions.difficulty,
@@ -196,12 +282,6 @@ func (a *run) difficultyOrder() []string {
 
 // difficultyTable is Table 2: questions per difficulty bin.
 func (a *run) difficultyTable() {
-	t := newTable("difficulty", "Table 2: Questions per difficulty", report.SectionDataset,
-		"Questions per difficulty bin of the difficulty gate (share of checklist items passed by the automatic runs; upper bounds inclusive).",
-		col("difficulty", report.Text, "bin name; Above gate = score above the last bin; unknown = no difficulty or gate score"),
-		col("gate_from", report.Fraction, "lower end of the bin's gate score range (exclusive except for the first bin)"),
-		col("gate_to", report.Fraction, "upper end of the bin's gate score range (inclusive)"),
-		col("questions", report.Int, "questions in the bin"))
 	n := map[string]int64{}
 	for q := range a.p.s.Questions {
 		n[a.difficultyOf(q)]++
@@ -220,12 +300,14 @@ func (a *run) difficultyTable() {
 				r = [2]float64{lo, 1}
 			}
 		}
-		addRow(t, d, r[0], r[1], n[d])
+		a.res.Dataset.Difficulty = append(a.res.Dataset.Difficulty, DifficultyRow{Difficulty: d, GateFrom: r[0], GateTo: r[1], Questions: n[d]})
 	}
 	if n[binAbove] > 0 {
 		a.p.warn("analysis: %d questions have a gate score above the last difficulty bin (%v)", n[binAbove], lo)
 	}
-	a.addTable(t)
+	if a.res.Dataset.Difficulty == nil {
+		a.res.Dataset.Difficulty = []DifficultyRow{}
+	}
 }
 
 // gradingCount is how many gradings a model has, by the one definition the
@@ -260,19 +342,6 @@ func (p *prep) gradingCounts() []gradingCount {
 // modelsTable is Table 3: the models with provider and prices.
 func (a *run) modelsTable() {
 	p := a.p
-	t := newTable("models", "Table 3: Evaluated models", report.SectionDataset,
-		"The models with their provider, display name, prices and counts.",
-		col("model", report.Text, "model name"),
-		col("display_name", report.Text, "display name"),
-		col("provider", report.Text, "provider"),
-		col("human_label", report.Text, "yes for the graded expert answer"),
-		col("usd_per_1k_input", report.Float, "USD per 1,000 input tokens"),
-		col("usd_per_1k_output", report.Float, "USD per 1,000 output tokens"),
-		col("responses", report.Int, "responses in the dumps"),
-		col("gradings", report.Int, "every grading of the model: human and judge, every round (judge runs averaged); the column sums to the overview's gradings"),
-		col("human_gradings", report.Int, "human gradings in the main round: the gradings the summary's n_gradings counts (set all, humans)"),
-		col("solve_gradings", report.Int, "of human_gradings, those with a defined solved flag: the denominator of the model's Solve Rate"),
-		col("judge_gradings", report.Int, "judge gradings, every round (judge runs averaged)"))
 	nResp := make([]int64, p.nM())
 	for _, r := range p.s.Responses {
 		if m, ok := p.mIdx[r.Model]; ok {
@@ -280,15 +349,13 @@ func (a *run) modelsTable() {
 		}
 	}
 	c := p.gradingCounts()
+	rows := make([]ModelRow, 0, p.nM())
 	for i, m := range p.s.Models {
-		lbl := "no"
-		if i == p.label {
-			lbl = "yes"
-		}
-		addRow(t, m.Name, m.DisplayName, m.Provider, lbl, m.USDPer1kInput, m.USDPer1kOutput, nResp[i],
-			c[i].all, c[i].main, c[i].solve, c[i].judge)
+		rows = append(rows, ModelRow{Model: m.Name, DisplayName: m.DisplayName, Provider: m.Provider, HumanLabel: i == p.label,
+			USDPer1kInput: m.USDPer1kInput, USDPer1kOutput: m.USDPer1kOutput, Responses: nResp[i],
+			Gradings: c[i].all, HumanGradings: c[i].main, SolveGradings: c[i].solve, JudgeGradings: c[i].judge})
 	}
-	a.addTable(t)
+	a.res.Dataset.Models = rows
 }
 
 // gateTables is Table 12: per-item fulfilment of the difficulty gate, and
@@ -299,65 +366,22 @@ func (a *run) gateTables() {
 		a.leaveOut("gate_items", "the study has no difficulty-gate runs (gate file)")
 		return
 	}
-	t := newTable("gate_items", "Table 12: Difficulty-gate fulfilment per checklist item", report.SectionDataset,
-		"For each question and checklist item, the share of automatic gate runs that passed it.",
-		col("question_id", report.Text, "question"),
-		col("item", report.Int, "checklist item (1..n)"),
-		col("runs", report.Int, "gate runs on the item"),
-		col("passed", report.Int, "runs that passed the item"),
-		col("fulfilment", report.Fraction, "passed / runs"))
-	// one row per gate item, in Study.Gate's order (question, item); the
-	// rows share one backing array, each question id is boxed once for all
-	// its items and each distinct fulfilment once (a handful of values over
-	// a million rows at 200,000 questions)
-	fr := boxes[[2]int64]{}
-	slab := make([]any, 0, 5*len(p.gate))
-	t.Rows = make([][]any, 0, len(p.gate))
-	var qid any
-	for i, g := range p.gate {
-		if i == 0 || g.QuestionID != p.gate[i-1].QuestionID {
-			qid = g.QuestionID
-		}
+	items := make([]GateItemRow, 0, len(p.gate))
+	for _, g := range p.gate {
 		runs, passed := int64(g.Runs), int64(g.Passed)
-		f := fr.box([2]int64{passed, runs}, func() any { return frac(passed, runs) })
-		n := len(slab)
-		slab = append(slab, qid, int64(g.Item), runs, passed, f)
-		addRow(t, slab[n:n+5:n+5]...)
+		items = append(items, GateItemRow{QuestionID: g.QuestionID, Item: int64(g.Item), Runs: runs, Passed: passed, Fulfilment: frac(passed, runs)})
 	}
-	a.addTable(t)
-	g := newTable("gate_questions", "Difficulty-gate score per question", report.SectionDataset,
-		"Per question, the gate score (passed cells / all cells over runs and items) and the difficulty used.",
-		col("question_id", report.Text, "question"),
-		col("cells", report.Int, "gate cells (runs × items)"),
-		col("passed", report.Int, "cells passed"),
-		col("gate_score", report.Fraction, "passed / cells"),
-		col("difficulty", report.Text, "difficulty bin used by the report"))
+	a.res.Dataset.GateItems = items
 	cells := a.gateCells()
-	diff := boxes[string]{}
+	qs := []GateQuestionRow{}
 	for q, qq := range p.s.Questions {
 		c := cells[q]
 		if c[1] == 0 {
 			continue
 		}
-		d := a.difficultyOf(q)
-		addRow(g, qq.ID, c[1], c[0], fr.box([2]int64{c[0], c[1]}, func() any { return frac(c[0], c[1]) }),
-			diff.box(d, func() any { return d }))
+		qs = append(qs, GateQuestionRow{QuestionID: qq.ID, Cells: c[1], Passed: c[0], Score: frac(c[0], c[1]), Difficulty: a.difficultyOf(q)})
 	}
-	a.addTable(g)
-}
-
-// boxes holds one interface value per distinct key, so that a large table
-// whose cells repeat a few values holds one boxed copy of each.
-type boxes[K comparable] map[K]any
-
-// box returns the value kept for k, made by mk the first time.
-func (b boxes[K]) box(k K, mk func() any) any {
-	if v, ok := b[k]; ok {
-		return v
-	}
-	v := mk()
-	b[k] = v
-	return v
+	a.res.Dataset.GateQuestions = qs
 }
 
 func words(s string) int { return len(strings.Fields(s)) }
@@ -366,21 +390,12 @@ func words(s string) int { return len(strings.Fields(s)) }
 // checklist sizes.
 func (a *run) descriptivesTable() {
 	p := a.p
-	t := newTable("descriptives", "Dataset descriptives", report.SectionDataset,
-		"Lengths of prompts, responses and references (Unicode code points and whitespace-separated words) and checklist sizes.",
-		col("measure", report.Text, "prompt_chars, prompt_words, checklist_items, response_chars, response_words, reference_chars, reference_words"),
-		col("group", report.Text, "all, or the model for responses"),
-		col("n", report.Int, "number of values"),
-		col("mean", report.Float, "mean"),
-		col("sd", report.Float, "standard deviation (n − 1)"),
-		col("median", report.Float, "median"),
-		col("min", report.Float, "smallest value"),
-		col("max", report.Float, "largest value"))
+	rows := []DescriptiveRow{}
 	row := func(measure, group string, x []float64) {
 		if len(x) == 0 {
 			return
 		}
-		addRow(t, measure, group, int64(len(x)), stats.Mean(x), stats.SD(x), stats.Median(x), minOf(x), maxOf(x))
+		rows = append(rows, DescriptiveRow{Measure: measure, Group: group, N: int64(len(x)), Mean: stats.Mean(x), SD: stats.SD(x), Median: stats.Median(x), Min: minOf(x), Max: maxOf(x)})
 	}
 	var pc, pw, ci []float64
 	for i := range p.s.Questions {
@@ -424,7 +439,7 @@ func (a *run) descriptivesTable() {
 	}
 	row("reference_chars", "all", fc)
 	row("reference_words", "all", fw)
-	a.addTable(t)
+	a.res.Dataset.Descriptives = rows
 }
 
 func minOf(x []float64) float64 {
@@ -507,29 +522,15 @@ func (a *run) solveByDifficulty() {
 		diff[q] = pos[a.difficultyOf(q)]
 	}
 	rates := a.groupRates(v, len(order), func(g *grade) int { return diff[g.q] })
-	t := newTable("solve_rate_by_difficulty", "Figure 1: Solve Rate by difficulty", report.SectionOverview,
-		"Solve Rate per model and difficulty bin over the human gradings of the main round, with 95 % cluster-bootstrap intervals.",
-		col("difficulty", report.Text, "difficulty bin"),
-		col("model", report.Text, "model"),
-		col("n_gradings", report.Int, "gradings with a defined solved flag"),
-		col("solve_rate", report.Fraction, "share of gradings solved"),
-		col("solve_rate_lo", report.Fraction, "95 % interval, lower end"),
-		col("solve_rate_hi", report.Fraction, "95 % interval, upper end"))
-	f := &report.Figure{ID: "fig1_solve_rate_by_difficulty", Section: report.SectionOverview,
-		Title: "Figure 1: Solve Rate by question difficulty", Kind: report.Bar, XName: "difficulty",
-		YName: "Solve Rate", YUnit: "%", Percent: true, Table: t.Name, Categories: order}
+	var rows []DifficultySolveRow
 	for mi, m := range v.models {
-		s := report.Series{Name: p.s.Models[m].Name}
 		for k, d := range order {
 			r := rates[k][mi]
-			addRow(t, d, p.s.Models[m].Name, r.n, r.rate, r.lo, r.hi)
-			s.Values = append(s.Values, r.rate)
-			s.N = append(s.N, int(r.n))
-			s.Lo = append(s.Lo, r.lo)
-			s.Hi = append(s.Hi, r.hi)
+			rows = append(rows, DifficultySolveRow{Difficulty: d, Model: p.s.Models[m].Name, N: r.n, SolveRate: r.rate, Lo: r.lo, Hi: r.hi})
 		}
-		f.Series = append(f.Series, s)
 	}
-	a.addTable(t)
-	a.addFigure(f)
+	if rows == nil {
+		rows = []DifficultySolveRow{}
+	}
+	a.res.Dataset.SolveByDifficulty, a.res.Dataset.Difficulties = rows, order
 }

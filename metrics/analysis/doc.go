@@ -1,14 +1,14 @@
 // Package analysis computes every table and the data behind every figure of
 // the EuroExec paper (Tables 1–10 and 12, Figures 1–9, the Appendix B/C
 // analyses) from a Study, with the paper's metric definitions
-// (docs/METHODS.md; every column in docs/OUTPUTS.md), and returns them as a
-// report.Report.
+// (docs/METHODS.md; every column in docs/OUTPUTS.md), and returns them as
+// typed results (Result); report/tables presents them (tables.Paper).
 //
 // The input is a Study: plain Go values read from the canonical database by
-// package readback. Analyze never panics on user input; a value that is
+// package readback. AnalyzeResult never panics on user input; a value that is
 // undefined for the data at hand (a Kendall τ with one constant side, a
 // Solve Rate over no gradings, …) is NaN, written as an empty cell, and the
-// number of such cells is explained in Report.Notes.
+// number of such cells is explained in the report's notes.
 //
 // Exactness. Per-grading scores are computed from integer numerators
 // (attribute sums of human gradings are integers, checklist credit is

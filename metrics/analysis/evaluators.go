@@ -1,13 +1,67 @@
 package analysis
 
 import (
-	"fmt"
 	"math"
 	"sort"
 
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
+
+// Evaluators describes the human evaluators of the main round: the
+// evaluators table, Figure 6 (evaluator_leniency) and Figure 7
+// (extreme_evaluators). A nil slice is a table left out (the notes say
+// why).
+type Evaluators struct {
+	// Rows has one row per human evaluator with a rubric mean, in
+	// evaluator order.
+	Rows []EvaluatorRow
+	// Leniency are Figure 6's bins, from the scale minimum up; Width is
+	// their width (the last bin is closed).
+	Leniency []LeniencyBin
+	Width    float64
+	// Extreme are Figure 7's rows: the critical group then the lenient,
+	// each with one row per model of Models; Critical and Lenient are the
+	// groups' sizes.
+	Extreme           []ExtremeRow
+	Models            []string
+	Critical, Lenient int
+}
+
+// EvaluatorRow is one human evaluator.
+type EvaluatorRow struct {
+	Evaluator, Domain string
+	// Gradings counts the evaluator's gradings of LLM responses.
+	Gradings int64
+	// RubricMean and ChecklistRate are means over the evaluator's
+	// gradings; SolveRate the share solved.
+	RubricMean, ChecklistRate, SolveRate float64
+	// Group is "critical", "lenient" (Figure 7) or empty.
+	Group string
+	// Shared counts the gradings of responses another human also scored;
+	// AbsDiffOthers is the mean |rubric mean − the others' mean| over
+	// them, SpearmanOthers Spearman's ρ with the others' mean;
+	// SolveAgreement is the share of agreeing solved pairs of SolvePairs.
+	Shared                        int64
+	AbsDiffOthers, SpearmanOthers float64
+	SolveAgreement                float64
+	SolvePairs                    int64
+}
+
+// LeniencyBin is one bin of Figure 6: [From, To), the last bin closed.
+type LeniencyBin struct {
+	From, To   float64
+	Evaluators int64
+}
+
+// ExtremeRow is one model's Solve Rate by one group of Figure 7.
+type ExtremeRow struct {
+	Group, Model string
+	// Evaluators is the group's size; Gradings the group's gradings of
+	// the model.
+	Evaluators, Gradings int64
+	// SolveRate with its 95 % cluster-bootstrap interval.
+	SolveRate, Lo, Hi float64
+}
 
 // evalMean is one human evaluator's mean rubric over LLM responses.
 type evalMean struct {
@@ -97,20 +151,6 @@ func (a *run) extremeGroups(ms []evalMean) (crit, lenient []int) {
 
 func (a *run) evaluatorsTable(v *view, ms []evalMean, crit, lenient []int) {
 	p := a.p
-	t := newTable("evaluators", "Human evaluators", report.SectionConsistency,
-		"Each human evaluator of the main round: gradings, mean rubric and checklist rate over LLM responses, Solve Rate, the Figure 7 group, and their agreement with the other human graders of the same responses (mean absolute difference from the others' mean, Spearman's ρ with it, share of agreeing solved verdicts).",
-		col("evaluator", report.Text, "evaluator id"),
-		col("domain", report.Text, "evaluators.domain"),
-		col("n_gradings", report.Int, "gradings of LLM responses in the main round"),
-		col("rubric_mean", report.Float, "mean over the evaluator's gradings of the rubric mean"),
-		col("checklist_rate", report.Fraction, "mean over the evaluator's gradings of the checklist rate"),
-		col("solve_rate", report.Fraction, "share of the evaluator's gradings solved"),
-		col("group", report.Text, "critical or lenient (Figure 7), else empty"),
-		col("n_shared", report.Int, "the evaluator's gradings with a rubric mean of responses another human grader also scored: the units of rubric_abs_diff_others and spearman_others"),
-		col("rubric_abs_diff_others", report.Float, "mean over the shared responses of |the evaluator's rubric mean − the mean of the other human graders' rubric means|, in rubric points (0 = always agrees)"),
-		col("spearman_others", report.Float, "Spearman's ρ between the evaluator's rubric means and the other graders' mean (leave-one-out) over the shared responses; empty below 3 or when either side is constant"),
-		col("solve_agreement", report.Fraction, "share of the pairs (this grading, another human grader's grading of the same response), both with a defined solved flag, that agree on solved"),
-		col("n_solve_pairs", report.Int, "pairs behind solve_agreement"))
 	var ag0 []agreeGrading
 	for _, gi := range v.g {
 		g := &p.grades[gi]
@@ -145,6 +185,7 @@ func (a *run) evaluatorsTable(v *view, ms []evalMean, crit, lenient []int) {
 			addChecklist(&x.chk, g)
 		}
 	}
+	rows := []EvaluatorRow{}
 	for _, m := range ms {
 		x := ag[m.e]
 		ev := p.s.Evaluators[m.e]
@@ -152,10 +193,11 @@ func (a *run) evaluatorsTable(v *view, ms []evalMean, crit, lenient []int) {
 		if !ok {
 			r = agreement{mad: math.NaN(), rho: math.NaN(), solveAgree: math.NaN()}
 		}
-		addRow(t, ev.ID, ev.Domain, x.n, m.mean, x.chk.Mean(), frac(x.sv, x.sn), grp[m.e],
-			int64(r.shared), r.mad, r.rho, r.solveAgree, int64(r.solvePairs))
+		rows = append(rows, EvaluatorRow{Evaluator: ev.ID, Domain: ev.Domain, Gradings: x.n, RubricMean: m.mean, ChecklistRate: x.chk.Mean(),
+			SolveRate: frac(x.sv, x.sn), Group: grp[m.e], Shared: int64(r.shared), AbsDiffOthers: r.mad, SpearmanOthers: r.rho,
+			SolveAgreement: r.solveAgree, SolvePairs: int64(r.solvePairs)})
 	}
-	a.addTable(t)
+	a.res.Evaluators.Rows = rows
 }
 
 // maxLeniencyBins is the most bins of Figure 6.
@@ -206,33 +248,14 @@ func (a *run) leniencyHistogram(ms []evalMean) {
 		}
 		cnt[b]++
 	}
-	t := newTable("evaluator_leniency", "Figure 6: Evaluators by mean rubric score", report.SectionConsistency,
-		fmt.Sprintf("Number of human evaluators per %g-wide bin of their mean rubric score over LLM responses (main round).", w),
-		col("bin", report.Text, "score range, [from, to)"),
-		col("bin_from", report.Float, "lower end (inclusive)"),
-		col("bin_to", report.Float, "upper end (exclusive, inclusive for the last bin)"),
-		col("evaluators", report.Int, "evaluators whose mean falls in the bin"))
-	f := &report.Figure{ID: "fig6_evaluator_leniency", Section: report.SectionConsistency,
-		Title: "Figure 6: Number of evaluators by their mean rubric score", Kind: report.Histogram,
-		XName: "mean rubric score", YName: "evaluators", Table: t.Name}
-	s := report.Series{Name: "evaluators"}
+	bins := make([]LeniencyBin, 0, nb)
 	for b := 0; b < nb; b++ {
-		from, to := lo+float64(b)*w, lo+float64(b+1)*w
-		close := ")"
-		if b == nb-1 {
-			close = "]"
-		}
-		name := fmt.Sprintf("[%g, %g%s", from, to, close)
-		addRow(t, name, from, to, cnt[b])
-		f.Categories = append(f.Categories, name)
-		s.Values = append(s.Values, float64(cnt[b]))
+		bins = append(bins, LeniencyBin{From: lo + float64(b)*w, To: lo + float64(b+1)*w, Evaluators: cnt[b]})
 	}
-	f.Series = []report.Series{s}
+	a.res.Evaluators.Leniency, a.res.Evaluators.Width = bins, w
 	if out > 0 {
-		p.note(t.Name, "%d evaluators have a mean outside the rubric scale and are not in a bin", out)
+		p.note("evaluator_leniency", "%d evaluators have a mean outside the rubric scale and are not in a bin", out)
 	}
-	a.addTable(t)
-	a.addFigure(f)
 }
 
 // extremeEvaluators is Figure 7: Solve Rate per model from the most
@@ -251,32 +274,15 @@ func (a *run) extremeEvaluators(v *view, crit, lenient []int) {
 		grp[e] = 2
 	}
 	rates := a.groupRates(v, 2, func(g *grade) int { return grp[g.e] - 1 })
-	t := newTable("extreme_evaluators", "Figure 7: Solve Rate by the most critical and most lenient evaluators", report.SectionConsistency,
-		fmt.Sprintf("Solve Rate per model from the gradings of the %d most critical and %d most lenient human evaluators (by mean rubric score over LLM responses; ties at the cut by evaluator id).", len(crit), len(lenient)),
-		col("group", report.Text, "critical or lenient"),
-		col("model", report.Text, "model"),
-		col("n_evaluators", report.Int, "evaluators in the group"),
-		col("n_gradings", report.Int, "gradings of the model by the group"),
-		col("solve_rate", report.Fraction, "share solved"),
-		col("solve_rate_lo", report.Fraction, "95 % cluster-bootstrap interval, lower end"),
-		col("solve_rate_hi", report.Fraction, "95 % cluster-bootstrap interval, upper end"))
-	f := &report.Figure{ID: "fig7_extreme_evaluators", Section: report.SectionConsistency,
-		Title: "Figure 7: Solve Rate according to the most critical and most lenient evaluators", Kind: report.Bar,
-		XName: "model", YName: "Solve Rate", YUnit: "%", Percent: true, Table: t.Name}
+	e := &a.res.Evaluators
+	e.Extreme, e.Critical, e.Lenient = []ExtremeRow{}, len(crit), len(lenient)
 	for _, m := range v.models {
-		f.Categories = append(f.Categories, p.s.Models[m].Name)
+		e.Models = append(e.Models, p.s.Models[m].Name)
 	}
 	for k, name := range []string{"critical", "lenient"} {
-		s := report.Series{Name: name}
 		for mi, m := range v.models {
 			r := rates[k][mi]
-			addRow(t, name, p.s.Models[m].Name, int64(len(crit)), r.n, r.rate, r.lo, r.hi)
-			s.Values = append(s.Values, r.rate)
-			s.Lo = append(s.Lo, r.lo)
-			s.Hi = append(s.Hi, r.hi)
+			e.Extreme = append(e.Extreme, ExtremeRow{Group: name, Model: p.s.Models[m].Name, Evaluators: int64(len(crit)), Gradings: r.n, SolveRate: r.rate, Lo: r.lo, Hi: r.hi})
 		}
-		f.Series = append(f.Series, s)
 	}
-	a.addTable(t)
-	a.addFigure(f)
 }

@@ -8,13 +8,12 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
 // gateStudy is a small study whose gate is given by runs (unsorted on
 // purpose): the gradings only make Analyze run.
-func gateStudy(t *testing.T, qs []Question, runs []GateRun) *Study {
+func gateStudy(t *testing.T, qs []study.Question, runs []study.GateRun) *study.Study {
 	t.Helper()
 	s := buildStudy(t, []string{"A"}, qs, []string{"HE", "M1"}, []string{
 		"e1 . q1 HE 5 . 1", "e1 . q1 M1 3 . 2",
@@ -23,12 +22,25 @@ func gateStudy(t *testing.T, qs []Question, runs []GateRun) *Study {
 	return s
 }
 
-// gateRows returns the rows of table name (nil when absent).
-func gateRows(r *report.Report, name string) [][]any {
-	if t := r.Table(name); t != nil {
-		return t.Rows
+// gateRows returns the typed rows of table name as cells (nil when absent).
+func gateRows(r *Result, name string) [][]any {
+	var out [][]any
+	d := r.Dataset
+	switch name {
+	case "gate_items":
+		for _, g := range d.GateItems {
+			out = append(out, []any{g.QuestionID, g.Item, g.Runs, g.Passed, g.Fulfilment})
+		}
+	case "gate_questions":
+		for _, g := range d.GateQuestions {
+			out = append(out, []any{g.QuestionID, g.Cells, g.Passed, g.Score, g.Difficulty})
+		}
+	case "difficulty":
+		for _, g := range d.Difficulty {
+			out = append(out, []any{g.Difficulty, g.GateFrom, g.GateTo, g.Questions})
+		}
 	}
-	return nil
+	return out
 }
 
 // checkRows compares table rows cell by cell (floats by bits, NaN equal).
@@ -61,18 +73,18 @@ func checkRows(t *testing.T, what string, got, want [][]any) {
 // passed cells / all cells, binned exactly (q1: 3/6 = 0.5 is Medium, upper
 // bounds inclusive).
 func TestGateTablesHand(t *testing.T) {
-	qs := []Question{
+	qs := []study.Question{
 		{ID: "Q0", Domain: "D", GateScore: math.NaN()},
 		{ID: "q1", Domain: "D", GateScore: math.NaN()},
 		{ID: "q2", Domain: "D", GateScore: math.NaN(), Difficulty: "Custom"},
 	}
-	runs := []GateRun{
+	runs := []study.GateRun{
 		gr("q1", "r3", 2, false), gr("q1", "r1", 1, true), gr("zz", "1", 1, true),
 		gr("q1", "r1", 2, false), gr("Q0", "a", 10, false), gr("q1", "r2", 1, true),
 		gr("q2", "x", 1, false), gr("q1", "r2", 2, true), gr("Q0", "a", 2, true),
 		gr("q1", "r3", 1, false), gr("Q0", "b", 2, true),
 	}
-	r := analyze(t, gateStudy(t, qs, runs), nil)
+	r := analyzeRes(t, gateStudy(t, qs, runs), nil)
 	checkRows(t, "gate_items", gateRows(r, "gate_items"), [][]any{
 		{"Q0", int64(2), int64(2), int64(2), 1.0},
 		{"Q0", int64(10), int64(1), int64(0), 0.0},
@@ -88,27 +100,27 @@ func TestGateTablesHand(t *testing.T) {
 	})
 	// the same gate given as tallies (what package transform reads)
 	s := gateStudy(t, qs, nil)
-	s.GateItems = []GateItem{
+	s.GateItems = []study.GateItem{
 		{QuestionID: "Q0", Item: 2, Runs: 2, Passed: 2}, {QuestionID: "Q0", Item: 10, Runs: 1},
 		{QuestionID: "q1", Item: 1, Runs: 3, Passed: 2}, {QuestionID: "q1", Item: 2, Runs: 3, Passed: 1},
 		{QuestionID: "q2", Item: 1, Runs: 1}, {QuestionID: "zz", Item: 1, Runs: 1, Passed: 1},
 	}
-	r2 := analyze(t, s, nil)
+	r2 := analyzeRes(t, s, nil)
 	for _, name := range []string{"gate_items", "gate_questions", "difficulty"} {
 		checkRows(t, name+" from GateItems", gateRows(r2, name), gateRows(r, name))
 	}
 }
 
 // gr is one gate cell.
-func gr(q, run string, item int, passed bool) GateRun {
-	return GateRun{QuestionID: q, Run: run, Item: item, Passed: passed}
+func gr(q, run string, item int, passed bool) study.GateRun {
+	return study.GateRun{QuestionID: q, Run: run, Item: item, Passed: passed}
 }
 
 // oldGateTables is the gate tables as Analyze computed them from the
 // per-run rows before the gate was tallied (map per (question, item), then
 // per question over the study's questions): the reference the compact
 // form must reproduce.
-func oldGateTables(s *Study) (items, questions [][]any) {
+func oldGateTables(s *study.Study) (items, questions [][]any) {
 	type key struct {
 		q    string
 		item int
@@ -155,12 +167,12 @@ func oldGateTables(s *Study) (items, questions [][]any) {
 // study.TallyGate's items and from the old per-run computation.
 func TestGateTablesMatchPerRun(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 7))
-	var qs []Question
-	var runs []GateRun
+	var qs []study.Question
+	var runs []study.GateRun
 	for q := range 60 {
 		id := fmt.Sprintf("q%03d", q)
 		if q%7 != 3 { // some gate questions are not in the study
-			qs = append(qs, Question{ID: id, Domain: "D", GateScore: math.NaN()})
+			qs = append(qs, study.Question{ID: id, Domain: "D", GateScore: math.NaN()})
 		}
 		nRuns, nItems := 1+rng.IntN(6), 1+rng.IntN(12)
 		if q%5 == 0 {
@@ -173,21 +185,21 @@ func TestGateTablesMatchPerRun(t *testing.T) {
 				}
 				n := 1 + rng.IntN(2) // a cell twice now and then: each row counts
 				for range n {
-					runs = append(runs, GateRun{QuestionID: id, Run: fmt.Sprint(r + 1), Item: i, Passed: rng.IntN(3) > 0})
+					runs = append(runs, study.GateRun{QuestionID: id, Run: fmt.Sprint(r + 1), Item: i, Passed: rng.IntN(3) > 0})
 				}
 			}
 		}
 	}
 	rng.Shuffle(len(runs), func(i, j int) { runs[i], runs[j] = runs[j], runs[i] })
-	qs = append(qs, Question{ID: "q1", Domain: "D", GateScore: math.NaN()}) // the gradings' question, no gate
+	qs = append(qs, study.Question{ID: "q1", Domain: "D", GateScore: math.NaN()}) // the gradings' question, no gate
 	sort.Slice(qs, func(i, j int) bool { return qs[i].ID < qs[j].ID })
 
 	fromRuns := gateStudy(t, qs, runs)
 	wantItems, wantQ := oldGateTables(fromRuns)
 	fromItems := gateStudy(t, qs, nil)
 	fromItems.GateItems = study.TallyGate(runs)
-	for name, s := range map[string]*Study{"GateRuns": fromRuns, "GateItems": fromItems} {
-		r := analyze(t, s, nil)
+	for name, s := range map[string]*study.Study{"GateRuns": fromRuns, "GateItems": fromItems} {
+		r := analyzeRes(t, s, nil)
 		checkRows(t, name+" gate_items", gateRows(r, "gate_items"), wantItems)
 		var gotQ [][]any
 		for _, row := range gateRows(r, "gate_questions") {

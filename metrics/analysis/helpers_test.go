@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/euroexec/euroexec/study"
+
 	"github.com/euroexec/euroexec/report"
 )
 
@@ -16,12 +18,12 @@ import (
 // letters h (hit), p (partial), m (miss), n (na), - (none), "." for no
 // checklist, and A,B is "." for no rubric. run "." = no run. Evaluators whose id
 // starts with "J" are judges. Every grading is in round "main".
-func buildStudy(t *testing.T, attrs []string, qs []Question, models []string, lines []string) *Study {
+func buildStudy(t *testing.T, attrs []string, qs []study.Question, models []string, lines []string) *study.Study {
 	t.Helper()
-	s := &Study{Title: "mini", HumanLabel: "HE", MainRound: "main", Attributes: attrs, ScaleMin: 1, ScaleMax: 5}
+	s := &study.Study{Title: "mini", HumanLabel: "HE", MainRound: "main", Attributes: attrs, ScaleMin: 1, ScaleMax: 5}
 	s.Questions = qs
 	for _, m := range models {
-		s.Models = append(s.Models, Model{Name: m, USDPer1kInput: math.NaN(), USDPer1kOutput: math.NaN()})
+		s.Models = append(s.Models, study.Model{Name: m, USDPer1kInput: math.NaN(), USDPer1kOutput: math.NaN()})
 	}
 	evs := map[string]bool{}
 	for _, ln := range lines {
@@ -29,9 +31,9 @@ func buildStudy(t *testing.T, attrs []string, qs []Question, models []string, li
 		if len(f) != 7 {
 			t.Fatalf("bad grading line %q", ln)
 		}
-		gr := Grading{Evaluator: f[0], Kind: Human, Round: "main", QuestionID: f[2], Model: f[3]}
+		gr := study.Grading{Evaluator: f[0], Kind: study.Human, Round: "main", QuestionID: f[2], Model: f[3]}
 		if strings.HasPrefix(f[0], "J") {
-			gr.Kind = Judge
+			gr.Kind = study.Judge
 		}
 		if f[1] != "." {
 			gr.Run = f[1]
@@ -47,7 +49,7 @@ func buildStudy(t *testing.T, attrs []string, qs []Question, models []string, li
 		}
 		if f[5] != "." {
 			for _, c := range f[5] {
-				gr.Verdicts = append(gr.Verdicts, map[rune]Verdict{'h': Hit, 'p': Partial, 'm': Miss, 'n': NA, '-': VerdictNone}[c])
+				gr.Verdicts = append(gr.Verdicts, map[rune]study.Verdict{'h': study.Hit, 'p': study.Partial, 'm': study.Miss, 'n': study.NA, '-': study.VerdictNone}[c])
 			}
 		}
 		r, err := strconv.Atoi(f[6])
@@ -58,7 +60,7 @@ func buildStudy(t *testing.T, attrs []string, qs []Question, models []string, li
 		s.Gradings = append(s.Gradings, gr)
 		if !evs[f[0]] {
 			evs[f[0]] = true
-			s.Evaluators = append(s.Evaluators, Evaluator{ID: f[0], Kind: gr.Kind})
+			s.Evaluators = append(s.Evaluators, study.Evaluator{ID: f[0], Kind: gr.Kind})
 		}
 	}
 	sort.Slice(s.Evaluators, func(i, j int) bool { return s.Evaluators[i].ID < s.Evaluators[j].ID })
@@ -81,8 +83,34 @@ func buildStudy(t *testing.T, attrs []string, qs []Question, models []string, li
 	return s
 }
 
-// analyze runs Analyze with a small bootstrap and fails the test on error.
-func analyze(t *testing.T, s *Study, mod func(*Options)) *report.Report {
+// PresentForTest is tables.Paper, set by the external test package
+// (present_test.go): this package's own tests cannot import report/tables
+// (an import cycle), and those that read tables read the report a run
+// shows.
+var PresentForTest func(*Result) *report.Report
+
+// present runs AnalyzeResult and presents the result as a run does.
+func present(ctx context.Context, s *study.Study, o Options) (*report.Report, error) {
+	r, err := AnalyzeResult(ctx, s, o)
+	if err != nil {
+		return nil, err
+	}
+	return PresentForTest(r), nil
+}
+
+// analyze runs AnalyzeResult with a small bootstrap, presents the result
+// with tables.Paper and fails the test on error.
+func analyze(t *testing.T, s *study.Study, mod func(*Options)) *report.Report {
+	t.Helper()
+	if PresentForTest == nil {
+		t.Fatal("PresentForTest is not set")
+	}
+	return PresentForTest(analyzeRes(t, s, mod))
+}
+
+// analyzeRes runs AnalyzeResult with a small bootstrap and fails the test
+// on error.
+func analyzeRes(t *testing.T, s *study.Study, mod func(*Options)) *Result {
 	t.Helper()
 	o := DefaultOptions()
 	o.Bootstrap = 50
@@ -90,9 +118,9 @@ func analyze(t *testing.T, s *Study, mod func(*Options)) *report.Report {
 	if mod != nil {
 		mod(&o)
 	}
-	r, err := Analyze(context.Background(), s, o)
+	r, err := AnalyzeResult(context.Background(), s, o)
 	if err != nil {
-		t.Fatalf("Analyze: %v", err)
+		t.Fatalf("AnalyzeResult: %v", err)
 	}
 	return r
 }

@@ -4,9 +4,65 @@ import (
 	"math"
 
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
+
+// Judges compares the LLM judges with the humans: Table 8
+// (judge_consistency) and Table 9 (judge_vs_human, judge_crispness). A
+// nil slice is a table left out (the notes say why).
+type Judges struct {
+	// Consistency are Table 8's rows: per judge with gradings, per
+	// instrument llm_indiv then llm_mean; then the human baselines
+	// (cross_evaluator per instrument, human_vs_mean_of_others).
+	Consistency []JudgeTau
+	// VsHuman are Table 9's rows, judge by judge, the models in model
+	// order.
+	VsHuman []JudgeModelRow
+	// Crispness are per judge the measures rubric, checklist_rate and
+	// solve_rate.
+	Crispness []JudgeCrispness
+}
+
+// JudgeTau is one mean Kendall τ-b of Table 8.
+type JudgeTau struct {
+	// Graders is judge:<id> or humans; Instrument explicit, rubric or
+	// checklist; Comparison llm_indiv, llm_mean, cross_evaluator or
+	// human_vs_mean_of_others.
+	Graders, Instrument, Comparison string
+	Tau                             float64
+	// N counts the units averaged, Undefined those left out.
+	N, Undefined int64
+	// Lo and Hi bound the 95 % cluster-bootstrap interval.
+	Lo, Hi float64
+}
+
+// JudgeModelRow is one judge's and the humans' scores of one model, on
+// the responses graded by both.
+type JudgeModelRow struct {
+	Judge, Model string
+	// Questions counts the questions with the model's response graded by
+	// both.
+	Questions                int64
+	Rubric, Checklist, Solve JudgeBias
+}
+
+// JudgeBias is a human and a judge mean and the bias judge − human with
+// its 95 % cluster-bootstrap interval.
+type JudgeBias struct{ Human, Judge, Bias, Lo, Hi float64 }
+
+// JudgeCrispness is the fit of a judge's model means on the humans' for
+// one measure.
+type JudgeCrispness struct {
+	// Measure is rubric, checklist_rate or solve_rate; Models the models
+	// with both means.
+	Judge, Measure string
+	Models         int64
+	// Slope (with interval), Intercept and R of the least-squares fit;
+	// SDHuman, SDJudge and their ratio (with interval).
+	Slope, SlopeLo, SlopeHi, Intercept, R float64
+	SDHuman, SDJudge                      float64
+	SDRatio, SDRatioLo, SDRatioHi         float64
+}
 
 // judgeTables builds Table 8 (judge_consistency) and Table 9
 // (judge_vs_human, judge_crispness).
@@ -133,16 +189,10 @@ func (a *run) judgeTausOf(hv, jv *view, hEvs [][][]entry, have [nIns]bool) *judg
 
 func (a *run) judgeConsistency(hv *view) {
 	p := a.p
-	t := newTable("judge_consistency", "Table 8: Judge–human ranking agreement", report.SectionJudges,
-		"Kendall τ-b between each judge's ranking (explicit, rubric-derived, checklist-derived) and each human's ranking of the same question, averaged over (human, question) (llm_indiv), and the mean-human ranking, averaged over questions (llm_mean); beside the humans' cross-evaluator τ (Table 6) and, on questions with 3 or more humans, each human against the mean of the other humans. Main round; 95 % cluster-bootstrap intervals.",
-		col("graders", report.Text, "judge:<id>, or humans for the human baselines"),
-		col("instrument", report.Text, "explicit, rubric or checklist"),
-		col("comparison", report.Text, "llm_indiv, llm_mean, cross_evaluator, human_vs_mean_of_others"),
-		col("tau", report.Float, "mean Kendall τ-b"),
-		col("n", report.Int, "units averaged"),
-		col("n_undefined", report.Int, "units with an undefined τ, left out"),
-		col("lo", report.Float, "95 % cluster-bootstrap interval over questions, lower end"),
-		col("hi", report.Float, "95 % cluster-bootstrap interval over questions, upper end"))
+	rows := []JudgeTau{}
+	row := func(graders, ins, cmp string, m *meanAcc, lo, hi float64) {
+		rows = append(rows, JudgeTau{Graders: graders, Instrument: ins, Comparison: cmp, Tau: m.mean(), N: m.count, Undefined: m.undefined, Lo: lo, Hi: hi})
+	}
 	have := [nIns]bool{p.hasRanks, p.hasRubric, p.hasChecklist}
 	hq := a.byQuestion(hv)
 	nQ := len(hq)
@@ -178,7 +228,7 @@ func (a *run) judgeConsistency(hv *view) {
 		}
 		iv := a.intervals(nQ, accs)
 		for i, m := range accs {
-			addRow(t, p.popName(j), labels[i][0], labels[i][1], m.mean(), m.count, m.undefined, iv[i][0], iv[i][1])
+			row(p.popName(j), labels[i][0], labels[i][1], m, iv[i][0], iv[i][1])
 		}
 	}
 	// Human baselines.
@@ -189,7 +239,7 @@ func (a *run) judgeConsistency(hv *view) {
 			continue
 		}
 		if m := a.crossTau[k]; m != nil {
-			addRow(t, popHum, insNames[k], "cross_evaluator", m.mean(), m.count, m.undefined, a.crossIv[k][0], a.crossIv[k][1])
+			row(popHum, insNames[k], "cross_evaluator", m, a.crossIv[k][0], a.crossIv[k][1])
 		}
 		mo := newMeanAcc(nQ)
 		for qi := range hq {
@@ -211,12 +261,12 @@ func (a *run) judgeConsistency(hv *view) {
 	}
 	iv := a.intervals(nQ, accs)
 	for i, m := range accs {
-		addRow(t, popHum, labels[i], "human_vs_mean_of_others", m.mean(), m.count, m.undefined, iv[i][0], iv[i][1])
+		row(popHum, labels[i], "human_vs_mean_of_others", m, iv[i][0], iv[i][1])
 	}
 	if len(accs) == 0 {
-		p.note(t.Name, "no question has 3 or more human evaluators: no human_vs_mean_of_others rows")
+		p.note("judge_consistency", "no question has 3 or more human evaluators: no human_vs_mean_of_others rows")
 	}
-	a.addTable(t)
+	a.res.Judges.Consistency = rows
 }
 
 // Per-cluster sums of Table 9, per model: human and judge sums and counts
@@ -248,73 +298,19 @@ var jvMeasures = []string{"rubric", "checklist_rate", "solve_rate"}
 
 func (a *run) judgeVsHuman(hv *view) {
 	p := a.p
-	t := newTable("judge_vs_human", "Table 9: Human and judge scores per model", report.SectionJudges,
-		"Per judge and model, on the responses graded by both humans and the judge (main round): mean rubric, checklist rate and Solve Rate from the humans and from the judge, and the bias judge − human with a 95 % cluster-bootstrap interval.",
-		col("judge", report.Text, "judge:<id>"),
-		col("model", report.Text, "model"),
-		col("n_questions", report.Int, "questions with the model's response graded by both"),
-		col("human_rubric", report.Float, "mean rubric over the human gradings"),
-		col("judge_rubric", report.Float, "mean rubric over the judge gradings"),
-		col("rubric_bias", report.Float, "judge − human"),
-		col("rubric_bias_lo", report.Float, "95 % interval, lower end"),
-		col("rubric_bias_hi", report.Float, "95 % interval, upper end"),
-		col("human_checklist_rate", report.Fraction, "mean checklist rate, humans"),
-		col("judge_checklist_rate", report.Fraction, "mean checklist rate, judge"),
-		col("checklist_bias", report.Float, "judge − human"),
-		col("checklist_bias_lo", report.Float, "95 % interval, lower end"),
-		col("checklist_bias_hi", report.Float, "95 % interval, upper end"),
-		col("human_solve_rate", report.Fraction, "Solve Rate, humans"),
-		col("judge_solve_rate", report.Fraction, "Solve Rate, judge"),
-		col("solve_bias", report.Float, "judge − human"),
-		col("solve_bias_lo", report.Float, "95 % interval, lower end"),
-		col("solve_bias_hi", report.Float, "95 % interval, upper end"))
-	c := newTable("judge_crispness", "Table 9: Judge over-crispness", report.SectionJudges,
-		"Least-squares slope of the judge's model means on the human model means (slope > 1: the judge spreads models further apart than humans) with a 95 % cluster-bootstrap interval, and the ratio of their SDs (n − 1) across models.",
-		col("judge", report.Text, "judge:<id>"),
-		col("measure", report.Text, "rubric, checklist_rate or solve_rate"),
-		col("n_models", report.Int, "models with both means"),
-		col("slope", report.Float, "slope of judge means on human means"),
-		col("slope_lo", report.Float, "95 % interval, lower end"),
-		col("slope_hi", report.Float, "95 % interval, upper end"),
-		col("intercept", report.Float, "intercept of the fit"),
-		col("r", report.Float, "Pearson r of the model means"),
-		col("sd_human", report.Float, "SD of the human model means"),
-		col("sd_judge", report.Float, "SD of the judge model means"),
-		col("sd_ratio", report.Float, "sd_judge / sd_human"),
-		col("sd_ratio_lo", report.Float, "95 % interval, lower end"),
-		col("sd_ratio_hi", report.Float, "95 % interval, upper end"))
-	f := &report.Figure{ID: "table9_judge_vs_human", Section: report.SectionJudges,
-		Title: "Table 9: Judge against human rubric per model", Kind: report.Scatter,
-		XName: "human rubric", YName: "judge rubric", Table: t.Name}
+	a.res.Judges.VsHuman, a.res.Judges.Crispness = []JudgeModelRow{}, []JudgeCrispness{}
 	for _, j := range p.judges {
 		jv := a.view(setAll, j)
 		if len(jv.g) == 0 {
 			continue
 		}
-		// the figure: one series per judge, a point per model with both
-		// rubric means
-		if pts := a.judgeVsHumanOne(hv, jv, j, t, c); len(pts) > 0 {
-			f.Series = append(f.Series, report.Series{Name: p.popName(j), Points: pts})
-		}
+		a.judgeVsHumanOne(hv, jv, j)
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, s := range f.Series {
-		for _, pt := range s.Points {
-			lo, hi = math.Min(lo, math.Min(pt.X, pt.Y)), math.Max(hi, math.Max(pt.X, pt.Y))
-		}
-	}
-	if len(f.Series) > 0 {
-		f.Lines = []report.RefLine{{Name: "y = x", X1: lo, Y1: lo, X2: hi, Y2: hi}}
-		a.addFigure(f)
-	}
-	a.addTable(t)
-	a.addTable(c)
 }
 
-// judgeVsHumanOne adds judge j's rows to judge_vs_human (t) and
-// judge_crispness (c), and returns the models' (human, judge) rubric means
-// where both are defined, labelled with the model.
-func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) []report.Point {
+// judgeVsHumanOne adds judge j's rows to Judges.VsHuman and
+// Judges.Crispness.
+func (a *run) judgeVsHumanOne(hv, jv *view, j int) {
 	p := a.p
 	inJ := map[int]bool{}
 	for _, m := range jv.models {
@@ -330,7 +326,7 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) []report.
 	}
 	nM, nQ := len(models), len(hv.questions)
 	if nM == 0 {
-		return nil
+		return
 	}
 	// The pairing rule (scores.Grading.Usable): a grading with no usable
 	// score is not a grading, on either side. Responses are indexed
@@ -407,33 +403,30 @@ func (a *run) judgeVsHumanOne(hv, jv *view, j int, t, c *report.Table) []report.
 	name := p.popName(j)
 	hm := make([][]float64, 3)
 	jm := make([][]float64, 3)
-	var pts []report.Point
 	for mi, m := range models {
 		e := &ex[mi]
 		h := [3]float64{e.hRub.Mean(), e.hChk.Mean(), frac(e.hSol, e.hSolN)}
 		jj := [3]float64{e.jRub.Mean(), e.jChk.Mean(), frac(e.jSol, e.jSolN)}
-		row := []any{name, p.s.Models[m].Name, e.nQ}
-		for k := 0; k < 3; k++ {
+		row := JudgeModelRow{Judge: name, Model: p.s.Models[m].Name, Questions: e.nQ}
+		for k, b := range []*JudgeBias{&row.Rubric, &row.Checklist, &row.Solve} {
 			lo, hi := a.interval(reps, mi*3+k)
-			row = append(row, h[k], jj[k], jj[k]-h[k], lo, hi)
+			*b = JudgeBias{Human: h[k], Judge: jj[k], Bias: jj[k] - h[k], Lo: lo, Hi: hi}
 			if !math.IsNaN(h[k]) && !math.IsNaN(jj[k]) {
 				hm[k] = append(hm[k], h[k])
 				jm[k] = append(jm[k], jj[k])
-				if k == 0 {
-					pts = append(pts, report.Point{X: h[0], Y: jj[0], Label: p.s.Models[m].Name})
-				}
 			}
 		}
-		addRow(t, row...)
+		a.res.Judges.VsHuman = append(a.res.Judges.VsHuman, row)
 	}
 	for k, meas := range jvMeasures {
 		lr := stats.LinRegress(hm[k], jm[k])
 		slo, shi := a.interval(reps, nM*3+2*k)
 		rlo, rhi := a.interval(reps, nM*3+2*k+1)
 		sh, sj := stats.SD(hm[k]), stats.SD(jm[k])
-		addRow(c, name, meas, int64(len(hm[k])), lr.Slope, slo, shi, lr.Intercept, lr.R, sh, sj, sj/sh, rlo, rhi)
+		a.res.Judges.Crispness = append(a.res.Judges.Crispness, JudgeCrispness{Judge: name, Measure: meas, Models: int64(len(hm[k])),
+			Slope: lr.Slope, SlopeLo: slo, SlopeHi: shi, Intercept: lr.Intercept, R: lr.R,
+			SDHuman: sh, SDJudge: sj, SDRatio: sj / sh, SDRatioLo: rlo, SDRatioHi: rhi})
 	}
-	return pts
 }
 
 // jvFinish turns the summed accumulators of one replicate (nM rows of

@@ -3,6 +3,8 @@ package analysis
 import (
 	"math"
 	"testing"
+
+	"github.com/euroexec/euroexec/study"
 )
 
 // The mini study (all hand-computed below). Rubric attributes A and B
@@ -33,8 +35,8 @@ import (
 //	q3 e1 M2 3,3 hhpmp 3/5   rank 2 →  6, 3/5,  solved (rate exactly 0.6)
 //	q3 e3 M2 4,5 hhhmm 3/5   rank 1 →  9, 3/5,  solved (rate exactly 0.6)
 //	q3 e3 M1 4,4 hppmn 2/4   rank 2 →  8, 1/2,  no
-func miniStudy(t *testing.T) *Study {
-	qs := []Question{
+func miniStudy(t *testing.T) *study.Study {
+	qs := []study.Question{
 		{ID: "q1", Domain: "D1", Difficulty: "Hard", GateScore: math.NaN(), Checklist: []string{"a", "b", "c"}, Prompt: "one two"},
 		{ID: "q2", Domain: "D1", Difficulty: "Easy", GateScore: math.NaN(), Checklist: []string{"a", "b"}, Prompt: "three"},
 		{ID: "q3", Domain: "D2", GateScore: 0.45, Checklist: []string{"a", "b", "c", "d", "e"}, Prompt: "x y z"},
@@ -317,9 +319,9 @@ func TestVerdictPairWeights(t *testing.T) {
 	// weight 1/3 each (yp, yn, pn); one cell with k = 2 (hit, hit): yy 1.
 	// Total weight 2 → shares yy 1/2, yp = yn = pn = 1/6.
 	var c pairAcc
-	c.add([]Verdict{Hit, Partial, Miss})
-	c.add([]Verdict{Hit, Hit})
-	c.add([]Verdict{Miss}) // left out
+	c.add([]study.Verdict{study.Hit, study.Partial, study.Miss})
+	c.add([]study.Verdict{study.Hit, study.Hit})
+	c.add([]study.Verdict{study.Miss}) // left out
 	w, sh := c.weights()
 	want := [6]float64{1, 1.0 / 3, 1.0 / 3, 0, 1.0 / 3, 0}
 	for i := range want {
@@ -375,23 +377,40 @@ func TestMiniEvaluators(t *testing.T) {
 }
 
 func TestMiniDataset(t *testing.T) {
-	r := analyze(t, miniStudy(t), nil)
+	res := analyzeRes(t, miniStudy(t), nil)
+	r, d := PresentForTest(res), res.Dataset
 	// Table 1: D1 has q1, q2 and evaluators e1, e2; D2 has q3 and e1, e3.
-	d1 := rowWhere(t, r, "domains", "domain", "D1")
-	checkInt(t, "D1 questions", d1["questions"], 2)
-	checkInt(t, "D1 experts", d1["experts"], 2)
-	tot := rowWhere(t, r, "domains", "domain", "Total")
-	checkInt(t, "total experts", tot["experts"], 3)
-	checkInt(t, "total questions", tot["questions"], 3)
+	if len(d.Domains) != 2 || d.Domains[0].Domain != "D1" {
+		t.Fatalf("domains %+v: want D1, D2", d.Domains)
+	}
+	checkInt(t, "D1 questions", d.Domains[0].Questions, 2)
+	checkInt(t, "D1 experts", d.Domains[0].Experts, 2)
+	checkInt(t, "total experts", d.Total.Experts, 3)
+	checkInt(t, "total questions", d.Total.Questions, 3)
 	// Table 2: q3's gate score 0.45 → Medium.
-	for _, d := range []string{"Hard", "Medium", "Easy"} {
-		checkInt(t, d, rowWhere(t, r, "difficulty", "difficulty", d)["questions"], 1)
+	if len(d.Difficulty) != 3 {
+		t.Fatalf("difficulty rows %+v: want Hard, Medium, Easy", d.Difficulty)
+	}
+	for i, w := range []string{"Hard", "Medium", "Easy"} {
+		if d.Difficulty[i].Difficulty != w {
+			t.Errorf("difficulty row %d is %s, want %s", i, d.Difficulty[i].Difficulty, w)
+		}
+		checkInt(t, w, d.Difficulty[i].Questions, 1)
 	}
 	// Figure 1: M1 on Hard (q1): solved e2 only → 1/2; Medium (q3): e1 → 1/2; Easy (q2): e1 → 1/2.
 	// M2 Hard 0/2, Medium 2/2, Easy 1/2.
-	checkExact(t, "M2 hard", rowWhere(t, r, "solve_rate_by_difficulty", "difficulty", "Hard", "model", "M2")["solve_rate"], 0)
-	checkExact(t, "M2 medium", rowWhere(t, r, "solve_rate_by_difficulty", "difficulty", "Medium", "model", "M2")["solve_rate"], 1)
-	checkExact(t, "M1 easy", rowWhere(t, r, "solve_rate_by_difficulty", "difficulty", "Easy", "model", "M1")["solve_rate"], 0.5)
+	rate := func(diff, model string) float64 {
+		for _, w := range d.SolveByDifficulty {
+			if w.Difficulty == diff && w.Model == model {
+				return w.SolveRate
+			}
+		}
+		t.Fatalf("no Figure 1 row for %s %s", diff, model)
+		return 0
+	}
+	checkExact(t, "M2 hard", rate("Hard", "M2"), 0)
+	checkExact(t, "M2 medium", rate("Medium", "M2"), 1)
+	checkExact(t, "M1 easy", rate("Easy", "M1"), 0.5)
 	if len(r.Questions) != 3 || len(r.Questions[0].Responses) != 4 {
 		t.Fatalf("question pages: %d, q1 responses %d", len(r.Questions), len(r.Questions[0].Responses))
 	}
@@ -428,5 +447,27 @@ func TestMiniQuestionSolveRateAndDisagreement(t *testing.T) {
 		}
 		checkExact(t, q.ID+" solve rate", q.SolveRate, w.rate)
 		checkExact(t, q.ID+" disagreement", q.Disagreement, w.disagree)
+	}
+}
+
+// The typed rubric rows carry the exact mean: M1's attribute A scores
+// 4,3,3,4,5,4 → 23/6; the overall row of M2 in D2 (q3: 3 and 4.5) → 15/4.
+func TestMiniRubricExact(t *testing.T) {
+	r := analyzeRes(t, miniStudy(t), nil).Rubric
+	find := func(rows []RubricRow, group, model string) RubricRow {
+		t.Helper()
+		for _, w := range rows {
+			if w.Group == group && w.Model == model {
+				return w
+			}
+		}
+		t.Fatalf("no row %s %s", group, model)
+		return RubricRow{}
+	}
+	if w := find(r.ByAttribute, "A", "M1"); w.Exact != study.NewRat(23, 6) || w.N != 6 {
+		t.Errorf("M1 A: exact %v n %d, want 23/6 of 6", w.Exact, w.N)
+	}
+	if w := find(r.ByDomain, "D2", "M2"); w.Exact != study.NewRat(15, 4) {
+		t.Errorf("M2 D2: exact %v, want 15/4", w.Exact)
 	}
 }

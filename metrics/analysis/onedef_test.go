@@ -10,6 +10,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/calibration"
 	"github.com/euroexec/euroexec/metrics/ranking"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/tables"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -175,10 +176,11 @@ func analyzeAll(t *testing.T, s *study.Study) *report.Report {
 	opt := analysis.DefaultOptions()
 	opt.Bootstrap = 50
 	ctx := context.Background()
-	rep, err := analysis.Analyze(ctx, s, opt)
+	res, err := analysis.AnalyzeResult(ctx, s, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
+	rep := tables.Paper(res)
 	ko := ranking.DefaultOptions()
 	ko.Bootstrap = 50
 	kr, err := ranking.Analyze(ctx, s, ko)

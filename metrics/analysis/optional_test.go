@@ -3,23 +3,25 @@ package analysis
 import (
 	"math"
 	"testing"
+
+	"github.com/euroexec/euroexec/study"
 )
 
 // rubricOnly is the mini study without checklist verdicts, ranks and judge.
-func rubricOnly(t *testing.T) *Study {
+func rubricOnly(t *testing.T) *study.Study {
 	s := miniStudy(t)
-	var gs []Grading
+	var gs []study.Grading
 	for _, g := range s.Gradings {
-		if g.Kind == Judge {
+		if g.Kind == study.Judge {
 			continue
 		}
 		g.Verdicts, g.Rank = nil, 0
 		gs = append(gs, g)
 	}
 	s.Gradings = gs
-	var evs []Evaluator
+	var evs []study.Evaluator
 	for _, e := range s.Evaluators {
-		if e.Kind == Human {
+		if e.Kind == study.Human {
 			evs = append(evs, e)
 		}
 	}
@@ -73,7 +75,7 @@ func TestRubricOnlyStudy(t *testing.T) {
 }
 
 // checklistOnly is the mini study without rubric scores.
-func checklistOnly(t *testing.T) *Study {
+func checklistOnly(t *testing.T) *study.Study {
 	s := miniStudy(t)
 	s.Attributes = nil
 	for i := range s.Gradings {
@@ -111,7 +113,7 @@ func TestChecklistOnlyStudy(t *testing.T) {
 // A study with three human graders (and a judge) on one question: fractional verdict
 // pair weights, human-vs-mean-of-others, and an empty reference subset.
 func TestThreeGraders(t *testing.T) {
-	qs := []Question{{ID: "q", Domain: "D", GateScore: math.NaN(), Checklist: []string{"a"}}}
+	qs := []study.Question{{ID: "q", Domain: "D", GateScore: math.NaN(), Checklist: []string{"a"}}}
 	lines := []string{
 		"e1 . q M1 4,4 h 1", "e1 . q M2 3,3 p 2", "e1 . q M3 2,2 m 3",
 		"e2 . q M1 3,3 h 2", "e2 . q M2 4,4 h 1", "e2 . q M3 1,1 m 3",

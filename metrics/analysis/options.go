@@ -7,7 +7,7 @@ type Bin struct {
 	Max  float64
 }
 
-// Options tunes Analyze. Start from DefaultOptions and change what differs;
+// Options tunes AnalyzeResult. Start from DefaultOptions and change what differs;
 // the zero value is not useful.
 type Options struct {
 	// RubricThreshold is the least mean rubric score of a solved grading

@@ -6,6 +6,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/euroexec/euroexec/study"
+
 	"github.com/euroexec/euroexec/report"
 )
 
@@ -23,14 +25,14 @@ func TestQuestionPagesSelection(t *testing.T) {
 				g.Rubric[a] = 1
 			}
 			for k := range g.Verdicts {
-				g.Verdicts[k] = Miss
+				g.Verdicts[k] = study.Miss
 			}
 		}
 	}
 	o := DefaultOptions()
 	o.Bootstrap, o.Resamples = 0, 0
 	o.QuestionPages = 30
-	rep, err := Analyze(context.Background(), s, o)
+	rep, err := present(context.Background(), s, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +42,7 @@ func TestQuestionPagesSelection(t *testing.T) {
 	type resp struct{ q, m string }
 	lo, hi := map[resp]float64{}, map[resp]float64{}
 	for _, g := range s.Gradings {
-		if g.Kind != Human {
+		if g.Kind != study.Human {
 			continue
 		}
 		var sum float64
@@ -90,7 +92,7 @@ func TestQuestionPagesSelection(t *testing.T) {
 		}
 	}
 	// the same selection again; and every page with "all" or a study below the limit
-	rep2, _ := Analyze(context.Background(), s, o)
+	rep2, _ := present(context.Background(), s, o)
 	for i := range rep.Questions {
 		if rep.Questions[i].Featured != rep2.Questions[i].Featured {
 			t.Fatalf("question %d: %q then %q", i, rep.Questions[i].Featured, rep2.Questions[i].Featured)
@@ -98,7 +100,7 @@ func TestQuestionPagesSelection(t *testing.T) {
 	}
 	for _, n := range []int{-1, 0, 120} {
 		o.QuestionPages = n
-		rep, _ := Analyze(context.Background(), s, o)
+		rep, _ := present(context.Background(), s, o)
 		for _, q := range rep.Questions {
 			if q.Summary || q.Featured != "" {
 				t.Fatalf("QuestionPages %d: %s is %q (summary %v), want a plain page", n, q.ID, q.Featured, q.Summary)
@@ -114,7 +116,7 @@ func TestQuestionPageLabels(t *testing.T) {
 	want := map[string]string{} // evaluator/question/model → label
 	for i := range s.Gradings {
 		g := &s.Gradings[i]
-		if g.Kind != Human {
+		if g.Kind != study.Human {
 			continue
 		}
 		// the first human saw label "Z", the others "Y"; model names otherwise
@@ -126,7 +128,7 @@ func TestQuestionPageLabels(t *testing.T) {
 	}
 	o := DefaultOptions()
 	o.Bootstrap, o.Resamples = 0, 0
-	rep, err := Analyze(context.Background(), s, o)
+	rep, err := present(context.Background(), s, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/euroexec/euroexec/study"
 )
 
 // TestPaperTable4Counts rebuilds the counts behind Table 4 (seeds/README):
@@ -15,10 +17,10 @@ func TestPaperTable4Counts(t *testing.T) {
 	models := []string{"Claude Opus 4.8", "Fable 5", "GLM-5.2", "GPT-5.5", "Gemini 3.1 Pro", "Mistral Large"}
 	wins := map[string]int{"Fable 5": 409, "GPT-5.5": 186, "Claude Opus 4.8": 78, "Gemini 3.1 Pro": 65, "GLM-5.2": 41, "Mistral Large": 47}
 	order := []string{"Fable 5", "GPT-5.5", "Claude Opus 4.8", "Gemini 3.1 Pro", "GLM-5.2", "Mistral Large"}
-	s := &Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"A"}, ScaleMin: 1, ScaleMax: 5,
-		Evaluators: []Evaluator{{ID: "e1", Kind: Human}, {ID: "e2", Kind: Human}}}
+	s := &study.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"A"}, ScaleMin: 1, ScaleMax: 5,
+		Evaluators: []study.Evaluator{{ID: "e1", Kind: study.Human}, {ID: "e2", Kind: study.Human}}}
 	for _, m := range models {
-		s.Models = append(s.Models, Model{Name: m})
+		s.Models = append(s.Models, study.Model{Name: m})
 	}
 	k := 0 // grading index 0..825
 	left := map[string]int{}
@@ -27,7 +29,7 @@ func TestPaperTable4Counts(t *testing.T) {
 	}
 	for q := 0; q < 413; q++ {
 		id := fmt.Sprintf("q%03d", q)
-		s.Questions = append(s.Questions, Question{ID: id, Domain: "D", GateScore: math.NaN(), Checklist: []string{"x"}})
+		s.Questions = append(s.Questions, study.Question{ID: id, Domain: "D", GateScore: math.NaN(), Checklist: []string{"x"}})
 		for _, e := range []string{"e1", "e2"} {
 			winner := ""
 			for _, m := range order {
@@ -49,8 +51,8 @@ func TestPaperTable4Counts(t *testing.T) {
 				if m == "Fable 5" && k < 470 {
 					score = 4 // solved
 				}
-				s.Gradings = append(s.Gradings, Grading{Evaluator: e, Kind: Human, Round: "main", QuestionID: id, Model: m,
-					Rubric: []float64{score}, Verdicts: []Verdict{Hit}, Rank: r})
+				s.Gradings = append(s.Gradings, study.Grading{Evaluator: e, Kind: study.Human, Round: "main", QuestionID: id, Model: m,
+					Rubric: []float64{score}, Verdicts: []study.Verdict{study.Hit}, Rank: r})
 			}
 			k++
 		}
@@ -58,7 +60,7 @@ func TestPaperTable4Counts(t *testing.T) {
 	sortGradings(s.Gradings)
 	o := DefaultOptions()
 	o.Bootstrap, o.Resamples = 20, 0
-	r, err := Analyze(context.Background(), s, o)
+	r, err := present(context.Background(), s, o)
 	if err != nil {
 		t.Fatal(err)
 	}

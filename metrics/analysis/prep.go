@@ -6,7 +6,6 @@ import (
 	"sort"
 
 	"github.com/euroexec/euroexec/metrics/scores"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -42,7 +41,7 @@ type grade struct {
 
 // prep is the indexed study that every analysis reads.
 type prep struct {
-	s   *Study
+	s   *study.Study
 	opt Options
 
 	qIdx, mIdx, eIdx map[string]int
@@ -57,19 +56,19 @@ type prep struct {
 
 	gate     []study.GateItem // Study.Gate(): the difficulty gate per (question, item)
 	grades   []grade
-	gradings []Grading // Study.Gradings in the documented order; grade.src indexes it
-	resp     []int     // q*nM+m → index into s.Responses, -1 when absent
-	humans   []int     // evaluator indexes of humans (sorted by id)
-	judges   []int     // evaluator indexes of judges (sorted by id)
+	gradings []study.Grading // Study.Gradings in the documented order; grade.src indexes it
+	resp     []int           // q*nM+m → index into s.Responses, -1 when absent
+	humans   []int           // evaluator indexes of humans (sorted by id)
+	judges   []int           // evaluator indexes of judges (sorted by id)
 
 	sopt scores.Options // the Solve rule of Options
 
-	notes    []report.Note
+	notes    []Note
 	warnings []string
 }
 
 func (p *prep) note(table, format string, args ...any) {
-	p.notes = append(p.notes, report.Note{Table: table, Reason: fmt.Sprintf(format, args...)})
+	p.notes = append(p.notes, Note{Table: table, Reason: fmt.Sprintf(format, args...)})
 }
 
 func (p *prep) warn(format string, args ...any) {
@@ -80,7 +79,7 @@ func (p *prep) nQ() int { return len(p.s.Questions) }
 func (p *prep) nM() int { return len(p.s.Models) }
 
 // respOf returns the response of question q by model m, or nil.
-func (p *prep) respOf(q, m int) *Response {
+func (p *prep) respOf(q, m int) *study.Response {
 	i := p.resp[q*p.nM()+m]
 	if i < 0 {
 		return nil
@@ -88,7 +87,7 @@ func (p *prep) respOf(q, m int) *Response {
 	return &p.s.Responses[i]
 }
 
-func newPrep(s *Study, opt Options) (*prep, error) {
+func newPrep(s *study.Study, opt Options) (*prep, error) {
 	if s == nil {
 		return nil, fmt.Errorf("analysis: nil study")
 	}
@@ -116,7 +115,7 @@ func newPrep(s *Study, opt Options) (*prep, error) {
 			return nil, fmt.Errorf("analysis: evaluator %q appears twice", e.ID)
 		}
 		p.eIdx[e.ID] = i
-		if e.Kind == Judge {
+		if e.Kind == study.Judge {
 			p.judges = append(p.judges, i)
 		} else {
 			p.humans = append(p.humans, i)
@@ -192,7 +191,7 @@ func (p *prep) collapse() {
 			return
 		}
 		g := grade{round: roundIdx[sg.Round], q: q, m: m, e: e, src: int32(sg.Src),
-			human: p.s.Evaluators[e].Kind != Judge,
+			human: p.s.Evaluators[e].Kind != study.Judge,
 			attr:  sg.Rubric, rubN: int32(sg.RubricN), rubMean: sg.RubricMean, rub: sg.RubricRat,
 			rate: sg.ChecklistRate, rank: sg.Rank, solved: sg.Solve, usable: sg.Usable()}
 		for _, v := range sg.Rubric {
@@ -225,10 +224,10 @@ func (p *prep) collapse() {
 
 // warnJudgeGaps counts the judge scores and verdicts that are missing; they
 // are left out of the means and rates.
-func (p *prep) warnJudgeGaps(gs []Grading) {
+func (p *prep) warnJudgeGaps(gs []study.Grading) {
 	scores, verdicts := 0, 0
 	for i := range gs {
-		if gs[i].Kind != Judge {
+		if gs[i].Kind != study.Judge {
 			continue
 		}
 		for k := 0; k < p.nAttr; k++ {
@@ -237,7 +236,7 @@ func (p *prep) warnJudgeGaps(gs []Grading) {
 			}
 		}
 		for _, v := range gs[i].Verdicts {
-			if v == VerdictNone {
+			if v == study.VerdictNone {
 				verdicts++
 			}
 		}

@@ -7,43 +7,42 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
-var verdictNames = map[Verdict]string{Hit: "hit", Partial: "partial", Miss: "miss", NA: "na"}
+var verdictNames = map[study.Verdict]string{study.Hit: "hit", study.Partial: "partial", study.Miss: "miss", study.NA: "na"}
 
 // TextQuestions returns the ids of the questions whose response texts
-// Analyze reads, in study order: TextsNeeded(s, opt).Responses.
-func TextQuestions(s *Study, opt Options) ([]string, error) {
+// AnalyzeResult reads, in study order: TextsNeeded(s, opt).Responses.
+func TextQuestions(s *study.Study, opt Options) ([]string, error) {
 	n, err := TextsNeeded(s, opt)
 	return n.Responses, err
 }
 
-// NeededTexts lists the questions whose texts Analyze reads; the texts of
+// NeededTexts lists the questions whose texts AnalyzeResult reads; the texts of
 // other questions may be left out of the study without changing any
 // table, figure or page.
 type NeededTexts struct {
-	// Responses are the ids of the questions whose response texts Analyze
+	// Responses are the ids of the questions whose response texts AnalyzeResult
 	// reads (Response.Chars and Words must be set on all responses all the
 	// same): those with a reference that passes Options.TextFilter (text
 	// metrics, Table 7) and those with a full question page. Reference
 	// texts are read for every question.
 	Responses []string
 	// Questions are the ids of the questions whose Prompt and Checklist
-	// texts Analyze reads: those with a full question page. The others need
+	// texts AnalyzeResult reads: those with a full question page. The others need
 	// only PromptChars, PromptWords, ChecklistItems and Snippet (the index
 	// line), set on every question.
 	Questions []string
 }
 
-// TextsNeeded returns the questions whose texts Analyze reads, in study
+// TextsNeeded returns the questions whose texts AnalyzeResult reads, in study
 // order. The questions with a full page are every question when the study
-// has at most opt.QuestionPages questions, else the selection Analyze
+// has at most opt.QuestionPages questions, else the selection AnalyzeResult
 // makes (see Options.QuestionPages) — which costs one pass over the
-// gradings, as Analyze's. Tags are read for every question. The error is
-// Analyze's for an inconsistent study or an option out of range.
-func TextsNeeded(s *Study, opt Options) (NeededTexts, error) {
+// gradings, as AnalyzeResult's. Tags are read for every question. The error is
+// AnalyzeResult's for an inconsistent study or an option out of range.
+func TextsNeeded(s *study.Study, opt Options) (NeededTexts, error) {
 	if s == nil {
 		return NeededTexts{}, fmt.Errorf("analysis: nil study")
 	}
@@ -115,22 +114,22 @@ func gradesByQuestion(p *prep) [][]int {
 	return byQ
 }
 
-// questionPages builds one report.QuestionPage per question, with every
+// questionPages builds one QuestionPage per question, with every
 // response (the text from the dumps) and every grading (judge runs
 // averaged), in question, model, round, evaluator order.
 func (a *run) questionPages() {
 	p := a.p
 	byQ := gradesByQuestion(p)
-	refs := make([][]report.ReferenceText, p.nQ())
+	refs := make([][]ReferenceText, p.nQ())
 	for _, r := range p.s.References {
 		if q, ok := p.qIdx[r.QuestionID]; ok {
-			refs[q] = append(refs[q], report.ReferenceText{ID: r.ID, Author: r.Author, Text: r.Text, Graded: r.Graded})
+			refs[q] = append(refs[q], ReferenceText{ID: r.ID, Author: r.Author, Text: r.Text, Graded: r.Graded})
 		}
 	}
 	featured := a.selectPages(byQ)
 	for q := range p.s.Questions {
 		qq := &p.s.Questions[q]
-		pg := &report.QuestionPage{ID: qq.ID, Domain: qq.Domain, Difficulty: a.difficultyOf(q),
+		pg := &QuestionPage{ID: qq.ID, Domain: qq.Domain, Difficulty: a.difficultyOf(q),
 			Author: qq.Author, Snippet: snippet(qq)}
 		if pg.Difficulty == binUnknown {
 			pg.Difficulty = ""
@@ -149,23 +148,23 @@ func (a *run) questionPages() {
 				seen[p.grades[gi].m] = true
 			}
 			pg.NResponses = len(seen)
-			a.rep.Questions = append(a.rep.Questions, pg)
+			a.res.Questions = append(a.res.Questions, pg)
 			continue
 		}
 		if featured != nil {
 			pg.Featured = featured[q]
 		}
 		for _, t := range qq.Tags {
-			pg.Tags = append(pg.Tags, report.KV{Key: t.Key, Value: t.Value})
+			pg.Tags = append(pg.Tags, study.Tag{Key: t.Key, Value: t.Value})
 		}
 		pg.Prompt, pg.Checklist, pg.References = qq.Prompt, append([]string(nil), qq.Checklist...), refs[q]
-		views := map[int]*report.ResponseView{}
+		views := map[int]*ResponseView{}
 		var order []int
 		lo, hi := map[int]float64{}, map[int]float64{}
 		pg.SolveRate, pg.Disagreement = math.NaN(), math.NaN()
 		for m := range p.s.Models {
 			if r := p.respOf(q, m); r != nil {
-				views[m] = &report.ResponseView{Model: r.Model, Text: r.Text, HasText: r.Text != "", Chars: r.Chars, Words: r.Words}
+				views[m] = &ResponseView{Model: r.Model, Text: r.Text, HasText: r.Text != "", Chars: r.Chars, Words: r.Words}
 				order = append(order, m)
 			}
 		}
@@ -173,7 +172,7 @@ func (a *run) questionPages() {
 			g := &p.grades[gi]
 			rv := views[g.m]
 			if rv == nil {
-				rv = &report.ResponseView{Model: p.s.Models[g.m].Name}
+				rv = &ResponseView{Model: p.s.Models[g.m].Name}
 				views[g.m] = rv
 				order = append(order, g.m)
 			}
@@ -182,7 +181,7 @@ func (a *run) questionPages() {
 			if gv.Label != "" && !slices.Contains(rv.Labels, gv.Label) {
 				rv.Labels = append(rv.Labels, gv.Label)
 			}
-			if p.gradings[g.src].Kind == Human || p.gradings[g.src].Kind == "" {
+			if p.gradings[g.src].Kind == study.Human || p.gradings[g.src].Kind == "" {
 				if g.solved >= 0 {
 					pg.Graded++
 					if g.solved == 1 {
@@ -217,7 +216,7 @@ func (a *run) questionPages() {
 			pg.NGradings += len(views[m].Gradings)
 		}
 		pg.NResponses = len(pg.Responses)
-		a.rep.Questions = append(a.rep.Questions, pg)
+		a.res.Questions = append(a.res.Questions, pg)
 	}
 }
 
@@ -229,14 +228,14 @@ func (a *run) questionPages() {
 // largest spread, max − min, of the rubric means of one response's human
 // gradings; ties in question order) up to 2N/3 pages in all, then a random
 // sample of the rest (a PCG stream seeded by Options.Seed) up to N.
-func (a *run) selectPages(byQ [][]int) []string {
+func (a *run) selectPages(byQ [][]int) []Featured {
 	p := a.p
 	limit := pageLimit(a.opt)
 	nQ := len(p.s.Questions)
 	if limit < 0 || nQ <= limit {
 		return nil
 	}
-	out := make([]string, nQ)
+	out := make([]Featured, nQ)
 	taken := 0
 	// unsolved by every model
 	for q := 0; q < nQ && taken < limit/3; q++ {
@@ -247,7 +246,7 @@ func (a *run) selectPages(byQ [][]int) []string {
 			solved = solved || g.solved == 1
 		}
 		if graded && !solved {
-			out[q] = report.FeaturedUnsolved
+			out[q] = FeaturedUnsolved
 			taken++
 		}
 	}
@@ -287,7 +286,7 @@ func (a *run) selectPages(byQ [][]int) []string {
 		if taken >= 2*limit/3 {
 			break
 		}
-		out[s.q] = report.FeaturedDisagreement
+		out[s.q] = FeaturedDisagreement
 		taken++
 	}
 	// random sample of the rest: a partial Fisher–Yates shuffle
@@ -301,7 +300,7 @@ func (a *run) selectPages(byQ [][]int) []string {
 	for i := 0; i < len(rest) && taken < limit; i++ {
 		j := i + r.IntN(len(rest)-i)
 		rest[i], rest[j] = rest[j], rest[i]
-		out[rest[i]] = report.FeaturedSample
+		out[rest[i]] = FeaturedSample
 		taken++
 	}
 	return out
@@ -309,14 +308,14 @@ func (a *run) selectPages(byQ [][]int) []string {
 
 // gradingView renders one grading. Verdicts are those of the first run for
 // an averaged judge grading; its rank is the mean rank rounded.
-func (a *run) gradingView(g *grade) report.GradingView {
+func (a *run) gradingView(g *grade) GradingView {
 	p := a.p
 	row := &p.gradings[g.src]
-	gv := report.GradingView{Evaluator: row.Evaluator, Kind: row.Kind, Round: row.Round,
+	gv := GradingView{Evaluator: row.Evaluator, Kind: row.Kind, Round: row.Round,
 		Rubric: append([]float64(nil), g.attr...), RubricMean: g.rubMean, ChecklistRate: g.rate,
 		Rank: int(math.Round(g.rank)), Solved: g.solved == 1, Comment: row.Comment, Label: row.Label}
 	if gv.Kind == "" {
-		gv.Kind = Human
+		gv.Kind = study.Human
 	}
 	for _, v := range row.Verdicts {
 		gv.Verdicts = append(gv.Verdicts, verdictNames[v])
@@ -326,13 +325,13 @@ func (a *run) gradingView(g *grade) report.GradingView {
 
 // countHuman counts the human gradings with a mean rubric score of a
 // response.
-func countHuman(rv *report.ResponseView) int {
+func countHuman(rv *ResponseView) int {
 	n := 0
 	if rv == nil {
 		return 0
 	}
 	for _, g := range rv.Gradings {
-		if (g.Kind == Human || g.Kind == "") && !math.IsNaN(g.RubricMean) {
+		if (g.Kind == study.Human || g.Kind == "") && !math.IsNaN(g.RubricMean) {
 			n++
 		}
 	}

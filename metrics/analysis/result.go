@@ -1,16 +1,79 @@
 package analysis
 
-import "github.com/euroexec/euroexec/report"
-
-// Result is what AnalyzeResult produces: the report and, typed, the values
-// of the report's tables that other code reads.
+// Result is what AnalyzeResult produces: the typed values of every table,
+// figure and question page of the paper's analysis, which report/tables
+// presents (tables.Paper). Undefined numbers are NaN; a nil slice is a
+// table left out, with a note saying why.
 type Result struct {
-	// Report is what Analyze returns.
-	Report *report.Report
+	// Title and Attributes are the study's.
+	Title      string
+	Attributes []string
+	// Overview counts what the study holds.
+	Overview Overview
 	// Summary are the rows of the summary table, in its order: set "all"
 	// then "reference_subset"; per set the humans, then each judge; per
 	// population the models in model order.
 	Summary []SummaryRow
+	// Headline is the headline figure's primary metric per model; nil
+	// without human gradings in set all.
+	Headline *Headline
+	// Cost is Appendices B and C: cost and response length against the
+	// Solve Rate.
+	Cost Cost
+	// Dataset describes the study: Tables 1, 2, 3 and 12, the
+	// descriptives and Figure 1.
+	Dataset Dataset
+	// Rubric is Figure 2 and Table 5.
+	Rubric Rubric
+	// Checklist is Figures 4 and 5.
+	Checklist Checklist
+	// Text is the automatic text metrics (corpus_metrics, text_metrics,
+	// Table 7).
+	Text Text
+	// Evaluators is the evaluators table and Figures 6 and 7.
+	Evaluators Evaluators
+	// Significance is the t-tests of the rubric ranking and Figure 3.
+	Significance Significance
+	// Judges is Tables 8 and 9 (the judges against the humans).
+	Judges Judges
+	// Consistency are Table 6's rows (nil when left out): the within and
+	// across comparisons, then the Pearson rows.
+	Consistency []ConsistencyRow
+	// Questions are the question pages, in question order.
+	Questions []*QuestionPage
+	// Notes say what was left out and why, in the order the stages made
+	// them; Warnings are non-fatal findings about the study.
+	Notes    []Note
+	Warnings []string
+}
+
+// Overview counts what the study holds (the report's overview).
+type Overview struct {
+	Questions int
+	// Models counts the evaluated models, the human label not counted.
+	Models int
+	// HumanLabel is the display name (else the name) of the human label
+	// when expert answers were graded as a model; "" when they were not.
+	HumanLabel string
+	Domains    int
+	// HumanGraders and Judges count the distinct human evaluators and LLM
+	// judges with a grading.
+	HumanGraders, Judges int
+	// Gradings counts human and judge gradings after judge runs are
+	// averaged; HumanGradings and JudgeGradings split it by kind.
+	Gradings, HumanGradings, JudgeGradings int
+	// Instruments present, from "rubric", "checklist", "ranking",
+	// "references", "judges", "criteria", "gate", "cost", "pairwise";
+	// Missing those the study does not have.
+	Instruments, Missing []string
+}
+
+// Note says why a table (or some of its rows) is left out or partial.
+type Note struct {
+	// Table names the table or figure concerned.
+	Table string
+	// Reason is the sentence shown.
+	Reason string
 }
 
 // SummaryRow is one row of the summary table (Tables 4 and 10): one model
@@ -38,18 +101,4 @@ type SummaryRow struct {
 	// that of their checklist rates (study.RatSum, divided once).
 	Rubric, RubricLo, RubricHi          float64
 	Checklist, ChecklistLo, ChecklistHi float64
-}
-
-// SummaryTable builds the summary table from its rows: the one place where
-// its columns and cells are made.
-func SummaryTable(rows []SummaryRow) *report.Table {
-	t := newTable("summary", "Tables 4 and 10: Summary of results", report.SectionOverview,
-		"Solve Rate, average rank, win rate, rubric and checklist rate per model, per set of questions and grader population, with 95 % cluster-bootstrap intervals.",
-		summaryCols...)
-	for _, o := range rows {
-		addRow(t, o.Set, o.Graders, o.Model, o.Questions, o.Gradings,
-			o.SolveRate, o.SolveRateLo, o.SolveRateHi, o.AvgRank, o.AvgRankLo, o.AvgRankHi, o.WinRate, o.WinRateLo, o.WinRateHi,
-			o.Rubric, o.RubricLo, o.RubricHi, o.Checklist, o.ChecklistLo, o.ChecklistHi)
-	}
-	return t
 }

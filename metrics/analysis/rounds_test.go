@@ -4,12 +4,14 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/euroexec/euroexec/study"
 )
 
 // Two rounds, as in the paper: the main round grades M1 and M2 on q1 and
 // q2 (e1); round "expert" grades q1 again with the human label (e2).
 func TestReferenceSubsetRound(t *testing.T) {
-	qs := []Question{
+	qs := []study.Question{
 		{ID: "q1", Domain: "D", GateScore: math.NaN(), Checklist: []string{"a", "b"}},
 		{ID: "q2", Domain: "D", GateScore: math.NaN(), Checklist: []string{"a", "b"}},
 	}
@@ -43,37 +45,37 @@ func TestReferenceSubsetRound(t *testing.T) {
 }
 
 func TestDegenerateStudies(t *testing.T) {
-	if _, err := Analyze(context.Background(), nil, DefaultOptions()); err == nil {
+	if _, err := present(context.Background(), nil, DefaultOptions()); err == nil {
 		t.Error("nil study: no error")
 	}
-	r, err := Analyze(context.Background(), &Study{}, DefaultOptions())
+	r, err := present(context.Background(), &study.Study{}, DefaultOptions())
 	if err != nil {
 		t.Fatalf("empty study: %v", err)
 	}
 	if r.Table("summary") == nil || len(r.Table("summary").Rows) != 0 {
 		t.Error("empty study: want an empty summary table")
 	}
-	s := &Study{MainRound: "main", Attributes: []string{"A"}, Questions: []Question{{ID: "q", GateScore: math.NaN()}},
-		Models: []Model{{Name: "M"}}}
-	if _, err := Analyze(context.Background(), s, DefaultOptions()); err != nil {
+	s := &study.Study{MainRound: "main", Attributes: []string{"A"}, Questions: []study.Question{{ID: "q", GateScore: math.NaN()}},
+		Models: []study.Model{{Name: "M"}}}
+	if _, err := present(context.Background(), s, DefaultOptions()); err != nil {
 		t.Fatalf("study without gradings: %v", err)
 	}
 	// One grading of one model: nothing to compare, no panic.
-	s.Evaluators = []Evaluator{{ID: "e", Kind: Human}}
-	s.Gradings = []Grading{{Evaluator: "e", Kind: Human, Round: "main", QuestionID: "q", Model: "M", Rubric: []float64{4}}}
-	r, err = Analyze(context.Background(), s, DefaultOptions())
+	s.Evaluators = []study.Evaluator{{ID: "e", Kind: study.Human}}
+	s.Gradings = []study.Grading{{Evaluator: "e", Kind: study.Human, Round: "main", QuestionID: "q", Model: "M", Rubric: []float64{4}}}
+	r, err = present(context.Background(), s, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkExact(t, "solve", rowWhere(t, r, "summary", "model", "M")["solve_rate"], 1)
 	bad := DefaultOptions()
 	bad.ChecklistThreshold = 1.5
-	if _, err := Analyze(context.Background(), s, bad); err == nil {
+	if _, err := present(context.Background(), s, bad); err == nil {
 		t.Error("checklist threshold 1.5: no error")
 	}
 	dup := *s
-	dup.Models = []Model{{Name: "M"}, {Name: "M"}}
-	if _, err := Analyze(context.Background(), &dup, DefaultOptions()); err == nil {
+	dup.Models = []study.Model{{Name: "M"}, {Name: "M"}}
+	if _, err := present(context.Background(), &dup, DefaultOptions()); err == nil {
 		t.Error("duplicate model: no error")
 	}
 }
@@ -98,7 +100,7 @@ func TestUnsortedGradings(t *testing.T) {
 // left out (mean of the present attribute, rate over the items with a
 // verdict) and counted in the warnings.
 func TestJudgeMissing(t *testing.T) {
-	qs := []Question{{ID: "q", Domain: "D", GateScore: math.NaN(), Checklist: []string{"a", "b", "c"}}}
+	qs := []study.Question{{ID: "q", Domain: "D", GateScore: math.NaN(), Checklist: []string{"a", "b", "c"}}}
 	lines := []string{"e1 . q M1 4,4 hhh 1", "J . q M1 NaN,4 h-p 1"}
 	s := buildStudy(t, []string{"A", "B"}, qs, []string{"M1"}, lines)
 	r := analyze(t, s, nil)

@@ -4,9 +4,54 @@ import (
 	"math"
 
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
+
+// Rubric is Figure 2 (rubric mean and SD per model by attribute, by domain
+// and overall) and Table 5 (attribute correlations), over the human
+// gradings of the main round. A nil slice is a table left out (the notes
+// say why).
+type Rubric struct {
+	// ByAttribute, ByDomain and Overall are model by model (the models of
+	// set all in model order), each model with one row per entry of
+	// Attributes, Domains, or the one group "overall".
+	ByAttribute []RubricRow
+	Attributes  []string
+	ByDomain    []RubricRow
+	Domains     []string
+	Overall     []RubricRow
+	// LowerIsBetter is the study's rubric direction (the figures' axis
+	// says so).
+	LowerIsBetter bool
+	// Correlations are Table 5's rows: one per attribute (with two or
+	// more attributes), then Checklist (with a checklist).
+	Correlations []AttributeCorrelation
+}
+
+// RubricRow is one model's rubric scores in one group.
+type RubricRow struct {
+	// Group is the attribute, the domain or "overall".
+	Group, Model string
+	// N counts the gradings.
+	N int64
+	// Mean is the mean over gradings (NaN without one); Exact the same
+	// mean as an exact fraction when every value has one (zero Rat
+	// otherwise); SD the standard deviation (n − 1).
+	Mean  float64
+	Exact study.Rat
+	SD    float64
+}
+
+// AttributeCorrelation is one row of Table 5.
+type AttributeCorrelation struct {
+	// Attribute is the rubric attribute (its score against the mean of the
+	// others), or Checklist (checklist rate against rubric mean).
+	Attribute string
+	N         int64
+	// R is Pearson r, P its two-sided p-value, Lo and Hi the 95 % Fisher-z
+	// interval.
+	R, P, Lo, Hi float64
+}
 
 // rubricTables builds Figure 2 (mean ± SD per attribute, per domain,
 // overall) and Table 5 (attribute correlations).
@@ -38,37 +83,9 @@ type meanSD struct {
 func (m *meanSD) mean() float64 { return m.exact.Mean() }
 func (m *meanSD) sd() float64   { return stats.SD(m.x) }
 
-func meanSDCols(group, groupDoc string) []report.Column {
-	return []report.Column{
-		col(group, report.Text, groupDoc),
-		col("model", report.Text, "model"),
-		col("n", report.Int, "gradings"),
-		col("mean", report.Float, "mean over gradings"),
-		col("sd", report.Float, "standard deviation over gradings (n − 1)"),
-	}
-}
-
-// meanSDFigure draws a meanSD table as bars with mean ± SD whiskers.
-func (a *run) meanSDFigure(id, title, xname string, t *report.Table, cats []string, v *view, cell func(mi, k int) *meanSD) {
-	yname := "rubric score (mean ± SD)"
-	if a.p.s.LowerIsBetter {
-		yname = "rubric score (mean ± SD; lower is better)"
-	}
-	f := &report.Figure{ID: id, Section: report.SectionRubric, Title: title, Kind: report.Bar,
-		XName: xname, YName: yname, Table: t.Name, Categories: cats}
-	for mi, m := range v.models {
-		s := report.Series{Name: a.p.s.Models[m].Name, SD: true}
-		for k := range cats {
-			c := cell(mi, k)
-			mu, sd := c.mean(), c.sd()
-			s.N = append(s.N, len(c.x))
-			s.Values = append(s.Values, mu)
-			s.Lo = append(s.Lo, mu-sd)
-			s.Hi = append(s.Hi, mu+sd)
-		}
-		f.Series = append(f.Series, s)
-	}
-	a.addFigure(f)
+// row is the rubric row of the group for a model.
+func (m *meanSD) row(group, model string) RubricRow {
+	return RubricRow{Group: group, Model: model, N: int64(len(m.x)), Mean: m.mean(), Exact: m.exact.Rat(), SD: m.sd()}
 }
 
 func (a *run) modelPos(v *view) map[int]int {
@@ -99,18 +116,14 @@ func (a *run) rubricByAttribute(v *view) {
 			c.x = append(c.x, x)
 		}
 	}
-	t := newTable("rubric_by_attribute", "Figure 2: Rubric score by attribute", report.SectionRubric,
-		"Mean and SD of each rubric attribute per model over the human gradings of the main round.",
-		meanSDCols("attribute", "rubric attribute")...)
+	rows := []RubricRow{}
 	for mi, m := range v.models {
 		for k, at := range p.s.Attributes {
-			c := &cells[mi][k]
-			addRow(t, at, p.s.Models[m].Name, int64(len(c.x)), c.mean(), c.sd())
+			rows = append(rows, cells[mi][k].row(at, p.s.Models[m].Name))
 		}
 	}
-	a.addTable(t)
-	a.meanSDFigure("fig2_rubric_by_attribute", "Figure 2: Rubric scores by attribute (mean ± SD)", "attribute",
-		t, p.s.Attributes, v, func(mi, k int) *meanSD { return &cells[mi][k] })
+	a.res.Rubric.ByAttribute, a.res.Rubric.Attributes = rows, p.s.Attributes
+	a.res.Rubric.LowerIsBetter = p.s.LowerIsBetter
 }
 
 // rubricByDomain: Figure 2, per model × domain of the rubric mean.
@@ -135,18 +148,13 @@ func (a *run) rubricByDomain(v *view) {
 		addRubric(&c.exact, g)
 		c.x = append(c.x, g.rubMean)
 	}
-	t := newTable("rubric_by_domain", "Figure 2: Rubric score by domain", report.SectionRubric,
-		"Mean and SD of the per-grading rubric mean per model and question domain (human gradings, main round).",
-		meanSDCols("domain", "question domain")...)
+	rows := []RubricRow{}
 	for mi, m := range v.models {
 		for k, d := range doms {
-			c := &cells[mi][k]
-			addRow(t, d, p.s.Models[m].Name, int64(len(c.x)), c.mean(), c.sd())
+			rows = append(rows, cells[mi][k].row(d, p.s.Models[m].Name))
 		}
 	}
-	a.addTable(t)
-	a.meanSDFigure("fig2_rubric_by_domain", "Figure 2: Rubric scores by domain (mean ± SD)", "domain",
-		t, doms, v, func(mi, k int) *meanSD { return &cells[mi][k] })
+	a.res.Rubric.ByDomain, a.res.Rubric.Domains = rows, doms
 }
 
 // rubricOverall: Figure 2, per model, the rubric mean over all gradings.
@@ -163,15 +171,11 @@ func (a *run) rubricOverall(v *view) {
 		addRubric(&c.exact, g)
 		c.x = append(c.x, g.rubMean)
 	}
-	t := newTable("rubric_overall", "Figure 2: Overall rubric score", report.SectionRubric,
-		"Mean and SD of the per-grading rubric mean per model (human gradings, main round).",
-		meanSDCols("scope", "overall")...)
+	rows := []RubricRow{}
 	for mi, m := range v.models {
-		addRow(t, "overall", p.s.Models[m].Name, int64(len(cells[mi].x)), cells[mi].mean(), cells[mi].sd())
+		rows = append(rows, cells[mi].row("overall", p.s.Models[m].Name))
 	}
-	a.addTable(t)
-	a.meanSDFigure("fig2_rubric_overall", "Figure 2: Overall rubric score (mean ± SD)", "scope",
-		t, []string{"overall"}, v, func(mi, k int) *meanSD { return &cells[mi] })
+	a.res.Rubric.Overall = rows
 }
 
 // attributeCorrelations is Table 5: Pearson r of each attribute with the
@@ -180,18 +184,11 @@ func (a *run) rubricOverall(v *view) {
 // 95 % intervals from Fisher's z.
 func (a *run) attributeCorrelations(v *view) {
 	p := a.p
-	t := newTable("attribute_correlations", "Table 5: Attribute correlations", report.SectionRubric,
-		"Pearson r of each attribute's score with the mean of the other attributes, and of the checklist rate with the rubric mean, over the human gradings of the main round; 95 % Fisher-z intervals.",
-		col("attribute", report.Text, "rubric attribute, or Checklist (checklist rate vs rubric mean)"),
-		col("n", report.Int, "gradings"),
-		col("r", report.Float, "Pearson r"),
-		col("p", report.Float, "two-sided p-value of r"),
-		col("r_lo", report.Float, "95 % Fisher-z interval, lower end"),
-		col("r_hi", report.Float, "95 % Fisher-z interval, upper end"))
+	rows := []AttributeCorrelation{}
 	row := func(name string, x, y []float64) {
 		r, pv := stats.Pearson(x, y)
 		lo, hi := stats.FisherZInterval(r, len(x), 0.95)
-		addRow(t, name, int64(len(x)), r, pv, lo, hi)
+		rows = append(rows, AttributeCorrelation{Attribute: name, N: int64(len(x)), R: r, P: pv, Lo: lo, Hi: hi})
 	}
 	if p.nAttr >= 2 {
 		x, y := make([]float64, 0, len(v.g)), make([]float64, 0, len(v.g))
@@ -208,7 +205,7 @@ func (a *run) attributeCorrelations(v *view) {
 			row(at, x, y)
 		}
 	} else {
-		p.note(t.Name, "the rubric has one attribute: no attribute-vs-others correlation")
+		p.note("attribute_correlations", "the rubric has one attribute: no attribute-vs-others correlation")
 	}
 	if p.hasChecklist {
 		x, y := make([]float64, 0, len(v.g)), make([]float64, 0, len(v.g))
@@ -221,7 +218,7 @@ func (a *run) attributeCorrelations(v *view) {
 		}
 		row("Checklist", x, y)
 	} else {
-		p.note(t.Name, "the study has no checklist: no Checklist row")
+		p.note("attribute_correlations", "the study has no checklist: no Checklist row")
 	}
-	a.addTable(t)
+	a.res.Rubric.Correlations = rows
 }

@@ -1,14 +1,12 @@
 package analysis
 
 import (
-	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
 
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -80,6 +78,58 @@ func pairedDefined(x, y []float64, idx []int, bx, by []float64) ([]float64, []fl
 	return bx, by
 }
 
+// Significance is the significance of the rubric ranking: paired t-tests
+// (pairwise_tests) and Figure 3 (pvalue_curve, pvalue_crossings). A nil
+// slice is a table left out (the notes say why).
+type Significance struct {
+	// Tests are the adjacent pairs of the rubric order (set all), then the
+	// human label against every model (reference_subset).
+	Tests []PairTest
+	// Curve is pair by pair (adjacent pairs of set all), each pair with
+	// one point per entry of Sizes; Resamples is the draws per point.
+	Curve     []PValuePoint
+	Sizes     []int64
+	Resamples int
+	// Crossings are per pair the thresholds 0.01 and 0.001.
+	Crossings []Crossing
+}
+
+// PairTest is one paired two-sided t-test over questions of the
+// per-question rubric score.
+type PairTest struct {
+	// Set is all or reference_subset; Comparison adjacent or human_label.
+	Set, Comparison, ModelA, ModelB string
+	// N counts the questions with a score for both.
+	N int64
+	// MeanA and MeanB are the mean per-question scores; T, DF, P the test
+	// (a − b); PHolm the Holm-adjusted p within the set's comparisons.
+	MeanA, MeanB, T, DF, P, PHolm float64
+}
+
+// PValuePoint is the median p-value of a pair at one sample size.
+type PValuePoint struct {
+	ModelA, ModelB string
+	N              int64
+	// MedianP is the median over the draws with a defined p; Defined
+	// counts those draws.
+	MedianP float64
+	Defined int64
+}
+
+// Crossing is the smallest sample size from which a pair's median p stays
+// below a threshold.
+type Crossing struct {
+	ModelA, ModelB string
+	Threshold      float64
+	// Crossed is false when the median p never stays below (NCross 0).
+	Crossed bool
+	NCross  int64
+	// FullN is the questions of the full comparison, FullP the median p
+	// there.
+	FullN int64
+	FullP float64
+}
+
 // significanceTables builds pairwise_tests, pvalue_curve and pvalue_crossings.
 func (a *run) significanceTables() {
 	p := a.p
@@ -89,19 +139,7 @@ func (a *run) significanceTables() {
 		}
 		return
 	}
-	t := newTable("pairwise_tests", "Significance of the rubric ranking", report.SectionRubric,
-		"Paired two-sided t-tests over questions of the per-question rubric score (mean over the question's human gradings): each pair of models adjacent in the overall rubric order (set all), and the human label against every model (reference_subset).",
-		col("set", report.Text, "all or reference_subset"),
-		col("comparison", report.Text, "adjacent (next in the rubric order) or human_label"),
-		col("model_a", report.Text, "higher-ranked model (or the human label)"),
-		col("model_b", report.Text, "the other model"),
-		col("n", report.Int, "questions with a score for both"),
-		col("mean_a", report.Float, "mean per-question score of model_a"),
-		col("mean_b", report.Float, "mean per-question score of model_b"),
-		col("t", report.Float, "paired t statistic (a − b)"),
-		col("df", report.Float, "degrees of freedom (n − 1)"),
-		col("p", report.Float, "two-sided p-value"),
-		col("p_holm", report.Float, "Holm-adjusted p-value within the set's comparisons"))
+	a.res.Significance.Tests = []PairTest{}
 	v := a.view(setAll, -1)
 	if len(v.g) > 0 {
 		sc := a.questionScores(v)
@@ -110,7 +148,7 @@ func (a *run) significanceTables() {
 		for i := 0; i+1 < len(ord); i++ {
 			pairs = append(pairs, pair{ord[i], ord[i+1]})
 		}
-		a.pairRows(t, setAll, "adjacent", v, sc, pairs)
+		a.pairRows(setAll, "adjacent", v, sc, pairs)
 		a.pvalueCurve(v, sc, pairs)
 	} else {
 		a.leaveOut("pvalue_curve", "no human gradings in the main round")
@@ -125,15 +163,14 @@ func (a *run) significanceTables() {
 					pairs = append(pairs, pair{li, mi})
 				}
 			}
-			a.pairRows(t, setRef, "human_label", r, sc, pairs)
+			a.pairRows(setRef, "human_label", r, sc, pairs)
 		}
 	} else {
-		p.note(t.Name, "no reference_subset rows: the human label %q has no human gradings", p.s.HumanLabel)
+		p.note("pairwise_tests", "no reference_subset rows: the human label %q has no human gradings", p.s.HumanLabel)
 	}
-	a.addTable(t)
 }
 
-func (a *run) pairRows(t *report.Table, set, kind string, v *view, sc [][]float64, pairs []pair) {
+func (a *run) pairRows(set, kind string, v *view, sc [][]float64, pairs []pair) {
 	ps := make([]float64, len(pairs))
 	type res struct {
 		n      int
@@ -149,8 +186,9 @@ func (a *run) pairRows(t *report.Table, set, kind string, v *view, sc [][]float6
 	holm := stats.Holm(ps)
 	for i, pr := range pairs {
 		r := rs[i]
-		addRow(t, set, kind, a.p.s.Models[v.models[pr.a]].Name, a.p.s.Models[v.models[pr.b]].Name,
-			int64(r.n), r.ma, r.mb, r.tt.T, r.tt.DF, r.tt.P, holm[i])
+		a.res.Significance.Tests = append(a.res.Significance.Tests, PairTest{Set: set, Comparison: kind,
+			ModelA: a.p.s.Models[v.models[pr.a]].Name, ModelB: a.p.s.Models[v.models[pr.b]].Name,
+			N: int64(r.n), MeanA: r.ma, MeanB: r.mb, T: r.tt.T, DF: r.tt.DF, P: r.tt.P, PHolm: holm[i]})
 	}
 }
 
@@ -234,7 +272,7 @@ func (a *run) medianP(diffs *pairDiffs, nQ, n int) ([]float64, []int) {
 	sq := make([]float64, n)
 	for r := 0; r < R; r++ {
 		if a.ctx.Err() != nil {
-			break // cancelled: Analyze returns the error after this stage
+			break // cancelled: AnalyzeResult returns the error after this stage
 		}
 		rng := stats.NewRand(seed, n*R+r)
 		idx := ss.draw(n, rng)
@@ -368,30 +406,18 @@ func (a *run) pvalueCurve(v *view, sc [][]float64, pairs []pair) {
 	name := func(pr pair) (string, string) {
 		return p.s.Models[v.models[pr.a]].Name, p.s.Models[v.models[pr.b]].Name
 	}
-	t := newTable("pvalue_curve", "Figure 3: Median p-value against sample size", report.SectionRubric,
-		fmt.Sprintf("Median over %d draws of n questions without replacement of the paired t-test p-value of each adjacent pair (rubric order), set all, human graders. Sizes: 10, 20, 30, … below the number of questions and that number; beyond 200 sizes, 10…1000 and then 100 log-spaced sizes.", a.opt.Resamples),
-		col("model_a", report.Text, "higher-ranked model"),
-		col("model_b", report.Text, "next model"),
-		col("n", report.Int, "questions drawn"),
-		col("median_p", report.Float, "median p-value over the draws with a defined p"),
-		col("defined", report.Int, "draws with a defined p-value"))
-	f := &report.Figure{ID: "fig3_pvalue_curve", Section: report.SectionRubric,
-		Title: fmt.Sprintf("Figure 3: Median p-value (%d resamples) of paired t-tests against sample size", a.opt.Resamples),
-		Kind:  report.Line, XName: "questions (n)", YName: "median p-value", LogX: true, LogY: true, Table: t.Name}
+	sig := &a.res.Significance
+	sig.Resamples = a.opt.Resamples
+	for _, n := range grid {
+		sig.Sizes = append(sig.Sizes, int64(n))
+	}
+	sig.Curve = make([]PValuePoint, 0, len(pairs)*len(grid))
 	for k, pr := range pairs {
 		na, nb := name(pr)
-		s := report.Series{Name: na + " vs " + nb}
 		for i, n := range grid {
-			addRow(t, na, nb, int64(n), med[i][k], int64(def[i][k]))
-			s.Points = append(s.Points, report.Point{X: float64(n), Y: med[i][k], Label: s.Name})
+			sig.Curve = append(sig.Curve, PValuePoint{ModelA: na, ModelB: nb, N: int64(n), MedianP: med[i][k], Defined: int64(def[i][k])})
 		}
-		f.Series = append(f.Series, s)
 	}
-	lo, hi := float64(grid[0]), float64(grid[len(grid)-1])
-	f.Lines = []report.RefLine{{Name: "p = 0.01", X1: lo, Y1: 0.01, X2: hi, Y2: 0.01},
-		{Name: "p = 0.001", X1: lo, Y1: 0.001, X2: hi, Y2: 0.001}}
-	a.addTable(t)
-	a.addFigure(f)
 	a.crossings(diffs, pairs, nQ, grid, med, name)
 }
 
@@ -400,16 +426,8 @@ func (a *run) pvalueCurve(v *view, sc [][]float64, pairs []pair) {
 // every later grid point is below, refined with step 1 back to the
 // previous grid point (or to n = 2 before the first).
 func (a *run) crossings(diffs *pairDiffs, pairs []pair, nQ int, grid []int, med [][]float64, name func(pair) (string, string)) {
-	t := newTable("pvalue_crossings", "Figure 3: Sample size at which each pair crosses p = 0.01 and 0.001", report.SectionRubric,
-		"Smallest number of questions from which the median p-value of the pair stays below the threshold (grid, then refined with step 1); empty when it never does.",
-		col("model_a", report.Text, "higher-ranked model"),
-		col("model_b", report.Text, "next model"),
-		col("threshold", report.Float, "p-value threshold"),
-		col("n_cross", report.Int, "smallest n from which the median p stays below the threshold; empty if never"),
-		col("full_n", report.Int, "questions in the full comparison"),
-		col("full_p", report.Float, "median p at the full n"))
 	thr := []float64{0.01, 0.001}
-	res := make([]any, len(pairs)*len(thr))
+	res := make([]int64, len(pairs)*len(thr)) // 0: never below
 	parallelFor(len(res), func(j int) {
 		k, th := j/len(thr), thr[j%len(thr)]
 		i0 := len(grid)
@@ -417,7 +435,7 @@ func (a *run) crossings(diffs *pairDiffs, pairs []pair, nQ int, grid []int, med 
 			i0 = i
 		}
 		if i0 == len(grid) {
-			res[j] = nil
+			res[j] = 0
 			return
 		}
 		from := 2
@@ -437,10 +455,13 @@ func (a *run) crossings(diffs *pairDiffs, pairs []pair, nQ int, grid []int, med 
 	for j := range res {
 		k := j / len(thr)
 		na, nb := name(pairs[k])
-		addRow(t, na, nb, thr[j%len(thr)], res[j], int64(grid[len(grid)-1]), med[len(grid)-1][k])
-		if res[j] == nil {
-			a.p.note(t.Name, "%s vs %s never stays below p = %v", na, nb, thr[j%len(thr)])
+		a.res.Significance.Crossings = append(a.res.Significance.Crossings, Crossing{ModelA: na, ModelB: nb, Threshold: thr[j%len(thr)],
+			Crossed: res[j] != 0, NCross: res[j], FullN: int64(grid[len(grid)-1]), FullP: med[len(grid)-1][k]})
+		if res[j] == 0 {
+			a.p.note("pvalue_crossings", "%s vs %s never stays below p = %v", na, nb, thr[j%len(thr)])
 		}
 	}
-	a.addTable(t)
+	if a.res.Significance.Crossings == nil {
+		a.res.Significance.Crossings = []Crossing{}
+	}
 }

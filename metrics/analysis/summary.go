@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -179,29 +178,6 @@ func ratioF(num, den float64) float64 {
 	return num / den
 }
 
-var summaryCols = []report.Column{
-	col("set", report.Text, "all = the main round without the human label; reference_subset = the questions where the human label was graded, all models"),
-	col("graders", report.Text, "humans (all human gradings pooled) or judge:<id> (one judge, runs averaged per response)"),
-	col("model", report.Text, "model name"),
-	col("n_questions", report.Int, "questions on which the model has gradings"),
-	col("n_gradings", report.Int, "gradings of the model by the population (one evaluator's grading of one response, judge runs averaged); for set all and humans, Table 3's human_gradings"),
-	col("solve_rate", report.Fraction, "share of gradings with mean rubric ≥ threshold and checklist rate ≥ threshold"),
-	col("solve_rate_lo", report.Fraction, "95 % cluster-bootstrap interval over questions, lower end; a Wilson interval on the questions at 0 % or 100 % or below 10 questions (see notes)"),
-	col("solve_rate_hi", report.Fraction, "95 % interval, upper end"),
-	col("avg_rank", report.Float, "mean rank among the compared models (1 = best), ranks re-derived per grading"),
-	col("avg_rank_lo", report.Float, "95 % interval, lower end"),
-	col("avg_rank_hi", report.Float, "95 % interval, upper end"),
-	col("win_rate", report.Fraction, "share of ranked gradings where the model was ranked first among the compared models"),
-	col("win_rate_lo", report.Fraction, "95 % interval, lower end"),
-	col("win_rate_hi", report.Fraction, "95 % interval, upper end"),
-	col("rubric", report.Float, "mean over gradings of the mean attribute score"),
-	col("rubric_lo", report.Float, "95 % interval, lower end"),
-	col("rubric_hi", report.Float, "95 % interval, upper end"),
-	col("checklist_rate", report.Fraction, "mean over gradings of (hits + partial credit × partials) / items not na"),
-	col("checklist_rate_lo", report.Fraction, "95 % interval, lower end"),
-	col("checklist_rate_hi", report.Fraction, "95 % interval, upper end"),
-}
-
 // summaryTable builds Tables 4 and 10 for every set and grader population.
 func (a *run) summaryTable() {
 	p := a.p
@@ -221,7 +197,7 @@ func (a *run) summaryTable() {
 				if o.wilson {
 					wilson++
 				}
-				a.summary = append(a.summary, SummaryRow{Set: set, Graders: v.pop, Model: p.s.Models[o.model].Name,
+				a.res.Summary = append(a.res.Summary, SummaryRow{Set: set, Graders: v.pop, Model: p.s.Models[o.model].Name,
 					Questions: int64(o.nQuestions), Gradings: int64(o.nGradings),
 					SolveRate: o.solve, SolveRateLo: o.solveLo, SolveRateHi: o.solveHi,
 					AvgRank: o.rank, AvgRankLo: o.rankLo, AvgRankHi: o.rankHi,
@@ -244,7 +220,9 @@ func (a *run) summaryTable() {
 	if !p.hasRubric {
 		p.note("summary", "the study has no rubric: rubric is empty")
 	}
-	a.addTable(SummaryTable(a.summary))
+	if a.res.Summary == nil {
+		a.res.Summary = []SummaryRow{}
+	}
 	a.headlineFigure()
 }
 
@@ -260,50 +238,50 @@ func (a *run) noteEmptySet(set string) {
 	}
 }
 
-// headlineFigure draws the primary metric per model (humans, set all) with
-// error bars, best first: the Solve Rate, or the mean rubric score (lowest
+// Headline is the primary metric per model (humans, set all) with its
+// interval, best first: the Solve Rate, or the mean rubric score (lowest
 // first on a lower-is-better scale) or checklist rate when
 // Options.Primary says so.
+type Headline struct {
+	// Primary is Options.Primary ("" or solve_rate, rubric, checklist);
+	// LowerIsBetter the rubric's direction when Primary is rubric.
+	Primary       string
+	LowerIsBetter bool
+	Bars          []HeadlineBar
+}
+
+// HeadlineBar is one model's primary metric with its 95 % interval.
+type HeadlineBar struct {
+	Model         string
+	Value, Lo, Hi float64
+}
+
+// headlineFigure orders the primary metric per model for the headline
+// figure; none without human gradings in set all.
 func (a *run) headlineFigure() {
 	p := a.p
 	st := a.stats(setAll, -1)
 	if len(st) == 0 {
 		return
 	}
-	f := &report.Figure{ID: "solve_rate_by_model", Section: report.SectionOverview,
-		Title: "Solve Rate by model (human graders, 95 % interval)", Kind: report.Bar,
-		XName: "model", YName: "Solve Rate", YUnit: "%", Percent: true, Table: "summary"}
+	h := &Headline{Primary: a.opt.Primary}
 	val := func(o modelStats) [3]float64 { return [3]float64{o.solve, o.solveLo, o.solveHi} }
-	lower := false
 	switch a.opt.Primary {
 	case "rubric":
-		lower = p.s.LowerIsBetter
-		f.ID, f.Title, f.YName, f.YUnit, f.Percent = "rubric_by_model", "Mean rubric score by model (human graders, 95 % interval)", "mean rubric score", "", false
-		if lower {
-			f.Title = "Mean rubric score by model, lower is better (human graders, 95 % interval)"
-		}
+		h.LowerIsBetter = p.s.LowerIsBetter
 		val = func(o modelStats) [3]float64 { return [3]float64{o.rubric, o.rubricLo, o.rubricHi} }
 	case "checklist":
-		f.ID, f.Title, f.YName = "checklist_by_model", "Checklist rate by model (human graders, 95 % interval)", "checklist rate"
 		val = func(o modelStats) [3]float64 { return [3]float64{o.checklist, o.chkLo, o.chkHi} }
 	}
-	s := report.Series{Name: f.YName}
-	if a.opt.Primary == "" || a.opt.Primary == "solve_rate" {
-		s.Name = "Solve Rate"
-	}
 	key := func(o modelStats) float64 {
-		if lower {
+		if h.LowerIsBetter {
 			return -val(o)[0]
 		}
 		return val(o)[0]
 	}
 	for _, o := range sortByValue(st, key) {
 		v := val(o)
-		f.Categories = append(f.Categories, p.s.Models[o.model].Name)
-		s.Values = append(s.Values, v[0])
-		s.Lo = append(s.Lo, v[1])
-		s.Hi = append(s.Hi, v[2])
+		h.Bars = append(h.Bars, HeadlineBar{Model: p.s.Models[o.model].Name, Value: v[0], Lo: v[1], Hi: v[2]})
 	}
-	f.Series = []report.Series{s}
-	a.addFigure(f)
+	a.res.Headline = h
 }

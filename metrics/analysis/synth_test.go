@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/euroexec/euroexec/study"
+
 	"github.com/euroexec/euroexec/report"
 )
 
@@ -19,25 +21,25 @@ import (
 // response out of 47 domain experts, one judge, 5 attributes, checklists
 // of 5–10 items, ranks, costs, and the human label graded on the first 8 %
 // of the questions. Text is left empty (text metrics are not timed).
-func synthStudy(nQ int, seed uint64) *Study {
+func synthStudy(nQ int, seed uint64) *study.Study {
 	r := rand.New(rand.NewPCG(seed, 7))
 	attrs := []string{"Domain", "Localization", "Reasoning", "Communication", "Actionability"}
-	s := &Study{Title: "synthetic", HumanLabel: "Human Expert", MainRound: "main", Attributes: attrs, ScaleMin: 1, ScaleMax: 5}
+	s := &study.Study{Title: "synthetic", HumanLabel: "Human Expert", MainRound: "main", Attributes: attrs, ScaleMin: 1, ScaleMax: 5}
 	models := []string{"Fable 5", "GPT-5.5", "Opus 4.8", "Gemini 3.1 Pro", "GLM-5.2", "Mistral Large"}
 	quality := map[string]float64{"Human Expert": 4.4, "Fable 5": 4.1, "GPT-5.5": 3.9, "Opus 4.8": 3.8, "Gemini 3.1 Pro": 3.6, "GLM-5.2": 3.4, "Mistral Large": 3.0}
 	all := append([]string{"Human Expert"}, models...)
 	for _, m := range all {
-		s.Models = append(s.Models, Model{Name: m, Provider: "p", USDPer1kInput: 0.003, USDPer1kOutput: 0.015})
+		s.Models = append(s.Models, study.Model{Name: m, Provider: "p", USDPer1kInput: 0.003, USDPer1kOutput: 0.015})
 	}
 	sortModels(s.Models)
 	domains := []string{"Business", "Finance", "Marketing", "Product"}
 	var perDomain [4][]string
 	for i := 0; i < 47; i++ {
 		id := fmt.Sprintf("e%02d", i)
-		s.Evaluators = append(s.Evaluators, Evaluator{ID: id, Kind: Human, Domain: domains[i%4]})
+		s.Evaluators = append(s.Evaluators, study.Evaluator{ID: id, Kind: study.Human, Domain: domains[i%4]})
 		perDomain[i%4] = append(perDomain[i%4], id)
 	}
-	s.Evaluators = append(s.Evaluators, Evaluator{ID: "judge", Kind: Judge})
+	s.Evaluators = append(s.Evaluators, study.Evaluator{ID: "judge", Kind: study.Judge})
 	lenient := map[string]float64{}
 	for _, e := range s.Evaluators {
 		lenient[e.ID] = r.NormFloat64() * 0.3
@@ -46,7 +48,7 @@ func synthStudy(nQ int, seed uint64) *Study {
 		id := fmt.Sprintf("q%06d", q)
 		d := q % 4
 		items := 5 + r.IntN(6)
-		qq := Question{ID: id, Domain: domains[d], Prompt: strings.Repeat("word ", 150+r.IntN(100)), GateScore: 0.6 * r.Float64()}
+		qq := study.Question{ID: id, Domain: domains[d], Prompt: strings.Repeat("word ", 150+r.IntN(100)), GateScore: 0.6 * r.Float64()}
 		for i := 0; i < items; i++ {
 			qq.Checklist = append(qq.Checklist, fmt.Sprintf("item %d", i+1))
 		}
@@ -61,7 +63,7 @@ func synthStudy(nQ int, seed uint64) *Study {
 			e2 = perDomain[d][r.IntN(len(perDomain[d]))]
 		}
 		for _, m := range ms {
-			s.Responses = append(s.Responses, Response{QuestionID: id, Model: m, Chars: 20000 + r.IntN(40000), Words: 3000 + r.IntN(6000),
+			s.Responses = append(s.Responses, study.Response{QuestionID: id, Model: m, Chars: 20000 + r.IntN(40000), Words: 3000 + r.IntN(6000),
 				CostUSD: math.NaN(), InputTokens: 300, OutputTokens: int64(5000 + r.IntN(10000))})
 		}
 		evs := []string{e1, e2}
@@ -75,9 +77,9 @@ func synthStudy(nQ int, seed uint64) *Study {
 			}
 			order := rankOf(lat)
 			for i, m := range ms {
-				g := Grading{Evaluator: e, Kind: Human, Round: "main", QuestionID: id, Model: m, Rank: order[i]}
+				g := study.Grading{Evaluator: e, Kind: study.Human, Round: "main", QuestionID: id, Model: m, Rank: order[i]}
 				if e == "judge" {
-					g.Kind = Judge
+					g.Kind = study.Judge
 				}
 				for range attrs {
 					g.Rubric = append(g.Rubric, math.Max(1, math.Min(5, math.Round(lat[i]+r.NormFloat64()*0.7))))
@@ -87,13 +89,13 @@ func synthStudy(nQ int, seed uint64) *Study {
 					u := r.Float64()
 					switch {
 					case u < 0.03:
-						g.Verdicts = append(g.Verdicts, NA)
+						g.Verdicts = append(g.Verdicts, study.NA)
 					case u < ph:
-						g.Verdicts = append(g.Verdicts, Hit)
+						g.Verdicts = append(g.Verdicts, study.Hit)
 					case u < ph+0.2:
-						g.Verdicts = append(g.Verdicts, Partial)
+						g.Verdicts = append(g.Verdicts, study.Partial)
 					default:
-						g.Verdicts = append(g.Verdicts, Miss)
+						g.Verdicts = append(g.Verdicts, study.Miss)
 					}
 				}
 				s.Gradings = append(s.Gradings, g)
@@ -117,7 +119,7 @@ func rankOf(x []float64) []int {
 	return r
 }
 
-func sortModels(m []Model) {
+func sortModels(m []study.Model) {
 	for i := 1; i < len(m); i++ {
 		for j := i; j > 0 && m[j].Name < m[j-1].Name; j-- {
 			m[j], m[j-1] = m[j-1], m[j]
@@ -125,8 +127,8 @@ func sortModels(m []Model) {
 	}
 }
 
-func sortGradings(gs []Grading) {
-	less := func(a, b *Grading) bool {
+func sortGradings(gs []study.Grading) {
+	less := func(a, b *study.Grading) bool {
 		if a.Round != b.Round {
 			return a.Round < b.Round
 		}
@@ -144,12 +146,12 @@ func sortGradings(gs []Grading) {
 	sortSlice(gs, less)
 }
 
-func sortSlice(gs []Grading, less func(a, b *Grading) bool) {
+func sortSlice(gs []study.Grading, less func(a, b *study.Grading) bool) {
 	// Merge sort to stay stable without importing sort in a hot path.
 	if len(gs) < 2 {
 		return
 	}
-	tmp := make([]Grading, len(gs))
+	tmp := make([]study.Grading, len(gs))
 	var rec func(lo, hi int)
 	rec = func(lo, hi int) {
 		if hi-lo < 2 {
@@ -210,22 +212,22 @@ func TestDeterminism(t *testing.T) {
 	o := DefaultOptions()
 	o.Bootstrap = 200
 	o.Resamples = 40
-	r1, err := Analyze(context.Background(), s, o)
+	r1, err := present(context.Background(), s, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, _ := Analyze(context.Background(), s, o)
+	r2, _ := present(context.Background(), s, o)
 	if err := sameTables(r1, r2); err != nil {
 		t.Fatalf("two runs differ: %v", err)
 	}
 	prev := runtime.GOMAXPROCS(1)
-	r3, _ := Analyze(context.Background(), s, o)
+	r3, _ := present(context.Background(), s, o)
 	runtime.GOMAXPROCS(prev)
 	if err := sameTables(r1, r3); err != nil {
 		t.Fatalf("GOMAXPROCS=1 differs: %v", err)
 	}
 	o.Seed = 2
-	r4, _ := Analyze(context.Background(), s, o)
+	r4, _ := present(context.Background(), s, o)
 	if sameTables(r1, r4) == nil {
 		t.Fatal("a different seed gave identical intervals")
 	}
@@ -239,7 +241,7 @@ func TestSyntheticSanity(t *testing.T) {
 	o := DefaultOptions()
 	o.Bootstrap = 100
 	o.Resamples = 20
-	r, err := Analyze(context.Background(), s, o)
+	r, err := present(context.Background(), s, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +292,7 @@ func benchAnalyze(b *testing.B, nQ int) {
 			stages[stage] = time.Now()
 			order = append(order, stage)
 		}
-		if _, err := Analyze(context.Background(), s, o); err != nil {
+		if _, err := present(context.Background(), s, o); err != nil {
 			b.Fatal(err)
 		}
 		if testing.Verbose() {

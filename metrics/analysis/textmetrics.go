@@ -8,9 +8,95 @@ import (
 
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/metrics/textsim"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
+
+// Text is the automatic text metrics against the expert-written
+// references: corpus_metrics, text_metrics and Table 7 (table7,
+// table7_correlations). A nil slice is a table left out (the notes say
+// why).
+type Text struct {
+	// Language is the language code the metrics used; SentenceTokenizer
+	// and CorpusTokenizer sacrebleu's tokenizers of sentence and corpus
+	// BLEU; UnicodeRouge is true when ROUGE ran on Unicode words without
+	// the stemmer (texts not in English); Stemmer is Options.Stemmer (the
+	// headline ROUGE-Lsum of Table 7).
+	Language, SentenceTokenizer, CorpusTokenizer string
+	UnicodeRouge, Stemmer                        bool
+	// Corpus are corpus_metrics' rows: per set ("all", then each value of
+	// the questions' set tag) the models in the order of the primary
+	// metric.
+	Corpus []CorpusRow
+	// Responses are text_metrics' rows, one per model response on a
+	// question with a reference (the human label left out).
+	Responses []TextRow
+	// Models are Table 7's rows in model order.
+	Models []Table7Row
+	// Correlations are table7_correlations' rows: per metric
+	// (rougeLsum_f1, bleu, chrf) the levels item, pooled and model.
+	Correlations []Table7Correlation
+}
+
+// CorpusRow is one model's corpus figures on one set. Scores are 0–100;
+// Lo and Hi bound 95 % paired cluster-bootstrap percentile intervals over
+// the set's questions (NaN without replicates).
+type CorpusRow struct {
+	Set, Model string
+	// N counts the responses (segments).
+	N                                  int64
+	BLEU, BLEULo, BLEUHi               float64
+	ChrF, ChrFLo, ChrFHi               float64
+	ChrFPP, ChrFPPLo, ChrFPPHi         float64
+	MeanSentenceBLEU, MeanSentenceChrF float64
+	// The signatures are sacrebleu's of corpus BLEU, chrF and chrF++.
+	BLEUSignature, ChrFSignature, ChrFPPSignature string
+}
+
+// TextRow is one response's automatic metrics.
+type TextRow struct {
+	QuestionID, Model string
+	// BLEU and ChrF are sentence BLEU and chrF (0–100).
+	BLEU, ChrF float64
+	// Rouge are the ROUGE F1 scores with the stemmer, NoStem without.
+	Rouge, NoStem RougeF1
+	// HumanRubric is the mean over the response's human gradings (main
+	// round) of the rubric mean; NaN without one.
+	HumanRubric float64
+}
+
+// RougeF1 are the F1 scores of ROUGE-1, ROUGE-2, ROUGE-L and ROUGE-Lsum.
+type RougeF1 struct{ R1, R2, L, Lsum float64 }
+
+// Table7Row is one model's row of Table 7.
+type Table7Row struct {
+	Model string
+	// Questions counts the questions with a scored response.
+	Questions int64
+	// Rubric is the mean human rubric over the scored responses' gradings
+	// (RubricExact as a fraction when exact); RougeLsum the mean headline
+	// ROUGE-Lsum F1; MeanSentenceBLEU the mean sentence BLEU; CorpusBLEU
+	// and CorpusChrF those of corpus_metrics on set all (NaN when absent).
+	Rubric                      float64
+	RubricExact                 study.Rat
+	RougeLsum, MeanSentenceBLEU float64
+	CorpusBLEU, CorpusChrF      float64
+}
+
+// Table7Correlation is one metric's correlation with the human rubric at
+// one level.
+type Table7Correlation struct {
+	// Metric is rougeLsum_f1, bleu or chrf; Level item, pooled or model.
+	Metric, Level string
+	// PearsonR and KendallTau (means over questions at item level) with
+	// the questions or points behind them.
+	PearsonR   float64
+	PearsonN   int64
+	KendallTau float64
+	KendallN   int64
+	// Undefined counts the questions whose r or τ is undefined (item
+	// level; 0 otherwise).
+	Undefined int64
+}
 
 // textScore is one response's automatic metrics.
 type textScore struct {
@@ -84,7 +170,7 @@ func (a *run) textLanguage(refs [][]string) textSetup {
 
 // matches reports whether a question's tags pass the filter (always, when
 // the filter is empty).
-func (f TagFilter) matches(tags []Tag) bool {
+func (f TagFilter) matches(tags []study.Tag) bool {
 	if f.Key == "" {
 		return true
 	}
@@ -207,7 +293,7 @@ func (a *run) textTables() {
 		}
 		for _, m := range j.ms {
 			if a.ctx.Err() != nil {
-				return // cancelled: Analyze returns the error after this stage
+				return // cancelled: AnalyzeResult returns the error after this stage
 			}
 			txt := p.respOf(j.q, m).Text
 			bst := bs.Stats(txt)
@@ -239,8 +325,10 @@ func (a *run) textTables() {
 		}
 	}
 	a.humanRubricPerResponse(scores)
+	a.res.Text.Language, a.res.Text.SentenceTokenizer, a.res.Text.CorpusTokenizer = ts.lang.Code, ts.sentBLEU.Tokenize, ts.corpBLEU.Tokenize
+	a.res.Text.UnicodeRouge, a.res.Text.Stemmer = ts.rouge.Unicode, a.opt.Stemmer
 	corpus := a.corpusMetrics(scores, refs, ts)
-	a.textMetricsTable(scores, ts)
+	a.textMetricsTable(scores)
 	a.table7(scores, corpus)
 }
 
@@ -270,36 +358,22 @@ func (a *run) humanRubricPerResponse(scores [][]textScore) {
 	}
 }
 
-func (a *run) textMetricsTable(scores [][]textScore, ts textSetup) {
+func (a *run) textMetricsTable(scores [][]textScore) {
 	p := a.p
-	rouge := "ROUGE F1 (rouge-score 0.1.2, best reference), with and without the Porter stemmer"
-	if ts.rouge.Unicode {
-		rouge = "ROUGE F1 (best reference) on Unicode words, each Chinese or Japanese character a word, with no stemmer since the texts are not English (language " + ts.lang.Code + "; rouge-score's tokenizer keeps only a–z and 0–9), so the stemmed and _nostem columns agree"
+	n := 0
+	for _, qs := range scores {
+		n += len(qs)
 	}
-	t := newTable("text_metrics", "Automatic text metrics per response", report.SectionAutomatic,
-		"Sentence BLEU (sacrebleu 2.6.0 sentence_bleu, tokenizer "+ts.sentBLEU.Tokenize+", 0–100, all references), sentence chrF (sacrebleu sentence_chrf, 0–100, best reference) and "+rouge+", of every model response on a question with an expert-written reference; the human label is left out. The site shows every row, page by page; the per-model figures are in corpus_metrics.",
-		col("question_id", report.Text, "question"),
-		col("model", report.Text, "model"),
-		col("bleu", report.Float, "sentence BLEU, 0–100"),
-		col("chrf", report.Float, "sentence chrF (chrF2, character 6-grams), 0–100"),
-		col("rouge1_f1", report.Float, "ROUGE-1 F1, stemmed"),
-		col("rouge2_f1", report.Float, "ROUGE-2 F1, stemmed"),
-		col("rougeL_f1", report.Float, "ROUGE-L F1, stemmed"),
-		col("rougeLsum_f1", report.Float, "ROUGE-Lsum F1, stemmed"),
-		col("rouge1_f1_nostem", report.Float, "ROUGE-1 F1, no stemmer"),
-		col("rouge2_f1_nostem", report.Float, "ROUGE-2 F1, no stemmer"),
-		col("rougeL_f1_nostem", report.Float, "ROUGE-L F1, no stemmer"),
-		col("rougeLsum_f1_nostem", report.Float, "ROUGE-Lsum F1, no stemmer"),
-		col("human_rubric", report.Float, "mean over the response's human gradings (main round) of the rubric mean"))
+	rows := make([]TextRow, 0, n)
 	for _, qs := range scores {
 		for _, s := range qs {
-			addRow(t, p.s.Questions[s.q].ID, p.s.Models[s.m].Name, s.bleu, s.chrf,
-				s.stem.Rouge1.F1, s.stem.Rouge2.F1, s.stem.RougeL.F1, s.stem.RougeLsum.F1,
-				s.raw.Rouge1.F1, s.raw.Rouge2.F1, s.raw.RougeL.F1, s.raw.RougeLsum.F1, s.humanRub)
+			rows = append(rows, TextRow{QuestionID: p.s.Questions[s.q].ID, Model: p.s.Models[s.m].Name, BLEU: s.bleu, ChrF: s.chrf,
+				Rouge:       RougeF1{s.stem.Rouge1.F1, s.stem.Rouge2.F1, s.stem.RougeL.F1, s.stem.RougeLsum.F1},
+				NoStem:      RougeF1{s.raw.Rouge1.F1, s.raw.Rouge2.F1, s.raw.RougeL.F1, s.raw.RougeLsum.F1},
+				HumanRubric: s.humanRub})
 		}
 	}
-	t.Paged = true // one row per response: every row on the site, page by page
-	a.addTable(t)
+	a.res.Text.Responses = rows
 }
 
 // headline returns the Table 7 ROUGE-Lsum F1 (stemmed per Options.Stemmer).
@@ -312,19 +386,6 @@ func (a *run) headline(s *textScore) float64 {
 
 func (a *run) table7(scores [][]textScore, corpus map[int]corpusFig) {
 	p := a.p
-	stem := "stemmed"
-	if !a.opt.Stemmer {
-		stem = "not stemmed"
-	}
-	t := newTable("table7", "Table 7: Human rubric, ROUGE-Lsum and BLEU per model", report.SectionAutomatic,
-		"Per model, on the questions with an expert-written reference: mean human rubric (main-round gradings of the same responses), mean ROUGE-Lsum F1 ("+stem+"), mean sentence BLEU, and the corpus BLEU and chrF of corpus_metrics (set all).",
-		col("model", report.Text, "model"),
-		col("questions", report.Int, "questions with a scored response"),
-		col("rubric", report.Float, "mean over the human gradings of these responses of the rubric mean"),
-		col("rougeLsum_f1", report.Float, "mean ROUGE-Lsum F1"),
-		col("mean_sentence_bleu", report.Float, "mean sentence BLEU (0–100)"),
-		col("corpus_bleu", report.Float, "corpus BLEU (0–100), as in corpus_metrics"),
-		col("corpus_chrf", report.Float, "corpus chrF (0–100), as in corpus_metrics"))
 	nM := p.nM()
 	rs := make([][]float64, nM)
 	bs := make([][]float64, nM)
@@ -356,23 +417,18 @@ func (a *run) table7(scores [][]textScore, corpus map[int]corpusFig) {
 		if !ok {
 			cf = corpusFig{math.NaN(), math.NaN(), math.NaN()}
 		}
-		addRow(t, p.s.Models[m].Name, int64(len(rs[m])), r, ro, bl, cf.bleu, cf.chrf)
+		a.res.Text.Models = append(a.res.Text.Models, Table7Row{Model: p.s.Models[m].Name, Questions: int64(len(rs[m])), Rubric: r, RubricExact: rub[m].Rat(),
+			RougeLsum: ro, MeanSentenceBLEU: bl, CorpusBLEU: cf.bleu, CorpusChrF: cf.chrf})
 		mr, mrouge, mbleu, mchrf = append(mr, r), append(mrouge, ro), append(mbleu, cf.bleu), append(mchrf, cf.chrf)
 	}
-	a.addTable(t)
+	if a.res.Text.Models == nil {
+		a.res.Text.Models = []Table7Row{}
+	}
 	a.table7Correlations(scores, mr, map[string][]float64{"rougeLsum_f1": mrouge, "bleu": mbleu, "chrf": mchrf})
 }
 
 func (a *run) table7Correlations(scores [][]textScore, mr []float64, perModel map[string][]float64) {
-	t := newTable("table7_correlations", "Table 7: Correlation of automatic metrics with the human rubric", report.SectionAutomatic,
-		"Pearson r and Kendall τ-b between each metric and the mean human rubric: item level (per question across its responses, averaged over the questions where defined), pooled over all responses (sentence scores), and across models (mean ROUGE-Lsum; corpus BLEU and corpus chrF, the per-system figures MT evaluation uses, against the model's mean rubric).",
-		col("metric", report.Text, "rougeLsum_f1 (headline stemming), bleu (sentence BLEU; corpus BLEU at model level) or chrf (sentence chrF; corpus chrF at model level)"),
-		col("level", report.Text, "item (per question, averaged), pooled (all responses) or model (per model: mean ROUGE-Lsum, corpus BLEU, corpus chrF)"),
-		col("pearson_r", report.Float, "Pearson r (mean over questions at item level)"),
-		col("pearson_n", report.Int, "questions (item) or points (pooled, model) behind r"),
-		col("kendall_tau", report.Float, "Kendall τ-b (mean over questions at item level)"),
-		col("kendall_n", report.Int, "questions (item) or points behind τ"),
-		col("n_undefined", report.Int, "questions whose r or τ is undefined (a constant side or fewer than 2 responses), left out"))
+	rows := []Table7Correlation{}
 	for _, metric := range []string{"rougeLsum_f1", "bleu", "chrf"} {
 		val := func(s *textScore) float64 {
 			switch metric {
@@ -409,14 +465,14 @@ func (a *run) table7Correlations(scores [][]textScore, mr []float64, perModel ma
 				nt++
 			}
 		}
-		addRow(t, metric, "item", meanOf(sr, int(nr)), nr, meanOf(st, int(nt)), nt, und)
+		rows = append(rows, Table7Correlation{Metric: metric, Level: "item", PearsonR: meanOf(sr, int(nr)), PearsonN: nr, KendallTau: meanOf(st, int(nt)), KendallN: nt, Undefined: und})
 		r, _ := stats.Pearson(px, py)
 		tau := stats.KendallTau(px, py)
-		addRow(t, metric, "pooled", r, int64(len(px)), tau, int64(len(px)), int64(0))
+		rows = append(rows, Table7Correlation{Metric: metric, Level: "pooled", PearsonR: r, PearsonN: int64(len(px)), KendallTau: tau, KendallN: int64(len(px))})
 		mm := perModel[metric]
 		r, _ = stats.Pearson(mm, mr)
 		tau = stats.KendallTau(mm, mr)
-		addRow(t, metric, "model", r, int64(len(mm)), tau, int64(len(mm)), int64(0))
+		rows = append(rows, Table7Correlation{Metric: metric, Level: "model", PearsonR: r, PearsonN: int64(len(mm)), KendallTau: tau, KendallN: int64(len(mm))})
 	}
-	a.addTable(t)
+	a.res.Text.Correlations = rows
 }

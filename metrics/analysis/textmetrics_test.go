@@ -3,19 +3,21 @@ package analysis
 import (
 	"math"
 	"testing"
+
+	"github.com/euroexec/euroexec/study"
 )
 
 // textStudy: one question with an expert reference, three models graded
 // by one human, the human label's own answer graded too.
-func textStudy(t *testing.T) *Study {
-	qs := []Question{{ID: "q1", Domain: "D", GateScore: math.NaN()}}
+func textStudy(t *testing.T) *study.Study {
+	qs := []study.Question{{ID: "q1", Domain: "D", GateScore: math.NaN()}}
 	lines := []string{
 		"e1 . q1 HE 5,5 . 1", "e1 . q1 M1 5,5 . 2", "e1 . q1 M2 3,3 . 3", "e1 . q1 M3 1,1 . 4",
 	}
 	s := buildStudy(t, []string{"A", "B"}, qs, []string{"HE", "M1", "M2", "M3"}, lines)
 	ref := "the cat sat on the mat"
-	s.References = []Reference{{QuestionID: "q1", ID: "r1", Author: "a", Text: ref, Graded: true}}
-	s.Responses = []Response{
+	s.References = []study.Reference{{QuestionID: "q1", ID: "r1", Author: "a", Text: ref, Graded: true}}
+	s.Responses = []study.Response{
 		{QuestionID: "q1", Model: "HE", Text: ref, CostUSD: math.NaN(), InputTokens: -1, OutputTokens: -1},
 		{QuestionID: "q1", Model: "M1", Text: ref, CostUSD: math.NaN(), InputTokens: -1, OutputTokens: -1},
 		{QuestionID: "q1", Model: "M2", Text: "the cat", CostUSD: math.NaN(), InputTokens: -1, OutputTokens: -1},
@@ -76,16 +78,44 @@ func TestCostAndLength(t *testing.T) {
 		s.Responses[i].Chars = 10 * (i + 1)
 		s.Responses[i].Words = i + 1
 	}
-	r := analyze(t, s, nil)
-	checkFloat(t, "M1 cost", rowWhere(t, r, "cost_vs_solve", "model", "M1")["total_cost_usd"], 2)
-	checkFloat(t, "M2 cost", rowWhere(t, r, "cost_vs_solve", "model", "M2")["total_cost_usd"], 2.5)
-	checkFloat(t, "M3 cost", rowWhere(t, r, "cost_vs_solve", "model", "M3")["total_cost_usd"], math.NaN())
-	if !hasNote(r, "cost_vs_solve", "model M3 left out of the fit") {
-		t.Errorf("no note for M3's missing cost: %v", r.Notes)
+	res := analyzeRes(t, s, nil)
+	c := res.Cost
+	cost := map[string]CostRow{}
+	for _, w := range c.Solve {
+		cost[w.Model] = w
+	}
+	checkFloat(t, "M1 cost", cost["M1"].TotalUSD, 2)
+	checkFloat(t, "M2 cost", cost["M2"].TotalUSD, 2.5)
+	checkFloat(t, "M3 cost", cost["M3"].TotalUSD, math.NaN())
+	checkFloat(t, "M3 known cost", cost["M3"].KnownUSD, 0)
+	checkInt(t, "M3 responses with cost", cost["M3"].WithCost, 0)
+	checkFloat(t, "M3 fit", cost["M3"].FitSolveRate, math.NaN())
+	// Two models in the fit: the line passes through both.
+	checkFloat(t, "M1 fit", cost["M1"].FitSolveRate, cost["M1"].SolveRate)
+	checkFloat(t, "M2 fit", cost["M2"].FitSolveRate, cost["M2"].SolveRate)
+	if c.Fit == nil || c.Fit.X1 != 2 || c.Fit.X2 != 2.5 {
+		t.Errorf("fit line %+v, want from cost 2 to 2.5", c.Fit)
+	}
+	if !hasNote(PresentForTest(res), "cost_vs_solve", "model M3 left out of the fit") {
+		t.Errorf("no note for M3's missing cost: %v", res.Notes)
 	}
 	// Lengths (chars) 20, 30, 40 for M1, M2, M3 against rubric 5, 3, 1:
 	// exactly linear with negative slope → r = −1.
-	row := rowWhere(t, r, "length_correlations", "length", "chars", "score", "rubric")
-	checkFloat(t, "length r", row["r"], -1)
-	checkFloat(t, "M2 mean chars", rowWhere(t, r, "length_vs_scores", "model", "M2")["mean_chars"], 30)
+	found := false
+	for _, w := range c.LengthCorrelations {
+		if w.Length == "chars" && w.Score == "rubric" {
+			found = true
+			checkFloat(t, "length r", w.R, -1)
+			checkInt(t, "length n", w.N, 3)
+		}
+	}
+	if !found {
+		t.Errorf("no chars/rubric row in %+v", c.LengthCorrelations)
+	}
+	for _, w := range c.Length {
+		if w.Model == "M2" {
+			checkFloat(t, "M2 mean chars", w.MeanChars, 30)
+			checkFloat(t, "M2 mean words", w.MeanWords, 3)
+		}
+	}
 }

@@ -30,7 +30,7 @@ func TestTextsNeededQuestions(t *testing.T) {
 	o := DefaultOptions()
 	o.Bootstrap, o.Resamples = 20, 10
 	o.QuestionPages = 30
-	full, err := Analyze(context.Background(), s, o)
+	full, err := present(context.Background(), s, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestTextsNeededQuestions(t *testing.T) {
 		}
 	}
 
-	lean := func(keep []string) *Study {
+	lean := func(keep []string) *study.Study {
 		c := *s
 		c.Questions = slices.Clone(s.Questions)
 		for i := range c.Questions {
@@ -68,7 +68,7 @@ func TestTextsNeededQuestions(t *testing.T) {
 		}
 		return &c
 	}
-	rep, err := Analyze(context.Background(), lean(need.Questions), o)
+	rep, err := present(context.Background(), lean(need.Questions), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestTextsNeededQuestions(t *testing.T) {
 		}
 	}
 
-	short, err := Analyze(context.Background(), lean(need.Questions[1:]), o)
+	short, err := present(context.Background(), lean(need.Questions[1:]), o)
 	if err != nil {
 		t.Fatal(err)
 	}

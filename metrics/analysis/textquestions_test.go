@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/euroexec/euroexec/study"
 )
 
 // TestTextQuestions: with 120 questions and 30 pages, TextQuestions names
@@ -26,9 +28,9 @@ func TestTextQuestions(t *testing.T) {
 	for q := range s.Questions {
 		id := s.Questions[q].ID
 		if q%7 == 0 {
-			s.References = append(s.References, Reference{QuestionID: id, ID: "r", Text: "the expert answers " + id})
+			s.References = append(s.References, study.Reference{QuestionID: id, ID: "r", Text: "the expert answers " + id})
 			if q%2 == 0 {
-				s.Questions[q].Tags = append(s.Questions[q].Tags, Tag{Key: "set", Value: "balanced"})
+				s.Questions[q].Tags = append(s.Questions[q].Tags, study.Tag{Key: "set", Value: "balanced"})
 				tagged[id] = true
 			}
 		}
@@ -37,7 +39,7 @@ func TestTextQuestions(t *testing.T) {
 	o.Bootstrap, o.Resamples = 20, 10
 	o.QuestionPages = 30
 	o.TextFilter = TagFilter{Key: "set", Value: "balanced"}
-	full, err := Analyze(context.Background(), s, o)
+	full, err := present(context.Background(), s, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +91,7 @@ func TestTextQuestions(t *testing.T) {
 	if blanked == 0 {
 		t.Fatal("no text left out")
 	}
-	rep, err := Analyze(context.Background(), &lean, o)
+	rep, err := present(context.Background(), &lean, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,46 +2,12 @@ package analysis
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"slices"
 	"sync"
 
 	"github.com/euroexec/euroexec/internal/workers"
-	"github.com/euroexec/euroexec/report"
 )
-
-// col builds a report.Column.
-func col(name string, kind report.ColumnKind, doc string) report.Column {
-	return report.Column{Name: name, Kind: kind, Doc: doc}
-}
-
-// newTable builds an empty report.Table.
-func newTable(name, title, section, doc string, cols ...report.Column) *report.Table {
-	return &report.Table{Name: name, Title: title, Section: section, Doc: doc, Columns: cols}
-}
-
-// addRow appends one row; it panics only on a programming error (a row of
-// the wrong width), never on user input.
-func addRow(t *report.Table, vals ...any) {
-	if len(vals) != len(t.Columns) {
-		panic(fmt.Sprintf("analysis: table %s: row has %d values, want %d", t.Name, len(vals), len(t.Columns)))
-	}
-	t.Rows = append(t.Rows, vals)
-}
-
-// countNaN counts the float cells of t that are NaN.
-func countNaN(t *report.Table) int {
-	n := 0
-	for _, r := range t.Rows {
-		for _, v := range r {
-			if f, ok := v.(float64); ok && math.IsNaN(f) {
-				n++
-			}
-		}
-	}
-	return n
-}
 
 // frac divides two counts once; NaN when the denominator is 0.
 func frac(num, den int64) float64 {

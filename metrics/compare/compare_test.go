@@ -472,7 +472,7 @@ func TestOverview(t *testing.T) {
 // as the analysis's overview does (one shared definition): a judge's runs
 // on one response are one grading, an evaluator without a grading is no
 // grader, a grading of an unlisted question is not counted; and the counts
-// of one run equal analysis.Analyze's.
+// of one run equal analysis.AnalyzeResult's.
 func TestOverviewDefinitions(t *testing.T) {
 	a, _ := simulate(simParams{questions: 5, seed: 3})
 	// judge-1 ran twice on every response: the second runs add no grading.
@@ -497,11 +497,11 @@ func TestOverviewDefinitions(t *testing.T) {
 	}
 	ao := analysis.DefaultOptions()
 	ao.Bootstrap, ao.Resamples = 0, 0
-	rep, err := analysis.Analyze(context.Background(), a, ao)
+	res, err := analysis.AnalyzeResult(context.Background(), a, ao)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := rep.Overview
+	r := res.Overview
 	if fmt.Sprint(got) != fmt.Sprint([]int{r.Gradings, r.HumanGradings, r.JudgeGradings, r.HumanGraders, r.Judges}) {
 		t.Errorf("compare's overview %+v, analysis's %+v", o, r)
 	}
