@@ -141,7 +141,7 @@ func laterAnalyses(s *study.Study, c config.Config) (jobs []job, graded func() [
 			if err != nil {
 				return nil, fmt.Errorf("analyse: %w", err)
 			}
-			return func(res *Result) { res.Report.Add(pr.Part()); res.Planning = pr }, nil
+			return func(res *Result) { res.Report.Add(tables.Planning(pr)); res.Planning = pr }, nil
 		}},
 		{"judge audit", true, func(ctx context.Context) (func(*Result), error) {
 			o := judgeaudit.DefaultOptions()

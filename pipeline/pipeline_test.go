@@ -351,7 +351,7 @@ func TestTypedResultsBeyond(t *testing.T) {
 		{"calibration", res.Calibration.Part(), len(res.Calibration.Calibration) + len(res.Calibration.Length.Rows)},
 		{"judge audit", res.JudgeAudit.Part(), len(res.JudgeAudit.Judges)},
 		{"pairwise", res.Pairwise.Part(), len(res.Pairwise.Populations)},
-		{"planning", res.Planning.Part(), len(res.Planning.Pairs)},
+		{"planning", tables.Planning(res.Planning), len(res.Planning.Pairs)},
 		{"prbench", res.PRBench.Part(), len(res.PRBench.Scores)},
 	}
 	compared := 0

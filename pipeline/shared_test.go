@@ -87,7 +87,7 @@ func TestSharedGradedSame(t *testing.T) {
 			o := planning.DefaultOptions()
 			o.Plan.Scores, o.Plan.Graded = sc, g
 			r, err := planning.Analyze(ctx, s, o)
-			return r.Part(), err
+			return tables.Planning(r), err
 		}},
 		{"judge audit", func(g []scores.Grading) (report.Part, error) {
 			o := judgeaudit.DefaultOptions()
