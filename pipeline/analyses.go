@@ -132,7 +132,7 @@ func laterAnalyses(s *study.Study, c config.Config) (jobs []job, graded func() [
 			if err != nil {
 				return nil, fmt.Errorf("analyse: %w", err)
 			}
-			return func(res *Result) { res.Report.Add(cr.Part()); res.Calibration = cr }, nil
+			return func(res *Result) { res.Report.Add(tables.Calibration(cr)); res.Calibration = cr }, nil
 		}},
 		{"planning", false, func(ctx context.Context) (func(*Result), error) {
 			o := planning.DefaultOptions()

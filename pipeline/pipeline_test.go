@@ -348,7 +348,7 @@ func TestTypedResultsBeyond(t *testing.T) {
 		typ  int // typed rows, to see the result is filled
 	}{
 		{"reliability", tables.Reliability(res.Reliability), len(res.Reliability.Rows)},
-		{"calibration", res.Calibration.Part(), len(res.Calibration.Calibration) + len(res.Calibration.Length.Rows)},
+		{"calibration", tables.Calibration(res.Calibration), len(res.Calibration.Calibration) + len(res.Calibration.Length.Rows)},
 		{"judge audit", res.JudgeAudit.Part(), len(res.JudgeAudit.Judges)},
 		{"pairwise", res.Pairwise.Part(), len(res.Pairwise.Populations)},
 		{"planning", tables.Planning(res.Planning), len(res.Planning.Pairs)},

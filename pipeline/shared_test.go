@@ -81,7 +81,7 @@ func TestSharedGradedSame(t *testing.T) {
 			o := calibration.DefaultOptions()
 			o.Seed, o.Bootstrap, o.Scores, o.Graded = seed, boot, sc, g
 			r, err := calibration.Analyze(ctx, s, o)
-			return r.Part(), err
+			return tables.Calibration(r), err
 		}},
 		{"planning", func(g []scores.Grading) (report.Part, error) {
 			o := planning.DefaultOptions()

@@ -10,6 +10,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/calibration"
 	"github.com/euroexec/euroexec/metrics/ranking"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/tables"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -192,7 +193,7 @@ func analyzeAll(t *testing.T, s *study.Study) *report.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep.Add(cr.Part())
+	rep.Add(tables.Calibration(cr))
 	return rep
 }
 
