@@ -113,9 +113,9 @@ func laterAnalyses(s *study.Study, c config.Config) (jobs []job, graded func() [
 				return nil, fmt.Errorf("analyse: %w", err)
 			}
 			return func(res *Result) {
-				res.Report.Add(k.Part())
+				res.Report.Add(tables.Ranking(k))
 				res.Rankings = k
-				k.AnnotateSummary(res.Report.Table("summary"))
+				tables.RankingAnnotateSummary(k, res.Report.Table("summary"))
 			}, nil
 		}},
 		{"rater adjustment", false, func(ctx context.Context) (func(*Result), error) {

@@ -75,7 +75,7 @@ func TestSharedGradedSame(t *testing.T) {
 			o := ranking.DefaultOptions()
 			o.Seed, o.Bootstrap, o.Round, o.Scores, o.Graded = seed, boot, c.MainRound, sc, g
 			r, err := ranking.Analyze(ctx, s, o)
-			return r.Part(), err
+			return tables.Ranking(r), err
 		}},
 		{"calibration", func(g []scores.Grading) (report.Part, error) {
 			o := calibration.DefaultOptions()
