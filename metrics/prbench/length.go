@@ -32,8 +32,8 @@ func (p *prep) lengthRows() []LengthRow {
 			n := 0
 			for end < len(p.units) && p.units[end].q == u0.q && p.units[end].m == u0.m {
 				u := &p.units[end]
-				if p.graders[u.g].pop == pop && u.clip.ok() {
-					sum += u.clip.float()
+				if p.graders[u.g].pop == pop && u.clip.OK() {
+					sum += u.clip.Float64()
 					n++
 				}
 				end++
