@@ -94,7 +94,7 @@ func laterAnalyses(s *study.Study, c config.Config) (jobs []job, graded func() [
 			if err != nil {
 				return nil, fmt.Errorf("analyse: %w", err)
 			}
-			return func(res *Result) { res.Report.Add(pr.Part()); res.PRBench = pr }, nil
+			return func(res *Result) { res.Report.Add(tables.PRBench(pr)); res.PRBench = pr }, nil
 		}},
 		{"reliability", false, func(ctx context.Context) (func(*Result), error) {
 			o := reliability.DefaultOptions()

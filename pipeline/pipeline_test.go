@@ -352,7 +352,7 @@ func TestTypedResultsBeyond(t *testing.T) {
 		{"judge audit", res.JudgeAudit.Part(), len(res.JudgeAudit.Judges)},
 		{"pairwise", res.Pairwise.Part(), len(res.Pairwise.Populations)},
 		{"planning", tables.Planning(res.Planning), len(res.Planning.Pairs)},
-		{"prbench", res.PRBench.Part(), len(res.PRBench.Scores)},
+		{"prbench", tables.PRBench(res.PRBench), len(res.PRBench.Scores)},
 	}
 	compared := 0
 	for _, p := range parts {

@@ -1,10 +1,6 @@
 package prbench
 
-import (
-	"strings"
-
-	"github.com/euroexec/euroexec/study"
-)
+import "github.com/euroexec/euroexec/study"
 
 // categoryScore returns a unit's min-normalised score restricted to the
 // graded criteria of category c; undefined when none of them was graded.
@@ -60,19 +56,4 @@ func (p *prep) categoryRows() []CategoryRow {
 		}
 	}
 	return out
-}
-
-// slug turns a population name into a chart-id fragment: lower-case
-// letters, digits and underscores.
-func slug(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
-		}
-	}
-	return b.String()
 }

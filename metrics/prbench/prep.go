@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -127,7 +126,7 @@ func (p *prep) warnf(format string, a ...any) {
 }
 
 func (p *prep) note(table, format string, a ...any) {
-	p.res.Notes = append(p.res.Notes, report.Note{Table: table, Reason: fmt.Sprintf(format, a...)})
+	p.res.Notes = append(p.res.Notes, Note{Table: table, Reason: fmt.Sprintf(format, a...)})
 }
 
 // checkOptions replaces invalid option values by their defaults.
