@@ -95,7 +95,7 @@ func laterAnalyses(s *study.Study, c config.Config) (jobs []job, graded func() [
 			if err != nil {
 				return nil, fmt.Errorf("analyse: %w", err)
 			}
-			return func(res *Result) { res.Report.Add(pr.Part()); res.PRBench = pr }, nil
+			return func(res *Result) { res.Report.Add(tables.PRBench(pr)); res.PRBench = pr }, nil
 		}},
 		{"reliability", false, func(ctx context.Context) (func(*Result), error) {
 			o := reliability.DefaultOptions()
@@ -114,9 +114,9 @@ func laterAnalyses(s *study.Study, c config.Config) (jobs []job, graded func() [
 				return nil, fmt.Errorf("analyse: %w", err)
 			}
 			return func(res *Result) {
-				res.Report.Add(k.Part())
+				res.Report.Add(tables.Ranking(k))
 				res.Rankings = k
-				k.AnnotateSummary(res.Report.Table("summary"))
+				tables.RankingAnnotateSummary(k, res.Report.Table("summary"))
 			}, nil
 		}},
 		{"rater adjustment", false, func(ctx context.Context) (func(*Result), error) {
@@ -133,7 +133,7 @@ func laterAnalyses(s *study.Study, c config.Config) (jobs []job, graded func() [
 			if err != nil {
 				return nil, fmt.Errorf("analyse: %w", err)
 			}
-			return func(res *Result) { res.Report.Add(cr.Part()); res.Calibration = cr }, nil
+			return func(res *Result) { res.Report.Add(tables.Calibration(cr)); res.Calibration = cr }, nil
 		}},
 		{"planning", false, func(ctx context.Context) (func(*Result), error) {
 			o := planning.DefaultOptions()
@@ -142,7 +142,7 @@ func laterAnalyses(s *study.Study, c config.Config) (jobs []job, graded func() [
 			if err != nil {
 				return nil, fmt.Errorf("analyse: %w", err)
 			}
-			return func(res *Result) { res.Report.Add(pr.Part()); res.Planning = pr }, nil
+			return func(res *Result) { res.Report.Add(tables.Planning(pr)); res.Planning = pr }, nil
 		}},
 		{"judge audit", true, func(ctx context.Context) (func(*Result), error) {
 			o := judgeaudit.DefaultOptions()

@@ -348,11 +348,11 @@ func TestTypedResultsBeyond(t *testing.T) {
 		typ  int // typed rows, to see the result is filled
 	}{
 		{"reliability", tables.Reliability(res.Reliability), len(res.Reliability.Rows)},
-		{"calibration", res.Calibration.Part(), len(res.Calibration.Calibration) + len(res.Calibration.Length.Rows)},
+		{"calibration", tables.Calibration(res.Calibration), len(res.Calibration.Calibration) + len(res.Calibration.Length.Rows)},
 		{"judge audit", res.JudgeAudit.Part(), len(res.JudgeAudit.Judges)},
 		{"pairwise", res.Pairwise.Part(), len(res.Pairwise.Populations)},
-		{"planning", res.Planning.Part(), len(res.Planning.Pairs)},
-		{"prbench", res.PRBench.Part(), len(res.PRBench.Scores)},
+		{"planning", tables.Planning(res.Planning), len(res.Planning.Pairs)},
+		{"prbench", tables.PRBench(res.PRBench), len(res.PRBench.Scores)},
 	}
 	compared := 0
 	for _, p := range parts {

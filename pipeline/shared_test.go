@@ -75,19 +75,19 @@ func TestSharedGradedSame(t *testing.T) {
 			o := ranking.DefaultOptions()
 			o.Seed, o.Bootstrap, o.Round, o.Scores, o.Graded = seed, boot, c.MainRound, sc, g
 			r, err := ranking.Analyze(ctx, s, o)
-			return r.Part(), err
+			return tables.Ranking(r), err
 		}},
 		{"calibration", func(g []scores.Grading) (report.Part, error) {
 			o := calibration.DefaultOptions()
 			o.Seed, o.Bootstrap, o.Scores, o.Graded = seed, boot, sc, g
 			r, err := calibration.Analyze(ctx, s, o)
-			return r.Part(), err
+			return tables.Calibration(r), err
 		}},
 		{"planning", func(g []scores.Grading) (report.Part, error) {
 			o := planning.DefaultOptions()
 			o.Plan.Scores, o.Plan.Graded = sc, g
 			r, err := planning.Analyze(ctx, s, o)
-			return r.Part(), err
+			return tables.Planning(r), err
 		}},
 		{"judge audit", func(g []scores.Grading) (report.Part, error) {
 			o := judgeaudit.DefaultOptions()

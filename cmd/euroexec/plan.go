@@ -17,6 +17,7 @@ import (
 	"github.com/euroexec/euroexec/outsafe"
 	"github.com/euroexec/euroexec/readback"
 	"github.com/euroexec/euroexec/report/csvout"
+	"github.com/euroexec/euroexec/report/tables"
 )
 
 func planCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -78,10 +79,11 @@ func planCmd(stdout, stderr io.Writer) *cobra.Command {
 			}
 			c := res.Config.Solve
 			opt.Scores = scores.Options{RubricThreshold: c.RubricThreshold, ChecklistThreshold: c.ChecklistThreshold, PartialCredit: c.PartialCredit}
-			t, err := planning.Plan(s, opt)
+			pairs, err := planning.Plan(s, opt)
 			if err != nil {
 				return fmt.Errorf("plan: %w", err)
 			}
+			t := tables.PlanningPairs(pairs, opt)
 			if toStdout {
 				return csvout.WriteTable(stdout, t)
 			}

@@ -187,14 +187,14 @@ func analyzeAll(t *testing.T, s *study.Study) *report.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep.Add(kr.Part())
+	rep.Add(tables.Ranking(kr))
 	co := calibration.DefaultOptions()
 	co.Bootstrap = 50
 	cr, err := calibration.Analyze(ctx, s, co)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep.Add(cr.Part())
+	rep.Add(tables.Calibration(cr))
 	return rep
 }
 

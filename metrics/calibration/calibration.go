@@ -8,7 +8,6 @@ import (
 
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -43,9 +42,9 @@ func DefaultOptions() Options {
 	return Options{Seed: 1, Folds: 5, Level: 0.95, Bootstrap: 2000, Scores: scores.DefaultOptions()}
 }
 
-// Result is what Analyze produced, as typed values; Part builds the
-// judge_calibration, judge_calibration_summary and length_controlled tables
-// and their figures from them in one place.
+// Result is what Analyze produced, as typed values; report/tables
+// presents it (tables judge_calibration, judge_calibration_summary and
+// length_controlled with their figures).
 type Result struct {
 	// Judges are the judges of the main round, in name order; without
 	// judges there are no calibration tables (see Notes).
@@ -61,7 +60,7 @@ type Result struct {
 	// could not be fitted (see Notes).
 	Length Length
 	// Notes say which tables were left out and why.
-	Notes []report.Note
+	Notes []Note
 	// Warnings are non-fatal problems (such as a judge with too few
 	// labelled questions to calibrate).
 	Warnings []string
@@ -122,8 +121,6 @@ type SummaryRow struct {
 	// WidthRatio is PPIWidth / HumanOnlyWidth and TunedWidthRatio the mean
 	// power-tuned PPI width / HumanOnlyWidth.
 	PPIWidth, HumanOnlyWidth, WidthRatio, TunedWidthRatio float64
-	// Sentence is the result in one sentence.
-	Sentence string
 }
 
 // Length is the length-controlled model comparison (table
@@ -158,6 +155,12 @@ type LengthRow struct {
 	AdjustedEffect, AdjustedLo, AdjustedHi float64
 }
 
+// Note says why (part of) a table was left out: Table is one of the
+// table names below.
+type Note struct {
+	Table, Reason string
+}
+
 // Table names.
 const (
 	TableCalibration = "judge_calibration"
@@ -171,9 +174,8 @@ const (
 	MetricSolveRate = "solve_rate"
 )
 
-// Analyze builds judge_calibration, judge_calibration_summary (section
-// report.SectionJudges) and length_controlled (report.SectionBeyond) with
-// their figures. Invalid options are replaced by their defaults with a
+// Analyze computes the rows of judge_calibration,
+// judge_calibration_summary and length_controlled. Invalid options are replaced by their defaults with a
 // warning. The only error is ctx's, checked between bootstrap replicates.
 func Analyze(ctx context.Context, s *study.Study, opt Options) (Result, error) {
 	var r Result
@@ -190,7 +192,7 @@ func Analyze(ctx context.Context, s *study.Study, opt Options) (Result, error) {
 		opt.Bootstrap = 0
 	}
 	if s == nil {
-		r.Notes = append(r.Notes, report.Note{Table: TableCalibration, Reason: "no study"})
+		r.Notes = append(r.Notes, Note{Table: TableCalibration, Reason: "no study"})
 		return r, nil
 	}
 	d := load(s, opt.Scores, opt.Graded)
@@ -221,7 +223,7 @@ type metric struct {
 func calibrate(d *data, opt Options, r *Result) {
 	if len(d.judges) == 0 {
 		for _, n := range []string{TableCalibration, TableSummary} {
-			r.Notes = append(r.Notes, report.Note{Table: n, Reason: "the study has no judge gradings in the main round"})
+			r.Notes = append(r.Notes, Note{Table: n, Reason: "the study has no judge gradings in the main round"})
 		}
 		return
 	}
@@ -255,81 +257,11 @@ func calibrate(d *data, opt Options, r *Result) {
 		}
 	}
 	if noPPI > 0 {
-		r.Notes = append(r.Notes, report.Note{Table: TableCalibration, Reason: fmt.Sprintf("%d row(s) have no PPI or human-only estimate: fewer than 2 questions graded by both the judge and humans", noPPI)})
+		r.Notes = append(r.Notes, Note{Table: TableCalibration, Reason: fmt.Sprintf("%d row(s) have no PPI or human-only estimate: fewer than 2 questions graded by both the judge and humans", noPPI)})
 	}
 	if noCal > 0 {
-		r.Notes = append(r.Notes, report.Note{Table: TableCalibration, Reason: fmt.Sprintf("%d row(s) have no calibrated values: the judge has fewer than 2 labelled questions, or the model none", noCal)})
+		r.Notes = append(r.Notes, Note{Table: TableCalibration, Reason: fmt.Sprintf("%d row(s) have no calibrated values: the judge has fewer than 2 labelled questions, or the model none", noCal)})
 	}
-}
-
-// Part builds the report tables and figures of r (judge_calibration and
-// judge_calibration_summary with a scatter per metric when there are
-// judges, length_controlled with its bar chart when it was fitted); with
-// its Notes and Warnings it is ready for report.Report.Add.
-func (r Result) Part() report.Part {
-	p := report.Part{Notes: r.Notes, Warnings: r.Warnings}
-	if len(r.Judges) > 0 {
-		t := calTable()
-		for _, cr := range r.Calibration {
-			t.Rows = append(t.Rows, []any{cr.Judge, cr.Model, cr.Metric, cr.Human, cr.JudgeRaw, cr.JudgeLinear, cr.JudgeIsotonic,
-				cr.PPI.Estimate, cr.PPI.Lo, cr.PPI.Hi, cr.PPI.Tuned, cr.PPI.TunedLo, cr.PPI.TunedHi, cr.PPI.Lambda,
-				cr.PPI.HumanLo, cr.PPI.HumanHi,
-				cr.ErrRaw(), cr.ErrLinear(), cr.ErrIsotonic(), cr.Questions, cr.JudgeQuestions})
-		}
-		sum := summaryTable()
-		figs := map[string]*report.Figure{}
-		var order []string
-		for _, sr := range r.Summary {
-			sum.Rows = append(sum.Rows, []any{sr.Judge, sr.Metric, sr.Models, sr.MAERaw, sr.MAELinear, sr.MAEIsotonic,
-				sr.GapClosedLinear, sr.GapClosedIsotonic, sr.PPIWidth, sr.HumanOnlyWidth, sr.WidthRatio, sr.TunedWidthRatio, sr.Sentence})
-			f := figs[sr.Metric]
-			if f == nil {
-				f = &report.Figure{ID: "judge_calibration_" + sr.Metric, Section: report.SectionJudges,
-					Title: "Judge vs human " + sr.Metric + " per model, raw and isotonic-calibrated (held out)",
-					Kind:  report.Scatter, XName: "human " + sr.Metric, YName: "judge " + sr.Metric,
-					Percent: sr.Metric == MetricSolveRate, Table: TableCalibration}
-				figs[sr.Metric] = f
-				order = append(order, sr.Metric)
-			}
-			for k, name := range []string{"raw", "isotonic"} {
-				s := report.Series{Name: sr.Judge + " " + name}
-				for _, cr := range r.Calibration {
-					if cr.Judge != sr.Judge || cr.Metric != sr.Metric {
-						continue
-					}
-					y := cr.JudgeRaw
-					if k == 1 {
-						y = cr.JudgeIsotonic
-					}
-					if !math.IsNaN(cr.Human) && !math.IsNaN(y) {
-						s.Points = append(s.Points, report.Point{X: cr.Human, Y: y, Label: cr.Model})
-					}
-				}
-				f.Series = append(f.Series, s)
-			}
-		}
-		p.Tables = append(p.Tables, t, sum)
-		for _, name := range order {
-			f := figs[name]
-			lo, hi := math.Inf(1), math.Inf(-1)
-			for _, sr := range f.Series {
-				for _, pt := range sr.Points {
-					lo = math.Min(lo, math.Min(pt.X, pt.Y))
-					hi = math.Max(hi, math.Max(pt.X, pt.Y))
-				}
-			}
-			if lo <= hi {
-				f.Lines = []report.RefLine{{Name: "y = x", X1: lo, Y1: lo, X2: hi, Y2: hi}}
-			}
-			p.Figures = append(p.Figures, f)
-		}
-	}
-	if len(r.Length.Rows) > 0 {
-		t, f := r.Length.tables()
-		p.Tables = append(p.Tables, t)
-		p.Figures = append(p.Figures, f)
-	}
-	return p
 }
 
 // unit is one (model, question) response graded by the judge.
@@ -467,58 +399,6 @@ func calibrateOne(d *data, j int, mt metric, opt Options) ([]CalibrationRow, str
 	return rows, warn
 }
 
-func calTable() *report.Table {
-	return &report.Table{
-		Name: TableCalibration, Title: "Judge calibration and prediction-powered estimates", Section: report.SectionJudges,
-		Doc: "Per judge, model and metric: the human mean and the judge's raw, linearly and isotonically calibrated means on the questions both graded (maps fitted on the other folds of questions, so every calibrated value is held out), and prediction-powered estimates of the human mean using the judge on all its questions.",
-		Columns: []report.Column{
-			{Name: "judge", Kind: report.Text, Doc: "judge evaluator id"},
-			{Name: "model", Kind: report.Text, Doc: "evaluated model"},
-			{Name: "metric", Kind: report.Text, Doc: "rubric (mean rubric score) or solve_rate"},
-			{Name: "human", Kind: report.Float, Doc: "mean over labelled questions of the per-question human value (graders averaged)"},
-			{Name: "judge_raw", Kind: report.Float, Doc: "judge's own value on the same questions (rubric mean, or share solved by the judge's rule)"},
-			{Name: "judge_linear", Kind: report.Float, Doc: "mean of held-out least-squares calibrated judge scores (solve_rate: clipped to [0,1])"},
-			{Name: "judge_isotonic", Kind: report.Float, Doc: "mean of held-out isotonic (PAV) calibrated judge scores"},
-			{Name: "ppi", Kind: report.Float, Doc: "prediction-powered estimate: mean judge value on all its questions + mean human − judge on labelled ones"},
-			{Name: "ppi_lo", Kind: report.Float, Doc: "lower end of the PPI CLT interval"},
-			{Name: "ppi_hi", Kind: report.Float, Doc: "upper end of the PPI CLT interval"},
-			{Name: "ppi_tuned", Kind: report.Float, Doc: "power-tuned PPI (PPI++): human mean + ppi_lambda × (judge mean on all − judge mean on labelled)"},
-			{Name: "ppi_tuned_lo", Kind: report.Float, Doc: "lower end of the power-tuned PPI interval"},
-			{Name: "ppi_tuned_hi", Kind: report.Float, Doc: "upper end of the power-tuned PPI interval"},
-			{Name: "ppi_lambda", Kind: report.Float, Doc: "power-tuning weight Cov(human, judge)/Var(judge) (1 = classic PPI, 0 = humans only)"},
-			{Name: "human_only_lo", Kind: report.Float, Doc: "lower end of the human-only CLT interval on the labelled questions"},
-			{Name: "human_only_hi", Kind: report.Float, Doc: "upper end of the human-only CLT interval"},
-			{Name: "err_raw", Kind: report.Float, Doc: "judge_raw − human"},
-			{Name: "err_linear", Kind: report.Float, Doc: "judge_linear − human (held out)"},
-			{Name: "err_isotonic", Kind: report.Float, Doc: "judge_isotonic − human (held out)"},
-			{Name: "n_questions", Kind: report.Int, Doc: "labelled questions: graded by the judge and by humans"},
-			{Name: "n_judge_questions", Kind: report.Int, Doc: "questions graded by the judge (the PPI's unlabelled pool includes the labelled ones)"},
-		},
-	}
-}
-
-func summaryTable() *report.Table {
-	return &report.Table{
-		Name: TableSummary, Title: "How much calibration closes the judge–human gap", Section: report.SectionJudges,
-		Doc: "Per judge and metric: mean absolute error over models of the judge's model means against the human means, raw and after held-out calibration, the share of the error calibration removes, and the PPI interval width relative to the human-only one.",
-		Columns: []report.Column{
-			{Name: "judge", Kind: report.Text, Doc: "judge evaluator id"},
-			{Name: "metric", Kind: report.Text, Doc: "rubric or solve_rate"},
-			{Name: "n_models", Kind: report.Int, Doc: "models with a raw and an isotonic error"},
-			{Name: "mae_raw", Kind: report.Float, Doc: "mean |err_raw| over those models"},
-			{Name: "mae_linear", Kind: report.Float, Doc: "mean |err_linear|"},
-			{Name: "mae_isotonic", Kind: report.Float, Doc: "mean |err_isotonic|"},
-			{Name: "gap_closed_linear", Kind: report.Float, Doc: "1 − mae_linear/mae_raw: share of the error linear calibration removes (negative: it adds error)"},
-			{Name: "gap_closed_isotonic", Kind: report.Float, Doc: "1 − mae_isotonic/mae_raw"},
-			{Name: "ppi_width", Kind: report.Float, Doc: "mean PPI interval width over models"},
-			{Name: "human_only_width", Kind: report.Float, Doc: "mean human-only interval width over models"},
-			{Name: "width_ratio", Kind: report.Float, Doc: "ppi_width / human_only_width (below 1: the judge narrows the interval)"},
-			{Name: "tuned_width_ratio", Kind: report.Float, Doc: "mean power-tuned PPI width / human_only_width"},
-			{Name: "summary", Kind: report.Text, Doc: "the result in one sentence"},
-		},
-	}
-}
-
 // summarize is the summary row of one judge and metric.
 func summarize(judge, metric string, rows []CalibrationRow) SummaryRow {
 	var eR, eL, eI, wP, wH, wT []float64
@@ -539,7 +419,7 @@ func summarize(judge, metric string, rows []CalibrationRow) SummaryRow {
 	pw, hw := stats.Mean(wP), stats.Mean(wH)
 	return SummaryRow{Judge: judge, Metric: metric, Models: int64(len(eR)), MAERaw: mr, MAELinear: ml, MAEIsotonic: mi,
 		GapClosedLinear: gl, GapClosedIsotonic: gi, PPIWidth: pw, HumanOnlyWidth: hw, WidthRatio: pw / hw,
-		TunedWidthRatio: stats.Mean(wT) / hw, Sentence: sentence(judge, metric, len(eR), mr, mi, gi, gl)}
+		TunedWidthRatio: stats.Mean(wT) / hw}
 }
 
 // closed is 1 − cal/raw; NaN when raw is 0 or NaN.
@@ -548,22 +428,4 @@ func closed(cal, raw float64) float64 {
 		return math.NaN()
 	}
 	return 1 - cal/raw
-}
-
-func sentence(judge, metric string, n int, mr, mi, gi, gl float64) string {
-	what := "human " + metric + " means"
-	switch {
-	case n == 0 || math.IsNaN(mr) || math.IsNaN(mi):
-		return fmt.Sprintf("Judge %s: too few labelled questions to calibrate its %s.", judge, metric)
-	case mr == 0:
-		return fmt.Sprintf("Judge %s already matches the %s exactly.", judge, what)
-	}
-	verb := func(g float64) string {
-		if g >= 0 {
-			return fmt.Sprintf("closes %.0f%% of", 100*g)
-		}
-		return fmt.Sprintf("widens by %.0f%%", -100*g)
-	}
-	return fmt.Sprintf("Isotonic calibration %s the gap between judge %s and the %s (mean absolute error over %d models %.3g → %.3g, held out); linear calibration %s it.",
-		verb(gi), judge, what, n, mr, mi, verb(gl))
 }

@@ -28,11 +28,7 @@ func TestDeterministicAcrossCores(t *testing.T) {
 		old := runtime.GOMAXPROCS(procs)
 		defer runtime.GOMAXPROCS(old)
 		r := analyze(t, s, opt)
-		var b strings.Builder
-		for _, tb := range r.Part().Tables {
-			fmt.Fprintf(&b, "%s %v\n", tb.Name, tb.Rows)
-		}
-		return b.String()
+		return fmt.Sprintf("%s %+v\n%s %+v\n%s %+v\n", TableCalibration, r.Calibration, TableSummary, r.Summary, TableLength, r.Length)
 	}
 	a, b := run(1), run(2)
 	if a != b {
@@ -52,21 +48,22 @@ func TestLabelledTooFew(t *testing.T) {
 	if len(res.Warnings) == 0 {
 		t.Error("no warning")
 	}
-	cal := table(t, res, TableCalibration)
-	for _, r := range cal.Rows {
-		for _, c := range []string{"judge_isotonic", "judge_linear", "ppi", "ppi_lo", "human_only_hi"} {
-			if v := cell(t, cal, r, c); !math.IsNaN(v) {
-				t.Errorf("%v %s = %v, want NaN", r[:3], c, v)
+	cal := calRows(t, res)
+	for _, r := range cal {
+		for c, v := range map[string]float64{"judge_isotonic": r.JudgeIsotonic, "judge_linear": r.JudgeLinear, "ppi": r.PPI.Estimate,
+			"ppi_lo": r.PPI.Lo, "human_only_hi": r.PPI.HumanHi} {
+			if !math.IsNaN(v) {
+				t.Errorf("%s %s %s: %s = %v, want NaN", r.Judge, r.Model, r.Metric, c, v)
 			}
 		}
-		if n := cell(t, cal, r, "n_questions"); n != 1 {
+		if n := r.Questions; n != 1 {
 			t.Errorf("n_questions = %v, want 1", n)
 		}
 	}
 	// every row lacks both, and the notes count them
 	for _, want := range []string{
-		fmt.Sprintf("%d row(s) have no PPI or human-only estimate", len(cal.Rows)),
-		fmt.Sprintf("%d row(s) have no calibrated values", len(cal.Rows)),
+		fmt.Sprintf("%d row(s) have no PPI or human-only estimate", len(cal)),
+		fmt.Sprintf("%d row(s) have no calibrated values", len(cal)),
 	} {
 		if !strings.Contains(fmt.Sprint(res.Notes), want) {
 			t.Errorf("notes %v do not say %q", res.Notes, want)

@@ -2,7 +2,8 @@
 // graders once it is corrected with the human gradings a study already has,
 // and compares models with response length held fixed. It reads the main
 // round of an study.Study through the per-grading scores of package
-// scores (judge runs averaged) and returns report tables and figures:
+// scores (judge runs averaged) and returns typed rows, which report/tables
+// presents as these tables with their figures:
 //
 //   - judge_calibration (section judges): per judge × model × metric
 //     (rubric | solve_rate) the human mean, the judge's raw mean, and the

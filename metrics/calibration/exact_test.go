@@ -38,21 +38,20 @@ func TestHumanMeanExact(t *testing.T) {
 		t.Fatalf("the float mean %v equals the exact one: pick other scores", naive)
 	}
 	res := analyze(t, s, noLength())
-	rows := rowsOf(table(t, res, TableCalibration), MetricRubric)
+	rows := rowsOf(calRows(t, res), MetricRubric)
 	row, ok := rows["m"]
 	if !ok {
 		t.Fatalf("no rubric row for m: %v", rows)
 	}
-	tb := table(t, res, TableCalibration)
-	if got := cell(t, tb, row, "human"); got != want {
-		t.Errorf("human = %v, want %v (17/6)", got, want)
+	if got := row.Human; got != want || row.HumanExact != study.NewRat(17, 6) {
+		t.Errorf("human = %v (exact %v), want %v (17/6)", got, row.HumanExact, want)
 	}
 	// judge_raw: (2+3+2+3)/4 = 2.5 exactly
-	if got := cell(t, tb, row, "judge_raw"); got != 2.5 {
+	if got := row.JudgeRaw; got != 2.5 {
 		t.Errorf("judge_raw = %v, want 2.5", got)
 	}
 	raw, human := 2.5, float64(want) // float64 values: err_raw is their float difference
-	if got := cell(t, tb, row, "err_raw"); got != raw-human {
+	if got := row.ErrRaw(); got != raw-human {
 		t.Errorf("err_raw = %v, want %v", got, raw-human)
 	}
 }

@@ -33,9 +33,8 @@ func ExampleAnalyze() {
 	if err != nil {
 		panic(err)
 	}
-	for _, t := range res.Part().Tables {
-		fmt.Println(t.Name, len(t.Rows))
-	}
+	fmt.Println(calibration.TableCalibration, len(res.Calibration))
+	fmt.Println(calibration.TableSummary, len(res.Summary))
 	for _, c := range res.Calibration {
 		if c.Metric == calibration.MetricRubric {
 			fmt.Printf("%s: human %.3f (%d/%d), judge raw %.3f, isotonic %.3f, PPI %.3f\n",

@@ -7,7 +7,6 @@ import (
 	"sort"
 
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -102,7 +101,7 @@ type lengthRow struct {
 // gradings are left out.
 func lengthControlled(ctx context.Context, s *study.Study, d *data, opt Options, r *Result) error {
 	note := func(reason string) {
-		r.Notes = append(r.Notes, report.Note{Table: TableLength, Reason: reason})
+		r.Notes = append(r.Notes, Note{Table: TableLength, Reason: reason})
 	}
 	if !d.hasRubric {
 		note("the study has no rubric")
@@ -233,43 +232,6 @@ func lengthControlled(ctx context.Context, s *study.Study, d *data, opt Options,
 		r.Warnings = append(r.Warnings, fmt.Sprintf("calibration: %s: the fixed-effects fit is singular (length is collinear with the models or questions)", TableLength))
 	}
 	return nil
-}
-
-// tables builds the length_controlled table and its figure.
-func (l Length) tables() (*report.Table, *report.Figure) {
-	t := &report.Table{
-		Name: TableLength, Title: "Length-controlled model comparison", Section: report.SectionBeyond,
-		Doc: "Per model, the mean human rubric and the model effect after controlling for response length: least squares of each response's mean human rubric_mean on standardised log length with question and model fixed effects; effects are centred on the mean model, intervals from a bootstrap over questions.",
-		Columns: []report.Column{
-			{Name: "model", Kind: report.Text, Doc: "evaluated model"},
-			{Name: "n_responses", Kind: report.Int, Doc: "responses in the fit (with text and human rubric gradings)"},
-			{Name: "mean_chars", Kind: report.Float, Doc: "mean response length in characters"},
-			{Name: "raw_mean", Kind: report.Float, Doc: "mean over the model's responses of the mean human rubric_mean"},
-			{Name: "raw_effect", Kind: report.Float, Doc: "raw_mean − mean of raw_mean over models"},
-			{Name: "adjusted_effect", Kind: report.Float, Doc: "length-adjusted model effect (fixed-effects coefficient, centred over models)"},
-			{Name: "adjusted_lo", Kind: report.Float, Doc: "lower end of its bootstrap interval"},
-			{Name: "adjusted_hi", Kind: report.Float, Doc: "upper end of its bootstrap interval"},
-			{Name: "length_coef", Kind: report.Float, Doc: "rubric points per standard deviation of log length (same on every row)"},
-			{Name: "length_coef_lo", Kind: report.Float, Doc: "lower end of its bootstrap interval"},
-			{Name: "length_coef_hi", Kind: report.Float, Doc: "upper end of its bootstrap interval"},
-		},
-	}
-	fig := &report.Figure{ID: "length_controlled_effects", Section: report.SectionBeyond,
-		Title: "Model effects on the human rubric, raw and length-adjusted", Kind: report.Bar,
-		XName: "model", YName: "effect (rubric points vs the mean model)", Table: TableLength}
-	raw := report.Series{Name: "raw"}
-	adj := report.Series{Name: "length-adjusted"}
-	for _, m := range l.Rows {
-		t.Rows = append(t.Rows, []any{m.Model, m.Responses, m.MeanChars, m.RawMean, m.RawEffect,
-			m.AdjustedEffect, m.AdjustedLo, m.AdjustedHi, l.Coef, l.CoefLo, l.CoefHi})
-		fig.Categories = append(fig.Categories, m.Model)
-		raw.Values = append(raw.Values, m.RawEffect)
-		adj.Values = append(adj.Values, m.AdjustedEffect)
-		adj.Lo = append(adj.Lo, m.AdjustedLo)
-		adj.Hi = append(adj.Hi, m.AdjustedHi)
-	}
-	fig.Series = []report.Series{raw, adj}
-	return t, fig
 }
 
 // demean returns one question's rows minus the question means.

@@ -9,12 +9,16 @@ import (
 	"github.com/euroexec/euroexec/study"
 )
 
-func lengthRows(t *testing.T, r Result) map[string][]any {
+// lengthRows returns the length_controlled rows of r keyed by model; it
+// fails the test when there are none.
+func lengthRows(t *testing.T, r Result) map[string]LengthRow {
 	t.Helper()
-	tb := table(t, r, TableLength)
-	out := map[string][]any{}
-	for _, row := range tb.Rows {
-		out[row[0].(string)] = row
+	if len(r.Length.Rows) == 0 {
+		t.Fatalf("no length_controlled rows (notes %v, warnings %v)", r.Notes, r.Warnings)
+	}
+	out := map[string]LengthRow{}
+	for _, row := range r.Length.Rows {
+		out[row.Model] = row
 	}
 	return out
 }
@@ -45,19 +49,19 @@ func TestLengthHand(t *testing.T) {
 	opt := DefaultOptions()
 	opt.Bootstrap = 0
 	res := analyze(t, s, opt)
-	tb := table(t, res, TableLength)
 	rows := lengthRows(t, res)
 	for m, want := range map[string][4]float64{"A": {4.5, 1, 0.5, 550}, "B": {2.5, -1, -0.5, 100}} {
 		r := rows[m]
-		for i, name := range []string{"raw_mean", "raw_effect", "adjusted_effect", "mean_chars"} {
-			if got := cell(t, tb, r, name); math.Abs(got-want[i]) > 1e-12 {
+		for i, got := range []float64{r.RawMean, r.RawEffect, r.AdjustedEffect, r.MeanChars} {
+			name := []string{"raw_mean", "raw_effect", "adjusted_effect", "mean_chars"}[i]
+			if math.Abs(got-want[i]) > 1e-12 {
 				t.Errorf("%s %s = %.15g, want %v", m, name, got, want[i])
 			}
 		}
-		if got := cell(t, tb, r, "length_coef"); math.Abs(got-1) > 1e-12 {
+		if got := res.Length.Coef; math.Abs(got-1) > 1e-12 {
 			t.Errorf("length_coef = %.15g, want 1", got)
 		}
-		if !math.IsNaN(cell(t, tb, r, "adjusted_lo")) {
+		if !math.IsNaN(r.AdjustedLo) {
 			t.Errorf("Bootstrap 0 gave an interval")
 		}
 	}
@@ -97,20 +101,19 @@ func TestLengthRemovesInflation(t *testing.T) {
 	opt := DefaultOptions()
 	opt.Bootstrap = 400
 	res := analyze(t, s, opt)
-	tb := table(t, res, TableLength)
 	rows := lengthRows(t, res)
-	if raw := cell(t, tb, rows["C"], "raw_effect"); raw < 0.25 {
+	if raw := rows["C"].RawEffect; raw < 0.25 {
 		t.Fatalf("simulation: C's raw effect %v is not inflated", raw)
 	}
 	for m, r := range rows {
-		adj, lo, hi := cell(t, tb, r, "adjusted_effect"), cell(t, tb, r, "adjusted_lo"), cell(t, tb, r, "adjusted_hi")
-		t.Logf("%s raw %.4f adjusted %.4f [%.4f, %.4f]", m, cell(t, tb, r, "raw_effect"), adj, lo, hi)
+		adj, lo, hi := r.AdjustedEffect, r.AdjustedLo, r.AdjustedHi
+		t.Logf("%s raw %.4f adjusted %.4f [%.4f, %.4f]", m, r.RawEffect, adj, lo, hi)
 		if math.Abs(adj) > 0.08 || !(lo <= 0 && 0 <= hi) {
 			t.Errorf("%s: adjusted effect %v [%v, %v], want ≈ 0 with 0 inside", m, adj, lo, hi)
 		}
 	}
 	want := 0.5 * stats.SD(logs)
-	got := cell(t, tb, rows["A"], "length_coef")
+	got := res.Length.Coef
 	t.Logf("length_coef %.4f, want %.4f", got, want)
 	if math.Abs(got-want) > 0.06 {
 		t.Errorf("length_coef %v, want %v ± 0.06", got, want)
@@ -125,10 +128,8 @@ func TestLengthDegenerate(t *testing.T) {
 		s.Gradings = append(s.Gradings, study.Grading{Evaluator: "h", Kind: study.Human, Round: "main", QuestionID: "q1", Model: m, Rubric: []float64{3}})
 	}
 	res := analyze(t, s, DefaultOptions())
-	for _, tb := range res.Part().Tables {
-		if tb.Name == TableLength {
-			t.Fatal("length table without texts")
-		}
+	if len(res.Length.Rows) != 0 {
+		t.Fatal("length rows without texts")
 	}
 	for _, m := range []string{"A", "B"} {
 		s.Responses = append(s.Responses, study.Response{QuestionID: "q1", Model: m, Chars: 50})

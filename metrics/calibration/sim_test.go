@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -47,42 +46,22 @@ func (sp simSpec) build(seed uint64, rep int) *study.Study {
 	return s
 }
 
-func table(t *testing.T, r Result, name string) *report.Table {
+// calRows returns the judge_calibration rows of r; it fails the test
+// when there are none.
+func calRows(t *testing.T, r Result) []CalibrationRow {
 	t.Helper()
-	for _, tb := range r.Part().Tables {
-		if tb.Name == name {
-			return tb
-		}
+	if len(r.Calibration) == 0 {
+		t.Fatalf("no judge_calibration rows (notes %v, warnings %v)", r.Notes, r.Warnings)
 	}
-	t.Fatalf("no table %s (notes %v, warnings %v)", name, r.Notes, r.Warnings)
-	return nil
-}
-
-// cell returns the float or int cell of row (matched by its first columns)
-// and column name.
-func cell(t *testing.T, tb *report.Table, row []any, name string) float64 {
-	t.Helper()
-	for i, c := range tb.Columns {
-		if c.Name == name {
-			switch v := row[i].(type) {
-			case float64:
-				return v
-			case int64:
-				return float64(v)
-			}
-			t.Fatalf("%s.%s is %T", tb.Name, name, row[i])
-		}
-	}
-	t.Fatalf("%s has no column %s", tb.Name, name)
-	return 0
+	return r.Calibration
 }
 
 // rowsOf returns the judge_calibration rows of one metric keyed by model.
-func rowsOf(tb *report.Table, metric string) map[string][]any {
-	out := map[string][]any{}
-	for _, r := range tb.Rows {
-		if r[2] == metric {
-			out[r[1].(string)] = r
+func rowsOf(rows []CalibrationRow, metric string) map[string]CalibrationRow {
+	out := map[string]CalibrationRow{}
+	for _, r := range rows {
+		if r.Metric == metric {
+			out[r.Model] = r
 		}
 	}
 	return out
@@ -109,22 +88,22 @@ func TestCalibrationNonLinear(t *testing.T) {
 			return 1 + 4*math.Sqrt(u) + offset[m] + 0.2*r.NormFloat64()
 		}}
 	res := analyze(t, sp.build(3, 0), noLength())
-	sum := table(t, res, TableSummary)
-	var row []any
-	for _, r := range sum.Rows {
-		if r[1] == MetricRubric {
+	sum := res.Summary
+	var row SummaryRow
+	for _, r := range sum {
+		if r.Metric == MetricRubric {
 			row = r
 		}
 	}
-	mr, ml, mi := cell(t, sum, row, "mae_raw"), cell(t, sum, row, "mae_linear"), cell(t, sum, row, "mae_isotonic")
-	t.Logf("rubric: mae raw %.4f linear %.4f isotonic %.4f; %s", mr, ml, mi, row[len(row)-1])
+	mr, ml, mi := row.MAERaw, row.MAELinear, row.MAEIsotonic
+	t.Logf("rubric: mae raw %.4f linear %.4f isotonic %.4f", mr, ml, mi)
 	if mr < 0.3 {
 		t.Fatalf("simulation too mild: mae_raw %v", mr)
 	}
-	if gi := cell(t, sum, row, "gap_closed_isotonic"); gi < 0.7 {
+	if gi := row.GapClosedIsotonic; gi < 0.7 {
 		t.Errorf("isotonic closes %.3f of the gap, want ≥ 0.7", gi)
 	}
-	if gl := cell(t, sum, row, "gap_closed_linear"); gl < 0.5 {
+	if gl := row.GapClosedLinear; gl < 0.5 {
 		t.Errorf("linear closes %.3f of the gap, want ≥ 0.5", gl)
 	}
 	if mi >= ml {
@@ -132,17 +111,17 @@ func TestCalibrationNonLinear(t *testing.T) {
 	}
 	// Each model's held-out isotonic error is within the per-model
 	// distortion (0.1) plus noise.
-	cal := table(t, res, TableCalibration)
+	cal := calRows(t, res)
 	for m, r := range rowsOf(cal, MetricRubric) {
-		if e := cell(t, cal, r, "err_isotonic"); math.Abs(e) > 0.2 {
+		if e := r.ErrIsotonic(); math.Abs(e) > 0.2 {
 			t.Errorf("model %s: err_isotonic %v", m, e)
 		}
 	}
 	// The solve_rate metric: calibration of P(human solved) helps too.
-	for _, r := range sum.Rows {
-		if r[1] == MetricSolveRate {
-			t.Logf("solve_rate: mae raw %.4f isotonic %.4f", cell(t, sum, r, "mae_raw"), cell(t, sum, r, "mae_isotonic"))
-			if cell(t, sum, r, "mae_isotonic") >= cell(t, sum, r, "mae_raw") {
+	for _, r := range sum {
+		if r.Metric == MetricSolveRate {
+			t.Logf("solve_rate: mae raw %.4f isotonic %.4f", r.MAERaw, r.MAEIsotonic)
+			if r.MAEIsotonic >= r.MAERaw {
 				t.Errorf("solve_rate: isotonic calibration did not reduce the error")
 			}
 		}
@@ -162,24 +141,25 @@ func TestCalibrationCannotFixReversal(t *testing.T) {
 			return tq + shift + 0.1*r.NormFloat64()
 		}}
 	res := analyze(t, sp.build(5, 0), noLength())
-	cal := table(t, res, TableCalibration)
+	cal := calRows(t, res)
 	rows := rowsOf(cal, MetricRubric)
 	a, b := rows["A"], rows["B"]
-	if !(cell(t, cal, a, "human") > cell(t, cal, b, "human")) {
+	if !(a.Human > b.Human) {
 		t.Fatalf("humans do not rank A first")
 	}
-	for _, c := range []string{"judge_raw", "judge_linear", "judge_isotonic"} {
-		if !(cell(t, cal, b, c) > cell(t, cal, a, c)) {
-			t.Errorf("%s: B %v ≤ A %v: the reversal was fixed, which a monotone map cannot do", c, cell(t, cal, b, c), cell(t, cal, a, c))
+	for c, ba := range map[string][2]float64{"judge_raw": {b.JudgeRaw, a.JudgeRaw}, "judge_linear": {b.JudgeLinear, a.JudgeLinear},
+		"judge_isotonic": {b.JudgeIsotonic, a.JudgeIsotonic}} {
+		if !(ba[0] > ba[1]) {
+			t.Errorf("%s: B %v ≤ A %v: the reversal was fixed, which a monotone map cannot do", c, ba[0], ba[1])
 		}
 	}
 	for m, r := range rows {
-		if e := math.Abs(cell(t, cal, r, "err_isotonic")); e < 0.2 {
+		if e := math.Abs(r.ErrIsotonic()); e < 0.2 {
 			t.Errorf("model %s: |err_isotonic| = %v, want ≥ 0.2", m, e)
 		}
 	}
-	if !(cell(t, cal, a, "ppi") > cell(t, cal, b, "ppi")) {
-		t.Errorf("PPI does not restore the human order: A %v, B %v", cell(t, cal, a, "ppi"), cell(t, cal, b, "ppi"))
+	if !(a.PPI.Estimate > b.PPI.Estimate) {
+		t.Errorf("PPI does not restore the human order: A %v, B %v", a.PPI.Estimate, b.PPI.Estimate)
 	}
 }
 
@@ -204,12 +184,12 @@ func TestPPICoverage(t *testing.T) {
 	opt := noLength()
 	for rep := 0; rep < studies; rep++ {
 		res := analyze(t, sp.build(21, rep), opt)
-		cal := table(t, res, TableCalibration)
+		cal := calRows(t, res)
 		for m, r := range rowsOf(cal, MetricRubric) {
 			truth := mu[m[0]-'A']
-			lo, hi := cell(t, cal, r, "ppi_lo"), cell(t, cal, r, "ppi_hi")
-			hlo, hhi := cell(t, cal, r, "human_only_lo"), cell(t, cal, r, "human_only_hi")
-			if n := cell(t, cal, r, "n_questions"); n != 60 {
+			lo, hi := r.PPI.Lo, r.PPI.Hi
+			hlo, hhi := r.PPI.HumanLo, r.PPI.HumanHi
+			if n := r.Questions; n != 60 {
 				t.Fatalf("n_questions = %v, want 60", n)
 			}
 			total++
@@ -219,10 +199,10 @@ func TestPPICoverage(t *testing.T) {
 			if hlo <= truth && truth <= hhi {
 				coverH++
 			}
-			if tlo, thi := cell(t, cal, r, "ppi_tuned_lo"), cell(t, cal, r, "ppi_tuned_hi"); tlo <= truth && truth <= thi {
+			if tlo, thi := r.PPI.TunedLo, r.PPI.TunedHi; tlo <= truth && truth <= thi {
 				coverT++
 			}
-			ratioT += (cell(t, cal, r, "ppi_tuned_hi") - cell(t, cal, r, "ppi_tuned_lo")) / (hhi - hlo)
+			ratioT += (r.PPI.TunedHi - r.PPI.TunedLo) / (hhi - hlo)
 			if hi-lo < hhi-hlo {
 				narrower++
 			}

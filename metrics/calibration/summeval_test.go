@@ -126,28 +126,27 @@ func TestSummEval(t *testing.T) {
 	for _, w := range res.Warnings {
 		t.Log("warning:", w)
 	}
-	sum := table(t, res, TableSummary)
-	for _, r := range sum.Rows {
-		t.Logf("%v %v: %v; PPI/human width ratio %.3f", r[0], r[1], r[len(r)-1], cell(t, sum, r, "width_ratio"))
-		if r[1] == MetricRubric && cell(t, sum, r, "mae_isotonic") > cell(t, sum, r, "mae_raw") {
-			t.Errorf("%v: isotonic calibration increased the rubric error", r[0])
+	sum := res.Summary
+	for _, r := range sum {
+		t.Logf("%v %v: mae raw %.3f isotonic %.3f; PPI/human width ratio %.3f", r.Judge, r.Metric, r.MAERaw, r.MAEIsotonic, r.WidthRatio)
+		if r.Metric == MetricRubric && r.MAEIsotonic > r.MAERaw {
+			t.Errorf("%v: isotonic calibration increased the rubric error", r.Judge)
 		}
 	}
-	cal := table(t, res, TableCalibration)
-	if len(cal.Rows) != 3*2*12 {
-		t.Errorf("judge_calibration has %d rows, want 3 judges × 2 metrics × 12 systems", len(cal.Rows))
+	cal := calRows(t, res)
+	if len(cal) != 3*2*12 {
+		t.Errorf("judge_calibration has %d rows, want 3 judges × 2 metrics × 12 systems", len(cal))
 	}
-	for _, r := range cal.Rows {
-		p, lo, hi := cell(t, cal, r, "ppi"), cell(t, cal, r, "ppi_lo"), cell(t, cal, r, "ppi_hi")
+	for _, r := range cal {
+		p, lo, hi := r.PPI.Estimate, r.PPI.Lo, r.PPI.Hi
 		if !(lo <= p && p <= hi) {
-			t.Errorf("%v: ppi %v outside [%v, %v]", r[:3], p, lo, hi)
+			t.Errorf("%v %v %v: ppi %v outside [%v, %v]", r.Judge, r.Model, r.Metric, p, lo, hi)
 		}
 	}
-	lt := table(t, res, TableLength)
-	t.Logf("length_coef %.4f [%.4f, %.4f]", cell(t, lt, lt.Rows[0], "length_coef"), cell(t, lt, lt.Rows[0], "length_coef_lo"), cell(t, lt, lt.Rows[0], "length_coef_hi"))
-	for _, r := range lt.Rows {
-		t.Logf("  %v raw_effect %.3f adjusted %.3f [%.3f, %.3f] chars %.0f", r[0], cell(t, lt, r, "raw_effect"),
-			cell(t, lt, r, "adjusted_effect"), cell(t, lt, r, "adjusted_lo"), cell(t, lt, r, "adjusted_hi"), cell(t, lt, r, "mean_chars"))
+	t.Logf("length_coef %.4f [%.4f, %.4f]", res.Length.Coef, res.Length.CoefLo, res.Length.CoefHi)
+	for _, r := range res.Length.Rows {
+		t.Logf("  %v raw_effect %.3f adjusted %.3f [%.3f, %.3f] chars %.0f", r.Model, r.RawEffect,
+			r.AdjustedEffect, r.AdjustedLo, r.AdjustedHi, r.MeanChars)
 	}
 }
 
@@ -168,10 +167,10 @@ func TestSummEvalSubsample(t *testing.T) {
 	truth := map[string]float64{}
 	{
 		res := analyze(t, full, noLength())
-		cal := table(t, res, TableCalibration)
-		for _, r := range cal.Rows {
-			if r[2] == MetricRubric {
-				truth[r[1].(string)] = cell(t, cal, r, "human")
+		cal := calRows(t, res)
+		for _, r := range cal {
+			if r.Metric == MetricRubric {
+				truth[r.Model] = r.Human
 			}
 		}
 	}
@@ -183,25 +182,25 @@ func TestSummEvalSubsample(t *testing.T) {
 		}
 	}
 	res := analyze(t, &sub, noLength())
-	cal := table(t, res, TableCalibration)
+	cal := calRows(t, res)
 	type acc struct {
 		n, ppi, hum, tuned int
 		ratio, ratioT      float64
 	}
 	by := map[string]*acc{}
-	for _, r := range cal.Rows {
-		if r[2] != MetricRubric {
+	for _, r := range cal {
+		if r.Metric != MetricRubric {
 			continue
 		}
-		a := by[r[0].(string)]
+		a := by[r.Judge]
 		if a == nil {
 			a = &acc{}
-			by[r[0].(string)] = a
+			by[r.Judge] = a
 		}
-		want := truth[r[1].(string)]
-		lo, hi := cell(t, cal, r, "ppi_lo"), cell(t, cal, r, "ppi_hi")
-		hlo, hhi := cell(t, cal, r, "human_only_lo"), cell(t, cal, r, "human_only_hi")
-		if n := cell(t, cal, r, "n_questions"); n != 15 {
+		want := truth[r.Model]
+		lo, hi := r.PPI.Lo, r.PPI.Hi
+		hlo, hhi := r.PPI.HumanLo, r.PPI.HumanHi
+		if n := r.Questions; n != 15 {
 			t.Fatalf("n_questions = %v, want 15", n)
 		}
 		a.n++
@@ -212,7 +211,7 @@ func TestSummEvalSubsample(t *testing.T) {
 			a.hum++
 		}
 		a.ratio += (hi - lo) / (hhi - hlo)
-		tlo, thi := cell(t, cal, r, "ppi_tuned_lo"), cell(t, cal, r, "ppi_tuned_hi")
+		tlo, thi := r.PPI.TunedLo, r.PPI.TunedHi
 		if tlo <= want && want <= thi {
 			a.tuned++
 		}

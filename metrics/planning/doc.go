@@ -1,8 +1,8 @@
 // Package planning sizes a follow-up human evaluation from a pilot study:
 // how many questions, and how many human graders per response, a paired
 // two-sided t-test needs to separate each pair of models adjacent in the
-// rubric ranking at a given level and power (table study_plan, section
-// report.SectionBeyond).
+// rubric ranking at a given level and power. It returns typed results
+// only; report/tables presents them (table study_plan and its figure).
 //
 // The statistical model (see Plan) splits the variance of a question's
 // difference between two models into a between-question part σ²_q and a

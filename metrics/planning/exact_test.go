@@ -36,30 +36,33 @@ func TestPlanExactTie(t *testing.T) {
 	if stats.Mean(diff) == 0 {
 		t.Fatal("the float differences cancel: pick other scores (the test would prove nothing)")
 	}
-	tb, err := Plan(newStudy(qs, gs), DefaultPlanOptions())
+	pairs, err := Plan(newStudy(qs, gs), DefaultPlanOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tb.Rows) != 1 {
-		t.Fatalf("%d rows, want 1", len(tb.Rows))
+	if len(pairs) != 1 {
+		t.Fatalf("%d pairs, want 1", len(pairs))
 	}
-	row := tb.Rows[0]
-	if row[col(t, tb, "model_a")] != "A" || row[col(t, tb, "model_b")] != "B" {
-		t.Errorf("pair %v vs %v, want A vs B (a tie is ordered by name)", row[col(t, tb, "model_a")], row[col(t, tb, "model_b")])
+	ps := pairs[0]
+	if ps.ModelA != "A" || ps.ModelB != "B" {
+		t.Errorf("pair %v vs %v, want A vs B (a tie is ordered by name)", ps.ModelA, ps.ModelB)
 	}
 	const want = 30.0 / 9
-	for _, c := range []string{"mean_a", "mean_b"} {
-		if got := row[col(t, tb, c)]; got != want {
+	for c, got := range map[string]float64{"mean_a": ps.MeanA, "mean_b": ps.MeanB} {
+		if got != want {
 			t.Errorf("%s = %v, want %v (30/9)", c, got, float64(want))
 		}
 	}
-	if got := row[col(t, tb, "d")]; got != 0.0 {
-		t.Errorf("d = %v, want exactly 0", got)
+	if ps.MeanAExact != study.NewRat(30, 9) || ps.MeanBExact != study.NewRat(30, 9) || ps.DExact != study.NewRat(0, 1) {
+		t.Errorf("exact means %v %v d %v, want 30/9, 30/9, 0", ps.MeanAExact, ps.MeanBExact, ps.DExact)
 	}
-	if got := row[col(t, tb, "n_questions_pilot")]; got != nil {
-		t.Errorf("n_questions_pilot = %v, want empty", got)
+	if ps.D != 0.0 {
+		t.Errorf("d = %v, want exactly 0", ps.D)
 	}
-	if note := row[col(t, tb, "note")].(string); !strings.Contains(note, "cannot be separated") {
-		t.Errorf("note %q, want 'cannot be separated'", note)
+	if ps.QuestionsPilot != 0 {
+		t.Errorf("n_questions_pilot = %v, want none (0)", ps.QuestionsPilot)
+	}
+	if !strings.Contains(ps.Note, "cannot be separated") {
+		t.Errorf("note %q, want 'cannot be separated'", ps.Note)
 	}
 }

@@ -29,41 +29,24 @@ func ExamplePlan() {
 	add("q1", 5, 4, 3, 3)
 	add("q2", 4, 4, 3, 2)
 	add("q3", 3, 4, 3, 3)
-	t, err := planning.Plan(s, planning.DefaultPlanOptions())
+	pairs, err := planning.Plan(s, planning.DefaultPlanOptions())
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	for i, c := range t.Columns {
-		switch v := t.Rows[0][i].(type) {
-		case float64:
-			fmt.Printf("%s=%.4g\n", c.Name, v)
-		case int64, string:
-			if c.Name != "note" {
-				fmt.Printf("%s=%v\n", c.Name, v)
-			}
-		}
-	}
+	ps := pairs[0]
+	fmt.Printf("%s vs %s: %d questions, %.4g graders per response\n", ps.ModelA, ps.ModelB, ps.Questions, ps.Graders)
+	fmt.Printf("means %.4g %.4g (exact %d/%d), d=%.4g (exact %d/%d)\n", ps.MeanA, ps.MeanB, ps.MeanBExact.Num, ps.MeanBExact.Den, ps.D, ps.DExact.Num, ps.DExact.Den)
+	fmt.Printf("var_diff=%.4g var_question=%.4g var_grader=%.4g on %d questions\n", ps.VarDiff, ps.VarQuestion, ps.VarGrader, ps.GraderQuestions)
+	fmt.Printf("effect_size=%.4g power_pilot=%.4g mde_pilot=%.4g\n", ps.EffectSize, ps.PowerPilot, ps.MDEPilot)
+	fmt.Println("questions needed: pilot design", ps.QuestionsPilot, "with 1, 2, 3 graders", ps.QuestionsByGraders)
 	// The sizes agree with the normal approximation plus Guenther's
 	// correction, n ≈ ((z₀.₉₉₅ + z₀.₈)/δ)² + z₀.₉₉₅²/2: 8.3, 6.2, 5.5 → 9, 7, 6.
 
 	// Output:
-	// model_a=A
-	// model_b=B
-	// n_pilot=3
-	// graders_pilot=2
-	// mean_a=4
-	// mean_b=2.833
-	// d=1.167
-	// var_diff=0.3333
-	// var_question=0.08333
-	// var_grader=0.25
-	// n_grader_questions=3
-	// effect_size=2.021
-	// power_pilot=0.1236
-	// mde_pilot=3.662
-	// n_questions_pilot=7
-	// n_questions_g1=9
-	// n_questions_g2=7
-	// n_questions_g3=6
+	// A vs B: 3 questions, 2 graders per response
+	// means 4 2.833 (exact 17/6), d=1.167 (exact 7/6)
+	// var_diff=0.3333 var_question=0.08333 var_grader=0.25 on 3 questions
+	// effect_size=2.021 power_pilot=0.1236 mde_pilot=3.662
+	// questions needed: pilot design 7 with 1, 2, 3 graders [9 7 6]
 }

@@ -46,11 +46,11 @@ func TestFigure3Relation(t *testing.T) {
 	}
 	opt := DefaultPlanOptions()
 	opt.Power = 0.5
-	tb, err := Plan(newStudy(qs, gs), opt)
+	pairs, err := Plan(newStudy(qs, gs), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	planned := tb.Rows[0][col(t, tb, "n_questions_pilot")].(int64)
+	planned := pairs[0].QuestionsPilot
 	crossing := -1
 	for n := 200; n >= 10; n-- {
 		ps := make([]float64, 500)
@@ -71,7 +71,7 @@ func TestFigure3Relation(t *testing.T) {
 	}
 	nTrue, _, _ := PairedSampleSize(0.3/math.Sqrt(0.75), 0.01, 0.5)
 	t.Logf("pilot d %.4f var_diff %.4f; Plan(power 0.5) n = %d (true-parameter n %d); Figure 3 crossing of p = 0.01 at n = %d",
-		tb.Rows[0][col(t, tb, "d")], tb.Rows[0][col(t, tb, "var_diff")], planned, nTrue, crossing)
+		pairs[0].D, pairs[0].VarDiff, planned, nTrue, crossing)
 	if math.Abs(float64(crossing)-float64(planned)) > 0.15*float64(planned) {
 		t.Errorf("crossing %d vs planned %d: more than 15 %% apart", crossing, planned)
 	}

@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -49,8 +47,8 @@ type Options struct {
 // DefaultOptions returns Options{Plan: DefaultPlanOptions()}.
 func DefaultOptions() Options { return Options{Plan: DefaultPlanOptions()} }
 
-// Result is what Analyze produced, as typed values; Part builds the
-// study_plan table and its figure from them in one place.
+// Result is what Analyze produced, as typed values; report/tables
+// presents it (table study_plan and its figure).
 type Result struct {
 	// Pairs are the adjacent pairs of models in the human rubric order,
 	// higher model first; empty when the plan could not be made (see
@@ -59,8 +57,8 @@ type Result struct {
 	// Plan are the design targets used (alpha, power and the graders per
 	// response of the sample-size columns).
 	Plan PlanOptions
-	// Notes say what was left out and why.
-	Notes []report.Note
+	// Notes say what was left out of table study_plan and why.
+	Notes []string
 	// Warnings are non-fatal findings.
 	Warnings []string
 }
@@ -103,16 +101,10 @@ type Pair struct {
 	Note string
 }
 
-// TableName is the name of Plan's table (tables/study_plan.csv).
-const TableName = "study_plan"
-
-// FigureID is the id of Analyze's figure of the needed questions.
-const FigureID = "study_plan_questions"
-
-// Analyze runs Plan and wraps its table with a bar chart of the questions
-// needed per adjacent pair and design. When Plan fails (no rubric, fewer
-// than two models with human gradings, invalid options) the result holds a
-// Note saying why and no table. A cancelled ctx returns ctx's error.
+// Analyze runs Plan and keeps its pairs with the options used. When Plan
+// fails (no rubric, fewer than two models with human gradings, invalid
+// options) the result holds a Note saying why and no pairs. A cancelled
+// ctx returns ctx's error.
 func Analyze(ctx context.Context, s *study.Study, opt Options) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
@@ -126,31 +118,18 @@ func Analyze(ctx context.Context, s *study.Study, opt Options) (Result, error) {
 
 func analyze(s *study.Study, opt Options) Result {
 	r := Result{Plan: opt.Plan}
-	pairs, err := plan(s, opt.Plan)
+	pairs, err := Plan(s, opt.Plan)
 	if err != nil {
-		r.Notes = append(r.Notes, report.Note{Table: TableName, Reason: err.Error()})
+		r.Notes = append(r.Notes, err.Error())
 		return r
 	}
 	r.Pairs = pairs
 	for _, ps := range pairs {
 		if ps.Note != "" {
-			r.Notes = append(r.Notes, report.Note{Table: TableName, Reason: fmt.Sprintf("%v vs %v: %s", ps.ModelA, ps.ModelB, ps.Note)})
+			r.Notes = append(r.Notes, fmt.Sprintf("%v vs %v: %s", ps.ModelA, ps.ModelB, ps.Note))
 		}
 	}
 	return r
-}
-
-// Part builds the study_plan table and its bar chart from r; with its
-// Notes and Warnings it is ready for report.Report.Add. It has no table
-// when r has no pairs.
-func (r Result) Part() report.Part {
-	p := report.Part{Notes: r.Notes, Warnings: r.Warnings}
-	if len(r.Pairs) == 0 {
-		return p
-	}
-	p.Tables = append(p.Tables, planTable(r.Pairs, r.Plan))
-	p.Figures = append(p.Figures, planFigure(r.Pairs, r.Plan.GradersPerQuestion))
-	return p
 }
 
 // pilot holds the main-round human rubric means of the study per model and
@@ -216,18 +195,10 @@ type score struct {
 // decomposition needed). d = 0 gives empty sample sizes and the note
 // "cannot be separated"; so does a pair without any difference variance.
 //
-// Plan returns an error for invalid options, a study without rubric or
-// without two models with main-round human rubric gradings.
-func Plan(s *study.Study, opt PlanOptions) (*report.Table, error) {
-	pairs, err := plan(s, opt)
-	if err != nil {
-		return nil, err
-	}
-	return planTable(pairs, opt), nil
-}
-
-// plan checks s and opt and computes the adjacent pairs of Plan.
-func plan(s *study.Study, opt PlanOptions) ([]Pair, error) {
+// Plan returns one Pair per adjacent pair, higher model first, and an
+// error for invalid options, a study without rubric or without two models
+// with main-round human rubric gradings.
+func Plan(s *study.Study, opt PlanOptions) ([]Pair, error) {
 	if err := checkPlan(s, opt); err != nil {
 		return nil, err
 	}
@@ -263,64 +234,6 @@ func checkPlan(s *study.Study, opt PlanOptions) error {
 		return errors.New("planning: plan: the study has no rubric")
 	}
 	return nil
-}
-
-// planTable builds the study_plan table from the pairs.
-func planTable(pairs []Pair, opt PlanOptions) *report.Table {
-	t := newPlanTable(opt)
-	for _, ps := range pairs {
-		row := []any{ps.ModelA, ps.ModelB, ps.Questions, ps.Graders, ps.MeanA, ps.MeanB, ps.D, ps.VarDiff, ps.VarQuestion, ps.VarGrader,
-			ps.GraderQuestions, ps.EffectSize, ps.PowerPilot, ps.MDEPilot, sizeCell(ps.QuestionsPilot)}
-		for _, n := range ps.QuestionsByGraders {
-			row = append(row, sizeCell(n))
-		}
-		row = append(row, ps.Note)
-		t.Rows = append(t.Rows, row)
-	}
-	return t
-}
-
-// sizeCell is a sample size as a cell: empty when 0 (not computed).
-func sizeCell(n int64) any {
-	if n == 0 {
-		return nil
-	}
-	return n
-}
-
-func newPlanTable(opt PlanOptions) *report.Table {
-	a := strconv.FormatFloat(opt.Alpha, 'g', -1, 64)
-	pw := strconv.FormatFloat(opt.Power, 'g', -1, 64)
-	t := &report.Table{
-		Name:    TableName,
-		Title:   "Study plan: questions needed to separate adjacent models",
-		Section: report.SectionBeyond,
-		Doc: "For each pair of models adjacent in the human rubric order, the pilot's mean per-question difference, its variance split into between-question and grader parts, and the number of questions a paired two-sided t-test at alpha " +
-			a + " needs for power " + pw + " with g human graders per response (Var = var_question + 2·var_grader/g; exact noncentral-t power).",
-		Columns: []report.Column{
-			{Name: "model_a", Kind: report.Text, Doc: "higher model in the human rubric order"},
-			{Name: "model_b", Kind: report.Text, Doc: "the next model"},
-			{Name: "n_pilot", Kind: report.Int, Doc: "pilot questions with a human score for both"},
-			{Name: "graders_pilot", Kind: report.Float, Doc: "mean human graders per response in the pilot"},
-			{Name: "mean_a", Kind: report.Float, Doc: "mean per-question rubric of model_a on those questions"},
-			{Name: "mean_b", Kind: report.Float, Doc: "mean per-question rubric of model_b on those questions"},
-			{Name: "d", Kind: report.Float, Doc: "mean per-question difference a − b"},
-			{Name: "var_diff", Kind: report.Float, Doc: "variance (n − 1) of the per-question difference in the pilot"},
-			{Name: "var_question", Kind: report.Float, Doc: "between-question variance of the difference, σ²_q (method of moments, ≥ 0)"},
-			{Name: "var_grader", Kind: report.Float, Doc: "grader noise variance per response, σ²_e; empty when no question has two graders"},
-			{Name: "n_grader_questions", Kind: report.Int, Doc: "questions with ≥ 2 graders behind var_grader"},
-			{Name: "effect_size", Kind: report.Float, Doc: "pilot d / √var_diff (Cohen's d_z)"},
-			{Name: "power_pilot", Kind: report.Fraction, Doc: "power of the pilot itself (n_pilot questions) at alpha for the observed d"},
-			{Name: "mde_pilot", Kind: report.Float, Doc: "minimum detectable effect of the pilot itself: the smallest difference in mean rubric its paired t test detects at alpha with the planned power, (t_{1−α/2} + t_{power})·√(var_diff/n_pilot)"},
-			{Name: "n_questions_pilot", Kind: report.Int, Doc: "questions needed with the pilot's graders per response (from var_diff)"},
-		},
-	}
-	for _, g := range opt.GradersPerQuestion {
-		t.Columns = append(t.Columns, report.Column{Name: "n_questions_g" + strconv.Itoa(g), Kind: report.Int,
-			Doc: fmt.Sprintf("questions needed with %d grader(s) per response", g)})
-	}
-	t.Columns = append(t.Columns, report.Column{Name: "note", Kind: report.Text, Doc: "why a sample size is empty"})
-	return t
 }
 
 // loadPilot collects the main-round human rubric means per model and
@@ -597,34 +510,4 @@ func joinUnique(s []string) string {
 		out += x
 	}
 	return out
-}
-
-// planFigure draws the needed questions per pair (categories) and design
-// (series: the pilot's design and each g).
-func planFigure(pairs []Pair, gs []int) *report.Figure {
-	f := &report.Figure{ID: FigureID, Section: report.SectionBeyond, Title: "Questions needed to separate adjacent models",
-		Kind: report.Bar, XName: "pair", YName: "questions needed", Table: TableName}
-	names := []string{"pilot design"}
-	for _, g := range gs {
-		names = append(names, fmt.Sprintf("%d grader(s)", g))
-	}
-	for k, name := range names {
-		s := report.Series{Name: name}
-		for _, ps := range pairs {
-			n := ps.QuestionsPilot
-			if k > 0 {
-				n = ps.QuestionsByGraders[k-1]
-			}
-			v := math.NaN()
-			if n > 0 {
-				v = float64(n)
-			}
-			s.Values = append(s.Values, v)
-		}
-		f.Series = append(f.Series, s)
-	}
-	for _, ps := range pairs {
-		f.Categories = append(f.Categories, fmt.Sprintf("%v vs %v", ps.ModelA, ps.ModelB))
-	}
-	return f
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -138,17 +137,6 @@ func newStudy(qs []string, gs []study.Grading) *study.Study {
 	return s
 }
 
-func col(t *testing.T, tb *report.Table, name string) int {
-	t.Helper()
-	for i, c := range tb.Columns {
-		if c.Name == name {
-			return i
-		}
-	}
-	t.Fatalf("table %s has no column %s", tb.Name, name)
-	return -1
-}
-
 // TestPlanHand: 3 questions, graders e1, e2 on every response.
 //
 //	q1: A 5,4  B 3,3   D = 1.5   per-grader diffs 2,1  (variance 0.5)
@@ -169,44 +157,44 @@ func TestPlanHand(t *testing.T) {
 	add("q3", 3, 4, 3, 3)
 	opt := DefaultPlanOptions()
 	opt.Alpha, opt.Power = 0.05, 0.8
-	tb, err := Plan(newStudy([]string{"q1", "q2", "q3"}, gs), opt)
+	pairs, err := Plan(newStudy([]string{"q1", "q2", "q3"}, gs), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tb.Rows) != 1 {
-		t.Fatalf("rows = %d, want 1", len(tb.Rows))
+	if len(pairs) != 1 {
+		t.Fatalf("pairs = %d, want 1", len(pairs))
 	}
-	row := tb.Rows[0]
-	if row[0] != "A" || row[1] != "B" {
-		t.Errorf("pair = %v, %v; want A, B", row[0], row[1])
+	ps := pairs[0]
+	if ps.ModelA != "A" || ps.ModelB != "B" {
+		t.Errorf("pair = %v, %v; want A, B", ps.ModelA, ps.ModelB)
 	}
-	f := func(name string) float64 { return row[col(t, tb, name)].(float64) }
-	near(t, "mean_a", f("mean_a"), 4, 1e-12)
-	near(t, "mean_b", f("mean_b"), 17.0/6, 1e-12)
-	near(t, "d", f("d"), 7.0/6, 1e-12)
-	near(t, "var_diff", f("var_diff"), 1.0/3, 1e-12)
-	near(t, "var_grader", f("var_grader"), 0.25, 1e-12)
-	near(t, "var_question", f("var_question"), 1.0/12, 1e-12)
+	near(t, "mean_a", ps.MeanA, 4, 1e-12)
+	near(t, "mean_b", ps.MeanB, 17.0/6, 1e-12)
+	near(t, "d", ps.D, 7.0/6, 1e-12)
+	near(t, "var_diff", ps.VarDiff, 1.0/3, 1e-12)
+	near(t, "var_grader", ps.VarGrader, 0.25, 1e-12)
+	near(t, "var_question", ps.VarQuestion, 1.0/12, 1e-12)
 	// MDE: (t_{.975, 2} + t_{.8, 2})·√(var_diff/3), with the 2-df closed
 	// form t_p = (2p − 1)·√(2/(4p(1 − p))): (4.302653 + 1.060660)/3.
-	near(t, "mde_pilot", f("mde_pilot"), (4.302653+1.060660)/3, 1e-6)
-	near(t, "graders_pilot", f("graders_pilot"), 2, 0)
-	if got := row[col(t, tb, "n_grader_questions")]; got != int64(3) {
-		t.Errorf("n_grader_questions = %v, want 3", got)
+	near(t, "mde_pilot", ps.MDEPilot, (4.302653+1.060660)/3, 1e-6)
+	near(t, "graders_pilot", ps.Graders, 2, 0)
+	if ps.GraderQuestions != 3 {
+		t.Errorf("n_grader_questions = %v, want 3", ps.GraderQuestions)
 	}
-	for g, v := range map[int]float64{1: 7.0 / 12, 2: 1.0 / 3, 3: 1.0 / 4} {
+	for k, g := range opt.GradersPerQuestion {
+		v := map[int]float64{1: 7.0 / 12, 2: 1.0 / 3, 3: 1.0 / 4}[g]
 		want, _, _ := PairedSampleSize((7.0/6)/math.Sqrt(v), 0.05, 0.8)
-		if got := row[col(t, tb, "n_questions_g"+string(rune('0'+g)))]; got != int64(want) {
+		if got := ps.QuestionsByGraders[k]; got != int64(want) {
 			t.Errorf("g=%d: n = %v, want %d", g, got, want)
 		}
 	}
 	// The pilot's own design (g = 2) equals the g = 2 column here because
 	// var_question was not truncated.
-	if row[col(t, tb, "n_questions_pilot")] != row[col(t, tb, "n_questions_g2")] {
-		t.Errorf("pilot n %v != g2 n %v", row[col(t, tb, "n_questions_pilot")], row[col(t, tb, "n_questions_g2")])
+	if ps.QuestionsPilot != ps.QuestionsByGraders[1] {
+		t.Errorf("pilot n %v != g2 n %v", ps.QuestionsPilot, ps.QuestionsByGraders[1])
 	}
-	if note := row[len(row)-1]; note != "" {
-		t.Errorf("note = %q, want empty", note)
+	if ps.Note != "" {
+		t.Errorf("note = %q, want empty", ps.Note)
 	}
 }
 
@@ -216,18 +204,19 @@ func TestPlanCannotSeparate(t *testing.T) {
 		grading("e1", "q1", "A", 4), grading("e2", "q1", "A", 3), grading("e1", "q1", "B", 3), grading("e2", "q1", "B", 4),
 		grading("e1", "q2", "A", 2), grading("e2", "q2", "A", 5), grading("e1", "q2", "B", 4), grading("e2", "q2", "B", 3),
 	}
-	tb, err := Plan(newStudy([]string{"q1", "q2"}, gs), DefaultPlanOptions())
+	pairs, err := Plan(newStudy([]string{"q1", "q2"}, gs), DefaultPlanOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := tb.Rows[0]
-	for _, name := range []string{"n_questions_pilot", "n_questions_g1", "n_questions_g2", "n_questions_g3"} {
-		if v := row[col(t, tb, name)]; v != nil {
-			t.Errorf("%s = %v, want empty", name, v)
+	ps := pairs[0]
+	for name, v := range map[string]int64{"n_questions_pilot": ps.QuestionsPilot, "n_questions_g1": ps.QuestionsByGraders[0],
+		"n_questions_g2": ps.QuestionsByGraders[1], "n_questions_g3": ps.QuestionsByGraders[2]} {
+		if v != 0 {
+			t.Errorf("%s = %v, want none (0)", name, v)
 		}
 	}
-	if note := row[len(row)-1].(string); note != "cannot be separated: the pilot's mean difference is 0" {
-		t.Errorf("note = %q", note)
+	if ps.Note != "cannot be separated: the pilot's mean difference is 0" {
+		t.Errorf("note = %q", ps.Note)
 	}
 }
 
@@ -253,8 +242,8 @@ func TestPlanErrors(t *testing.T) {
 		}
 	}
 	r := analyze(one, DefaultOptions())
-	if len(r.Part().Tables) != 0 || len(r.Notes) != 1 {
-		t.Errorf("Analyze on one model: %d tables, %d notes; want 0, 1", len(r.Part().Tables), len(r.Notes))
+	if len(r.Pairs) != 0 || len(r.Notes) != 1 {
+		t.Errorf("Analyze on one model: %d pairs, %d notes; want 0, 1", len(r.Pairs), len(r.Notes))
 	}
 }
 
@@ -281,16 +270,16 @@ func TestPlanSimulated(t *testing.T) {
 			gs = append(gs, grading(e, id, "A", 3.25+ua+l+0.6*rng.NormFloat64()), grading(e, id, "B", 3+ub+l+0.6*rng.NormFloat64()))
 		}
 	}
-	tb, err := Plan(newStudy(qs, gs), DefaultPlanOptions())
+	pairs, err := Plan(newStudy(qs, gs), DefaultPlanOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := tb.Rows[0]
+	ps := pairs[0]
 	// Standard errors: var_grader has 1200 df → 0.36·√(2/1200) ≈ 0.015;
 	// var_diff = 0.32 + 0.24 = 0.56 with 599 df → SE ≈ 0.032.
-	near(t, "var_grader", row[col(t, tb, "var_grader")].(float64), 0.36, 0.06)
-	near(t, "var_question", row[col(t, tb, "var_question")].(float64), 0.32, 0.13)
-	near(t, "d", row[col(t, tb, "d")].(float64), du, 0.12)
+	near(t, "var_grader", ps.VarGrader, 0.36, 0.06)
+	near(t, "var_question", ps.VarQuestion, 0.32, 0.13)
+	near(t, "d", ps.D, du, 0.12)
 	if testing.Short() {
 		return
 	}

@@ -58,37 +58,36 @@ func TestSummEvalPlan(t *testing.T) {
 	for k, v := range gs {
 		s.Gradings = append(s.Gradings, study.Grading{Evaluator: k.e, Kind: study.Human, Round: "main", QuestionID: k.q, Model: k.m, Rubric: v})
 	}
-	tb, err := Plan(s, DefaultPlanOptions())
+	pairs, err := Plan(s, DefaultPlanOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tb.Rows) != 11 {
-		t.Fatalf("%d pairs, want 11", len(tb.Rows))
+	if len(pairs) != 11 {
+		t.Fatalf("%d pairs, want 11", len(pairs))
 	}
-	for _, r := range tb.Rows {
-		vq := r[col(t, tb, "var_question")].(float64)
+	for _, ps := range pairs {
+		vq := ps.VarQuestion
 		t.Logf("%v>%v d=%.3f var_diff=%.3f var_q=%.3f var_e=%.3f power_pilot=%.2f n: pilot %v g1 %v g2 %v g3 %v %v",
-			r[0], r[1], r[col(t, tb, "d")], r[col(t, tb, "var_diff")], vq, r[col(t, tb, "var_grader")], r[col(t, tb, "power_pilot")],
-			r[col(t, tb, "n_questions_pilot")], r[col(t, tb, "n_questions_g1")], r[col(t, tb, "n_questions_g2")], r[col(t, tb, "n_questions_g3")], r[len(r)-1])
+			ps.ModelA, ps.ModelB, ps.D, ps.VarDiff, vq, ps.VarGrader, ps.PowerPilot,
+			ps.QuestionsPilot, ps.QuestionsByGraders[0], ps.QuestionsByGraders[1], ps.QuestionsByGraders[2], ps.Note)
 		if vq < 0 {
 			t.Errorf("negative var_question %v", vq)
 		}
 		// Every response has the 3 experts, so the pilot's own design is
 		// g = 3 and the decomposition must reproduce it.
-		if g := r[col(t, tb, "graders_pilot")].(float64); g != 3 {
-			t.Errorf("graders_pilot = %v, want 3", g)
+		if ps.Graders != 3 {
+			t.Errorf("graders_pilot = %v, want 3", ps.Graders)
 		}
-		if vq > 0 && r[col(t, tb, "n_questions_pilot")] != r[col(t, tb, "n_questions_g3")] {
-			t.Errorf("%v: pilot n %v != g3 n %v", r[:2], r[col(t, tb, "n_questions_pilot")], r[col(t, tb, "n_questions_g3")])
+		if vq > 0 && ps.QuestionsPilot != ps.QuestionsByGraders[2] {
+			t.Errorf("%v vs %v: pilot n %v != g3 n %v", ps.ModelA, ps.ModelB, ps.QuestionsPilot, ps.QuestionsByGraders[2])
 		}
 		prev := int64(math.MaxInt64)
-		for _, g := range []string{"n_questions_g1", "n_questions_g2", "n_questions_g3"} {
-			n, ok := r[col(t, tb, g)].(int64)
-			if !ok {
+		for k, n := range ps.QuestionsByGraders {
+			if n == 0 {
 				continue
 			}
 			if n > prev {
-				t.Errorf("%v: %s = %d needs more questions than with fewer graders (%d)", r[:2], g, n, prev)
+				t.Errorf("%v vs %v: n_questions_g%d = %d needs more questions than with fewer graders (%d)", ps.ModelA, ps.ModelB, k+1, n, prev)
 			}
 			prev = n
 		}

@@ -6,12 +6,10 @@ import (
 	"github.com/euroexec/euroexec/study"
 )
 
-// Analyze computes the PRBench analyses of a study as typed values, from
-// which Result.Part builds the tables prbench_scores, prbench_by_domain,
-// prbench_by_tag, prbench_hard_questions, prbench_categories,
-// criterion_agreement, judge_parity, prbench_length and
-// prbench_ungraded_criteria (each only when it has rows) with their
-// figures, all in report.SectionPRBench. A study with no criteria (or a nil
+// Analyze computes the PRBench analyses of a study as typed values, the
+// rows of the tables prbench_scores, prbench_by_domain, prbench_by_tag,
+// prbench_hard_questions, prbench_categories, criterion_agreement,
+// judge_parity, prbench_length and prbench_ungraded_criteria. A study with no criteria (or a nil
 // study) gives an empty Result. Analyze never panics on user input; invalid
 // option values are replaced by their defaults with a warning. A cancelled
 // ctx stops it between bootstrap replicates and returns ctx's error.

@@ -1,10 +1,10 @@
 package prbench
 
-import "strings"
+import "github.com/euroexec/euroexec/study"
 
 // categoryScore returns a unit's min-normalised score restricted to the
 // graded criteria of category c; undefined when none of them was graded.
-func (p *prep) categoryScore(ui, c int) rat {
+func (p *prep) categoryScore(ui, c int) study.Rat {
 	u := &p.units[ui]
 	q := &p.qs[u.q]
 	var raw, pos, neg int64
@@ -48,7 +48,7 @@ func (p *prep) categoryRows() []CategoryRow {
 	var out []CategoryRow
 	for pop := range p.pops {
 		for c, name := range p.cats {
-			rows := p.scoreBlock(pop, nil, 1, func(ui int) (rat, rat) { return p.categoryScore(ui, c), rat{} })
+			rows := p.scoreBlock(pop, nil, 1, func(ui int) (study.Rat, study.Rat) { return p.categoryScore(ui, c), study.Rat{} })
 			for _, r := range rows {
 				out = append(out, CategoryRow{Graders: p.pops[pop], Category: name, Model: p.models[r.model],
 					Questions: int64(r.nQ), N: int64(r.n), Normalized: Score{r.mean[0], r.sd[0], r.lo[0], r.hi[0]}})
@@ -56,19 +56,4 @@ func (p *prep) categoryRows() []CategoryRow {
 		}
 	}
 	return out
-}
-
-// slug turns a population name into a chart-id fragment: lower-case
-// letters, digits and underscores.
-func slug(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
-		}
-	}
-	return b.String()
 }

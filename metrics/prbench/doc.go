@@ -9,11 +9,10 @@
 // experts agree with each other; and response length against score.
 //
 // The entry point is Analyze, which takes an *study.Study and returns a
-// typed Result (rows of exported structs, numbers as numbers); Result.Part
-// builds from it, in one place, the tables and figures of the report's
-// PRBench section (report.SectionPRBench).
+// typed Result (rows of exported structs, numbers as numbers); report/tables
+// presents it as the tables and figures of the report's PRBench section.
 // It never panics on user input and never fails: what cannot be computed is
-// left out with a report.Note, and a value that is undefined for the data
+// left out with a Note, and a value that is undefined for the data
 // at hand is NaN (an empty cell in tables/*.csv).
 //
 // # Scores

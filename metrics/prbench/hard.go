@@ -30,7 +30,7 @@ func (p *prep) difficulty() ([]hardScore, string) {
 		sum := new(big.Rat)
 		n := 0
 		for m := range per {
-			if r := per[m].rat(); r != nil {
+			if r := per[m].exact(); r != nil {
 				sum.Add(sum, r)
 				n++
 			}

@@ -1,8 +1,6 @@
 package prbench
 
 import (
-	"math"
-
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/study"
 )
@@ -32,8 +30,8 @@ func (p *prep) lengthRows() []LengthRow {
 			n := 0
 			for end < len(p.units) && p.units[end].q == u0.q && p.units[end].m == u0.m {
 				u := &p.units[end]
-				if p.graders[u.g].pop == pop && u.clip.ok() {
-					sum += u.clip.float()
+				if p.graders[u.g].pop == pop && u.clip.OK() {
+					sum += u.clip.Float64()
 					n++
 				}
 				end++
@@ -74,12 +72,4 @@ func (p *prep) lengthRows() []LengthRow {
 		p.note("prbench_length", "%d graded responses (counted once per grader population) are missing from the response dumps and left out", missing)
 	}
 	return out
-}
-
-func minMax(x []float64) (lo, hi float64) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, v := range x {
-		lo, hi = math.Min(lo, v), math.Max(hi, v)
-	}
-	return lo, hi
 }

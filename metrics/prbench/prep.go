@@ -8,41 +8,28 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
-// rat is an exact score num/den; den == 0 marks an undefined score.
-type rat struct{ num, den int64 }
-
-func (r rat) ok() bool { return r.den != 0 }
-
-// float divides once; NaN when undefined.
-func (r rat) float() float64 {
-	if r.den == 0 {
-		return math.NaN()
-	}
-	return float64(r.num) / float64(r.den)
-}
-
-// clippedScore returns max(raw/max, 0) for integer raw and max; undefined
-// when max = 0.
-func clippedScore(raw, pos int64) rat {
+// clippedScore returns max(raw/max, 0) for integer raw and max, as an
+// exact fraction; undefined (the zero Rat) when max = 0.
+func clippedScore(raw, pos int64) study.Rat {
 	if pos <= 0 {
-		return rat{}
+		return study.Rat{}
 	}
 	if raw < 0 {
-		return rat{0, pos}
+		return study.NewRat(0, pos)
 	}
-	return rat{raw, pos}
+	return study.NewRat(raw, pos)
 }
 
-// normalizedScore returns (raw − min)/(max − min); undefined when max = min.
-func normalizedScore(raw, pos, neg int64) rat {
+// normalizedScore returns (raw − min)/(max − min) as an exact fraction;
+// undefined (the zero Rat) when max = min.
+func normalizedScore(raw, pos, neg int64) study.Rat {
 	if pos-neg == 0 {
-		return rat{}
+		return study.Rat{}
 	}
-	return rat{raw - neg, pos - neg}
+	return study.NewRat(raw-neg, pos-neg)
 }
 
 // exactMean sums fractions exactly (integer numerators per denominator) and
@@ -52,19 +39,19 @@ type exactMean struct {
 	n     int64
 }
 
-func (e *exactMean) add(r rat) {
-	if !r.ok() {
+func (e *exactMean) add(r study.Rat) {
+	if !r.OK() {
 		return
 	}
 	if e.byDen == nil {
 		e.byDen = map[int64]int64{}
 	}
-	e.byDen[r.den] += r.num
+	e.byDen[r.Den] += r.Num
 	e.n++
 }
 
-// rat returns the exact mean; nil when empty.
-func (e *exactMean) rat() *big.Rat {
+// exact returns the exact mean; nil when empty.
+func (e *exactMean) exact() *big.Rat {
 	if e.n == 0 {
 		return nil
 	}
@@ -82,7 +69,7 @@ func (e *exactMean) rat() *big.Rat {
 
 // mean returns the exact mean rounded once to float64; NaN when empty.
 func (e *exactMean) mean() float64 {
-	r := e.rat()
+	r := e.exact()
 	if r == nil {
 		return math.NaN()
 	}
@@ -110,7 +97,7 @@ type question struct {
 type unit struct {
 	q, m, g    int
 	vals       []int8 // per criterion of the question: −1 ungraded, 0 not met, 1 met
-	clip, norm rat
+	clip, norm study.Rat
 }
 
 type grader struct {
@@ -139,7 +126,7 @@ func (p *prep) warnf(format string, a ...any) {
 }
 
 func (p *prep) note(table, format string, a ...any) {
-	p.res.Notes = append(p.res.Notes, report.Note{Table: table, Reason: fmt.Sprintf(format, a...)})
+	p.res.Notes = append(p.res.Notes, Note{Table: table, Reason: fmt.Sprintf(format, a...)})
 }
 
 // checkOptions replaces invalid option values by their defaults.
@@ -366,7 +353,7 @@ func (p *prep) index() bool {
 		}
 		u.clip = clippedScore(raw, pos)
 		u.norm = normalizedScore(raw, pos, neg)
-		if !u.clip.ok() {
+		if !u.clip.OK() {
 			noClip++
 		}
 	}

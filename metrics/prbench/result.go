@@ -1,10 +1,8 @@
 package prbench
 
-import "github.com/euroexec/euroexec/report"
-
-// Result is what Analyze produced, as typed values; Part builds the tables
-// and figures of the PRBench section from them in one place. A slice left
-// empty means its table is left out (Notes say why).
+// Result is what Analyze produced, as typed values; report/tables
+// presents it (the tables and figures of the PRBench section). A slice
+// left empty means its table is left out (Notes say why).
 type Result struct {
 	// Populations are the grader populations in output order: "humans"
 	// (when a human graded) then "judge:<id>" in id order.
@@ -41,11 +39,17 @@ type Result struct {
 	// Ungraded are the rows of prbench_ungraded_criteria: criteria nobody
 	// graded.
 	Ungraded []UngradedCriterion
-	// Notes say which tables were left out and why. Part adds one note per
-	// table with undefined (empty) cells.
-	Notes []report.Note
+	// Notes say which tables were left out and why. The presentation adds
+	// one note per table with undefined (empty) cells.
+	Notes []Note
 	// Warnings are non-fatal problems of the input or the options.
 	Warnings []string
+}
+
+// Note says why a table (Table, e.g. "prbench_categories") was left out or
+// what it leaves out.
+type Note struct {
+	Table, Reason string
 }
 
 // Score is the mean of a score over gradings, its SD (n − 1) and its 95 %

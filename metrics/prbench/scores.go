@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"github.com/euroexec/euroexec/metrics/stats"
+
+	"github.com/euroexec/euroexec/study"
 )
 
 // modelRow is one model's two scores over one block of units.
@@ -23,7 +25,7 @@ type modelRow struct {
 // the 95 % cluster-bootstrap interval over questions of the first nv (1 or
 // 2) of the unit scores val returns (an undefined score does not count).
 // All models share each replicate's resample of questions.
-func (p *prep) scoreBlock(pop int, inQ func(q int) bool, nv int, val func(ui int) (rat, rat)) []modelRow {
+func (p *prep) scoreBlock(pop int, inQ func(q int) bool, nv int, val func(ui int) (study.Rat, study.Rat)) []modelRow {
 	nM := len(p.models)
 	k := 2 * nv // per value: sum, count
 	w := nM * k // floats per cluster
@@ -44,9 +46,9 @@ func (p *prep) scoreBlock(pop int, inQ func(q int) bool, nv int, val func(ui int
 		}
 		a, b := val(ui)
 		if nv < 2 {
-			b = rat{}
+			b = study.Rat{}
 		}
-		if !a.ok() && !b.ok() {
+		if !a.OK() && !b.OK() {
 			continue
 		}
 		if u.q != lastQ { // units are sorted by question
@@ -61,11 +63,11 @@ func (p *prep) scoreBlock(pop int, inQ func(q int) bool, nv int, val func(ui int
 			lastQm[u.m] = u.q
 			r.nQ++
 		}
-		for j, v := range [2]rat{a, b} {
-			if !v.ok() {
+		for j, v := range [2]study.Rat{a, b} {
+			if !v.OK() {
 				continue
 			}
-			f := v.float()
+			f := v.Float64()
 			c[2*j] += f
 			c[2*j+1]++
 			ex[u.m][j].add(v)
@@ -136,7 +138,7 @@ func (p *prep) scoreBlock(pop int, inQ func(q int) bool, nv int, val func(ui int
 }
 
 // unitScores gives a unit's clipped and min-normalised scores.
-func (p *prep) unitScores(ui int) (rat, rat) {
+func (p *prep) unitScores(ui int) (study.Rat, study.Rat) {
 	return p.units[ui].clip, p.units[ui].norm
 }
 

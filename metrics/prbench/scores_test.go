@@ -2,6 +2,7 @@ package prbench
 
 import (
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -98,8 +99,8 @@ func TestScores(t *testing.T) {
 		checkF(t, tb, r, "normalized_lo", tc.normLo, eps)
 		checkF(t, tb, r, "normalized_hi", tc.normHi, eps)
 	}
-	if len(tb.Rows) != 8 {
-		t.Errorf("prbench_scores has %d rows, want 8 (2 sets × 4 models)", len(tb.Rows))
+	if len(tb.rows) != 8 {
+		t.Errorf("prbench_scores has %d rows, want 8 (2 sets × 4 models)", len(tb.rows))
 	}
 
 	// Per tag: Q1 is Transaction, Q2 Planning.
@@ -139,17 +140,8 @@ func TestCategories(t *testing.T) {
 		checkF(t, tb, r, "normalized_mean", tc.want, 1e-15)
 		checkV(t, tb, r, "n", 2)
 	}
-	var heat bool
-	for _, f := range res.Part().Figures {
-		if f.Kind == "heatmap" {
-			heat = true
-			if len(f.Categories) != 2 || len(f.YCategories) != 4 || len(f.Series[0].Cells) != 8 {
-				t.Errorf("heat map: %d categories, %d models, %d cells; want 2, 4, 8", len(f.Categories), len(f.YCategories), len(f.Series[0].Cells))
-			}
-		}
-	}
-	if !heat {
-		t.Error("no category heat map")
+	if len(res.Categories) != 2 || len(res.Models) != 4 || len(tb.rows) != 8 {
+		t.Errorf("%d categories, %d models, %d rows; want 2, 4, 8", len(res.Categories), len(res.Models), len(tb.rows))
 	}
 }
 
@@ -159,10 +151,10 @@ func TestHardSubset(t *testing.T) {
 	// ⌈0.5⌉ = 1 → Q2.
 	res := analyze(scoreStudy(), DefaultOptions())
 	tb := table(t, res, "prbench_hard_questions")
-	if len(tb.Rows) != 1 {
-		t.Fatalf("hard questions: %v, want only Q2", tb.Rows)
+	if len(tb.rows) != 1 {
+		t.Fatalf("hard questions: %v, want only Q2", tb.rows)
 	}
-	r := tb.Rows[0]
+	r := tb.rows[0]
 	checkV(t, tb, r, "question_id", "Q2")
 	checkF(t, tb, r, "mean_clipped", 0.25, 0)
 	checkV(t, tb, r, "source", "judges")
@@ -201,8 +193,8 @@ func TestHardSubset(t *testing.T) {
 			opt.HardShare, opt.HardCount, opt.Bootstrap = tc.share, tc.count, 0
 			tb := table(t, analyze(tie, opt), "prbench_hard_questions")
 			var got []string
-			for _, r := range tb.Rows {
-				got = append(got, r[colIndex(t, tb, "question_id")].(string))
+			for _, r := range tb.rows {
+				got = append(got, cellOf(t, tb, r, "question_id").(string))
 			}
 			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
 				t.Errorf("hard questions %v, want %v", got, tc.want)
@@ -282,8 +274,8 @@ func TestUngradedAndDegenerate(t *testing.T) {
 		}
 	}
 	ug := table(t, res, "prbench_ungraded_criteria")
-	if len(ug.Rows) != 3 {
-		t.Errorf("ungraded criteria: %v, want c2, c4, c5", ug.Rows)
+	if len(ug.rows) != 3 {
+		t.Errorf("ungraded criteria: %v, want c2, c4, c5", ug.rows)
 	}
 	tb := table(t, res, "prbench_scores")
 	r := row(t, tb, map[string]string{"set": "all", "model": "M1"})
@@ -295,10 +287,10 @@ func TestUngradedAndDegenerate(t *testing.T) {
 
 func TestNoCriteria(t *testing.T) {
 	res := analyze(&study.Study{Questions: []study.Question{{ID: "q"}}}, DefaultOptions())
-	if len(res.Part().Tables)+len(res.Part().Figures)+len(res.Notes)+len(res.Warnings) != 0 {
+	if !reflect.DeepEqual(res, Result{}) {
 		t.Errorf("study without criteria gave %+v, want an empty Result", res)
 	}
-	if res := analyze(nil, DefaultOptions()); len(res.Part().Tables) != 0 {
+	if res := analyze(nil, DefaultOptions()); len(tableNames(res)) != 0 {
 		t.Error("nil study gave tables")
 	}
 	// Criteria but no grades: only the ungraded list and a note.

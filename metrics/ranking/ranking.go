@@ -1,8 +1,9 @@
 // Package ranking orders the models of a study with their uncertainty: a
 // Plackett–Luce model fitted to the explicit preference rankings, 95 % rank
 // intervals of the rubric order, and a compact letter display of which
-// models differ significantly. It fills the tables `rankings` and
-// `pairwise_significance` of the section report.SectionBeyond.
+// models differ significantly. It returns typed results only; report/tables
+// presents them (tables `rankings` and `pairwise_significance`, and the
+// rank columns of the summary table).
 //
 // Data. The gradings of one round (Options.Round, default the study's main
 // round) by the human graders, over the models other than the graded human
@@ -58,7 +59,6 @@ import (
 
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -104,9 +104,7 @@ func DefaultOptions() Options {
 }
 
 // Result is what Analyze produces: the models in rank order and the
-// pairwise tests as typed values; Part builds the rankings and
-// pairwise_significance tables and their figures from them, and
-// AnnotateSummary the rank columns of the summary table.
+// pairwise tests as typed values, which report/tables presents.
 type Result struct {
 	// Models are the ranked models in rank order (by rubric rank, then
 	// name; models without a rubric last). Empty when the study gave
@@ -121,12 +119,10 @@ type Result struct {
 	// HasRanks says the study has preference ranks, so the Plackett–Luce
 	// strengths are defined.
 	HasRanks bool
-	// Notes say what was left out and why.
-	Notes []report.Note
+	// Notes say what was left out of the rankings and why.
+	Notes []string
 	// Warnings are non-fatal findings (options replaced, no convergence).
 	Warnings []string
-
-	made bool // the analysed set was not empty: the tables are made
 }
 
 // Ranked is one model of the rankings table. Undefined numbers are NaN,
@@ -226,7 +222,7 @@ type data struct {
 func Analyze(ctx context.Context, s *study.Study, opt Options) (Result, error) {
 	var res Result
 	if s == nil {
-		res.Notes = append(res.Notes, report.Note{Table: RankingsTable, Reason: "no study"})
+		res.Notes = append(res.Notes, "no study")
 		return res, nil
 	}
 	if opt.Level == 0 {
@@ -253,7 +249,6 @@ func Analyze(ctx context.Context, s *study.Study, opt Options) (Result, error) {
 	if d == nil {
 		return res, nil
 	}
-	res.made = true
 	K := len(d.models)
 	hasRubric, hasRanks := false, false
 	for m := range d.models {
@@ -308,13 +303,13 @@ func Analyze(ctx context.Context, s *study.Study, opt Options) (Result, error) {
 			}
 		}
 	} else {
-		res.Notes = append(res.Notes, report.Note{Table: RankingsTable, Reason: "no preference ranks: the Plackett–Luce columns are empty"})
+		res.Notes = append(res.Notes, "no preference ranks: the Plackett–Luce columns are empty")
 	}
 	if !hasRubric {
-		res.Notes = append(res.Notes, report.Note{Table: RankingsTable, Reason: "no rubric: rank, rank intervals, group and the paired t tests are left out"})
+		res.Notes = append(res.Notes, "no rubric: rank, rank intervals, group and the paired t tests are left out")
 	}
 	if !d.hasSolve {
-		res.Notes = append(res.Notes, report.Note{Table: RankingsTable, Reason: "neither rubric nor checklist: Solve Rate, its tests and group_solve_rate are empty"})
+		res.Notes = append(res.Notes, "neither rubric nor checklist: Solve Rate, its tests and group_solve_rate are empty")
 	}
 	// pairs in rank order
 	var pairs []pair
@@ -432,7 +427,7 @@ func Analyze(ctx context.Context, s *study.Study, opt Options) (Result, error) {
 		res.Models = append(res.Models, r)
 	}
 	if opt.Bootstrap <= 0 {
-		res.Notes = append(res.Notes, report.Note{Table: RankingsTable, Reason: "bootstrap disabled: intervals, Solve Rate tests and group_solve_rate are empty"})
+		res.Notes = append(res.Notes, "bootstrap disabled: intervals, Solve Rate tests and group_solve_rate are empty")
 	}
 	return res, nil
 }
@@ -662,8 +657,8 @@ func (d *data) dedupe() {
 }
 
 // build gathers the data of the analysed set.
-func build(s *study.Study, opt Options) (*data, []report.Note, []string) {
-	var notes []report.Note
+func build(s *study.Study, opt Options) (*data, []string, []string) {
+	var notes []string
 	var warns []string
 	round := opt.Round
 	if round == "" {
@@ -707,7 +702,7 @@ func build(s *study.Study, opt Options) (*data, []report.Note, []string) {
 		}
 	}
 	if len(gs) == 0 {
-		notes = append(notes, report.Note{Table: RankingsTable, Reason: fmt.Sprintf("no human gradings of models in round %q", round)})
+		notes = append(notes, fmt.Sprintf("no human gradings of models in round %q", round))
 		return nil, notes, warns
 	}
 	var names []string
@@ -719,14 +714,14 @@ func build(s *study.Study, opt Options) (*data, []report.Note, []string) {
 	for _, m := range names {
 		cov := float64(nQ[m]) / float64(len(questions))
 		if cov < opt.MinCoverage {
-			notes = append(notes, report.Note{Table: RankingsTable, Reason: fmt.Sprintf("model %s left out: graded on %d of %d questions (%.1f %%, below %.0f %%)",
-				m, nQ[m], len(questions), 100*cov, 100*opt.MinCoverage)})
+			notes = append(notes, fmt.Sprintf("model %s left out: graded on %d of %d questions (%.1f %%, below %.0f %%)",
+				m, nQ[m], len(questions), 100*cov, 100*opt.MinCoverage))
 			continue
 		}
 		models = append(models, m)
 	}
 	if len(models) < 2 {
-		notes = append(notes, report.Note{Table: RankingsTable, Reason: fmt.Sprintf("%d model(s) to rank; rankings need at least two", len(models))})
+		notes = append(notes, fmt.Sprintf("%d model(s) to rank; rankings need at least two", len(models)))
 		return nil, notes, warns
 	}
 	mpos := map[string]int{}

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -23,15 +22,14 @@ func newStudy(gs []study.Grading) *study.Study {
 	return &study.Study{MainRound: "main", HumanLabel: "Human Expert", Attributes: []string{"R"}, ScaleMin: 1, ScaleMax: 5, Gradings: gs}
 }
 
-func tableRows(t *testing.T, res report.Part, name string) [][]any {
+// rankedRows returns the ranked models of res; it fails the test when
+// there are none.
+func rankedRows(t *testing.T, res Result) []Ranked {
 	t.Helper()
-	for _, tb := range res.Tables {
-		if tb.Name == name {
-			return tb.Rows
-		}
+	if len(res.Models) == 0 {
+		t.Fatalf("no ranked models; notes %v", res.Notes)
 	}
-	t.Fatalf("no table %s; notes %v", name, res.Notes)
-	return nil
+	return res.Models
 }
 
 // Three models, four questions, two humans; solved = rubric ≥ 3 (no checklist).
@@ -71,7 +69,7 @@ func TestAnalyzeHandWorked(t *testing.T) {
 	opt := DefaultOptions()
 	opt.Bootstrap = 500
 	res := analyze(t, newStudy(gs), opt)
-	rows := tableRows(t, res, RankingsTable)
+	rows := rankedRows(t, res)
 	if len(rows) != 3 {
 		t.Fatalf("got %d ranking rows, want 3 (the human label left out): %v", len(rows), rows)
 	}
@@ -85,25 +83,25 @@ func TestAnalyzeHandWorked(t *testing.T) {
 	var plSum float64
 	for i, w := range want {
 		r := rows[i]
-		if r[0] != w.model || r[2] != w.rubric || r[3] != w.solve || r[4] != w.rank || r[9] != w.nRanking || r[1] != int64(8) {
-			t.Errorf("row %d: got %v; want model %s rubric %v solve %v rank %v rankings %d", i, r, w.model, w.rubric, w.solve, w.rank, w.nRanking)
+		if r.Model != w.model || r.Rubric != w.rubric || r.SolveRate != w.solve || r.Rank != w.rank || r.Rankings != w.nRanking || r.Gradings != 8 {
+			t.Errorf("row %d: got %+v; want model %s rubric %v solve %v rank %v rankings %d", i, r, w.model, w.rubric, w.solve, w.rank, w.nRanking)
 		}
-		plSum += r[10].(float64)
-		lo, hi := r[11].(float64), r[12].(float64)
-		if !(lo <= r[10].(float64) && r[10].(float64) <= hi) {
-			t.Errorf("%s: PL interval [%v, %v] misses %v", w.model, lo, hi, r[10])
+		plSum += r.PL
+		lo, hi := r.PLLo, r.PLHi
+		if !(lo <= r.PL && r.PL <= hi) {
+			t.Errorf("%s: PL interval [%v, %v] misses %v", w.model, lo, hi, r.PL)
 		}
-		if rlo, rhi := r[5].(float64), r[6].(float64); !(rlo >= 1 && rlo <= w.rank && w.rank <= rhi && rhi <= 3) {
+		if rlo, rhi := r.RankLo, r.RankHi; !(rlo >= 1 && rlo <= w.rank && w.rank <= rhi && rhi <= 3) {
 			t.Errorf("%s: rank interval [%v, %v]", w.model, rlo, rhi)
 		}
 	}
 	if math.Abs(plSum-3) > 1e-9 {
 		t.Errorf("Plackett–Luce strengths sum to %v, want 3 (mean 1)", plSum)
 	}
-	if !(rows[0][10].(float64) > rows[1][10].(float64) && rows[1][10].(float64) > rows[2][10].(float64)) {
-		t.Errorf("Plackett–Luce order: %v %v %v", rows[0][10], rows[1][10], rows[2][10])
+	if !(rows[0].PL > rows[1].PL && rows[1].PL > rows[2].PL) {
+		t.Errorf("Plackett–Luce order: %v %v %v", rows[0].PL, rows[1].PL, rows[2].PL)
 	}
-	pw := tableRows(t, res, PairwiseTable)
+	pw := res.Tests
 	if len(pw) != 6 {
 		t.Fatalf("got %d pairwise rows, want 6", len(pw))
 	}
@@ -117,46 +115,41 @@ func TestAnalyzeHandWorked(t *testing.T) {
 	solveQ := map[string][]float64{"A": {1, 1, 1, 1}, "B": {1, 0.5, 0.5, 1}, "C": {0, 0.5, 0, 0.5}}
 	var ps []float64
 	for _, r := range pw {
-		k := [2]string{r[0].(string), r[1].(string)}
-		est, lo, hi, n, p := r[4].(float64), r[5].(float64), r[6].(float64), r[7], r[9].(float64)
-		if mde := r[8].(float64); !(mde > 0) {
-			t.Errorf("%v %v: mde %v", k, r[2], mde)
+		k := [2]string{r.A, r.B}
+		est, lo, hi, n, p := r.Estimate, r.Lo, r.Hi, r.N, r.P
+		if mde := r.MDE; !(mde > 0) {
+			t.Errorf("%v %v: mde %v", k, r.Name, mde)
 		}
 		ps = append(ps, p)
 		if !(lo < est && est < hi) {
-			t.Errorf("%v %v: interval [%v, %v] does not hold the estimate %v", k, r[2], lo, hi, est)
+			t.Errorf("%v %v: interval [%v, %v] does not hold the estimate %v", k, r.Name, lo, hi, est)
 		}
-		switch r[2] {
+		switch r.Name {
 		case TestPairedT:
 			tt := stats.TTestRel(perQ[k[0]], perQ[k[1]])
-			if math.Abs(est-wantT[k]) > 1e-12 || p != tt.P || n != int64(4) || r[3] != MethodPairedT {
-				t.Errorf("%v: got estimate %v p %v n %v method %v; want %v %v 4 %s", k, est, p, n, r[3], wantT[k], tt.P, MethodPairedT)
+			if math.Abs(est-wantT[k]) > 1e-12 || p != tt.P || n != 4 || r.Method != MethodPairedT {
+				t.Errorf("%v: got estimate %v p %v n %v method %v; want %v %v 4 %s", k, est, p, n, r.Method, wantT[k], tt.P, MethodPairedT)
 			}
 		case TestPairedSR:
 			tt := stats.TTestRel(solveQ[k[0]], solveQ[k[1]])
-			if math.Abs(est-wantSR[k]) > 1e-12 || math.Abs(p-tt.P) > 1e-12 || n != int64(4) || r[3] != MethodClusterT {
-				t.Errorf("%v: got estimate %v p %v n %v method %v; want %v %v 4 %s", k, est, p, n, r[3], wantSR[k], tt.P, MethodClusterT)
+			if math.Abs(est-wantSR[k]) > 1e-12 || math.Abs(p-tt.P) > 1e-12 || n != 4 || r.Method != MethodClusterT {
+				t.Errorf("%v: got estimate %v p %v n %v method %v; want %v %v 4 %s", k, est, p, n, r.Method, wantSR[k], tt.P, MethodClusterT)
 			}
 		default:
-			t.Errorf("unknown test %v", r[2])
+			t.Errorf("unknown test %v", r.Name)
 		}
 	}
 	holm := stats.Holm(ps)
 	for i, r := range pw {
-		if r[10] != holm[i] {
-			t.Errorf("row %d: p_holm %v, want %v (Holm over all 6 tests)", i, r[10], holm[i])
+		if r.PHolm != holm[i] {
+			t.Errorf("row %d: p_holm %v, want %v (Holm over all 6 tests)", i, r.PHolm, holm[i])
 		}
-		if sig, ok := r[11].(bool); !ok || sig != (holm[i] <= 0.05) {
-			t.Errorf("row %d: significant %v with p_holm %v", i, r[11], holm[i])
+		if r.Significant != (holm[i] <= 0.05) {
+			t.Errorf("row %d: significant %v with p_holm %v", i, r.Significant, holm[i])
 		}
 	}
-	if len(res.Figures) != 2 {
-		t.Errorf("got %d figures, want 2", len(res.Figures))
-	}
-	for _, tb := range res.Tables {
-		if tb.Section != report.SectionBeyond {
-			t.Errorf("table %s in section %q", tb.Name, tb.Section)
-		}
+	if !res.HasRubric || !res.HasRanks {
+		t.Errorf("has rubric %v, has ranks %v; want both", res.HasRubric, res.HasRanks)
 	}
 }
 
@@ -181,17 +174,17 @@ func TestAnalyzePlackettLuceTwoModels(t *testing.T) {
 	opt := DefaultOptions()
 	opt.Bootstrap = 0
 	res := analyze(t, newStudy(gs), opt)
-	rows := tableRows(t, res, RankingsTable)
+	rows := rankedRows(t, res)
 	got := map[string]float64{}
 	for _, r := range rows {
-		got[r[0].(string)] = r[10].(float64)
+		got[r.Model] = r.PL
 	}
 	if len(rows) != 2 || !close(got["A"], 4.0/3, 1e-9) || !close(got["B"], 2.0/3, 1e-9) {
 		t.Errorf("got %v, want A 4/3, B 2/3", got)
 	}
 	found := false
 	for _, n := range res.Notes {
-		found = found || strings.Contains(n.Reason, "model Rare left out: graded on 1 of 10 questions")
+		found = found || strings.Contains(n, "model Rare left out: graded on 1 of 10 questions")
 	}
 	if !found {
 		t.Errorf("no coverage note: %v", res.Notes)
@@ -199,8 +192,8 @@ func TestAnalyzePlackettLuceTwoModels(t *testing.T) {
 	// The MLE: 7/3 → 1.4 and 0.6.
 	opt.PLPrior = 0
 	res = analyze(t, newStudy(gs), opt)
-	rows = tableRows(t, res, RankingsTable)
-	if !close(rows[0][10].(float64), 1.4, 1e-9) && !close(rows[1][10].(float64), 1.4, 1e-9) {
+	rows = rankedRows(t, res)
+	if !close(rows[0].PL, 1.4, 1e-9) && !close(rows[1].PL, 1.4, 1e-9) {
 		t.Errorf("MLE: %v", rows)
 	}
 }
@@ -259,10 +252,10 @@ func TestPLIntervalCoverage(t *testing.T) {
 		s := simStudy(rand.New(rand.NewPCG(42, uint64(sim))), gamma, 60, 2)
 		opt.Seed = uint64(1000 + sim)
 		res := analyze(t, s, opt)
-		for _, r := range tableRows(t, res, RankingsTable) {
+		for _, r := range rankedRows(t, res) {
 			var m int
-			fmt.Sscanf(r[0].(string), "m%d", &m)
-			lo, hi := r[11].(float64), r[12].(float64)
+			fmt.Sscanf(r.Model, "m%d", &m)
+			lo, hi := r.PLLo, r.PLHi
 			if lo <= gamma[m] && gamma[m] <= hi {
 				hit++
 				perModel[m]++
@@ -286,13 +279,13 @@ func TestDeterministicAcrossCores(t *testing.T) {
 	runtime.GOMAXPROCS(4)
 	b := analyze(t, s, opt)
 	runtime.GOMAXPROCS(prev)
-	if len(a.Tables) != 2 || len(b.Tables) != 2 {
-		t.Fatalf("tables %d and %d, want 2", len(a.Tables), len(b.Tables))
+	if len(a.Models) != 4 || len(b.Models) != 4 {
+		t.Fatalf("models %d and %d, want 4", len(a.Models), len(b.Models))
 	}
-	for i := range a.Tables {
-		// fmt prints NaN as NaN, so equal strings mean equal rows
-		if !reflect.DeepEqual(fmt.Sprint(a.Tables[i].Rows), fmt.Sprint(b.Tables[i].Rows)) {
-			t.Errorf("%s: GOMAXPROCS 1 and 4 differ:\n%v\n%v", a.Tables[i].Name, a.Tables[i].Rows, b.Tables[i].Rows)
+	// fmt prints NaN as NaN, so equal strings mean equal rows
+	for name, ab := range map[string][2]any{RankingsTable: {a.Models, b.Models}, PairwiseTable: {a.Tests, b.Tests}} {
+		if !reflect.DeepEqual(fmt.Sprintf("%+v", ab[0]), fmt.Sprintf("%+v", ab[1])) {
+			t.Errorf("%s: GOMAXPROCS 1 and 4 differ:\n%+v\n%+v", name, ab[0], ab[1])
 		}
 	}
 }
@@ -301,9 +294,9 @@ func TestAnalyzeDegenerate(t *testing.T) {
 	// Without ranks: Plackett–Luce empty, a note; without rubric (checklist only): no t tests.
 	gs := []study.Grading{grading("h", "q1", "A", 4, 0), grading("h", "q1", "B", 2, 0), grading("h", "q2", "A", 3, 0), grading("h", "q2", "B", 3, 0)}
 	res := analyze(t, newStudy(gs), DefaultOptions())
-	rows := tableRows(t, res, RankingsTable)
-	if !math.IsNaN(rows[0][10].(float64)) || len(res.Figures) != 1 {
-		t.Errorf("no ranks: pl %v, figures %d", rows[0][10], len(res.Figures))
+	rows := rankedRows(t, res)
+	if !math.IsNaN(rows[0].PL) || res.HasRanks || !res.HasRubric {
+		t.Errorf("no ranks: pl %v, has ranks %v, has rubric %v", rows[0].PL, res.HasRanks, res.HasRubric)
 	}
 	if !strings.Contains(fmt.Sprint(res.Notes), "no preference ranks") {
 		t.Errorf("notes %v", res.Notes)
@@ -314,9 +307,9 @@ func TestAnalyzeDegenerate(t *testing.T) {
 		{Evaluator: "h", Kind: study.Human, Round: "main", QuestionID: "q1", Model: "B", Verdicts: []study.Verdict{M, H}, Rank: 2},
 	}
 	res = analyze(t, &study.Study{MainRound: "main", Gradings: ck}, DefaultOptions())
-	for _, r := range tableRows(t, res, PairwiseTable) {
-		if r[2] == TestPairedT {
-			t.Errorf("paired t without rubric: %v", r)
+	for _, r := range res.Tests {
+		if r.Name == TestPairedT {
+			t.Errorf("paired t without rubric: %+v", r)
 		}
 	}
 	// Ranks only: Plackett–Luce, no Solve Rate (NaN, not 0).
@@ -325,15 +318,15 @@ func TestAnalyzeDegenerate(t *testing.T) {
 		{Evaluator: "h", Kind: study.Human, Round: "main", QuestionID: "q1", Model: "B", Rank: 2},
 	}
 	res = analyze(t, &study.Study{MainRound: "main", Gradings: ro}, DefaultOptions())
-	rows = tableRows(t, res, RankingsTable)
+	rows = rankedRows(t, res)
 	// one win of A: γ_A = 2·(1+1)/(1+2) = 4/3
-	if !math.IsNaN(rows[0][3].(float64)) || rows[0][8] != nil || !close(rows[0][10].(float64), 4.0/3, 1e-9) {
-		t.Errorf("ranks only: %v", rows[0])
+	if !math.IsNaN(rows[0].SolveRate) || rows[0].GroupSolveRate != "" || !close(rows[0].PL, 4.0/3, 1e-9) {
+		t.Errorf("ranks only: %+v", rows[0])
 	}
 	for _, c := range []*study.Study{nil, {}, newStudy([]study.Grading{grading("h", "q", "A", 3, 1)})} {
 		res := analyze(t, c, DefaultOptions())
-		if len(res.Tables) != 0 || len(res.Notes) == 0 {
-			t.Errorf("degenerate study: tables %d notes %v", len(res.Tables), res.Notes)
+		if len(res.Models) != 0 || len(res.Tests) != 0 || len(res.Notes) == 0 {
+			t.Errorf("degenerate study: %d models, %d tests, notes %v", len(res.Models), len(res.Tests), res.Notes)
 		}
 	}
 }
@@ -408,18 +401,18 @@ func TestThirteenModelsSeparate(t *testing.T) {
 	opt.Bootstrap = 50
 	res := analyze(t, newStudy(gs), opt)
 	got, both := 0, 0
-	for _, row := range tableRows(t, res, PairwiseTable) {
-		if row[2] != TestPairedSR {
+	for _, row := range res.Tests {
+		if row.Name != TestPairedSR {
 			continue
 		}
-		if row[3] != MethodMcNemar {
-			t.Fatalf("method %v, want %s (one grading per response)", row[3], MethodMcNemar)
+		if row.Method != MethodMcNemar {
+			t.Fatalf("method %v, want %s (one grading per response)", row.Method, MethodMcNemar)
 		}
-		k := [2]string{row[0].(string), row[1].(string)}
+		k := [2]string{row.A, row.B}
 		if k[0] > k[1] {
 			k[0], k[1] = k[1], k[0]
 		}
-		if row[11] == true {
+		if row.Significant {
 			got++
 			if ref[k] {
 				both++
@@ -431,9 +424,9 @@ func TestThirteenModelsSeparate(t *testing.T) {
 		t.Errorf("Analyze separates %d of the %d pairs McNemar separates (< 75 %%)", both, len(ref))
 	}
 	letters := map[string]bool{}
-	for _, row := range tableRows(t, res, RankingsTable) {
-		if g, ok := row[8].(string); ok {
-			letters[g] = true
+	for _, row := range rankedRows(t, res) {
+		if row.GroupSolveRate != "" {
+			letters[row.GroupSolveRate] = true
 		}
 	}
 	if len(letters) < 2 {

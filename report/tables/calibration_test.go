@@ -1,19 +1,21 @@
-package calibration
+package tables
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"testing"
 
 	"github.com/euroexec/euroexec/internal/tabletest"
+	"github.com/euroexec/euroexec/metrics/calibration"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
-// partStudy: three models, two judges (one grading every question, one
+// calibrationStudy: three models, two judges (one grading every question, one
 // half), one human on 10 of 16 questions with a checklist, responses of
 // varying length.
-func partStudy() *study.Study {
+func calibrationStudy() *study.Study {
 	s := &study.Study{HumanLabel: "Human Expert", MainRound: "main", Attributes: []string{"Quality", "Clarity"}, ScaleMin: 1, ScaleMax: 5}
 	H, M := study.Hit, study.Miss
 	for q := 0; q < 16; q++ {
@@ -41,22 +43,26 @@ func partStudy() *study.Study {
 	return s
 }
 
-// TestPartFromTyped: every cell of the three tables, read by column name,
-// is the typed value of the Result; the figures plot the same values.
-func TestPartFromTyped(t *testing.T) {
-	opt := DefaultOptions()
+// TestCalibrationFromTyped: every cell of the three tables, read by
+// column name, is the typed value of the Result; the figures plot the same
+// values; the notes keep their tables.
+func TestCalibrationFromTyped(t *testing.T) {
+	opt := calibration.DefaultOptions()
 	opt.Bootstrap = 40
-	res := analyze(t, partStudy(), opt)
+	res, err := calibration.Analyze(context.Background(), calibrationStudy(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(res.Judges) != 2 || len(res.Calibration) != 12 || len(res.Summary) != 4 || len(res.Length.Rows) != 3 {
 		t.Fatalf("judges %v, %d calibration rows, %d summary rows, %d length rows; want 2, 12, 4, 3",
 			res.Judges, len(res.Calibration), len(res.Summary), len(res.Length.Rows))
 	}
-	p := res.Part()
+	p := Calibration(res)
 	byName := map[string]*report.Table{}
 	for _, tb := range p.Tables {
 		byName[tb.Name] = tb
 	}
-	cal, sum, length := byName[TableCalibration], byName[TableSummary], byName[TableLength]
+	cal, sum, length := byName[calibration.TableCalibration], byName[calibration.TableSummary], byName[calibration.TableLength]
 	if cal == nil || sum == nil || length == nil || len(p.Tables) != 3 {
 		t.Fatalf("tables %v", p.Tables)
 	}
@@ -88,7 +94,7 @@ func TestPartFromTyped(t *testing.T) {
 			"judge": s.Judge, "metric": s.Metric, "n_models": s.Models, "mae_raw": s.MAERaw, "mae_linear": s.MAELinear,
 			"mae_isotonic": s.MAEIsotonic, "gap_closed_linear": s.GapClosedLinear, "gap_closed_isotonic": s.GapClosedIsotonic,
 			"ppi_width": s.PPIWidth, "human_only_width": s.HumanOnlyWidth, "width_ratio": s.WidthRatio,
-			"tuned_width_ratio": s.TunedWidthRatio, "summary": s.Sentence,
+			"tuned_width_ratio": s.TunedWidthRatio, "summary": calibrationSentence(s),
 		})
 	}
 	l := res.Length
@@ -117,7 +123,7 @@ func TestPartFromTyped(t *testing.T) {
 			for _, pt := range f.Series[0].Points {
 				found := false
 				for _, c := range res.Calibration {
-					if c.Judge == "j1" && c.Metric == MetricRubric && c.Model == pt.Label {
+					if c.Judge == "j1" && c.Metric == calibration.MetricRubric && c.Model == pt.Label {
 						found = pt.X == c.Human && pt.Y == c.JudgeRaw
 					}
 				}
@@ -137,7 +143,31 @@ func TestPartFromTyped(t *testing.T) {
 	if fmt.Sprint(ids) != "[judge_calibration_rubric judge_calibration_solve_rate length_controlled_effects]" {
 		t.Errorf("figures %v", ids)
 	}
-	if got := (Result{}).Part(); len(got.Tables) != 0 || len(got.Figures) != 0 {
+	if got := Calibration(calibration.Result{}); len(got.Tables) != 0 || len(got.Figures) != 0 {
 		t.Errorf("an empty result made %d tables", len(got.Tables))
+	}
+	n := calibration.Note{Table: calibration.TableLength, Reason: "the study has no rubric"}
+	if got := Calibration(calibration.Result{Notes: []calibration.Note{n}, Warnings: []string{"w"}}); len(got.Notes) != 1 ||
+		got.Notes[0].Table != n.Table || got.Notes[0].Reason != n.Reason || len(got.Warnings) != 1 {
+		t.Errorf("notes %v warnings %v", got.Notes, got.Warnings)
+	}
+}
+
+// TestCalibrationSentence: the summary sentence of hand-made rows.
+func TestCalibrationSentence(t *testing.T) {
+	for _, c := range []struct {
+		row  calibration.SummaryRow
+		want string
+	}{
+		{calibration.SummaryRow{Judge: "j", Metric: "rubric", Models: 3, MAERaw: 0.5, MAEIsotonic: 0.1, GapClosedIsotonic: 0.8, GapClosedLinear: -0.2},
+			"Isotonic calibration closes 80% of the gap between judge j and the human rubric means (mean absolute error over 3 models 0.5 → 0.1, held out); linear calibration widens by 20% it."},
+		{calibration.SummaryRow{Judge: "j", Metric: "solve_rate", Models: 2, MAEIsotonic: 0},
+			"Judge j already matches the human solve_rate means exactly."},
+		{calibration.SummaryRow{Judge: "j", Metric: "rubric", MAERaw: math.NaN(), MAEIsotonic: math.NaN()},
+			"Judge j: too few labelled questions to calibrate its rubric."},
+	} {
+		if got := calibrationSentence(c.row); got != c.want {
+			t.Errorf("%+v:\n got %q\nwant %q", c.row, got, c.want)
+		}
 	}
 }

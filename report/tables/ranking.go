@@ -1,21 +1,26 @@
-package ranking
+package tables
 
 import (
 	"math"
 
+	"github.com/euroexec/euroexec/metrics/ranking"
 	"github.com/euroexec/euroexec/report"
 )
 
-// Part builds the report tables (rankings, pairwise_significance) and
-// figures of r; with its Notes and Warnings it is ready for
-// report.Report.Add. It has no tables when the analysed set was empty.
-func (r Result) Part() report.Part {
-	p := report.Part{Notes: r.Notes, Warnings: r.Warnings}
-	if !r.made {
+// Ranking presents r: the rankings and pairwise_significance tables, the
+// Plackett–Luce figure when the study has preference ranks and the rank
+// intervals when it has a rubric; with r's notes and warnings it is ready
+// for report.Report.Add. It has no tables when r ranked no models.
+func Ranking(r ranking.Result) report.Part {
+	p := report.Part{Warnings: r.Warnings}
+	for _, n := range r.Notes {
+		p.Notes = append(p.Notes, report.Note{Table: ranking.RankingsTable, Reason: n})
+	}
+	if len(r.Models) == 0 {
 		return p
 	}
 	pt := &report.Table{
-		Name:    PairwiseTable,
+		Name:    ranking.PairwiseTable,
 		Title:   "Pairwise significance of model differences",
 		Section: report.SectionBeyond,
 		Doc: "Every pair of models (a ranked before b by rubric): paired t test of the per-question mean human rubric, and the paired test of the Solve Rate difference with the questions as clusters " +
@@ -43,7 +48,7 @@ func (r Result) Part() report.Part {
 		pt.Rows = append(pt.Rows, []any{t.A, t.B, t.Name, t.Method, t.Estimate, t.Lo, t.Hi, t.N, t.MDE, t.P, t.PHolm, sv})
 	}
 	rt := &report.Table{
-		Name:    RankingsTable,
+		Name:    ranking.RankingsTable,
 		Title:   "Model rankings with uncertainty",
 		Section: report.SectionBeyond,
 		Doc: "Per model (human gradings): rubric and Solve Rate, rank by rubric with its 95 % bootstrap rank interval, compact letter displays " +
@@ -70,15 +75,15 @@ func (r Result) Part() report.Part {
 		},
 	}
 	figPL := &report.Figure{ID: "ranking_pl_strength", Section: report.SectionBeyond, Title: "Plackett–Luce strengths of the preference rankings",
-		Kind: report.Bar, XName: "model", YName: "strength (mean 1)", Table: RankingsTable}
+		Kind: report.Bar, XName: "model", YName: "strength (mean 1)", Table: ranking.RankingsTable}
 	figRank := &report.Figure{ID: "ranking_rank_intervals", Section: report.SectionBeyond, Title: "Rank by rubric with 95 % bootstrap rank intervals",
-		Kind: report.Bar, XName: "model", YName: "rank (1 = best)", Table: RankingsTable}
+		Kind: report.Bar, XName: "model", YName: "rank (1 = best)", Table: ranking.RankingsTable}
 	figRank.Dots, figRank.InverseY = true, true
 	sPL := report.Series{Name: "Plackett–Luce strength"}
 	sRank := report.Series{Name: "rank"}
 	for _, m := range r.Models {
 		rt.Rows = append(rt.Rows, []any{m.Model, m.Gradings, m.Rubric, m.SolveRate, m.Rank, m.RankLo, m.RankHi,
-			letters(m.Group), letters(m.GroupSolveRate), m.Rankings, m.PL, m.PLLo, m.PLHi,
+			rankingLetters(m.Group), rankingLetters(m.GroupSolveRate), m.Rankings, m.PL, m.PLLo, m.PLHi,
 			m.RankSolveRate, m.RankSolveRateLo, m.RankSolveRateHi, m.PBest, m.PBestSolveRate})
 		figPL.Categories = append(figPL.Categories, m.Model)
 		figRank.Categories = append(figRank.Categories, m.Model)
@@ -97,16 +102,18 @@ func (r Result) Part() report.Part {
 	return p
 }
 
-// letters is a compact letter display as a cell: nil (empty) when undefined.
-func letters(s string) any {
+// rankingLetters is a compact letter display as a cell: nil (empty) when
+// undefined.
+func rankingLetters(s string) any {
 	if s == "" {
 		return nil
 	}
 	return s
 }
 
-// SummaryColumns are the columns AnnotateSummary adds to the summary table.
-var SummaryColumns = []report.Column{
+// RankingSummaryColumns are the columns RankingAnnotateSummary adds to the
+// summary table.
+var RankingSummaryColumns = []report.Column{
 	{Name: "rubric_rank", Kind: report.Int, Doc: "rank by mean human rubric (humans, all questions; empty for other rows)"},
 	{Name: "rubric_rank_lo", Kind: report.Float, Doc: "lower end of the 95 % bootstrap rank interval (rankings.csv)"},
 	{Name: "rubric_rank_hi", Kind: report.Float, Doc: "upper end of the 95 % bootstrap rank interval"},
@@ -114,30 +121,30 @@ var SummaryColumns = []report.Column{
 	{Name: "group_solve_rate", Kind: report.Text, Doc: "compact letter display for Solve Rate (paired tests with questions as clusters, Holm)"},
 }
 
-// AnnotateSummary adds each ranked model's rank, rank interval and tie
-// groups (from r.Models) to the summary table's rows for set "all" and
+// RankingAnnotateSummary adds each ranked model's rank, rank interval and
+// tie groups (from r.Models) to the summary table's rows for set "all" and
 // graders "humans", which the rankings are computed from; other rows get
 // empty cells. The summary's columns set, graders and model are found by
 // name. It does nothing when summary is nil, lacks one of those columns,
 // or r has no rankings.
-func (r Result) AnnotateSummary(summary *report.Table) {
-	if summary == nil || !r.made {
+func RankingAnnotateSummary(r ranking.Result, summary *report.Table) {
+	if summary == nil || len(r.Models) == 0 {
 		return
 	}
 	set, graders, model := summary.Index("set"), summary.Index("graders"), summary.Index("model")
 	if set < 0 || graders < 0 || model < 0 {
 		return
 	}
-	by := make(map[string]Ranked, len(r.Models))
+	by := make(map[string]ranking.Ranked, len(r.Models))
 	for _, m := range r.Models {
 		by[m.Model] = m
 	}
-	summary.Columns = append(summary.Columns, SummaryColumns...)
+	summary.Columns = append(summary.Columns, RankingSummaryColumns...)
 	for i, row := range summary.Rows {
-		add := make([]any, len(SummaryColumns))
+		add := make([]any, len(RankingSummaryColumns))
 		name, _ := row[model].(string)
 		if m, ok := by[name]; ok && row[set] == "all" && row[graders] == "humans" {
-			add = []any{m.Rank, m.RankLo, m.RankHi, letters(m.Group), letters(m.GroupSolveRate)}
+			add = []any{m.Rank, m.RankLo, m.RankHi, rankingLetters(m.Group), rankingLetters(m.GroupSolveRate)}
 		}
 		summary.Rows[i] = append(row, add...)
 	}
