@@ -4,20 +4,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/internal/termtext"
 	"github.com/euroexec/euroexec/metrics/planning"
-	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/outsafe"
-	"github.com/euroexec/euroexec/readback"
+	"github.com/euroexec/euroexec/pipeline"
 	"github.com/euroexec/euroexec/report/csvout"
-	"github.com/euroexec/euroexec/report/tables"
 )
 
 func planCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -55,35 +51,10 @@ func planCmd(stdout, stderr io.Writer) *cobra.Command {
 					fmt.Fprintln(stderr, "note:", n)
 				}
 			}
-			for _, n := range outsafe.CleanScratch() {
-				fmt.Fprintln(stderr, "note:", n)
-			}
-			tmp, err := outsafe.ScratchDir("plan")
-			if err != nil {
-				return err
-			}
-			defer os.RemoveAll(tmp)
-			db := filepath.Join(tmp, "study.duckdb")
-			res, err := ingest.Ingest(cmd.Context(), args[0], ingest.Options{DB: db})
+			t, err := pipeline.Plan(cmd.Context(), args[0], opt, func(n string) { fmt.Fprintln(stderr, "note:", n) })
 			if err != nil {
 				return reportProblems(stderr, err)
 			}
-			d, err := readback.Open(db)
-			if err != nil {
-				return err
-			}
-			s, _, err := d.LoadWithoutTexts(cmd.Context(), res.Config) // the plan reads scores, not texts
-			d.Close()
-			if err != nil {
-				return err
-			}
-			c := res.Config.Solve
-			opt.Scores = scores.Options{RubricThreshold: c.RubricThreshold, ChecklistThreshold: c.ChecklistThreshold, PartialCredit: c.PartialCredit}
-			pairs, err := planning.Plan(s, opt)
-			if err != nil {
-				return fmt.Errorf("plan: %w", err)
-			}
-			t := tables.PlanningPairs(pairs, opt)
 			if toStdout {
 				return csvout.WriteTable(stdout, t)
 			}
