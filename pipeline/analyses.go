@@ -160,7 +160,7 @@ func laterAnalyses(s *study.Study, c config.Config) (jobs []job, graded func() [
 			if err != nil {
 				return nil, fmt.Errorf("analyse pairwise judgments: %w", err)
 			}
-			return func(res *Result) { res.Report.Add(p.Part()); res.Pairwise = p }, nil
+			return func(res *Result) { res.Report.Add(tables.Pairwise(p)); res.Pairwise = p }, nil
 		}},
 	}, graded
 }

@@ -350,7 +350,7 @@ func TestTypedResultsBeyond(t *testing.T) {
 		{"reliability", tables.Reliability(res.Reliability), len(res.Reliability.Rows)},
 		{"calibration", res.Calibration.Part(), len(res.Calibration.Calibration) + len(res.Calibration.Length.Rows)},
 		{"judge audit", tables.JudgeAudit(res.JudgeAudit), len(res.JudgeAudit.Judges)},
-		{"pairwise", res.Pairwise.Part(), len(res.Pairwise.Populations)},
+		{"pairwise", tables.Pairwise(res.Pairwise), len(res.Pairwise.Populations)},
 		{"planning", res.Planning.Part(), len(res.Planning.Pairs)},
 		{"prbench", res.PRBench.Part(), len(res.PRBench.Scores)},
 	}
