@@ -2,6 +2,8 @@ package tables
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/euroexec/euroexec/metrics/judgeaudit"
@@ -10,7 +12,7 @@ import (
 
 // JudgeAudit presents r: the tables judge_bias, judge_bias_by_attribute
 // (when there are rubric attributes) and judge_audit, and a forest plot
-// per judge, with r's notes and warnings, ready for report.Report.Add. It
+// per unit of the biases (judgeauditFigures), with r's notes and warnings, ready for report.Report.Add. It
 // has no tables when no judge was audited.
 func JudgeAudit(r judgeaudit.Result) report.Part {
 	p := report.Part{Warnings: r.Warnings}
@@ -24,29 +26,12 @@ func JudgeAudit(r judgeaudit.Result) report.Part {
 	ta := judgeauditAttrTable()
 	tau := judgeauditAuditTable(r.Thresholds)
 	for _, j := range r.Judges {
-		fig := &report.Figure{ID: "judge_audit_" + judgeauditFigID(j.Judge), Section: report.SectionJudgeAudit, Kind: report.Bar,
-			Title: "Judge audit: " + j.Judge + " — bias estimate minus its no-bias value, 95 % interval",
-			XName: "bias", YName: "estimate − no-bias value", Table: judgeaudit.TableBias}
-		sr := report.Series{Name: j.Judge}
 		for _, b := range j.Biases {
 			tb.Rows = append(tb.Rows, []any{j.Judge, b.Name, b.Estimate, b.Lo, b.Hi, b.N, b.Unit, judgeauditFlagCell(b), b.Note})
-			if b.Name == judgeaudit.Rerun || b.Name == judgeaudit.RerunMAD {
-				continue // α is not a signed bias; it is in the table, not on the forest plot
-			}
-			label := b.Name + " (" + b.Unit + ")"
-			if b.Null != 0 {
-				label = fmt.Sprintf("%s (%s − %g)", b.Name, b.Unit, b.Null)
-			}
-			fig.Categories = append(fig.Categories, label)
-			sr.Values = append(sr.Values, b.Estimate-b.Null)
-			sr.Lo = append(sr.Lo, b.Lo-b.Null)
-			sr.Hi = append(sr.Hi, b.Hi-b.Null)
 		}
 		for _, b := range j.ByAttribute {
 			ta.Rows = append(ta.Rows, []any{j.Judge, b.Attribute, b.Name, b.Estimate, b.Lo, b.Hi, b.N, b.Unit, judgeauditFlagCell(b), b.Note})
 		}
-		fig.Series = []report.Series{sr}
-		p.Figures = append(p.Figures, fig)
 		tau.Rows = append(tau.Rows, []any{j.Judge, j.Provider, j.Responses, j.Questions,
 			j.Tau, j.TauN, j.Kappa, j.MacroF1, j.Pairs, strings.Join(j.Flagged, ";"), j.Verdict})
 	}
@@ -55,7 +40,83 @@ func JudgeAudit(r judgeaudit.Result) report.Part {
 	} else {
 		p.Tables = append(p.Tables, tb, tau)
 	}
+	p.Figures = judgeauditFigures(r.Judges)
 	return p
+}
+
+// judgeauditAxis is how the figure of one unit names its y axis.
+type judgeauditAxis struct {
+	name, unit string
+	percent    bool
+}
+
+// judgeauditAxes name the y axis of each unit of judge_bias; a unit not
+// listed is drawn as "estimate − no-bias value" in its own unit.
+var judgeauditAxes = map[string]judgeauditAxis{
+	"rubric points":       {"judge − humans", "rubric points", false},
+	"SD":                  {"judge − humans", "human SDs", false},
+	"points per doubling": {"slope", "rubric points per doubling of length", false},
+	"ratio":               {"SD ratio − 1", "", false},
+	"rate":                {"checklist rate, judge − humans", "pp", true},
+}
+
+// judgeauditFigures are the forest plots of the signed biases, one figure
+// per unit so that one axis never mixes units (rubric points, SDs, slopes
+// per doubling, ratios, rates): the judges along x, one series per bias
+// of that unit, each estimate minus its no-bias value with its interval
+// (the questions behind it as n, so that an interval from one question is
+// not drawn). Rerun α and rerun_mad are not signed biases: they are in
+// the table only. A unit with no estimate for any judge has no figure, a
+// bias with none no series.
+func judgeauditFigures(judges []judgeaudit.Judge) []*report.Figure {
+	var units []string
+	byUnit := map[string][]string{} // unit → bias names, in table order
+	for _, j := range judges {
+		for _, b := range j.Biases {
+			if b.Name == judgeaudit.Rerun || b.Name == judgeaudit.RerunMAD || slices.Contains(byUnit[b.Unit], b.Name) {
+				continue
+			}
+			if _, ok := byUnit[b.Unit]; !ok {
+				units = append(units, b.Unit)
+			}
+			byUnit[b.Unit] = append(byUnit[b.Unit], b.Name)
+		}
+	}
+	var out []*report.Figure
+	for _, unit := range units {
+		ax, ok := judgeauditAxes[unit]
+		if !ok {
+			ax = judgeauditAxis{"estimate − no-bias value", unit, false}
+		}
+		f := &report.Figure{ID: "judge_audit_" + judgeauditFigID(unit), Section: report.SectionJudgeAudit, Kind: report.Bar,
+			Title: "Judge audit: " + strings.Join(byUnit[unit], ", ") + " (" + unit + "), estimate minus its no-bias value, 95 % intervals",
+			XName: "judge", YName: ax.name, YUnit: ax.unit, Percent: ax.percent, Table: judgeaudit.TableBias}
+		for _, j := range judges {
+			f.Categories = append(f.Categories, j.Judge)
+		}
+		for _, name := range byUnit[unit] {
+			s := report.Series{Name: name}
+			drawn := false
+			for _, j := range judges {
+				v, lo, hi := math.NaN(), math.NaN(), math.NaN()
+				for _, b := range j.Biases {
+					if b.Name == name {
+						v, lo, hi = b.Estimate-b.Null, b.Lo-b.Null, b.Hi-b.Null
+					}
+				}
+				drawn = drawn || !math.IsNaN(v)
+				s.Values, s.Lo, s.Hi = append(s.Values, v), append(s.Lo, lo), append(s.Hi, hi)
+				s.N = append(s.N, int(j.Questions))
+			}
+			if drawn {
+				f.Series = append(f.Series, s)
+			}
+		}
+		if len(f.Series) > 0 {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // judgeauditFlagCell is the flagged cell of b: "yes", "no" or "" when

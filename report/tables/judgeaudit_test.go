@@ -88,33 +88,58 @@ func TestJudgeAuditFromTyped(t *testing.T) {
 	}
 }
 
-// TestJudgeAuditFigure: one forest plot per judge with the signed biases
-// minus their no-bias values (scale 1.1 → 0.1), rerun left off.
+// TestJudgeAuditFigure: one figure per unit, never two units on one
+// axis: the judges along x, a series per signed bias of that unit with
+// the estimate minus its no-bias value (scale 1.1 → 0.1), rerun left
+// off, a bias undefined for every judge without a series, and a judge
+// without an estimate a gap.
 func TestJudgeAuditFigure(t *testing.T) {
-	p := JudgeAudit(judgeauditResult())
-	if len(p.Figures) != 1 {
-		t.Fatalf("%d figures, want 1", len(p.Figures))
-	}
-	f := p.Figures[0]
-	if f.ID != "judge_audit_gpt_4" || len(f.Series) != 1 || f.Series[0].Name != "GPT 4" {
-		t.Fatalf("figure %s series %v", f.ID, f.Series)
-	}
+	r := judgeauditResult()
 	nan := math.NaN()
-	want := []struct {
-		cat         string
-		val, lo, hi float64
-	}{
-		{"leniency (rubric points)", 0.4, 0.2, 0.6},
-		{"scale (ratio − 1)", 0.1, -0.1, 0.3},
-		{"position (rubric points)", 0.1, nan, nan},
+	r.Judges = append(r.Judges, judgeaudit.Judge{Judge: "j2", Questions: 1, Biases: []judgeaudit.Bias{
+		{Name: judgeaudit.Leniency, Estimate: -0.2, Lo: -0.2, Hi: -0.2, Unit: "rubric points"},
+		{Name: judgeaudit.Scale, Estimate: nan, Lo: nan, Hi: nan, Unit: "ratio", Null: 1},
+		{Name: judgeaudit.Position, Estimate: nan, Lo: nan, Hi: nan, Unit: "rubric points"},
+		{Name: judgeaudit.Rerun, Estimate: nan, Lo: nan, Hi: nan, Unit: "alpha", Null: 1},
+		{Name: judgeaudit.ChecklistLeniency, Estimate: nan, Lo: nan, Hi: nan, Unit: "rate"},
+	}})
+	p := JudgeAudit(r)
+	type bar struct{ val, lo, hi float64 }
+	want := map[string]map[string][]bar{ // figure → series → bar per judge (GPT 4, j2)
+		"judge_audit_rubric_points": {
+			"leniency": {{0.4, 0.2, 0.6}, {-0.2, -0.2, -0.2}},
+			"position": {{0.1, nan, nan}, {nan, nan, nan}},
+		},
+		"judge_audit_ratio": {"scale": {{0.1, -0.1, 0.3}, {nan, nan, nan}}},
 	}
-	if len(f.Categories) != len(want) {
-		t.Fatalf("categories %v, want %d", f.Categories, len(want))
+	units := map[string]string{"judge_audit_rubric_points": "rubric points", "judge_audit_ratio": ""}
+	if len(p.Figures) != len(want) {
+		t.Fatalf("%d figures, want %d (rubric points, ratio; checklist_leniency has no estimate)", len(p.Figures), len(want))
 	}
-	s := f.Series[0]
-	for i, w := range want {
-		if f.Categories[i] != w.cat || math.Abs(s.Values[i]-w.val) > 1e-12 || !judgeauditNear(s.Lo[i], w.lo) || !judgeauditNear(s.Hi[i], w.hi) {
-			t.Errorf("bar %d: %q %v [%v, %v], want %q %v [%v, %v]", i, f.Categories[i], s.Values[i], s.Lo[i], s.Hi[i], w.cat, w.val, w.lo, w.hi)
+	for _, f := range p.Figures {
+		w, ok := want[f.ID]
+		if !ok {
+			t.Errorf("unexpected figure %s", f.ID)
+			continue
+		}
+		if f.YUnit != units[f.ID] || len(f.Categories) != 2 || f.Categories[0] != "GPT 4" || f.Categories[1] != "j2" || len(f.Series) != len(w) {
+			t.Errorf("%s: unit %q categories %v series %d", f.ID, f.YUnit, f.Categories, len(f.Series))
+			continue
+		}
+		for _, s := range f.Series {
+			ws, ok := w[s.Name]
+			if !ok {
+				t.Errorf("%s: series %s of another unit", f.ID, s.Name)
+				continue
+			}
+			for i, b := range ws {
+				if !judgeauditNear(s.Values[i], b.val) || !judgeauditNear(s.Lo[i], b.lo) || !judgeauditNear(s.Hi[i], b.hi) {
+					t.Errorf("%s %s judge %d: %v [%v, %v], want %v [%v, %v]", f.ID, s.Name, i, s.Values[i], s.Lo[i], s.Hi[i], b.val, b.lo, b.hi)
+				}
+			}
+			if s.N[0] != 20 || s.N[1] != 1 {
+				t.Errorf("%s %s: n %v, want the judges' questions [20 1]", f.ID, s.Name, s.N)
+			}
 		}
 	}
 }
