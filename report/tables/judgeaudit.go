@@ -89,7 +89,6 @@ func judgeauditFigures(judges []judgeaudit.Judge) []*report.Figure {
 			ax = judgeauditAxis{"estimate − no-bias value", unit, false}
 		}
 		f := &report.Figure{ID: "judge_audit_" + judgeauditFigID(unit), Section: report.SectionJudgeAudit, Kind: report.Bar,
-			Title: "Judge audit: " + strings.Join(byUnit[unit], ", ") + " (" + unit + "), estimate minus its no-bias value, 95 % intervals",
 			XName: "judge", YName: ax.name, YUnit: ax.unit, Percent: ax.percent, Table: judgeaudit.TableBias}
 		for _, j := range judges {
 			f.Categories = append(f.Categories, j.Judge)
@@ -113,6 +112,11 @@ func judgeauditFigures(judges []judgeaudit.Judge) []*report.Figure {
 			}
 		}
 		if len(f.Series) > 0 {
+			var names []string
+			for _, s := range f.Series {
+				names = append(names, s.Name)
+			}
+			f.Title = "Judge audit: " + strings.Join(names, ", ") + " (" + unit + "), estimate minus its no-bias value, 95 % intervals"
 			out = append(out, f)
 		}
 	}

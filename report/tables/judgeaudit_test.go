@@ -99,6 +99,7 @@ func TestJudgeAuditFigure(t *testing.T) {
 	r.Judges = append(r.Judges, judgeaudit.Judge{Judge: "j2", Questions: 1, Biases: []judgeaudit.Bias{
 		{Name: judgeaudit.Leniency, Estimate: -0.2, Lo: -0.2, Hi: -0.2, Unit: "rubric points"},
 		{Name: judgeaudit.Scale, Estimate: nan, Lo: nan, Hi: nan, Unit: "ratio", Null: 1},
+		{Name: judgeaudit.SelfPreference, Estimate: nan, Lo: nan, Hi: nan, Unit: "rubric points"},
 		{Name: judgeaudit.Position, Estimate: nan, Lo: nan, Hi: nan, Unit: "rubric points"},
 		{Name: judgeaudit.Rerun, Estimate: nan, Lo: nan, Hi: nan, Unit: "alpha", Null: 1},
 		{Name: judgeaudit.ChecklistLeniency, Estimate: nan, Lo: nan, Hi: nan, Unit: "rate"},
@@ -113,6 +114,9 @@ func TestJudgeAuditFigure(t *testing.T) {
 		"judge_audit_ratio": {"scale": {{0.1, -0.1, 0.3}, {nan, nan, nan}}},
 	}
 	units := map[string]string{"judge_audit_rubric_points": "rubric points", "judge_audit_ratio": ""}
+	if f := p.Figures[0]; strings.Contains(f.Title, "self_preference") {
+		t.Errorf("title %q names a bias without a series", f.Title)
+	}
 	if len(p.Figures) != len(want) {
 		t.Fatalf("%d figures, want %d (rubric points, ratio; checklist_leniency has no estimate)", len(p.Figures), len(want))
 	}
@@ -127,6 +131,9 @@ func TestJudgeAuditFigure(t *testing.T) {
 			continue
 		}
 		for _, s := range f.Series {
+			if !strings.Contains(f.Title, s.Name) {
+				t.Errorf("%s: title %q does not name its series %s", f.ID, f.Title, s.Name)
+			}
 			ws, ok := w[s.Name]
 			if !ok {
 				t.Errorf("%s: series %s of another unit", f.ID, s.Name)
