@@ -152,7 +152,7 @@ func laterAnalyses(s *study.Study, c config.Config) (jobs []job, graded func() [
 			if err != nil {
 				return nil, fmt.Errorf("analyse: %w", err)
 			}
-			return func(res *Result) { res.Report.Add(r.Part()); res.JudgeAudit = r }, nil
+			return func(res *Result) { res.Report.Add(tables.JudgeAudit(r)); res.JudgeAudit = r }, nil
 		}},
 		{"pairwise", true, func(ctx context.Context) (func(*Result), error) {
 			o := pairwise.DefaultOptions()
@@ -161,7 +161,7 @@ func laterAnalyses(s *study.Study, c config.Config) (jobs []job, graded func() [
 			if err != nil {
 				return nil, fmt.Errorf("analyse pairwise judgments: %w", err)
 			}
-			return func(res *Result) { res.Report.Add(p.Part()); res.Pairwise = p }, nil
+			return func(res *Result) { res.Report.Add(tables.Pairwise(p)); res.Pairwise = p }, nil
 		}},
 	}, graded
 }

@@ -349,8 +349,8 @@ func TestTypedResultsBeyond(t *testing.T) {
 	}{
 		{"reliability", tables.Reliability(res.Reliability), len(res.Reliability.Rows)},
 		{"calibration", tables.Calibration(res.Calibration), len(res.Calibration.Calibration) + len(res.Calibration.Length.Rows)},
-		{"judge audit", res.JudgeAudit.Part(), len(res.JudgeAudit.Judges)},
-		{"pairwise", res.Pairwise.Part(), len(res.Pairwise.Populations)},
+		{"judge audit", tables.JudgeAudit(res.JudgeAudit), len(res.JudgeAudit.Judges)},
+		{"pairwise", tables.Pairwise(res.Pairwise), len(res.Pairwise.Populations)},
 		{"planning", tables.Planning(res.Planning), len(res.Planning.Pairs)},
 		{"prbench", tables.PRBench(res.PRBench), len(res.PRBench.Scores)},
 	}

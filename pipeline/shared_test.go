@@ -93,7 +93,7 @@ func TestSharedGradedSame(t *testing.T) {
 			o := judgeaudit.DefaultOptions()
 			o.Seed, o.Bootstrap, o.Round, o.Scores, o.Graded = seed, boot, c.MainRound, sc, g
 			r, err := judgeaudit.Analyze(ctx, s, o)
-			return r.Part(), err
+			return tables.JudgeAudit(r), err
 		}},
 	} {
 		own, err := a.run(nil)

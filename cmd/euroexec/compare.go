@@ -25,6 +25,7 @@ import (
 	"github.com/euroexec/euroexec/report/findings"
 	"github.com/euroexec/euroexec/report/format"
 	"github.com/euroexec/euroexec/report/site"
+	"github.com/euroexec/euroexec/report/tables"
 	"github.com/euroexec/euroexec/store"
 )
 
@@ -167,13 +168,13 @@ func runCompare(ctx context.Context, stdout, stderr io.Writer, args []string, o 
 	if o.seed >= 0 {
 		opt.Seed = uint64(o.seed)
 	}
-	part, err := compare.Analyze(ctx, runs, opt)
+	res, err := compare.Analyze(ctx, runs, opt)
 	if err != nil {
 		return err
 	}
 	rep := &report.Report{Title: "Comparison: " + runs[0].Label + " → " + runs[len(runs)-1].Label, Version: version, GeneratedAt: start}
-	rep.Add(part)
-	rep.Overview = compare.Overview(runs, opt.Map)
+	rep.Add(tables.Compare(res))
+	rep.Overview = tables.CompareOverview(compare.Overview(runs, opt.Map))
 	settings = append(settings, report.KV{Key: "bootstrap", Value: strconv.Itoa(opt.Bootstrap)},
 		report.KV{Key: "seed", Value: strconv.FormatUint(opt.Seed, 10)}, report.KV{Key: "alpha", Value: "0.05"},
 		report.KV{Key: "map", Value: strings.Join(o.maps, ", ")})

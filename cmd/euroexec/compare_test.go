@@ -14,6 +14,7 @@ import (
 	"github.com/euroexec/euroexec/metrics/compare"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/report"
+	"github.com/euroexec/euroexec/report/tables"
 	"github.com/euroexec/euroexec/sample"
 	"github.com/euroexec/euroexec/study"
 )
@@ -353,7 +354,7 @@ func compareDocTables(t *testing.T) []*report.Table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p.Tables
+	return tables.Compare(p).Tables
 }
 
 // TestPrintFlagged: the flagged rows of compare_models are printed by

@@ -1,10 +1,12 @@
-package compare
+package compare_test
 
 import (
 	"context"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/euroexec/euroexec/metrics/compare"
 
 	"github.com/euroexec/euroexec/metrics/scores"
 )
@@ -15,11 +17,11 @@ import (
 // database is transform.Load's time, not measured here). Target: < 30 s.
 func BenchmarkCompare40k(b *testing.B) {
 	old, new := simulate(simParams{questions: benchQuestions, seed: 1, improve: 0.05, lenient: 0.2, models: 6})
-	runs := []Run{{Label: "old", Study: old, Scores: scores.DefaultOptions()}, {Label: "new", Study: new, Scores: scores.DefaultOptions()}}
+	runs := []compare.Run{{Label: "old", Study: old, Scores: scores.DefaultOptions()}, {Label: "new", Study: new, Scores: scores.DefaultOptions()}}
 	b.ResetTimer()
 	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
-		if _, err := Analyze(context.Background(), runs, DefaultOptions()); err != nil {
+		if _, err := compare.Analyze(context.Background(), runs, compare.DefaultOptions()); err != nil {
 			b.Fatal(err)
 		}
 	}

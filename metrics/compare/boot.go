@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 
-	"github.com/euroexec/euroexec/internal/workers"
 	"github.com/euroexec/euroexec/metrics/stats"
 )
 
@@ -25,40 +24,31 @@ type pairBoot struct {
 // out layout of a replicate row: ((u·5 + k)·2 + side), side 0 = old, 1 = new.
 func outIdx(u, k, side int) int { return (u*len(Metrics)+k)*2 + side }
 
-// block is the number of replicates a worker accumulates together: each
-// question's accumulators are read once per block instead of once per
-// replicate, which keeps large studies from being memory-bound.
-const block = 16
-
-// run fills reps with B replicates; replicate r uses stats.NewRand(seed, r)
-// and draws the shared questions first, then OLD's own, then NEW's own.
-// Sums run over questions in ascending order, so the result does not depend
-// on the blocking or the number of cores.
+// run fills reps with B replicates from stats.ClusterBootstrapStrata over
+// three strata: the shared questions (one draw serves both runs), then
+// OLD's own, then NEW's own, replicate r drawing them in that order from
+// its stream (seed, r). Each block's counts become per-run draw counts per
+// question, and the sums run over questions in ascending order, so the
+// result does not depend on the blocking or the number of cores.
 func (pb *pairBoot) run(ctx context.Context, B int, seed uint64) error {
 	nOut := pb.nU * len(Metrics) * 2
-	pb.reps = make([][]float64, B)
-	backing := make([]float64, B*nOut)
-	for r := range pb.reps {
-		pb.reps[r] = backing[r*nOut : (r+1)*nOut : (r+1)*nOut]
-	}
+	nS, nA := len(pb.shared), len(pb.onlyA)
 	side := func(p *pop, nM int) (w [][]int32, s [][]float64) {
 		if p == nil {
 			return nil, nil
 		}
-		w, s = make([][]int32, block), make([][]float64, block)
+		w, s = make([][]int32, stats.DefaultCountBlock), make([][]float64, stats.DefaultCountBlock)
 		for j := range w {
 			w[j] = make([]int32, len(p.qIDs))
 			s[j] = make([]float64, nM*acLen)
 		}
 		return w, s
 	}
-	nBlocks := (B + block - 1) / block
-	return workers.Run(ctx, nBlocks, func() func(int) error {
+	reps, err := stats.ClusterBootstrapStrata(ctx, []int{nS, nA, len(pb.onlyB)}, B, seed, nOut, stats.DefaultCountBlock, func() stats.CountBlockStat {
 		wA, sA := side(pb.a, pb.nMA)
 		wB, sB := side(pb.b, pb.nMB)
-		return func(k int) error {
-			b0 := k * block
-			nb := min(block, B-b0)
+		return func(cnt []int32, out [][]float64) {
+			nb := len(out)
 			for j := 0; j < nb; j++ {
 				if wA != nil {
 					clear(wA[j])
@@ -66,17 +56,16 @@ func (pb *pairBoot) run(ctx context.Context, B int, seed uint64) error {
 				if wB != nil {
 					clear(wB[j])
 				}
-				rng := stats.NewRand(seed, b0+j)
-				for range pb.shared {
-					s := pb.shared[rng.IntN(len(pb.shared))]
-					wA[j][s[0]]++
-					wB[j][s[1]]++
+				for i, s := range pb.shared {
+					c := cnt[i*nb+j]
+					wA[j][s[0]] += c
+					wB[j][s[1]] += c
 				}
-				for range pb.onlyA {
-					wA[j][pb.onlyA[rng.IntN(len(pb.onlyA))]]++
+				for i, q := range pb.onlyA {
+					wA[j][q] += cnt[(nS+i)*nb+j]
 				}
-				for range pb.onlyB {
-					wB[j][pb.onlyB[rng.IntN(len(pb.onlyB))]]++
+				for i, q := range pb.onlyB {
+					wB[j][q] += cnt[(nS+nA+i)*nb+j]
 				}
 			}
 			if pb.a != nil {
@@ -86,7 +75,7 @@ func (pb *pairBoot) run(ctx context.Context, B int, seed uint64) error {
 				weighted(pb.b.acc, wB[:nb], pb.nMB, sB[:nb])
 			}
 			for j := 0; j < nb; j++ {
-				row := pb.reps[b0+j]
+				row := out[j]
 				for u := 0; u < pb.nU; u++ {
 					va, vb := nanValues(), nanValues()
 					if m := pb.mA[u]; m >= 0 {
@@ -101,9 +90,13 @@ func (pb *pairBoot) run(ctx context.Context, B int, seed uint64) error {
 					}
 				}
 			}
-			return nil
 		}
 	})
+	if err != nil {
+		return err
+	}
+	pb.reps = reps
+	return nil
 }
 
 // weighted sums, for every replicate j of a block, the accumulators of every

@@ -8,8 +8,9 @@
 // checklist rate and solved); Solve Rate, average rank, win rate, rubric and
 // checklist rate are pooled over gradings as in summary.csv (main round, the
 // human label left out, one row per grader population: humans or
-// judge:<id>). The tables are documented on their columns and the
-// definitions in docs/METHODS.md ("Comparing runs").
+// judge:<id>). It returns typed rows (Result); report/tables.Compare
+// presents them as tables documented on their columns, and the
+// definitions are in docs/METHODS.md ("Comparing runs").
 package compare
 
 import (
@@ -20,7 +21,6 @@ import (
 	"github.com/euroexec/euroexec/internal/workers"
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -84,20 +84,18 @@ const (
 	RankingsTable  = "compare_rankings"
 	TrendTable     = "compare_trend"
 	MatchingTable  = "compare_matching"
-	// Section is the report section (site page) of every table and figure.
-	Section = report.SectionCompare
 )
 
 // Humans is the grader population of all human gradings pooled.
 const Humans = "humans"
 
 // Analyze compares runs[0] (OLD) with runs[len(runs)-1] (NEW) and, with
-// three runs or more, adds the trend over all runs. It returns the tables
-// and figures of the comparison; warnings name what exists in one run only,
-// solve rules that differ and judges that drifted. ctx is checked between
-// bootstrap replicates.
-func Analyze(ctx context.Context, runs []Run, opt Options) (report.Part, error) {
-	var part report.Part
+// three runs or more, adds the trend over all runs. It returns the typed
+// rows of the comparison (report/tables.Compare presents them); warnings
+// name what exists in one run only, solve rules that differ and judges
+// that drifted. ctx is checked between bootstrap replicates.
+func Analyze(ctx context.Context, runs []Run, opt Options) (Result, error) {
+	var part Result
 	if len(runs) < 2 {
 		return part, errors.New("compare: need at least two runs")
 	}
@@ -138,7 +136,18 @@ func Analyze(ctx context.Context, runs []Run, opt Options) (report.Part, error) 
 	if err := c.compute(ctx); err != nil {
 		return part, err
 	}
-	return c.part(), nil
+	return c.result(), nil
+}
+
+// Counts are the runs' union as the report's "at a glance" block counts
+// it (report/tables.CompareOverview).
+type Counts struct {
+	// Questions, Models (after renames, the human label not counted),
+	// HumanGraders and Judges are distinct ids with a grading.
+	Questions, Models, HumanGraders, Judges int
+	// Gradings are HumanGradings + JudgeGradings over all runs, a judge's
+	// runs on one response being one grading.
+	Gradings, HumanGradings, JudgeGradings int
 }
 
 // Overview counts the runs' union for the report's "at a glance" block:
@@ -146,9 +155,9 @@ func Analyze(ctx context.Context, runs []Run, opt Options) (report.Part, error) 
 // with a grading, and the gradings of all runs split by grader kind, each
 // run counted as analysis.CountGradings counts a study (the definitions of
 // report.Overview: a judge's runs on one response are one grading).
-func Overview(runs []Run, rename map[string]string) report.Overview {
+func Overview(runs []Run, rename map[string]string) Counts {
 	qs, ms, hs, js := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
-	var o report.Overview
+	var o Counts
 	for _, r := range runs {
 		if r.Study == nil {
 			continue

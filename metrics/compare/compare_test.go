@@ -1,4 +1,4 @@
-package compare
+package compare_test
 
 import (
 	"context"
@@ -8,21 +8,24 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/euroexec/euroexec/metrics/compare"
+
 	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/findings"
+	"github.com/euroexec/euroexec/report/tables"
 	"github.com/euroexec/euroexec/study"
 )
 
-func analyze(t *testing.T, old, new *study.Study, opt Options) report.Part {
+func analyze(t *testing.T, old, new *study.Study, opt compare.Options) report.Part {
 	t.Helper()
-	p, err := Analyze(context.Background(), []Run{{Label: "old", Study: old, Scores: scores.DefaultOptions()},
+	p, err := compare.Analyze(context.Background(), []compare.Run{{Label: "old", Study: old, Scores: scores.DefaultOptions()},
 		{Label: "new", Study: new, Scores: scores.DefaultOptions()}}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p
+	return tables.Compare(p)
 }
 
 func table(t *testing.T, p report.Part, name string) *report.Table {
@@ -49,10 +52,10 @@ func checkFloat(t *testing.T, what string, got any, want float64) {
 // has not drifted and no pair flipped.
 func TestSelfCompare(t *testing.T) {
 	s, _ := simulate(simParams{questions: 80, seed: 3})
-	opt := DefaultOptions()
+	opt := compare.DefaultOptions()
 	opt.Bootstrap = 200
 	p := analyze(t, s, s, opt)
-	m := table(t, p, ModelsTable)
+	m := table(t, p, compare.ModelsTable)
 	if len(m.Rows) != 3*5*2 {
 		t.Fatalf("compare_models has %d rows, want 30 (3 models × 5 metrics × 2 populations)", len(m.Rows))
 	}
@@ -67,19 +70,19 @@ func TestSelfCompare(t *testing.T) {
 			t.Errorf("%v %v %v: flagged %v paired %v shared %v; want no, yes, 80", r[0], r[1], r[2], r[11], r[8], r[9])
 		}
 	}
-	for _, r := range table(t, p, QuestionsTable).Rows {
+	for _, r := range table(t, p, compare.QuestionsTable).Rows {
 		if r[6] != "same" || r[9] != "yes" {
 			t.Fatalf("question row %v: change %v same_text %v, want same, yes", r[:2], r[6], r[9])
 		}
 	}
-	d := table(t, p, DriftTable).Rows
+	d := table(t, p, compare.DriftTable).Rows
 	if len(d) != 1 {
 		t.Fatalf("judge_drift has %d rows, want 1", len(d))
 	}
 	if d[0][1] != int64(240) || d[0][6] != 0.0 || d[0][7] != 0.0 || d[0][8] != 0.0 || d[0][9] != 1.0 || d[0][10] != 0.0 || d[0][12] != "no" {
 		t.Errorf("judge_drift row %v: want 240 responses, diff 0 [0, 0], κ 1, flipped 0, not flagged", d[0])
 	}
-	for _, r := range table(t, p, RankingsTable).Rows {
+	for _, r := range table(t, p, compare.RankingsTable).Rows {
 		if r[2] != r[5] || r[8] != "" || r[9] != "" {
 			t.Errorf("rankings row %v: rank changed or flipped", r)
 		}
@@ -94,11 +97,11 @@ func TestSelfCompare(t *testing.T) {
 // interval covering +0.10; the unchanged models' are not flagged.
 func TestImprovedModelFlagged(t *testing.T) {
 	old, new := simulate(simParams{questions: 600, seed: 11, improve: 0.10})
-	opt := DefaultOptions()
+	opt := compare.DefaultOptions()
 	opt.Bootstrap = 1000
 	p := analyze(t, old, new, opt)
-	m := table(t, p, ModelsTable)
-	r := findRow(m.Rows, "model-a", "solve_rate", Humans)
+	m := table(t, p, compare.ModelsTable)
+	r := findRow(m.Rows, "model-a", "solve_rate", compare.Humans)
 	if r == nil {
 		t.Fatal("no row for model-a solve_rate humans")
 	}
@@ -110,7 +113,7 @@ func TestImprovedModelFlagged(t *testing.T) {
 	}
 	for _, model := range []string{"model-b", "model-c"} {
 		for _, metric := range []string{"solve_rate", "rubric", "checklist_rate"} {
-			if r := findRow(m.Rows, model, metric, Humans); r == nil || r[11] != "no" {
+			if r := findRow(m.Rows, model, metric, compare.Humans); r == nil || r[11] != "no" {
 				t.Errorf("%s %s humans: %v, want a row not flagged", model, metric, r)
 			}
 		}
@@ -129,16 +132,16 @@ func TestUnchangedModelsRarelyFlagged(t *testing.T) {
 		t.Skip("200 simulated comparisons")
 	}
 	const seeds = 200
-	opt := DefaultOptions()
+	opt := compare.DefaultOptions()
 	opt.Bootstrap = 200
 	flaggedSeeds, improvedFlagged := 0, 0
 	for seed := uint64(1); seed <= seeds; seed++ {
 		old, new := simulate(simParams{questions: 100, seed: 1000 + seed, improve: 0.10})
 		p := analyze(t, old, new, opt)
 		any := false
-		for _, r := range table(t, p, ModelsTable).Rows {
+		for _, r := range table(t, p, compare.ModelsTable).Rows {
 			if r[0] == "model-a" {
-				if r[1] == "solve_rate" && r[2] == Humans && r[11] == "yes" {
+				if r[1] == "solve_rate" && r[2] == compare.Humans && r[11] == "yes" {
 					improvedFlagged++
 				}
 				continue
@@ -160,8 +163,8 @@ func TestUnchangedModelsRarelyFlagged(t *testing.T) {
 	humanSeeds := 0
 	for seed := uint64(1); seed <= seeds; seed++ {
 		old, new := simulate(simParams{questions: 100, seed: 5000 + seed, lenient: 0.3})
-		for _, r := range table(t, analyze(t, old, new, opt), ModelsTable).Rows {
-			if r[2] == Humans && r[11] == "yes" {
+		for _, r := range table(t, analyze(t, old, new, opt), compare.ModelsTable).Rows {
+			if r[2] == compare.Humans && r[11] == "yes" {
 				humanSeeds++
 				break
 			}
@@ -179,10 +182,10 @@ func TestUnchangedModelsRarelyFlagged(t *testing.T) {
 // the judge.
 func TestJudgeDrift(t *testing.T) {
 	old, new := simulate(simParams{questions: 300, seed: 5, lenient: 0.3})
-	opt := DefaultOptions()
+	opt := compare.DefaultOptions()
 	opt.Bootstrap = 1000
 	p := analyze(t, old, new, opt)
-	d := table(t, p, DriftTable).Rows
+	d := table(t, p, compare.DriftTable).Rows
 	if len(d) != 1 || d[0][0] != "judge-1" {
 		t.Fatalf("judge_drift rows %v, want one for judge-1", d)
 	}
@@ -193,8 +196,8 @@ func TestJudgeDrift(t *testing.T) {
 		t.Errorf("judge drift %v [%v, %v] flagged %v, want an interval covering 0.3, flagged", d[0][6], lo, hi, d[0][12])
 	}
 	judgeFlagged := 0
-	for _, r := range table(t, p, ModelsTable).Rows {
-		if r[2] == Humans && r[11] == "yes" {
+	for _, r := range table(t, p, compare.ModelsTable).Rows {
+		if r[2] == compare.Humans && r[11] == "yes" {
 			t.Errorf("human row %v %v flagged (delta %v [%v, %v]): the models did not change", r[0], r[1], r[5], r[6], r[7])
 		}
 		if r[2] == "judge:judge-1" && r[1] == "solve_rate" && r[11] == "yes" {
@@ -249,13 +252,13 @@ func TestHandComputed(t *testing.T) {
 		solved("h2", "q2", "m1"), solved("h2", "q3", "m1"), failed("h2", "q2", "m3"),
 		judge("q2", "m1", 3.5), judge("q2", "m3", 1),
 	}
-	opt := DefaultOptions()
+	opt := compare.DefaultOptions()
 	opt.Bootstrap = 0
 	opt.Map = map[string]string{"m-old": "m1"}
 	p := analyze(t, old, new, opt)
-	m := table(t, p, ModelsTable)
+	m := table(t, p, compare.ModelsTable)
 	// m1, humans: OLD solves q1 and not q2 (1/2), NEW solves q2 and q3 (2/2).
-	r := findRow(m.Rows, "m1", "solve_rate", Humans)
+	r := findRow(m.Rows, "m1", "solve_rate", compare.Humans)
 	checkFloat(t, "m1 old solve rate", r[3], 0.5)
 	checkFloat(t, "m1 new solve rate", r[4], 1)
 	checkFloat(t, "m1 delta", r[5], 0.5)
@@ -273,25 +276,25 @@ func TestHandComputed(t *testing.T) {
 		t.Errorf("m1 solve_rate upper bound %v, want 2.3631032838828143", r[7])
 	}
 	// Rubric: OLD (3.5 + 2.5)/2 = 3, NEW 3.5. Checklist: OLD (2/3 + 1/3)/2, NEW 2/3.
-	checkFloat(t, "m1 old rubric", findRow(m.Rows, "m1", "rubric", Humans)[3], 3)
-	checkFloat(t, "m1 new rubric", findRow(m.Rows, "m1", "rubric", Humans)[4], 3.5)
-	checkFloat(t, "m1 old checklist", findRow(m.Rows, "m1", "checklist_rate", Humans)[3], 0.5)
-	checkFloat(t, "m1 new checklist", findRow(m.Rows, "m1", "checklist_rate", Humans)[4], 2.0/3)
+	checkFloat(t, "m1 old rubric", findRow(m.Rows, "m1", "rubric", compare.Humans)[3], 3)
+	checkFloat(t, "m1 new rubric", findRow(m.Rows, "m1", "rubric", compare.Humans)[4], 3.5)
+	checkFloat(t, "m1 old checklist", findRow(m.Rows, "m1", "checklist_rate", compare.Humans)[3], 0.5)
+	checkFloat(t, "m1 new checklist", findRow(m.Rows, "m1", "checklist_rate", compare.Humans)[4], 2.0/3)
 	// Ranks re-derived per (evaluator, question): in OLD q2, m2 ranked 1
 	// and m1 2; q1 has m1 alone → rank 1. avg rank 1.5, win rate 0.5.
-	checkFloat(t, "m1 old avg rank", findRow(m.Rows, "m1", "avg_rank", Humans)[3], 1.5)
-	checkFloat(t, "m1 old win rate", findRow(m.Rows, "m1", "win_rate", Humans)[3], 0.5)
-	checkFloat(t, "m1 new win rate", findRow(m.Rows, "m1", "win_rate", Humans)[4], 1)
+	checkFloat(t, "m1 old avg rank", findRow(m.Rows, "m1", "avg_rank", compare.Humans)[3], 1.5)
+	checkFloat(t, "m1 old win rate", findRow(m.Rows, "m1", "win_rate", compare.Humans)[3], 0.5)
+	checkFloat(t, "m1 new win rate", findRow(m.Rows, "m1", "win_rate", compare.Humans)[4], 1)
 	// One-side models keep their rows with an empty side.
-	r = findRow(m.Rows, "m2", "solve_rate", Humans)
+	r = findRow(m.Rows, "m2", "solve_rate", compare.Humans)
 	if r == nil || !isNaN(r[4]) || !isNaN(r[5]) || r[9] != int64(0) {
 		t.Errorf("m2 (OLD only) row %v: want old 1, new and delta empty, 0 shared", r)
 	}
 	checkFloat(t, "m2 old", r[3], 1)
-	if r := findRow(m.Rows, "m3", "solve_rate", Humans); r == nil || !isNaN(r[3]) {
+	if r := findRow(m.Rows, "m3", "solve_rate", compare.Humans); r == nil || !isNaN(r[3]) {
 		t.Errorf("m3 (NEW only) row %v: want old empty", r)
 	}
-	q := table(t, p, QuestionsTable)
+	q := table(t, p, compare.QuestionsTable)
 	want := map[[2]string][]any{
 		{"q2", "m1"}: {0.0, 1.0, "improved", int64(3), int64(3), "yes"},
 		{"q1", "m1"}: {1.0, math.NaN(), "only_old", int64(2), nil, ""},
@@ -328,7 +331,7 @@ func TestHandComputed(t *testing.T) {
 	// Judge j: q2/m1 has the same text in both runs (OLD 2 → NEW 3.5);
 	// q2/m2 and q2/m3 are graded in one run only. Diff 1.5, solved 0 → 1:
 	// one flip of one; κ = 0 (p_o = 0, p_e = 1·0 + 0·1 = 0).
-	d := table(t, p, DriftTable).Rows
+	d := table(t, p, compare.DriftTable).Rows
 	if len(d) != 1 || d[0][1] != int64(1) || d[0][3] != int64(0) {
 		t.Fatalf("judge_drift %v: want judge j on 1 response, 0 changed texts", d)
 	}
@@ -337,7 +340,7 @@ func TestHandComputed(t *testing.T) {
 	checkFloat(t, "judge flipped", d[0][10], 1)
 	checkFloat(t, "κ", d[0][9], 0)
 	var kinds []string
-	for _, r := range table(t, p, MatchingTable).Rows {
+	for _, r := range table(t, p, compare.MatchingTable).Rows {
 		kinds = append(kinds, r[0].(string)+" "+r[1].(string)+" "+r[2].(string))
 	}
 	wantKinds := "model m-old → m1 |model m2 old|model m3 new|question q1 old|question q3 new|human evaluator h1 old|human evaluator h2 new"
@@ -361,10 +364,10 @@ func TestKappaHandComputed(t *testing.T) {
 		}
 		return s
 	}
-	opt := DefaultOptions()
+	opt := compare.DefaultOptions()
 	opt.Bootstrap = 100
 	p := analyze(t, mk([]float64{4, 3, 2, 1}), mk([]float64{4, 2.5, 2, 1}), opt)
-	d := table(t, p, DriftTable).Rows[0]
+	d := table(t, p, compare.DriftTable).Rows[0]
 	checkFloat(t, "κ", d[9], 0.5)
 	checkFloat(t, "flipped", d[10], 0.25)
 	checkFloat(t, "diff", d[6], -0.125)
@@ -391,10 +394,10 @@ func TestKappaUndefinedLeftOut(t *testing.T) {
 		}
 		return s
 	}
-	opt := DefaultOptions()
+	opt := compare.DefaultOptions()
 	opt.Bootstrap = 0
 	p := analyze(t, mk([]study.Verdict{H, H, M, NA}), mk([]study.Verdict{H, M, M, H}), opt)
-	tb := table(t, p, DriftTable)
+	tb := table(t, p, compare.DriftTable)
 	d := tb.Rows[0]
 	at := func(name string) any {
 		for i, c := range tb.Columns {
@@ -417,7 +420,7 @@ func TestKappaUndefinedLeftOut(t *testing.T) {
 // not depend on the number of cores.
 func TestSameOnOneCore(t *testing.T) {
 	old, new := simulate(simParams{questions: 50, seed: 9, improve: 0.1, lenient: 0.2})
-	opt := DefaultOptions()
+	opt := compare.DefaultOptions()
 	opt.Bootstrap = 300
 	a := analyze(t, old, new, opt)
 	prev := runtime.GOMAXPROCS(1)
@@ -438,18 +441,18 @@ func TestSameOnOneCore(t *testing.T) {
 func TestOptionsErrors(t *testing.T) {
 	s, _ := simulate(simParams{questions: 5, seed: 1})
 	for _, tc := range []struct {
-		runs []Run
-		opt  Options
+		runs []compare.Run
+		opt  compare.Options
 		want string
 	}{
-		{[]Run{{Study: s}}, DefaultOptions(), "at least two runs"},
-		{[]Run{{Study: s}, {Study: s}}, Options{Bootstrap: -1, Alpha: 0.05}, "bootstrap = -1"},
-		{[]Run{{Study: s}, {Study: s}}, Options{Alpha: 1}, "alpha = 1"},
-		{[]Run{{Study: s}, {}}, DefaultOptions(), "run 2 has no study"},
-		{[]Run{{Study: s}, {Study: s}}, Options{Alpha: 0.05, Map: map[string]string{"model-a": "model-b"}},
+		{[]compare.Run{{Study: s}}, compare.DefaultOptions(), "at least two runs"},
+		{[]compare.Run{{Study: s}, {Study: s}}, compare.Options{Bootstrap: -1, Alpha: 0.05}, "bootstrap = -1"},
+		{[]compare.Run{{Study: s}, {Study: s}}, compare.Options{Alpha: 1}, "alpha = 1"},
+		{[]compare.Run{{Study: s}, {}}, compare.DefaultOptions(), "run 2 has no study"},
+		{[]compare.Run{{Study: s}, {Study: s}}, compare.Options{Alpha: 0.05, Map: map[string]string{"model-a": "model-b"}},
 			`run run 1: models "model-a" and "model-b" both become "model-b"`},
 	} {
-		_, err := Analyze(context.Background(), tc.runs, tc.opt)
+		_, err := compare.Analyze(context.Background(), tc.runs, tc.opt)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("error %v, want one containing %q", err, tc.want)
 		}
@@ -459,7 +462,7 @@ func TestOptionsErrors(t *testing.T) {
 func TestOverview(t *testing.T) {
 	a, b := simulate(simParams{questions: 7, seed: 1})
 	b.Questions = append(b.Questions, study.Question{ID: "extra"})
-	o := Overview([]Run{{Study: a}, {Study: b}}, map[string]string{"model-a": "model-b"})
+	o := compare.Overview([]compare.Run{{Study: a}, {Study: b}}, map[string]string{"model-a": "model-b"})
 	// 8 questions, model-a renamed onto model-b: 2 models, 6 humans, 1 judge;
 	// per run 7 questions × 3 models × (2 human + 1 judge) gradings.
 	if o.Questions != 8 || o.Models != 2 || o.HumanGraders != 6 || o.Judges != 1 || o.Gradings != 2*7*3*3 ||
@@ -488,7 +491,7 @@ func TestOverviewDefinitions(t *testing.T) {
 		study.Evaluator{ID: "idle-judge", Kind: study.Judge})
 	a.Gradings = append(a.Gradings, study.Grading{Evaluator: "h1", Kind: study.Human, Round: "main",
 		QuestionID: "not-listed", Model: "model-a", Rubric: []float64{3, 3}, Verdicts: verdicts(2)})
-	o := Overview([]Run{{Study: a}}, nil)
+	o := compare.Overview([]compare.Run{{Study: a}}, nil)
 	// 5 questions × 3 models × 2 human gradings; × 1 judge grading.
 	got := []int{o.Gradings, o.HumanGradings, o.JudgeGradings, o.HumanGraders, o.Judges}
 	want := []int{5 * 3 * 3, 5 * 3 * 2, 5 * 3, 6, 1}
@@ -506,7 +509,7 @@ func TestOverviewDefinitions(t *testing.T) {
 		t.Errorf("compare's overview %+v, analysis's %+v", o, r)
 	}
 	// The comparison's Methods paragraph gives the split, not "N gradings in all".
-	m := findings.Make(&report.Report{Overview: o}).Methods
+	m := findings.Make(&report.Report{Overview: tables.CompareOverview(o)}).Methods
 	if w := "(30 human and 15 judge gradings)"; !strings.Contains(m, w) {
 		t.Errorf("Methods paragraph %q lacks %q", m, w)
 	}
@@ -516,15 +519,15 @@ func TestOverviewDefinitions(t *testing.T) {
 func TestMapByDisplayName(t *testing.T) {
 	old, new := simulate(simParams{questions: 20, seed: 2})
 	old.Models[0].DisplayName = "Model A (2025)"
-	opt := DefaultOptions()
+	opt := compare.DefaultOptions()
 	opt.Bootstrap = 0
 	opt.Map = map[string]string{"Model A (2025)": "model-z"}
 	p := analyze(t, old, new, opt)
-	m := table(t, p, ModelsTable)
-	if r := findRow(m.Rows, "model-z", "solve_rate", Humans); r == nil || isNaN(r[3]) || !isNaN(r[4]) {
+	m := table(t, p, compare.ModelsTable)
+	if r := findRow(m.Rows, "model-z", "solve_rate", compare.Humans); r == nil || isNaN(r[3]) || !isNaN(r[4]) {
 		t.Errorf("model-z row %v: want OLD's model-a renamed by its display name, NEW empty", r)
 	}
-	if r := findRow(m.Rows, "model-a", "solve_rate", Humans); r == nil || !isNaN(r[3]) || isNaN(r[4]) {
+	if r := findRow(m.Rows, "model-a", "solve_rate", compare.Humans); r == nil || !isNaN(r[3]) || isNaN(r[4]) {
 		t.Errorf("model-a row %v: want only NEW's", r)
 	}
 }
@@ -558,10 +561,10 @@ func TestDisjointRuns(t *testing.T) {
 			g.Evaluator = "x-" + g.Evaluator
 		}
 	}
-	opt := DefaultOptions()
+	opt := compare.DefaultOptions()
 	opt.Bootstrap = 100
 	p := analyze(t, old, &new, opt)
-	m := table(t, p, ModelsTable)
+	m := table(t, p, compare.ModelsTable)
 	paired := m.Index("paired")
 	for _, r := range m.Rows {
 		if r[paired] != "no" {
@@ -601,7 +604,7 @@ func TestNonInferiorityHand(t *testing.T) {
 		{"no degrees of freedom", 0.001, 0.004, 0, 0.01, true, nan, nan, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			lo, p, ni, eq := NonInferiority(tc.est, tc.se, tc.df, tc.margin, tc.higher, 0.05)
+			lo, p, ni, eq := compare.NonInferiority(tc.est, tc.se, tc.df, tc.margin, tc.higher, 0.05)
 			close := func(got, want float64) bool {
 				return math.IsNaN(got) == math.IsNaN(want) && !(math.Abs(got-want) > 1e-9)
 			}
@@ -622,16 +625,16 @@ func TestNonInferioritySimulated(t *testing.T) {
 		t.Skip("400 simulated comparisons")
 	}
 	const seeds = 200
-	opt := DefaultOptions()
+	opt := compare.DefaultOptions()
 	opt.Bootstrap = 400
 	opt.Margins = map[string]float64{"solve_rate": 0.05}
 	rate := func(shift float64, base uint64) float64 {
 		n := 0
 		for seed := uint64(1); seed <= seeds; seed++ {
 			old, new := simulate(simParams{questions: 600, seed: base + seed, improve: shift})
-			m := table(t, analyze(t, old, new, opt), ModelsTable)
+			m := table(t, analyze(t, old, new, opt), compare.ModelsTable)
 			for _, r := range m.Rows {
-				if r[0] == "model-a" && r[1] == "solve_rate" && r[2] == Humans && r[m.Index("noninferior")] == "yes" {
+				if r[0] == "model-a" && r[1] == "solve_rate" && r[2] == compare.Humans && r[m.Index("noninferior")] == "yes" {
 					n++
 				}
 			}
@@ -646,21 +649,5 @@ func TestNonInferioritySimulated(t *testing.T) {
 	// the normal approximation gives about 0.8 at this design's SE (≈ 2 pp)
 	if power < 0.7 {
 		t.Errorf("power %.3f < 0.7", power)
-	}
-}
-
-// TestLowerIsBetterRubricImproves: in a lower-is-better study (MQM
-// penalties) a fall of the rubric is the improvement the non-inferiority
-// test measures; rates and the average rank keep their directions.
-func TestLowerIsBetterRubricImproves(t *testing.T) {
-	s := &study.Study{LowerIsBetter: true}
-	c := &comparison{old: &runData{run: Run{Study: s}}}
-	if c.higherIsBetter("rubric") || !c.higherIsBetter("solve_rate") || c.higherIsBetter("avg_rank") {
-		t.Errorf("lower-is-better study: rubric %v, solve_rate %v, avg_rank %v; want false, true, false",
-			c.higherIsBetter("rubric"), c.higherIsBetter("solve_rate"), c.higherIsBetter("avg_rank"))
-	}
-	c.old.run.Study = &study.Study{}
-	if !c.higherIsBetter("rubric") {
-		t.Error("higher-is-better study: the rubric should improve upwards")
 	}
 }

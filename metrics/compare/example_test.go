@@ -28,18 +28,18 @@ func ExampleAnalyze() {
 	}
 	opt := compare.DefaultOptions()
 	opt.Bootstrap = 0 // point estimates only
-	part, err := compare.Analyze(context.Background(), []compare.Run{
+	res, err := compare.Analyze(context.Background(), []compare.Run{
 		{Label: "old", Study: run(false), Scores: scores.DefaultOptions()},
 		{Label: "new", Study: run(true), Scores: scores.DefaultOptions()},
 	}, opt)
 	if err != nil {
 		panic(err)
 	}
-	for _, row := range part.Tables[0].Rows {
-		if row[1] == "solve_rate" {
-			fmt.Printf("%s %s: old %v new %v delta %v (paired %s, %d shared questions)\n", row[0], row[1], row[3], row[4], row[5], row[8], row[9])
+	for _, r := range res.Models {
+		if r.Metric == "solve_rate" {
+			fmt.Printf("%s %s: old %v new %v delta %v (paired %v, %d shared questions)\n", r.Model, r.Metric, r.Old, r.New, r.Delta, r.Paired, r.SharedQuestions)
 		}
 	}
 	// Output:
-	// m solve_rate: old 0.5 new 1 delta 0.5 (paired yes, 2 shared questions)
+	// m solve_rate: old 0.5 new 1 delta 0.5 (paired true, 2 shared questions)
 }

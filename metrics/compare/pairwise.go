@@ -8,7 +8,6 @@ import (
 
 	"github.com/euroexec/euroexec/metrics/pairwise"
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -285,40 +284,6 @@ func popName(c study.Comparison) string {
 		return c.Evaluator
 	}
 	return Humans
-}
-
-// pairwiseTables are compare_pairwise and pairwise_judge_drift; nil when
-// no population judged pairs in both runs.
-func pairwiseTables(rows []pwRow, drift []pwDrift) []*report.Table {
-	if len(rows) == 0 {
-		return nil
-	}
-	t := &report.Table{Name: PairwiseTable, Title: "Pairwise judgments: OLD → NEW", Section: Section,
-		Doc: "Per grader population of pairwise judgments (humans pooled, each judge) and model judged by it in both runs, over the judgments between such models (main rounds): the win rate (ties count half) and the Bradley–Terry rating (Elo scale, centred on these models) in OLD and NEW, the change with its paired 95 % cluster-bootstrap interval (the same questions drawn for both runs), the normal-approximation p-value from the replicates' SD and whether it stays below alpha after Holm's adjustment over every row.",
-		Columns: []report.Column{col("graders", report.Text, "humans (pooled) or a judge"), col("model", report.Text, "the model"),
-			col("metric", report.Text, "win_rate or bt_rating"),
-			col("n_old", report.Int, "OLD's judgments of the model (against the models of both runs)"), col("n_new", report.Int, "NEW's"),
-			col("old", report.Float, "OLD's value"), col("new", report.Float, "NEW's value"), col("delta", report.Float, "new − old"),
-			col("delta_lo", report.Float, "lower end of the paired 95 % cluster-bootstrap interval of delta"),
-			col("delta_hi", report.Float, "upper end"), col("p_value", report.Float, "two-sided normal-approximation p-value of delta = 0"),
-			col("significant", report.Text, "yes when the Holm-adjusted p-value is below alpha")}}
-	for _, r := range rows {
-		t.Rows = append(t.Rows, []any{r.pop, r.model, r.metric, r.n[0], r.n[1], r.old, r.new, r.delta, r.lo, r.hi, r.p, yesNo(r.significant)})
-	}
-	out := []*report.Table{t}
-	if len(drift) > 0 {
-		d := &report.Table{Name: PairwiseDriftTable, Title: "Pairwise judges: drift between the runs", Section: Section,
-			Doc: "Per judge with pairwise judgments in both runs, over the items (question, model pair) it judged in both: how often its verdict (the sign of wins minus losses of the pair's first model over its judgments of the item) changed, and its agreement with itself — raw agreement and Cohen's κ counted in both orientations as in pairwise_agreement — with 95 % cluster-bootstrap intervals over questions.",
-			Columns: []report.Column{col("judge", report.Text, "the judge"), col("items", report.Int, "items judged in both runs"),
-				col("changed", report.Int, "items whose verdict changed"),
-				col("agreement", report.Fraction, "share of items with the same verdict"), col("agreement_lo", report.Fraction, "lower end of its interval"), col("agreement_hi", report.Fraction, "upper end"),
-				col("kappa", report.Float, "Cohen's κ between the runs' verdicts"), col("kappa_lo", report.Float, "lower end of its interval"), col("kappa_hi", report.Float, "upper end")}}
-		for _, r := range drift {
-			d.Rows = append(d.Rows, []any{r.judge, r.items, r.changed, r.agree, r.agreeLo, r.agreeHi, r.kappa, r.kappaLo, r.kappaHi})
-		}
-		out = append(out, d)
-	}
-	return out
 }
 
 // pValue is the two-sided normal-approximation p-value of an estimate

@@ -1,4 +1,4 @@
-package compare
+package compare_test
 
 import (
 	"context"
@@ -6,6 +6,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/euroexec/euroexec/metrics/compare"
+	"github.com/euroexec/euroexec/report/tables"
 
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
@@ -58,13 +61,13 @@ func TestComparePairwiseHand(t *testing.T) {
 		pj("j", J, "q1", "A", "B", A), pj("j", J, "q2", "A", "B", A), pj("j", J, "q3", "A", "B", A), pj("j", J, "q4", "A", "B", B))
 	new := pwStudy(pj("h", H, "q1", "A", "B", B), pj("h", H, "q2", "A", "B", B), pj("h", H, "q3", "B", "A", A), pj("h", H, "q4", "A", "B", A),
 		pj("j", J, "q1", "A", "B", A), pj("j", J, "q2", "B", "A", A), pj("j", J, "q3", "A", "B", A), pj("j", J, "q4", "A", "B", B))
-	opt := DefaultOptions()
+	opt := compare.DefaultOptions()
 	opt.Bootstrap = 100
-	p, err := Analyze(context.Background(), []Run{{Label: "old", Study: old}, {Label: "new", Study: new}}, opt)
+	p, err := compare.Analyze(context.Background(), []compare.Run{{Label: "old", Study: old}, {Label: "new", Study: new}}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := pwTable(t, p, PairwiseTable)
+	rows := pwTable(t, tables.Compare(p), compare.PairwiseTable)
 	get := func(pop, model, metric string) map[string]any {
 		for _, r := range rows {
 			if r["graders"] == pop && r["model"] == model && r["metric"] == metric {
@@ -86,7 +89,7 @@ func TestComparePairwiseHand(t *testing.T) {
 	if lo, hi := r["delta_lo"].(float64), r["delta_hi"].(float64); !(lo <= r["delta"].(float64) && r["delta"].(float64) <= hi) {
 		t.Errorf("rating change outside its interval: %v", r)
 	}
-	d := pwTable(t, p, PairwiseDriftTable)
+	d := pwTable(t, tables.Compare(p), compare.PairwiseDriftTable)
 	if len(d) != 1 || d[0]["judge"] != "j" || d[0]["items"] != int64(4) || d[0]["changed"] != int64(1) || d[0]["agreement"] != 0.75 {
 		t.Errorf("drift rows %v; want j: 4 items, 1 changed, agreement 0.75", d)
 	}
@@ -120,18 +123,18 @@ func TestComparePairwiseSim(t *testing.T) {
 		}
 		return pwStudy(cs...)
 	}
-	opt := DefaultOptions()
+	opt := compare.DefaultOptions()
 	opt.Bootstrap = 200
 	cover, found := 0, 0
 	const seeds = 100
 	for seed := range uint64(seeds) {
 		r := rand.New(rand.NewPCG(seed, 77))
 		for k, shift := range []float64{0, 1} {
-			p, err := Analyze(context.Background(), []Run{{Label: "old", Study: gen(r, 0)}, {Label: "new", Study: gen(r, shift)}}, opt)
+			p, err := compare.Analyze(context.Background(), []compare.Run{{Label: "old", Study: gen(r, 0)}, {Label: "new", Study: gen(r, shift)}}, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, row := range pwTable(t, p, PairwiseTable) {
+			for _, row := range pwTable(t, tables.Compare(p), compare.PairwiseTable) {
 				if row["model"] != "a" || row["metric"] != "win_rate" {
 					continue
 				}

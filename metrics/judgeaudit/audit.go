@@ -13,7 +13,6 @@ import (
 
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -80,9 +79,9 @@ func DefaultOptions() Options {
 		Thresholds: DefaultThresholds()}
 }
 
-// Result is what Analyze produced, as typed values; Part builds the
-// judge_bias, judge_bias_by_attribute and judge_audit tables and the
-// forest plot of every judge from them in one place.
+// Result is what Analyze produced, as typed values; report/tables.JudgeAudit
+// presents it (the judge_bias, judge_bias_by_attribute and judge_audit
+// tables and the forest plots of every judge).
 type Result struct {
 	// Judges are the audited judges of the round, in evaluator-id order;
 	// empty when the round has none (see Notes).
@@ -94,7 +93,7 @@ type Result struct {
 	// judge_audit table's description).
 	Thresholds Thresholds
 	// Notes say which tables were left out and why.
-	Notes []report.Note
+	Notes []Note
 	// Warnings are non-fatal problems (options replaced, no humans).
 	Warnings []string
 }
@@ -161,25 +160,22 @@ func (b Bias) Decided() bool {
 	return !math.IsNaN(b.Estimate) && !math.IsNaN(b.Lo) && !math.IsNaN(b.Hi)
 }
 
-// flagCell is the flagged cell of b: "yes", "no" or "" when undecided.
-func (b Bias) flagCell() string {
-	switch {
-	case !b.Decided():
-		return ""
-	case b.Flagged:
-		return "yes"
-	}
-	return "no"
-}
-
-// Table names and the report section.
+// Table names: the tables report/tables.JudgeAudit builds, which Notes
+// name.
 const (
 	TableBias        = "judge_bias"
 	TableByAttribute = "judge_bias_by_attribute"
 	TableAudit       = "judge_audit"
-	// Section is the site page and the Section of every table and figure.
-	Section = report.SectionJudgeAudit
 )
+
+// Note says why a table was left out.
+type Note struct {
+	// Table is the table concerned (TableBias, TableByAttribute or
+	// TableAudit).
+	Table string
+	// Reason is the explanation shown under the table's place.
+	Reason string
+}
 
 // Bias names, in table order.
 const (
@@ -245,7 +241,7 @@ func Analyze(ctx context.Context, s *study.Study, opt Options) (Result, error) {
 			}
 		}
 		for _, n := range []string{TableBias, TableByAttribute, TableAudit} {
-			res.Notes = append(res.Notes, report.Note{Table: n, Reason: why})
+			res.Notes = append(res.Notes, Note{Table: n, Reason: why})
 		}
 		return res, nil
 	}
@@ -337,59 +333,12 @@ func Analyze(ctx context.Context, s *study.Study, opt Options) (Result, error) {
 	}
 	res.Thresholds = opt.Thresholds
 	if nA == 0 {
-		res.Notes = append(res.Notes, report.Note{Table: TableByAttribute, Reason: "the study has no rubric"})
+		res.Notes = append(res.Notes, Note{Table: TableByAttribute, Reason: "the study has no rubric"})
 	}
 	if !p.humans {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("judge audit: no human gradings in round %s; the judges cannot be audited", p.round))
 	}
 	return res, nil
-}
-
-// Part builds the tables judge_bias, judge_bias_by_attribute (when there
-// are rubric attributes) and judge_audit, and a forest plot per judge, from
-// r; with its Notes and Warnings it is ready for report.Report.Add. It has
-// no tables when no judge was audited.
-func (r Result) Part() report.Part {
-	p := report.Part{Notes: r.Notes, Warnings: r.Warnings}
-	if len(r.Judges) == 0 {
-		return p
-	}
-	tb := biasTable()
-	ta := attrTable()
-	tau := auditTable(r.Thresholds)
-	for _, j := range r.Judges {
-		fig := &report.Figure{ID: "judge_audit_" + figID(j.Judge), Section: Section, Kind: report.Bar,
-			Title: "Judge audit: " + j.Judge + " — bias estimate minus its no-bias value, 95 % interval",
-			XName: "bias", YName: "estimate − no-bias value", Table: TableBias}
-		sr := report.Series{Name: j.Judge}
-		for _, b := range j.Biases {
-			tb.Rows = append(tb.Rows, []any{j.Judge, b.Name, b.Estimate, b.Lo, b.Hi, b.N, b.Unit, b.flagCell(), b.Note})
-			if b.Name == Rerun || b.Name == RerunMAD {
-				continue // α is not a signed bias; it is in the table, not on the forest plot
-			}
-			label := b.Name + " (" + b.Unit + ")"
-			if b.Null != 0 {
-				label = fmt.Sprintf("%s (%s − %g)", b.Name, b.Unit, b.Null)
-			}
-			fig.Categories = append(fig.Categories, label)
-			sr.Values = append(sr.Values, b.Estimate-b.Null)
-			sr.Lo = append(sr.Lo, b.Lo-b.Null)
-			sr.Hi = append(sr.Hi, b.Hi-b.Null)
-		}
-		for _, b := range j.ByAttribute {
-			ta.Rows = append(ta.Rows, []any{j.Judge, b.Attribute, b.Name, b.Estimate, b.Lo, b.Hi, b.N, b.Unit, b.flagCell(), b.Note})
-		}
-		fig.Series = []report.Series{sr}
-		p.Figures = append(p.Figures, fig)
-		tau.Rows = append(tau.Rows, []any{j.Judge, j.Provider, j.Responses, j.Questions,
-			j.Tau, j.TauN, j.Kappa, j.MacroF1, j.Pairs, strings.Join(j.Flagged, ";"), j.Verdict})
-	}
-	if len(r.Attributes) > 0 {
-		p.Tables = append(p.Tables, tb, ta, tau)
-	} else {
-		p.Tables = append(p.Tables, tb, tau)
-	}
-	return p
 }
 
 // ExpandedLevel is the percentile level that the interval of a bootstrap
@@ -807,72 +756,4 @@ func table8Tau(us []tauUnit) (sum float64, n, undefined int) {
 		i = j
 	}
 	return sum, n, undefined
-}
-
-func figID(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
-		}
-	}
-	return b.String()
-}
-
-func col(name string, kind report.ColumnKind, doc string) report.Column {
-	return report.Column{Name: name, Kind: kind, Doc: doc}
-}
-
-func biasTable() *report.Table {
-	return &report.Table{Name: TableBias, Title: "Judge audit: bias per judge", Section: Section,
-		Doc: "Per judge and bias: the estimate, its 95 % cluster-bootstrap interval over questions (paired across judges and biases), the units behind it, and whether the interval excludes the no-bias value. Residual = judge rubric mean − mean of the human rubric means on the same response (judge runs averaged, main round).",
-		Columns: []report.Column{
-			col("judge", report.Text, "judge (evaluator id)"),
-			col("bias", report.Text, "leniency, leniency_std, length, self_preference, position, scale, rerun, rerun_mad, checklist_leniency"),
-			col("estimate", report.Float, "the bias estimate (see unit); empty when it cannot be computed (note says why)"),
-			col("lo", report.Float, "95 % cluster-bootstrap interval over questions, lower end"),
-			col("hi", report.Float, "95 % cluster-bootstrap interval over questions, upper end"),
-			col("n", report.Int, "units behind the estimate: responses (run gradings for position)"),
-			col("unit", report.Text, "unit of the estimate"),
-			col("flagged", report.Text, "yes when the interval excludes the no-bias value (rerun: upper end below the rerun threshold), no otherwise, empty without an interval"),
-			col("note", report.Text, "why the row is empty, or a remark"),
-		}}
-}
-
-func attrTable() *report.Table {
-	return &report.Table{Name: TableByAttribute, Title: "Judge audit: leniency per rubric attribute", Section: Section,
-		Doc: "Per judge and rubric attribute: mean of (judge score − mean human score) on the responses both graded, with its 95 % cluster-bootstrap interval over questions.",
-		Columns: []report.Column{
-			col("judge", report.Text, "judge (evaluator id)"),
-			col("attribute", report.Text, "rubric attribute"),
-			col("bias", report.Text, "leniency"),
-			col("estimate", report.Float, "mean judge − human score on the attribute"),
-			col("lo", report.Float, "95 % interval, lower end"),
-			col("hi", report.Float, "95 % interval, upper end"),
-			col("n", report.Int, "responses"),
-			col("unit", report.Text, "rubric points"),
-			col("flagged", report.Text, "yes when the interval excludes 0"),
-			col("note", report.Text, "why the row is empty"),
-		}}
-}
-
-func auditTable(th Thresholds) *report.Table {
-	return &report.Table{Name: TableAudit, Title: "Judge audit: verdict per judge", Section: Section,
-		Doc: fmt.Sprintf("Per judge: agreement with the humans (Table 8 τ, Cohen's κ and macro-F1 on solved/unsolved), the flagged biases and a verdict. Usable for ranking: τ ≥ %.2f and no flagged self_preference ≥ %.2f points or length ≥ %.2f per doubling; usable for absolute scores: κ ≥ %.2f and no flagged leniency or position ≥ %.2f points, scale outside [%.2f, %.2f] or checklist_leniency ≥ %.2f. A flagged bias below its threshold is named in the verdict as detectable but below the materiality thresholds, with its size.",
-			th.Tau, th.Points, th.Length, th.Kappa, th.Points, th.ScaleLow, th.ScaleHigh, th.Rate),
-		Columns: []report.Column{
-			col("judge", report.Text, "judge (evaluator id)"),
-			col("provider", report.Text, "the judge's provider (evaluators.provider)"),
-			col("n_responses", report.Int, "responses graded by the judge and humans"),
-			col("n_questions", report.Int, "questions with such responses"),
-			col("tau", report.Float, "Table 8 τ-b: judge rubric vs mean-human rubric ranking, averaged over questions"),
-			col("tau_n", report.Int, "questions with a defined τ"),
-			col("kappa", report.Float, "Cohen's κ between judge and human solved/unsolved, over (judge grading, human grading) pairs of a response"),
-			col("macro_f1", report.Float, "macro-F1 of the judge's solved against the humans' (humans as truth)"),
-			col("n_pairs", report.Int, "(judge, human) grading pairs behind κ and macro-F1"),
-			col("flagged", report.Text, "flagged biases, separated by ;"),
-			col("verdict", report.Text, "the verdict in plain words"),
-		}}
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -53,18 +52,18 @@ func handStudy() *study.Study {
 	return s
 }
 
-func rowsBy(t *testing.T, tb *report.Table, key ...int) map[string][]any {
-	t.Helper()
-	if tb == nil {
-		t.Fatal("table missing")
-	}
-	out := map[string][]any{}
-	for _, r := range tb.Rows {
-		var k []string
-		for _, i := range key {
-			k = append(k, r[i].(string))
+// biasBy maps "judge/bias" (Judge.Biases) or "judge/attribute"
+// (Judge.ByAttribute, attr set) to the typed rows of r.
+func biasBy(r Result, attr bool) map[string]Bias {
+	out := map[string]Bias{}
+	for _, j := range r.Judges {
+		bs, key := j.Biases, func(b Bias) string { return b.Name }
+		if attr {
+			bs, key = j.ByAttribute, func(b Bias) string { return b.Attribute }
 		}
-		out[strings.Join(k, "/")] = r
+		for _, b := range bs {
+			out[j.Judge+"/"+key(b)] = b
+		}
 	}
 	return out
 }
@@ -76,15 +75,6 @@ func near(t *testing.T, what string, got, want float64) {
 	}
 }
 
-func table(r Result, name string) *report.Table {
-	for _, t := range r.Part().Tables {
-		if t.Name == name {
-			return t
-		}
-	}
-	return nil
-}
-
 // TestHandComputed checks every estimate against the hand computation in
 // the comments (residuals 0.75, 0.5, 1, 0.5 on q1a, q1b, q2a, q2b).
 func TestHandComputed(t *testing.T) {
@@ -94,7 +84,7 @@ func TestHandComputed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := rowsBy(t, table(res, TableBias), 0, 1)
+	rows := biasBy(res, false)
 	// Human grading means 3,4,2,2,4,4,3,1: Σ(x − 2.875)² = 8.875.
 	// Judge response means 4.25, 2.5, 5, 2.5: Σ dev² = 4.796875; human
 	// response means 3.5, 2, 4, 2: Σ dev² = 3.1875.
@@ -115,39 +105,42 @@ func TestHandComputed(t *testing.T) {
 		ChecklistLeniency: {0.625 / 4, 4}, // judge 1, .25, 1, 0 vs humans .75, 0, .875, 0
 	}
 	for name, w := range want {
-		r := rows["J/"+name]
-		if r == nil {
+		r, ok := rows["J/"+name]
+		if !ok {
 			t.Errorf("no row for %s", name)
 			continue
 		}
-		near(t, name, r[2].(float64), w.est)
-		if r[5].(int64) != w.n {
-			t.Errorf("%s: n = %v, want %d", name, r[5], w.n)
+		near(t, name, r.Estimate, w.est)
+		if r.N != w.n {
+			t.Errorf("%s: n = %v, want %d", name, r.N, w.n)
 		}
-		if r[7] != "" {
-			t.Errorf("%s: flagged = %q without an interval, want empty", name, r[7])
+		if r.Decided() || r.Flagged {
+			t.Errorf("%s: flag decided (%v) without an interval, want undecided", name, r.Flagged)
 		}
 	}
 	// Krippendorff's α from the per-response sufficient statistics agrees
 	// with the reference-vector-tested stats.KrippendorffAlpha.
-	near(t, "rerun vs stats.KrippendorffAlpha", rows["J/"+Rerun][2].(float64),
+	near(t, "rerun vs stats.KrippendorffAlpha", rows["J/"+Rerun].Estimate,
 		stats.KrippendorffAlpha([][]float64{{4.5, 3, 5, 2}, {4, 2, 5, 3}}, stats.Interval))
 
-	attr := rowsBy(t, table(res, TableByAttribute), 0, 1)
-	near(t, "A1", attr["J/A1"][3].(float64), 2.5/4)
-	near(t, "A2", attr["J/A2"][3].(float64), 3.0/4)
+	attr := biasBy(res, true)
+	near(t, "A1", attr["J/A1"].Estimate, 2.5/4)
+	near(t, "A2", attr["J/A2"].Estimate, 3.0/4)
 
-	audit := rowsBy(t, table(res, TableAudit), 0)["J"]
-	near(t, "tau", audit[4].(float64), 1) // both questions: judge and humans order a over b
-	if audit[5].(int64) != 2 || audit[2].(int64) != 4 || audit[3].(int64) != 2 {
-		t.Errorf("tau_n, n_responses, n_questions = %v, %v, %v; want 2, 4, 2", audit[5], audit[2], audit[3])
+	if len(res.Judges) != 1 || res.Judges[0].Judge != "J" {
+		t.Fatalf("judges %v, want J only", res.Judges)
+	}
+	audit := res.Judges[0]
+	near(t, "tau", audit.Tau, 1) // both questions: judge and humans order a over b
+	if audit.TauN != 2 || audit.Responses != 4 || audit.Questions != 2 {
+		t.Errorf("tau_n, n_responses, n_questions = %v, %v, %v; want 2, 4, 2", audit.TauN, audit.Responses, audit.Questions)
 	}
 	// Solved pairs (human, judge): q1a (1,1) (0,1); q1b (0,0)×2; q2a (1,1)×2;
 	// q2b (0,0)×2 → p_o = 7/8, p_e = 3/8·4/8 + 5/8·4/8 = 1/2, κ = 0.75.
-	near(t, "kappa", audit[6].(float64), 0.75)
-	near(t, "macro_f1", audit[7].(float64), (6.0/7+8.0/9)/2)
-	if audit[8].(int64) != 8 {
-		t.Errorf("n_pairs = %v, want 8", audit[8])
+	near(t, "kappa", audit.Kappa, 0.75)
+	near(t, "macro_f1", audit.MacroF1, (6.0/7+8.0/9)/2)
+	if audit.Pairs != 8 {
+		t.Errorf("n_pairs = %v, want 8", audit.Pairs)
 	}
 }
 
@@ -179,7 +172,7 @@ func TestNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := rowsBy(t, table(res, TableBias), 0, 1)
+	rows := biasBy(res, false)
 	for name, want := range map[string]string{
 		SelfPreference:    "no provider given for the judge",
 		Position:          "no position given",
@@ -187,8 +180,8 @@ func TestNotes(t *testing.T) {
 		ChecklistLeniency: "the study has no checklist",
 	} {
 		r := rows["J/"+name]
-		if !math.IsNaN(r[2].(float64)) || !strings.Contains(r[8].(string), want) {
-			t.Errorf("%s: estimate %v, note %q; want empty with a note containing %q", name, r[2], r[8], want)
+		if !math.IsNaN(r.Estimate) || !strings.Contains(r.Note, want) {
+			t.Errorf("%s: estimate %v, note %q; want empty with a note containing %q", name, r.Estimate, r.Note, want)
 		}
 	}
 }
@@ -215,8 +208,8 @@ func TestNoJudges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Part().Tables) != 0 || len(res.Notes) != 3 {
-		t.Errorf("got %d tables and notes %v; want none and 3 notes", len(res.Part().Tables), res.Notes)
+	if len(res.Judges) != 0 || len(res.Notes) != 3 {
+		t.Errorf("got %d judges and notes %v; want none and 3 notes", len(res.Judges), res.Notes)
 	}
 }
 

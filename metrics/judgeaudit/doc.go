@@ -4,8 +4,8 @@
 // rerun instability and checklist leniency, each with a 95 % cluster-
 // bootstrap interval over questions, and sums them up per judge with its
 // agreement with the humans and a verdict in plain words. It reads an
-// study.Study (no I/O, no database) and returns report tables and
-// figures:
+// study.Study (no I/O, no database) and returns typed results, which
+// report/tables.JudgeAudit presents as tables and figures:
 //
 //   - judge_bias: one row per judge × bias (judge, bias, estimate, lo, hi,
 //     n, unit, flagged, note);

@@ -9,13 +9,11 @@ import (
 	"sync"
 
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
-	studymodel "github.com/euroexec/euroexec/study"
 )
 
-// Result is what Analyze produced, as typed values; Part builds the
-// pairwise tables and figures from them in one place.
+// Result is what Analyze produced, as typed values; report/tables.Pairwise
+// presents it (the pairwise tables and figures).
 type Result struct {
 	// Models are the models of the analysed judgments, in name order (the
 	// categories of the rating chart).
@@ -33,7 +31,7 @@ type Result struct {
 	// Judges are the rows of pairwise_judge_audit, one per LLM judge.
 	Judges []JudgeAudit
 	// Notes say what was left out and why.
-	Notes []report.Note
+	Notes []Note
 	// Warnings are non-fatal findings.
 	Warnings []string
 }
@@ -109,7 +107,7 @@ type ModelRow struct {
 
 // WinRateExact is the win rate as an exact fraction (2·Wins + Ties) / 2N
 // in lowest terms; the zero Rat when N is 0.
-func (m ModelRow) WinRateExact() studymodel.Rat { return studymodel.NewRat(2*m.Wins+m.Ties, 2*m.N) }
+func (m ModelRow) WinRateExact() study.Rat { return study.NewRat(2*m.Wins+m.Ties, 2*m.N) }
 
 // MatrixCell is one ordered pair of models that met.
 type MatrixCell struct {
@@ -124,7 +122,7 @@ type MatrixCell struct {
 
 // WinRateExact is ModelA's win rate as an exact fraction (2·WinsA + Ties)
 // / 2N in lowest terms.
-func (c MatrixCell) WinRateExact() studymodel.Rat { return studymodel.NewRat(2*c.WinsA+c.Ties, 2*c.N) }
+func (c MatrixCell) WinRateExact() study.Rat { return study.NewRat(2*c.WinsA+c.Ties, 2*c.N) }
 
 // Agreement is one row of pairwise_agreement: GraderA's verdicts against
 // GraderB's (a grader, or the majority of the other humans) over the N
@@ -178,6 +176,14 @@ type RubricAgreement struct {
 }
 
 // Table names.
+// Note says why a table was left out or what it lacks.
+type Note struct {
+	// Table is the table concerned (ModelsTable … JudgeAuditTable).
+	Table string
+	// Reason is the explanation shown with the table.
+	Reason string
+}
+
 const (
 	ModelsTable    = "pairwise_models"
 	MatrixTable    = "pairwise_matrix"
@@ -218,7 +224,7 @@ func Analyze(ctx context.Context, s *study.Study, opt Options) (Result, error) {
 	p := prepare(s, round, opt.LengthMargin, max(opt.MinOverlap, 1))
 	if p == nil {
 		if len(s.Comparisons) > 0 {
-			res.Notes = append(res.Notes, report.Note{Table: ModelsTable, Reason: fmt.Sprintf("no pairwise judgments in round %s", round)})
+			res.Notes = append(res.Notes, Note{Table: ModelsTable, Reason: fmt.Sprintf("no pairwise judgments in round %s", round)})
 		}
 		return res, nil
 	}
@@ -274,40 +280,9 @@ func Analyze(ctx context.Context, s *study.Study, opt Options) (Result, error) {
 	compute(&res, p, l, point, reg, ci, opt)
 	res.Judges = judgeAudits(s, round, &res, opt.Level)
 	if opt.Bootstrap == 0 {
-		res.Notes = append(res.Notes, report.Note{Table: ModelsTable, Reason: "bootstrap disabled: the pairwise intervals are empty"})
+		res.Notes = append(res.Notes, Note{Table: ModelsTable, Reason: "bootstrap disabled: the pairwise intervals are empty"})
 	}
 	return res, nil
-}
-
-func col(name string, kind report.ColumnKind, doc string) report.Column {
-	return report.Column{Name: name, Kind: kind, Doc: doc}
-}
-
-func withCI(name string, kind report.ColumnKind, doc string) []report.Column {
-	return []report.Column{col(name, kind, doc),
-		col(name+"_lo", kind, "lower end of the 95 % cluster-bootstrap interval of "+name),
-		col(name+"_hi", kind, "upper end of the 95 % cluster-bootstrap interval of "+name)}
-}
-
-// withT is withCI for an estimate whose interval is a t interval with
-// questions as clusters (how says how its standard error is computed).
-func withT(name string, kind report.ColumnKind, doc, how string) []report.Column {
-	return []report.Column{col(name, kind, doc),
-		col(name+"_lo", kind, "lower end of the 95 % t interval of "+name+" ("+how+")"),
-		col(name+"_hi", kind, "upper end of the 95 % t interval of "+name)}
-}
-
-func cols(parts ...any) []report.Column {
-	var out []report.Column
-	for _, p := range parts {
-		switch x := p.(type) {
-		case report.Column:
-			out = append(out, x)
-		case []report.Column:
-			out = append(out, x...)
-		}
-	}
-	return out
 }
 
 // compute fills res's typed values and notes from the point estimates and
@@ -442,7 +417,7 @@ func compute(res *Result, p *prepared, l *layout, point []float64, reg []bool, c
 				}
 			}
 			if !fit.ok {
-				res.Notes = append(res.Notes, report.Note{Table: LengthTable, Reason: pp.name + ": the length and style model did not converge (an effect is not identified or runs off to infinity, e.g. the longer answer always won); its columns are empty"})
+				res.Notes = append(res.Notes, Note{Table: LengthTable, Reason: pp.name + ": the length and style model did not converge (an effect is not identified or runs off to infinity, e.g. the longer answer always won); its columns are empty"})
 			}
 		}
 		// pairCI is the interval of a's win rate against b (b's is the
@@ -489,7 +464,7 @@ func compute(res *Result, p *prepared, l *layout, point []float64, reg []bool, c
 			if len(never) > 0 {
 				why = strings.Join(never, ", ")
 			}
-			res.Notes = append(res.Notes, report.Note{Table: ModelsTable, Reason: fmt.Sprintf(
+			res.Notes = append(res.Notes, Note{Table: ModelsTable, Reason: fmt.Sprintf(
 				"%s: the maximum-likelihood Bradley–Terry ratings do not exist (%s); the ratings add %g virtual ties between every two models and stay finite, but are not comparable across populations",
 				pp.name, why, opt.Prior)})
 		}
@@ -515,224 +490,24 @@ func compute(res *Result, p *prepared, l *layout, point []float64, reg []bool, c
 			Agreement: est(o + aAgree), Kappa: est(o + aKappa), MacroF1: est(o + aF1), Precision: est(o + aPrec), Recall: est(o + aRec)})
 	}
 	if len(p.pairs) == 0 {
-		res.Notes = append(res.Notes, report.Note{Table: AgreementTable, Reason: fmt.Sprintf("no two graders judged %d or more of the same comparisons", max(opt.MinOverlap, 1))})
+		res.Notes = append(res.Notes, Note{Table: AgreementTable, Reason: fmt.Sprintf("no two graders judged %d or more of the same comparisons", max(opt.MinOverlap, 1))})
 	}
 	if p.dropped > 0 {
-		res.Notes = append(res.Notes, report.Note{Table: AgreementTable, Reason: fmt.Sprintf("%d pairs of graders with fewer than %d comparisons in common are left out", p.dropped, max(opt.MinOverlap, 1))})
+		res.Notes = append(res.Notes, Note{Table: AgreementTable, Reason: fmt.Sprintf("%d pairs of graders with fewer than %d comparisons in common are left out", p.dropped, max(opt.MinOverlap, 1))})
 	}
 	hasLen, hasRub := false, false
 	for _, pop := range res.Populations {
 		hasLen, hasRub = hasLen || pop.HasLength, hasRub || pop.HasRubric
 	}
 	if !hasLen {
-		res.Notes = append(res.Notes, report.Note{Table: LengthTable, Reason: "no pairwise judgment of two responses whose texts are in the response dumps"})
+		res.Notes = append(res.Notes, Note{Table: LengthTable, Reason: "no pairwise judgment of two responses whose texts are in the response dumps"})
 	}
 	if !hasRub {
-		res.Notes = append(res.Notes, report.Note{Table: RubricTable, Reason: "no pairwise judgment of two responses both graded on the rubric by the same population"})
+		res.Notes = append(res.Notes, Note{Table: RubricTable, Reason: "no pairwise judgment of two responses both graded on the rubric by the same population"})
 	}
-}
-
-// ciCells are the value, lo and hi cells of e.
-func ciCells(e Estimate) []any { return []any{e.Value, e.Lo, e.Hi} }
-
-// intOrNil is v as a cell, empty when v is 0 (undefined).
-func intOrNil(v int64) any {
-	if v == 0 {
-		return nil
-	}
-	return v
-}
-
-// Part builds the pairwise tables (pairwise_models, pairwise_matrix,
-// pairwise_agreement when there are agreement rows, pairwise_position,
-// pairwise_length and pairwise_rubric when some population has them) and
-// their figures from r; with its Notes and Warnings it is ready for
-// report.Report.Add. It has no tables when r has no populations.
-func (r Result) Part() report.Part {
-	res := report.Part{Notes: r.Notes, Warnings: r.Warnings}
-	if len(r.Populations) == 0 {
-		return res
-	}
-	mt := &report.Table{Name: ModelsTable, Title: "Pairwise judgments: win rates and Bradley–Terry ratings", Section: report.SectionPairwise,
-		Doc: "Per grader population (humans pooled, each judge) and model, on the main round: judgments, wins, losses, ties, the win rate (ties count half) and the Bradley–Terry rating (ties as half wins, Elo scale 1000 + 400·log10(e)·β, mean β = 0), with the rank by rating; 95 % cluster-bootstrap intervals over questions (one-sided for a model that never lost or never won). Where the responses have texts, also the length-controlled win rate and the style-controlled rating from the Bradley–Terry model with length and markdown-style covariates of pairwise_length, with t intervals from its question-clustered sandwich covariance.",
-		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("model", report.Text, "the model"),
-			col("n", report.Int, "judgments of the model's answers against another model's"),
-			col("wins", report.Int, "judgments the model won"), col("losses", report.Int, "judgments the model lost"), col("ties", report.Int, "ties"),
-			withCI("win_rate", report.Fraction, "(wins + ties/2) / n"),
-			withCI("bt_rating", report.Float, "Bradley–Terry rating on the Elo scale (1000 = average)"),
-			col("rank", report.Int, "rank by rating, 1 = best (1 + models rated strictly higher)"),
-			col("rank_lo", report.Int, "best rank in the 95 % bootstrap interval (2.5th percentile, rounded down)"),
-			col("rank_hi", report.Int, "worst rank in the 95 % bootstrap interval (97.5th percentile, rounded up)"),
-			withT("lc_win_rate", report.Fraction, "length-controlled win rate: the win rate against the same opponents predicted at equal length and markdown style, Σ_j n_j·σ(θ_m − θ_j) / Σ_j n_j (AlpacaEval 2.0's idea without its instruction-difficulty term)", "delta method on the logit scale, question-clustered sandwich covariance, questions − 1 degrees of freedom; empty for a model that never lost or never won"),
-			withT("sc_bt_rating", report.Float, "style-controlled Bradley–Terry rating (length and markdown style held equal), Elo scale", "question-clustered sandwich covariance, questions − 1 degrees of freedom; empty for a model that never lost or never won"))}
-	xt := &report.Table{Name: MatrixTable, Title: "Pairwise judgments: win-rate matrix", Section: report.SectionPairwise,
-		Doc: "Per grader population and every ordered pair of models that met, whichever was shown first: judgments, wins of model_a, ties, wins of model_b and model_a's win rate (ties count half), with its 95 % cluster-bootstrap interval over questions.",
-		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("model_a", report.Text, "the row model"), col("model_b", report.Text, "the column model"),
-			col("n", report.Int, "judgments of the pair"), col("wins_a", report.Int, "won by model_a"), col("ties", report.Int, "ties"), col("wins_b", report.Int, "won by model_b"),
-			withCI("win_rate_a", report.Fraction, "(wins_a + ties/2) / n"))}
-	figBT := &report.Figure{ID: "pairwise_bt_ratings", Section: report.SectionPairwise, Title: "Bradley–Terry ratings with 95 % intervals",
-		Kind: report.Bar, XName: "model", YName: "rating (Elo scale)", Table: ModelsTable, Categories: r.Models}
-	figBT.Dots = true // a rating has no zero: dots with intervals, not bars
-	gpos := make(map[string]int, len(r.Models))
-	for i, m := range r.Models {
-		gpos[m] = i
-	}
-	var heat []*report.Figure
-	for pi, pop := range r.Populations {
-		ser := report.Series{Name: pop.Name, Values: make([]float64, len(r.Models)), Lo: make([]float64, len(r.Models)), Hi: make([]float64, len(r.Models))}
-		for i := range ser.Values {
-			ser.Values[i], ser.Lo[i], ser.Hi[i] = math.NaN(), math.NaN(), math.NaN()
-		}
-		for _, m := range pop.Models {
-			row := append([]any{pop.Name, m.Model, m.N, m.Wins, m.Losses, m.Ties}, ciCells(m.WinRate)...)
-			row = append(row, ciCells(m.Rating)...)
-			row = append(append(row, intOrNil(m.Rank), intOrNil(m.RankLo), intOrNil(m.RankHi)), ciCells(m.LCWinRate)...)
-			mt.Rows = append(mt.Rows, append(row, ciCells(m.SCRating)...))
-			g := gpos[m.Model]
-			ser.Values[g], ser.Lo[g], ser.Hi[g] = m.Rating.Value, finiteOrNaN(m.Rating.Lo), finiteOrNaN(m.Rating.Hi)
-		}
-		figBT.Series = append(figBT.Series, ser)
-		hf := &report.Figure{ID: fmt.Sprintf("pairwise_matrix_%d", pi+1), Section: report.SectionPairwise,
-			Title: "Win rate of the row model against the column model: " + pop.Name, Kind: report.Heatmap,
-			XName: "against", YName: "model", Percent: true, Table: MatrixTable}
-		ppos := make(map[string]int, len(pop.Present))
-		for i, m := range pop.Present {
-			hf.Categories = append(hf.Categories, m)
-			hf.YCategories = append(hf.YCategories, m)
-			ppos[m] = i
-		}
-		hs := report.Series{Name: "win rate"}
-		for _, c := range pop.Matrix {
-			xt.Rows = append(xt.Rows, append([]any{pop.Name, c.ModelA, c.ModelB, c.N, c.WinsA, c.Ties, c.WinsB}, ciCells(c.WinRateA)...))
-			hs.Cells = append(hs.Cells, report.Cell{X: ppos[c.ModelB], Y: ppos[c.ModelA], Value: c.WinRateA.Value})
-		}
-		hf.Series = []report.Series{hs}
-		heat = append(heat, hf)
-	}
-	res.Tables = append(res.Tables, mt, xt)
-	res.Figures = append(res.Figures, figBT)
-	res.Figures = append(res.Figures, heat...)
-
-	// Agreement.
-	if len(r.Agreement) > 0 {
-		at := &report.Table{Name: AgreementTable, Title: "Pairwise judgments: agreement between graders", Section: report.SectionPairwise,
-			Doc: "For every two graders over the comparisons both judged (same question and model pair, either order; a grader's verdict is the sign of its wins minus losses over its judgments of the comparison), and for each grader against the strict majority of the other human graders: raw agreement, Cohen's κ on three classes (one model better, tie, the other better), macro F1, precision and recall with grader_b as the reference, each counted over every comparison in both orientations of its pair so that no number depends on the models' names or the order shown; 95 % cluster-bootstrap intervals over questions.",
-			Columns: cols(col("grader_a", report.Text, "a grader (the predictions for F1)"), col("grader_b", report.Text, "the other grader or the majority of the other humans (the reference for F1)"),
-				col("n", report.Int, "comparisons both judged"),
-				withCI("agreement", report.Fraction, "share of comparisons with the same verdict"),
-				withCI("kappa", report.Float, "Cohen's κ, three classes"),
-				withCI("macro_f1", report.Float, "macro F1 over the classes observed"),
-				withCI("precision_macro", report.Float, "macro precision"),
-				withCI("recall_macro", report.Float, "macro recall"))}
-		fig := &report.Figure{ID: "pairwise_kappa", Section: report.SectionPairwise, Title: "Cohen's κ between graders on the pairwise judgments, 95 % intervals",
-			Kind: report.Bar, XName: "graders", YName: "κ", Table: AgreementTable}
-		sk := report.Series{Name: "κ"}
-		for _, ap := range r.Agreement {
-			row := []any{ap.GraderA, ap.GraderB, ap.N}
-			for _, e := range []Estimate{ap.Agreement, ap.Kappa, ap.MacroF1, ap.Precision, ap.Recall} {
-				row = append(row, ciCells(e)...)
-			}
-			at.Rows = append(at.Rows, row)
-			fig.Categories = append(fig.Categories, ap.GraderA+" vs "+ap.GraderB)
-			sk.Values, sk.Lo, sk.Hi = append(sk.Values, ap.Kappa.Value), append(sk.Lo, ap.Kappa.Lo), append(sk.Hi, ap.Kappa.Hi)
-		}
-		fig.Series = []report.Series{sk}
-		res.Tables = append(res.Tables, at)
-		res.Figures = append(res.Figures, fig)
-	}
-
-	// Position, length, rubric.
-	pt := &report.Table{Name: PositionTable, Title: "Pairwise judgments: position bias", Section: report.SectionPairwise,
-		Doc: "Per grader population: share of non-tie verdicts won by the answer shown first (judgments whose order shown is unknown left out), with a two-sided p-value against ½ that treats questions as clusters (so judge reruns and several pairs of one question do not count as independent); for comparisons judged in both orders by the same grader (and run), the share with the same verdict after swapping (swap consistency) and with opposite winners (conflict rate).",
-		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("n", report.Int, "non-tie verdicts"), col("first_wins", report.Int, "won by the answer shown first"),
-			withCI("first_share", report.Fraction, "first_wins / n"), col("p_value", report.Float, "two-sided test of first_share = ½ with questions as clusters: the larger of the one-sample t test of first_wins − n/2 per question and the exact binomial test"),
-			col("n_swapped", report.Int, "comparisons judged in both orders"),
-			withCI("swap_consistency", report.Fraction, "same verdict in both orders"),
-			withCI("conflict_rate", report.Fraction, "a different model wins in each order"),
-			col("n_position_unknown", report.Int, "judgments whose order shown is unknown (position empty or unknown), left out of this table"))}
-	lt := &report.Table{Name: LengthTable, Title: "Pairwise judgments: length bias", Section: report.SectionPairwise,
-		Doc: fmt.Sprintf("Per grader population: the length bias with model quality held fixed — from a Bradley–Terry model of the judgments of two responses with texts, logit P(a beats b) = θ_a − θ_b + γ·log2(len_a/len_b) + markdown-style terms (log2 of (1 + headers), (1 + list items), (1 + bold spans) of a over b, where they vary), ties as half wins, with sandwich standard errors clustered by question, t intervals and p-values — and, descriptively, the share of non-tie verdicts won by the longer answer, over the pairs whose lengths differ by more than %d characters, with the same question-clustered p-value against ½ as pairwise_position. The share is descriptive: when better models write longer answers it measures quality as much as length.", r.LengthMargin),
-		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("n", report.Int, "non-tie verdicts on pairs of different length"),
-			col("longer_wins", report.Int, "won by the longer answer"), withCI("longer_share", report.Fraction, "longer_wins / n"),
-			col("p_value", report.Float, "two-sided test of longer_share = ½ with questions as clusters, as in pairwise_position (not a test of length bias: better models may write longer answers)"),
-			col("n_model", report.Int, "judgments of two responses with texts, in the length and style model"),
-			col("questions", report.Int, "questions of those judgments (the clusters)"),
-			effectCols(CovariateNames[cLength], "length bias with model quality held fixed: logit effect per doubling of the ratio of the two answers' lengths"),
-			effectCols(CovariateNames[cHeaders], "logit effect per doubling of (1 + markdown headers)"),
-			effectCols(CovariateNames[cLists], "logit effect per doubling of (1 + list items)"),
-			effectCols(CovariateNames[cBold], "logit effect per doubling of (1 + bold spans)"))}
-	rt := &report.Table{Name: RubricTable, Title: "Pairwise judgments against rubric grades", Section: report.SectionPairwise,
-		Doc: "Per grader population: over the non-tie pairwise verdicts whose two responses have different rubric means from the same population (mean over its gradings of each grading's rubric mean), the share where the answer with the higher rubric mean won.",
-		Columns: cols(col("graders", report.Text, "humans (pooled) or a judge"), col("n", report.Int, "non-tie verdicts on responses with different rubric means"),
-			col("agree", report.Int, "verdicts won by the answer with the higher rubric mean"), withCI("agreement", report.Fraction, "agree / n"))}
-	fp := &report.Figure{ID: "pairwise_position", Section: report.SectionPairwise, Title: "Share of non-tie verdicts won by the answer shown first, 95 % intervals",
-		Kind: report.Bar, XName: "graders", YName: "share", Percent: true, Table: PositionTable}
-	sp := report.Series{Name: "first shown wins"}
-	hasLen, hasRub := false, false
-	for _, pop := range r.Populations {
-		ps := pop.Position
-		row := append([]any{pop.Name, ps.N, ps.FirstWins}, ciCells(ps.FirstShare)...)
-		row = append(append(row, ps.PValue, ps.Swapped), ciCells(ps.SwapConsistency)...)
-		pt.Rows = append(pt.Rows, append(append(row, ciCells(ps.ConflictRate)...), ps.Unknown))
-		fp.Categories = append(fp.Categories, pop.Name)
-		sp.Values, sp.Lo, sp.Hi = append(sp.Values, ps.FirstShare.Value), append(sp.Lo, ps.FirstShare.Lo), append(sp.Hi, ps.FirstShare.Hi)
-		if pop.HasLength {
-			hasLen = true
-			lb := pop.Length
-			row := append(append([]any{pop.Name, lb.N, lb.LongerWins}, ciCells(lb.LongerShare)...), lb.PValue)
-			if pop.HasModel {
-				row = append(row, pop.Model.N, int64(pop.Model.Questions))
-			} else {
-				row = append(row, nil, nil)
-			}
-			for _, e := range pop.Model.Effects {
-				if pop.HasModel {
-					row = append(append(row, ciCells(e.Estimate)...), e.PValue)
-				} else {
-					row = append(row, nil, nil, nil, nil)
-				}
-			}
-			lt.Rows = append(lt.Rows, row)
-		}
-		if pop.HasRubric {
-			hasRub = true
-			ra := pop.Rubric
-			rt.Rows = append(rt.Rows, append([]any{pop.Name, ra.N, ra.Agree}, ciCells(ra.Agreement)...))
-		}
-	}
-	fp.Series = []report.Series{sp}
-	res.Tables = append(res.Tables, pt)
-	res.Figures = append(res.Figures, fp)
-	if hasLen {
-		res.Tables = append(res.Tables, lt)
-	}
-	if hasRub {
-		res.Tables = append(res.Tables, rt)
-	}
-	if jt := r.judgeAuditTable(); jt != nil {
-		res.Tables = append(res.Tables, jt)
-	}
-	return res
-}
-
-// effectCols are a covariate's columns: NAME_logit with its interval and
-// NAME_p.
-func effectCols(name, doc string) []report.Column {
-	return []report.Column{col(name+"_logit", report.Float, doc+" (empty when the covariate does not vary)"),
-		col(name+"_logit_lo", report.Float, "lower end of the 95 % t interval of "+name+"_logit (question-clustered sandwich SE, questions − 1 degrees of freedom)"),
-		col(name+"_logit_hi", report.Float, "upper end of the 95 % t interval of "+name+"_logit"),
-		col(name+"_p", report.Float, "two-sided t-test p-value of "+name+"_logit = 0")}
 }
 
 func nanEst() Estimate { return Estimate{math.NaN(), math.NaN(), math.NaN()} }
-
-// finiteOrNaN is x, or NaN (no whisker end) for ±Inf.
-func finiteOrNaN(x float64) float64 {
-	if math.IsInf(x, 0) {
-		return math.NaN()
-	}
-	return x
-}
 
 func sum32(x []int32) int64 {
 	var s int64

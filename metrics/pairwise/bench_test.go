@@ -98,8 +98,8 @@ func BenchmarkArena(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(res.Part().Tables) < 5 || !res.Populations[0].HasModel || res.Populations[0].Model.Failed {
-			b.Fatalf("%d tables, length model %+v", len(res.Part().Tables), res.Populations[0].Model)
+		if len(res.Populations) == 0 || !res.Populations[0].HasLength || !res.Populations[0].HasModel || res.Populations[0].Model.Failed {
+			b.Fatalf("%d populations, length model %+v", len(res.Populations), res.Populations[0].Model)
 		}
 	}
 	var ms runtime.MemStats

@@ -50,5 +50,7 @@
 // interval from SweepBound instead of the bootstrap's, which would be
 // falsely narrow.
 //
-// The package does no I/O and imports no database code.
+// The package does no I/O, imports no database code and returns typed
+// results only; report/tables.Pairwise turns a Result into the tables
+// named above and their figures.
 package pairwise

@@ -204,11 +204,11 @@ func TestLengthAndRubric(t *testing.T) {
 	}
 }
 
-// No comparisons: no tables and no error; cancelled context: an error.
+// No comparisons: no rows and no error; cancelled context: an error.
 func TestEmptyAndCancel(t *testing.T) {
 	res := run(t, &study.Study{MainRound: "main"}, 10)
-	if len(res.Part().Tables) != 0 {
-		t.Errorf("tables %d, want 0", len(res.Part().Tables))
+	if len(res.Populations) != 0 || len(res.Agreement) != 0 || len(res.Judges) != 0 {
+		t.Errorf("populations %d, agreement rows %d, judges %d; want none", len(res.Populations), len(res.Agreement), len(res.Judges))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

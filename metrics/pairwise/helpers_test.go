@@ -9,7 +9,6 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -146,28 +145,82 @@ func checkClose(t *testing.T, what string, got, want, tol float64) {
 	}
 }
 
-// rowsOf returns a table's rows as maps by column name.
-func rowsOf(t *testing.T, res Result, name string) []map[string]any {
+// rowsOf returns the typed rows of r behind the table name as maps by
+// the table's column names (report/tables.Pairwise lays them out so:
+// report/tables tests that every cell is the typed value); it fails when
+// r has no such rows.
+func rowsOf(t *testing.T, r Result, name string) []map[string]any {
 	t.Helper()
-	for _, tb := range res.Part().Tables {
-		if tb.Name != name {
-			continue
-		}
-		var out []map[string]any
-		for _, r := range tb.Rows {
-			if len(r) != len(tb.Columns) {
-				t.Fatalf("%s: row of %d values for %d columns", name, len(r), len(tb.Columns))
-			}
-			m := map[string]any{}
-			for i, c := range tb.Columns {
-				m[c.Name] = r[i]
-			}
-			out = append(out, m)
-		}
-		return out
+	ci := func(m map[string]any, name string, e Estimate) map[string]any {
+		m[name], m[name+"_lo"], m[name+"_hi"] = e.Value, e.Lo, e.Hi
+		return m
 	}
-	t.Fatalf("no table %s", name)
-	return nil
+	rank := func(v int64) any {
+		if v == 0 {
+			return nil
+		}
+		return v
+	}
+	var out []map[string]any
+	switch name {
+	case ModelsTable, MatrixTable, PositionTable, LengthTable, RubricTable:
+		for _, pop := range r.Populations {
+			switch name {
+			case ModelsTable:
+				for _, m := range pop.Models {
+					w := map[string]any{"graders": pop.Name, "model": m.Model, "n": m.N, "wins": m.Wins, "losses": m.Losses, "ties": m.Ties,
+						"rank": rank(m.Rank), "rank_lo": rank(m.RankLo), "rank_hi": rank(m.RankHi)}
+					out = append(out, ci(ci(ci(ci(w, "win_rate", m.WinRate), "bt_rating", m.Rating), "lc_win_rate", m.LCWinRate), "sc_bt_rating", m.SCRating))
+				}
+			case MatrixTable:
+				for _, c := range pop.Matrix {
+					out = append(out, ci(map[string]any{"graders": pop.Name, "model_a": c.ModelA, "model_b": c.ModelB,
+						"n": c.N, "wins_a": c.WinsA, "ties": c.Ties, "wins_b": c.WinsB}, "win_rate_a", c.WinRateA))
+				}
+			case PositionTable:
+				ps := pop.Position
+				w := map[string]any{"graders": pop.Name, "n": ps.N, "first_wins": ps.FirstWins, "p_value": ps.PValue, "n_swapped": ps.Swapped, "n_position_unknown": ps.Unknown}
+				out = append(out, ci(ci(ci(w, "first_share", ps.FirstShare), "swap_consistency", ps.SwapConsistency), "conflict_rate", ps.ConflictRate))
+			case LengthTable:
+				if !pop.HasLength {
+					continue
+				}
+				lb := pop.Length
+				w := ci(map[string]any{"graders": pop.Name, "n": lb.N, "longer_wins": lb.LongerWins, "p_value": lb.PValue, "n_model": nil, "questions": nil}, "longer_share", lb.LongerShare)
+				if pop.HasModel {
+					w["n_model"], w["questions"] = pop.Model.N, int64(pop.Model.Questions)
+				}
+				for _, e := range pop.Model.Effects {
+					if pop.HasModel {
+						ci(w, e.Name+"_logit", e.Estimate)
+						w[e.Name+"_p"] = e.PValue
+					} else {
+						w[e.Name+"_logit"], w[e.Name+"_logit_lo"], w[e.Name+"_logit_hi"], w[e.Name+"_p"] = nil, nil, nil, nil
+					}
+				}
+				out = append(out, w)
+			case RubricTable:
+				if pop.HasRubric {
+					ra := pop.Rubric
+					out = append(out, ci(map[string]any{"graders": pop.Name, "n": ra.N, "agree": ra.Agree}, "agreement", ra.Agreement))
+				}
+			}
+		}
+	case AgreementTable:
+		for _, a := range r.Agreement {
+			w := map[string]any{"grader_a": a.GraderA, "grader_b": a.GraderB, "n": a.N}
+			out = append(out, ci(ci(ci(ci(ci(w, "agreement", a.Agreement), "kappa", a.Kappa), "macro_f1", a.MacroF1), "precision_macro", a.Precision), "recall_macro", a.Recall))
+		}
+	case JudgeAuditTable:
+		for _, j := range r.Judges {
+			w := map[string]any{"judge": j.Judge, "n": j.N, "position_p": j.PositionP, "length_p": j.LengthP, "n_self": j.SelfN, "self_p": j.SelfP, "n_humans": j.KappaN}
+			out = append(out, ci(ci(ci(ci(ci(w, "first_share", j.FirstShare), "length_logit", j.Length), "self_preference", j.SelfPreference), "agreement_humans", j.Agreement), "kappa_humans", j.Kappa))
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no rows of %s", name)
+	}
+	return out
 }
 
 func find(rows []map[string]any, kv ...string) map[string]any {
@@ -217,8 +270,6 @@ func contains(s, sub string) bool {
 	}
 	return false
 }
-
-var _ = report.Int
 
 // mmSolve is a plain Bradley–Terry solver written for the tests: Zermelo's
 // (Hunter's MM) iteration p_i ← W_i / Σ_j n_ij/(p_i + p_j), normalised to a

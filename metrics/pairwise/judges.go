@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/euroexec/euroexec/metrics/stats"
-	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
 
@@ -164,32 +163,4 @@ func judgeAudits(s *study.Study, round string, res *Result, level float64) []Jud
 		out = append(out, ja)
 	}
 	return out
-}
-
-// judgeAuditPart is the pairwise_judge_audit table; nil without judges.
-func (r Result) judgeAuditTable() *report.Table {
-	if len(r.Judges) == 0 {
-		return nil
-	}
-	t := &report.Table{Name: JudgeAuditTable, Title: "Pairwise judges: audit", Section: report.SectionPairwise,
-		Doc: "Per LLM judge of pairwise judgments, the biases the judge audit measures on rubric gradings, measured on preferences: position (share of non-tie verdicts won by the answer shown first, question-clustered p-value), length with model quality held fixed (logit per doubling of the length ratio, from the model of pairwise_length), self-preference (over the comparisons the humans judged too in which exactly one answer comes from the judge's provider, the judge's score of that answer minus the humans' mean score, 1 win, ½ tie, 0 loss; t interval and p-value with questions as clusters) and agreement with the strict majority of the human graders (κ as in pairwise_agreement).",
-		Columns: cols(col("judge", report.Text, "the judge"), col("n", report.Int, "its pairwise judgments"),
-			withCI("first_share", report.Fraction, "share of non-tie verdicts won by the answer shown first (½ = no position bias)"),
-			col("position_p", report.Float, "question-clustered p-value of first_share = ½"),
-			withT("length_logit", report.Float, "logit effect per doubling of the length ratio, model quality held fixed (0 = no length bias)", "as in pairwise_length"),
-			col("length_p", report.Float, "p-value of length_logit = 0"),
-			col("n_self", report.Int, "comparisons judged by the judge and by humans with exactly one answer from the judge's provider"),
-			withT("self_preference", report.Float, "judge's minus humans' score of its provider's answer (0 = none; empty without providers or such comparisons)", "cluster-robust SE of the ratio estimator, questions − 1 degrees of freedom"),
-			col("self_p", report.Float, "p-value of self_preference = 0, questions as clusters"),
-			col("n_humans", report.Int, "comparisons with a strict human majority"),
-			withCI("agreement_humans", report.Fraction, "share of those with the majority's verdict"),
-			withCI("kappa_humans", report.Float, "Cohen's κ against the majority (both orientations)"))}
-	for _, j := range r.Judges {
-		row := append([]any{j.Judge, j.N}, ciCells(j.FirstShare)...)
-		row = append(append(row, j.PositionP), ciCells(j.Length)...)
-		row = append(append(row, j.LengthP, j.SelfN), ciCells(j.SelfPreference)...)
-		row = append(append(row, j.SelfP, j.KappaN), ciCells(j.Agreement)...)
-		t.Rows = append(t.Rows, append(row, ciCells(j.Kappa)...))
-	}
-	return t
 }

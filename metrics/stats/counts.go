@@ -79,6 +79,21 @@ const DefaultCountBlock = 16
 // replicate. Workers take whole blocks; the result is identical for any
 // number of cores. ctx is checked before every block.
 func ClusterBootstrapCountBlocks(ctx context.Context, nClusters, replicates int, seed uint64, nOut, block int, newStat func() CountBlockStat) ([][]float64, error) {
+	return ClusterBootstrapStrata(ctx, []int{nClusters}, replicates, seed, nOut, block, newStat)
+}
+
+// ClusterBootstrapStrata is ClusterBootstrapCountBlocks over strata of
+// clusters, each resampled on its own: the clusters are numbered stratum by
+// stratum (stratum k holds strata[k] clusters, after those of the strata
+// before it), and replicate r draws, from its one stream (seed, r),
+// strata[0] clusters of stratum 0 with replacement, then strata[1] of
+// stratum 1, and so on, each draw as rand.New(src).IntN(strata[k]) makes
+// it. The stratum sizes are thus the same in every replicate: a paired
+// comparison resamples the clusters both sides share and those of each
+// side alone without mixing them. With one stratum it is
+// ClusterBootstrapCountBlocks. A stratum of size ≤ 0 draws nothing; with
+// no cluster at all every row is NaN and the statistic is not called.
+func ClusterBootstrapStrata(ctx context.Context, strata []int, replicates int, seed uint64, nOut, block int, newStat func() CountBlockStat) ([][]float64, error) {
 	if replicates < 1 {
 		return [][]float64{}, ctx.Err()
 	}
@@ -88,6 +103,10 @@ func ClusterBootstrapCountBlocks(ctx context.Context, nClusters, replicates int,
 	block = min(block, replicates)
 	nOut = max(nOut, 0)
 	rows := nanRows(replicates, nOut)
+	nClusters := 0
+	for _, n := range strata {
+		nClusters += max(n, 0)
+	}
 	if nClusters < 1 {
 		return rows, ctx.Err()
 	}
@@ -104,7 +123,7 @@ func ClusterBootstrapCountBlocks(ctx context.Context, nClusters, replicates int,
 			r0 := k * block
 			nb := min(block, replicates-r0)
 			c := cnt[:nClusters*nb]
-			drawBlock(&src, seed, r0, nClusters, c, nb, one)
+			drawBlock(&src, seed, r0, strata, nClusters, c, nb, one)
 			stat(c, rows[r0:r0+nb])
 			return nil
 		}
@@ -115,22 +134,23 @@ func ClusterBootstrapCountBlocks(ctx context.Context, nClusters, replicates int,
 	return rows, nil
 }
 
-// drawBlock sets c (n·nb long) to the counts of the nb replicates r0 …
-// r0+nb−1: c[i·nb+b] is the number of times replicate r0+b, drawn with src
-// seeded (seed, r0+b), drew cluster i. When the block's counts outgrow a
+// drawBlock sets c (n·nb long, n the clusters of all strata) to the counts
+// of the nb replicates r0 … r0+nb−1: c[i·nb+b] is the number of times
+// replicate r0+b, drawn with src seeded (seed, r0+b) stratum after stratum
+// (drawStrata), drew cluster i. When the block's counts outgrow a
 // core's cache (more than spreadCounts), each replicate's draws go to one
 // (n long, zeroed here) whose counts then go to c in cluster order: the
 // draws' scattered increments stay in a vector the cache holds (160 KB at
 // 40,000 clusters, the block's 5 MB) and c is written in one sequential
 // pass per replicate — the same counts, in half the time at 40,000
 // clusters (BenchmarkDrawBlock). Smaller blocks are drawn into straight.
-func drawBlock(src *rand.PCG, seed uint64, r0, n int, c []int32, nb int, one []int32) {
+func drawBlock(src *rand.PCG, seed uint64, r0 int, strata []int, n int, c []int32, nb int, one []int32) {
 	c = c[:n*nb]
 	if n*nb <= spreadCounts {
 		clear(c)
 		for b := 0; b < nb; b++ {
 			src.Seed(seed, uint64(r0+b))
-			drawCounts(src, n, c[b:], nb)
+			drawStrata(src, strata, c[b:], nb)
 		}
 		return
 	}
@@ -138,10 +158,23 @@ func drawBlock(src *rand.PCG, seed uint64, r0, n int, c []int32, nb int, one []i
 	for b := 0; b < nb; b++ {
 		clear(one)
 		src.Seed(seed, uint64(r0+b))
-		drawCounts(src, n, one, 1)
+		drawStrata(src, strata, one, 1)
 		for i, x := range one {
 			c[i*nb+b] = x
 		}
+	}
+}
+
+// drawStrata draws every stratum's clusters in turn with drawCounts, the
+// clusters of stratum k counted from the first after the strata before it.
+func drawStrata(src *rand.PCG, strata []int, c []int32, stride int) {
+	off := 0
+	for _, n := range strata {
+		if n <= 0 {
+			continue
+		}
+		drawCounts(src, n, c[off*stride:], stride)
+		off += n
 	}
 }
 

@@ -297,7 +297,7 @@ func TestDrawBlockEqualsDirect(t *testing.T) {
 		for i := range got {
 			got[i] = int32(i % 5) // left over from an earlier block
 		}
-		drawBlock(&src, 9, tc.r0, tc.n, got, tc.nb, make([]int32, tc.n))
+		drawBlock(&src, 9, tc.r0, []int{tc.n}, tc.n, got, tc.nb, make([]int32, tc.n))
 		if (tc.n*tc.nb > spreadCounts) != (tc.n >= 10000) {
 			t.Fatalf("n %d, %d replicates: not the path the case means", tc.n, tc.nb)
 		}
@@ -326,11 +326,79 @@ func BenchmarkDrawBlock(b *testing.B) {
 					if old {
 						drawBlockDirect(&src, 1, 0, n, c, nb)
 					} else {
-						drawBlock(&src, 1, 0, n, c, nb, one)
+						drawBlock(&src, 1, 0, []int{n}, n, c, nb, one)
 					}
 				}
 				b.ReportMetric((processCPU()-c0)/float64(b.N), "cpu-s/op")
 			})
 		}
+	}
+}
+
+// ClusterBootstrapStrata draws, per replicate, each stratum's clusters in
+// turn from the replicate's one stream as NewRand(seed, r).IntN(size)
+// draws them (a naive loop written here is the reference), whatever the
+// block size and the number of cores, whether the block is drawn into
+// straight or spread (40,000 clusters); every stratum keeps its size in
+// every replicate; empty strata draw nothing.
+func TestClusterBootstrapStrataNaive(t *testing.T) {
+	for _, strata := range [][]int{{5, 0, 3, 7}, {1}, {0, 4}, {20000, 13000, 7000}} {
+		total := 0
+		for _, n := range strata {
+			total += n
+		}
+		const reps, seed = 37, 11
+		want := make([][]float64, reps)
+		for r := range want {
+			want[r] = make([]float64, total)
+			rng := NewRand(seed, r)
+			off := 0
+			for _, n := range strata {
+				for range n {
+					want[r][off+rng.IntN(n)]++
+				}
+				off += n
+			}
+		}
+		for _, procs := range []int{1, 2} {
+			for _, block := range []int{0, 1, 16} {
+				prev := runtime.GOMAXPROCS(procs)
+				got, err := ClusterBootstrapStrata(context.Background(), strata, reps, seed, total, block, func() CountBlockStat {
+					return func(cnt []int32, out [][]float64) {
+						nb := len(out)
+						for b := range out {
+							for i := range total {
+								out[b][i] = float64(cnt[i*nb+b])
+							}
+						}
+					}
+				})
+				runtime.GOMAXPROCS(prev)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for r := range want {
+					if !slices.Equal(got[r], want[r]) {
+						t.Fatalf("strata %v procs %d block %d replicate %d: counts differ from the naive draws", strata[:min(len(strata), 4)], procs, block, r)
+					}
+					off := 0
+					for _, n := range strata {
+						sum := 0.0
+						for _, x := range got[r][off : off+n] {
+							sum += x
+						}
+						if sum != float64(n) {
+							t.Fatalf("strata %v replicate %d: a stratum of %d drew %v", strata, r, n, sum)
+						}
+						off += n
+					}
+				}
+			}
+		}
+	}
+	if rows, err := ClusterBootstrapStrata(context.Background(), []int{0, 0}, 3, 1, 2, 0, func() CountBlockStat {
+		return func([]int32, [][]float64) { t.Fatal("statistic called without clusters") }
+	}); err != nil || len(rows) != 3 || !math.IsNaN(rows[0][0]) {
+		t.Errorf("no clusters: rows %v err %v, want 3 rows of NaN", rows, err)
 	}
 }
