@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/euroexec/euroexec/metrics/compare"
 	"github.com/euroexec/euroexec/sample"
 )
 
@@ -29,7 +30,7 @@ func TestParseMargins(t *testing.T) {
 		{[]string{"150pp"}, nil, "at most 100 pp"},
 		{[]string{"speed=1"}, nil, "unknown metric"},
 	} {
-		got, err := parseMargins(tc.in, "--margin")
+		got, err := compare.ParseMargins(tc.in, "--margin")
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%v: error %v, want one containing %q", tc.in, err, tc.err)

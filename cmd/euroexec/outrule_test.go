@@ -512,3 +512,9 @@ func TestRunRefusesStudyAlias(t *testing.T) {
 		checkSame(t, "study", sum, hashes(t, study))
 	}
 }
+
+// fileExists reports whether p exists and is not a folder.
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}

@@ -66,8 +66,8 @@ func TestSelfCompare(t *testing.T) {
 		if r[5] != 0.0 || r[6] != 0.0 || r[7] != 0.0 {
 			t.Errorf("%v %v %v: delta %v [%v, %v], want exactly 0 [0, 0]", r[0], r[1], r[2], r[5], r[6], r[7])
 		}
-		if r[11] != "no" || r[8] != "yes" || r[9] != int64(80) {
-			t.Errorf("%v %v %v: flagged %v paired %v shared %v; want no, yes, 80", r[0], r[1], r[2], r[11], r[8], r[9])
+		if r[12] != "no" || r[8] != "yes" || r[9] != int64(80) || r[10] != int64(80) {
+			t.Errorf("%v %v %v: flagged %v paired %v shared %v same responses %v; want no, yes, 80, 80", r[0], r[1], r[2], r[12], r[8], r[9], r[10])
 		}
 	}
 	for _, r := range table(t, p, compare.QuestionsTable).Rows {
@@ -105,15 +105,15 @@ func TestImprovedModelFlagged(t *testing.T) {
 	if r == nil {
 		t.Fatal("no row for model-a solve_rate humans")
 	}
-	if r[11] != "yes" {
-		t.Errorf("model-a solve_rate: flagged %v (delta %v [%v, %v], p_holm %v), want yes", r[11], r[5], r[6], r[7], r[10])
+	if r[12] != "yes" {
+		t.Errorf("model-a solve_rate: flagged %v (delta %v [%v, %v], p_holm %v), want yes", r[12], r[5], r[6], r[7], r[11])
 	}
 	if lo, hi := r[6].(float64), r[7].(float64); !(lo <= 0.10 && 0.10 <= hi) {
 		t.Errorf("model-a solve_rate: interval [%v, %v] does not cover +0.10", lo, hi)
 	}
 	for _, model := range []string{"model-b", "model-c"} {
 		for _, metric := range []string{"solve_rate", "rubric", "checklist_rate"} {
-			if r := findRow(m.Rows, model, metric, compare.Humans); r == nil || r[11] != "no" {
+			if r := findRow(m.Rows, model, metric, compare.Humans); r == nil || r[12] != "no" {
 				t.Errorf("%s %s humans: %v, want a row not flagged", model, metric, r)
 			}
 		}
@@ -141,12 +141,12 @@ func TestUnchangedModelsRarelyFlagged(t *testing.T) {
 		any := false
 		for _, r := range table(t, p, compare.ModelsTable).Rows {
 			if r[0] == "model-a" {
-				if r[1] == "solve_rate" && r[2] == compare.Humans && r[11] == "yes" {
+				if r[1] == "solve_rate" && r[2] == compare.Humans && r[12] == "yes" {
 					improvedFlagged++
 				}
 				continue
 			}
-			if r[1] != "avg_rank" && r[1] != "win_rate" && r[11] == "yes" {
+			if r[1] != "avg_rank" && r[1] != "win_rate" && r[12] == "yes" {
 				any = true
 			}
 		}
@@ -164,7 +164,7 @@ func TestUnchangedModelsRarelyFlagged(t *testing.T) {
 	for seed := uint64(1); seed <= seeds; seed++ {
 		old, new := simulate(simParams{questions: 100, seed: 5000 + seed, lenient: 0.3})
 		for _, r := range table(t, analyze(t, old, new, opt), compare.ModelsTable).Rows {
-			if r[2] == compare.Humans && r[11] == "yes" {
+			if r[2] == compare.Humans && r[12] == "yes" {
 				humanSeeds++
 				break
 			}
@@ -197,10 +197,10 @@ func TestJudgeDrift(t *testing.T) {
 	}
 	judgeFlagged := 0
 	for _, r := range table(t, p, compare.ModelsTable).Rows {
-		if r[2] == compare.Humans && r[11] == "yes" {
+		if r[2] == compare.Humans && r[12] == "yes" {
 			t.Errorf("human row %v %v flagged (delta %v [%v, %v]): the models did not change", r[0], r[1], r[5], r[6], r[7])
 		}
-		if r[2] == "judge:judge-1" && r[1] == "solve_rate" && r[11] == "yes" {
+		if r[2] == "judge:judge-1" && r[1] == "solve_rate" && r[12] == "yes" {
 			judgeFlagged++
 		}
 	}
@@ -262,8 +262,9 @@ func TestHandComputed(t *testing.T) {
 	checkFloat(t, "m1 old solve rate", r[3], 0.5)
 	checkFloat(t, "m1 new solve rate", r[4], 1)
 	checkFloat(t, "m1 delta", r[5], 0.5)
-	if r[8] != "yes" || r[9] != int64(1) || r[11] != "no" {
-		t.Errorf("m1 solve_rate row %v: want paired, 1 shared question (q2), not flagged", r)
+	// q2's response is "bbb" in both runs: the same response graded again
+	if r[8] != "yes" || r[9] != int64(1) || r[10] != int64(1) || r[12] != "no" {
+		t.Errorf("m1 solve_rate row %v: want paired, 1 shared question (q2) with the same response, not flagged", r)
 	}
 	// The change's interval is the cluster-robust t interval over the
 	// three questions (q1 old only, q2 both, q3 new only): u = −1/4, 1/4,

@@ -39,6 +39,7 @@ type modelRow struct {
 	oldLo, oldHi, newLo, newHi float64
 	paired                     bool
 	shared                     int
+	sameResp                   int // shared questions whose response text is the same in both runs
 	p                          float64
 	flagged                    bool
 	// non-inferiority (Options.Margins): the margin, the one-sided lower
@@ -177,17 +178,23 @@ func (c *comparison) modelTable(p string, pb *pairBoot) {
 		if m := pb.mB[u]; m >= 0 {
 			vb = pb.b.ex[m].values()
 		}
-		shared := 0
+		shared, same := 0, 0
 		if pb.mA[u] >= 0 && pb.mB[u] >= 0 {
 			for _, s := range pb.shared {
 				if pb.a.perQM[[2]int{s[0], pb.mA[u]}] && pb.b.perQM[[2]int{s[1], pb.mB[u]}] {
 					shared++
+					k := [2]string{pb.a.qIDs[s[0]], name}
+					ha, okA := c.old.respHash[k]
+					hb, okB := c.new.respHash[k]
+					if okA && okB && ha == hb {
+						same++
+					}
 				}
 			}
 		}
 		for k, metric := range Metrics {
 			r := modelRow{model: name, metric: metric, pop: p, old: va[k], new: vb[k], delta: vb[k] - va[k],
-				paired: shared > 0, shared: shared}
+				paired: shared > 0, shared: shared, sameResp: same}
 			ia, ib := outIdx(u, k, 0), outIdx(u, k, 1)
 			r.lo, r.hi, r.p = math.NaN(), math.NaN(), math.NaN()
 			r.oldLo, r.oldHi, _ = interval(column(pb.reps, func(row []float64) float64 { return row[ia] }))

@@ -71,9 +71,12 @@ type ModelRow struct {
 	// Delta is New − Old with its cluster-robust t interval [Lo, Hi].
 	Delta, Lo, Hi float64
 	// Paired says the model has gradings of this population on questions
-	// of both runs; SharedQuestions counts them.
+	// of both runs; SharedQuestions counts them, and SameResponses those
+	// of them whose response text is the same in both runs (the same
+	// response graded again, not a new one to the same question).
 	Paired          bool
 	SharedQuestions int64
+	SameResponses   int64
 	// P is the change's two-sided p-value, PHolm its Holm adjustment
 	// across the table; Flagged is PHolm < Alpha (Holm's step-down).
 	P, PHolm float64
@@ -191,7 +194,7 @@ func (c *comparison) result() Result {
 	for i, m := range c.modelRows {
 		r.Models = append(r.Models, ModelRow{Model: m.model, Metric: m.metric, Graders: m.pop, Old: m.old, New: m.new,
 			OldLo: m.oldLo, OldHi: m.oldHi, NewLo: m.newLo, NewHi: m.newHi, Delta: m.delta, Lo: m.lo, Hi: m.hi,
-			Paired: m.paired, SharedQuestions: int64(m.shared), P: m.p, PHolm: adj[i], Flagged: m.flagged,
+			Paired: m.paired, SharedQuestions: int64(m.shared), SameResponses: int64(m.sameResp), P: m.p, PHolm: adj[i], Flagged: m.flagged,
 			Margin: m.margin, ImprovementLo: m.niLo, PNonInferior: m.niP, NonInferior: m.nonInferior, Equivalent: m.equivalent})
 	}
 	r.Questions = c.questions()

@@ -67,6 +67,7 @@ func compareModelsTable(res compare.Result) *report.Table {
 			compareCol("delta_hi", report.Float, "95 % cluster-robust t interval of the change, upper end"),
 			compareCol("paired", report.Text, "yes: the model has gradings of this population on questions of both runs, resampled together (paired); no: none, each run resampled alone"),
 			compareCol("n_shared_questions", report.Int, "questions on which the model has gradings of this population in both runs"),
+			compareCol("n_same_responses", report.Int, "of those, questions whose response text is the same in both runs (the same response graded again); the others pair a new response with the old one on the same question"),
 			compareCol("p_holm", report.Float, "Holm-adjusted two-sided p-value of the change (cluster-robust t; McNemar mid-p for one 0/1 grading a side on shared questions)"),
 			compareCol("flagged", report.Text, "yes when p_holm < alpha (0.05): the change is significant after Holm across the table"),
 		}}
@@ -81,7 +82,7 @@ func compareModelsTable(res compare.Result) *report.Table {
 		)
 	}
 	for _, r := range res.Models {
-		row := []any{r.Model, r.Metric, r.Graders, r.Old, r.New, r.Delta, r.Lo, r.Hi, compareYesNo(r.Paired), r.SharedQuestions, r.PHolm, compareYesNo(r.Flagged)}
+		row := []any{r.Model, r.Metric, r.Graders, r.Old, r.New, r.Delta, r.Lo, r.Hi, compareYesNo(r.Paired), r.SharedQuestions, r.SameResponses, r.PHolm, compareYesNo(r.Flagged)}
 		if ni {
 			var nonInf, equiv any
 			if !math.IsNaN(r.ImprovementLo) {

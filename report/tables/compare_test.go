@@ -18,7 +18,7 @@ func compareResult() compare.Result {
 		Labels: []string{"a", "b", "c"}, Populations: []string{compare.Humans}, Alpha: 0.05,
 		Margins: map[string]float64{"solve_rate": 0.02},
 		Models: []compare.ModelRow{{Model: "m", Metric: "solve_rate", Graders: compare.Humans, Old: 0.5, New: 0.6,
-			OldLo: 0.4, OldHi: 0.6, NewLo: 0.5, NewHi: 0.7, Delta: 0.1, Lo: 0.02, Hi: 0.18, Paired: true, SharedQuestions: 40,
+			OldLo: 0.4, OldHi: 0.6, NewLo: 0.5, NewHi: 0.7, Delta: 0.1, Lo: 0.02, Hi: 0.18, Paired: true, SharedQuestions: 40, SameResponses: 25,
 			P: 0.01, PHolm: 0.03, Flagged: true, Margin: 0.02, ImprovementLo: 0.03, PNonInferior: 0.001, NonInferior: true},
 			{Model: "m", Metric: "rubric", Graders: compare.Humans, Old: 3, New: nan, OldLo: nan, OldHi: nan, NewLo: nan, NewHi: nan,
 				Delta: nan, Lo: nan, Hi: nan, P: nan, PHolm: nan, Margin: nan, ImprovementLo: nan, PNonInferior: nan}},
@@ -64,10 +64,10 @@ func TestCompareFromTyped(t *testing.T) {
 		want  map[string]any
 	}{
 		{compare.ModelsTable, 0, map[string]any{"model": "m", "metric": "solve_rate", "graders": "humans", "old": 0.5, "new": 0.6, "delta": 0.1,
-			"delta_lo": 0.02, "delta_hi": 0.18, "paired": "yes", "n_shared_questions": int64(40), "p_holm": 0.03, "flagged": "yes",
+			"delta_lo": 0.02, "delta_hi": 0.18, "paired": "yes", "n_shared_questions": int64(40), "n_same_responses": int64(25), "p_holm": 0.03, "flagged": "yes",
 			"margin": 0.02, "improvement_lo": 0.03, "p_noninferior": 0.001, "noninferior": "yes", "equivalent": "no"}},
 		{compare.ModelsTable, 1, map[string]any{"model": "m", "metric": "rubric", "graders": "humans", "old": 3.0, "new": nan, "delta": nan,
-			"delta_lo": nan, "delta_hi": nan, "paired": "no", "n_shared_questions": int64(0), "p_holm": nan, "flagged": "no",
+			"delta_lo": nan, "delta_hi": nan, "paired": "no", "n_shared_questions": int64(0), "n_same_responses": int64(0), "p_holm": nan, "flagged": "no",
 			"margin": nan, "improvement_lo": nan, "p_noninferior": nan, "noninferior": nil, "equivalent": nil}},
 		{compare.QuestionsTable, 0, map[string]any{"question_id": "q1", "model": "m", "graders": "humans", "old_share": 1.0, "new_share": 0.5,
 			"delta": -0.5, "change": "regressed", "old_chars": int64(120), "new_chars": nil, "same_text": "", "old_page": "../a/q1.html", "new_page": ""}},

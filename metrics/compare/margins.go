@@ -1,25 +1,23 @@
-package main
+package compare
 
 import (
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
-
-	"github.com/euroexec/euroexec/metrics/compare"
 )
 
 // rateMetrics are the compared metrics measured as rates, whose margins may
 // be given in percentage points.
 var rateMetrics = []string{"solve_rate", "checklist_rate", "win_rate"}
 
-// parseMargins reads `compare --margin` values into per-metric
+// ParseMargins reads `compare --margin` values (or study.toml [compare] margins; what names them in errors) into per-metric
 // non-inferiority margins: "2pp" is 2 percentage points for every rate
 // metric (solve_rate, checklist_rate, win_rate); "METRIC=V" sets one
 // metric, V in percentage points with a "pp" suffix (rates only) or in the
 // metric's units (rates as fractions, rubric in points, avg_rank in ranks).
 // Every margin must be positive and finite; rates at most 100 pp.
-func parseMargins(vals []string, what string) (map[string]float64, error) {
+func ParseMargins(vals []string, what string) (map[string]float64, error) {
 	out := map[string]float64{}
 	for _, v := range vals {
 		metric, val, named := strings.Cut(v, "=")
@@ -37,8 +35,8 @@ func parseMargins(vals []string, what string) (map[string]float64, error) {
 		}
 		targets := rateMetrics
 		if named {
-			if _, ok := compare.HigherIsBetter[metric]; !ok {
-				return nil, fmt.Errorf("%s %q: unknown metric %q; expected one of %s", what, v, metric, strings.Join(compare.Metrics, ", "))
+			if _, ok := HigherIsBetter[metric]; !ok {
+				return nil, fmt.Errorf("%s %q: unknown metric %q; expected one of %s", what, v, metric, strings.Join(Metrics, ", "))
 			}
 			targets = []string{metric}
 		} else if !pp {
