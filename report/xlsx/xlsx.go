@@ -177,9 +177,15 @@ type writer struct {
 	// errBars are the error bars of category chart series, by the series'
 	// name cell (patchParts writes them).
 	errBars map[string]errBar
+	// zeroLines are the delta dot plots, by their first series' name
+	// cell: their category axis (at zero) is drawn dark (patchParts).
+	zeroLines map[string]bool
 }
 
-type sheetInfo struct{ sheet, table, title, doc string }
+type sheetInfo struct {
+	sheet, table, title, doc string
+	rows                     int // data rows written
+}
 
 // Write writes r as an Excel workbook to path (overwriting it). It returns an
 // error naming the sheet or table on failure; an unsupported value type in a
@@ -193,7 +199,7 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 	if r == nil {
 		return fmt.Errorf("xlsx: nil report")
 	}
-	w := &writer{f: excelize.NewFile(), opt: opt.withDefaults(), used: map[string]bool{}, models: format.ModelsOf(r), pointColors: map[string][]string{}, errBars: map[string]errBar{}}
+	w := &writer{f: excelize.NewFile(), opt: opt.withDefaults(), used: map[string]bool{}, models: format.ModelsOf(r), pointColors: map[string][]string{}, errBars: map[string]errBar{}, zeroLines: map[string]bool{}}
 	defer func() {
 		if cerr := w.f.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("xlsx: close: %w", cerr)
@@ -288,7 +294,7 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 		return fmt.Errorf("xlsx: save %s: %w", path, err)
 	}
 	b := buf.Bytes()
-	if b, err = patchParts(b, w.pointColors, w.errBars); err != nil {
+	if b, err = patchParts(b, w.pointColors, w.errBars, w.zeroLines); err != nil {
 		return fmt.Errorf("xlsx: save %s: %w", path, err)
 	}
 	// Not SaveAs: it creates the file with mode 0777 (executable).
@@ -574,6 +580,7 @@ func (w *writer) tableSheet(name string, t *report.Table) error {
 		truncated = len(rows) - (maxRows - headRows)
 		rows = rows[:maxRows-headRows]
 	}
+	w.sheets[len(w.sheets)-1].rows = len(rows)
 	// Row 1: the headers for people, distinct within the sheet (one
 	// definition with the site's, format.Headers).
 	names := make([]string, ncol)
@@ -773,19 +780,32 @@ func (w *writer) aboutSheet(r *report.Report) error {
 		line(in.Path, in.SHA256, in.Rows)
 	}
 	row++
-	head("Sheet", "Table", "Title", "Description")
+	head("Sheet", "Table", "Title", "Description", "Printed")
 	for _, si := range w.sheets {
-		line(si.sheet, "tables/"+si.table+".csv", si.title, si.doc)
+		line(si.sheet, "tables/"+si.table+".csv", si.title, si.doc, printedNote(si))
 	}
 	if err != nil {
 		return fmt.Errorf("xlsx: about sheet: %w", err)
 	}
-	for col, width := range map[string]float64{"A": 34, "B": 68, "C": 40, "D": 80} {
+	for col, width := range map[string]float64{"A": 34, "B": 68, "C": 40, "D": 80, "E": 40} {
 		if err := w.f.SetColWidth(s, col, col, width); err != nil {
 			return fmt.Errorf("xlsx: about sheet: %w", err)
 		}
 	}
 	return w.printSetup(s, 1) // landscape, one page across and down
+}
+
+// printedNote says what of a table sheet prints: all of it, its first
+// OnePageRows rows (Summary), or nothing (a bulk sheet), with where every
+// row is.
+func printedNote(si sheetInfo) string {
+	switch {
+	case !bulk(si.rows):
+		return "yes"
+	case si.sheet == SheetSummary:
+		return fmt.Sprintf("first %d of %s rows (all on the sheet and in tables/%s.csv)", OnePageRows, thousands(si.rows), si.table)
+	}
+	return fmt.Sprintf("no: %s rows (all on the sheet and in tables/%s.csv)", thousands(si.rows), si.table)
 }
 
 func (w *writer) notesSheet(r *report.Report) error {
