@@ -60,8 +60,11 @@ func chartFigures(figs []*report.Figure, max int) []*report.Figure {
 const (
 	chartWidth  = 760
 	chartHeight = 340
-	chartRows   = 19 // rows of 15 pt (20 px) a chart takes, with a gap
-	chartRowPt  = 15 // the height of a chart sheet's rows, in points
+	// chartRows is the rows of 15 pt (20 px) from one chart's anchor to
+	// the next: the chart covers about 19 (LibreOffice), then a gap row,
+	// where a page break falls.
+	chartRows  = 20
+	chartRowPt = 15 // the height of a chart sheet's rows, in points
 )
 
 // ChartsPerSheet is how many charts one chart sheet holds: two printed
@@ -115,7 +118,8 @@ func chartSheet(i int) string {
 
 // chartPrintSetup prints a chart sheet portrait on A4 at chartPrintScale,
 // ChartsPerPage charts a page: a manual page break before every
-// ChartsPerPage-th chart, so that no chart is cut by a page boundary.
+// ChartsPerPage-th chart (before the gap row above it), so that no chart
+// is cut by a page boundary.
 // (Fitting a sheet to a number of pages would let the application put the
 // breaks anywhere, and Excel ignores manual breaks when fitting.)
 func (w *writer) chartPrintSetup(sh string) error {
@@ -140,7 +144,9 @@ func (w *writer) chartPrintSetup(sh string) error {
 		}
 	}
 	for k := ChartsPerPage; k < ChartsPerSheet; k += ChartsPerPage {
-		cell, _ := excelize.CoordinatesToCellName(1, chartAnchorRow(k))
+		// before the gap row above the chart: a chart whose frame
+		// touches a page's edge is printed (clipped) on both pages
+		cell, _ := excelize.CoordinatesToCellName(1, chartAnchorRow(k)-1)
 		if err := w.f.InsertPageBreak(sh, cell); err != nil {
 			return fmt.Errorf("xlsx: sheet %q: page break: %w", sh, err)
 		}
