@@ -309,7 +309,7 @@ func howToRead(r *report.Report) []report.KV {
 	}
 	return append(kv, []report.KV{
 		{Key: "Rubric scores", Value: "in rubric points (two decimals); p-values with three decimals, in scientific notation below 0.001."},
-		{Key: "Intervals", Value: "columns ending _lo and _hi are the ends of the 95 % interval (cluster bootstrap over questions); a rate's interval lies inside [0 %, 100 %]. On the charts, dashes mark the interval ends."},
+		{Key: "Intervals", Value: "columns ending _lo and _hi are the ends of the 95 % interval (cluster bootstrap over questions); a rate's interval lies inside [0 %, 100 %]. On the charts, capped error bars are 95 % intervals and dashed bars without caps mean ± 1 SD."},
 		{Key: "Group letters", Value: "models sharing a letter do not differ significantly after Holm's adjustment (α = 0.05)."},
 		{Key: "Reliability", Value: reliability},
 		{Key: "Sheets", Value: "each table sheet is tables/<name>.csv: row 1 the column headers in words, row 2 the CSV column names (full precision in the CSV); the About sheet lists the sheets, the settings and the input files."},

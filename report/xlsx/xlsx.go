@@ -16,13 +16,17 @@
 //   - Summary: the table named "summary", when the report has one;
 //   - Charts, Charts 2, …: native Excel charts of the Bar, Histogram, Line and
 //     Scatter figures (headline figures first: those on the summary table or
-//     whose id names the Solve Rate), up to Options.MaxCharts, ChartsPerSheet
-//     a sheet (two printed pages); intervals are the series' error bars
+//     whose id names the Solve Rate; a comparison's delta dot plots first of
+//     all), up to Options.MaxCharts, ChartsPerSheet a sheet, printed
+//     ChartsPerPage a page with no chart cut by a page break; intervals are
+//     the series' error bars
 //     (capped: 95 % intervals; dashed, uncapped: mean ± SD); scatter x
 //     values are numbers; p-values
 //     (Figure.LogY) are on a log axis; a log-scale x axis (Fig. 3) is
 //     drawn linear here and says so in its title, because excelize writes a
-//     log base on the value axis only;
+//     log base on the value axis only; a delta dot plot (new − old per
+//     flagged change) has its axis across zero, the zero line dark, a
+//     rate's change in percentage points;
 //   - Heat maps: every Heatmap figure (such as the pairwise win-rate matrix
 //     of each grader population), in report order, as a block: its title
 //     and id, then a grid with the y categories (YCategories) down column
@@ -36,8 +40,10 @@
 //   - Notes: tables/notes.csv and the run's warnings;
 //   - Chart data: the values the charts draw.
 //
-// Every sheet prints landscape on A4, fitted to the page width; table sheets
-// repeat their header row on every printed page.
+// Every sheet but the chart sheets prints landscape on A4, fitted to the page
+// width; table sheets repeat their header rows on every printed page; a
+// bulk sheet (more than OnePageRows rows) is not printed, the About sheet
+// says which (print.go has the rules).
 //
 // Every table sheet has two header rows, frozen and repeated on every
 // printed page: row 1 the column headers for people (report/format.Header,
