@@ -116,7 +116,9 @@ func rangeValues(t *testing.T, f *excelize.File, ref string) []string {
 // reach the interval ends of compare_models (typed in here, asymmetric);
 // a rate's change is in percentage points, said on the axis; the axis
 // spans zero and every interval end; the category axis (at zero) is drawn
-// dark with the model names below the plot; no legend.
+// dark with the model names below the plot; no legend. The Findings
+// sheet's table of the changes writes a rate's change in percentage points
+// and the interval once (it wrote "-10.0%" then "pp [-17.0, -4.0 pp]").
 func TestDeltaPlotErrorBars(t *testing.T) {
 	flagged := []deltaChange{
 		{"m1", "solve_rate", "humans", 0.6, 0.5, -0.1, -0.17, -0.04},
@@ -152,6 +154,26 @@ func TestDeltaPlotErrorBars(t *testing.T) {
 	}{
 		{"solve_rate", "(percentage points)", 100, 2},
 		{"rubric", "(points)", 1, 1},
+	}
+	// The Findings sheet's table of the flagged changes: a rate's change
+	// in percentage points, signed; the interval after it, once.
+	rowsF, err := f.GetRows(SheetFindings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, row := range rowsF {
+		if len(row) >= 8 && (row[7] == "better" || row[7] == "worse") {
+			got = append(got, strings.Join(row[:8], " | "))
+		}
+	}
+	wantRows := []string{
+		"m1 | Solve Rate | human graders | 60.0% | 50.0% | -10.0 pp | [-17.0, -4.0 pp] | worse",
+		"m2 | Solve Rate | human graders | 40.0% | 60.0% | +20.0 pp | [+8.0, +27.0 pp] | better",
+		"m2 | mean rubric score | judge j | 3.00 | 3.50 | +0.50 | [+0.21, +0.86] points | better",
+	}
+	if strings.Join(got, "\n") != strings.Join(wantRows, "\n") {
+		t.Errorf("what changed rows\n got %q\nwant %q", got, wantRows)
 	}
 	charts := readCharts(t, p)
 	for _, tc := range tests {

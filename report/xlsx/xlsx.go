@@ -163,6 +163,7 @@ const (
 type styles struct {
 	header, title, bold, text, wrap, integer, float, fraction int
 	pvalue, points, cost                                      int
+	pp, signed                                                int // a change: percentage points, signed points
 	csvName                                                   int // row 2 of a table sheet
 }
 
@@ -346,6 +347,10 @@ func (w *writer) makeStyles() error {
 	w.st.pvalue = mk(&excelize.Style{CustomNumFmt: &pv, Alignment: top})
 	pt := PointsFormat
 	w.st.points = mk(&excelize.Style{CustomNumFmt: &pt, Alignment: top})
+	ppf := `+0.0" pp";-0.0" pp";0.0" pp"`
+	w.st.pp = mk(&excelize.Style{CustomNumFmt: &ppf, Alignment: top})
+	sf := `+0.00;-0.00;0.00`
+	w.st.signed = mk(&excelize.Style{CustomNumFmt: &sf, Alignment: top})
 	usd := `"$"#,##0.00`
 	w.st.cost = mk(&excelize.Style{CustomNumFmt: &usd, Alignment: top})
 	if err != nil {
