@@ -60,12 +60,52 @@ func chartFigures(figs []*report.Figure, max int) []*report.Figure {
 const (
 	chartWidth  = 760
 	chartHeight = 340
-	chartRows   = 19 // rows of 20 px a chart takes, with a gap: three fill a portrait page
+	// chartRows is the rows of 15 pt (20 px) from one chart's anchor to
+	// the next: the chart covers about 19 (LibreOffice), then a gap row,
+	// where a page break falls.
+	chartRows  = 20
+	chartRowPt = 15 // the height of a chart sheet's rows, in points
 )
 
 // ChartsPerSheet is how many charts one chart sheet holds: two printed
-// pages (portrait, fitted), three charts a page.
+// pages of ChartsPerPage.
 const ChartsPerSheet = 6
+
+// ChartsPerPage is how many charts one printed page of a chart sheet
+// holds (portrait A4).
+const ChartsPerPage = 3
+
+// The printed page of a chart sheet: A4 portrait (595.3 × 841.9 pt) with
+// margins of chartMarginIn inches, and the scale (percent) at which
+// ChartsPerPage charts and the sheet's two top rows fit its height and a
+// chart its width: the page breaks between charts then never fall inside
+// one (a page fitted by the application could).
+const (
+	a4WidthPt, a4HeightPt = 595.3, 841.9
+	chartMarginIn         = 0.4
+	chartHeaderIn         = 0.2
+	printSlack            = 0.03
+	widthSlack            = 0.35
+)
+
+// chartPrintScale is the print scale (percent) of a chart sheet: the
+// largest whole percent at which a page holds its two top rows and
+// ChartsPerPage charts, and a chart's width, with printSlack to spare
+// in height (applications round row heights and margins differently) and
+// widthSlack in width (a chart is anchored to columns, whose width in
+// pixels follows the default font: LibreOffice without Calibri draws the
+// columns about 30 % wider: DejaVu Sans for Calibri).
+func chartPrintScale() uint {
+	usableH := a4HeightPt - 2*72*chartMarginIn
+	usableW := a4WidthPt - 2*72*chartMarginIn
+	needH := float64((2+ChartsPerPage*chartRows)*chartRowPt) * (1 + printSlack)
+	needW := chartWidth * 0.75 * (1 + widthSlack) // px to pt
+	return uint(math.Floor(100 * min(1, usableH/needH, usableW/needW)))
+}
+
+// chartAnchorRow is the row the k-th chart of a sheet (from 0) is
+// anchored at.
+func chartAnchorRow(k int) int { return 3 + k*chartRows }
 
 // chartSheet is the name of the i-th chart sheet (from 1): "Charts",
 // "Charts 2", ….
@@ -76,21 +116,39 @@ func chartSheet(i int) string {
 	return fmt.Sprintf("%s %d", SheetCharts, i)
 }
 
-// chartPrintSetup prints a chart sheet portrait, fitted to one page across
-// and two down: three charts a page.
+// chartPrintSetup prints a chart sheet portrait on A4 at chartPrintScale,
+// ChartsPerPage charts a page: a manual page break before every
+// ChartsPerPage-th chart (before the gap row above it), so that no chart
+// is cut by a page boundary.
+// (Fitting a sheet to a number of pages would let the application put the
+// breaks anywhere, and Excel ignores manual breaks when fitting.)
 func (w *writer) chartPrintSetup(sh string) error {
-	if err := w.printSetup(sh, 2); err != nil {
-		return err
-	}
-	portrait := "portrait"
-	if err := w.f.SetPageLayout(sh, &excelize.PageLayoutOptions{Orientation: &portrait}); err != nil {
+	portrait, size, scale := "portrait", 9, chartPrintScale()
+	if err := w.f.SetPageLayout(sh, &excelize.PageLayoutOptions{Orientation: &portrait, Size: &size, AdjustTo: &scale}); err != nil {
 		return fmt.Errorf("xlsx: sheet %q: page layout: %w", sh, err)
 	}
-	// Rows of 20 px (15 pt) whatever the application's default, so that
-	// the charts, anchored every chartRows rows, never overlap.
-	for r := 2; r <= 3+ChartsPerSheet*chartRows; r++ {
-		if err := w.f.SetRowHeight(sh, r, 15); err != nil {
+	fit := false
+	if err := w.f.SetSheetProps(sh, &excelize.SheetPropsOptions{FitToPage: &fit}); err != nil {
+		return fmt.Errorf("xlsx: sheet %q: fit to page: %w", sh, err)
+	}
+	m, hf := chartMarginIn, chartHeaderIn
+	if err := w.f.SetPageMargins(sh, &excelize.PageLayoutMarginsOptions{Top: &m, Bottom: &m, Left: &m, Right: &m, Header: &hf, Footer: &hf}); err != nil {
+		return fmt.Errorf("xlsx: sheet %q: margins: %w", sh, err)
+	}
+	// Rows of 15 pt whatever the application's default, so that the
+	// charts, anchored every chartRows rows, never overlap and the pages
+	// hold what chartPrintScale counts.
+	for r := 1; r < chartAnchorRow(ChartsPerSheet); r++ {
+		if err := w.f.SetRowHeight(sh, r, chartRowPt); err != nil {
 			return fmt.Errorf("xlsx: sheet %q: row height: %w", sh, err)
+		}
+	}
+	for k := ChartsPerPage; k < ChartsPerSheet; k += ChartsPerPage {
+		// before the gap row above the chart: a chart whose frame
+		// touches a page's edge is printed (clipped) on both pages
+		cell, _ := excelize.CoordinatesToCellName(1, chartAnchorRow(k)-1)
+		if err := w.f.InsertPageBreak(sh, cell); err != nil {
+			return fmt.Errorf("xlsx: sheet %q: page break: %w", sh, err)
 		}
 	}
 	return nil
@@ -301,7 +359,7 @@ func (w *writer) charts(figs []*report.Figure) error {
 				w.head.combo = &cc
 			}
 		}
-		anchor, _ := excelize.CoordinatesToCellName(1, 3+(k%ChartsPerSheet)*chartRows)
+		anchor, _ := excelize.CoordinatesToCellName(1, chartAnchorRow(k%ChartsPerSheet))
 		var combos []*excelize.Chart
 		if combo != nil {
 			combos = append(combos, combo)
@@ -316,13 +374,13 @@ func (w *writer) charts(figs []*report.Figure) error {
 	if err := w.f.SetColWidth(SheetChartData, "A", "A", 30); err != nil {
 		return fmt.Errorf("xlsx: chart data: %w", err)
 	}
-	// The charts' values are for the record and for the charts: printed,
-	// the first rows on one page.
+	// The charts' values are for the record and for the charts, which
+	// print them: printed on one page, or not at all when longer.
 	if err := w.printSetup(SheetChartData, 1); err != nil {
 		return err
 	}
-	if d.row > headRows+BulkPrintRows {
-		return w.printArea(SheetChartData, d.maxCol, headRows+BulkPrintRows)
+	if bulk(d.row - 1) {
+		return w.noPrint(SheetChartData, d.maxCol+2)
 	}
 	return nil
 }
@@ -342,7 +400,18 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 	ch.Title = richTitle(fig.Title)
 	vary := false
 	ch.VaryColors = &vary
-	if fig.Percent {
+	// A comparison's delta dot plot: a rate's change in percentage points
+	// (values × 100), never "%" (a change of a rate is no rate).
+	delta := strings.HasPrefix(fig.ID, deltaPrefix) && fig.Kind != report.Scatter
+	scale := 1.0
+	switch {
+	case delta && fig.Percent:
+		scale = 100
+		ch.YAxis.Title = richTitle(fig.YName + " (percentage points)")
+		ch.YAxis.NumFmt = excelize.ChartNumFmt{CustomNumFmt: "+0;-0;0"}
+	case delta:
+		ch.YAxis.NumFmt = excelize.ChartNumFmt{CustomNumFmt: "+0.0#;-0.0#;0"}
+	case fig.Percent:
 		ch.YAxis.NumFmt = excelize.ChartNumFmt{CustomNumFmt: "0%"}
 	}
 	numericX := fig.Kind == report.Scatter
@@ -387,8 +456,8 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 				if lo == hi || (i < len(s.N) && s.N[i] < 2) {
 					lo, hi = math.NaN(), math.NaN()
 				}
-				d.put(extra, h+1+i, hi-v, w.st.text)
-				d.put(extra+1, h+1+i, v-lo, w.st.text)
+				d.put(extra, h+1+i, (hi-v)*scale, w.st.text)
+				d.put(extra+1, h+1+i, (v-lo)*scale, w.st.text)
 			}
 			extra += 2
 		}
@@ -399,7 +468,7 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 				if i < len(s.Values) {
 					v = s.Values[i]
 				}
-				d.put(col+si, h+1+i, v, w.st.text)
+				d.put(col+si, h+1+i, v*scale, w.st.text)
 			}
 		}
 		ch.Type = excelize.Col
@@ -414,9 +483,20 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 		if fig.InverseY {
 			ch.YAxis.ReverseOrder = true
 		}
-		if fig.Percent && allWithin(fig, 0, 1) {
+		if fig.Percent && !delta && allWithin(fig, 0, 1) {
 			zero, one := 0.0, 1.0
 			ch.YAxis.Minimum, ch.YAxis.Maximum = &zero, &one
+		}
+		if delta {
+			// Zero in sight: the value axis spans zero and every interval,
+			// the category axis crosses it at zero (the line of no
+			// change, drawn dark at save: zeroLines) with the model names
+			// below the plot; the categories name the models, so no
+			// legend.
+			lo, hi, step := deltaAxis(fig, scale)
+			ch.YAxis.Minimum, ch.YAxis.Maximum, ch.YAxis.MajorUnit = &lo, &hi, step
+			ch.XAxis.TickLabelPosition = excelize.ChartTickLabelLow
+			ch.Legend = excelize.ChartLegend{Position: "none"}
 		}
 		for si, s := range fig.Series {
 			cs := excelize.ChartSeries{
@@ -431,6 +511,9 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 				// A value with no zero (a rank, a rating): a dot, no bar
 				// from zero, no line between models.
 				cs.Marker = excelize.ChartMarker{Symbol: "circle", Size: 9, Fill: solid(col), Border: excelize.LineOptions{Type: excelize.LineSolid, Fill: solid(col)}}
+				cs.Line = excelize.LineOptions{Type: excelize.LineNone}
+			case delta:
+				cs.Marker = excelize.ChartMarker{Symbol: xlsxSymbol(w.models.Symbol[s.Name]), Size: 9, Fill: solid(col), Border: excelize.LineOptions{Type: excelize.LineSolid, Fill: solid(col)}}
 				cs.Line = excelize.LineOptions{Type: excelize.LineNone}
 			case fig.Kind == report.Line:
 				cs.Marker = excelize.ChartMarker{Symbol: xlsxSymbol(w.models.Symbol[s.Name]), Size: 6, Fill: solid(col)}
@@ -448,6 +531,9 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 				}
 			}
 			ch.Series = append(ch.Series, cs)
+		}
+		if delta && len(ch.Series) > 0 {
+			w.zeroLines[ch.Series[0].Name] = true
 		}
 		// One series: the axis and the title name it, a legend would only
 		// repeat it (or show a swatch matching none of the model colours).
@@ -540,6 +626,90 @@ func (w *writer) figureChart(d *dataSheet, fig *report.Figure) (*excelize.Chart,
 	return ch, nil, d.err
 }
 
+// deltaAxis is the value axis of a delta dot plot, values times scale:
+// from below the lowest value or interval end to above the highest, zero
+// always inside, in round steps of about a fifth of the span.
+func deltaAxis(fig *report.Figure, scale float64) (lo, hi, step float64) {
+	for _, s := range fig.Series {
+		for _, list := range [][]float64{s.Values, s.Lo, s.Hi} {
+			for _, v := range list {
+				if !math.IsNaN(v) && !math.IsInf(v, 0) {
+					lo, hi = min(lo, v*scale), max(hi, v*scale)
+				}
+			}
+		}
+	}
+	if hi-lo <= 0 {
+		return -1, 1, 0.5
+	}
+	raw := (hi - lo) / 5
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step = 10 * mag
+	for _, m := range []float64{1, 2, 2.5, 5} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	lo = math.Floor(lo/step) * step
+	hi = math.Ceil(hi/step) * step
+	// a point on the frame would hide its whisker's cap
+	if v := minAbsEnd(fig, scale, lo); v < step/4 {
+		lo -= step
+	}
+	if v := minAbsEnd(fig, scale, hi); v < step/4 {
+		hi += step
+	}
+	return lo, hi, step
+}
+
+// minAbsEnd is the least distance of a value or interval end of fig (times
+// scale) to edge, an axis end other than zero (+Inf for edge 0).
+func minAbsEnd(fig *report.Figure, scale, edge float64) float64 {
+	d := math.Inf(1)
+	if edge == 0 {
+		return d
+	}
+	for _, s := range fig.Series {
+		for _, list := range [][]float64{s.Values, s.Lo, s.Hi} {
+			for _, v := range list {
+				if !math.IsNaN(v) && !math.IsInf(v, 0) {
+					d = min(d, math.Abs(v*scale-edge))
+				}
+			}
+		}
+	}
+	return d
+}
+
+// zeroLine draws the category axis of a delta dot plot (the chart holding
+// a series whose name cell is a key of zeroLines) as the dark line of no
+// change: excelize draws it light grey.
+func zeroLine(b []byte, zeroLines map[string]bool) []byte {
+	for ref := range zeroLines {
+		var esc bytes.Buffer
+		xml.EscapeText(&esc, []byte(ref))
+		if !bytes.Contains(b, []byte("<tx><strRef><f>"+esc.String()+"</f>")) {
+			continue
+		}
+		start := bytes.Index(b, []byte("<catAx>"))
+		end := bytes.Index(b, []byte("</catAx>"))
+		const pos = `<tickLblPos val="low"></tickLblPos><spPr>`
+		at := bytes.Index(b[max(start, 0):], []byte(pos))
+		if start < 0 || end < 0 || at < 0 || start+at > end {
+			continue
+		}
+		at += start + len(pos) - len("<spPr>")
+		stop := bytes.Index(b[at:], []byte("</spPr>"))
+		if stop < 0 {
+			continue
+		}
+		line := []byte(`<spPr><a:ln w="15875"><a:solidFill><a:srgbClr val="222222"></a:srgbClr></a:solidFill></a:ln></spPr>`)
+		b = append(b[:at:at], append(line, b[at+stop+len("</spPr>"):]...)...)
+	}
+	return b
+}
+
 // xValRe matches the x values of a scatter series, which excelize v2.11
 // writes as a string reference: LibreOffice then reads the numbers as text
 // and draws no points.
@@ -583,7 +753,7 @@ func colorPoints(b []byte, pointColors map[string][]string) []byte {
 // values are a number reference and one-series bar charts over models have
 // their models' colours per bar (pointColors: series name cell → colours);
 // every other part is copied still compressed.
-func patchParts(in []byte, pointColors map[string][]string, bars map[string]errBar) ([]byte, error) {
+func patchParts(in []byte, pointColors map[string][]string, bars map[string]errBar, zeroLines map[string]bool) ([]byte, error) {
 	zr, err := zip.NewReader(bytes.NewReader(in), int64(len(in)))
 	if err != nil {
 		return nil, err
@@ -619,6 +789,7 @@ func patchParts(in []byte, pointColors map[string][]string, bars map[string]errB
 		b = xValRe.ReplaceAll(b, []byte(`<xVal><numRef><f>$1</f></numRef></xVal>`))
 		b = colorPoints(b, pointColors)
 		b = addErrBars(b, bars)
+		b = zeroLine(b, zeroLines)
 		wf, err := zw.CreateHeader(&zip.FileHeader{Name: zf.Name, Method: zf.Method, Modified: zf.Modified})
 		if err != nil {
 			return nil, err

@@ -91,19 +91,30 @@ func (w *writer) changes(cs findings.Changes, row int) (int, error) {
 	}
 	row++
 	for _, c := range cs.Flagged {
-		st := w.st.points
+		// a rate's change in percentage points (the cell holds them),
+		// another's in its own unit, signed; the interval as the
+		// terminal writes it, without the change before it
+		st, dst, delta := w.st.points, w.st.signed, c.Delta
 		if findings.IsRate(c.Metric) {
-			st = w.st.fraction
+			st, dst, delta = w.st.fraction, w.st.pp, c.Delta*100
 		}
 		dir := "better"
 		if !c.Better {
 			dir = "worse"
 		}
-		iv := strings.TrimSpace(strings.TrimPrefix(c.DeltaText(), strings.Fields(c.DeltaText())[0]))
-		for i, v := range []any{c.Name, findings.MetricLabel(c.Metric), c.Who(), c.Old, c.New, c.Delta, iv, dir} {
+		iv := c.DeltaText()
+		if i := strings.Index(iv, "["); i >= 0 {
+			iv = iv[i:]
+		} else {
+			iv = ""
+		}
+		for i, v := range []any{c.Name, findings.MetricLabel(c.Metric), c.Who(), c.Old, c.New, delta, iv, dir} {
 			cst := w.st.text
-			if i >= 3 && i <= 5 {
+			switch i {
+			case 3, 4:
 				cst = st
+			case 5:
+				cst = dst
 			}
 			put(i+1, row, v, cst)
 		}
@@ -309,7 +320,7 @@ func howToRead(r *report.Report) []report.KV {
 	}
 	return append(kv, []report.KV{
 		{Key: "Rubric scores", Value: "in rubric points (two decimals); p-values with three decimals, in scientific notation below 0.001."},
-		{Key: "Intervals", Value: "columns ending _lo and _hi are the ends of the 95 % interval (cluster bootstrap over questions); a rate's interval lies inside [0 %, 100 %]. On the charts, dashes mark the interval ends."},
+		{Key: "Intervals", Value: "columns ending _lo and _hi are the ends of the 95 % interval (cluster bootstrap over questions); a rate's interval lies inside [0 %, 100 %]. On the charts, capped error bars are 95 % intervals and dashed bars without caps mean ± 1 SD."},
 		{Key: "Group letters", Value: "models sharing a letter do not differ significantly after Holm's adjustment (α = 0.05)."},
 		{Key: "Reliability", Value: reliability},
 		{Key: "Sheets", Value: "each table sheet is tables/<name>.csv: row 1 the column headers in words, row 2 the CSV column names (full precision in the CSV); the About sheet lists the sheets, the settings and the input files."},

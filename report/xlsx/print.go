@@ -10,35 +10,46 @@ import (
 // Printing: a workbook printed whole stays short. Every table sheet prints
 // landscape on A4, fitted to the width of its pages with its header rows
 // (and, when it spans several pages across, its first column) on every
-// page; a sheet of at most OnePageRows rows is fitted to one page down; a
-// longer (bulk) sheet prints its first BulkPrintRows rows only (its print
-// area), the rest being in the sheet, the CSV and the database. The About
-// sheet prints on one page, Notes on one page across,
-// Chart data on one page.
+// page: one page across up to FitColumns columns, else about printColumns
+// columns a page; a sheet of at most OnePageRows rows is fitted to one page
+// down. A longer (bulk) sheet prints nothing: its print area is one empty
+// cell, so that it adds no page (LibreOffice leaves empty pages out), and
+// the About sheet's list of sheets says so, with the row count and the CSV
+// holding every row; the sheet itself keeps every row. The About sheet
+// prints on one page, Notes on one page across, Chart data (the values the
+// printed charts draw) on one page or, above OnePageRows rows, not at all,
+// and the chart sheets ChartsPerPage charts a page, none cut by a page
+// break (chartPrintSetup). The Summary sheet is never left out: above
+// OnePageRows rows it prints its first OnePageRows.
 const (
-	// BulkPrintRows is how many data rows of a long sheet its print area
-	// holds.
-	BulkPrintRows = 30
 	// OnePageRows is the most data rows a sheet may have to be fitted to
-	// one page down.
+	// one page down; a longer sheet is a bulk sheet and is not printed.
 	OnePageRows = 60
-	// printColumns is about how many columns one landscape page holds
-	// readably; a wider sheet prints on several pages across.
+	// FitColumns is the most columns a sheet may have to print on one page
+	// across (at about two thirds of full size); a wider sheet prints on
+	// several pages across, about printColumns a page.
+	FitColumns = 21
+	// printColumns is about how many columns one landscape page holds at
+	// full size.
 	printColumns = 14
 )
+
+// bulk says a table of nrows data rows is a bulk sheet: not printed.
+func bulk(nrows int) bool { return nrows > OnePageRows }
 
 // quoteSheet is a sheet name quoted for a reference ('It”s').
 func quoteSheet(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // tablePrintSetup sets the page layout of a table sheet of ncol columns:
-// landscape, ceil(ncol/printColumns) pages across, one page down (a sheet
-// has at most OnePageRows rows, or a print area of BulkPrintRows). It must
-// run before the sheet's StreamWriter is made.
+// landscape, one page across up to FitColumns columns, else
+// ceil(ncol/printColumns) pages across, one page down (a printed sheet has
+// at most OnePageRows rows). It must run before the sheet's StreamWriter is
+// made.
 func (w *writer) tablePrintSetup(sheet string, ncol int) error {
 	if err := w.printSetup(sheet, 1); err != nil {
 		return err
 	}
-	across := max(1, (ncol+printColumns-1)/printColumns)
+	across := pagesAcross(ncol)
 	if across == 1 {
 		return nil
 	}
@@ -49,16 +60,26 @@ func (w *writer) tablePrintSetup(sheet string, ncol int) error {
 	return nil
 }
 
+// pagesAcross is how many pages across a table sheet of ncol columns
+// prints on.
+func pagesAcross(ncol int) int {
+	if ncol <= FitColumns {
+		return 1
+	}
+	return (ncol + printColumns - 1) / printColumns
+}
+
 // tablePrintArea sets, after a table sheet is written, what prints on every
-// page (the header rows; the first column too when the sheet is wider than
-// a page) and, for a sheet of more than BulkPrintRows data rows, the print
-// area: the header and the first BulkPrintRows rows.
+// page (the header rows; the first column too when the sheet prints on
+// several pages across) and, for a bulk sheet (more than OnePageRows data
+// rows), a print area of one empty cell right of the table: nothing
+// prints.
 func (w *writer) tablePrintArea(sheet string, ncol, nrows int) error {
 	if ncol == 0 {
 		return nil
 	}
 	q := quoteSheet(sheet)
-	if ncol > printColumns {
+	if pagesAcross(ncol) > 1 {
 		err := w.f.SetDefinedName(&excelize.DefinedName{Name: "_xlnm.Print_Titles",
 			RefersTo: fmt.Sprintf("%s!$A:$A,%s!$1:$%d", q, q, headRows), Scope: sheet})
 		if err != nil {
@@ -71,10 +92,28 @@ func (w *writer) tablePrintArea(sheet string, ncol, nrows int) error {
 			return fmt.Errorf("xlsx: sheet %q: print titles: %w", sheet, err)
 		}
 	}
-	if nrows <= OnePageRows {
+	switch {
+	case !bulk(nrows):
 		return nil
+	case sheet == SheetSummary:
+		return w.printArea(sheet, ncol, headRows+OnePageRows)
 	}
-	return w.printArea(sheet, ncol, headRows+BulkPrintRows)
+	return w.noPrint(sheet, ncol+2)
+}
+
+// noPrint makes a sheet print nothing: its print area is the empty cell in
+// row 1 of column col (LibreOffice suppresses the empty page).
+func (w *writer) noPrint(sheet string, col int) error {
+	c, err := excelize.ColumnNumberToName(col)
+	if err != nil {
+		return fmt.Errorf("xlsx: sheet %q: print area: %w", sheet, err)
+	}
+	err = w.f.SetDefinedName(&excelize.DefinedName{Name: "_xlnm.Print_Area",
+		RefersTo: fmt.Sprintf("%s!$%s$1", quoteSheet(sheet), c), Scope: sheet})
+	if err != nil {
+		return fmt.Errorf("xlsx: sheet %q: print area: %w", sheet, err)
+	}
+	return nil
 }
 
 // printArea limits what a sheet prints to its first rows and ncol columns.

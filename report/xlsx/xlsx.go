@@ -16,13 +16,17 @@
 //   - Summary: the table named "summary", when the report has one;
 //   - Charts, Charts 2, …: native Excel charts of the Bar, Histogram, Line and
 //     Scatter figures (headline figures first: those on the summary table or
-//     whose id names the Solve Rate), up to Options.MaxCharts, ChartsPerSheet
-//     a sheet (two printed pages); intervals are the series' error bars
+//     whose id names the Solve Rate; a comparison's delta dot plots first of
+//     all), up to Options.MaxCharts, ChartsPerSheet a sheet, printed
+//     ChartsPerPage a page with no chart cut by a page break; intervals are
+//     the series' error bars
 //     (capped: 95 % intervals; dashed, uncapped: mean ± SD); scatter x
 //     values are numbers; p-values
 //     (Figure.LogY) are on a log axis; a log-scale x axis (Fig. 3) is
 //     drawn linear here and says so in its title, because excelize writes a
-//     log base on the value axis only;
+//     log base on the value axis only; a delta dot plot (new − old per
+//     flagged change) has its axis across zero, the zero line dark, a
+//     rate's change in percentage points;
 //   - Heat maps: every Heatmap figure (such as the pairwise win-rate matrix
 //     of each grader population), in report order, as a block: its title
 //     and id, then a grid with the y categories (YCategories) down column
@@ -36,8 +40,10 @@
 //   - Notes: tables/notes.csv and the run's warnings;
 //   - Chart data: the values the charts draw.
 //
-// Every sheet prints landscape on A4, fitted to the page width; table sheets
-// repeat their header row on every printed page.
+// Every sheet but the chart sheets prints landscape on A4, fitted to the page
+// width; table sheets repeat their header rows on every printed page; a
+// bulk sheet (more than OnePageRows rows) is not printed, the About sheet
+// says which (print.go has the rules).
 //
 // Every table sheet has two header rows, frozen and repeated on every
 // printed page: row 1 the column headers for people (report/format.Header,
@@ -157,6 +163,7 @@ const (
 type styles struct {
 	header, title, bold, text, wrap, integer, float, fraction int
 	pvalue, points, cost                                      int
+	pp, signed                                                int // a change: percentage points, signed points
 	csvName                                                   int // row 2 of a table sheet
 }
 
@@ -177,9 +184,15 @@ type writer struct {
 	// errBars are the error bars of category chart series, by the series'
 	// name cell (patchParts writes them).
 	errBars map[string]errBar
+	// zeroLines are the delta dot plots, by their first series' name
+	// cell: their category axis (at zero) is drawn dark (patchParts).
+	zeroLines map[string]bool
 }
 
-type sheetInfo struct{ sheet, table, title, doc string }
+type sheetInfo struct {
+	sheet, table, title, doc string
+	rows                     int // data rows written
+}
 
 // Write writes r as an Excel workbook to path (overwriting it). It returns an
 // error naming the sheet or table on failure; an unsupported value type in a
@@ -193,7 +206,7 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 	if r == nil {
 		return fmt.Errorf("xlsx: nil report")
 	}
-	w := &writer{f: excelize.NewFile(), opt: opt.withDefaults(), used: map[string]bool{}, models: format.ModelsOf(r), pointColors: map[string][]string{}, errBars: map[string]errBar{}}
+	w := &writer{f: excelize.NewFile(), opt: opt.withDefaults(), used: map[string]bool{}, models: format.ModelsOf(r), pointColors: map[string][]string{}, errBars: map[string]errBar{}, zeroLines: map[string]bool{}}
 	defer func() {
 		if cerr := w.f.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("xlsx: close: %w", cerr)
@@ -288,7 +301,7 @@ func Write(ctx context.Context, path string, r *report.Report, opt Options) (err
 		return fmt.Errorf("xlsx: save %s: %w", path, err)
 	}
 	b := buf.Bytes()
-	if b, err = patchParts(b, w.pointColors, w.errBars); err != nil {
+	if b, err = patchParts(b, w.pointColors, w.errBars, w.zeroLines); err != nil {
 		return fmt.Errorf("xlsx: save %s: %w", path, err)
 	}
 	// Not SaveAs: it creates the file with mode 0777 (executable).
@@ -334,6 +347,10 @@ func (w *writer) makeStyles() error {
 	w.st.pvalue = mk(&excelize.Style{CustomNumFmt: &pv, Alignment: top})
 	pt := PointsFormat
 	w.st.points = mk(&excelize.Style{CustomNumFmt: &pt, Alignment: top})
+	ppf := `+0.0" pp";-0.0" pp";0.0" pp"`
+	w.st.pp = mk(&excelize.Style{CustomNumFmt: &ppf, Alignment: top})
+	sf := `+0.00;-0.00;0.00`
+	w.st.signed = mk(&excelize.Style{CustomNumFmt: &sf, Alignment: top})
 	usd := `"$"#,##0.00`
 	w.st.cost = mk(&excelize.Style{CustomNumFmt: &usd, Alignment: top})
 	if err != nil {
@@ -574,6 +591,7 @@ func (w *writer) tableSheet(name string, t *report.Table) error {
 		truncated = len(rows) - (maxRows - headRows)
 		rows = rows[:maxRows-headRows]
 	}
+	w.sheets[len(w.sheets)-1].rows = len(rows)
 	// Row 1: the headers for people, distinct within the sheet (one
 	// definition with the site's, format.Headers).
 	names := make([]string, ncol)
@@ -773,19 +791,32 @@ func (w *writer) aboutSheet(r *report.Report) error {
 		line(in.Path, in.SHA256, in.Rows)
 	}
 	row++
-	head("Sheet", "Table", "Title", "Description")
+	head("Sheet", "Table", "Title", "Description", "Printed")
 	for _, si := range w.sheets {
-		line(si.sheet, "tables/"+si.table+".csv", si.title, si.doc)
+		line(si.sheet, "tables/"+si.table+".csv", si.title, si.doc, printedNote(si))
 	}
 	if err != nil {
 		return fmt.Errorf("xlsx: about sheet: %w", err)
 	}
-	for col, width := range map[string]float64{"A": 34, "B": 68, "C": 40, "D": 80} {
+	for col, width := range map[string]float64{"A": 34, "B": 68, "C": 40, "D": 80, "E": 40} {
 		if err := w.f.SetColWidth(s, col, col, width); err != nil {
 			return fmt.Errorf("xlsx: about sheet: %w", err)
 		}
 	}
 	return w.printSetup(s, 1) // landscape, one page across and down
+}
+
+// printedNote says what of a table sheet prints: all of it, its first
+// OnePageRows rows (Summary), or nothing (a bulk sheet), with where every
+// row is.
+func printedNote(si sheetInfo) string {
+	switch {
+	case !bulk(si.rows):
+		return "yes"
+	case si.sheet == SheetSummary:
+		return fmt.Sprintf("first %d of %s rows (all on the sheet and in tables/%s.csv)", OnePageRows, thousands(si.rows), si.table)
+	}
+	return fmt.Sprintf("no: %s rows (all on the sheet and in tables/%s.csv)", thousands(si.rows), si.table)
 }
 
 func (w *writer) notesSheet(r *report.Report) error {
