@@ -11,10 +11,10 @@ import (
 
 	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/internal/crash"
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/calibration"
 	"github.com/euroexec/euroexec/metrics/judgeaudit"
 	"github.com/euroexec/euroexec/metrics/pairwise"
+	"github.com/euroexec/euroexec/metrics/paper"
 	"github.com/euroexec/euroexec/metrics/planning"
 	"github.com/euroexec/euroexec/metrics/prbench"
 	"github.com/euroexec/euroexec/metrics/ranking"
@@ -27,14 +27,14 @@ import (
 )
 
 // analysisOptions maps study.toml to the options of the paper's analysis.
-func analysisOptions(c config.Config) analysis.Options {
-	o := analysis.DefaultOptions()
+func analysisOptions(c config.Config) paper.Options {
+	o := paper.DefaultOptions()
 	o.RubricThreshold = c.Solve.RubricThreshold
 	o.ChecklistThreshold = c.Solve.ChecklistThreshold
 	o.PartialCredit = c.Solve.PartialCredit
 	o.DifficultyBins = nil
 	for _, b := range c.Difficulty.Bins {
-		o.DifficultyBins = append(o.DifficultyBins, analysis.Bin{Name: b.Name, Max: b.Max})
+		o.DifficultyBins = append(o.DifficultyBins, paper.Bin{Name: b.Name, Max: b.Max})
 	}
 	o.Seed = c.Analysis.Seed
 	o.Bootstrap = c.Analysis.Bootstrap

@@ -1,7 +1,7 @@
 // Package pipeline runs a study folder end to end into the report model:
 // ingest (validate and load into a DuckDB file), read back into the study
 // model (package readback), the paper's analyses (package
-// metrics/analysis), the PRBench analysis, the analyses beyond the paper
+// metrics/paper), the PRBench analysis, the analyses beyond the paper
 // (reliability, rankings with uncertainty, judge calibration, study
 // planning, the judge audit, pairwise judgments), the listings of
 // responses and failed batch requests, and the report's settings, inputs
@@ -25,10 +25,10 @@ import (
 	"github.com/euroexec/euroexec/ingest"
 	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/internal/crash"
-	"github.com/euroexec/euroexec/metrics/analysis"
 	"github.com/euroexec/euroexec/metrics/calibration"
 	"github.com/euroexec/euroexec/metrics/judgeaudit"
 	"github.com/euroexec/euroexec/metrics/pairwise"
+	"github.com/euroexec/euroexec/metrics/paper"
 	"github.com/euroexec/euroexec/metrics/planning"
 	"github.com/euroexec/euroexec/metrics/prbench"
 	"github.com/euroexec/euroexec/metrics/ranking"
@@ -80,11 +80,11 @@ type Options struct {
 	// Progress, when not nil, is called as each stage of the paper's
 	// analysis starts, with its name ("overview", "summary", …), its index
 	// and the number of stages, and once more with "done" when the last
-	// ends (as analysis.Options.Progress). Default nil.
+	// ends (as paper.Options.Progress). Default nil.
 	Progress func(name string, done, total int)
 	// TextProgress, when not nil, is called after each response is scored
 	// by ROUGE and BLEU with the number done and the total, from several
-	// goroutines (as analysis.Options.TextProgress). Default nil.
+	// goroutines (as paper.Options.TextProgress). Default nil.
 	TextProgress func(done, total int)
 	// Workers is how many of the analyses after the paper's (PRBench,
 	// reliability, rankings, calibration, planning, judge audit, pairwise)
@@ -161,7 +161,7 @@ type Result struct {
 	Rows map[string]int64
 	// Summary are the rows of the summary table (Tables 4 and 10) as typed
 	// values, without the rank columns the rankings add (see Rankings).
-	Summary []analysis.SummaryRow
+	Summary []paper.SummaryRow
 	// PRBench is the typed result of the PRBench analysis (the prbench_*,
 	// criterion_agreement and judge_parity tables and their figures).
 	PRBench prbench.Result
@@ -301,7 +301,7 @@ func analyseLoaded(ctx context.Context, opts Options, start time.Time, ls loaded
 			later <- computed{adds, err}
 		}()
 	}
-	ares, err := analysis.AnalyzeResult(ctx, s, aopt)
+	ares, err := paper.AnalyzeResult(ctx, s, aopt)
 	if err != nil {
 		if later != nil {
 			stopJobs()

@@ -6,13 +6,13 @@ import (
 
 	"github.com/euroexec/euroexec/ingest/config"
 	"github.com/euroexec/euroexec/internal/crash"
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 	"github.com/euroexec/euroexec/readback"
 	"github.com/euroexec/euroexec/study"
 )
 
 // readBack reads the study database at dbPath into the study model with
-// only the texts the paper's analysis reads (analysis.TextsNeeded): every
+// only the texts the paper's analysis reads (paper.TextsNeeded): every
 // response's Chars and Words, but its Text only on the questions with a
 // reference (for the text metrics) or a full question page; every
 // question's lengths, checklist size, tags and index snippet, but its
@@ -22,13 +22,13 @@ import (
 // also returns read-back's warnings and the listings, which are read on a
 // connection of their own while the study is read (they need nothing of
 // it).
-func readBack(ctx context.Context, dbPath string, cfg config.Config, aopt analysis.Options) (*study.Study, []string, readback.Listings, error) {
+func readBack(ctx context.Context, dbPath string, cfg config.Config, aopt paper.Options) (*study.Study, []string, readback.Listings, error) {
 	return readBackFrom(ctx, func() (*readback.DB, error) { return readback.Open(dbPath) }, cfg, aopt)
 }
 
 // readBackFrom is readBack on the database open opens: a study database
 // file, or the views over a Parquet store (RunStore).
-func readBackFrom(ctx context.Context, open func() (*readback.DB, error), cfg config.Config, aopt analysis.Options) (*study.Study, []string, readback.Listings, error) {
+func readBackFrom(ctx context.Context, open func() (*readback.DB, error), cfg config.Config, aopt paper.Options) (*study.Study, []string, readback.Listings, error) {
 	db, err := open()
 	if err != nil {
 		return nil, nil, readback.Listings{}, err
@@ -62,12 +62,12 @@ func readBackFrom(ctx context.Context, open func() (*readback.DB, error), cfg co
 
 // readStudy is readBack's study: without texts, then the texts the
 // analysis needs.
-func readStudy(ctx context.Context, db *readback.DB, cfg config.Config, aopt analysis.Options) (*study.Study, []string, error) {
+func readStudy(ctx context.Context, db *readback.DB, cfg config.Config, aopt paper.Options) (*study.Study, []string, error) {
 	s, warn, err := db.LoadWithoutTexts(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	need, err := analysis.TextsNeeded(s, aopt)
+	need, err := paper.TextsNeeded(s, aopt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("analyse: %w", err)
 	}

@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/euroexec/euroexec/ingest"
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 	"github.com/euroexec/euroexec/readback"
 	"github.com/euroexec/euroexec/report/csvout"
 	"github.com/euroexec/euroexec/report/site"
@@ -110,7 +110,7 @@ func TestReadBackHoldsOnlyNeededTexts(t *testing.T) {
 	}
 
 	// the questions with a full page, from the analysis of the full study
-	fullRepRes, err := analysis.AnalyzeResult(ctx, full, aopt)
+	fullRepRes, err := paper.AnalyzeResult(ctx, full, aopt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestReadBackHoldsOnlyNeededTexts(t *testing.T) {
 	}
 
 	// the same tables and pages from the lean study
-	leanRepRes, err := analysis.AnalyzeResult(ctx, lean, aopt)
+	leanRepRes, err := paper.AnalyzeResult(ctx, lean, aopt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/euroexec/euroexec/ingest/config"
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 )
 
 // TestReadBackMemoryTrace measures what read back's memory is made of on
@@ -101,10 +101,10 @@ func TestReadBackMemoryTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	aopt := analysis.DefaultOptions()
+	aopt := paper.DefaultOptions()
 	aopt.RubricThreshold, aopt.ChecklistThreshold, aopt.PartialCredit = cfg.Solve.RubricThreshold, cfg.Solve.ChecklistThreshold, cfg.Solve.PartialCredit
 	aopt.QuestionPages = cfg.SiteQuestionPages()
-	need, err := analysis.TextsNeeded(s, aopt)
+	need, err := paper.TextsNeeded(s, aopt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func TestJudgeAuditEndToEnd(t *testing.T) {
 		for _, r := range readCSV(t, filepath.Join(out, "tables", "judge_audit.csv")) {
 			rows[r["judge"]+"/audit"] = r
 		}
-		// The audit's τ is Table 8's rubric llm_mean, computed by package analysis.
+		// The audit's τ is Table 8's rubric llm_mean, computed by package paper.
 		for _, r := range readCSV(t, filepath.Join(out, "tables", "judge_consistency.csv")) {
 			if r["instrument"] == "rubric" && r["comparison"] == "llm_mean" {
 				j := strings.TrimPrefix(r["graders"], "judge:")

@@ -19,7 +19,7 @@ import (
 	"fmt"
 
 	"github.com/euroexec/euroexec/internal/workers"
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/study"
 )
@@ -153,7 +153,7 @@ type Counts struct {
 // Overview counts the runs' union for the report's "at a glance" block:
 // distinct questions, models (after renames), human graders and judges
 // with a grading, and the gradings of all runs split by grader kind, each
-// run counted as analysis.CountGradings counts a study (the definitions of
+// run counted as paper.CountGradings counts a study (the definitions of
 // report.Overview: a judge's runs on one response are one grading).
 func Overview(runs []Run, rename map[string]string) Counts {
 	qs, ms, hs, js := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
@@ -171,7 +171,7 @@ func Overview(runs []Run, rename map[string]string) Counts {
 				ms[name(m.Name)] = true
 			}
 		}
-		c := analysis.CountGradings(r.Study)
+		c := paper.CountGradings(r.Study)
 		for _, e := range c.Humans {
 			hs[e] = true
 		}

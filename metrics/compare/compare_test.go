@@ -10,7 +10,7 @@ import (
 
 	"github.com/euroexec/euroexec/metrics/compare"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 	"github.com/euroexec/euroexec/metrics/scores"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/report/findings"
@@ -476,7 +476,7 @@ func TestOverview(t *testing.T) {
 // as the analysis's overview does (one shared definition): a judge's runs
 // on one response are one grading, an evaluator without a grading is no
 // grader, a grading of an unlisted question is not counted; and the counts
-// of one run equal analysis.AnalyzeResult's.
+// of one run equal paper.AnalyzeResult's.
 func TestOverviewDefinitions(t *testing.T) {
 	a, _ := simulate(simParams{questions: 5, seed: 3})
 	// judge-1 ran twice on every response: the second runs add no grading.
@@ -499,9 +499,9 @@ func TestOverviewDefinitions(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("gradings, human, judge, humans, judges: got %v, want %v", got, want)
 	}
-	ao := analysis.DefaultOptions()
+	ao := paper.DefaultOptions()
 	ao.Bootstrap, ao.Resamples = 0, 0
-	res, err := analysis.AnalyzeResult(context.Background(), a, ao)
+	res, err := paper.AnalyzeResult(context.Background(), a, ao)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 // Package scores is the one definition of the per-grading scores of
 // docs/METHODS.md — attribute means, rubric mean, checklist rate, solved — that
-// every analysis uses: the paper's tables (package analysis), reliability,
+// every analysis uses: the paper's tables (package paper), reliability,
 // rankings, calibration, planning, run comparison and the judge audit. Judge
 // runs are averaged per response so that a judge has one grading per
 // response.

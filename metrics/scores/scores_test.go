@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/euroexec/euroexec/study"
-	analysis "github.com/euroexec/euroexec/study"
 )
 
 func TestCompute(t *testing.T) {
@@ -35,6 +34,12 @@ func TestCompute(t *testing.T) {
 			t.Errorf("%s/%s: got mean %v rate %v rank %v solved %v runs %d; want %v %v %v %v %d",
 				g.Evaluator, g.Model, g.RubricMean, g.ChecklistRate, g.Rank, g.Solved, g.Runs, mean, rate, rank, solved, runs)
 		}
+	}
+	// Each passes the same gradings in the same order
+	var each []Grading
+	Each(s, DefaultOptions(), func(g *Grading) { each = append(each, *g) })
+	if g, w := fmt.Sprintf("%+v", each), fmt.Sprintf("%+v", got); g != w {
+		t.Errorf("Each passed\n%s\nwant Compute's\n%s", g, w)
 	}
 	check(0, 3, 0.5, 2, false, 1)      // h, m1
 	check(1, 3.75, 0.75, 1.5, true, 2) // j, m1 (sorted by evaluator after model)
@@ -137,25 +142,14 @@ func TestRatCacheMatchesRatOf(t *testing.T) {
 	for pass := 0; pass < 2; pass++ {
 		for _, v := range []float64{0, 1, 3, 2.5, 3.25, 1.0 / 3, 4.1, -0.5, 1e300, math.NaN(), math.Inf(1)} {
 			gr, gok := c.of(v)
-			wr, wok := analysis.RatOf(v)
+			wr, wok := study.RatOf(v)
 			if gr != wr || gok != wok {
-				t.Errorf("pass %d: of(%v) = %v, %v; analysis.RatOf = %v, %v", pass, v, gr, gok, wr, wok)
+				t.Errorf("pass %d: of(%v) = %v, %v; study.RatOf = %v, %v", pass, v, gr, gok, wr, wok)
 			}
 		}
 	}
 	if len(c.m) != 11 {
 		t.Errorf("cache holds %d values, want 11 (one per distinct bit pattern)", len(c.m))
-	}
-}
-
-// checkEach checks that Each passes Compute's gradings, in order, each
-// value intact after the later calls (copies kept by the caller).
-func checkEach(t *testing.T, s *study.Study, opt Options, want []Grading) {
-	t.Helper()
-	var got []Grading
-	Each(s, opt, func(g *Grading) { got = append(got, *g) })
-	if g, w := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", want); g != w {
-		t.Errorf("Each passed\n%s\nwant Compute's\n%s", g, w)
 	}
 }
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 	"github.com/euroexec/euroexec/report"
 )
 
@@ -14,7 +14,7 @@ import (
 // text metrics), the question pages,
 // the notes (the analysis's, then one per table with empty cells) and the
 // warnings. The caller sets Version, GeneratedAt, Settings and Inputs.
-func Paper(r *analysis.Result) *report.Report {
+func Paper(r *paper.Result) *report.Report {
 	o := r.Overview
 	rep := &report.Report{Title: r.Title, Attributes: r.Attributes, Questions: paperQuestions(r.Questions),
 		Overview: report.Overview{Questions: o.Questions, Models: o.Models, HumanLabel: o.HumanLabel, Domains: o.Domains,

@@ -1,12 +1,12 @@
 package tables
 
 import (
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 	"github.com/euroexec/euroexec/report"
 )
 
 // paperPairCols names Figure 5's pair categories in the order of
-// analysis.VerdictPairRow.Shares, with their column docs.
+// paper.VerdictPairRow.Shares, with their column docs.
 var paperPairCols = [6][2]string{
 	{"yes_yes", "share of weight on hit–hit pairs"},
 	{"yes_partial", "hit–partial"},
@@ -19,7 +19,7 @@ var paperPairCols = [6][2]string{
 // paperChecklist presents Figure 4 (checklist_distribution) and Figure 5
 // (verdict_pairs), each table with its figure; a table the analysis left
 // out (nil rows) is absent.
-func paperChecklist(c analysis.Checklist) report.Part {
+func paperChecklist(c paper.Checklist) report.Part {
 	var p report.Part
 	if c.Distribution != nil {
 		t := &report.Table{Name: "checklist_distribution", Title: "Figure 4: Distribution of checklist fulfilment rates", Section: report.SectionChecklist,

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 )
 
 // TestPaperChecklistFromTyped: checklist_distribution and verdict_pairs
@@ -14,13 +14,13 @@ import (
 func TestPaperChecklistFromTyped(t *testing.T) {
 	nan := math.NaN()
 	bins := []string{"[0, 0.2)", "[0.2, 0.4)", "[0.4, 0.6)", "[0.6, 0.8)", "[0.8, 1]"}
-	var dist []analysis.ChecklistBinRow
+	var dist []paper.ChecklistBinRow
 	for _, m := range []string{"M1", "M2"} {
 		for b, name := range bins {
-			dist = append(dist, analysis.ChecklistBinRow{Model: m, Bin: name, BinIndex: int64(b), Gradings: int64(b), N: 10, Share: float64(b) / 10})
+			dist = append(dist, paper.ChecklistBinRow{Model: m, Bin: name, BinIndex: int64(b), Gradings: int64(b), N: 10, Share: float64(b) / 10})
 		}
 	}
-	c := analysis.Checklist{Distribution: dist, Bins: bins, VerdictPairs: []analysis.VerdictPairRow{
+	c := paper.Checklist{Distribution: dist, Bins: bins, VerdictPairs: []paper.VerdictPairRow{
 		{Domain: "D1", Cells: 3, LeftOut: 1, NA: 2, Shares: [6]float64{1.0 / 9, 3.0 / 9, 3.0 / 9, 0, 1.0 / 9, 1.0 / 9}},
 		{Domain: "Overall", Shares: [6]float64{nan, nan, nan, nan, nan, nan}},
 	}}
@@ -45,7 +45,7 @@ func TestPaperChecklistFromTyped(t *testing.T) {
 	if len(f.Series) != 6 || f.Series[2].Name != "yes_no" || f.Series[2].Values[0] != 3.0/9 || f.Categories[1] != "Overall" {
 		t.Errorf("Figure 5 %+v", f)
 	}
-	if p := paperChecklist(analysis.Checklist{}); len(p.Tables) != 0 {
+	if p := paperChecklist(paper.Checklist{}); len(p.Tables) != 0 {
 		t.Errorf("empty Checklist gives %d tables", len(p.Tables))
 	}
 }

@@ -1,13 +1,13 @@
 package tables
 
 import (
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 	"github.com/euroexec/euroexec/report"
 )
 
 // paperConsistency presents Table 6 (consistency); none when the analysis
 // left it out (nil rows).
-func paperConsistency(rows []analysis.ConsistencyRow) report.Part {
+func paperConsistency(rows []paper.ConsistencyRow) report.Part {
 	if rows == nil {
 		return report.Part{}
 	}

@@ -4,14 +4,14 @@ import (
 	"math"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 )
 
 // TestPaperConsistencyFromTyped: Table 6 holds its typed rows; nil rows
 // give no table.
 func TestPaperConsistencyFromTyped(t *testing.T) {
 	nan := math.NaN()
-	p := paperConsistency([]analysis.ConsistencyRow{
+	p := paperConsistency([]paper.ConsistencyRow{
 		{Comparison: "cross_rubric", Scope: "across", Value: -1, N: 2, Undefined: 1, Lo: nan, Hi: nan},
 		{Comparison: "pearson_rubric", Scope: "pearson", Value: -121.0 / 467, N: 12, Lo: -0.5, Hi: 0.3},
 	})

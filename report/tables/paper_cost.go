@@ -3,14 +3,14 @@ package tables
 import (
 	"math"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 	"github.com/euroexec/euroexec/report"
 )
 
 // paperCost presents Appendices B and C: cost_vs_solve with Figure 8,
 // length_vs_scores with Figure 9, and length_correlations; a table the
 // analysis left out (nil rows) is absent.
-func paperCost(c analysis.Cost) report.Part {
+func paperCost(c paper.Cost) report.Part {
 	var p report.Part
 	if c.Solve != nil {
 		t := &report.Table{Name: "cost_vs_solve", Title: "Figure 8: Cost against Solve Rate", Section: report.SectionCost,

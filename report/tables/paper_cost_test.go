@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 	"github.com/euroexec/euroexec/report"
 )
 
@@ -14,14 +14,14 @@ import (
 // the models with text; a nil slice leaves its table out.
 func TestPaperCostFromTyped(t *testing.T) {
 	nan := math.NaN()
-	c := analysis.Cost{
-		Solve: []analysis.CostRow{
+	c := paper.Cost{
+		Solve: []paper.CostRow{
 			{Model: "A", Responses: 2, WithCost: 2, TotalUSD: 2, KnownUSD: 2, SolveRate: 0.5, FitSolveRate: 0.5},
 			{Model: "B", Responses: 2, WithCost: 1, TotalUSD: nan, KnownUSD: 1.5, SolveRate: 0.25, FitSolveRate: nan},
 		},
-		Fit:                &analysis.CostLine{X1: 1, Y1: 0.25, X2: 2, Y2: 0.5},
-		Length:             []analysis.LengthRow{{Model: "A", Responses: 2, MeanChars: 30, MeanWords: 3, SolveRate: 0.5}, {Model: "B", MeanChars: nan, MeanWords: nan, SolveRate: 0.25}},
-		LengthCorrelations: []analysis.LengthCorrelation{{Length: "chars", Score: "rubric", N: 3, R: -1, P: 0, Lo: nan, Hi: nan}},
+		Fit:                &paper.CostLine{X1: 1, Y1: 0.25, X2: 2, Y2: 0.5},
+		Length:             []paper.LengthRow{{Model: "A", Responses: 2, MeanChars: 30, MeanWords: 3, SolveRate: 0.5}, {Model: "B", MeanChars: nan, MeanWords: nan, SolveRate: 0.25}},
+		LengthCorrelations: []paper.LengthCorrelation{{Length: "chars", Score: "rubric", N: 3, R: -1, P: 0, Lo: nan, Hi: nan}},
 	}
 	p := paperCost(c)
 	if len(p.Tables) != 3 || len(p.Figures) != 2 {
@@ -61,7 +61,7 @@ func TestPaperCostFromTyped(t *testing.T) {
 	checkCell(t, lc, lc.Rows[0], "n", int64(3))
 
 	// Left out: no rows, no table, no figure.
-	if p := paperCost(analysis.Cost{}); len(p.Tables)+len(p.Figures) != 0 {
+	if p := paperCost(paper.Cost{}); len(p.Tables)+len(p.Figures) != 0 {
 		t.Errorf("empty Cost gives %d tables, %d figures", len(p.Tables), len(p.Figures))
 	}
 	// The empty-cell note counts NaN cells of each table.

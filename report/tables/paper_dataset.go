@@ -1,7 +1,7 @@
 package tables
 
 import (
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 	"github.com/euroexec/euroexec/report"
 )
 
@@ -9,7 +9,7 @@ import (
 // 2 (difficulty), 3 (models), 12 (gate_items, gate_questions), the
 // descriptives, and Figure 1 (solve_rate_by_difficulty) with its table; a
 // table the analysis left out (nil rows) is absent.
-func paperDataset(d analysis.Dataset) report.Part {
+func paperDataset(d paper.Dataset) report.Part {
 	var p report.Part
 	add := func(t *report.Table) { p.Tables = append(p.Tables, t) }
 	if d.Domains != nil {
@@ -36,7 +36,7 @@ func paperDataset(d analysis.Dataset) report.Part {
 	return p
 }
 
-func paperDomains(rows []analysis.DomainRow, total analysis.DomainRow) *report.Table {
+func paperDomains(rows []paper.DomainRow, total paper.DomainRow) *report.Table {
 	t := &report.Table{Name: "domains", Title: "Table 1: Experts and questions per domain", Section: report.SectionDataset,
 		Doc: "Distinct experts (question authors and human evaluators of the domain; an author and an evaluator with the same id are one person) and questions per domain.",
 		Columns: []report.Column{
@@ -52,7 +52,7 @@ func paperDomains(rows []analysis.DomainRow, total analysis.DomainRow) *report.T
 	return t
 }
 
-func paperDifficulty(rows []analysis.DifficultyRow) *report.Table {
+func paperDifficulty(rows []paper.DifficultyRow) *report.Table {
 	t := &report.Table{Name: "difficulty", Title: "Table 2: Questions per difficulty", Section: report.SectionDataset,
 		Doc: "Questions per difficulty bin of the difficulty gate (share of checklist items passed by the automatic runs; upper bounds inclusive).",
 		Columns: []report.Column{
@@ -67,7 +67,7 @@ func paperDifficulty(rows []analysis.DifficultyRow) *report.Table {
 	return t
 }
 
-func paperModels(rows []analysis.ModelRow) *report.Table {
+func paperModels(rows []paper.ModelRow) *report.Table {
 	t := &report.Table{Name: "models", Title: "Table 3: Evaluated models", Section: report.SectionDataset,
 		Doc: "The models with their provider, display name, prices and counts.",
 		Columns: []report.Column{
@@ -98,7 +98,7 @@ func paperModels(rows []analysis.ModelRow) *report.Table {
 // question id is boxed once for all its items and each distinct
 // fulfilment once (a handful of values over a million rows at 200,000
 // questions).
-func paperGateItems(rows []analysis.GateItemRow) *report.Table {
+func paperGateItems(rows []paper.GateItemRow) *report.Table {
 	t := &report.Table{Name: "gate_items", Title: "Table 12: Difficulty-gate fulfilment per checklist item", Section: report.SectionDataset,
 		Doc: "For each question and checklist item, the share of automatic gate runs that passed it.",
 		Columns: []report.Column{
@@ -124,7 +124,7 @@ func paperGateItems(rows []analysis.GateItemRow) *report.Table {
 	return t
 }
 
-func paperGateQuestions(rows []analysis.GateQuestionRow) *report.Table {
+func paperGateQuestions(rows []paper.GateQuestionRow) *report.Table {
 	t := &report.Table{Name: "gate_questions", Title: "Difficulty-gate score per question", Section: report.SectionDataset,
 		Doc: "Per question, the gate score (passed cells / all cells over runs and items) and the difficulty used.",
 		Columns: []report.Column{
@@ -143,7 +143,7 @@ func paperGateQuestions(rows []analysis.GateQuestionRow) *report.Table {
 	return t
 }
 
-func paperDescriptives(rows []analysis.DescriptiveRow) *report.Table {
+func paperDescriptives(rows []paper.DescriptiveRow) *report.Table {
 	t := &report.Table{Name: "descriptives", Title: "Dataset descriptives", Section: report.SectionDataset,
 		Doc: "Lengths of prompts, responses and references (Unicode code points and whitespace-separated words) and checklist sizes.",
 		Columns: []report.Column{
@@ -162,7 +162,7 @@ func paperDescriptives(rows []analysis.DescriptiveRow) *report.Table {
 	return t
 }
 
-func paperSolveByDifficulty(rows []analysis.DifficultySolveRow, order []string) (*report.Table, *report.Figure) {
+func paperSolveByDifficulty(rows []paper.DifficultySolveRow, order []string) (*report.Table, *report.Figure) {
 	t := &report.Table{Name: "solve_rate_by_difficulty", Title: "Figure 1: Solve Rate by difficulty", Section: report.SectionOverview,
 		Doc: "Solve Rate per model and difficulty bin over the human gradings of the main round, with 95 % cluster-bootstrap intervals.",
 		Columns: []report.Column{

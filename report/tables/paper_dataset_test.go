@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 )
 
 // TestPaperDatasetFromTyped: each dataset table holds its typed rows cell
@@ -13,16 +13,16 @@ import (
 // difficulty; without a gate the two gate tables are absent.
 func TestPaperDatasetFromTyped(t *testing.T) {
 	nan := math.NaN()
-	d := analysis.Dataset{
-		Domains:    []analysis.DomainRow{{Domain: "D1", Experts: 2, Authors: 1, Evaluators: 2, Questions: 2}},
-		Total:      analysis.DomainRow{Domain: "Total", Experts: 3, Authors: 1, Evaluators: 3, Questions: 3},
-		Difficulty: []analysis.DifficultyRow{{Difficulty: "Hard", GateFrom: 0, GateTo: 0.3, Questions: 1}, {Difficulty: "Custom", GateFrom: nan, GateTo: nan, Questions: 2}},
-		Models: []analysis.ModelRow{{Model: "HE", HumanLabel: true, USDPer1kInput: nan, USDPer1kOutput: nan},
+	d := paper.Dataset{
+		Domains:    []paper.DomainRow{{Domain: "D1", Experts: 2, Authors: 1, Evaluators: 2, Questions: 2}},
+		Total:      paper.DomainRow{Domain: "Total", Experts: 3, Authors: 1, Evaluators: 3, Questions: 3},
+		Difficulty: []paper.DifficultyRow{{Difficulty: "Hard", GateFrom: 0, GateTo: 0.3, Questions: 1}, {Difficulty: "Custom", GateFrom: nan, GateTo: nan, Questions: 2}},
+		Models: []paper.ModelRow{{Model: "HE", HumanLabel: true, USDPer1kInput: nan, USDPer1kOutput: nan},
 			{Model: "M1", DisplayName: "Model 1", Provider: "p", USDPer1kInput: 0.5, USDPer1kOutput: 1, Responses: 3, Gradings: 7, HumanGradings: 4, SolveGradings: 3, JudgeGradings: 3}},
-		GateItems:     []analysis.GateItemRow{{QuestionID: "q1", Item: 1, Runs: 3, Passed: 2, Fulfilment: 2.0 / 3}, {QuestionID: "q1", Item: 2, Runs: 3, Passed: 2, Fulfilment: 2.0 / 3}},
-		GateQuestions: []analysis.GateQuestionRow{{QuestionID: "q1", Cells: 6, Passed: 4, Score: 2.0 / 3, Difficulty: "Hard"}},
-		Descriptives:  []analysis.DescriptiveRow{{Measure: "prompt_chars", Group: "all", N: 1, Mean: 5, SD: nan, Median: 5, Min: 5, Max: 5}},
-		SolveByDifficulty: []analysis.DifficultySolveRow{
+		GateItems:     []paper.GateItemRow{{QuestionID: "q1", Item: 1, Runs: 3, Passed: 2, Fulfilment: 2.0 / 3}, {QuestionID: "q1", Item: 2, Runs: 3, Passed: 2, Fulfilment: 2.0 / 3}},
+		GateQuestions: []paper.GateQuestionRow{{QuestionID: "q1", Cells: 6, Passed: 4, Score: 2.0 / 3, Difficulty: "Hard"}},
+		Descriptives:  []paper.DescriptiveRow{{Measure: "prompt_chars", Group: "all", N: 1, Mean: 5, SD: nan, Median: 5, Min: 5, Max: 5}},
+		SolveByDifficulty: []paper.DifficultySolveRow{
 			{Difficulty: "Hard", Model: "M1", N: 2, SolveRate: 0.5, Lo: 0, Hi: 1}, {Difficulty: "Custom", Model: "M1", N: 1, SolveRate: 1, Lo: nan, Hi: nan},
 			{Difficulty: "Hard", Model: "M2", N: 2, SolveRate: 0, Lo: 0, Hi: 0}, {Difficulty: "Custom", Model: "M2", N: 0, SolveRate: nan, Lo: nan, Hi: nan}},
 		Difficulties: []string{"Hard", "Custom"},

@@ -3,14 +3,14 @@ package tables
 import (
 	"fmt"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 	"github.com/euroexec/euroexec/report"
 )
 
 // paperEvaluators presents the evaluators table, Figure 6
 // (evaluator_leniency) and Figure 7 (extreme_evaluators), each figure
 // with its table; a table the analysis left out (nil rows) is absent.
-func paperEvaluators(e analysis.Evaluators) report.Part {
+func paperEvaluators(e paper.Evaluators) report.Part {
 	var p report.Part
 	if e.Rows != nil {
 		t := &report.Table{Name: "evaluators", Title: "Human evaluators", Section: report.SectionConsistency,

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 )
 
 // TestPaperEvaluatorsFromTyped: the evaluators table holds its typed rows;
@@ -13,12 +13,12 @@ import (
 // width in the doc; Figure 7 has one series per group over the models.
 func TestPaperEvaluatorsFromTyped(t *testing.T) {
 	nan := math.NaN()
-	e := analysis.Evaluators{
-		Rows: []analysis.EvaluatorRow{{Evaluator: "e1", Domain: "D", Gradings: 6, RubricMean: 3.5, ChecklistRate: 0.5, SolveRate: 1.0 / 3,
+	e := paper.Evaluators{
+		Rows: []paper.EvaluatorRow{{Evaluator: "e1", Domain: "D", Gradings: 6, RubricMean: 3.5, ChecklistRate: 0.5, SolveRate: 1.0 / 3,
 			Group: "critical", Shared: 6, AbsDiffOthers: 1.25, SpearmanOthers: nan, SolveAgreement: 1.0 / 3, SolvePairs: 6}},
-		Leniency: []analysis.LeniencyBin{{From: 1, To: 1.25, Evaluators: 2}, {From: 1.25, To: 1.5, Evaluators: 0}},
+		Leniency: []paper.LeniencyBin{{From: 1, To: 1.25, Evaluators: 2}, {From: 1.25, To: 1.5, Evaluators: 0}},
 		Width:    0.25,
-		Extreme: []analysis.ExtremeRow{
+		Extreme: []paper.ExtremeRow{
 			{Group: "critical", Model: "M1", Evaluators: 1, Gradings: 6, SolveRate: 0.5, Lo: 0.2, Hi: 0.8},
 			{Group: "lenient", Model: "M1", Evaluators: 1, Gradings: 4, SolveRate: 0.75, Lo: nan, Hi: nan},
 		},

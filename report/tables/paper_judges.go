@@ -3,7 +3,7 @@ package tables
 import (
 	"math"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 	"github.com/euroexec/euroexec/report"
 )
 
@@ -11,7 +11,7 @@ import (
 // (judge_vs_human with its scatter of rubric means against y = x,
 // judge_crispness); a table the analysis left out (nil rows) is absent,
 // and the figure is absent without a model that both rated.
-func paperJudges(j analysis.Judges) report.Part {
+func paperJudges(j paper.Judges) report.Part {
 	var p report.Part
 	if j.Consistency != nil {
 		t := &report.Table{Name: "judge_consistency", Title: "Table 8: Judge–human ranking agreement", Section: report.SectionJudges,
@@ -69,7 +69,7 @@ func paperJudges(j analysis.Judges) report.Part {
 	}
 	for i, r := range j.VsHuman {
 		row := []any{r.Judge, r.Model, r.Questions}
-		for _, b := range []analysis.JudgeBias{r.Rubric, r.Checklist, r.Solve} {
+		for _, b := range []paper.JudgeBias{r.Rubric, r.Checklist, r.Solve} {
 			row = append(row, b.Human, b.Judge, b.Bias, b.Lo, b.Hi)
 		}
 		t.Rows = append(t.Rows, row)

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 )
 
 // TestPaperJudgesFromTyped: Tables 8 and 9 hold the typed rows (the three
@@ -13,17 +13,17 @@ import (
 // over the points' range.
 func TestPaperJudgesFromTyped(t *testing.T) {
 	nan := math.NaN()
-	b := func(h, j float64) analysis.JudgeBias {
-		return analysis.JudgeBias{Human: h, Judge: j, Bias: j - h, Lo: nan, Hi: nan}
+	b := func(h, j float64) paper.JudgeBias {
+		return paper.JudgeBias{Human: h, Judge: j, Bias: j - h, Lo: nan, Hi: nan}
 	}
-	jd := analysis.Judges{
-		Consistency: []analysis.JudgeTau{{Graders: "judge:J", Instrument: "rubric", Comparison: "llm_mean", Tau: 1.0 / 3, N: 3, Undefined: 1, Lo: 0, Hi: 1}},
-		VsHuman: []analysis.JudgeModelRow{
+	jd := paper.Judges{
+		Consistency: []paper.JudgeTau{{Graders: "judge:J", Instrument: "rubric", Comparison: "llm_mean", Tau: 1.0 / 3, N: 3, Undefined: 1, Lo: 0, Hi: 1}},
+		VsHuman: []paper.JudgeModelRow{
 			{Judge: "judge:J1", Model: "M1", Questions: 2, Rubric: b(3, 4), Checklist: b(0.5, 0.75), Solve: b(0.5, 1)},
 			{Judge: "judge:J1", Model: "M2", Questions: 2, Rubric: b(nan, 2), Checklist: b(0.5, 0.5), Solve: b(0, 0)},
 			{Judge: "judge:J2", Model: "M1", Questions: 1, Rubric: b(2.5, 1.5), Checklist: b(nan, nan), Solve: b(nan, nan)},
 		},
-		Crispness: []analysis.JudgeCrispness{{Judge: "judge:J1", Measure: "rubric", Models: 1, Slope: nan, SlopeLo: nan, SlopeHi: nan,
+		Crispness: []paper.JudgeCrispness{{Judge: "judge:J1", Measure: "rubric", Models: 1, Slope: nan, SlopeLo: nan, SlopeHi: nan,
 			Intercept: nan, R: nan, SDHuman: nan, SDJudge: nan, SDRatio: nan, SDRatioLo: nan, SDRatioHi: nan}},
 	}
 	p := paperJudges(jd)

@@ -1,19 +1,19 @@
 package tables
 
 import (
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 	"github.com/euroexec/euroexec/report"
 )
 
 // paperFeatured words why a question has a page.
-var paperFeatured = map[analysis.Featured]string{
-	analysis.FeaturedUnsolved:     report.FeaturedUnsolved,
-	analysis.FeaturedDisagreement: report.FeaturedDisagreement,
-	analysis.FeaturedSample:       report.FeaturedSample,
+var paperFeatured = map[paper.Featured]string{
+	paper.FeaturedUnsolved:     report.FeaturedUnsolved,
+	paper.FeaturedDisagreement: report.FeaturedDisagreement,
+	paper.FeaturedSample:       report.FeaturedSample,
 }
 
 // paperQuestions presents the question pages, in the analysis's order.
-func paperQuestions(pages []*analysis.QuestionPage) []*report.QuestionPage {
+func paperQuestions(pages []*paper.QuestionPage) []*report.QuestionPage {
 	if pages == nil {
 		return nil
 	}

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 	"github.com/euroexec/euroexec/report"
 	"github.com/euroexec/euroexec/study"
 )
@@ -14,13 +14,13 @@ import (
 // worded as the site shows it, and a page without tags or references
 // keeps them nil (as the site's data expects).
 func TestPaperQuestionsFromTyped(t *testing.T) {
-	pages := []*analysis.QuestionPage{
+	pages := []*paper.QuestionPage{
 		{ID: "q1", Domain: "D", Difficulty: "Hard", Prompt: "p", Snippet: "s", Tags: []study.Tag{{Key: "set", Value: "a"}},
-			Checklist: []string{"c1"}, References: []analysis.ReferenceText{{ID: "r1", Author: "x", Text: "t", Graded: true}},
-			Responses: []analysis.ResponseView{{Model: "M1", Text: "hi", HasText: true, Chars: 2, Words: 1, Labels: []string{"A"},
-				Gradings: []analysis.GradingView{{Evaluator: "e1", Kind: study.Human, Round: "main", Rubric: []float64{4, math.NaN()},
+			Checklist: []string{"c1"}, References: []paper.ReferenceText{{ID: "r1", Author: "x", Text: "t", Graded: true}},
+			Responses: []paper.ResponseView{{Model: "M1", Text: "hi", HasText: true, Chars: 2, Words: 1, Labels: []string{"A"},
+				Gradings: []paper.GradingView{{Evaluator: "e1", Kind: study.Human, Round: "main", Rubric: []float64{4, math.NaN()},
 					RubricMean: 4, ChecklistRate: 0.5, Verdicts: []string{"hit", ""}, Rank: 2, Solved: true, Comment: "ok", Label: "A"}}}},
-			NResponses: 1, NGradings: 1, Featured: analysis.FeaturedDisagreement, SolveRate: 1, Solved: 1, Graded: 1, Disagreement: math.NaN()},
+			NResponses: 1, NGradings: 1, Featured: paper.FeaturedDisagreement, SolveRate: 1, Solved: 1, Graded: 1, Disagreement: math.NaN()},
 		{ID: "q2", Summary: true, NResponses: 3, NGradings: 5, SolveRate: math.NaN(), Disagreement: math.NaN()},
 	}
 	got := paperQuestions(pages)

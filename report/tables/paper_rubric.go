@@ -1,7 +1,7 @@
 package tables
 
 import (
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 	"github.com/euroexec/euroexec/report"
 )
 
@@ -9,10 +9,10 @@ import (
 // rubric_overall, each with its mean ± SD figure) and Table 5
 // (attribute_correlations); a table the analysis left out (nil rows) is
 // absent.
-func paperRubric(r analysis.Rubric) report.Part {
+func paperRubric(r paper.Rubric) report.Part {
 	var p report.Part
 	for _, g := range []struct {
-		rows                      []analysis.RubricRow
+		rows                      []paper.RubricRow
 		cats                      []string
 		name, title, doc, col     string
 		colDoc, fig, figTitle, xn string

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 )
 
 // TestPaperRubricFromTyped: the Figure 2 tables hold the typed rows and
@@ -12,17 +12,17 @@ import (
 // lower is better); Table 5 holds its rows; nil rows leave a table out.
 func TestPaperRubricFromTyped(t *testing.T) {
 	nan := math.NaN()
-	r := analysis.Rubric{
-		ByAttribute: []analysis.RubricRow{
+	r := paper.Rubric{
+		ByAttribute: []paper.RubricRow{
 			{Group: "A", Model: "M1", N: 6, Mean: 23.0 / 6, SD: 0.75},
 			{Group: "B", Model: "M1", N: 6, Mean: 4, SD: 0.5},
 			{Group: "A", Model: "M2", N: 1, Mean: 3, SD: nan},
 			{Group: "B", Model: "M2", N: 0, Mean: nan, SD: nan},
 		},
 		Attributes:    []string{"A", "B"},
-		Overall:       []analysis.RubricRow{{Group: "overall", Model: "M1", N: 6, Mean: 3.5, SD: 1}},
+		Overall:       []paper.RubricRow{{Group: "overall", Model: "M1", N: 6, Mean: 3.5, SD: 1}},
 		LowerIsBetter: true,
-		Correlations:  []analysis.AttributeCorrelation{{Attribute: "Checklist", N: 12, R: 0.5, P: 0.1, Lo: -0.1, Hi: 0.8}},
+		Correlations:  []paper.AttributeCorrelation{{Attribute: "Checklist", N: 12, R: 0.5, P: 0.1, Lo: -0.1, Hi: 0.8}},
 	}
 	p := paperRubric(r)
 	if len(p.Tables) != 3 || len(p.Figures) != 2 {

@@ -3,7 +3,7 @@ package tables
 import (
 	"fmt"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 	"github.com/euroexec/euroexec/report"
 )
 
@@ -11,7 +11,7 @@ import (
 // pvalue_crossings) and then pairwise_tests, the order in which the
 // report has always listed them; a table the analysis left out (nil
 // rows) is absent.
-func paperSignificance(s analysis.Significance) report.Part {
+func paperSignificance(s paper.Significance) report.Part {
 	var p report.Part
 	if s.Curve != nil && len(s.Sizes) > 0 {
 		t := &report.Table{Name: "pvalue_curve", Title: "Figure 3: Median p-value against sample size", Section: report.SectionRubric,

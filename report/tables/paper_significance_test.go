@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 )
 
 // TestPaperSignificanceFromTyped: pvalue_curve, pvalue_crossings and then
@@ -14,15 +14,15 @@ import (
 // sizes.
 func TestPaperSignificanceFromTyped(t *testing.T) {
 	nan := math.NaN()
-	s := analysis.Significance{
-		Tests: []analysis.PairTest{{Set: "all", Comparison: "adjacent", ModelA: "M1", ModelB: "M2", N: 3, MeanA: 3.8, MeanB: 3.2,
+	s := paper.Significance{
+		Tests: []paper.PairTest{{Set: "all", Comparison: "adjacent", ModelA: "M1", ModelB: "M2", N: 3, MeanA: 3.8, MeanB: 3.2,
 			T: 7 / math.Sqrt(13), DF: 2, P: 1 - 7/math.Sqrt(75), PHolm: 1 - 7/math.Sqrt(75)}},
-		Curve: []analysis.PValuePoint{
+		Curve: []paper.PValuePoint{
 			{ModelA: "M1", ModelB: "M2", N: 2, MedianP: 0.5, Defined: 20}, {ModelA: "M1", ModelB: "M2", N: 3, MedianP: 0.2, Defined: 20},
 			{ModelA: "M2", ModelB: "M3", N: 2, MedianP: nan, Defined: 0}, {ModelA: "M2", ModelB: "M3", N: 3, MedianP: 0.0005, Defined: 20},
 		},
 		Sizes: []int64{2, 3}, Resamples: 20,
-		Crossings: []analysis.Crossing{
+		Crossings: []paper.Crossing{
 			{ModelA: "M1", ModelB: "M2", Threshold: 0.01, FullN: 3, FullP: 0.2},
 			{ModelA: "M2", ModelB: "M3", Threshold: 0.001, Crossed: true, NCross: 3, FullN: 3, FullP: 0.0005},
 		},

@@ -1,14 +1,14 @@
 package tables
 
 import (
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 	"github.com/euroexec/euroexec/report"
 )
 
 // paperSummary presents Tables 4 and 10 (summary, present even without
 // rows) and the headline figure of the primary metric (absent when h is
 // nil).
-func paperSummary(rows []analysis.SummaryRow, h *analysis.Headline) report.Part {
+func paperSummary(rows []paper.SummaryRow, h *paper.Headline) report.Part {
 	var p report.Part
 	if rows != nil {
 		p.Tables = append(p.Tables, paperSummaryTable(rows))
@@ -21,7 +21,7 @@ func paperSummary(rows []analysis.SummaryRow, h *analysis.Headline) report.Part 
 
 // paperSummaryTable builds the summary table from its rows: the one place
 // where its columns and cells are made.
-func paperSummaryTable(rows []analysis.SummaryRow) *report.Table {
+func paperSummaryTable(rows []paper.SummaryRow) *report.Table {
 	t := &report.Table{Name: "summary", Title: "Tables 4 and 10: Summary of results", Section: report.SectionOverview,
 		Doc: "Solve Rate, average rank, win rate, rubric and checklist rate per model, per set of questions and grader population, with 95 % cluster-bootstrap intervals.",
 		Columns: []report.Column{
@@ -56,7 +56,7 @@ func paperSummaryTable(rows []analysis.SummaryRow) *report.Table {
 
 // paperHeadline draws the primary metric per model (humans, set all) with
 // error bars, in the order of h (best first).
-func paperHeadline(h *analysis.Headline) *report.Figure {
+func paperHeadline(h *paper.Headline) *report.Figure {
 	f := &report.Figure{ID: "solve_rate_by_model", Section: report.SectionOverview,
 		Title: "Solve Rate by model (human graders, 95 % interval)", Kind: report.Bar,
 		XName: "model", YName: "Solve Rate", YUnit: "%", Percent: true, Table: "summary"}

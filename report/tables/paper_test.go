@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 )
 
 // TestPaperOrderAndNotes: tables.Paper puts the concepts in the report's
@@ -13,15 +13,15 @@ import (
 // cells, counting them, and passes the warnings on.
 func TestPaperOrderAndNotes(t *testing.T) {
 	nan := math.NaN()
-	r := &analysis.Result{Title: "t", Attributes: []string{"A"},
-		Overview:     analysis.Overview{Questions: 3, Models: 2, HumanLabel: "HE", Instruments: []string{"rubric"}, Missing: []string{"cost"}},
-		Summary:      []analysis.SummaryRow{{Set: "all", Graders: "humans", Model: "M1", SolveRate: nan, SolveRateLo: nan, SolveRateHi: nan}},
-		Dataset:      analysis.Dataset{Domains: []analysis.DomainRow{}, Total: analysis.DomainRow{Domain: "Total"}},
-		Cost:         analysis.Cost{LengthCorrelations: []analysis.LengthCorrelation{{Length: "chars", Score: "rubric", R: nan, P: nan, Lo: nan, Hi: nan}}},
-		Consistency:  []analysis.ConsistencyRow{{Comparison: "cross_rubric", Scope: "across", Value: 0.5}},
-		Notes:        []analysis.Note{{Table: "consistency", Reason: "no explicit rows"}},
+	r := &paper.Result{Title: "t", Attributes: []string{"A"},
+		Overview:     paper.Overview{Questions: 3, Models: 2, HumanLabel: "HE", Instruments: []string{"rubric"}, Missing: []string{"cost"}},
+		Summary:      []paper.SummaryRow{{Set: "all", Graders: "humans", Model: "M1", SolveRate: nan, SolveRateLo: nan, SolveRateHi: nan}},
+		Dataset:      paper.Dataset{Domains: []paper.DomainRow{}, Total: paper.DomainRow{Domain: "Total"}},
+		Cost:         paper.Cost{LengthCorrelations: []paper.LengthCorrelation{{Length: "chars", Score: "rubric", R: nan, P: nan, Lo: nan, Hi: nan}}},
+		Consistency:  []paper.ConsistencyRow{{Comparison: "cross_rubric", Scope: "across", Value: 0.5}},
+		Notes:        []paper.Note{{Table: "consistency", Reason: "no explicit rows"}},
 		Warnings:     []string{"w"},
-		Significance: analysis.Significance{},
+		Significance: paper.Significance{},
 	}
 	rep := Paper(r)
 	var names []string

@@ -1,14 +1,14 @@
 package tables
 
 import (
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 	"github.com/euroexec/euroexec/report"
 )
 
 // paperText presents the automatic text metrics: corpus_metrics,
 // text_metrics (paged on the site), table7 and table7_correlations; a
 // table the analysis left out (nil rows) is absent.
-func paperText(x analysis.Text) report.Part {
+func paperText(x paper.Text) report.Part {
 	var p report.Part
 	if x.Corpus != nil {
 		p.Tables = append(p.Tables, paperCorpus(x))
@@ -25,7 +25,7 @@ func paperText(x analysis.Text) report.Part {
 	return p
 }
 
-func paperCorpus(x analysis.Text) *report.Table {
+func paperCorpus(x paper.Text) *report.Table {
 	t := &report.Table{Name: "corpus_metrics", Title: "Corpus BLEU, chrF and chrF++ per model", Section: report.SectionAutomatic,
 		Doc: "Per set and model, over the model's responses on the questions with an expert-written reference: corpus BLEU (sacrebleu 2.6.0 corpus_bleu, tokenizer " + x.CorpusTokenizer + " for language " + x.Language + "), corpus chrF (chrF2) and chrF++ (word order 2) — statistics summed over the responses, then one score, as MT evaluation reports a system — with 95 % paired bootstrap intervals over questions (the same draws for every model; the summed statistics are resampled, not the texts), and the mean of the sentence BLEU and chrF for contrast. Models in the order of the report's primary metric. Scores 0–100.",
 		Columns: []report.Column{
@@ -54,7 +54,7 @@ func paperCorpus(x analysis.Text) *report.Table {
 	return t
 }
 
-func paperTextMetrics(x analysis.Text) *report.Table {
+func paperTextMetrics(x paper.Text) *report.Table {
 	rouge := "ROUGE F1 (rouge-score 0.1.2, best reference), with and without the Porter stemmer"
 	if x.UnicodeRouge {
 		rouge = "ROUGE F1 (best reference) on Unicode words, each Chinese or Japanese character a word, with no stemmer since the texts are not English (language " + x.Language + "; rouge-score's tokenizer keeps only a–z and 0–9), so the stemmed and _nostem columns agree"
@@ -86,7 +86,7 @@ func paperTextMetrics(x analysis.Text) *report.Table {
 	return t
 }
 
-func paperTable7(x analysis.Text) *report.Table {
+func paperTable7(x paper.Text) *report.Table {
 	stem := "stemmed"
 	if !x.Stemmer {
 		stem = "not stemmed"
@@ -108,7 +108,7 @@ func paperTable7(x analysis.Text) *report.Table {
 	return t
 }
 
-func paperTable7Correlations(rows []analysis.Table7Correlation) *report.Table {
+func paperTable7Correlations(rows []paper.Table7Correlation) *report.Table {
 	t := &report.Table{Name: "table7_correlations", Title: "Table 7: Correlation of automatic metrics with the human rubric", Section: report.SectionAutomatic,
 		Doc: "Pearson r and Kendall τ-b between each metric and the mean human rubric: item level (per question across its responses, averaged over the questions where defined), pooled over all responses (sentence scores), and across models (mean ROUGE-Lsum; corpus BLEU and corpus chrF, the per-system figures MT evaluation uses, against the model's mean rubric).",
 		Columns: []report.Column{

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/euroexec/euroexec/metrics/analysis"
+	"github.com/euroexec/euroexec/metrics/paper"
 )
 
 // TestPaperTextFromTyped: the four text tables hold their typed rows in
@@ -14,13 +14,13 @@ import (
 // a table out.
 func TestPaperTextFromTyped(t *testing.T) {
 	nan := math.NaN()
-	x := analysis.Text{Language: "de", SentenceTokenizer: "13a", CorpusTokenizer: "intl", UnicodeRouge: true, Stemmer: false,
-		Corpus: []analysis.CorpusRow{{Set: "all", Model: "M1", N: 3, BLEU: 40, BLEULo: 30, BLEUHi: 50, ChrF: 60, ChrFLo: nan, ChrFHi: nan,
+	x := paper.Text{Language: "de", SentenceTokenizer: "13a", CorpusTokenizer: "intl", UnicodeRouge: true, Stemmer: false,
+		Corpus: []paper.CorpusRow{{Set: "all", Model: "M1", N: 3, BLEU: 40, BLEULo: 30, BLEUHi: 50, ChrF: 60, ChrFLo: nan, ChrFHi: nan,
 			ChrFPP: 58, ChrFPPLo: 50, ChrFPPHi: 66, MeanSentenceBLEU: 35, MeanSentenceChrF: 55, BLEUSignature: "b", ChrFSignature: "c", ChrFPPSignature: "cpp"}},
-		Responses: []analysis.TextRow{{QuestionID: "q1", Model: "M1", BLEU: 100, ChrF: 90,
-			Rouge: analysis.RougeF1{R1: 1, R2: 0.5, L: 0.75, Lsum: 0.8}, NoStem: analysis.RougeF1{R1: 0.9, R2: 0.4, L: 0.7, Lsum: 0.6}, HumanRubric: nan}},
-		Models:       []analysis.Table7Row{{Model: "M1", Questions: 1, Rubric: 3.5, RougeLsum: 0.6, MeanSentenceBLEU: 100, CorpusBLEU: 40, CorpusChrF: 60}},
-		Correlations: []analysis.Table7Correlation{{Metric: "bleu", Level: "item", PearsonR: 1, PearsonN: 1, KendallTau: nan, KendallN: 0, Undefined: 1}},
+		Responses: []paper.TextRow{{QuestionID: "q1", Model: "M1", BLEU: 100, ChrF: 90,
+			Rouge: paper.RougeF1{R1: 1, R2: 0.5, L: 0.75, Lsum: 0.8}, NoStem: paper.RougeF1{R1: 0.9, R2: 0.4, L: 0.7, Lsum: 0.6}, HumanRubric: nan}},
+		Models:       []paper.Table7Row{{Model: "M1", Questions: 1, Rubric: 3.5, RougeLsum: 0.6, MeanSentenceBLEU: 100, CorpusBLEU: 40, CorpusChrF: 60}},
+		Correlations: []paper.Table7Correlation{{Metric: "bleu", Level: "item", PearsonR: 1, PearsonN: 1, KendallTau: nan, KendallN: 0, Undefined: 1}},
 	}
 	p := paperText(x)
 	if len(p.Tables) != 4 {
@@ -45,7 +45,7 @@ func TestPaperTextFromTyped(t *testing.T) {
 	checkCell(t, t7, t7.Rows[0], "corpus_chrf", 60.0)
 	checkCell(t, tc, tc.Rows[0], "n_undefined", int64(1))
 	checkCell(t, tc, tc.Rows[0], "kendall_tau", nan)
-	if p := paperText(analysis.Text{Responses: x.Responses}); len(p.Tables) != 1 || p.Tables[0].Name != "text_metrics" {
+	if p := paperText(paper.Text{Responses: x.Responses}); len(p.Tables) != 1 || p.Tables[0].Name != "text_metrics" {
 		t.Errorf("only responses: tables %d", len(p.Tables))
 	}
 }
