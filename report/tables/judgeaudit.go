@@ -47,17 +47,17 @@ func JudgeAudit(r judgeaudit.Result) report.Part {
 // judgeauditAxis is how the figure of one unit names its y axis.
 type judgeauditAxis struct {
 	name, unit string
-	percent    bool
+	scale      float64 // the values are multiplied by it (100: a rate difference in pp)
 }
 
 // judgeauditAxes name the y axis of each unit of judge_bias; a unit not
 // listed is drawn as "estimate − no-bias value" in its own unit.
 var judgeauditAxes = map[string]judgeauditAxis{
-	"rubric points":       {"judge − humans", "rubric points", false},
-	"SD":                  {"judge − humans", "human SDs", false},
-	"points per doubling": {"slope", "rubric points per doubling of length", false},
-	"ratio":               {"SD ratio − 1", "", false},
-	"rate":                {"checklist rate, judge − humans", "pp", true},
+	"rubric points":       {"judge − humans", "rubric points", 1},
+	"SD":                  {"judge − humans", "human SDs", 1},
+	"points per doubling": {"slope", "rubric points per doubling of length", 1},
+	"ratio":               {"SD ratio − 1", "", 1},
+	"rate":                {"checklist rate, judge − humans", "pp", 100},
 }
 
 // judgeauditFigures are the forest plots of the signed biases, one figure
@@ -86,10 +86,10 @@ func judgeauditFigures(judges []judgeaudit.Judge) []*report.Figure {
 	for _, unit := range units {
 		ax, ok := judgeauditAxes[unit]
 		if !ok {
-			ax = judgeauditAxis{"estimate − no-bias value", unit, false}
+			ax = judgeauditAxis{"estimate − no-bias value", unit, 1}
 		}
 		f := &report.Figure{ID: "judge_audit_" + judgeauditFigID(unit), Section: report.SectionJudgeAudit, Kind: report.Bar,
-			XName: "judge", YName: ax.name, YUnit: ax.unit, Percent: ax.percent, Table: judgeaudit.TableBias}
+			XName: "judge", YName: ax.name, YUnit: ax.unit, Table: judgeaudit.TableBias}
 		for _, j := range judges {
 			f.Categories = append(f.Categories, j.Judge)
 		}
@@ -100,7 +100,7 @@ func judgeauditFigures(judges []judgeaudit.Judge) []*report.Figure {
 				v, lo, hi := math.NaN(), math.NaN(), math.NaN()
 				for _, b := range j.Biases {
 					if b.Name == name {
-						v, lo, hi = b.Estimate-b.Null, b.Lo-b.Null, b.Hi-b.Null
+						v, lo, hi = ax.scale*(b.Estimate-b.Null), ax.scale*(b.Lo-b.Null), ax.scale*(b.Hi-b.Null)
 					}
 				}
 				drawn = drawn || !math.IsNaN(v)

@@ -102,7 +102,7 @@ func TestJudgeAuditFigure(t *testing.T) {
 		{Name: judgeaudit.SelfPreference, Estimate: nan, Lo: nan, Hi: nan, Unit: "rubric points"},
 		{Name: judgeaudit.Position, Estimate: nan, Lo: nan, Hi: nan, Unit: "rubric points"},
 		{Name: judgeaudit.Rerun, Estimate: nan, Lo: nan, Hi: nan, Unit: "alpha", Null: 1},
-		{Name: judgeaudit.ChecklistLeniency, Estimate: nan, Lo: nan, Hi: nan, Unit: "rate"},
+		{Name: judgeaudit.ChecklistLeniency, Estimate: -0.05, Lo: -0.08, Hi: -0.02, Unit: "rate"},
 	}})
 	p := JudgeAudit(r)
 	type bar struct{ val, lo, hi float64 }
@@ -112,19 +112,24 @@ func TestJudgeAuditFigure(t *testing.T) {
 			"position": {{0.1, nan, nan}, {nan, nan, nan}},
 		},
 		"judge_audit_ratio": {"scale": {{0.1, -0.1, 0.3}, {nan, nan, nan}}},
+		// a checklist rate difference in percentage points, not a fraction
+		"judge_audit_rate": {"checklist_leniency": {{nan, nan, nan}, {-5, -8, -2}}},
 	}
-	units := map[string]string{"judge_audit_rubric_points": "rubric points", "judge_audit_ratio": ""}
+	units := map[string]string{"judge_audit_rubric_points": "rubric points", "judge_audit_ratio": "", "judge_audit_rate": "pp"}
 	if f := p.Figures[0]; strings.Contains(f.Title, "self_preference") {
 		t.Errorf("title %q names a bias without a series", f.Title)
 	}
 	if len(p.Figures) != len(want) {
-		t.Fatalf("%d figures, want %d (rubric points, ratio; checklist_leniency has no estimate)", len(p.Figures), len(want))
+		t.Fatalf("%d figures, want %d (rubric points, ratio, rate)", len(p.Figures), len(want))
 	}
 	for _, f := range p.Figures {
 		w, ok := want[f.ID]
 		if !ok {
 			t.Errorf("unexpected figure %s", f.ID)
 			continue
+		}
+		if f.Percent {
+			t.Errorf("%s: drawn as percent; a difference of rates is in pp", f.ID)
 		}
 		if f.YUnit != units[f.ID] || len(f.Categories) != 2 || f.Categories[0] != "GPT 4" || f.Categories[1] != "j2" || len(f.Series) != len(w) {
 			t.Errorf("%s: unit %q categories %v series %d", f.ID, f.YUnit, f.Categories, len(f.Series))
