@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"math"
@@ -162,6 +163,9 @@ func TestShapeMatrix(t *testing.T) {
 		err    []string // the run fails with these
 		// in the Methods paragraph, and not in it
 		methods, methodsNot []string
+		// exact: gradings whose rubric mean grading_scores (in OUT/study.duckdb)
+		// must hold as this exact fraction
+		exact []exactWant
 	}{
 		{name: "full", study: full,
 			wants: append(append(humans[:len(humans):len(humans)],
@@ -200,8 +204,10 @@ func TestShapeMatrix(t *testing.T) {
 			return s
 		}, wants: append(summaryWants("judge:gpt", "m1", frac(2, 3), frac(11, 3), frac(3, 4), undefined, undefined),
 			summaryWants("judge:gpt", "m2", frac(1, 3), frac(17, 6), frac(5, 12), undefined, undefined)...),
-			notes:   []string{"summary,set all has no human gradings"},
-			stdout:  []string{"judge gpt, all questions, by Solve Rate", "m1     3         66.7 %"},
+			notes:  []string{"summary,set all has no human gradings"},
+			stdout: []string{"judge gpt, all questions, by Solve Rate", "m1     3         66.7 %"},
+			// the judge's 4.333333333333333 and 1.6666666666666667: 13/3 and 5/3
+			exact:   []exactWant{{"gpt", "q2", "m1", 3, 1}, {"gpt", "q1", "m1", 4, 1}},
 			methods: []string{"1 LLM judge graded the responses, and no human grader (6 judge gradings).", "Agreement between human graders could not be measured: the study has none."}},
 		{name: "human only", study: func() shapeStudy {
 			s := newShape("", true, both...)
@@ -292,7 +298,8 @@ func TestShapeMatrix(t *testing.T) {
 			s["grades/humans/main/alice.csv"] = strings.Replace(humanSheet("alice", both, all...), "alice,q2,m1,2,3,", "alice,q2,m1,4.3333333333,1.67,", 1)
 			return s
 		}, wants: append(summaryWants("humans", "m1", frac(2, 3), frac(11, 3), frac(3, 4), frac(4, 3), frac(2, 3)),
-			summaryWants("humans", "m2", frac(1, 3), frac(17, 6), frac(5, 12), frac(5, 3), frac(1, 3))...)},
+			summaryWants("humans", "m2", frac(1, 3), frac(17, 6), frac(5, 12), frac(5, 3), frac(1, 3))...),
+			exact: []exactWant{{"alice", "q2", "m1", 3, 1}}},
 		{name: "human means without [rubric] averaged", study: func() shapeStudy {
 			s := newShape("", true, both...)
 			s["grades/humans/main/alice.csv"] = strings.Replace(humanSheet("alice", both, all...), "alice,q2,m1,2,3,", "alice,q2,m1,4.3333333333,1.67,", 1)
@@ -375,7 +382,36 @@ func TestShapeMatrix(t *testing.T) {
 				}
 			}
 			checkShapeLeaderboard(t, rep, stdout.String(), out)
+			checkShapeExact(t, filepath.Join(out, "study.duckdb"), tc.exact)
 		})
+	}
+}
+
+// exactWant is a grading's rubric mean as an exact fraction num/den.
+type exactWant struct {
+	evaluator, question, model string
+	num, den                   int64
+}
+
+// checkShapeExact checks the rubric_num/rubric_den of grading_scores in
+// the run's database for each wanted grading.
+func checkShapeExact(t *testing.T, dbPath string, wants []exactWant) {
+	t.Helper()
+	if len(wants) == 0 {
+		return
+	}
+	db, err := sql.Open("duckdb", dbPath+"?access_mode=read_only")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, w := range wants {
+		var num, den sql.NullInt64
+		err := db.QueryRow(`SELECT rubric_num, rubric_den FROM grading_scores WHERE evaluator = ? AND question_id = ? AND model = ?`,
+			w.evaluator, w.question, w.model).Scan(&num, &den)
+		if err != nil || !num.Valid || num.Int64 != w.num || den.Int64 != w.den {
+			t.Errorf("grading_scores %s %s/%s: rubric %v/%v (%v), want exactly %d/%d", w.evaluator, w.question, w.model, num, den, err, w.num, w.den)
+		}
 	}
 }
 

@@ -16,9 +16,8 @@
 // Exactness: rubric means and checklist rates are kept as exact fractions
 // (study.Rat) and compared with the thresholds exactly; the float64 fields
 // are those fractions divided once. A score is an exact fraction when it is
-// a short decimal (study.RatOf) or, on a scale whose human scores are means
-// of raters' scores (Options.Grid), the float64 ingest stores for such a
-// mean k·step/n.
+// a short decimal (study.RatOf) or the float64 of a mean k·step/n of a few
+// scores on the scale's step (Options.Grid).
 //
 // Undefined: a grading whose rubric has no score, or whose checklist has no
 // item with a verdict other than na (an all-na checklist), has an undefined
@@ -47,20 +46,29 @@ type Options struct {
 	// solved needs rubric mean ≤ RubricThreshold. Compute, Each and
 	// FromRows take it from the study (Study.LowerIsBetter).
 	Lower bool
-	// Grid is the rubric's scale when its scores may be means of raters'
-	// scores ([rubric] step and averaged): a score that is not a short
-	// decimal is still exact when it is the float64 of k·step/n for some
-	// n ≤ Grid.Averaged (the value ingest stores for such a mean). The zero
-	// Grid recognises short decimals only; FromRows, Compute and Each use
-	// the study's (GridOf) when it is zero.
+	// Grid is the rubric's scale ([rubric] step and averaged): a score
+	// that is not a short decimal is still exact when it is the float64 of
+	// k·step/n for some n ≤ max(Grid.Averaged, MinAveraged) — a mean of
+	// raters' scores as ingest stores it, or a judge's mean of its runs
+	// written with all its digits. The zero Grid recognises short decimals
+	// only; FromRows, Compute and Each use the study's (GridOf) when it is
+	// zero.
 	Grid Grid
 }
+
+// MinAveraged is the most runs a judge's score may be the mean of and
+// still be recognised as its fraction without [rubric] averaged: a judge
+// that averaged three runs writes 5/3 as 1.6666666666666667, which is the
+// float64 of 5/3 and is read as 5/3. A float64 that is not such a mean
+// equals none of these fractions (equality is exact, not approximate).
+const MinAveraged = 16
 
 // Grid is a scale's step and the most raters a score may be the mean of.
 type Grid struct {
 	// StepMicros is the step in millionths (1,000,000 for whole points).
 	StepMicros int64
-	// Averaged is the most raters averaged ([rubric] averaged); ≤ 1: none.
+	// Averaged is the most raters averaged ([rubric] averaged); below
+	// MinAveraged, MinAveraged.
 	Averaged int64
 }
 
@@ -74,16 +82,16 @@ func GridOf(s *study.Study) Grid {
 }
 
 // rat returns the exact fraction of score v: v's short decimal form, or a
-// mean k·step/n of the grid whose float64 (as ingest computes it,
-// float64(k·step)/float64(n·10⁶)) is v.
+// mean k·step/n, n ≤ max(Averaged, MinAveraged), whose float64 (as ingest
+// computes it, float64(k·step)/float64(n·10⁶)) is v.
 func (g Grid) rat(v float64) (study.Rat, bool) {
 	if r, ok := study.RatOf(v); ok {
 		return r, true
 	}
-	if g.StepMicros <= 0 || g.Averaged < 2 || math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 1e9 {
+	if g.StepMicros <= 0 || math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 1e9 {
 		return study.Rat{}, false
 	}
-	for n := int64(2); n <= g.Averaged; n++ {
+	for n := int64(2); n <= max(g.Averaged, MinAveraged); n++ {
 		k := math.Round(v * float64(n) * 1e6 / float64(g.StepMicros))
 		num := int64(k) * g.StepMicros
 		if float64(num)/float64(n*1e6) == v {

@@ -92,15 +92,17 @@ func ExampleCompute() {
 	// Output: 2 {15 4} 3.75 {3 4} 0.75 true
 }
 
-// TestGridMeans: human scores that are means of three raters' scores
-// ([rubric] averaged = 3, step 1), stored as ingest stores them
-// (float64(k·10⁶)/float64(3·10⁶)), are exact fractions. Attributes 1, 11/3
-// and 4/3 have the rubric mean 2 exactly, which solves at threshold 2; the
-// mean of their float64 values is 1.9999999999999998, which would not. A
-// score off the grid (e) stays a float; without the grid the thirds
-// are floats too.
+// TestGridMeans: scores that are means of a few scores on the step, as
+// ingest stores a human mean under [rubric] averaged
+// (float64(k·10⁶)/float64(n·10⁶)) or a judge writes the mean of its runs
+// with all its digits, are exact fractions. Attributes 1, 11/3 and 4/3
+// have the rubric mean 2 exactly, which solves at threshold 2; the mean of
+// their float64 values is 1.9999999999999998, which would not. A judge's
+// 1.6666666666666667 is 5/3 without any setting; a seventeenth (beyond
+// MinAveraged, no [rubric] averaged) and e stay floats.
 func TestGridMeans(t *testing.T) {
-	third := func(k int64) float64 { return float64(k*1e6) / float64(3*1e6) }
+	frac := func(k, n int64) float64 { return float64(k*1e6) / float64(n*1e6) }
+	third := func(k int64) float64 { return frac(k, 3) }
 	tests := []struct {
 		name     string
 		averaged int
@@ -109,9 +111,11 @@ func TestGridMeans(t *testing.T) {
 		ratOK    bool
 		want     int8
 	}{
-		{"thirds on the grid", 3, []float64{third(3), third(11), third(4)}, study.NewRat(2, 1), true, Solved},
-		{"no grid", 0, []float64{third(3), third(11), third(4)}, study.Rat{}, false, Unsolved},
-		{"averaged 2 cannot make thirds", 2, []float64{third(3), third(11), third(4)}, study.Rat{}, false, Unsolved},
+		{"thirds, averaged 3", 3, []float64{third(3), third(11), third(4)}, study.NewRat(2, 1), true, Solved},
+		{"a judge's thirds, no setting", 0, []float64{third(3), third(11), third(4)}, study.NewRat(2, 1), true, Solved},
+		{"16-digit decimals", 0, []float64{1, 3.6666666666666665, 1.3333333333333333}, study.NewRat(2, 1), true, Solved},
+		{"a seventeenth", 0, []float64{frac(1, 17), 2, 3}, study.Rat{}, false, Unsolved},
+		{"seventeenths, averaged 17", 17, []float64{frac(1, 17), 2, frac(67, 17)}, study.NewRat(2, 1), true, Solved},
 		{"off the grid", 3, []float64{1, math.E, 3}, study.Rat{}, false, Solved},
 		{"halves", 3, []float64{1.5, 2.5, 2}, study.NewRat(2, 1), true, Solved},
 	}
