@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -244,7 +245,7 @@ func TestCompareSelf(t *testing.T) {
 		t.Errorf("stderr = %q, want no warnings", stderr.String())
 	}
 	rows := readCompareCSV(t, filepath.Join(out, "tables", "compare_models.csv"))
-	if got := strings.Join(rows[0][12:], ","); got != "margin,improvement_lo,p_noninferior,noninferior,equivalent" {
+	if got := strings.Join(rows[0][13:], ","); got != "margin,improvement_lo,p_noninferior,noninferior,equivalent" {
 		t.Fatalf("non-inferiority columns %q", got)
 	}
 	n := 0
@@ -253,11 +254,18 @@ func TestCompareSelf(t *testing.T) {
 			continue // undefined in both runs (a judge without ranks)
 		}
 		n++
-		if r[5] != "0" || r[6] != "0" || r[7] != "0" || r[11] != "no" {
+		if r[5] != "0" || r[6] != "0" || r[7] != "0" || r[12] != "no" {
 			t.Errorf("%v: want delta 0 [0, 0], not flagged", r)
 		}
+		// the same study read two ways: every shared question with a
+		// response kept it; fjord-1.5-flash has no response to one of its
+		// 60 graded questions (its dump has 59 lines)
+		shared, _ := strconv.Atoi(r[9])
+		if want := map[bool]int{true: shared - 1, false: shared}[r[0] == "fjord-1.5-flash"]; r[10] != strconv.Itoa(want) {
+			t.Errorf("%v: n_same_responses %s, want %d", r, r[10], want)
+		}
 		// a run against itself is within any margin; avg_rank has none here
-		if want := map[string]string{"solve_rate": "0.02", "rubric": "0.1", "avg_rank": ""}[r[1]]; want != "" && (r[12] != want || r[15] != "yes" || r[16] != "yes") {
+		if want := map[string]string{"solve_rate": "0.02", "rubric": "0.1", "avg_rank": ""}[r[1]]; want != "" && (r[13] != want || r[16] != "yes" || r[17] != "yes") {
 			t.Errorf("%v: want margin %s, non-inferior and equivalent", r, want)
 		}
 	}
