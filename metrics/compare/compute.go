@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 
 	"github.com/euroexec/euroexec/metrics/stats"
 	"github.com/euroexec/euroexec/study"
@@ -576,8 +575,6 @@ func (c *comparison) matching() []match {
 	one("judge", ev(c.old, "judge"), ev(c.new, "judge"))
 	return out
 }
-
-var _ = strings.Join
 
 func holm(p []float64) []float64 { return stats.Holm(p) }
 
