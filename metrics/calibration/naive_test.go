@@ -1,9 +1,9 @@
 package calibration
 
-// The length regression before it worked on per-question cross-products:
-// each replicate stacked the drawn questions' rows and QR-factorised them
-// (gonum). Kept as the reference of TestLengthFitEqualsReference and the
-// baseline of BenchmarkLengthBootstrap.
+// The length regression by its definition: each replicate stacks the drawn
+// questions' rows and solves the least-squares problem by QR (gonum). It
+// is the independent check of the fit on per-question cross-products
+// (TestLengthFitEqualsNaive) and the baseline of BenchmarkLengthBootstrap.
 
 import (
 	"context"
@@ -16,12 +16,12 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-type refLengthFit struct {
+type naiveLengthFit struct {
 	nM       int
 	clusters [][]lengthRow
 }
 
-func (lf *refLengthFit) fit(idx []int, out []float64) {
+func (lf *naiveLengthFit) fit(idx []int, out []float64) {
 	nM := lf.nM
 	n := 0
 	for _, c := range idx {
@@ -76,11 +76,11 @@ func lengthClusters(nQ, rare int, seed uint64) [][]lengthRow {
 
 // The normal equations give the QR coefficients to 1e-9 on every
 // replicate, and the same replicates are singular (NaN).
-func TestLengthFitEqualsReference(t *testing.T) {
+func TestLengthFitEqualsNaive(t *testing.T) {
 	cl := lengthClusters(60, 20, 1)
 	const nM, B = 6, 300
-	ref := &refLengthFit{nM: nM, clusters: cl}
-	want := stats.ClusterBootstrap(len(cl), B, 4, nM+1, ref.fit)
+	naive := &naiveLengthFit{nM: nM, clusters: cl}
+	want := stats.ClusterBootstrap(len(cl), B, 4, nM+1, naive.fit)
 	lf := newLengthFit(cl, nM)
 	singular := 0
 	for _, procs := range []int{1, 3} {
@@ -97,7 +97,7 @@ func TestLengthFitEqualsReference(t *testing.T) {
 			for j := range want[r] {
 				g, w := got[r][j], want[r][j]
 				if math.IsNaN(g) != math.IsNaN(w) || math.Abs(g-w) > 1e-9 {
-					t.Fatalf("GOMAXPROCS %d replicate %d coefficient %d: got %v, QR reference %v", procs, r, j, g, w)
+					t.Fatalf("GOMAXPROCS %d replicate %d coefficient %d: got %v, QR by definition %v", procs, r, j, g, w)
 				}
 			}
 			if math.IsNaN(want[r][0]) && procs == 1 {
@@ -110,20 +110,20 @@ func TestLengthFitEqualsReference(t *testing.T) {
 	}
 }
 
-// BenchmarkLengthBootstrap: old (stack the rows, QR per replicate) against
-// new (weighted sum of per-question XᵀX and Xᵀy, 6×6 Cholesky) on the same
+// BenchmarkLengthBootstrap: naive (stack the rows, QR per replicate)
+// against the analysis's (weighted sum of per-question XᵀX and Xᵀy, 6×6 Cholesky) on the same
 // 10,000 questions × 6 models, 50 replicates.
 func BenchmarkLengthBootstrap(b *testing.B) {
 	cl := lengthClusters(10000, 1, 1)
 	const nM, B = 6, 50
-	b.Run("old", func(b *testing.B) {
+	b.Run("naive", func(b *testing.B) {
 		b.ReportAllocs()
-		ref := &refLengthFit{nM: nM, clusters: cl}
+		naive := &naiveLengthFit{nM: nM, clusters: cl}
 		for i := 0; i < b.N; i++ {
-			stats.ClusterBootstrap(len(cl), B, 4, nM+1, ref.fit)
+			stats.ClusterBootstrap(len(cl), B, 4, nM+1, naive.fit)
 		}
 	})
-	b.Run("new", func(b *testing.B) {
+	b.Run("crossproducts", func(b *testing.B) {
 		b.ReportAllocs()
 		lf := newLengthFit(cl, nM)
 		for i := 0; i < b.N; i++ {

@@ -1,8 +1,11 @@
 package ranking
 
-// The bootstrap before it worked on distinct orderings and reused its
-// buffers, kept as the reference the new one must reproduce
-// (TestBootstrapEqualsReference) and as the baseline of BenchmarkBootstrap.
+// The bootstrap by its definition: in each replicate, every ranking of
+// every drawn question, weighted by how often the question was drawn (the
+// study with each question repeated as drawn), fitted by Plackett–Luce, and
+// the rates from the drawn questions' sums. It is the independent check of
+// the bootstrap on distinct orderings with counts (TestBootstrapEqualsNaive)
+// and the baseline of BenchmarkBootstrap.
 
 import (
 	"context"
@@ -16,7 +19,7 @@ import (
 	"github.com/euroexec/euroexec/study"
 )
 
-func refOrderList(d *data) []Ordering {
+func naiveOrderList(d *data) []Ordering {
 	var out []Ordering
 	for _, os := range d.orders {
 		out = append(out, os...)
@@ -24,7 +27,7 @@ func refOrderList(d *data) []Ordering {
 	return out
 }
 
-func refOrderWeights(d *data, cnt []int) []float64 {
+func naiveOrderWeights(d *data, cnt []int) []float64 {
 	var out []float64
 	for q, os := range d.orders {
 		for range os {
@@ -34,7 +37,7 @@ func refOrderWeights(d *data, cnt []int) []float64 {
 	return out
 }
 
-func refRates(d *data, cnt []int) (rub, sr []float64) {
+func naiveRates(d *data, cnt []int) (rub, sr []float64) {
 	K := len(d.models)
 	rub, sr = make([]float64, K), make([]float64, K)
 	for m := 0; m < K; m++ {
@@ -60,7 +63,7 @@ func refRates(d *data, cnt []int) (rub, sr []float64) {
 	return rub, sr
 }
 
-func refRanksDesc(x []float64) []float64 {
+func naiveRanksDesc(x []float64) []float64 {
 	out := make([]float64, len(x))
 	var vals []float64
 	var at []int
@@ -81,20 +84,21 @@ func refRanksDesc(x []float64) []float64 {
 	return out
 }
 
-// refBootstrap is the previous bootstrap: every ranking of every drawn
-// question, allocated afresh per replicate.
-func refBootstrap(d *data, opt Options, start []float64) [][]float64 {
+// naiveBootstrap is the bootstrap by its definition: every ranking of
+// every drawn question, weighted by its draw count, allocated afresh per
+// replicate.
+func naiveBootstrap(d *data, opt Options, start []float64) [][]float64 {
 	K := len(d.models)
-	orders := refOrderList(d)
+	orders := naiveOrderList(d)
 	return stats.ClusterBootstrap(d.nQ, opt.Bootstrap, opt.Seed, 2*K, func(idx []int, out []float64) {
 		cnt := make([]int, d.nQ)
 		for _, q := range idx {
 			cnt[q]++
 		}
-		f := FitPlackettLuce(orders, refOrderWeights(d, cnt), K, opt.PLPrior, start)
+		f := FitPlackettLuce(orders, naiveOrderWeights(d, cnt), K, opt.PLPrior, start)
 		copy(out[:K], f.Strength)
-		r, _ := refRates(d, cnt)
-		copy(out[K:2*K], refRanksDesc(r))
+		r, _ := naiveRates(d, cnt)
+		copy(out[K:2*K], naiveRanksDesc(r))
 	})
 }
 
@@ -135,32 +139,34 @@ func fullFit(t testing.TB, d *data, opt Options) []float64 {
 	return FitPlackettLuce(d.patterns, d.patternWeights(all, make([]float64, len(d.patterns))), len(d.models), opt.PLPrior, nil).Strength
 }
 
-// The new bootstrap reproduces the previous one: ranks bit for bit; the Plackett–Luce strengths (the same estimator,
-// its sums taken over distinct orderings in another order) to 1e-9
+// The bootstrap on distinct orderings equals the bootstrap by its
+// definition on the same draws: ranks bit for bit; the Plackett–Luce
+// strengths (the same estimator, its sums taken over distinct orderings in
+// another order) to 1e-9
 // relative, well inside the fit's own tolerance of 1e-10 per step times
 // the iterations. The full-data fit on distinct orderings equals the fit on
 // all rankings to the same tolerance.
-func TestBootstrapEqualsReference(t *testing.T) {
+func TestBootstrapEqualsNaive(t *testing.T) {
 	s := rankedStudy(300, 3)
 	opt := DefaultOptions()
 	opt.Bootstrap = 200
 	d, _, _ := build(s, opt)
 	K := len(d.models)
-	if len(d.patterns) >= len(refOrderList(d)) {
-		t.Fatalf("%d distinct orderings of %d: the data does not exercise the deduplication", len(d.patterns), len(refOrderList(d)))
+	if len(d.patterns) >= len(naiveOrderList(d)) {
+		t.Fatalf("%d distinct orderings of %d: the data does not exercise the deduplication", len(d.patterns), len(naiveOrderList(d)))
 	}
 	start := fullFit(t, d, opt)
 	all := make([]int, d.nQ)
 	for i := range all {
 		all[i] = 1
 	}
-	old := FitPlackettLuce(refOrderList(d), refOrderWeights(d, all), K, opt.PLPrior, nil).Strength
-	for m := range old {
-		if math.Abs(start[m]-old[m]) > 1e-9*old[m] {
-			t.Errorf("full fit model %d: distinct orderings %v, all rankings %v", m, start[m], old[m])
+	naive := FitPlackettLuce(naiveOrderList(d), naiveOrderWeights(d, all), K, opt.PLPrior, nil).Strength
+	for m := range naive {
+		if math.Abs(start[m]-naive[m]) > 1e-9*naive[m] {
+			t.Errorf("full fit model %d: distinct orderings %v, all rankings %v", m, start[m], naive[m])
 		}
 	}
-	want := refBootstrap(d, opt, start)
+	want := naiveBootstrap(d, opt, start)
 	for _, procs := range []int{1, 3} {
 		prev := runtime.GOMAXPROCS(procs)
 		got, err := d.bootstrap(context.Background(), opt, start, true, true)
@@ -173,10 +179,10 @@ func TestBootstrapEqualsReference(t *testing.T) {
 				g, w := got[r][j], want[r][j]
 				if j < K {
 					if !(math.Abs(g-w) <= 1e-9*math.Abs(w)) {
-						t.Fatalf("GOMAXPROCS %d replicate %d strength %d: got %v, reference %v", procs, r, j, g, w)
+						t.Fatalf("GOMAXPROCS %d replicate %d strength %d: got %v, by definition %v", procs, r, j, g, w)
 					}
 				} else if math.Float64bits(g) != math.Float64bits(w) {
-					t.Fatalf("GOMAXPROCS %d replicate %d column %d: got %v, reference %v", procs, r, j, g, w)
+					t.Fatalf("GOMAXPROCS %d replicate %d column %d: got %v, by definition %v", procs, r, j, g, w)
 				}
 			}
 		}
@@ -188,9 +194,9 @@ func TestBootstrapEqualsReference(t *testing.T) {
 	}
 }
 
-// BenchmarkBootstrap compares the previous bootstrap (old: every ranking,
-// allocating per replicate) with the new one (distinct orderings with
-// counts, no allocation per replicate) on the same 5,000-question study,
+// BenchmarkBootstrap compares the bootstrap by its definition (naive:
+// every ranking, allocating per replicate) with the one the analysis runs
+// (distinct orderings with counts, no allocation per replicate) on the same 5,000-question study,
 // 100 replicates.
 func BenchmarkBootstrap(b *testing.B) {
 	s := rankedStudy(5000, 3)
@@ -198,14 +204,14 @@ func BenchmarkBootstrap(b *testing.B) {
 	opt.Bootstrap = 100
 	d, _, _ := build(s, opt)
 	start := fullFit(b, d, opt)
-	b.Logf("%d rankings, %d distinct orderings", len(refOrderList(d)), len(d.patterns))
-	b.Run("old", func(b *testing.B) {
+	b.Logf("%d rankings, %d distinct orderings", len(naiveOrderList(d)), len(d.patterns))
+	b.Run("naive", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			refBootstrap(d, opt, start)
+			naiveBootstrap(d, opt, start)
 		}
 	})
-	b.Run("new", func(b *testing.B) {
+	b.Run("counts", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			if _, err := d.bootstrap(context.Background(), opt, start, true, true); err != nil {
